@@ -1,0 +1,3 @@
+module github.com/mkvet/mkvet
+
+go 1.26

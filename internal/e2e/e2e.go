@@ -1,0 +1,32 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+)
+
+// Enabled reports whether MKVET_E2E is set to a non-empty value other than "0".
+func Enabled() bool {
+	v := os.Getenv("MKVET_E2E")
+	return v != "" && v != "0"
+}
+
+// Require returns the path of each named tool, in order. When one is missing it
+// skips the test, or fails it when MKVET_E2E is enabled.
+func Require(t testing.TB, tools ...string) []string {
+	t.Helper()
+	paths := make([]string, len(tools))
+	for i, tool := range tools {
+		p, err := exec.LookPath(tool)
+		if err != nil {
+			msg := "end-to-end test needs " + tool + " on PATH (Debian: apt-get install gfortran openmpi-bin libopenmpi-dev clang-14 llvm-14, or run ./test.sh)"
+			if Enabled() {
+				t.Fatal(msg + "; MKVET_E2E is set, so a missing tool is a failure")
+			}
+			t.Skip(msg + "; skipping (set MKVET_E2E=1 to make this a failure)")
+		}
+		paths[i] = p
+	}
+	return paths
+}

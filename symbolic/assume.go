@@ -1,0 +1,719 @@
+package symbolic
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Truth is the answer of the compare oracle.
+type Truth int8
+
+const (
+	Unknown Truth = iota + 1 // neither proven nor refuted
+	True                     // holds at every point allowed by the assumptions
+	False                    // fails at every point allowed by the assumptions
+)
+
+func (t Truth) String() string {
+	switch t {
+	case True:
+		return "true"
+	case False:
+		return "false"
+	}
+	return "unknown"
+}
+
+// Assumptions are facts about symbols: integer lower and upper bounds and
+// relations between symbols (N >= P, 0 <= me <= P-1). The compare oracle Prove
+// answers only what follows from them; it answers Unknown rather than guess.
+//
+// The zero value has no assumptions. Methods that add assumptions must not be
+// called concurrently with others; Prove and Simplify may run concurrently.
+type Assumptions struct {
+	rels []Relation
+}
+
+// NewAssumptions returns assumptions holding the given relations.
+func NewAssumptions(rels ...Relation) *Assumptions {
+	a := &Assumptions{}
+	a.Assume(rels...)
+	return a
+}
+
+// Clone returns an independent copy of a.
+func (a *Assumptions) Clone() *Assumptions {
+	if a == nil {
+		return &Assumptions{}
+	}
+	return &Assumptions{rels: slices.Clone(a.rels)}
+}
+
+// Assume adds relations.
+func (a *Assumptions) Assume(rels ...Relation) {
+	for _, r := range rels {
+		if slices.ContainsFunc(a.rels, func(o Relation) bool { return o.Op == r.Op && Equal(o.E, r.E) }) {
+			continue
+		}
+		a.rels = append(a.rels, r)
+	}
+}
+
+// AssumeText parses relations ("N >= P", "0 <= me <= P-1") and adds them.
+func (a *Assumptions) AssumeText(s string) error {
+	rels, err := ParseRelations(s)
+	if err != nil {
+		return err
+	}
+	a.Assume(rels...)
+	return nil
+}
+
+// Range assumes lo <= name <= hi.
+func (a *Assumptions) Range(name string, lo, hi Expr) {
+	x := Sym(name)
+	a.Assume(Rel(x, ">=", lo), Rel(x, "<=", hi))
+}
+
+// Relations returns the assumed relations.
+func (a *Assumptions) Relations() []Relation {
+	if a == nil {
+		return nil
+	}
+	return slices.Clone(a.rels)
+}
+
+// Holds reports whether every assumption holds at the point env (used by tests
+// and by callers that enumerate points).
+func (a *Assumptions) Holds(env map[string]Rat) (bool, error) {
+	if a == nil {
+		return true, nil
+	}
+	for _, r := range a.rels {
+		v, err := r.E.Eval(env)
+		if err != nil {
+			return false, err
+		}
+		if !r.Holds(v) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+func (a *Assumptions) String() string {
+	if a == nil || len(a.rels) == 0 {
+		return "(none)"
+	}
+	parts := make([]string, len(a.rels))
+	for i, r := range a.rels {
+		parts[i] = r.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Prove decides r under the assumptions: True if it holds everywhere they allow,
+// False if it fails everywhere, Unknown otherwise or when no proof was found.
+func (a *Assumptions) Prove(r Relation) Truth {
+	if a == nil {
+		a = &Assumptions{}
+	}
+	switch r.Op {
+	case EQ:
+		if r.E.IsZero() || a.nonneg(r.E) && a.nonneg(r.E.Neg()) {
+			return True
+		}
+		if a.positive(r.E) || a.positive(r.E.Neg()) {
+			return False
+		}
+		if c, ok := r.E.Const(); ok && !c.IsZero() {
+			return False
+		}
+		return Unknown
+	case GT:
+		if a.positive(r.E) {
+			return True
+		}
+		if a.nonneg(r.E.Neg()) {
+			return False
+		}
+		return Unknown
+	}
+	if a.nonneg(r.E) {
+		return True
+	}
+	if a.positive(r.E.Neg()) {
+		return False
+	}
+	return Unknown
+}
+
+// ProveGE decides e >= 0.
+func (a *Assumptions) ProveGE(e Expr) Truth { return a.Prove(Relation{E: e, Op: GE}) }
+
+// Compare decides how x and y compare: -1 if x < y, 0 if x == y, +1 if x > y
+// everywhere the assumptions allow; ok is false when that is not proven.
+func (a *Assumptions) Compare(x, y Expr) (c int, ok bool) {
+	d := x.Sub(y)
+	switch {
+	case d.IsZero():
+		return 0, true
+	case a.positive(d):
+		return 1, true
+	case a.positive(d.Neg()):
+		return -1, true
+	}
+	return 0, false
+}
+
+// nonneg proves e >= 0.
+func (a *Assumptions) nonneg(e Expr) bool {
+	return newProof(a).prove(e, false, 0)
+}
+
+// positive proves e > 0 (for integer-valued e, e >= 1).
+func (a *Assumptions) positive(e Expr) bool {
+	if e.isIntegerValued() {
+		return newProof(a).prove(e.Sub(Int(1)), false, 0)
+	}
+	return newProof(a).prove(e, true, 0)
+}
+
+// proof is one attempt to prove a sign, with the relations in force (which grow
+// along case splits) and a work budget.
+type proof struct {
+	rels   []Relation
+	budget *int
+	fresh  int
+}
+
+const proofBudget = 400
+
+func newProof(a *Assumptions) *proof {
+	b := proofBudget
+	p := &proof{budget: &b}
+	if a != nil {
+		p.rels = slices.Clone(a.rels)
+	}
+	return p
+}
+
+func (p *proof) with(r ...Relation) *proof {
+	q := *p
+	q.rels = append(slices.Clip(p.rels), r...)
+	return &q
+}
+
+func (p *proof) spend() bool {
+	if *p.budget <= 0 {
+		return false
+	}
+	*p.budget--
+	return true
+}
+
+const maxSplitDepth = 4
+
+// prove shows e >= 0 (strict: e > 0) at every point satisfying p.rels.
+// Case splits on min, max and trunc atoms add the condition of each case to the
+// relations; both cases must succeed.
+func (p *proof) prove(e Expr, strict bool, depth int) bool {
+	if !p.spend() {
+		return false
+	}
+	if c, ok := e.Const(); ok {
+		return c.Sign() > 0 || !strict && c.Sign() == 0
+	}
+	if a := splitAtom(e); a != nil && depth < maxSplitDepth {
+		for _, c := range splitCases(a) {
+			// The case is vacuous when its condition contradicts the relations.
+			q := p.with(c.conds...)
+			v := replaceAtom(e, a, c.value)
+			if !q.prove(v, strict, depth+1) && !q.infeasible(c.conds) {
+				return false
+			}
+		}
+		return true
+	}
+	return p.proveFlat(e, strict)
+}
+
+// infeasible reports whether the relations with conds added cannot all hold,
+// shown by proving the negation of one cond from the others.
+func (p *proof) infeasible(conds []Relation) bool {
+	for _, c := range conds {
+		if c.Op == EQ {
+			continue
+		}
+		// c: E >= 0. Infeasible if -E > 0 follows from the relations before the split.
+		q := &proof{rels: slices.DeleteFunc(slices.Clone(p.rels), func(r Relation) bool {
+			return r.Op == c.Op && Equal(r.E, c.E)
+		}), budget: p.budget}
+		neg := c.E.Neg()
+		if neg.isIntegerValued() {
+			if q.proveFlat(neg.Sub(Int(1)), false) {
+				return true
+			}
+		} else if q.proveFlat(neg, c.Op == GE) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitAtom returns a min, max or trunc atom of e (outermost first), or nil.
+func splitAtom(e Expr) *atom {
+	for _, t := range e.t {
+		for _, f := range t.m {
+			switch f.a.kind {
+			case kMin, kMax, kTrunc:
+				return f.a
+			}
+		}
+	}
+	return nil
+}
+
+type splitCase struct {
+	conds []Relation
+	value Expr
+}
+
+// splitCases lists the cases of a: min(x1..xn) = xi where xi <= xj for all j;
+// trunc(x) = floor(x) where x >= 0 and -floor(-x) where x <= 0.
+func splitCases(a *atom) []splitCase {
+	switch a.kind {
+	case kTrunc:
+		x := a.args[0]
+		return []splitCase{
+			{conds: []Relation{{E: x, Op: GE}}, value: Floor(x)},
+			{conds: []Relation{{E: x.Neg(), Op: GE}}, value: Floor(x.Neg()).Neg()},
+		}
+	}
+	var out []splitCase
+	for i, xi := range a.args {
+		var conds []Relation
+		for j, xj := range a.args {
+			if i == j {
+				continue
+			}
+			if a.kind == kMin {
+				conds = append(conds, Relation{E: xj.Sub(xi), Op: GE})
+			} else {
+				conds = append(conds, Relation{E: xi.Sub(xj), Op: GE})
+			}
+		}
+		out = append(out, splitCase{conds: conds, value: xi})
+	}
+	return out
+}
+
+// replaceAtom substitutes v for every occurrence of the atom a in e (at the top
+// level of terms; atoms nested in arguments are left alone).
+func replaceAtom(e Expr, a *atom, v Expr) Expr {
+	parts := make([]Expr, 0, len(e.t))
+	for _, t := range e.t {
+		p := Const(t.c)
+		var keep []factor
+		for _, f := range t.m {
+			if f.a == a {
+				p = p.Mul(v.Pow(int(f.e)))
+				continue
+			}
+			keep = append(keep, f)
+		}
+		parts = append(parts, p.Mul(monoExpr(keep)))
+	}
+	return Sum(parts...)
+}
+
+// proveFlat proves e >= 0 (strict: > 0) once min, max and trunc are split away:
+// other atoms become fresh symbols bounded by what is known of them, then
+// intervals and bound substitution are tried.
+func (p *proof) proveFlat(e Expr, strict bool) bool {
+	// Symbols pinned to one constant are replaced first, so that floor(-N/4) at
+	// N = 0 folds to 0 instead of becoming a loosely bounded unknown.
+	if pinned := collectBounds(p.rels).constants(); len(pinned) > 0 {
+		var err error
+		if e, err = e.Subst(pinned); err != nil {
+			return false
+		}
+		if c, ok := e.Const(); ok {
+			return c.Sign() > 0 || !strict && c.Sign() == 0
+		}
+	}
+	e, rels, ok := p.abstract(e)
+	if !ok {
+		return false
+	}
+	bs := collectBounds(rels)
+	if iv := bs.interval(e); iv.lo.finite && (iv.lo.v.Sign() > 0 || !strict && iv.lo.v.Sign() == 0) {
+		return true
+	}
+	s := &shifter{bounds: bs, budget: p.budget}
+	return s.run(e, strict, map[string]bool{}, 0)
+}
+
+// abstract replaces every non-symbol atom at the top level of e by a fresh symbol
+// and returns the relations that bound it: floor(x) by x - 1 + 1/q <= F <= x (q
+// the denominator of x when x is integer-valued times 1/q); log2, sqrt and
+// reciprocals by their intervals.
+func (p *proof) abstract(e Expr) (Expr, []Relation, bool) {
+	rels := slices.Clone(p.rels)
+	bs := collectBounds(rels)
+	subst := map[*atom]Expr{}
+	for _, t := range e.t {
+		for _, f := range t.m {
+			a := f.a
+			if a.kind == kSym || subst[a].t != nil {
+				continue
+			}
+			p.fresh++
+			name := fmt.Sprintf("\x00%d", p.fresh) // cannot clash with a user symbol
+			fs := Sym(name)
+			if a.kind != kFloor {
+				fs = RealSym(name)
+			}
+			subst[a] = fs
+			switch a.kind {
+			case kFloor:
+				x := a.args[0]
+				rels = append(rels, Relation{E: x.Sub(fs), Op: GE})
+				if d, ok := integerScale(x, bs); ok {
+					// D*x is an integer and D >= 1, so floor(x) >= x - 1 + 1/D.
+					rels = append(rels, Relation{E: fs.Sub(x).Add(Int(1)).Sub(Int(1).Div(d)), Op: GE})
+				} else {
+					rels = append(rels, Relation{E: fs.Sub(x).Add(Int(1)), Op: GT})
+				}
+			case kConst: // ln 2 is in (0.69, 0.7)
+				rels = append(rels, Relation{E: fs.Sub(Frac(69, 100)), Op: GE}, Relation{E: Frac(7, 10).Sub(fs), Op: GE})
+			default:
+				iv := bs.atomInterval(a)
+				if iv.lo.finite {
+					rels = append(rels, Relation{E: fs.Sub(Const(iv.lo.v)), Op: GE})
+				}
+				if iv.hi.finite {
+					rels = append(rels, Relation{E: Const(iv.hi.v).Sub(fs), Op: GE})
+				}
+			}
+		}
+	}
+	if len(subst) == 0 {
+		return e, rels, true
+	}
+	parts := make([]Expr, 0, len(e.t))
+	for _, t := range e.t {
+		pr := Const(t.c)
+		var keep []factor
+		for _, f := range t.m {
+			if v, ok := subst[f.a]; ok {
+				pr = pr.Mul(v.Pow(int(f.e)))
+				continue
+			}
+			keep = append(keep, f)
+		}
+		parts = append(parts, pr.Mul(monoExpr(keep)))
+	}
+	return Sum(parts...), rels, true
+}
+
+// integerScale returns a monomial D >= 1 (an integer times integer symbols
+// with lower bounds >= 1) such that D*x is integer-valued, when there is one.
+func integerScale(x Expr, bs *bounds) (Expr, bool) {
+	q := RatInt(1)
+	for _, t := range x.t {
+		d := t.c.Den()
+		if !d.IsInt64() {
+			return Expr{}, false
+		}
+		q = ratLCM(q, RatInt(d.Int64()))
+	}
+	m := shiftMono(x)
+	for _, f := range m {
+		if f.a.kind != kSym || !f.a.integer {
+			return Expr{}, false
+		}
+		if iv := bs.atomIval(f.a, 0); !iv.lo.isFinite() || iv.lo.v.Cmp(RatInt(1)) < 0 {
+			return Expr{}, false
+		}
+	}
+	d := Const(q).Mul(monoExpr(m))
+	if !x.Mul(d).isIntegerValued() {
+		return Expr{}, false
+	}
+	return d, true
+}
+
+func ratLCM(a, b Rat) Rat {
+	g := ratGCD(a, b)
+	return a.Mul(b).Quo(g)
+}
+
+// bounds are the lower and upper bounds of each symbol read from relations that
+// are linear in it with a constant coefficient.
+type bounds struct {
+	lower, upper map[string][]Expr
+	eq           map[string]Expr
+}
+
+func collectBounds(rels []Relation) *bounds {
+	b := &bounds{lower: map[string][]Expr{}, upper: map[string][]Expr{}, eq: map[string]Expr{}}
+	// Relations that divide by symbols (-N/P >= 0) are read as bounds after
+	// multiplying by the divisor, when the other relations show it positive.
+	var plain, divided []Relation
+	for _, r := range rels {
+		if len(shiftMono(r.E)) > 0 {
+			divided = append(divided, r)
+		} else {
+			plain = append(plain, r)
+		}
+	}
+	b.add(plain)
+	b.add(divided) // floor(N/P) <= N/P bounds the floor's stand-in as written
+	for _, r := range divided {
+		d := monoExpr(shiftMono(r.E))
+		if iv := b.interval(d); iv.lo.finite && iv.lo.v.Sign() > 0 {
+			b.add([]Relation{{E: r.E.Mul(d), Op: r.Op}})
+		}
+	}
+	return b
+}
+
+// add reads bounds from relations that are linear in a symbol with a constant
+// coefficient.
+func (b *bounds) add(rels []Relation) {
+	for _, r := range rels {
+		for _, x := range r.E.Symbols() {
+			cs, ok := r.E.Coeffs(x)
+			if !ok || cs[1].IsZero() || len(cs) > 2 || len(cs) == 2 && !hasKey(cs, 0) {
+				continue // not linear in x
+			}
+			c, ok := cs[1].Const()
+			if !ok {
+				continue
+			}
+			// c*x + rest op 0  =>  x op' -rest/c
+			bound := cs[0].Neg().Scale(c.Inv())
+			if r.Op == GT && isIntSym(x) && bound.isIntegerValued() {
+				// c*x + rest > 0 with integers: x > b means x >= b + 1.
+				if c.Sign() > 0 {
+					bound = bound.Add(Int(1))
+				} else {
+					bound = bound.Sub(Int(1))
+				}
+			}
+			switch {
+			case r.Op == EQ:
+				b.eq[x] = bound
+			case c.Sign() > 0:
+				if isIntSym(x) {
+					bound = roundBound(bound, true)
+				}
+				b.lower[x] = appendUnique(b.lower[x], bound)
+			default:
+				if isIntSym(x) {
+					bound = roundBound(bound, false)
+				}
+				b.upper[x] = appendUnique(b.upper[x], bound)
+			}
+		}
+	}
+}
+
+// constants returns the symbols whose constant lower and upper bounds meet, or
+// that an equation fixes to a constant.
+func (b *bounds) constants() map[string]Expr {
+	out := map[string]Expr{}
+	for x, v := range b.eq {
+		if _, ok := v.Const(); ok {
+			out[x] = v
+		}
+	}
+	for x, los := range b.lower {
+		for _, lo := range los {
+			l, ok := lo.Const()
+			if !ok {
+				continue
+			}
+			for _, hi := range b.upper[x] {
+				if h, ok := hi.Const(); ok && h.Equal(l) {
+					out[x] = lo
+				}
+			}
+		}
+	}
+	return out
+}
+
+func hasKey(m map[int]Expr, k int) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// roundBound tightens a constant bound of an integer symbol: x >= 5/2 is x >= 3.
+func roundBound(b Expr, lower bool) Expr {
+	if c, ok := b.Const(); ok && !c.IsInt() {
+		if lower {
+			return Const(c.Floor().Add(RatInt(1)))
+		}
+		return Const(c.Floor())
+	}
+	return b
+}
+
+func isIntSym(name string) bool {
+	interned.Lock()
+	a, ok := interned.m[string(byte('0'+kSym))+name]
+	interned.Unlock()
+	return ok && a.integer
+}
+
+func appendUnique(xs []Expr, x Expr) []Expr {
+	if slices.ContainsFunc(xs, func(y Expr) bool { return Equal(x, y) }) {
+		return xs
+	}
+	return append(xs, x)
+}
+
+// shifter proves polynomials non-negative by substituting each symbol from a
+// bound: x = L + x' for a lower bound L, x = U - x' for an upper bound U, with
+// the new symbol x' >= 0. When every symbol has been replaced so, a polynomial
+// whose coefficients are all non-negative is non-negative (positive if its
+// constant term is positive). Different bound choices are tried depth first.
+type shifter struct {
+	bounds *bounds
+	budget *int
+	n      int
+}
+
+const maxShiftTerms = 400
+
+func (s *shifter) run(e Expr, strict bool, done map[string]bool, depth int) bool {
+	if *s.budget <= 0 || len(e.t) > maxShiftTerms || depth > 24 {
+		return false
+	}
+	*s.budget--
+	e, ok := s.clearDenominators(e)
+	if !ok {
+		return false
+	}
+	// Pick the next symbol to replace: stand-ins for atoms first, since their
+	// bounds are in terms of the other symbols (floor(N/P) <= N/P).
+	var x string
+	for _, t := range e.t {
+		for _, f := range t.m {
+			name := f.a.name
+			if f.a.kind != kSym || done[name] || strings.HasPrefix(name, "\x01") {
+				continue
+			}
+			if x == "" || strings.HasPrefix(name, "\x00") && !strings.HasPrefix(x, "\x00") {
+				x = name
+			}
+		}
+	}
+	if x == "" {
+		return allNonneg(e, strict)
+	}
+	mentionsDone := func(b Expr) bool {
+		for _, y := range b.Symbols() {
+			if done[y] || y == x {
+				return true
+			}
+		}
+		return false
+	}
+	next := maps1(done, x)
+	if v, ok := s.bounds.eq[x]; ok && !mentionsDone(v) {
+		f, err := e.Subst(map[string]Expr{x: v})
+		return err == nil && s.run(f, strict, next, depth+1)
+	}
+	s.n++
+	prime := Sym(fmt.Sprintf("\x01%d", s.n))
+	// An integer symbol with a constant lower bound L: besides x = L + x', try
+	// peeling x = L off (x = L, then x = L+1 + x'), which proves n^2 - n >= 0.
+	if isIntSym(x) {
+		for _, lo := range s.bounds.lower[x] {
+			L, ok := lo.Const()
+			if !ok {
+				continue
+			}
+			f0, err0 := e.Subst(map[string]Expr{x: lo})
+			f1, err1 := e.Subst(map[string]Expr{x: Const(L.Add(RatInt(1))).Add(prime)})
+			if err0 == nil && err1 == nil && s.run(f0, strict, next, depth+1) && s.run(f1, strict, next, depth+1) {
+				return true
+			}
+		}
+	}
+	for _, lo := range s.bounds.lower[x] {
+		if mentionsDone(lo) {
+			continue
+		}
+		f, err := e.Subst(map[string]Expr{x: lo.Add(prime)})
+		if err == nil && s.run(f, strict, next, depth+1) {
+			return true
+		}
+	}
+	for _, hi := range s.bounds.upper[x] {
+		if mentionsDone(hi) {
+			continue
+		}
+		f, err := e.Subst(map[string]Expr{x: hi.Sub(prime)})
+		if err == nil && s.run(f, strict, next, depth+1) {
+			return true
+		}
+	}
+	// Without a usable bound x ranges over everything; no proof is attempted.
+	return false
+}
+
+func maps1(m map[string]bool, k string) map[string]bool {
+	out := make(map[string]bool, len(m)+1)
+	for x := range m {
+		out[x] = true
+	}
+	out[k] = true
+	return out
+}
+
+// clearDenominators multiplies e by the product of the atoms it divides by when
+// that product is provably positive (sign of e unchanged).
+func (s *shifter) clearDenominators(e Expr) (Expr, bool) {
+	d := shiftMono(e)
+	if len(d) == 0 {
+		return e, true
+	}
+	for _, f := range d {
+		if f.a.kind != kSym {
+			return e, false
+		}
+		if strings.HasPrefix(f.a.name, "\x01") {
+			return e, false // a shifted symbol may be 0
+		}
+		iv := s.bounds.interval(atomExpr(f.a))
+		if !iv.lo.finite || iv.lo.v.Sign() <= 0 {
+			return e, false
+		}
+	}
+	return e.Mul(monoExpr(d)), true
+}
+
+// allNonneg reports whether every coefficient of e is >= 0 and every atom is a
+// shifted (non-negative) symbol; strict also needs a positive constant term.
+func allNonneg(e Expr, strict bool) bool {
+	hasPosConst := false
+	for _, t := range e.t {
+		if t.c.Sign() < 0 {
+			return false
+		}
+		for _, f := range t.m {
+			if f.a.kind != kSym || !strings.HasPrefix(f.a.name, "\x01") || f.e < 0 {
+				return false
+			}
+		}
+		if len(t.m) == 0 {
+			hasPosConst = true
+		}
+	}
+	return !strict || hasPosConst
+}

@@ -1,0 +1,420 @@
+package symbolic
+
+import (
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Expr is an exact symbolic expression in canonical normal form: a sum of terms,
+// each an exact rational coefficient times a monomial, a product of atoms raised to
+// integer powers. Atoms are symbols and the non-polynomial functions (floor, trunc,
+// min, max, log2, sqrt, and the reciprocal of a sum). Equal canonical forms mean
+// equal values, so Equal and String are structural.
+//
+// Exprs are immutable values; the zero Expr is the number 0. Operations never
+// modify their operands, and Exprs may be shared between goroutines.
+type Expr struct {
+	t []term // sorted by monomial order, most significant first; no zero coefficients
+}
+
+// term is c * m.
+type term struct {
+	c   Rat
+	m   []factor // sorted by atom order; exponents non-zero
+	deg int32    // sum of the exponents: the total degree
+}
+
+// factor is a^e.
+type factor struct {
+	a *atom
+	e int32
+}
+
+// atomKind says what an atom is. The order of the constants is the order in
+// which atoms print inside a monomial (symbols before functions).
+type atomKind uint8
+
+const (
+	kSym   atomKind = iota + 1 // a named symbol
+	kConst                     // a named irrational constant (ln 2)
+	kFloor                     // floor(arg)
+	kTrunc                     // trunc(arg): rounding toward zero
+	kMin                       // min(args...)
+	kMax                       // max(args...)
+	kLog2                      // log2(arg)
+	kSqrt                      // sqrt(arg); exponent 1 only (see fixTerm)
+	kRecip                     // the sum arg as an atom; appears only with negative exponents
+)
+
+// atom is an interned indivisible part of a monomial. Structurally equal atoms are
+// the same pointer, so atom equality is pointer equality.
+type atom struct {
+	kind atomKind
+	name string // kSym, kConst
+	real bool   // kSym: a real-valued symbol (symbols are integer-valued by default)
+	args []Expr // functions; canonical
+	key  string // interning key
+	// integer reports whether the atom always takes integer values (for
+	// floor(x) = x and the integer-part extraction of floor).
+	integer bool
+}
+
+var interned = struct {
+	sync.Mutex
+	m map[string]*atom
+}{m: make(map[string]*atom)}
+
+// intern returns the unique atom equal to a.
+func intern(a *atom) *atom {
+	var b strings.Builder
+	b.WriteByte(byte('0' + a.kind))
+	switch a.kind {
+	case kSym, kConst:
+		b.WriteString(a.name)
+		if a.real {
+			b.WriteString("'r")
+		}
+	default:
+		for _, x := range a.args {
+			b.WriteByte('(')
+			x.writeKey(&b)
+			b.WriteByte(')')
+		}
+	}
+	a.key = b.String()
+	interned.Lock()
+	defer interned.Unlock()
+	if old, ok := interned.m[a.key]; ok {
+		return old
+	}
+	interned.m[a.key] = a
+	return a
+}
+
+// writeKey writes a string that identifies e among canonical expressions.
+func (e Expr) writeKey(b *strings.Builder) {
+	for i, t := range e.t {
+		if i > 0 {
+			b.WriteByte('+')
+		}
+		b.WriteString(t.c.String())
+		for _, f := range t.m {
+			b.WriteByte('*')
+			b.WriteByte('{')
+			b.WriteString(f.a.key)
+			b.WriteByte('}')
+			if f.e != 1 {
+				b.WriteByte('^')
+				b.WriteString(itoa(int64(f.e)))
+			}
+		}
+	}
+}
+
+func itoa(n int64) string { return RatInt(n).String() }
+
+// cmpAtom orders atoms: symbols by name, then constants, then functions by kind
+// and arguments. It is a total order on interned atoms.
+func cmpAtom(a, b *atom) int {
+	if a == b {
+		return 0
+	}
+	if a.kind != b.kind {
+		if a.kind < b.kind {
+			return -1
+		}
+		return 1
+	}
+	switch a.kind {
+	case kSym, kConst:
+		if c := strings.Compare(a.name, b.name); c != 0 {
+			return c
+		}
+		if a.real != b.real {
+			if !a.real {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	}
+	if len(a.args) != len(b.args) {
+		if len(a.args) < len(b.args) {
+			return -1
+		}
+		return 1
+	}
+	for i := range a.args {
+		if c := Compare(a.args[i], b.args[i]); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// cmpMono orders monomials for the canonical term order: graded lexicographic,
+// higher total degree first, then by the exponent of the earliest atom. It
+// returns -1 when x comes before y.
+func cmpMono(x []factor, xdeg int32, y []factor, ydeg int32) int {
+	if xdeg != ydeg {
+		if xdeg > ydeg {
+			return -1
+		}
+		return 1
+	}
+	i, j := 0, 0
+	for i < len(x) && j < len(y) {
+		if x[i].a == y[j].a {
+			if x[i].e != y[j].e {
+				if x[i].e > y[j].e {
+					return -1
+				}
+				return 1
+			}
+			i++
+			j++
+			continue
+		}
+		// The monomial holding the earlier atom differs there from the other's 0.
+		if cmpAtom(x[i].a, y[j].a) < 0 {
+			if x[i].e > 0 {
+				return -1
+			}
+			return 1
+		}
+		if y[j].e > 0 {
+			return 1
+		}
+		return -1
+	}
+	if i < len(x) {
+		if x[i].e > 0 {
+			return -1
+		}
+		return 1
+	}
+	if j < len(y) {
+		if y[j].e > 0 {
+			return 1
+		}
+		return -1
+	}
+	return 0
+}
+
+func monoEqual(x, y []factor) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i] != y[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Compare orders expressions totally (for sorting and canonical argument order).
+// It has no arithmetic meaning.
+func Compare(a, b Expr) int {
+	for i := 0; i < len(a.t) && i < len(b.t); i++ {
+		x, y := a.t[i], b.t[i]
+		if c := cmpMono(x.m, x.deg, y.m, y.deg); c != 0 {
+			return c
+		}
+		if c := x.c.Cmp(y.c); c != 0 {
+			return -c // larger coefficient first
+		}
+	}
+	// A list that extends the other sorts first, so constants (and 0, no terms at
+	// all) come after the expressions they are added to.
+	switch {
+	case len(a.t) > len(b.t):
+		return -1
+	case len(a.t) < len(b.t):
+		return 1
+	}
+	return 0
+}
+
+// Equal reports whether a and b are the same canonical expression, and so the
+// same value wherever both are defined.
+func Equal(a, b Expr) bool {
+	if len(a.t) != len(b.t) {
+		return false
+	}
+	for i := range a.t {
+		if !monoEqual(a.t[i].m, b.t[i].m) || !a.t[i].c.Equal(b.t[i].c) {
+			return false
+		}
+	}
+	return true
+}
+
+// Equal reports whether e and f are the same canonical expression.
+func (e Expr) Equal(f Expr) bool { return Equal(e, f) }
+
+// Int returns the integer n.
+func Int(n int64) Expr { return Const(RatInt(n)) }
+
+// Frac returns the rational n/d. It panics if d is zero.
+func Frac(n, d int64) Expr { return Const(RatFrac(n, d)) }
+
+// Const returns the rational constant r.
+func Const(r Rat) Expr {
+	if r.IsZero() {
+		return Expr{}
+	}
+	return Expr{t: []term{{c: r}}}
+}
+
+// Sym returns the integer-valued symbol name. Problem sizes, processor counts,
+// ranks and loop variables are integers, which is what lets floor(N) = N.
+func Sym(name string) Expr { return atomExpr(intern(&atom{kind: kSym, name: name, integer: true})) }
+
+// RealSym returns the real-valued symbol name (machine constants, times).
+func RealSym(name string) Expr { return atomExpr(intern(&atom{kind: kSym, name: name, real: true})) }
+
+// Ln2 is the natural logarithm of 2, kept exact as a named constant.
+var Ln2 = atomExpr(intern(&atom{kind: kConst, name: "ln2"}))
+
+func atomExpr(a *atom) Expr {
+	return Expr{t: []term{{c: RatInt(1), m: []factor{{a: a, e: 1}}, deg: 1}}}
+}
+
+// IsZero reports whether e is the number 0.
+func (e Expr) IsZero() bool { return len(e.t) == 0 }
+
+// Const returns the value of e and true when e is a rational constant.
+func (e Expr) Const() (Rat, bool) {
+	switch {
+	case len(e.t) == 0:
+		return Rat{}, true
+	case len(e.t) == 1 && len(e.t[0].m) == 0:
+		return e.t[0].c, true
+	}
+	return Rat{}, false
+}
+
+// Int64 returns e as an int64 when it is an integer constant that fits.
+func (e Expr) Int64() (int64, bool) {
+	r, ok := e.Const()
+	if !ok {
+		return 0, false
+	}
+	return r.Int64()
+}
+
+// SymName returns the name of e and true when e is a single symbol.
+func (e Expr) SymName() (string, bool) {
+	if len(e.t) == 1 && len(e.t[0].m) == 1 && e.t[0].c.IsOne() && e.t[0].m[0].e == 1 && e.t[0].m[0].a.kind == kSym {
+		return e.t[0].m[0].a.name, true
+	}
+	return "", false
+}
+
+// NumTerms returns the number of terms of e.
+func (e Expr) NumTerms() int { return len(e.t) }
+
+// Terms returns the terms of e in canonical order, each as an expression.
+func (e Expr) Terms() []Expr {
+	out := make([]Expr, len(e.t))
+	for i, t := range e.t {
+		out[i] = Expr{t: []term{t}}
+	}
+	return out
+}
+
+// isIntegerValued reports whether every term of e is an integer coefficient
+// times integer atoms with non-negative exponents, so e is an integer wherever
+// its symbols are.
+func (e Expr) isIntegerValued() bool {
+	for _, t := range e.t {
+		if !t.c.IsInt() || !monoIntegral(t.m) {
+			return false
+		}
+	}
+	return true
+}
+
+// IsIntegerValued reports whether e takes integer values at every point where it
+// is defined, as seen from its form (integer coefficients, integer atoms,
+// non-negative exponents). False means "not known", not "never integer".
+func (e Expr) IsIntegerValued() bool { return e.isIntegerValued() }
+
+func monoIntegral(m []factor) bool {
+	for _, f := range m {
+		if f.e < 0 || !f.a.integer {
+			return false
+		}
+	}
+	return true
+}
+
+// Symbols returns the names of the symbols e depends on, sorted, including
+// those inside function arguments.
+func (e Expr) Symbols() []string {
+	seen := map[string]bool{}
+	e.visitAtoms(func(a *atom) {
+		if a.kind == kSym {
+			seen[a.name] = true
+		}
+	})
+	out := make([]string, 0, len(seen))
+	for s := range seen {
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Has reports whether e depends on the symbol name.
+func (e Expr) Has(name string) bool {
+	found := false
+	e.visitAtoms(func(a *atom) {
+		if a.kind == kSym && a.name == name {
+			found = true
+		}
+	})
+	return found
+}
+
+// visitAtoms calls f for every atom of e, recursively through function arguments.
+func (e Expr) visitAtoms(f func(*atom)) {
+	for _, t := range e.t {
+		for _, fa := range t.m {
+			f(fa.a)
+			for _, x := range fa.a.args {
+				x.visitAtoms(f)
+			}
+		}
+	}
+}
+
+// sortTerms puts ts into canonical order and merges equal monomials.
+func sortTerms(ts []term) []term {
+	slices.SortFunc(ts, func(x, y term) int { return cmpMono(x.m, x.deg, y.m, y.deg) })
+	out := ts[:0]
+	for _, t := range ts {
+		if n := len(out); n > 0 && monoEqual(out[n-1].m, t.m) {
+			out[n-1].c = out[n-1].c.Add(t.c)
+			if out[n-1].c.IsZero() {
+				out = out[:n-1]
+			}
+			continue
+		}
+		if !t.c.IsZero() {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func monoDeg(m []factor) int32 {
+	var d int32
+	for _, f := range m {
+		d += f.e
+	}
+	return d
+}

@@ -1,0 +1,222 @@
+package symbolic
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Simplify rewrites e with facts that hold only under the assumptions:
+//
+//	trunc(x)       = floor(x)    where x >= 0
+//	trunc(x)       = -floor(-x)  where x <= 0
+//	min(.., a, b ..) drops b     where a <= b   (max: where a >= b)
+//
+// applied inside function arguments too.
+func (a *Assumptions) Simplify(e Expr) Expr {
+	memo := map[*atom]Expr{}
+	var walk func(Expr) Expr
+	walk = func(e Expr) Expr {
+		parts := make([]Expr, 0, len(e.t))
+		changed := false
+		for _, t := range e.t {
+			p := Const(t.c)
+			var keep []factor
+			for _, f := range t.m {
+				v, ok := memo[f.a]
+				if !ok {
+					v = a.simplifyAtom(f.a, walk)
+					memo[f.a] = v
+				}
+				if s, isSame := singleAtom(v); isSame && s == f.a {
+					keep = append(keep, f)
+					continue
+				}
+				changed = true
+				p = p.Mul(v.Pow(int(f.e)))
+			}
+			parts = append(parts, p.Mul(monoExpr(keep)))
+		}
+		if !changed {
+			return e
+		}
+		return Sum(parts...)
+	}
+	return walk(e)
+}
+
+func (a *Assumptions) simplifyAtom(at *atom, walk func(Expr) Expr) Expr {
+	if at.kind == kSym || at.kind == kConst {
+		return atomExpr(at)
+	}
+	args := make([]Expr, len(at.args))
+	for i, x := range at.args {
+		args[i] = walk(x)
+	}
+	switch at.kind {
+	case kTrunc:
+		x := args[0]
+		if a.ProveGE(x) == True {
+			return Floor(x)
+		}
+		if a.ProveGE(x.Neg()) == True {
+			return Floor(x.Neg()).Neg()
+		}
+	case kMin, kMax:
+		var kept []Expr
+		for i, x := range args {
+			dominated := false
+			for j, y := range args {
+				if i == j {
+					continue
+				}
+				// For min, x is redundant when some y <= x (ties: keep the first).
+				d := x.Sub(y)
+				if at.kind == kMax {
+					d = d.Neg()
+				}
+				if a.ProveGE(d) == True && (j < i || a.ProveGE(d.Neg()) != True) {
+					dominated = true
+					break
+				}
+			}
+			if !dominated {
+				kept = append(kept, x)
+			}
+		}
+		if len(kept) == 0 {
+			kept = args[:1]
+		}
+		args = kept
+	}
+	if at.kind == kRecip {
+		return args[0] // the atom stands for its sum; the factor's exponent divides
+	}
+	v, err := rebuild(at.kind, args)
+	if err != nil {
+		return atomExpr(at)
+	}
+	return v
+}
+
+// Piece is one case of a Piecewise value: Value where every relation of Guard
+// holds.
+type Piece struct {
+	Guard []Relation
+	Value Expr
+}
+
+// Piecewise is a value defined by cases whose guards are pairwise disjoint; at a
+// point where no guard holds the value is 0 (an empty iteration space counts
+// nothing). Guards are conjunctions of relations over the parameters.
+type Piecewise struct {
+	Pieces []Piece
+}
+
+// PiecewiseOf returns the single-piece value e with no guard.
+func PiecewiseOf(e Expr) Piecewise { return Piecewise{Pieces: []Piece{{Value: e}}} }
+
+// Eval returns the exact value at env: the value of the piece whose guard holds,
+// or 0 where none does.
+func (pw Piecewise) Eval(env map[string]Rat) (Rat, error) {
+	for _, p := range pw.Pieces {
+		ok, err := NewAssumptions(p.Guard...).Holds(env)
+		if err != nil {
+			return Rat{}, err
+		}
+		if ok {
+			return p.Value.Eval(env)
+		}
+	}
+	return Rat{}, nil
+}
+
+// Simplify drops pieces whose guard is provably false under a, drops guard
+// relations that are provably true, drops pieces whose value is 0 (0 is the value
+// outside all guards anyway) and simplifies each value under its guard.
+func (pw Piecewise) Simplify(a *Assumptions) Piecewise {
+	var out []Piece
+	for _, p := range pw.Pieces {
+		guard, ok := a.reduceGuard(p.Guard)
+		if !ok || p.Value.IsZero() {
+			continue
+		}
+		out = append(out, Piece{Guard: guard, Value: a.with(guard).Simplify(p.Value)})
+	}
+	return Piecewise{Pieces: out}
+}
+
+// reduceGuard removes relations of g that a proves and reports false when g is
+// provably infeasible under a.
+func (a *Assumptions) reduceGuard(g []Relation) ([]Relation, bool) {
+	var guard []Relation
+	for _, r := range g {
+		switch a.Prove(r) {
+		case True:
+			continue
+		case False:
+			return nil, false
+		}
+		guard = append(guard, r)
+	}
+	return guard, a.feasible(guard)
+}
+
+// with returns a copy of a with more relations.
+func (a *Assumptions) with(rels []Relation) *Assumptions {
+	b := a.Clone()
+	b.Assume(rels...)
+	return b
+}
+
+// feasible reports false when the relations together with a are provably
+// contradictory: some relation's negation follows from the rest.
+func (a *Assumptions) feasible(rels []Relation) bool {
+	for i, r := range rels {
+		rest := a.with(slices.Delete(slices.Clone(rels), i, i+1))
+		if rest.Prove(r) == False {
+			return false
+		}
+	}
+	return true
+}
+
+// Single returns the value when pw has exactly one piece with no guard.
+func (pw Piecewise) Single() (Expr, bool) {
+	if len(pw.Pieces) == 1 && len(pw.Pieces[0].Guard) == 0 {
+		return pw.Pieces[0].Value, true
+	}
+	if len(pw.Pieces) == 0 {
+		return Expr{}, true
+	}
+	return Expr{}, false
+}
+
+// String prints one piece per line: "value    if guard".
+func (pw Piecewise) String() string {
+	if len(pw.Pieces) == 0 {
+		return "0"
+	}
+	if v, ok := pw.Single(); ok {
+		return v.String()
+	}
+	var b strings.Builder
+	for i, p := range pw.Pieces {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		g := make([]string, len(p.Guard))
+		for j, r := range p.Guard {
+			g[j] = r.String()
+		}
+		guard := "always"
+		if len(g) > 0 {
+			guard = strings.Join(g, " and ")
+		}
+		fmt.Fprintf(&b, "%s    if %s", p.Value, guard)
+	}
+	if len(pw.Pieces) > 0 {
+		b.WriteString("\n0    otherwise")
+	}
+	return b.String()
+}

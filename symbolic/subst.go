@@ -1,0 +1,245 @@
+package symbolic
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Subst returns e with every symbol named in s replaced by its expression, and
+// the result brought back to canonical form (so floor(N/P) with N = 2*P becomes
+// 2). It fails when the substitution makes a divisor zero.
+func (e Expr) Subst(s map[string]Expr) (Expr, error) {
+	if len(s) == 0 {
+		return e, nil
+	}
+	memo := map[*atom]Expr{}
+	parts := make([]Expr, 0, len(e.t))
+	for _, t := range e.t {
+		p := Const(t.c)
+		var keep []factor
+		for _, f := range t.m {
+			v, changed, err := substAtom(f.a, s, memo)
+			if err != nil {
+				return Expr{}, err
+			}
+			if !changed {
+				keep = append(keep, f)
+				continue
+			}
+			if f.e < 0 && v.IsZero() {
+				return Expr{}, fmt.Errorf("division by zero: %s becomes 0", f.a.describe())
+			}
+			p = p.Mul(v.Pow(int(f.e)))
+		}
+		if len(keep) > 0 {
+			p = p.Mul(Expr{t: []term{{c: RatInt(1), m: keep, deg: monoDeg(keep)}}})
+		}
+		parts = append(parts, p)
+	}
+	return Sum(parts...), nil
+}
+
+// SubstConst replaces the named symbols with rational values.
+func (e Expr) SubstConst(vals map[string]Rat) (Expr, error) {
+	s := make(map[string]Expr, len(vals))
+	for k, v := range vals {
+		s[k] = Const(v)
+	}
+	return e.Subst(s)
+}
+
+// substAtom returns the value of atom a under s and whether it changed.
+func substAtom(a *atom, s map[string]Expr, memo map[*atom]Expr) (Expr, bool, error) {
+	if v, ok := memo[a]; ok {
+		return v, true, nil
+	}
+	switch a.kind {
+	case kSym:
+		v, ok := s[a.name]
+		return v, ok, nil
+	case kConst:
+		return Expr{}, false, nil
+	}
+	args := make([]Expr, len(a.args))
+	changed := false
+	for i, x := range a.args {
+		y, err := x.Subst(s)
+		if err != nil {
+			return Expr{}, false, err
+		}
+		args[i] = y
+		if !Equal(x, y) {
+			changed = true
+		}
+	}
+	if !changed {
+		return Expr{}, false, nil
+	}
+	v, err := rebuild(a.kind, args)
+	if err != nil {
+		return Expr{}, false, err
+	}
+	memo[a] = v
+	return v, true, nil
+}
+
+// rebuild applies the function of an atom kind to new arguments.
+func rebuild(k atomKind, args []Expr) (Expr, error) {
+	switch k {
+	case kFloor:
+		return Floor(args[0]), nil
+	case kTrunc:
+		return Trunc(args[0]), nil
+	case kMin:
+		return Min(args...), nil
+	case kMax:
+		return Max(args...), nil
+	case kLog2:
+		return Log2(args[0]), nil
+	case kSqrt:
+		return Sqrt(args[0]), nil
+	case kRecip:
+		// The atom stands for its argument; the factor's negative exponent divides.
+		return args[0], nil
+	}
+	panic("symbolic: rebuild of a non-function atom")
+}
+
+// ErrNotDifferentiable is returned by Diff for floor, trunc, min and max of the
+// variable: they are piecewise, and their derivative is not an expression.
+var ErrNotDifferentiable = errors.New("not differentiable")
+
+// Diff returns the partial derivative of e with respect to the symbol x
+// (MK §5.4 finds the optimal grain size from dT/dK = 0).
+//
+//	d/dx log2(u) = u' / (u ln 2)
+//	d/dx sqrt(u) = u' / (2 sqrt(u))
+//	d/dx (1/s)^k = -k s' (1/s)^(k+1)
+func (e Expr) Diff(x string) (Expr, error) {
+	parts := make([]Expr, 0, len(e.t))
+	for _, t := range e.t {
+		for i, f := range t.m {
+			da, err := diffAtom(f.a, x)
+			if err != nil {
+				return Expr{}, err
+			}
+			if da.IsZero() {
+				continue
+			}
+			// c * e * a^(e-1) * a' * prod_{j != i} f_j
+			rest := slices.Clone(t.m)
+			rest[i].e--
+			if rest[i].e == 0 {
+				rest = slices.Delete(rest, i, i+1)
+			}
+			p := Expr{t: []term{{c: t.c.Mul(RatInt(int64(f.e))), m: rest, deg: monoDeg(rest)}}}
+			parts = append(parts, fixTerms(p.t).Mul(da))
+		}
+	}
+	return Sum(parts...), nil
+}
+
+// diffAtom returns d/dx of the atom a.
+func diffAtom(a *atom, x string) (Expr, error) {
+	switch a.kind {
+	case kSym:
+		if a.name == x {
+			return Int(1), nil
+		}
+		return Expr{}, nil
+	case kConst:
+		return Expr{}, nil
+	}
+	depends := false
+	for _, arg := range a.args {
+		if arg.Has(x) {
+			depends = true
+		}
+	}
+	if !depends {
+		return Expr{}, nil
+	}
+	u := a.args[0]
+	du, err := u.Diff(x)
+	if err != nil {
+		return Expr{}, err
+	}
+	switch a.kind {
+	case kLog2:
+		return du.Div(u).Div(Ln2), nil
+	case kSqrt:
+		return du.Div(atomExpr(a).Scale(RatInt(2))), nil
+	case kRecip:
+		// d(1/s) = -s'/s^2, and the atom is s; d(s) = s'.
+		return du, nil
+	}
+	return Expr{}, fmt.Errorf("%s: %w in %s", a.describe(), ErrNotDifferentiable, x)
+}
+
+// Degree returns the highest power of the symbol x in e (negative powers count),
+// and false when x occurs inside a function, where e is not a polynomial in x.
+func (e Expr) Degree(x string) (int, bool) {
+	cs, ok := e.Coeffs(x)
+	if !ok {
+		return 0, false
+	}
+	d := 0
+	first := true
+	for k := range cs {
+		if first || k > d {
+			d, first = k, false
+		}
+	}
+	return d, true
+}
+
+// Coeffs collects e by powers of the symbol x: e = sum over k of cs[k] * x^k,
+// with no cs[k] depending on x. ok is false when x occurs inside a function.
+func (e Expr) Coeffs(x string) (cs map[int]Expr, ok bool) {
+	cs = map[int]Expr{}
+	parts := map[int][]term{}
+	for _, t := range e.t {
+		k := 0
+		var rest []factor
+		for _, f := range t.m {
+			if f.a.kind == kSym && f.a.name == x {
+				k = int(f.e)
+				continue
+			}
+			for _, arg := range f.a.args {
+				if arg.Has(x) {
+					return nil, false
+				}
+			}
+			rest = append(rest, f)
+		}
+		parts[k] = append(parts[k], term{c: t.c, m: rest, deg: monoDeg(rest)})
+	}
+	for k, ts := range parts {
+		cs[k] = Expr{t: sortTerms(ts)}
+	}
+	return cs, true
+}
+
+// Lead returns the leading term of e in the canonical order (highest total
+// degree first), or 0.
+func (e Expr) Lead() Expr {
+	if len(e.t) == 0 {
+		return Expr{}
+	}
+	return Expr{t: e.t[:1:1]}
+}
+
+// LeadIn returns the term of the highest power of x in e: coefficient * x^k.
+func (e Expr) LeadIn(x string) (Expr, bool) {
+	cs, ok := e.Coeffs(x)
+	if !ok {
+		return Expr{}, false
+	}
+	d, _ := e.Degree(x)
+	if len(cs) == 0 {
+		return Expr{}, true
+	}
+	return cs[d].Mul(Sym(x).Pow(d)), true
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every mkvet test: installs the Debian packages the end-to-end tests need when
+# they are missing, then go vet and go test with MKVET_E2E=1 (end-to-end tests fail,
+# rather than skip, when a tool is missing under MKVET_E2E=1).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+need=()
+command -v gfortran >/dev/null 2>&1 || need+=(gfortran)
+command -v mpirun >/dev/null 2>&1 || need+=(openmpi-bin)
+[ -e /usr/include/x86_64-linux-gnu/openmpi ] || [ -e /usr/lib/x86_64-linux-gnu/openmpi/include ] || need+=(libopenmpi-dev)
+command -v clang-14 >/dev/null 2>&1 || need+=(clang-14)
+command -v opt-14 >/dev/null 2>&1 || need+=(llvm-14)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "test.sh: installing ${need[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get -o DPkg::Lock::Timeout=300 update -qq
+  $sudo apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=300 \
+    gfortran openmpi-bin libopenmpi-dev clang-14 llvm-14
+fi
+
+export MKVET_E2E=1
+# Open MPI refuses to run as root unless told; CI runs as root.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+go vet ./...
+go test -count=1 ./...
