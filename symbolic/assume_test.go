@@ -163,16 +163,34 @@ func TestProveAgainstBruteForce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var assumed []*Func
+		var assumedRels []Relation
+		for _, r := range a.Relations() {
+			g, err := r.E.Compile(proveSyms)
+			if err != nil {
+				t.Fatal(err)
+			}
+			assumed, assumedRels = append(assumed, g), append(assumedRels, r)
+		}
+		holds := func(pt []int64) bool {
+			for k, g := range assumed {
+				v, err := g.EvalInt(pt)
+				if err != nil || !assumedRels[k].Holds(v) {
+					return false
+				}
+			}
+			return true
+		}
 		for x := boxes["a"].lo; x <= boxes["a"].hi; x++ {
 			for y := boxes["b"].lo; y <= boxes["b"].hi; y++ {
 				for z := boxes["c"].lo; z <= boxes["c"].hi; z++ {
-					env := map[string]Rat{"a": RatInt(x), "b": RatInt(y), "c": RatInt(z)}
-					if ok, err := a.Holds(env); err != nil || !ok {
+					pt := []int64{x, y, z}
+					if !holds(pt) {
 						continue
 					}
-					v, err := f.EvalInt([]int64{x, y, z})
+					v, err := f.EvalInt(pt)
 					if err != nil {
-						t.Fatalf("case %d: %s at %v: %v", i, e, env, err)
+						t.Fatalf("case %d: %s at %v: %v", i, e, pt, err)
 					}
 					if holds := rel.Holds(v); holds != (got == True) {
 						t.Fatalf("case %d: under %s, Prove(%s) = %s but at a=%d b=%d c=%d the value is %s",

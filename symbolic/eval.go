@@ -131,30 +131,24 @@ func (e Expr) Compile(vars []string) (*Func, error) {
 }
 
 func (f *Func) prepareInt() {
-	den := big.NewInt(1)
 	for _, t := range f.terms {
 		for _, fa := range t.fs {
 			if fa.e < 0 {
 				return
 			}
 		}
-		d := t.c.Den()
-		g := new(big.Int).GCD(nil, nil, den, d)
-		den.Mul(den, d.Quo(d, g))
 	}
-	if !den.IsInt64() {
+	// The coefficients over their common denominator, when all fit in int64.
+	var e Expr
+	e.t = make([]term, len(f.terms))
+	for i, t := range f.terms {
+		e.t[i].c = t.c
+	}
+	num, den, ok := scaledInts(e)
+	if !ok {
 		return
 	}
-	f.iden = den.Int64()
-	f.inum = make([]int64, len(f.terms))
-	for i, t := range f.terms {
-		n, ok := t.c.Mul(RatInt(f.iden)).Int64()
-		if !ok {
-			return
-		}
-		f.inum[i] = n
-	}
-	f.intOK = true
+	f.inum, f.iden, f.intOK = num, den, true
 }
 
 // Vars returns the variables of f in point order.

@@ -122,10 +122,17 @@ func displayTerm(t term) (Rat, []dfactor) {
 // term prints c*m for c >= 0.
 func (p *printer) term(c Rat, m []dfactor) {
 	var num, den []dfactor
+	recips := 0
 	for _, f := range m {
-		if f.e > 0 || f.a.kind == kRecip && f.e < -1 {
+		if f.a.kind == kRecip {
+			recips++
+		}
+	}
+	for _, f := range m {
+		if f.e > 0 || f.a.kind == kRecip && (f.e < -1 || recips > 1) {
 			// (N + 1)^-2 keeps its exponent: written as 1/(N + 1)^2 it would read
-			// back as the reciprocal of the expanded N^2 + 2*N + 1.
+			// back as the reciprocal of the expanded N^2 + 2*N + 1; likewise two
+			// reciprocal sums, whose product would be expanded.
 			num = append(num, f)
 		} else {
 			g := f
@@ -187,7 +194,7 @@ func (p *printer) intLit(s string) {
 	}
 }
 
-// power prints f.a^f.e for f.e >= 1, or a reciprocal atom to a power <= -2.
+// power prints f.a^f.e for f.e >= 1, or a reciprocal atom to a negative power.
 func (p *printer) power(f dfactor) {
 	if f.e == 1 {
 		p.atom(f)
