@@ -106,5 +106,4 @@ func ExamplePiecewise() {
 	// 2 0
 	// 10 7
 	// n - 3    if n >= 4
-	// 0    otherwise
 }

@@ -418,3 +418,109 @@ func monoDeg(m []factor) int32 {
 	}
 	return d
 }
+
+// FuncAtoms returns the function atoms of e's terms (floor, trunc, min, max,
+// log2, sqrt, reciprocals; not symbols), each once, as single-atom expressions,
+// in canonical order. Atoms nested in arguments are not included.
+func (e Expr) FuncAtoms() []Expr {
+	var out []*atom
+	for _, t := range e.t {
+		for _, f := range t.m {
+			if f.a.kind != kSym && f.a.kind != kConst && !slices.Contains(out, f.a) {
+				out = append(out, f.a)
+			}
+		}
+	}
+	slices.SortFunc(out, cmpAtom)
+	res := make([]Expr, len(out))
+	for i, a := range out {
+		res[i] = atomExpr(a)
+	}
+	return res
+}
+
+// AsFunc returns the function name and arguments of a single-atom expression
+// ("floor", "trunc", "min", "max", "log2", "sqrt", "recip").
+func (e Expr) AsFunc() (name string, args []Expr, ok bool) {
+	a, ok := singleAtom(e)
+	if !ok {
+		return "", nil, false
+	}
+	name, ok = map[atomKind]string{kFloor: "floor", kTrunc: "trunc", kMin: "min", kMax: "max",
+		kLog2: "log2", kSqrt: "sqrt", kRecip: "recip"}[a.kind]
+	return name, slices.Clone(a.args), ok
+}
+
+// Replace returns e with every occurrence of the atom old (a single-atom
+// expression such as floor(N/P)) replaced by v, inside function arguments too.
+func (e Expr) Replace(old, v Expr) Expr {
+	a, ok := singleAtom(old)
+	if !ok {
+		panic("symbolic: Replace of a non-atom " + old.String())
+	}
+	return e.mapAtoms(func(b *atom) (Expr, bool) {
+		if b == a {
+			return v, true
+		}
+		return Expr{}, false
+	})
+}
+
+// mapAtoms rebuilds e with atoms replaced where f says so; function atoms are
+// rebuilt from their mapped arguments.
+func (e Expr) mapAtoms(f func(*atom) (Expr, bool)) Expr {
+	memo := map[*atom]Expr{}
+	var atomValue func(a *atom) (Expr, bool)
+	var walk func(x Expr) Expr
+	atomValue = func(a *atom) (Expr, bool) {
+		if v, ok := memo[a]; ok {
+			return v, true
+		}
+		if v, ok := f(a); ok {
+			memo[a] = v
+			return v, true
+		}
+		if len(a.args) == 0 {
+			return Expr{}, false
+		}
+		args := make([]Expr, len(a.args))
+		changed := false
+		for i, x := range a.args {
+			args[i] = walk(x)
+			if !Equal(args[i], x) {
+				changed = true
+			}
+		}
+		if !changed {
+			return Expr{}, false
+		}
+		v, err := rebuild(a.kind, args)
+		if err != nil {
+			return Expr{}, false
+		}
+		memo[a] = v
+		return v, true
+	}
+	walk = func(x Expr) Expr {
+		parts := make([]Expr, 0, len(x.t))
+		changed := false
+		for _, t := range x.t {
+			p := Const(t.c)
+			var keep []factor
+			for _, fa := range t.m {
+				if v, ok := atomValue(fa.a); ok {
+					changed = true
+					p = p.Mul(v.Pow(int(fa.e)))
+					continue
+				}
+				keep = append(keep, fa)
+			}
+			parts = append(parts, p.Mul(monoExpr(keep)))
+		}
+		if !changed {
+			return x
+		}
+		return Sum(parts...)
+	}
+	return walk(e)
+}

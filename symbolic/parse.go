@@ -559,8 +559,8 @@ func (p *parser) raise(base, ex Expr, col, ecol int) (Expr, error) {
 	if !ok {
 		return Expr{}, p.errf(ecol, "exponent must be an integer or a half-integer, found %s", k)
 	}
-	if n > 2*maxExponent || n < -2*maxExponent {
-		return Expr{}, p.errf(ecol, "exponent %s too large (limit %d)", k, maxExponent)
+	if n > 2*maxTotalExponent || n < -2*maxTotalExponent {
+		return Expr{}, p.errf(ecol, "exponent %s too large (limit %d)", k, maxTotalExponent)
 	}
 	if n < 0 && base.IsZero() {
 		return Expr{}, p.errf(col, "zero raised to a negative power")
@@ -588,8 +588,9 @@ func (p *parser) raise(base, ex Expr, col, ecol int) (Expr, error) {
 	}
 	// Expand step by step so that a typed (N+1)^1000^1000 is refused, not run.
 	res := Int(1)
+	work := 0
 	for range half {
-		if len(res.t)*len(base.t) > maxExpandProducts {
+		if work += len(res.t) * len(base.t); work > maxExpandProducts {
 			return Expr{}, p.errf(col, "power too large to expand (over %d term products)", maxExpandProducts)
 		}
 		res = res.Mul(base)
@@ -604,11 +605,9 @@ func (p *parser) raise(base, ex Expr, col, ecol int) (Expr, error) {
 // the text.
 const maxExpandProducts = 1 << 20
 
-// maxExponent bounds exponents written in the text, so that a typed 2^99999999
-// cannot exhaust memory.
-const maxExponent = 1000
-
-// maxTotalExponent bounds an exponent after powers of powers multiply.
+// maxTotalExponent bounds exponents, written or after powers of powers
+// multiply; what an exponent may cost is bounded separately (maxBits for
+// numbers, maxExpandProducts for sums).
 const maxTotalExponent = 1 << 20
 
 func (p *parser) primary() (Expr, error) {

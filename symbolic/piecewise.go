@@ -99,16 +99,20 @@ func (a *Assumptions) simplifyAtom(at *atom, walk func(Expr) Expr) Expr {
 	return v
 }
 
-// Piece is one case of a Piecewise value: Value where every relation of Guard
-// holds.
+// Piece is one guarded term of a Piecewise value: Value where every relation of
+// Guard holds, nothing elsewhere.
 type Piece struct {
 	Guard []Relation
 	Value Expr
 }
 
-// Piecewise is a value defined by cases whose guards are pairwise disjoint; at a
-// point where no guard holds the value is 0 (an empty iteration space counts
-// nothing). Guards are conjunctions of relations over the parameters.
+// Piecewise is a sum of guarded terms: its value at a point is the sum of the
+// values of the pieces whose guards hold there, and 0 where none holds (an
+// empty iteration space counts nothing). Guards are conjunctions of relations
+// over the parameters. Pieces with pairwise disjoint guards are the common
+// case of a value defined by cases; counting produces overlapping pieces too,
+// when the cases of an inner loop split on an outer loop variable that is then
+// summed away.
 type Piecewise struct {
 	Pieces []Piece
 }
@@ -116,34 +120,86 @@ type Piecewise struct {
 // PiecewiseOf returns the single-piece value e with no guard.
 func PiecewiseOf(e Expr) Piecewise { return Piecewise{Pieces: []Piece{{Value: e}}} }
 
-// Eval returns the exact value at env: the value of the piece whose guard holds,
-// or 0 where none does.
+// Eval returns the exact value at env: the sum of the values of the pieces
+// whose guards hold.
 func (pw Piecewise) Eval(env map[string]Rat) (Rat, error) {
+	var sum Rat
 	for _, p := range pw.Pieces {
 		ok, err := NewAssumptions(p.Guard...).Holds(env)
 		if err != nil {
 			return Rat{}, err
 		}
 		if ok {
-			return p.Value.Eval(env)
+			v, err := p.Value.Eval(env)
+			if err != nil {
+				return Rat{}, err
+			}
+			sum = sum.Add(v)
 		}
 	}
-	return Rat{}, nil
+	return sum, nil
+}
+
+// Add returns the piecewise sum of pw and qw.
+func (pw Piecewise) Add(qw Piecewise) Piecewise {
+	return Piecewise{Pieces: append(slices.Clip(pw.Pieces), qw.Pieces...)}
+}
+
+// Scale returns c*pw.
+func (pw Piecewise) Scale(c Expr) Piecewise {
+	out := make([]Piece, len(pw.Pieces))
+	for i, p := range pw.Pieces {
+		out[i] = Piece{Guard: p.Guard, Value: p.Value.Mul(c)}
+	}
+	return Piecewise{Pieces: out}
 }
 
 // Simplify drops pieces whose guard is provably false under a, drops guard
-// relations that are provably true, drops pieces whose value is 0 (0 is the value
-// outside all guards anyway) and simplifies each value under its guard.
+// relations that are provably true, adds the values of pieces with the same
+// guard, drops pieces whose value is 0, and simplifies each value under its
+// guard. Guards are put in a canonical order.
 func (pw Piecewise) Simplify(a *Assumptions) Piecewise {
 	var out []Piece
+	index := map[string]int{}
 	for _, p := range pw.Pieces {
 		guard, ok := a.reduceGuard(p.Guard)
 		if !ok || p.Value.IsZero() {
 			continue
 		}
-		out = append(out, Piece{Guard: guard, Value: a.with(guard).Simplify(p.Value)})
+		slices.SortFunc(guard, func(x, y Relation) int {
+			if c := Compare(x.E, y.E); c != 0 {
+				return c
+			}
+			return int(x.Op) - int(y.Op)
+		})
+		guard = slices.CompactFunc(guard, func(x, y Relation) bool { return x.Op == y.Op && Equal(x.E, y.E) })
+		key := guardKey(guard)
+		if i, ok := index[key]; ok {
+			out[i].Value = out[i].Value.Add(p.Value)
+			continue
+		}
+		index[key] = len(out)
+		out = append(out, Piece{Guard: guard, Value: p.Value})
 	}
-	return Piecewise{Pieces: out}
+	res := out[:0]
+	for _, p := range out {
+		if p.Value.IsZero() {
+			continue
+		}
+		p.Value = a.with(p.Guard).Simplify(p.Value)
+		res = append(res, p)
+	}
+	return Piecewise{Pieces: res}
+}
+
+func guardKey(g []Relation) string {
+	var b strings.Builder
+	for _, r := range g {
+		b.WriteByte(byte('0' + r.Op))
+		r.E.writeKey(&b)
+		b.WriteByte(';')
+	}
+	return b.String()
 }
 
 // reduceGuard removes relations of g that a proves and reports false when g is
@@ -192,7 +248,8 @@ func (pw Piecewise) Single() (Expr, bool) {
 	return Expr{}, false
 }
 
-// String prints one piece per line: "value    if guard".
+// String prints one piece per line, "value    if guard"; the value at a point
+// is the sum of the lines whose guards hold.
 func (pw Piecewise) String() string {
 	if len(pw.Pieces) == 0 {
 		return "0"
@@ -214,9 +271,6 @@ func (pw Piecewise) String() string {
 			guard = strings.Join(g, " and ")
 		}
 		fmt.Fprintf(&b, "%s    if %s", p.Value, guard)
-	}
-	if len(pw.Pieces) > 0 {
-		b.WriteString("\n0    otherwise")
 	}
 	return b.String()
 }
