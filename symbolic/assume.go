@@ -32,7 +32,8 @@ func (t Truth) String() string {
 // The zero value has no assumptions. Methods that add assumptions must not be
 // called concurrently with others; Prove and Simplify may run concurrently.
 type Assumptions struct {
-	rels []Relation
+	rels   []Relation
+	budget int // proof steps for one question; 0 means proofBudget
 }
 
 // NewAssumptions returns assumptions holding the given relations.
@@ -47,7 +48,7 @@ func (a *Assumptions) Clone() *Assumptions {
 	if a == nil {
 		return &Assumptions{}
 	}
-	return &Assumptions{rels: slices.Clone(a.rels)}
+	return &Assumptions{rels: slices.Clone(a.rels), budget: a.budget}
 }
 
 // Assume adds relations.
@@ -116,9 +117,20 @@ func (a *Assumptions) String() string {
 // Prove decides r under the assumptions: True if it holds everywhere they allow,
 // False if it fails everywhere, Unknown otherwise or when no proof was found.
 func (a *Assumptions) Prove(r Relation) Truth {
+	b := proofBudget
+	if a != nil && a.budget > 0 {
+		b = a.budget
+	}
+	return a.ProveWithin(r, b)
+}
+
+// ProveWithin is Prove with a bound on the proof steps tried; a small budget
+// answers fast and says Unknown more often, never wrongly.
+func (a *Assumptions) ProveWithin(r Relation, budget int) Truth {
 	if a == nil {
 		a = &Assumptions{}
 	}
+	a = &Assumptions{rels: a.rels, budget: budget}
 	switch r.Op {
 	case EQ:
 		if r.E.IsZero() || a.nonneg(r.E) && a.nonneg(r.E.Neg()) {
@@ -192,6 +204,9 @@ const proofBudget = 400
 
 func newProof(a *Assumptions) *proof {
 	b := proofBudget
+	if a != nil && a.budget > 0 {
+		b = a.budget
+	}
 	p := &proof{budget: &b}
 	if a != nil {
 		p.rels = slices.Clone(a.rels)
@@ -455,6 +470,7 @@ func ratLCM(a, b Rat) Rat {
 type bounds struct {
 	lower, upper map[string][]Expr
 	eq           map[string]Expr
+	memo         map[string]ival // symbol intervals, computed once
 }
 
 func collectBounds(rels []Relation) *bounds {
@@ -589,8 +605,22 @@ type shifter struct {
 
 const maxShiftTerms = 400
 
+// maxShiftDegree bounds the exponents the shifter expands: (L + x')^k has k+1
+// terms per substitution.
+const maxShiftDegree = 12
+
+func maxExp(e Expr) int32 {
+	var m int32
+	for _, t := range e.t {
+		for _, f := range t.m {
+			m = max(m, f.e, -f.e)
+		}
+	}
+	return m
+}
+
 func (s *shifter) run(e Expr, strict bool, done map[string]bool, depth int) bool {
-	if *s.budget <= 0 || len(e.t) > maxShiftTerms || depth > 24 {
+	if *s.budget <= 0 || len(e.t) > maxShiftTerms || depth > 24 || maxExp(e) > maxShiftDegree {
 		return false
 	}
 	*s.budget--
@@ -716,4 +746,12 @@ func allNonneg(e Expr, strict bool) bool {
 		}
 	}
 	return !strict || hasPosConst
+}
+
+// WithBudget returns a copy of a whose questions use at most budget proof
+// steps each (see ProveWithin).
+func (a *Assumptions) WithBudget(budget int) *Assumptions {
+	b := a.Clone()
+	b.budget = budget
+	return b
 }

@@ -524,3 +524,12 @@ func (e Expr) mapAtoms(f func(*atom) (Expr, bool)) Expr {
 	}
 	return walk(e)
 }
+
+// Coeff returns the coefficient of a single-term expression; ok is false for
+// sums and 0.
+func (e Expr) Coeff() (c Rat, ok bool) {
+	if len(e.t) != 1 {
+		return Rat{}, false
+	}
+	return e.t[0].c, true
+}

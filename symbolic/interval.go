@@ -193,28 +193,14 @@ func (b *bounds) atomIval(a *atom, depth int) ival {
 	}
 	switch a.kind {
 	case kSym:
-		iv := whole
-		if v, ok := b.eq[a.name]; ok {
-			return b.ival(v, depth+1)
+		if iv, ok := b.memo[a.name]; ok {
+			return iv
 		}
-		for _, lo := range b.lower[a.name] {
-			if l := b.ival(lo, depth+1).lo; cmpEnd(l, iv.lo) > 0 {
-				iv.lo = l
-			}
+		iv := b.symIval(a, depth)
+		if b.memo == nil {
+			b.memo = map[string]ival{}
 		}
-		for _, hi := range b.upper[a.name] {
-			if h := b.ival(hi, depth+1).hi; cmpEnd(h, iv.hi) < 0 {
-				iv.hi = h
-			}
-		}
-		if a.integer {
-			if iv.lo.isFinite() && !iv.lo.v.IsInt() {
-				iv.lo.v = iv.lo.v.Floor().Add(RatInt(1))
-			}
-			if iv.hi.isFinite() {
-				iv.hi.v = iv.hi.v.Floor()
-			}
-		}
+		b.memo[a.name] = iv
 		return iv
 	case kConst:
 		return ival{lo: end{v: RatFrac(69, 100)}, hi: end{v: RatFrac(7, 10)}}
@@ -260,6 +246,39 @@ func (b *bounds) atomIval(a *atom, depth int) ival {
 		return x.monotone(floorSqrt).widenHi(1)
 	}
 	return whole
+}
+
+// symIval bounds a symbol by its constant and symbolic bounds. A symbol met
+// again while its own interval is being computed (cyclic bounds) counts as
+// unbounded there, which is sound.
+func (b *bounds) symIval(a *atom, depth int) ival {
+	if b.memo == nil {
+		b.memo = map[string]ival{}
+	}
+	b.memo[a.name] = whole // in progress
+	if v, ok := b.eq[a.name]; ok {
+		return b.ival(v, depth+1)
+	}
+	iv := whole
+	for _, lo := range b.lower[a.name] {
+		if l := b.ival(lo, depth+1).lo; cmpEnd(l, iv.lo) > 0 {
+			iv.lo = l
+		}
+	}
+	for _, hi := range b.upper[a.name] {
+		if h := b.ival(hi, depth+1).hi; cmpEnd(h, iv.hi) < 0 {
+			iv.hi = h
+		}
+	}
+	if a.integer {
+		if iv.lo.isFinite() && !iv.lo.v.IsInt() {
+			iv.lo.v = iv.lo.v.Floor().Add(RatInt(1))
+		}
+		if iv.hi.isFinite() {
+			iv.hi.v = iv.hi.v.Floor()
+		}
+	}
+	return iv
 }
 
 // widenHi adds d to a finite upper end (floor-based ends bound from below only).

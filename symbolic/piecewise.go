@@ -158,7 +158,12 @@ func (pw Piecewise) Scale(c Expr) Piecewise {
 // relations that are provably true, adds the values of pieces with the same
 // guard, drops pieces whose value is 0, and simplifies each value under its
 // guard. Guards are put in a canonical order.
-func (pw Piecewise) Simplify(a *Assumptions) Piecewise {
+func (pw Piecewise) Simplify(a *Assumptions) Piecewise { return pw.SimplifyWithin(a, proofBudget) }
+
+// SimplifyWithin is Simplify with the prover's work per question bounded (see
+// Assumptions.ProveWithin).
+func (pw Piecewise) SimplifyWithin(a *Assumptions, budget int) Piecewise {
+	a = &Assumptions{rels: a.Relations(), budget: budget}
 	var out []Piece
 	index := map[string]int{}
 	for _, p := range pw.Pieces {

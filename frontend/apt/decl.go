@@ -1,0 +1,222 @@
+package apt
+
+import "strconv"
+
+// Scope holds the declarations of one routine or module, in source order, with
+// IMPLICIT typing already applied: every variable has a Type. Symbolic evaluation
+// reads PARAMETER values, array bounds, DATA values and COMMON layout from here.
+type Scope struct {
+	Vars    []*Var         `json:"vars,omitempty"`
+	Commons []*Common      `json:"commons,omitempty"`
+	Types   []*DerivedType `json:"types,omitempty"`
+	// Implicit lists the IMPLICIT rules in force, after the language default
+	// (I-N integer, others real) unless IMPLICIT NONE.
+	Implicit []ImplicitRule `json:"implicit,omitempty"`
+	// ImplicitNone is set by IMPLICIT NONE.
+	ImplicitNone bool `json:"implicit_none,omitempty"`
+	// Uses lists the modules this scope USEs.
+	Uses []*Use `json:"uses,omitempty"`
+	// Processors lists HPF processor arrangements.
+	Processors []*Processors `json:"processors,omitempty"`
+	// Includes lists the files INCLUDEd into the scope, as written.
+	Includes []string `json:"includes,omitempty"`
+
+	index map[string]*Var
+}
+
+// Lookup returns the variable named name (lower case) declared in s, or nil.
+func (s *Scope) Lookup(name string) *Var {
+	if s == nil {
+		return nil
+	}
+	if s.index == nil || len(s.index) != len(s.Vars) {
+		s.index = make(map[string]*Var, len(s.Vars))
+		for _, v := range s.Vars {
+			s.index[v.Name] = v
+		}
+	}
+	return s.index[name]
+}
+
+// Add appends v to the scope; a later Lookup finds it.
+func (s *Scope) Add(v *Var) {
+	s.Vars = append(s.Vars, v)
+	if s.index != nil {
+		s.index[v.Name] = v
+	}
+}
+
+// LookupType returns the derived type named name declared in s, or nil.
+func (s *Scope) LookupType(name string) *DerivedType {
+	if s == nil {
+		return nil
+	}
+	for _, t := range s.Types {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// Var is one declared (or implicitly typed) variable or named constant.
+type Var struct {
+	Name string `json:"name"` // lower case
+	Pos  Pos    `json:"pos"`
+	Type Type   `json:"type"`
+	// Dims are the array bounds, empty for scalars.
+	Dims []Dim `json:"dims,omitempty"`
+	// Param is the value of a named constant (PARAMETER), as written.
+	Param Expr `json:"param,omitempty"`
+	// Init is an initial value given in a type declaration (x = 1.0) or DATA.
+	Init []Expr `json:"init,omitempty"`
+	// Common names the COMMON block holding the variable ("" for blank common
+	// when InCommon is set).
+	Common   string `json:"common,omitempty"`
+	InCommon bool   `json:"in_common,omitempty"`
+	// Intent is "in", "out" or "inout" for dummy arguments that declare one.
+	Intent string `json:"intent,omitempty"`
+	// Attributes.
+	Save        bool `json:"save,omitempty"`
+	Allocatable bool `json:"allocatable,omitempty"`
+	Pointer     bool `json:"pointer,omitempty"`
+	Target      bool `json:"target,omitempty"`
+	Optional    bool `json:"optional,omitempty"`
+	External    bool `json:"external,omitempty"`
+	Intrinsic   bool `json:"intrinsic,omitempty"`
+	Dummy       bool `json:"dummy,omitempty"`
+	// Implicit is set when the type came from IMPLICIT rules, not a declaration.
+	Implicit bool `json:"implicit,omitempty"`
+	// Predefined names the source of a symbol the frontend defines itself, such as
+	// "mpif.h" or "mpi" for MPI_COMM_WORLD.
+	Predefined string `json:"predefined,omitempty"`
+	// Dist is the HPF distribution of the array, if any.
+	Dist *Distribution `json:"dist,omitempty"`
+}
+
+// IsArray reports whether v has dimensions.
+func (v *Var) IsArray() bool { return len(v.Dims) > 0 }
+
+// Dim is one array dimension Lo:Hi. A nil Lo is 1. A Star Hi is assumed size
+// (a(*)); nil Lo and Hi with Deferred set is a deferred shape (a(:)).
+type Dim struct {
+	Lo       Expr `json:"lo,omitempty"`
+	Hi       Expr `json:"hi,omitempty"`
+	Deferred bool `json:"deferred,omitempty"`
+}
+
+// Common is a COMMON block: its members in storage order.
+type Common struct {
+	Name string   `json:"name"` // lower case, "" for blank common
+	Vars []string `json:"vars"`
+	Pos  Pos      `json:"pos"`
+}
+
+// DerivedType is a derived TYPE definition.
+type DerivedType struct {
+	Name   string `json:"name"`
+	Pos    Pos    `json:"pos"`
+	Fields []*Var `json:"fields"`
+}
+
+// Field returns the component named name, or nil.
+func (t *DerivedType) Field(name string) *Var {
+	for _, f := range t.Fields {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// ImplicitRule types the names starting with a letter in From..To.
+type ImplicitRule struct {
+	From byte `json:"-"`
+	To   byte `json:"-"`
+	Type Type `json:"type"`
+}
+
+// MarshalJSON encodes the letter range readably.
+func (r ImplicitRule) MarshalJSON() ([]byte, error) {
+	return []byte(`{"letters":"` + string(r.From) + "-" + string(r.To) + `","type":` +
+		strconv.Quote(r.Type.String()) + `}`), nil
+}
+
+// Use is a USE statement. Resolved is set when the module was among the inputs (or
+// is one the frontend knows, like mpi); its declarations are then visible through
+// Program.Resolve.
+type Use struct {
+	Module   string            `json:"module"`
+	Only     []string          `json:"only,omitempty"`
+	Renames  map[string]string `json:"renames,omitempty"` // local -> module name
+	Resolved bool              `json:"resolved"`
+	// Via names the header that implied the USE (include 'mpif.h' makes the
+	// predefined module mpi visible), "" for a USE statement.
+	Via string `json:"via,omitempty"`
+	Pos Pos    `json:"pos"`
+}
+
+// Processors is an HPF PROCESSORS arrangement.
+type Processors struct {
+	Name  string `json:"name"`
+	Shape []Expr `json:"shape"`
+	Pos   Pos    `json:"pos"`
+}
+
+// DistKind is one HPF distribution format.
+type DistKind int
+
+// HPF distribution formats.
+const (
+	DistBlock  DistKind = iota + 1 // block
+	DistCyclic                     // cyclic
+	DistStar                       // *
+)
+
+var distKindNames = [...]string{DistBlock: "block", DistCyclic: "cyclic", DistStar: "*"}
+
+// String returns the HPF spelling of k.
+func (k DistKind) String() string {
+	if k > 0 && int(k) < len(distKindNames) {
+		return distKindNames[k]
+	}
+	return "DistKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// MarshalText encodes k by name.
+func (k DistKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// DistFormat is the distribution of one array dimension: BLOCK, BLOCK(k),
+// CYCLIC, CYCLIC(k) or *.
+type DistFormat struct {
+	Kind DistKind `json:"kind"`
+	Arg  Expr     `json:"arg,omitempty"`
+}
+
+// Distribution is the HPF mapping of an array: DISTRIBUTE formats onto a
+// processor arrangement, or ALIGN with another array.
+type Distribution struct {
+	Formats []DistFormat `json:"formats,omitempty"`
+	Onto    string       `json:"onto,omitempty"`
+	// AlignWith names the array this one is aligned with; AlignSource and
+	// AlignTarget keep the subscripts as written (align a(i) with b(i+1)).
+	AlignWith   string `json:"align_with,omitempty"`
+	AlignSource []Expr `json:"align_source,omitempty"`
+	AlignTarget []Expr `json:"align_target,omitempty"`
+	Pos         Pos    `json:"pos"`
+}
+
+// Param is a `!mk$ param N = expr` annotation: it names a problem size and may give
+// it a default value (Value nil when only the name is declared).
+type Param struct {
+	Name  string `json:"name"`
+	Value Expr   `json:"value,omitempty"`
+	Pos   Pos    `json:"pos"`
+}
+
+// Assume is a `!mk$ assume` annotation: a relation between parameters that
+// symbolic evaluation may rely on (N >= P, mod(N,P) == 0).
+type Assume struct {
+	Cond Expr `json:"cond"`
+	Pos  Pos  `json:"pos"`
+}

@@ -1,0 +1,301 @@
+package apt
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Children returns the direct children of n in source order.
+func Children(n Node) []Node {
+	switch n := n.(type) {
+	case *Program:
+		out := make([]Node, len(n.Routines))
+		for i, r := range n.Routines {
+			out[i] = r
+		}
+		return out
+	case *Routine:
+		out := make([]Node, 0, len(n.Body)+len(n.Contains))
+		out = append(out, n.Body...)
+		for _, r := range n.Contains {
+			out = append(out, r)
+		}
+		return out
+	case *Loop:
+		return n.Body
+	case *If:
+		out := make([]Node, len(n.Branches))
+		for i, b := range n.Branches {
+			out[i] = b
+		}
+		return out
+	case *Branch:
+		return n.Body
+	}
+	return nil
+}
+
+// Visitor's Visit is called for each node by Walk. If it returns a non-nil w, Walk
+// visits the children of n with w and then calls w.Visit(nil), as go/ast.Walk does.
+type Visitor interface {
+	Visit(n Node) (w Visitor)
+}
+
+// Walk traverses the tree rooted at n depth-first in source order.
+func Walk(v Visitor, n Node) {
+	if v = v.Visit(n); v == nil {
+		return
+	}
+	for _, c := range Children(n) {
+		Walk(v, c)
+	}
+	v.Visit(nil)
+}
+
+type inspector func(Node) bool
+
+// Visit calls f and continues into the children when it returns true.
+func (f inspector) Visit(n Node) Visitor {
+	if f(n) {
+		return f
+	}
+	return nil
+}
+
+// Inspect traverses the tree rooted at n depth-first, calling f for each node
+// and, after its children, f(nil); f returning false skips the children.
+func Inspect(n Node, f func(Node) bool) { Walk(inspector(f), n) }
+
+// InspectExpr calls f for e and, when f returns true, for its subexpressions in
+// order. Nil expressions are skipped.
+func InspectExpr(e Expr, f func(Expr) bool) {
+	if e == nil || !f(e) {
+		return
+	}
+	switch e := e.(type) {
+	case *Index:
+		InspectExpr(e.Base, f)
+		for _, s := range e.Subs {
+			InspectExpr(s, f)
+		}
+	case *Section:
+		InspectExpr(e.Lo, f)
+		InspectExpr(e.Hi, f)
+		InspectExpr(e.Stride, f)
+	case *Component:
+		InspectExpr(e.Base, f)
+	case *FuncCall:
+		for _, a := range e.Args {
+			InspectExpr(a, f)
+		}
+	case *Unary:
+		InspectExpr(e.X, f)
+	case *Binary:
+		InspectExpr(e.X, f)
+		InspectExpr(e.Y, f)
+	case *ArrayCons:
+		for _, x := range e.Elems {
+			InspectExpr(x, f)
+		}
+	case *ImpliedDo:
+		for _, x := range e.Items {
+			InspectExpr(x, f)
+		}
+		InspectExpr(e.Lo, f)
+		InspectExpr(e.Hi, f)
+		InspectExpr(e.Step, f)
+	case *Keyword:
+		InspectExpr(e.Value, f)
+	}
+}
+
+// idPrefix is the letter each node kind contributes to an ID path.
+func idPrefix(n Node) string {
+	switch n.(type) {
+	case *Loop:
+		return "L"
+	case *If:
+		return "I"
+	case *Branch:
+		return "b"
+	case *Call:
+		return "C"
+	case *Comm:
+		return "M"
+	case *Block:
+		return "B"
+	case *IO:
+		return "O"
+	case *Goto:
+		return "G"
+	case *Return:
+		return "R"
+	case *Stop:
+		return "S"
+	case *Exit:
+		return "X"
+	case *Cycle:
+		return "Y"
+	case *Continue:
+		return "N"
+	case *Region:
+		return "P"
+	case *Unknown:
+		return "U"
+	}
+	return "Z"
+}
+
+// AssignIDs gives every node of p its stable ID. A routine's ID is its lower-case
+// name, prefixed by its host's ID for contained procedures ("mod/proc"), with "#2",
+// "#3" appended to later units of the same name. Below a routine, a node's ID is
+// its parent's ID, a slash, the kind letter (L loop, I if, b branch, C call,
+// M comm, B block, O io, G goto, R return, S stop, X exit, Y cycle, N continue,
+// P region, U unknown) and its ordinal among the siblings of the same kind:
+// "jacobi/L2/I1/b2/M1". Counting per kind means inserting a call does not
+// renumber the loops around it, and paths restart in every routine, so editing one
+// routine never changes the IDs of another. Block statements get "/s1", "/s2", ...
+func AssignIDs(p *Program) {
+	p.ID = "program"
+	seen := map[string]int{}
+	var routine func(r *Routine, host string)
+	routine = func(r *Routine, host string) {
+		id := r.Name
+		if id == "" {
+			id = r.Kind.String()
+		}
+		if host != "" {
+			id = host + "/" + id
+		}
+		seen[id]++
+		if k := seen[id]; k > 1 {
+			id += "#" + strconv.Itoa(k)
+		}
+		r.ID = id
+		assignChildren(id, r.Body)
+		for _, c := range r.Contains {
+			routine(c, id)
+		}
+	}
+	for _, r := range p.Routines {
+		routine(r, "")
+	}
+	// Rebuild the lookup index now, so that concurrent readers of a finished
+	// Program never race to build it.
+	p.routines, p.hosts = nil, nil
+	p.index()
+}
+
+func assignChildren(parent string, nodes []Node) {
+	count := map[string]int{}
+	for _, n := range nodes {
+		pre := idPrefix(n)
+		count[pre]++
+		id := parent + "/" + pre + strconv.Itoa(count[pre])
+		n.Base().ID = id
+		switch n := n.(type) {
+		case *Loop:
+			assignChildren(id, n.Body)
+		case *If:
+			for i, b := range n.Branches {
+				b.ID = id + "/b" + strconv.Itoa(i+1)
+				assignChildren(b.ID, b.Body)
+			}
+		case *Block:
+			for i, s := range n.Stmts {
+				s.ID = id + "/s" + strconv.Itoa(i+1)
+			}
+		}
+	}
+}
+
+func (p *Program) index() {
+	if p.routines != nil {
+		return
+	}
+	p.routines = map[string]*Routine{}
+	p.hosts = map[*Routine]*Routine{}
+	var add func(r, host *Routine)
+	add = func(r, host *Routine) {
+		if _, dup := p.routines[r.Name]; !dup {
+			p.routines[r.Name] = r
+		}
+		if host != nil {
+			p.hosts[r] = host
+		}
+		for _, c := range r.Contains {
+			add(c, r)
+		}
+	}
+	for _, r := range p.Routines {
+		add(r, nil)
+	}
+}
+
+// Routine returns the routine or module named name (case-insensitive), searching
+// contained procedures too; the first one in input order wins. Lookups use an
+// index built on first use and rebuilt by AssignIDs; a Program whose routines
+// are changed afterwards needs AssignIDs again.
+func (p *Program) Routine(name string) *Routine {
+	p.index()
+	return p.routines[strings.ToLower(name)]
+}
+
+// Host returns the routine containing r, or nil for a top-level unit.
+func (p *Program) Host(r *Routine) *Routine {
+	p.index()
+	return p.hosts[r]
+}
+
+// Resolve returns the declaration of name (lower case) visible in routine r: its
+// own scope, then the modules it USEs (honouring ONLY lists and renames), then its
+// host's scope and the host's modules, recursively.
+func (p *Program) Resolve(r *Routine, name string) *Var {
+	p.index()
+	for r != nil {
+		if v := r.Scope.Lookup(name); v != nil {
+			return v
+		}
+		if v := p.resolveUses(r.Scope, name, map[string]bool{}); v != nil {
+			return v
+		}
+		r = p.hosts[r]
+	}
+	return nil
+}
+
+func (p *Program) resolveUses(s *Scope, name string, visiting map[string]bool) *Var {
+	if s == nil {
+		return nil
+	}
+	for _, u := range s.Uses {
+		m := p.routines[u.Module]
+		if m == nil || m.Kind != KindModule || visiting[u.Module] {
+			continue
+		}
+		local := name
+		if orig, ok := u.Renames[name]; ok {
+			local = orig
+		}
+		if len(u.Only) > 0 && !containsString(u.Only, name) {
+			continue
+		}
+		visiting[u.Module] = true
+		if v := m.Scope.Lookup(local); v != nil {
+			return v
+		}
+		if v := p.resolveUses(m.Scope, local, visiting); v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

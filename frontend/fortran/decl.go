@@ -1,0 +1,756 @@
+package fortran
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+)
+
+func intConst(n int) *apt.Const {
+	return &apt.Const{Kind: apt.ConstInt, Text: strconv.Itoa(n), Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
+}
+
+// declare returns the variable name in the current unit's scope (or the derived
+// type being defined), creating it untyped; IMPLICIT rules type it at the end.
+func (b *builder) declare(name string, pos apt.Pos) *apt.Var {
+	u := b.u
+	if u.typeDef != nil {
+		if f := u.typeDef.Field(name); f != nil {
+			return f
+		}
+		v := &apt.Var{Name: name, Pos: pos}
+		u.typeDef.Fields = append(u.typeDef.Fields, v)
+		return v
+	}
+	if v := u.r.Scope.Lookup(name); v != nil {
+		return v
+	}
+	v := &apt.Var{Name: name, Pos: pos}
+	u.r.Scope.Add(v)
+	return v
+}
+
+// typeSpecAt parses an intrinsic or derived type specification at the cursor:
+// INTEGER, REAL, DOUBLE PRECISION, COMPLEX, DOUBLE COMPLEX, LOGICAL, CHARACTER
+// with *n, (n), (KIND=k) or (LEN=n, KIND=k), or TYPE(name)/CLASS(name). It
+// leaves the cursor unchanged when there is none.
+func (b *builder) typeSpecAt(p *parser) (apt.Type, bool) {
+	var t apt.Type
+	switch {
+	case p.keyword("INTEGER"):
+		t = apt.Type{Base: apt.TypeInteger, Kind: 4}
+	case p.keyword("REAL"):
+		t = apt.Type{Base: apt.TypeReal, Kind: 4}
+	case p.keyword("DOUBLEPRECISION"):
+		return apt.Type{Base: apt.TypeReal, Kind: 8}, true
+	case p.keyword("DOUBLECOMPLEX"):
+		return apt.Type{Base: apt.TypeComplex, Kind: 16}, true
+	case p.keyword("COMPLEX"):
+		t = apt.Type{Base: apt.TypeComplex, Kind: 8}
+	case p.keyword("LOGICAL"):
+		t = apt.Type{Base: apt.TypeLogical, Kind: 4}
+	case p.keyword("CHARACTER"):
+		t = apt.Type{Base: apt.TypeCharacter, Len: intConst(1)}
+	case p.hasPrefix("TYPE(") || p.hasPrefix("CLASS("):
+		if !p.keyword("TYPE") {
+			p.keyword("CLASS")
+		}
+		p.expect("(")
+		n := p.ident()
+		if n == "" {
+			n = "*"
+		}
+		p.expect(")")
+		return apt.Type{Base: apt.TypeDerived, Derived: n}, true
+	default:
+		return t, false
+	}
+	if p.restAt() < len(p.t) && p.t[p.restAt()] == '*' {
+		// Old-style length or kind: REAL*8, CHARACTER*10, CHARACTER*(*).
+		at := p.restAt() + 1
+		p.i, p.peeked = at, false
+		if at < len(p.t) && p.t[at] == '(' {
+			p.next()
+			var e apt.Expr
+			if p.at("*") {
+				e = &apt.Star{Pos: p.pos(p.next().at)}
+			} else {
+				e = p.expr()
+			}
+			p.expect(")")
+			t.Len = e
+			return t, true
+		}
+		k := at
+		for k < len(p.t) && isDigit(p.t[k]) {
+			k++
+		}
+		if k == at {
+			p.fail(at, "expected a length or kind after *")
+			return t, true
+		}
+		n, _ := strconv.Atoi(string(p.t[at:k]))
+		p.i = k
+		if t.Base == apt.TypeCharacter {
+			t.Len = intConst(n)
+		} else {
+			t.Kind = n
+			if t.Base == apt.TypeComplex {
+				t.Kind = n // COMPLEX*16 is 16 bytes
+			}
+		}
+		return t, true
+	}
+	if p.at("(") {
+		// Kind or length selector; IMPLICIT REAL (A-H) is handled by the caller.
+		p.next()
+		args := p.argList()
+		p.expect(")")
+		for i, a := range args {
+			key := ""
+			if kw, ok := a.(*apt.Keyword); ok {
+				key, a = kw.Name, kw.Value
+			} else if t.Base == apt.TypeCharacter && i == 0 {
+				key = "len"
+			} else {
+				key = "kind"
+			}
+			switch key {
+			case "len":
+				t.Len = a
+			case "kind":
+				if c, ok := a.(*apt.Const); ok && c.Kind == apt.ConstInt {
+					n, _ := strconv.Atoi(c.Text)
+					t.Kind = n
+					if t.Base == apt.TypeComplex {
+						t.Kind = 2 * n
+					}
+				} else {
+					t.Kind, t.KindExpr = 0, a
+				}
+			}
+		}
+	}
+	return t, true
+}
+
+// declaration handles specification statements; it reports false when the
+// statement is not one.
+func (b *builder) declaration(s *stmt, p *parser) bool {
+	ts := string(s.text[p.i:])
+	has := func(kw string) bool { return strings.HasPrefix(ts, kw) }
+	switch {
+	case has("IMPLICIT"):
+		b.ensureUnit(s)
+		p.keyword("IMPLICIT")
+		b.implicit(s, p)
+	case has("DIMENSION"):
+		b.ensureUnit(s)
+		p.keyword("DIMENSION")
+		p.accept("::")
+		b.entities(s, p, nil, attrs{})
+	case has("PARAMETER("):
+		b.ensureUnit(s)
+		p.keyword("PARAMETER")
+		b.parameter(s, p)
+	case has("COMMON"):
+		b.ensureUnit(s)
+		p.keyword("COMMON")
+		b.common(s, p)
+	case has("DATA") && !has("DATA=") && len(ts) > 4:
+		b.ensureUnit(s)
+		p.keyword("DATA")
+		b.data(s, p)
+	case has("USE"):
+		b.ensureUnit(s)
+		p.keyword("USE")
+		b.use(s, p)
+	case has("SAVE"), has("EXTERNAL"), has("INTRINSIC"), has("ALLOCATABLE"), has("OPTIONAL"),
+		has("POINTER"), has("TARGET"), has("INTENT("), has("PUBLIC"), has("PRIVATE"), has("PROTECTED"),
+		has("VALUE"), has("VOLATILE"), has("ASYNCHRONOUS"), has("CONTIGUOUS"):
+		b.ensureUnit(s)
+		b.attrStmt(s, p, ts)
+	case has("TYPE(") || has("CLASS("):
+		b.ensureUnit(s)
+		b.typeDecl(s, p)
+	case has("TYPE"):
+		b.ensureUnit(s)
+		b.typeDef(s, p)
+	case has("INTEGER"), has("REAL"), has("DOUBLEPRECISION"), has("DOUBLECOMPLEX"), has("COMPLEX"),
+		has("LOGICAL"), has("CHARACTER"):
+		b.ensureUnit(s)
+		b.typeDecl(s, p)
+	case has("EQUIVALENCE"), has("NAMELIST"), has("SEQUENCE"), has("IMPORT"), has("MODULEPROCEDURE"),
+		has("PROCEDURE"), has("GENERIC"):
+		// Storage association and namelists do not change the cost model.
+		b.ensureUnit(s)
+	case has("INCLUDE'") || has("INCLUDE\""):
+		u := b.ensureUnit(s)
+		name, _ := includeName(s)
+		u.r.Scope.Includes = append(u.r.Scope.Includes, name)
+		if isMPIHeader(name) {
+			b.predefineMPI("mpif.h")
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// attrs are the attributes of a type declaration.
+type attrs struct {
+	param, alloc, save, ext, intr, ptr, target, optional bool
+	intent                                               string
+	dims                                                 []apt.Dim
+}
+
+// typeDecl parses "type-spec [[, attr]... ::] entity-list".
+func (b *builder) typeDecl(s *stmt, p *parser) {
+	t, ok := b.typeSpecAt(p)
+	if !ok {
+		p.fail(p.restAt(), "expected a type")
+		return
+	}
+	var a attrs
+	for p.accept(",") {
+		b.attribute(p, &a)
+	}
+	p.accept("::")
+	b.entities(s, p, &t, a)
+}
+
+func (b *builder) attribute(p *parser, a *attrs) {
+	switch {
+	case p.keyword("PARAMETER"):
+		a.param = true
+	case p.keyword("ALLOCATABLE"):
+		a.alloc = true
+	case p.keyword("SAVE"):
+		a.save = true
+	case p.keyword("EXTERNAL"):
+		a.ext = true
+	case p.keyword("INTRINSIC"):
+		a.intr = true
+	case p.keyword("POINTER"):
+		a.ptr = true
+	case p.keyword("TARGET"):
+		a.target = true
+	case p.keyword("OPTIONAL"):
+		a.optional = true
+	case p.keyword("DIMENSION"):
+		p.expect("(")
+		a.dims = dims(p.argList())
+		p.expect(")")
+	case p.keyword("INTENT"):
+		p.expect("(")
+		switch {
+		case p.keyword("INOUT"):
+			a.intent = "inout"
+		case p.keyword("IN"):
+			a.intent = "in"
+		case p.keyword("OUT"):
+			a.intent = "out"
+		default:
+			p.fail(p.restAt(), "expected IN, OUT or INOUT")
+		}
+		p.expect(")")
+	case p.keyword("PUBLIC"), p.keyword("PRIVATE"), p.keyword("VALUE"), p.keyword("VOLATILE"),
+		p.keyword("PROTECTED"), p.keyword("CONTIGUOUS"), p.keyword("ASYNCHRONOUS"):
+	case p.keyword("BIND"):
+		p.expect("(")
+		p.argList()
+		p.expect(")")
+	default:
+		t := p.peek()
+		p.fail(t.at, "unknown attribute "+describe(t))
+	}
+}
+
+// dims converts subscript-like expressions to array bounds.
+func dims(args []apt.Expr) []apt.Dim {
+	out := make([]apt.Dim, 0, len(args))
+	for _, a := range args {
+		switch a := a.(type) {
+		case *apt.Section:
+			if a.Lo == nil && a.Hi == nil {
+				out = append(out, apt.Dim{Deferred: true})
+			} else {
+				out = append(out, apt.Dim{Lo: a.Lo, Hi: a.Hi})
+			}
+		default:
+			out = append(out, apt.Dim{Hi: a})
+		}
+	}
+	return out
+}
+
+// entities parses "name[(dims)][*len][= init | => null()] , ...". t is nil for
+// DIMENSION statements, which do not set a type.
+func (b *builder) entities(s *stmt, p *parser, t *apt.Type, a attrs) {
+	for !p.atEnd() {
+		tok := p.next()
+		if tok.kind != tIdent {
+			p.fail(tok.at, "expected a name, found "+describe(tok))
+			return
+		}
+		v := b.declare(strings.ToLower(tok.text), p.pos(tok.at))
+		if t != nil {
+			v.Type = *t
+		}
+		if a.dims != nil {
+			v.Dims = a.dims
+		}
+		if p.accept("(") {
+			v.Dims = dims(p.argList())
+			p.expect(")")
+		}
+		if p.t != nil && p.restAt() < len(p.t) && p.t[p.restAt()] == '*' && t != nil {
+			p.next()
+			if p.accept("(") {
+				if p.at("*") {
+					v.Type.Len = &apt.Star{Pos: p.pos(p.next().at)}
+				} else {
+					v.Type.Len = p.expr()
+				}
+				p.expect(")")
+			} else {
+				n := p.next()
+				if n.kind != tInt {
+					p.fail(n.at, "expected a length after *")
+					return
+				}
+				num, _ := strconv.Atoi(n.text)
+				if v.Type.Base == apt.TypeCharacter {
+					v.Type.Len = intConst(num)
+				} else {
+					v.Type.Kind = num
+				}
+			}
+		}
+		switch {
+		case p.accept("="):
+			e := p.expr()
+			if a.param {
+				v.Param = e
+			} else {
+				v.Init = []apt.Expr{e}
+				v.Save = true // initialisation implies SAVE
+			}
+		case p.accept("=>"):
+			v.Init = []apt.Expr{p.expr()}
+		case p.at("/"):
+			// F77 extension: REAL X/1.0/.
+			p.next()
+			v.Init = b.dataValues(p)
+		}
+		v.Allocatable = v.Allocatable || a.alloc
+		v.Save = v.Save || a.save
+		v.External = v.External || a.ext
+		v.Intrinsic = v.Intrinsic || a.intr
+		v.Pointer = v.Pointer || a.ptr
+		v.Target = v.Target || a.target
+		v.Optional = v.Optional || a.optional
+		if a.intent != "" {
+			v.Intent = a.intent
+		}
+		if !p.accept(",") {
+			break
+		}
+	}
+	p.expectEnd()
+}
+
+// implicit parses IMPLICIT NONE or IMPLICIT type (letters), ...
+func (b *builder) implicit(s *stmt, p *parser) {
+	sc := b.u.r.Scope
+	if p.keyword("NONE") {
+		sc.ImplicitNone = true
+		p.expectEnd()
+		return
+	}
+	for !p.atEnd() {
+		// The kind selector of IMPLICIT REAL(8)(A-H) is followed by a second
+		// parenthesised list; IMPLICIT REAL(A-H) has only the letter list.
+		save := p.restAt()
+		t, ok := b.typeSpecAt(p)
+		if !ok {
+			p.fail(save, "expected a type in IMPLICIT")
+			return
+		}
+		if !p.at("(") {
+			// The selector was the letter list: re-parse without it.
+			p.i, p.peeked = save, false
+			t = b.baseTypeOnly(p)
+		}
+		p.expect("(")
+		for !p.atEnd() {
+			from := p.ident()
+			to := from
+			if p.accept("-") {
+				to = p.ident()
+			}
+			if len(from) != 1 || len(to) != 1 || from > to {
+				p.fail(p.restAt(), "expected a letter range in IMPLICIT")
+				return
+			}
+			sc.Implicit = append(sc.Implicit, apt.ImplicitRule{From: from[0], To: to[0], Type: t})
+			if !p.accept(",") {
+				break
+			}
+		}
+		p.expect(")")
+		if !p.accept(",") {
+			break
+		}
+	}
+	p.expectEnd()
+}
+
+// baseTypeOnly parses just the type keyword (and *n) for IMPLICIT.
+func (b *builder) baseTypeOnly(p *parser) apt.Type {
+	for _, k := range []struct {
+		kw string
+		t  apt.Type
+	}{
+		{"INTEGER", apt.Type{Base: apt.TypeInteger, Kind: 4}},
+		{"REAL", apt.Type{Base: apt.TypeReal, Kind: 4}},
+		{"DOUBLEPRECISION", apt.Type{Base: apt.TypeReal, Kind: 8}},
+		{"DOUBLECOMPLEX", apt.Type{Base: apt.TypeComplex, Kind: 16}},
+		{"COMPLEX", apt.Type{Base: apt.TypeComplex, Kind: 8}},
+		{"LOGICAL", apt.Type{Base: apt.TypeLogical, Kind: 4}},
+		{"CHARACTER", apt.Type{Base: apt.TypeCharacter, Len: intConst(1)}},
+	} {
+		if p.keyword(k.kw) {
+			return k.t
+		}
+	}
+	p.fail(p.restAt(), "expected a type in IMPLICIT")
+	return apt.Type{Base: apt.TypeUnknown}
+}
+
+// parameter parses PARAMETER (name = value, ...).
+func (b *builder) parameter(s *stmt, p *parser) {
+	p.expect("(")
+	for !p.atEnd() {
+		tok := p.next()
+		if tok.kind != tIdent {
+			p.fail(tok.at, "expected a name in PARAMETER, found "+describe(tok))
+			return
+		}
+		p.expect("=")
+		e := p.expr()
+		if p.err != "" {
+			return
+		}
+		b.declare(strings.ToLower(tok.text), p.pos(tok.at)).Param = e
+		if !p.accept(",") {
+			break
+		}
+	}
+	p.expect(")")
+	p.expectEnd()
+}
+
+// common parses COMMON [/name/] list [[,] /name/ list]...
+func (b *builder) common(s *stmt, p *parser) {
+	sc := b.u.r.Scope
+	name := ""
+	for !p.atEnd() {
+		if p.accept("//") {
+			name = ""
+		} else if p.accept("/") {
+			name = p.ident()
+			p.expect("/")
+		}
+		blk := findCommon(sc, name)
+		if blk == nil {
+			blk = &apt.Common{Name: name, Pos: s.posAt(0)}
+			sc.Commons = append(sc.Commons, blk)
+		}
+		for !p.atEnd() && !p.at("/") && !p.at("//") {
+			tok := p.next()
+			if tok.kind != tIdent {
+				p.fail(tok.at, "expected a name in COMMON, found "+describe(tok))
+				return
+			}
+			v := b.declare(strings.ToLower(tok.text), p.pos(tok.at))
+			if p.accept("(") {
+				v.Dims = dims(p.argList())
+				p.expect(")")
+			}
+			v.Common, v.InCommon = name, true
+			blk.Vars = append(blk.Vars, v.Name)
+			if !p.accept(",") {
+				break
+			}
+		}
+	}
+	p.expectEnd()
+}
+
+func findCommon(sc *apt.Scope, name string) *apt.Common {
+	for _, c := range sc.Commons {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// data parses DATA targets /values/ [[,] targets /values/]...
+func (b *builder) data(s *stmt, p *parser) {
+	for !p.atEnd() {
+		var targets []apt.Expr
+		for !p.atEnd() && !p.at("/") {
+			targets = append(targets, p.dataTarget())
+			if !p.accept(",") {
+				break
+			}
+		}
+		p.expect("/")
+		values := b.dataValues(p)
+		if p.err != "" {
+			return
+		}
+		names := make([]string, len(targets))
+		scalars := true
+		for i, t := range targets {
+			switch t := t.(type) {
+			case *apt.Name:
+				names[i] = t.Name
+			case *apt.Index:
+				names[i], scalars = t.Name, false
+			case *apt.ImpliedDo:
+				scalars = false
+				apt.InspectExpr(t, func(e apt.Expr) bool {
+					if x, ok := e.(*apt.Index); ok && names[i] == "" {
+						names[i] = x.Name
+					}
+					return true
+				})
+			}
+		}
+		if scalars && len(values) == len(targets) {
+			for i, n := range names {
+				v := b.declare(n, targets[i].At())
+				v.Init = append(v.Init, values[i])
+			}
+		} else if len(names) > 0 && names[0] != "" {
+			v := b.declare(names[0], targets[0].At())
+			v.Init = append(v.Init, values...)
+		}
+		p.accept(",")
+	}
+}
+
+// dataValues parses values up to the closing "/". A repeated value r*c is kept
+// as the Binary r*c (DATA values are constants, so a product there is always a
+// repeat count).
+func (b *builder) dataValues(p *parser) []apt.Expr {
+	var vals []apt.Expr
+	for !p.atEnd() && !p.at("/") {
+		var v apt.Expr
+		neg := p.at("-")
+		if neg || p.at("+") {
+			t := p.next()
+			v = &apt.Unary{Pos: p.pos(t.at), Op: map[bool]apt.Op{true: apt.OpNeg, false: apt.OpPlus}[neg], X: p.primary()}
+		} else {
+			v = p.primary()
+		}
+		if p.accept("*") {
+			var c apt.Expr
+			if p.at("-") || p.at("+") {
+				t := p.next()
+				op := apt.OpPlus
+				if t.text == "-" {
+					op = apt.OpNeg
+				}
+				c = &apt.Unary{Pos: p.pos(t.at), Op: op, X: p.primary()}
+			} else {
+				c = p.primary()
+			}
+			v = &apt.Binary{Pos: v.At(), Op: apt.OpMul, X: v, Y: c}
+		}
+		vals = append(vals, v)
+		if !p.accept(",") {
+			break
+		}
+	}
+	p.expect("/")
+	return vals
+}
+
+// use parses USE [, intrinsic ::] name [, ONLY: list] [, local => remote]...
+func (b *builder) use(s *stmt, p *parser) {
+	if p.accept(",") {
+		p.keyword("INTRINSIC")
+		p.keyword("NON_INTRINSIC")
+	}
+	p.accept("::")
+	name := p.ident()
+	u := &apt.Use{Module: name, Pos: s.posAt(0)}
+	if p.accept(",") {
+		only := p.keyword("ONLY")
+		if only {
+			p.expect(":")
+		}
+		for !p.atEnd() {
+			if p.keyword("OPERATOR") || p.keyword("ASSIGNMENT") {
+				p.expect("(")
+				for !p.atEnd() && !p.at(")") {
+					p.next()
+				}
+				p.expect(")")
+			} else {
+				local := p.ident()
+				remote := local
+				if p.accept("=>") {
+					remote = p.ident()
+					if u.Renames == nil {
+						u.Renames = map[string]string{}
+					}
+					u.Renames[local] = remote
+				}
+				if only {
+					u.Only = append(u.Only, local)
+				}
+			}
+			if !p.accept(",") {
+				break
+			}
+		}
+	}
+	p.expectEnd()
+	if p.err != "" {
+		return
+	}
+	if name == "mpi" || name == "mpi_f08" {
+		b.predefineMPI(name)
+		return
+	}
+	b.u.r.Scope.Uses = append(b.u.r.Scope.Uses, u)
+}
+
+// attrStmt handles SAVE, EXTERNAL, INTRINSIC, ALLOCATABLE, INTENT, OPTIONAL,
+// POINTER, TARGET, PUBLIC, PRIVATE ... as statements.
+func (b *builder) attrStmt(s *stmt, p *parser, ts string) {
+	var a attrs
+	switch {
+	case p.keyword("SAVE"):
+		a.save = true
+	case p.keyword("EXTERNAL"):
+		a.ext = true
+	case p.keyword("INTRINSIC"):
+		a.intr = true
+	case p.keyword("ALLOCATABLE"):
+		a.alloc = true
+	case p.keyword("OPTIONAL"):
+		a.optional = true
+	case p.keyword("POINTER"):
+		a.ptr = true
+	case p.keyword("TARGET"):
+		a.target = true
+	case p.hasPrefix("INTENT("):
+		b.attribute(p, &a)
+	default:
+		// PUBLIC, PRIVATE, PROTECTED, VALUE, VOLATILE...: access control only.
+		return
+	}
+	p.accept("::")
+	if a.save && p.atEnd() {
+		return // SAVE with no list saves everything
+	}
+	for !p.atEnd() {
+		if a.save && p.at("/") {
+			p.next()
+			p.ident()
+			p.expect("/")
+		} else {
+			tok := p.next()
+			if tok.kind != tIdent {
+				p.fail(tok.at, "expected a name, found "+describe(tok))
+				return
+			}
+			v := b.declare(strings.ToLower(tok.text), p.pos(tok.at))
+			if p.accept("(") {
+				v.Dims = dims(p.argList())
+				p.expect(")")
+			}
+			v.Save = v.Save || a.save
+			v.External = v.External || a.ext
+			v.Intrinsic = v.Intrinsic || a.intr
+			v.Allocatable = v.Allocatable || a.alloc
+			v.Optional = v.Optional || a.optional
+			v.Pointer = v.Pointer || a.ptr
+			v.Target = v.Target || a.target
+			if a.intent != "" {
+				v.Intent = a.intent
+			}
+		}
+		if !p.accept(",") {
+			break
+		}
+	}
+	p.expectEnd()
+}
+
+// typeDef starts a derived type definition: TYPE [[, attrs] ::] name.
+func (b *builder) typeDef(s *stmt, p *parser) {
+	p.keyword("TYPE")
+	for p.accept(",") {
+		switch {
+		case p.keyword("PUBLIC"), p.keyword("PRIVATE"), p.keyword("SEQUENCE"):
+		case p.keyword("BIND"), p.keyword("EXTENDS"):
+			p.expect("(")
+			p.argList()
+			p.expect(")")
+		default:
+			p.fail(p.restAt(), "unknown TYPE attribute")
+			return
+		}
+	}
+	p.accept("::")
+	name := p.ident()
+	p.expectEnd()
+	if p.err != "" {
+		return
+	}
+	b.u.typeDef = &apt.DerivedType{Name: name, Pos: s.posAt(0)}
+}
+
+// typeBody handles the component declarations of a derived type definition.
+func (b *builder) typeBody(s *stmt, p *parser) {
+	ts := string(s.text)
+	switch {
+	case strings.HasPrefix(ts, "ENDTYPE"):
+		b.u.r.Scope.Types = append(b.u.r.Scope.Types, b.u.typeDef)
+		b.u.typeDef, b.u.typeBound = nil, false
+	case ts == "SEQUENCE", ts == "PRIVATE", ts == "PUBLIC":
+	case ts == "CONTAINS":
+		b.u.typeBound = true
+	case b.u.typeBound, strings.HasPrefix(ts, "PROCEDURE"), strings.HasPrefix(ts, "FINAL"), strings.HasPrefix(ts, "GENERIC"):
+		// Type-bound procedure bindings name routines defined elsewhere.
+	default:
+		if _, ok := b.typeSpecAt(newParser(s, 0)); !ok {
+			p.fail(0, "expected a component declaration in TYPE "+b.u.typeDef.Name)
+			return
+		}
+		b.typeDecl(s, p)
+	}
+}
+
+// dataTarget parses a DATA target: a variable, array element, substring or an
+// implied DO list. A full expression would swallow the "/" that starts the
+// value list.
+func (p *parser) dataTarget() apt.Expr {
+	t := p.next()
+	switch {
+	case t.kind == tOp && t.text == "(":
+		return p.parenthesised(p.pos(t.at))
+	case t.kind == tIdent:
+		return p.designatorRest(strings.ToLower(t.text), p.pos(t.at), nil)
+	}
+	p.fail(t.at, "expected a DATA target, found "+describe(t))
+	return &apt.Star{Pos: p.pos(t.at)}
+}

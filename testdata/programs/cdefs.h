@@ -1,0 +1,3 @@
+#define NBUF 8
+#define USE_TIMER
+#define DEBUG 0
