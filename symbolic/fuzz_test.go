@@ -2,6 +2,7 @@ package symbolic
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -29,10 +30,10 @@ func FuzzParse(f *testing.F) {
 			text := e.Format(syn)
 			back, err := Parse(text)
 			if err != nil {
-				t.Fatalf("Parse(%q) = %s; printing in syntax %d gives %q, which does not parse: %v", s, e, syn, text, err)
+				t.Fatalf("Parse(%q) = %s; printing in syntax %d gives %s, which does not parse: %v", s, clip(e.String()), syn, clip(text), err)
 			}
 			if !Equal(back, e) {
-				t.Fatalf("Parse(%q) = %s; syntax %d text %q parses back to %s", s, e, syn, text, back)
+				t.Fatalf("Parse(%q) = %s; syntax %d text %s parses back to %s", s, clip(e.String()), syn, clip(text), clip(back.String()))
 			}
 		}
 	})
@@ -71,4 +72,12 @@ func checkParseError(t *testing.T, s string, err error) {
 	if pe.Msg == "" {
 		t.Fatalf("Parse(%q): empty message", s)
 	}
+}
+
+// clip shortens long values in failure messages.
+func clip(s string) string {
+	if len(s) > 300 {
+		return s[:150] + fmt.Sprintf(" ...(%d bytes)... ", len(s)-300) + s[len(s)-150:]
+	}
+	return s
 }

@@ -579,12 +579,32 @@ func (p *parser) raise(base, ex Expr, col, ecol int) (Expr, error) {
 	if len(base.t) <= 1 || half < 0 {
 		if len(base.t) == 1 {
 			c := base.t[0].c
+			// |c|^k has about k*log2|c| bits; a coefficient of ±1 does not grow.
 			bits := max(c.Num().BitLen(), c.Den().BitLen())
+			if c.Abs().IsOne() {
+				bits = 0
+			}
 			if bits*abs(half) > maxBits {
 				return Expr{}, p.errf(col, "number too large (over %d bits)", maxBits)
 			}
+			// sqrt(2)^k is 2^(k/2)*sqrt(2): atoms can make numbers too.
+			for _, f := range base.t[0].m {
+				if f.a.kind == kSqrt && abs(half)*int(f.e)/2*argBits(f.a) > maxBits {
+					return Expr{}, p.errf(col, "number too large (over %d bits)", maxBits)
+				}
+			}
 		}
-		return base.Pow(half), nil
+		res := base.Pow(half)
+		return res, p.checkSize(res, col)
+	}
+	// Coefficients of s^k reach about k*(bits of s's coefficients + log2 of
+	// its term count): refuse before expanding when that is over the limit.
+	cbits := 0
+	for _, t := range base.t {
+		cbits = max(cbits, t.c.Num().BitLen(), t.c.Den().BitLen())
+	}
+	if half*max(cbits-1, 0)+half*bitsLen(len(base.t)) > maxBits {
+		return Expr{}, p.errf(col, "number too large (over %d bits)", maxBits)
 	}
 	// Expand step by step so that a typed (N+1)^1000^1000 is refused, not run.
 	res := Int(1)
@@ -599,6 +619,26 @@ func (p *parser) raise(base, ex Expr, col, ecol int) (Expr, error) {
 		}
 	}
 	return res, nil
+}
+
+// argBits is the largest coefficient size in bits of an atom's argument.
+func argBits(a *atom) int {
+	b := 1
+	for _, x := range a.args {
+		for _, t := range x.t {
+			b = max(b, t.c.Num().BitLen(), t.c.Den().BitLen())
+		}
+	}
+	return b
+}
+
+func bitsLen(n int) int {
+	b := 0
+	for n > 1 {
+		n >>= 1
+		b++
+	}
+	return b
 }
 
 // maxExpandProducts bounds the term products of one multiplication written in

@@ -8,6 +8,7 @@ import (
 
 // Simplify rewrites e with facts that hold only under the assumptions:
 //
+//	floor(x)       = c           where c <= x < c + 1
 //	trunc(x)       = floor(x)    where x >= 0
 //	trunc(x)       = -floor(-x)  where x <= 0
 //	min(.., a, b ..) drops b     where a <= b   (max: where a >= b)
@@ -54,6 +55,24 @@ func (a *Assumptions) simplifyAtom(at *atom, walk func(Expr) Expr) Expr {
 		args[i] = walk(x)
 	}
 	switch at.kind {
+	case kFloor:
+		// floor(x) = c where c <= x < c + 1, c read off x's interval.
+		x := args[0]
+		iv := collectBounds(a.rels).interval(x)
+		if iv.lo.finite {
+			// Intervals are loose (k/p with 1 <= k <= p bounds from 0 only via
+			// the relation k <= p): try the first few integers above the bound.
+			for d := int64(0); d < 3; d++ {
+				c := Const(iv.lo.v.Floor().Add(RatInt(d)))
+				if a.Prove(Relation{E: c.Add(Int(1)).Sub(x), Op: GT}) != True {
+					continue
+				}
+				if a.ProveGE(x.Sub(c)) == True {
+					return c
+				}
+				break
+			}
+		}
 	case kTrunc:
 		x := args[0]
 		if a.ProveGE(x) == True {
@@ -167,8 +186,15 @@ func (pw Piecewise) SimplifyWithin(a *Assumptions, budget int) Piecewise {
 	var out []Piece
 	index := map[string]int{}
 	for _, p := range pw.Pieces {
-		guard, ok := a.reduceGuard(p.Guard)
-		if !ok || p.Value.IsZero() {
+		if p.Value.IsZero() {
+			continue
+		}
+		simple := make([]Relation, len(p.Guard))
+		for i, r := range p.Guard {
+			simple[i] = Relation{E: a.Simplify(r.E), Op: r.Op}
+		}
+		guard, ok := a.reduceGuard(simple)
+		if !ok {
 			continue
 		}
 		slices.SortFunc(guard, func(x, y Relation) int {
@@ -278,4 +304,66 @@ func (pw Piecewise) String() string {
 		fmt.Fprintf(&b, "%s    if %s", p.Value, guard)
 	}
 	return b.String()
+}
+
+// PiecewiseFunc is a Piecewise compiled for repeated evaluation.
+type PiecewiseFunc struct {
+	pieces []compiledPiece
+}
+
+type compiledPiece struct {
+	guard []*Func
+	ops   []RelOp
+	value *Func
+}
+
+// Compile prepares pw for evaluation at points whose coordinates are the
+// values of vars, in order.
+func (pw Piecewise) Compile(vars []string) (*PiecewiseFunc, error) {
+	out := &PiecewiseFunc{}
+	for _, p := range pw.Pieces {
+		var cp compiledPiece
+		for _, g := range p.Guard {
+			f, err := g.E.Compile(vars)
+			if err != nil {
+				return nil, err
+			}
+			cp.guard = append(cp.guard, f)
+			cp.ops = append(cp.ops, g.Op)
+		}
+		v, err := p.Value.Compile(vars)
+		if err != nil {
+			return nil, err
+		}
+		cp.value = v
+		out.pieces = append(out.pieces, cp)
+	}
+	return out, nil
+}
+
+// EvalInt returns the exact value at an integer point.
+func (f *PiecewiseFunc) EvalInt(vals []int64) (Rat, error) {
+	var sum Rat
+	for _, p := range f.pieces {
+		holds := true
+		for i, g := range p.guard {
+			v, err := g.EvalInt(vals)
+			if err != nil {
+				return Rat{}, err
+			}
+			if !(Relation{Op: p.ops[i]}).Holds(v) {
+				holds = false
+				break
+			}
+		}
+		if !holds {
+			continue
+		}
+		v, err := p.value.EvalInt(vals)
+		if err != nil {
+			return Rat{}, err
+		}
+		sum = sum.Add(v)
+	}
+	return sum, nil
 }
