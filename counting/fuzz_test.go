@@ -41,4 +41,3 @@ func FuzzParseSet(f *testing.F) {
 		}
 	})
 }
-

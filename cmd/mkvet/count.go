@@ -42,11 +42,11 @@ type perProcessor struct {
 }
 
 type countResult struct {
-	Set    string          `json:"set"`
-	Weight string          `json:"weight"`
-	Assume []string        `json:"assume,omitempty"`
-	Pieces []countPiece    `json:"pieces"`
-	Points []countPoint    `json:"points,omitempty"`
+	Set    string       `json:"set"`
+	Weight string       `json:"weight"`
+	Assume []string     `json:"assume,omitempty"`
+	Pieces []countPiece `json:"pieces"`
+	Points []countPoint `json:"points,omitempty"`
 }
 
 type countPiece struct {
