@@ -275,22 +275,7 @@ func (en *engine) splitAtom(c cell, at symbolic.Expr, v string) ([]cell, error) 
 	case "min", "max":
 		var out []cell
 		for i, ai := range args {
-			var guards []symbolic.Relation
-			for j, aj := range args {
-				if i == j {
-					continue
-				}
-				d := aj.Sub(ai) // min: ai <= aj
-				if name == "max" {
-					d = d.Neg()
-				}
-				if j < i {
-					guards = append(guards, gt(d)) // ties go to the first argument
-				} else {
-					guards = append(guards, symbolic.Relation{E: d, Op: symbolic.GE})
-				}
-			}
-			out = append(out, withRels(replaceCell(c, at, ai), guards...))
+			out = append(out, withRels(replaceCell(c, at, ai), extremeGuards(args, i, name == "max")...))
 		}
 		return out, nil
 	case "trunc":
@@ -514,23 +499,10 @@ func (en *engine) eliminate(c cell, v string) ([]cell, error) {
 	var out []cell
 	for i, lo := range lowers {
 		for j, hi := range uppers {
-			guards := []symbolic.Relation{{E: hi.Sub(lo), Op: symbolic.GE}} // nonempty
-			for k, l2 := range lowers {
-				switch {
-				case k < i:
-					guards = append(guards, gt(lo.Sub(l2)))
-				case k > i:
-					guards = append(guards, symbolic.Relation{E: lo.Sub(l2), Op: symbolic.GE})
-				}
-			}
-			for k, u2 := range uppers {
-				switch {
-				case k < j:
-					guards = append(guards, gt(u2.Sub(hi)))
-				case k > j:
-					guards = append(guards, symbolic.Relation{E: u2.Sub(hi), Op: symbolic.GE})
-				}
-			}
+			// Nonempty, lo the greatest lower bound, hi the least upper bound.
+			guards := []symbolic.Relation{{E: hi.Sub(lo), Op: symbolic.GE}}
+			guards = append(guards, extremeGuards(lowers, i, true)...)
+			guards = append(guards, extremeGuards(uppers, j, false)...)
 			kept, feasible := prune(ctx, guards)
 			if !feasible {
 				continue
@@ -572,6 +544,28 @@ func dropProven(ctx *symbolic.Assumptions, bs []symbolic.Expr, lower bool) []sym
 		}
 		if !dominated {
 			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// extremeGuards returns the conditions under which xs[i] is the greatest
+// (greatest) or least of xs, ties going to the first: the cases for
+// i = 0, 1, ... are then disjoint and cover everything.
+func extremeGuards(xs []symbolic.Expr, i int, greatest bool) []symbolic.Relation {
+	var out []symbolic.Relation
+	for k, x := range xs {
+		if k == i {
+			continue
+		}
+		d := x.Sub(xs[i]) // least: xs[i] <= x
+		if greatest {
+			d = d.Neg()
+		}
+		if k < i {
+			out = append(out, gt(d))
+		} else {
+			out = append(out, symbolic.Relation{E: d, Op: symbolic.GE})
 		}
 	}
 	return out

@@ -2,6 +2,7 @@ package model
 
 import (
 	"bufio"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"io"
@@ -78,18 +79,8 @@ func ParseNetbench(file string, r io.Reader) ([]Sample, error) {
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no measurements", file)
 	}
-	slices.SortFunc(out, func(a, b Sample) int { return cmpFloat(a.Bytes, b.Bytes) })
+	slices.SortFunc(out, func(a, b Sample) int { return cmp.Compare(a.Bytes, b.Bytes) })
 	return out, nil
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // LineFit is a least-squares line t = Intercept + Slope*m over the samples
