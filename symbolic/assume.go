@@ -581,9 +581,7 @@ func roundBound(b Expr, lower bool) Expr {
 }
 
 func isIntSym(name string) bool {
-	interned.Lock()
-	a, ok := interned.m[string(byte('0'+kSym))+name]
-	interned.Unlock()
+	a, ok := lookupAtom(string(byte('0'+kSym)) + name)
 	return ok && a.integer
 }
 

@@ -1,9 +1,11 @@
 package symbolic
 
 import (
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"weak"
 )
 
 // Expr is an exact symbolic expression in canonical normal form: a sum of terms,
@@ -60,10 +62,15 @@ type atom struct {
 	integer bool
 }
 
+// interned maps each atom's key to the atom, weakly: an atom no expression
+// refers to any more is collected and its entry removed, so that a long run
+// (a fuzzer, a server) does not keep every atom it ever made. While an atom
+// lives it is the only one with its key, which keeps atom equality pointer
+// equality.
 var interned = struct {
 	sync.Mutex
-	m map[string]*atom
-}{m: make(map[string]*atom)}
+	m map[string]weak.Pointer[atom]
+}{m: make(map[string]weak.Pointer[atom])}
 
 // intern returns the unique atom equal to a.
 func intern(a *atom) *atom {
@@ -85,11 +92,35 @@ func intern(a *atom) *atom {
 	a.key = b.String()
 	interned.Lock()
 	defer interned.Unlock()
-	if old, ok := interned.m[a.key]; ok {
-		return old
+	if wp, ok := interned.m[a.key]; ok {
+		if old := wp.Value(); old != nil {
+			return old
+		}
 	}
-	interned.m[a.key] = a
+	interned.m[a.key] = weak.Make(a)
+	runtime.AddCleanup(a, forget, a.key)
 	return a
+}
+
+// forget removes a collected atom's entry, unless a new atom took the key.
+func forget(key string) {
+	interned.Lock()
+	defer interned.Unlock()
+	if wp, ok := interned.m[key]; ok && wp.Value() == nil {
+		delete(interned.m, key)
+	}
+}
+
+// lookupAtom returns the live atom with the key, if any.
+func lookupAtom(key string) (*atom, bool) {
+	interned.Lock()
+	defer interned.Unlock()
+	if wp, ok := interned.m[key]; ok {
+		if a := wp.Value(); a != nil {
+			return a, true
+		}
+	}
+	return nil, false
 }
 
 // writeKey writes a string that identifies e among canonical expressions.

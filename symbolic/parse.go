@@ -610,8 +610,9 @@ func (p *parser) raise(base, ex Expr, col, ecol int) (Expr, error) {
 	res := Int(1)
 	work := 0
 	for range half {
-		if work += len(res.t) * len(base.t); work > maxExpandProducts {
-			return Expr{}, p.errf(col, "power too large to expand (over %d term products)", maxExpandProducts)
+		// Work is term products weighted by coefficient size in words.
+		if work += len(res.t) * len(base.t) * (1 + maxCoeffBits(res)/64); work > maxExpandWork {
+			return Expr{}, p.errf(col, "power too large to expand (over %d term products)", maxExpandWork)
 		}
 		res = res.Mul(base)
 		if err := p.checkSize(res, col); err != nil {
@@ -637,6 +638,21 @@ func bitsLen(n int) int {
 	for n > 1 {
 		n >>= 1
 		b++
+	}
+	return b
+}
+
+// maxExpandWork bounds the weighted term products of expanding one power
+// written in the text, so that parsing stays fast: (N+1)^200 is fine,
+// (N+1)^1100 is refused.
+const maxExpandWork = 1 << 17
+
+func maxCoeffBits(e Expr) int {
+	b := 0
+	for _, t := range e.t {
+		if t.c.b != nil {
+			b = max(b, t.c.b.Num().BitLen(), t.c.b.Denom().BitLen())
+		}
 	}
 	return b
 }
