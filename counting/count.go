@@ -408,6 +408,14 @@ func (en *engine) sign(e symbolic.Expr, c cell) int {
 	return 0
 }
 
+// isZero reports whether e is provably 0 in the cell.
+func (en *engine) isZero(e symbolic.Expr, c cell) bool {
+	if e.IsZero() {
+		return true
+	}
+	return en.context(c, "").Prove(symbolic.Relation{E: e, Op: symbolic.EQ}) == symbolic.True
+}
+
 // context returns the assumptions plus the cell's relations that do not
 // mention the variable skip.
 func (en *engine) context(c cell, skip string) *symbolic.Assumptions {
@@ -462,10 +470,20 @@ func (en *engine) eliminate(c cell, v string) ([]cell, error) {
 			return nil, fmt.Errorf("%w: %s is not linear in %s", ErrNotExact, relString(r), v)
 		}
 		a, b := cs[1], cs[0]
+		if paramOnly(a, c.vars) && en.isZero(a, c) {
+			others = append(others, symbolic.Relation{E: b, Op: r.Op})
+			continue
+		}
 		if !paramOnly(a, c.vars) {
 			return nil, fmt.Errorf("%w: %s multiplies %s by another variable", ErrNotExact, relString(r), v)
 		}
-		switch en.sign(a, c) {
+		sign := en.sign(a, c)
+		if sign == 0 {
+			// The coefficient's sign is not known (1 - m is 0 at m = 1): split
+			// the cell on it; in the zero case the relation no longer holds v.
+			return en.splitSign(c, r, a, b), nil
+		}
+		switch sign {
 		case 1: // a*v + b >= 0: v >= ceil(-b/a); > 0: v >= floor(-b/a) + 1
 			if r.Op == symbolic.GT {
 				lowers = appendBound(lowers, symbolic.Floor(b.Neg().Div(a)).Add(symbolic.Int(1)))
@@ -478,9 +496,6 @@ func (en *engine) eliminate(c cell, v string) ([]cell, error) {
 			} else {
 				uppers = appendBound(uppers, symbolic.Floor(b.Div(a.Neg())))
 			}
-		default:
-			return nil, fmt.Errorf("%w: the sign of %s, the coefficient of %s in %s, is not known; add an assumption such as %s >= 1",
-				ErrNotExact, a, v, relString(r), a)
 		}
 	}
 	if len(lowers) == 0 || len(uppers) == 0 {
@@ -515,6 +530,31 @@ func (en *engine) eliminate(c cell, v string) ([]cell, error) {
 		}
 	}
 	return out, nil
+}
+
+// splitSign returns the cell in the cases a > 0, a < 0 and a == 0 of the
+// coefficient a of r = a*v + b; in the last, r becomes b op 0. Cases that the
+// context refutes are left out.
+func (en *engine) splitSign(c cell, r symbolic.Relation, a, b symbolic.Expr) []cell {
+	ctx := en.context(c, "")
+	var out []cell
+	for _, g := range []symbolic.Relation{gt(a), gt(a.Neg())} {
+		if ctx.Prove(g) != symbolic.False {
+			out = append(out, withRels(c, g))
+		}
+	}
+	zero := symbolic.Relation{E: a, Op: symbolic.EQ}
+	if ctx.Prove(zero) != symbolic.False {
+		rels := make([]symbolic.Relation, 0, len(c.rels)+1)
+		for _, x := range c.rels {
+			if x.Op == r.Op && x.E.Equal(r.E) {
+				x = symbolic.Relation{E: b, Op: r.Op}
+			}
+			rels = append(rels, x)
+		}
+		out = append(out, cell{vars: c.vars, rels: append(rels, zero), weight: c.weight})
+	}
+	return out
 }
 
 // dropProven removes bounds that another bound provably dominates in the
