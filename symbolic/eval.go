@@ -255,31 +255,31 @@ func (ca catom) eval(vals []Rat) (Rat, error) {
 	if a.kind == kConst {
 		return Rat{}, fmt.Errorf("%s: %w", a.describe(), ErrIrrational)
 	}
-	args := make([]Rat, len(ca.args))
-	for i, sub := range ca.args {
-		v, err := sub.Eval(vals)
-		if err != nil {
-			return Rat{}, err
-		}
-		args[i] = v
+	// Arguments are evaluated one at a time: no slice per evaluation.
+	x, err := ca.args[0].Eval(vals)
+	if err != nil {
+		return Rat{}, err
 	}
 	switch a.kind {
 	case kFloor:
-		return args[0].Floor(), nil
+		return x.Floor(), nil
 	case kTrunc:
-		return args[0].Trunc(), nil
+		return x.Trunc(), nil
 	case kMin, kMax:
-		best := args[0]
-		for _, v := range args[1:] {
+		best := x
+		for _, sub := range ca.args[1:] {
+			v, err := sub.Eval(vals)
+			if err != nil {
+				return Rat{}, err
+			}
 			if c := v.Cmp(best); a.kind == kMin && c < 0 || a.kind == kMax && c > 0 {
 				best = v
 			}
 		}
 		return best, nil
 	case kRecip:
-		return args[0], nil // the factor carries the (negative) exponent
+		return x, nil // the factor carries the (negative) exponent
 	case kLog2:
-		x := args[0]
 		if x.Sign() <= 0 {
 			return Rat{}, fmt.Errorf("%s: argument %s is not positive", a.describe(), x)
 		}
@@ -288,7 +288,6 @@ func (ca catom) eval(vals []Rat) (Rat, error) {
 		}
 		return Rat{}, fmt.Errorf("log2(%s): %w", x, ErrIrrational)
 	case kSqrt:
-		x := args[0]
 		if x.Sign() < 0 {
 			return Rat{}, fmt.Errorf("%s: argument %s is negative", a.describe(), x)
 		}
