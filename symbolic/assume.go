@@ -87,18 +87,28 @@ func (a *Assumptions) Relations() []Relation {
 
 // Holds reports whether every assumption holds at the point env (used by tests
 // and by callers that enumerate points).
+//
+// A relation that cannot be evaluated (a division by zero) matters only when
+// no other relation is false: a conjunction is false as soon as one part is.
 func (a *Assumptions) Holds(env map[string]Rat) (bool, error) {
 	if a == nil {
 		return true, nil
 	}
+	var firstErr error
 	for _, r := range a.rels {
 		v, err := r.E.Eval(env)
 		if err != nil {
-			return false, err
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
 		}
 		if !r.Holds(v) {
 			return false, nil
 		}
+	}
+	if firstErr != nil {
+		return false, firstErr
 	}
 	return true, nil
 }

@@ -254,3 +254,29 @@ func TestPiecewise(t *testing.T) {
 		t.Errorf("Simplify under n >= 100 = %s, want the single value n - 9", s)
 	}
 }
+
+// TestHoldsUndefinedPart: a guard undefined at a point (1/(m-1) at m = 1) does
+// not matter when another part of the conjunction is false there.
+func TestHoldsUndefinedPart(t *testing.T) {
+	m := Sym("m")
+	a := NewAssumptions(Rel(Int(1).Div(m.Sub(Int(1))), ">=", Int(0)), Rel(m, ">=", Int(2)))
+	ok, err := a.Holds(map[string]Rat{"m": RatInt(1)})
+	if ok || err != nil {
+		t.Fatalf("at m = 1: Holds = %v, %v; want false, nil", ok, err)
+	}
+	b := NewAssumptions(Rel(Int(1).Div(m.Sub(Int(1))), ">=", Int(0)))
+	if _, err := b.Holds(map[string]Rat{"m": RatInt(1)}); err == nil {
+		t.Fatal("an undefined guard alone must be an error")
+	}
+	pw := Piecewise{Pieces: []Piece{{Guard: a.Relations(), Value: Int(5)}}}
+	if v, err := pw.Eval(map[string]Rat{"m": RatInt(1)}); err != nil || !v.IsZero() {
+		t.Fatalf("Piecewise at m = 1: %v, %v; want 0", v, err)
+	}
+	f, err := pw.Compile([]string{"m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := f.EvalInt([]int64{1}); err != nil || !v.IsZero() {
+		t.Fatalf("compiled at m = 1: %v, %v; want 0", v, err)
+	}
+}

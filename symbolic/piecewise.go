@@ -346,10 +346,12 @@ func (f *PiecewiseFunc) EvalInt(vals []int64) (Rat, error) {
 	var sum Rat
 	for _, p := range f.pieces {
 		holds := true
+		var guardErr error // matters only if no guard is false
 		for i, g := range p.guard {
 			v, err := g.EvalInt(vals)
 			if err != nil {
-				return Rat{}, err
+				guardErr = err
+				continue
 			}
 			if !(Relation{Op: p.ops[i]}).Holds(v) {
 				holds = false
@@ -358,6 +360,9 @@ func (f *PiecewiseFunc) EvalInt(vals []int64) (Rat, error) {
 		}
 		if !holds {
 			continue
+		}
+		if guardErr != nil {
+			return Rat{}, guardErr
 		}
 		v, err := p.value.EvalInt(vals)
 		if err != nil {
