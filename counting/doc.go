@@ -25,7 +25,7 @@
 //     over i counts by gcd(m, s), for which no quasi-polynomial exists), two
 //     congruences with parametric moduli on one index, constant moduli next to
 //     parametric ones where the count depends on the parameter's residue
-//     (not implemented: splitting on p mod 3), unbounded variables;
+//     (splitting on p mod 3 is future work), unbounded variables;
 //   - ErrTooComplex when a count would exceed Options' limits on case-split
 //     cells or expression size, instead of running for minutes.
 //

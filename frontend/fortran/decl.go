@@ -205,6 +205,21 @@ type attrs struct {
 	dims                                                 []apt.Dim
 }
 
+// apply adds the attributes to v (attribute statements add to what earlier
+// statements declared).
+func (a attrs) apply(v *apt.Var) {
+	v.Allocatable = v.Allocatable || a.alloc
+	v.Save = v.Save || a.save
+	v.External = v.External || a.ext
+	v.Intrinsic = v.Intrinsic || a.intr
+	v.Pointer = v.Pointer || a.ptr
+	v.Target = v.Target || a.target
+	v.Optional = v.Optional || a.optional
+	if a.intent != "" {
+		v.Intent = a.intent
+	}
+}
+
 // typeDecl parses "type-spec [[, attr]... ::] entity-list".
 func (b *builder) typeDecl(s *stmt, p *parser) {
 	t, ok := b.typeSpecAt(p)
@@ -344,16 +359,7 @@ func (b *builder) entities(s *stmt, p *parser, t *apt.Type, a attrs) {
 			p.next()
 			v.Init = b.dataValues(p)
 		}
-		v.Allocatable = v.Allocatable || a.alloc
-		v.Save = v.Save || a.save
-		v.External = v.External || a.ext
-		v.Intrinsic = v.Intrinsic || a.intr
-		v.Pointer = v.Pointer || a.ptr
-		v.Target = v.Target || a.target
-		v.Optional = v.Optional || a.optional
-		if a.intent != "" {
-			v.Intent = a.intent
-		}
+		a.apply(v)
 		if !p.accept(",") {
 			break
 		}
@@ -677,16 +683,7 @@ func (b *builder) attrStmt(s *stmt, p *parser, ts string) {
 				v.Dims = dims(p.argList())
 				p.expect(")")
 			}
-			v.Save = v.Save || a.save
-			v.External = v.External || a.ext
-			v.Intrinsic = v.Intrinsic || a.intr
-			v.Allocatable = v.Allocatable || a.alloc
-			v.Optional = v.Optional || a.optional
-			v.Pointer = v.Pointer || a.ptr
-			v.Target = v.Target || a.target
-			if a.intent != "" {
-				v.Intent = a.intent
-			}
+			a.apply(v)
 		}
 		if !p.accept(",") {
 			break

@@ -610,18 +610,11 @@ func (b *builder) forall(s *stmt, p *parser, cname string) {
 // forallIndex parses "i = lo:hi[:stride]" when the next tokens are a name and
 // a single "=".
 func (p *parser) forallIndex() (*apt.Loop, bool) {
-	t := p.peek()
-	if t.kind != tIdent {
+	name, ok := p.controlVar()
+	if !ok {
 		return nil, false
 	}
-	save, savePeek, saveTok := p.i, p.peeked, p.tok
-	p.next()
-	if !p.at("=") {
-		p.i, p.peeked, p.tok = save, savePeek, saveTok
-		return nil, false
-	}
-	p.next()
-	l := &apt.Loop{Var: strings.ToLower(t.text)}
+	l := &apt.Loop{Var: name}
 	l.Lower = p.expr()
 	p.expect(":")
 	l.Upper = p.expr()

@@ -397,21 +397,31 @@ func (p *parser) parenthesised(pos apt.Pos) apt.Expr {
 	return items[0]
 }
 
-// impliedDoControl parses "v = lo, hi[, step]" when the next tokens are an
-// identifier and a single "=".
-func (p *parser) impliedDoControl() (*apt.ImpliedDo, bool) {
+// controlVar consumes "name =" (a single "=") and returns the lower-case
+// name; otherwise it consumes nothing.
+func (p *parser) controlVar() (string, bool) {
 	t := p.peek()
 	if t.kind != tIdent {
-		return nil, false
+		return "", false
 	}
 	save, savePeek, saveTok := p.i, p.peeked, p.tok
 	p.next()
 	if !p.at("=") {
 		p.i, p.peeked, p.tok = save, savePeek, saveTok
-		return nil, false
+		return "", false
 	}
 	p.next()
-	d := &apt.ImpliedDo{Var: strings.ToLower(t.text)}
+	return strings.ToLower(t.text), true
+}
+
+// impliedDoControl parses "v = lo, hi[, step]" when the next tokens are an
+// identifier and a single "=".
+func (p *parser) impliedDoControl() (*apt.ImpliedDo, bool) {
+	name, ok := p.controlVar()
+	if !ok {
+		return nil, false
+	}
+	d := &apt.ImpliedDo{Var: name}
 	d.Lo = p.expr()
 	p.expect(",")
 	d.Hi = p.expr()
