@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Truth is the answer of the compare oracle.
@@ -34,6 +35,21 @@ func (t Truth) String() string {
 type Assumptions struct {
 	rels   []Relation
 	budget int // proof steps for one question; 0 means proofBudget
+	// cache holds the bounds read from rels, computed on first use and
+	// dropped when a relation is added; each proof copies it with a fresh
+	// interval memo, so concurrent proofs share it read-only.
+	cache atomic.Pointer[bounds]
+}
+
+// baseBounds returns a private copy of the bounds of a's relations.
+func (a *Assumptions) baseBounds() *bounds {
+	b := a.cache.Load()
+	if b == nil {
+		b = collectBounds(a.rels)
+		b.memo = nil
+		a.cache.Store(b)
+	}
+	return &bounds{lower: b.lower, upper: b.upper, eq: b.eq}
 }
 
 // NewAssumptions returns assumptions holding the given relations.
@@ -58,6 +74,7 @@ func (a *Assumptions) Assume(rels ...Relation) {
 			continue
 		}
 		a.rels = append(a.rels, r)
+		a.cache.Store(nil)
 	}
 }
 
@@ -126,12 +143,14 @@ func (a *Assumptions) String() string {
 
 // Prove decides r under the assumptions: True if it holds everywhere they allow,
 // False if it fails everywhere, Unknown otherwise or when no proof was found.
-func (a *Assumptions) Prove(r Relation) Truth {
-	b := proofBudget
+func (a *Assumptions) Prove(r Relation) Truth { return a.ProveWithin(r, a.budgetOr()) }
+
+// budgetOr returns a's proof budget, or the default.
+func (a *Assumptions) budgetOr() int {
 	if a != nil && a.budget > 0 {
-		b = a.budget
+		return a.budget
 	}
-	return a.ProveWithin(r, b)
+	return proofBudget
 }
 
 // ProveWithin is Prove with a bound on the proof steps tried; a small budget
@@ -140,13 +159,12 @@ func (a *Assumptions) ProveWithin(r Relation, budget int) Truth {
 	if a == nil {
 		a = &Assumptions{}
 	}
-	a = &Assumptions{rels: a.rels, budget: budget}
 	switch r.Op {
 	case EQ:
-		if r.E.IsZero() || a.nonneg(r.E) && a.nonneg(r.E.Neg()) {
+		if r.E.IsZero() || a.nonneg(r.E, budget) && a.nonneg(r.E.Neg(), budget) {
 			return True
 		}
-		if a.positive(r.E) || a.positive(r.E.Neg()) {
+		if a.positive(r.E, budget) || a.positive(r.E.Neg(), budget) {
 			return False
 		}
 		if c, ok := r.E.Const(); ok && !c.IsZero() {
@@ -154,18 +172,18 @@ func (a *Assumptions) ProveWithin(r Relation, budget int) Truth {
 		}
 		return Unknown
 	case GT:
-		if a.positive(r.E) {
+		if a.positive(r.E, budget) {
 			return True
 		}
-		if a.nonneg(r.E.Neg()) {
+		if a.nonneg(r.E.Neg(), budget) {
 			return False
 		}
 		return Unknown
 	}
-	if a.nonneg(r.E) {
+	if a.nonneg(r.E, budget) {
 		return True
 	}
-	if a.positive(r.E.Neg()) {
+	if a.positive(r.E.Neg(), budget) {
 		return False
 	}
 	return Unknown
@@ -181,25 +199,25 @@ func (a *Assumptions) Compare(x, y Expr) (c int, ok bool) {
 	switch {
 	case d.IsZero():
 		return 0, true
-	case a.positive(d):
+	case a.positive(d, a.budgetOr()):
 		return 1, true
-	case a.positive(d.Neg()):
+	case a.positive(d.Neg(), a.budgetOr()):
 		return -1, true
 	}
 	return 0, false
 }
 
-// nonneg proves e >= 0.
-func (a *Assumptions) nonneg(e Expr) bool {
-	return newProof(a).prove(e, false, 0)
+// nonneg proves e >= 0 within budget proof steps.
+func (a *Assumptions) nonneg(e Expr, budget int) bool {
+	return newProof(a, budget).prove(e, false, 0)
 }
 
 // positive proves e > 0 (for integer-valued e, e >= 1).
-func (a *Assumptions) positive(e Expr) bool {
+func (a *Assumptions) positive(e Expr, budget int) bool {
 	if e.isIntegerValued() {
-		return newProof(a).prove(e.Sub(Int(1)), false, 0)
+		return newProof(a, budget).prove(e.Sub(Int(1)), false, 0)
 	}
-	return newProof(a).prove(e, true, 0)
+	return newProof(a, budget).prove(e, true, 0)
 }
 
 // proof is one attempt to prove a sign, with the relations in force (which grow
@@ -208,18 +226,29 @@ type proof struct {
 	rels   []Relation
 	budget *int
 	fresh  int
+	// base are the bounds of the assumptions the proof started from; they
+	// serve while no case split has added a relation (nbase of them).
+	base  *Assumptions
+	nbase int
+}
+
+// bounds returns the bounds of p.rels, from the assumptions' cache when the
+// relations are still theirs.
+func (p *proof) bounds() *bounds {
+	if p.base != nil && len(p.rels) == p.nbase {
+		return p.base.baseBounds()
+	}
+	return collectBounds(p.rels)
 }
 
 const proofBudget = 400
 
-func newProof(a *Assumptions) *proof {
-	b := proofBudget
-	if a != nil && a.budget > 0 {
-		b = a.budget
-	}
+func newProof(a *Assumptions, budget int) *proof {
+	b := budget
 	p := &proof{budget: &b}
 	if a != nil {
 		p.rels = slices.Clone(a.rels)
+		p.base, p.nbase = a, len(a.rels)
 	}
 	return p
 }
@@ -361,7 +390,8 @@ func replaceAtom(e Expr, a *atom, v Expr) Expr {
 func (p *proof) proveFlat(e Expr, strict bool) bool {
 	// Symbols pinned to one constant are replaced first, so that floor(-N/4) at
 	// N = 0 folds to 0 instead of becoming a loosely bounded unknown.
-	if pinned := collectBounds(p.rels).constants(); len(pinned) > 0 {
+	base := p.bounds()
+	if pinned := base.constants(); len(pinned) > 0 {
 		var err error
 		if e, err = e.Subst(pinned); err != nil {
 			return false
@@ -370,11 +400,14 @@ func (p *proof) proveFlat(e Expr, strict bool) bool {
 			return c.Sign() > 0 || !strict && c.Sign() == 0
 		}
 	}
-	e, rels, ok := p.abstract(e)
+	e, rels, ok := p.abstract(e, base)
 	if !ok {
 		return false
 	}
-	bs := collectBounds(rels)
+	bs := base
+	if len(rels) > len(p.rels) {
+		bs = collectBounds(rels) // the abstraction added bounds for its stand-ins
+	}
 	if iv := bs.interval(e); iv.lo.finite && (iv.lo.v.Sign() > 0 || !strict && iv.lo.v.Sign() == 0) {
 		return true
 	}
@@ -386,9 +419,8 @@ func (p *proof) proveFlat(e Expr, strict bool) bool {
 // and returns the relations that bound it: floor(x) by x - 1 + 1/q <= F <= x (q
 // the denominator of x when x is integer-valued times 1/q); log2, sqrt and
 // reciprocals by their intervals.
-func (p *proof) abstract(e Expr) (Expr, []Relation, bool) {
+func (p *proof) abstract(e Expr, bs *bounds) (Expr, []Relation, bool) {
 	rels := slices.Clone(p.rels)
-	bs := collectBounds(rels)
 	subst := map[*atom]Expr{}
 	for _, t := range e.t {
 		for _, f := range t.m {
