@@ -96,6 +96,9 @@ func (e Expr) Mul(f Expr) Expr {
 	}
 	var ts []term
 	if p, ok := denseMul(e, f); ok {
+		if !hasSpecialAtoms(e) && !hasSpecialAtoms(f) {
+			return Expr{t: p} // no sqrt or reciprocal: the product is canonical as built
+		}
 		ts = p
 	} else if p, ok := packedMul(e, f); ok {
 		ts = p
@@ -275,6 +278,19 @@ func fieldCount(w, bias uint64) int {
 		d >>= 8
 	}
 	return n
+}
+
+// hasSpecialAtoms reports whether e holds a sqrt or reciprocal atom, the only
+// atoms whose products may leave canonical range (see fixTerms).
+func hasSpecialAtoms(e Expr) bool {
+	for _, t := range e.t {
+		for _, f := range t.m {
+			if f.a.kind == kSqrt || f.a.kind == kRecip {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // needsFix reports whether a term holds a factor outside canonical range: a sqrt

@@ -103,7 +103,17 @@ func denseMul(e, f Expr) ([]term, bool) {
 		degHi += hiA[k] + hiB[k]
 	}
 	nf := len(f.t)
-	var found []int32
+	// Degrees in contiguous arrays: the terms themselves are 56 bytes apart.
+	ed := make([]int32, len(e.t))
+	for i, t := range e.t {
+		ed[i] = t.deg
+	}
+	fd := make([]int32, nf)
+	for j, t := range f.t {
+		fd[j] = t.deg
+	}
+	type slotDeg struct{ s, d int32 }
+	var found []slotDeg
 	counts := make([]int, degHi-degLo+2)
 	nfactors := 0
 	for s := slots - 1; s >= 0; s-- {
@@ -112,25 +122,24 @@ func denseMul(e, f Expr) ([]term, bool) {
 		}
 		p := pair[s]
 		i, j := int(p)/nf, int(p)%nf
-		d := e.t[i].deg + f.t[j].deg
+		d := ed[i] + fd[j]
 		counts[degHi-d+1]++
 		for k := range n {
 			if va[i][k]+vb[j][k] != 0 {
 				nfactors++
 			}
 		}
-		found = append(found, int32(s))
+		found = append(found, slotDeg{int32(s), d})
 	}
 	for b := 1; b < len(counts); b++ {
 		counts[b] += counts[b-1]
 	}
 	ts := make([]term, len(found))
 	backing := make([]factor, 0, nfactors)
-	for _, s32 := range found {
-		s := int(s32)
+	for _, sd := range found {
+		s, d := int(sd.s), sd.d
 		p := pair[s]
 		i, j := int(p)/nf, int(p)%nf
-		d := e.t[i].deg + f.t[j].deg
 		at := counts[degHi-d]
 		counts[degHi-d]++
 		start := len(backing)
