@@ -112,13 +112,8 @@ func (s *Set) check() error {
 	return nil
 }
 
-// gt returns e > 0, written e - 1 >= 0 when e is integer-valued.
-func gt(e symbolic.Expr) symbolic.Relation {
-	if e.IsIntegerValued() {
-		return symbolic.Relation{E: e.Sub(symbolic.Int(1)), Op: symbolic.GE}
-	}
-	return symbolic.Relation{E: e, Op: symbolic.GT}
-}
+// gt returns e > 0 (symbolic.Rel writes it e - 1 >= 0 for integer-valued e).
+func gt(e symbolic.Expr) symbolic.Relation { return symbolic.Rel(e, ">", symbolic.Int(0)) }
 
 // negate returns the disjoint cases of not r.
 func negate(r symbolic.Relation) [][]symbolic.Relation {

@@ -642,27 +642,18 @@ func (b *builder) use(s *stmt, p *parser) {
 // POINTER, TARGET, PUBLIC, PRIVATE ... as statements.
 func (b *builder) attrStmt(s *stmt, p *parser, ts string) {
 	var a attrs
-	switch {
-	case p.keyword("SAVE"):
-		a.save = true
-	case p.keyword("EXTERNAL"):
-		a.ext = true
-	case p.keyword("INTRINSIC"):
-		a.intr = true
-	case p.keyword("ALLOCATABLE"):
-		a.alloc = true
-	case p.keyword("OPTIONAL"):
-		a.optional = true
-	case p.keyword("POINTER"):
-		a.ptr = true
-	case p.keyword("TARGET"):
-		a.target = true
-	case p.hasPrefix("INTENT("):
-		b.attribute(p, &a)
-	default:
+	declaring := false
+	for _, kw := range []string{"SAVE", "EXTERNAL", "INTRINSIC", "ALLOCATABLE", "OPTIONAL", "POINTER", "TARGET", "INTENT("} {
+		if p.hasPrefix(kw) {
+			declaring = true
+			break
+		}
+	}
+	if !declaring {
 		// PUBLIC, PRIVATE, PROTECTED, VALUE, VOLATILE...: access control only.
 		return
 	}
+	b.attribute(p, &a) // the statement's keyword is the attribute's
 	p.accept("::")
 	if a.save && p.atEnd() {
 		return // SAVE with no list saves everything

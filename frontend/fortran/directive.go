@@ -149,14 +149,7 @@ func (b *builder) hpf(s *stmt, p *parser) {
 		if p.keyword("ONTO") {
 			onto = p.ident()
 		}
-		if p.accept("::") {
-			for !p.atEnd() {
-				names = append(names, p.ident())
-				if !p.accept(",") {
-					break
-				}
-			}
-		}
+		names = append(names, p.colonNames()...)
 		p.expectEnd()
 		if p.err != "" {
 			return
@@ -185,14 +178,7 @@ func (b *builder) hpf(s *stmt, p *parser) {
 			tgt = p.argList()
 			p.expect(")")
 		}
-		if p.accept("::") {
-			for !p.atEnd() {
-				names = append(names, p.ident())
-				if !p.accept(",") {
-					break
-				}
-			}
-		}
+		names = append(names, p.colonNames()...)
 		p.expectEnd()
 		if p.err != "" {
 			return
@@ -226,4 +212,19 @@ func (b *builder) omp(s *stmt, p *parser) {
 	u.omp = kind
 	// Clauses as written (lower case, blanks dropped by the reader).
 	u.ompClauses = strings.ToLower(string(s.text[p.restAt():]))
+}
+
+// colonNames reads the ":: a, b, c" that ends a directive's object list, or
+// nothing when there is no "::".
+func (p *parser) colonNames() []string {
+	var names []string
+	if p.accept("::") {
+		for !p.atEnd() {
+			names = append(names, p.ident())
+			if !p.accept(",") {
+				break
+			}
+		}
+	}
+	return names
 }

@@ -554,20 +554,7 @@ func collectTargets(e apt.Expr, seen map[string]bool, out *[]string) {
 func (b *builder) forall(s *stmt, p *parser, cname string) {
 	u := b.ensureUnit(s)
 	p.expect("(")
-	var nest []*apt.Loop
-	var mask apt.Expr
-	for !p.atEnd() {
-		if ctl, ok := p.forallIndex(); ok {
-			ctl.NodeBase, ctl.Independent = base(s), true
-			nest = append(nest, ctl)
-		} else {
-			mask = p.expr()
-		}
-		if !p.accept(",") {
-			break
-		}
-	}
-	p.expect(")")
+	nest, mask := p.concurrentHeader(s)
 	if p.err == "" && len(nest) == 0 {
 		p.fail(p.restAt(), "FORALL without an index")
 	}
@@ -607,6 +594,25 @@ func (b *builder) forall(s *stmt, p *parser, cname string) {
 	u.add(nest[0])
 }
 
+// concurrentHeader parses the "i = lo:hi[:stride], ... [, mask])" of FORALL and
+// DO CONCURRENT after the "(": one Independent loop per index, outermost
+// first, and the mask if any.
+func (p *parser) concurrentHeader(s *stmt) (nest []*apt.Loop, mask apt.Expr) {
+	for !p.atEnd() {
+		if ctl, ok := p.forallIndex(); ok {
+			ctl.NodeBase, ctl.Independent = base(s), true
+			nest = append(nest, ctl)
+		} else {
+			mask = p.expr()
+		}
+		if !p.accept(",") {
+			break
+		}
+	}
+	p.expect(")")
+	return nest, mask
+}
+
 // forallIndex parses "i = lo:hi[:stride]" when the next tokens are a name and
 // a single "=".
 func (p *parser) forallIndex() (*apt.Loop, bool) {
@@ -641,20 +647,7 @@ func (b *builder) doConcurrent(s *stmt, p *parser, c *construct) {
 	u := b.u
 	p.keyword("CONCURRENT")
 	p.expect("(")
-	var nest []*apt.Loop
-	var mask apt.Expr
-	for !p.atEnd() {
-		if ctl, ok := p.forallIndex(); ok {
-			ctl.NodeBase, ctl.Independent = base(s), true
-			nest = append(nest, ctl)
-		} else {
-			mask = p.expr()
-		}
-		if !p.accept(",") {
-			break
-		}
-	}
-	p.expect(")")
+	nest, mask := p.concurrentHeader(s)
 	p.expectEnd()
 	if p.err == "" && len(nest) == 0 {
 		p.fail(p.restAt(), "DO CONCURRENT without an index")
