@@ -209,13 +209,91 @@ func (a *Assumptions) Compare(x, y Expr) (c int, ok bool) {
 
 // nonneg proves e >= 0 within budget proof steps.
 func (a *Assumptions) nonneg(e Expr, budget int) bool {
-	return newProof(a, budget).prove(e, false, 0)
+	if newProof(a, budget).prove(e, false, 0) {
+		return true
+	}
+	// floor(x) + r >= 0 with r an integer is x + r >= 0, and
+	// -floor(x) + r >= 0 is x < r + 1: exact rewrites that keep the
+	// information the floor's interval bounds lose (floor(n/P) >= 1 from
+	// n >= P).
+	if x, c, r, ok := floorForm(e); ok {
+		if c > 0 {
+			return newProof(a, budget).prove(x.Add(r), false, 0)
+		}
+		return newProof(a, budget).prove(r.Add(Int(1)).Sub(x), true, 0)
+	}
+	// e = q/D with D a product of positive atoms: e >= 0 iff q >= 0. Interval
+	// bounds lose the link between numerator and denominator ((k-1)/m with
+	// k >= 1 and m = floor(n/P) >= 1), clearing D keeps it.
+	if d, ok := a.positiveDenominator(e, budget); ok {
+		return newProof(a, budget).prove(e.Mul(d), false, 0)
+	}
+	return false
+}
+
+// positiveDenominator returns the product of the non-constant atoms e holds
+// to negative powers, when each is proven positive.
+func (a *Assumptions) positiveDenominator(e Expr, budget int) (Expr, bool) {
+	seen := map[*atom]int32{}
+	for _, t := range e.t {
+		for _, f := range t.m {
+			if f.e < 0 && -f.e > seen[f.a] {
+				seen[f.a] = -f.e
+			}
+		}
+	}
+	if len(seen) == 0 {
+		return Expr{}, false
+	}
+	den := Int(1)
+	for at, k := range seen {
+		ae := atomExpr(at)
+		if !newProof(a, budget/2).prove(ae, true, 0) && !(ae.isIntegerValued() && newProof(a, budget/2).prove(ae.Sub(Int(1)), false, 0)) {
+			if x, c, r, ok := floorForm(ae.Sub(Int(1))); !ok || c < 0 || !newProof(a, budget/2).prove(x.Add(r), false, 0) {
+				return Expr{}, false
+			}
+		}
+		den = den.Mul(ae.Pow(int(k)))
+	}
+	return den, true
+}
+
+// floorForm splits e as c*floor(x) + r with c = ±1 and r integer-valued and
+// free of that floor.
+func floorForm(e Expr) (x Expr, c int, r Expr, ok bool) {
+	var fa *atom
+	for _, t := range e.t {
+		for _, f := range t.m {
+			if f.a.kind == kFloor {
+				if fa != nil && fa != f.a {
+					return Expr{}, 0, Expr{}, false
+				}
+				fa = f.a
+				if len(t.m) != 1 || f.e != 1 {
+					return Expr{}, 0, Expr{}, false
+				}
+				if cv, isInt := t.c.Int64(); !isInt || (cv != 1 && cv != -1) || !t.c.IsInt() {
+					return Expr{}, 0, Expr{}, false
+				} else {
+					c = int(cv)
+				}
+			}
+		}
+	}
+	if fa == nil {
+		return Expr{}, 0, Expr{}, false
+	}
+	r = e.Sub(atomExpr(fa).Scale(RatInt(int64(c))))
+	if !r.isIntegerValued() {
+		return Expr{}, 0, Expr{}, false
+	}
+	return fa.args[0], c, r, true
 }
 
 // positive proves e > 0 (for integer-valued e, e >= 1).
 func (a *Assumptions) positive(e Expr, budget int) bool {
 	if e.isIntegerValued() {
-		return newProof(a, budget).prove(e.Sub(Int(1)), false, 0)
+		return a.nonneg(e.Sub(Int(1)), budget)
 	}
 	return newProof(a, budget).prove(e, true, 0)
 }
@@ -439,9 +517,25 @@ func (p *proof) abstract(e Expr, bs *bounds) (Expr, []Relation, bool) {
 			case kFloor:
 				x := a.args[0]
 				rels = append(rels, Relation{E: x.Sub(fs), Op: GE})
+				// floor(x) >= 0 exactly when x >= 0; the interval bound
+				// x - 1 < floor(x) loses that.
+				if len(x.Symbols()) > 0 {
+					// The sub-proof's stand-ins must not reuse this one's names.
+					q := &proof{rels: p.rels, budget: p.budget, fresh: p.fresh}
+					if q.prove(x, false, maxSplitDepth-1) {
+						rels = append(rels, Relation{E: fs, Op: GE})
+					}
+					p.fresh = q.fresh
+				}
 				if d, ok := integerScale(x, bs); ok {
 					// D*x is an integer and D >= 1, so floor(x) >= x - 1 + 1/D.
 					rels = append(rels, Relation{E: fs.Sub(x).Add(Int(1)).Sub(Int(1).Div(d)), Op: GE})
+					if _, isConst := d.Const(); !isConst {
+						// The same bounds times D, free of division, which
+						// bound substitution can use: P*floor(N/P) <= N.
+						rels = append(rels, Relation{E: x.Sub(fs).Mul(d), Op: GE},
+							Relation{E: fs.Sub(x).Add(Int(1)).Mul(d).Sub(Int(1)), Op: GE})
+					}
 				} else {
 					rels = append(rels, Relation{E: fs.Sub(x).Add(Int(1)), Op: GT})
 				}
@@ -796,4 +890,56 @@ func (a *Assumptions) WithBudget(budget int) *Assumptions {
 	b := a.Clone()
 	b.budget = budget
 	return b
+}
+
+// Unfloor rewrites a relation c*floor(x) + r >= 0 (c = ±1, r integer-valued
+// and free of that floor) into an equivalent relation on x, multiplied through
+// by x's denominator when the assumptions prove it positive: floor(x) >= -r
+// is x >= -r, and floor(x) <= r is x < r + 1. Counting needs this for
+// conditions such as rank >= floor((k-1)/nloc), which are linear in k once
+// the floor is gone. ok is false when r is not of that form or the op is EQ.
+func (a *Assumptions) Unfloor(rel Relation) (Relation, bool) {
+	if rel.Op == EQ {
+		return rel, false
+	}
+	e := rel.E
+	if rel.Op == GT {
+		if !e.isIntegerValued() {
+			return rel, false
+		}
+		e = e.Sub(Int(1))
+	}
+	x, c, r, ok := floorForm(e)
+	if !ok {
+		return rel, false
+	}
+	var out Relation
+	if c > 0 {
+		out = Relation{E: x.Add(r), Op: GE}
+	} else {
+		out = Relation{E: r.Add(Int(1)).Sub(x), Op: GT}
+	}
+	// Clear the denominator: the product of the atoms x holds to negative
+	// powers, each proven positive.
+	den := Int(1)
+	seen := map[*atom]int32{}
+	for _, t := range x.t {
+		for _, f := range t.m {
+			if f.e < 0 && -f.e > seen[f.a] {
+				seen[f.a] = -f.e
+			}
+		}
+	}
+	for at, k := range seen {
+		ae := atomExpr(at)
+		if a.Prove(Relation{E: ae, Op: GT}) != True {
+			return rel, false
+		}
+		den = den.Mul(ae.Pow(int(k)))
+	}
+	out.E = out.E.Mul(den)
+	if out.Op == GT && out.E.isIntegerValued() {
+		out = Relation{E: out.E.Sub(Int(1)), Op: GE}
+	}
+	return out, true
 }

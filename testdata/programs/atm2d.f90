@@ -11,6 +11,7 @@ module atm_grid
   !mk$ param nx = 64
   !mk$ param ny = 64
   !mk$ param niter = 20
+  !mk$ assume ny >= np
 
   type :: grid_t
     integer :: nrows      ! rows owned by this rank

@@ -12,6 +12,7 @@ c     left neighbour, passes them on, and updates its own columns.
       parameter (n = 64)
 c$mk param n = 64
 c$mk assume mod(n, p) == 0
+c$mk assume n >= p
       integer me, p, ierr, k, i, j, jlo, jhi, nloc, owner
       integer status(MPI_STATUS_SIZE)
       double precision a(n, n), l(n), local, total

@@ -1,0 +1,944 @@
+package analyzer
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/model/cost"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// pass is one run of the catalogue over a report.
+type pass struct {
+	r     *cost.Report
+	pt    *cost.Point
+	opt   Options
+	g     *growth
+	kids  map[*cost.Node][]*cost.Node
+	check *Check
+	out   []Diagnostic
+}
+
+func newPass(r *cost.Report, pt *cost.Point, opt Options) *pass {
+	p := &pass{r: r, pt: pt, opt: opt, g: newGrowth(r.Assumptions), kids: map[*cost.Node][]*cost.Node{}}
+	for _, n := range r.Nodes {
+		if n.Parent != nil {
+			p.kids[n.Parent] = append(p.kids[n.Parent], n)
+		}
+	}
+	return p
+}
+
+// report adds a diagnostic of the current check at node n (nil for none).
+func (p *pass) report(n *cost.Node, pos apt.Pos, msg string, facts map[string]any) {
+	d := Diagnostic{Pos: pos, ID: p.check.ID, Severity: p.check.Severity, Message: msg, Facts: facts}
+	if n != nil {
+		d.Node = n.Node.Base().ID
+		if !pos.IsValid() {
+			d.Pos = n.Node.Base().Span.Start()
+		}
+	}
+	p.out = append(p.out, d)
+}
+
+// values returns n's figures at the point, nil without one.
+func (p *pass) values(n *cost.Node) *cost.NodeValues {
+	if p.pt == nil {
+		return nil
+	}
+	return p.pt.Nodes[n]
+}
+
+// perRank is " per rank" in a parallel program.
+func (p *pass) perRank() string {
+	if p.r.Parallel {
+		return " per rank"
+	}
+	return ""
+}
+
+// at formats the point: the parameters in report order, then P.
+func (p *pass) at() string {
+	if p.pt == nil {
+		return ""
+	}
+	var parts []string
+	seen := map[string]bool{cost.Rank: true}
+	for _, q := range p.r.Params {
+		if v, ok := p.pt.Env[q.Name]; ok && !seen[q.Name] {
+			parts = append(parts, q.Name+"="+strconv.FormatInt(v, 10))
+			seen[q.Name] = true
+		}
+	}
+	var rest []string
+	for k := range p.pt.Env {
+		if !seen[k] && k != cost.Size {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	for _, k := range rest {
+		parts = append(parts, k+"="+strconv.FormatInt(p.pt.Env[k], 10))
+	}
+	if p.r.Parallel {
+		parts = append(parts, cost.Size+"="+strconv.FormatInt(p.pt.P, 10))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// seconds returns the predicted time of work units with the machine, and
+// whether a machine was given.
+func (p *pass) seconds(work float64) (float64, bool) {
+	if p.opt.Machine == nil {
+		return 0, false
+	}
+	return work * p.opt.Machine.Ops.Resolved().Add.Float64(), true
+}
+
+// fraction is a share: a number (at a point, or a limit that is a number),
+// or a symbolic limit.
+type fraction struct {
+	known   bool
+	numeric bool
+	value   float64
+	lim     ratio
+}
+
+// share returns num's share of den: at the point from the totals over ranks,
+// else the limit as the sizes grow.
+func (p *pass) share(num symbolic.Piecewise, numV *cost.Values, den symbolic.Piecewise, denV *cost.Values) fraction {
+	if p.pt != nil {
+		if numV == nil || denV == nil || denV.Total <= 0 {
+			return fraction{}
+		}
+		return fraction{known: true, numeric: true, value: numV.Total / denV.Total}
+	}
+	lim, ok := p.g.limit(num, den)
+	if !ok {
+		return fraction{}
+	}
+	if v, ok := lim.Const(); ok {
+		return fraction{known: true, numeric: true, value: v, lim: lim}
+	}
+	return fraction{known: true, lim: lim}
+}
+
+// atLeast reports whether f is known to be at least x (strictly above x when
+// strict).
+func (p *pass) atLeast(f fraction, x float64, strict bool) bool {
+	switch {
+	case !f.known:
+		return false
+	case f.numeric && strict:
+		return f.value > x
+	case f.numeric:
+		return f.value >= x
+	}
+	return f.lim.atLeast(p.g.a, x, strict)
+}
+
+// text formats f: "87%", or the closed form of a symbolic limit.
+func (f fraction) text() string {
+	if f.numeric {
+		return percent(f.value)
+	}
+	return "a share " + f.lim.String()
+}
+
+// facts records f under "share" or "share_expr".
+func (f fraction) facts(m map[string]any) {
+	switch {
+	case f.numeric:
+		m["share"] = round(f.value)
+	case f.known:
+		m["share_expr"] = f.lim.String()
+	}
+}
+
+// ---- MK1001 ----
+
+func hotLoops(p *pass) {
+	var progV *cost.Values
+	if p.pt != nil {
+		progV = &p.pt.Work
+	}
+	hot := map[*cost.Node]fraction{}
+	var loops []*cost.Node
+	for _, n := range p.r.Nodes {
+		if _, ok := n.Node.(*apt.Loop); !ok {
+			continue
+		}
+		var nv *cost.Values
+		if v := p.values(n); v != nil {
+			nv = &v.Work
+		}
+		if f := p.share(n.Work, nv, p.r.Work, progV); p.atLeast(f, p.opt.Share, false) {
+			hot[n] = f
+			loops = append(loops, n)
+		}
+	}
+	var visit func(a, root *cost.Node)
+	visit = func(a, root *cost.Node) {
+		inner := p.nearestLoops(a)
+		if len(inner) == 1 {
+			visit(inner[0], root) // one nest, perfect or nearly
+			return
+		}
+		for _, c := range inner {
+			f, isHot := hot[c]
+			if !isHot {
+				continue
+			}
+			var cv, rv *cost.Values
+			if p.pt != nil {
+				cv, rv = &p.values(c).Work, &p.values(root).Work
+			}
+			if p.atLeast(p.share(c.Work, cv, root.Work, rv), 0.5, true) {
+				p.hotLoop(c, f)
+				visit(c, c)
+			}
+		}
+	}
+	for _, n := range loops {
+		if p.enclosingLoop(n, func(a *cost.Node) bool { _, ok := hot[a]; return ok }) != nil {
+			continue
+		}
+		p.hotLoop(n, hot[n])
+		visit(n, n)
+	}
+}
+
+func (p *pass) hotLoop(n *cost.Node, f fraction) {
+	facts := map[string]any{"iterations": p.closed(n.Iterations), "work": p.closed(n.Work)}
+	f.facts(facts)
+	msg := fmt.Sprintf("loop runs %s and holds %s of the predicted work", p.howMany(n.Iterations, "iterations"), f.text())
+	if v := p.values(n); v != nil {
+		it := v.Iterations
+		facts["iterations_max"] = it.Max
+		facts["iterations_min"] = it.Min
+		facts["max_ranks"] = cost.Ranks(it.MaxRanks)
+		tail := spread(it, "iterations", p.r.Parallel)
+		if s, ok := p.seconds(v.Work.Max); ok {
+			facts["seconds"] = round(s)
+			tail += ", " + duration(s) + " on " + p.opt.Machine.Name
+		}
+		msg += " (" + p.at() + ": " + tail + ")"
+	} else if sz := sizes(p.r.Work); len(sz) > 0 {
+		facts["sizes"] = sz
+		msg += " as " + grow(sz)
+	}
+	p.report(n, apt.Pos{}, msg, facts)
+}
+
+// nearestLoops returns the loops below a whose nearest enclosing loop is a,
+// in preorder.
+func (p *pass) nearestLoops(a *cost.Node) []*cost.Node {
+	var out []*cost.Node
+	var walk func(n *cost.Node)
+	walk = func(n *cost.Node) {
+		for _, k := range p.kids[n] {
+			if _, ok := k.Node.(*apt.Loop); ok {
+				out = append(out, k)
+				continue
+			}
+			walk(k)
+		}
+	}
+	walk(a)
+	return out
+}
+
+// enclosingLoop returns the nearest loop enclosing n (within its routine)
+// for which ok holds, or nil.
+func (p *pass) enclosingLoop(n *cost.Node, ok func(*cost.Node) bool) *cost.Node {
+	for a := n.Parent; a != nil; a = a.Parent {
+		if _, isLoop := a.Node.(*apt.Loop); isLoop && ok(a) {
+			return a
+		}
+	}
+	return nil
+}
+
+// ---- MK1002 ----
+
+func imbalance(p *pass) {
+	if !p.r.Parallel {
+		return
+	}
+	for _, n := range p.r.Nodes {
+		switch n.Node.(type) {
+		case *apt.Loop, *apt.Branch, *apt.Call:
+		default:
+			continue
+		}
+		if !p.rankDependent(n) || n.Parent != nil && p.rankDependent(n.Parent) {
+			continue // not where the difference starts
+		}
+		// A branch's imbalance is judged at its IF: branches on the rank
+		// that give the ranks equal work in turn balance out.
+		ctx := n
+		if _, ok := n.Node.(*apt.Branch); ok && n.Parent != nil {
+			ctx = n.Parent
+		}
+		if p.pt != nil {
+			p.imbalanceAt(n, ctx)
+		} else {
+			p.imbalanceSymbolic(n, ctx)
+		}
+	}
+}
+
+// rankDependent reports whether the count (or a loop's iterations) of n
+// differs across ranks: at the point from the values, else from the closed
+// forms' dependence on rank.
+func (p *pass) rankDependent(n *cost.Node) bool {
+	return p.countVaries(n) || p.iterationsVary(n)
+}
+
+func (p *pass) countVaries(n *cost.Node) bool {
+	if v := p.values(n); v != nil {
+		return v.Count.Max != v.Count.Min
+	}
+	return hasSym(n.Count, cost.Rank)
+}
+
+func (p *pass) iterationsVary(n *cost.Node) bool {
+	if _, ok := n.Node.(*apt.Loop); !ok {
+		return false
+	}
+	if v := p.values(n); v != nil {
+		return v.Iterations.Max != v.Iterations.Min
+	}
+	return hasSym(n.Iterations, cost.Rank)
+}
+
+// imbalanceSubject describes what depends on the rank at n.
+func (p *pass) imbalanceSubject(n *cost.Node) (quantity string, pw symbolic.Piecewise, msg string) {
+	if p.iterationsVary(n) && !p.countVaries(n) {
+		if lo, hi, ok := ends(p.tidy(n.Iterations)); ok {
+			return "iterations", n.Iterations, fmt.Sprintf("loop runs %s iterations on rank 0 but %s on rank P-1", lo, hi)
+		}
+		return "iterations", n.Iterations, fmt.Sprintf("loop runs %s iterations per rank, a function of rank", p.closed(n.Iterations))
+	}
+	what := "call"
+	switch n.Node.(type) {
+	case *apt.Branch:
+		what = "branch"
+	case *apt.Loop:
+		what = "loop"
+	}
+	if cond, _, ok := rankCondition(n.Count); ok {
+		return "count", n.Count, fmt.Sprintf("%s runs only where %s", what, cond)
+	}
+	return "count", n.Count, fmt.Sprintf("%s runs on some ranks only (count per rank: %s)", what, p.closed(n.Count))
+}
+
+// imbalanceAt reports n when the work of its context ctx is spread over the
+// ranks with max/mean at least the threshold and an excess over the mean
+// that matters next to the heaviest rank's whole work.
+func (p *pass) imbalanceAt(n, ctx *cost.Node) {
+	w := p.values(ctx).Work
+	mean := w.Total / float64(p.pt.P)
+	if w.Imbalance < p.opt.Imbalance || w.Max-mean < p.opt.ImbalanceShare*p.pt.Work.Max {
+		return
+	}
+	quantity, pw, msg := p.imbalanceSubject(n)
+	facts := map[string]any{
+		"quantity": quantity, "closed_form": p.closed(pw), "work": p.closed(n.Work),
+		"imbalance": round(w.Imbalance), "max_ranks": cost.Ranks(w.MaxRanks), "min_ranks": cost.Ranks(w.MinRanks),
+		"max_work": w.Max, "mean_work": round(mean),
+	}
+	msg += fmt.Sprintf(" (imbalance %s at %s; heaviest %s)", ratioText(w.Imbalance), p.at(), rankList(w.MaxRanks))
+	p.report(n, apt.Pos{}, msg, facts)
+}
+
+// imbalanceSymbolic reports n when the leading term of its context's work,
+// as the sizes grow, depends on the rank (an imbalance that persists at
+// scale, unlike a remainder of n/P) and grows as fast as the program's work.
+func (p *pass) imbalanceSymbolic(n, ctx *cost.Node) {
+	if free, known := p.g.rankFreeLead(ctx.Work); !known || free {
+		return
+	}
+	if same, known := p.g.sameOrder(n.Work, p.r.Work); !known || !same {
+		return
+	}
+	quantity, pw, msg := p.imbalanceSubject(n)
+	facts := map[string]any{"quantity": quantity, "closed_form": p.closed(pw), "work": p.closed(n.Work)}
+	p.report(n, apt.Pos{}, msg, facts)
+}
+
+// ends returns a single closed form at rank 0 and at rank P-1 when the two
+// differ.
+func ends(pw symbolic.Piecewise) (lo, hi string, ok bool) {
+	e, single := pw.Single()
+	if !single || !e.Has(cost.Rank) {
+		return "", "", false
+	}
+	e0, err0 := e.Subst(map[string]symbolic.Expr{cost.Rank: symbolic.Int(0)})
+	e1, err1 := e.Subst(map[string]symbolic.Expr{cost.Rank: symbolic.Sym(cost.Size).Sub(symbolic.Int(1))})
+	if err0 != nil || err1 != nil || e0.Equal(e1) {
+		return "", "", false
+	}
+	return e0.String(), e1.String(), true
+}
+
+// ---- MK1003 ----
+
+func serialWork(p *pass) {
+	if !p.r.Parallel {
+		return
+	}
+	// A program whose work never depends on P is taken as weak-scaling (its
+	// sizes are per rank): nothing there is expected to shrink.
+	if !valuesHave(p.r.Work, cost.Size) {
+		return
+	}
+	qualifies := map[*cost.Node]bool{}
+	for _, n := range p.r.Nodes {
+		if _, ok := n.Node.(*apt.Loop); !ok || len(n.Work.Pieces) == 0 {
+			continue
+		}
+		if valuesHave(n.Work, cost.Size) || valuesHave(n.Work, cost.Rank) {
+			continue
+		}
+		if v := p.values(n); v != nil {
+			if v.Work.Max <= 0 || v.Work.Max < p.opt.Share*p.pt.Work.Max {
+				continue
+			}
+		} else {
+			if f := p.share(n.Work, nil, p.r.Work, nil); f.known && f.numeric && f.value < p.opt.Share {
+				continue
+			}
+			if same, known := p.g.sameOrder(n.Work, p.r.Work); !known || !same {
+				continue
+			}
+		}
+		qualifies[n] = true
+	}
+	for _, n := range p.r.Nodes {
+		if !qualifies[n] || p.enclosingLoop(n, func(a *cost.Node) bool { return qualifies[a] }) != nil {
+			continue
+		}
+		iters := n.Iterations
+		cond, rest, guarded := rankCondition(iters)
+		if guarded {
+			iters = rest
+		}
+		facts := map[string]any{"iterations": p.closed(iters), "work": p.closed(n.Work)}
+		ranks, where, kind := "every rank", "on every rank", "replicated"
+		if guarded {
+			ranks, where, kind = cond, "only where "+cond, "serial"
+		}
+		var tail string
+		if v := p.values(n); v != nil {
+			var busy []int
+			for r, x := range v.Work.PerRank {
+				if x > 0 {
+					busy = append(busy, r)
+				}
+			}
+			ranks, where, kind = "every rank", "on every rank", "replicated"
+			if len(busy) < len(v.Work.PerRank) {
+				ranks, where, kind = cost.Ranks(busy), "on "+rankList(busy)+" only", "serial"
+			}
+			share := v.Work.Max / p.pt.Work.Max
+			facts["share"] = round(share)
+			tail = fmt.Sprintf(" (%s: %s of the busiest rank's work)", p.at(), percent(share))
+		}
+		facts["ranks"] = ranks
+		msg := fmt.Sprintf("loop runs %s iterations %s whatever the number of processes: %s work that does not shrink as P grows%s",
+			p.closed(iters), where, kind, tail)
+		p.report(n, apt.Pos{}, msg, facts)
+	}
+}
+
+// rankCondition splits a rank-only condition shared by every piece of pw
+// ("rank == 0") from the rest.
+func rankCondition(pw symbolic.Piecewise) (cond string, rest symbolic.Piecewise, ok bool) {
+	if len(pw.Pieces) == 0 {
+		return "", pw, false
+	}
+	isRankOnly := func(r symbolic.Relation) bool { return r.E.Has(cost.Rank) && !sized(r.E) }
+	var common []string
+	for i, pc := range pw.Pieces {
+		var here []string
+		for _, r := range pc.Guard {
+			if isRankOnly(r) {
+				here = append(here, r.String())
+			}
+		}
+		slices.Sort(here)
+		if i == 0 {
+			common = here
+		} else if !slices.Equal(common, here) {
+			return "", pw, false
+		}
+	}
+	if len(common) == 0 {
+		return "", pw, false
+	}
+	for _, pc := range pw.Pieces {
+		var g []symbolic.Relation
+		for _, r := range pc.Guard {
+			if !isRankOnly(r) {
+				g = append(g, r)
+			}
+		}
+		rest.Pieces = append(rest.Pieces, symbolic.Piece{Guard: g, Value: pc.Value})
+	}
+	return strings.Join(common, " and "), rest, true
+}
+
+// ---- MK2001 ----
+
+func commInLoop(p *pass) {
+	for _, n := range p.r.Nodes {
+		c, ok := n.Node.(*apt.Comm)
+		if !ok || n.Comm == nil || n.Depth == 0 {
+			continue
+		}
+		switch c.Op {
+		case apt.MPIInit, apt.MPIFinalize, apt.MPICommRank, apt.MPICommSize, apt.MPIWait, apt.MPIWaitall, apt.MPIWaitany, apt.MPIAbort:
+			continue
+		}
+		receive := c.Op == apt.MPIRecv || c.Op == apt.MPIIrecv
+		msgs := n.Comm.Messages
+		verb := "sends"
+		if receive {
+			msgs, verb = n.Comm.Received, "receives"
+		}
+		if c.Op.IsCollective() {
+			verb = "runs"
+		}
+		if !growsWithInput(msgs) {
+			continue
+		}
+		facts := map[string]any{"op": c.Op.String(), "messages": p.closed(msgs)}
+		what := "messages"
+		if c.Op.IsCollective() {
+			what = "times"
+		}
+		size := ""
+		if n.Comm.MsgBytes != nil {
+			facts["bytes"] = n.Comm.MsgBytes.String()
+			if !c.Op.IsCollective() {
+				size = " of " + n.Comm.MsgBytes.String() + " bytes"
+			}
+		}
+		advice := "aggregate them into fewer, larger messages, or a collective, where the data dependences allow"
+		if c.Op.IsCollective() {
+			advice = "combine the calls into fewer with larger buffers where the data dependences allow"
+		}
+		msg := fmt.Sprintf("%s inside a loop %s %s: %s", c.Op, verb, p.howMany(msgs, what+size), advice)
+		if v := p.values(n); v != nil {
+			mv := v.Messages
+			if receive {
+				var ok bool
+				if mv, ok = p.evalPerRank(n.Comm.Received); !ok {
+					continue
+				}
+			}
+			if mv.Max == 0 {
+				continue
+			}
+			facts["messages_max"] = mv.Max
+			facts["max_ranks"] = cost.Ranks(mv.MaxRanks)
+			tail := spread(mv, what, p.r.Parallel)
+			if s, ok := p.messageSeconds(n, mv); ok {
+				facts["seconds"] = round(s)
+				tail += ", " + duration(s) + " on " + p.opt.Machine.Name
+			}
+			msg += " (" + p.at() + ": " + tail + ")"
+		}
+		p.report(n, apt.Pos{}, msg, facts)
+	}
+}
+
+// evalPerRank evaluates pw for every rank at the point, for the figures the
+// point does not carry (messages received).
+func (p *pass) evalPerRank(pw symbolic.Piecewise) (cost.Values, bool) {
+	vars := make([]string, 0, len(p.pt.Env)+1)
+	for k := range p.pt.Env {
+		if k != cost.Rank {
+			vars = append(vars, k)
+		}
+	}
+	slices.Sort(vars)
+	vars = append(vars, cost.Rank)
+	f, err := pw.Compile(vars)
+	if err != nil {
+		return cost.Values{}, false
+	}
+	vals := make([]int64, len(vars))
+	for i, k := range vars[:len(vars)-1] {
+		vals[i] = p.pt.Env[k]
+	}
+	v := cost.Values{PerRank: make([]float64, p.pt.P)}
+	for rk := range v.PerRank {
+		vals[len(vals)-1] = int64(rk)
+		x, err := f.EvalInt(vals)
+		if err != nil {
+			return cost.Values{}, false
+		}
+		v.PerRank[rk] = x.Float64()
+	}
+	v.Max, v.Min = v.PerRank[0], v.PerRank[0]
+	for _, x := range v.PerRank {
+		v.Total += x
+		v.Max, v.Min = max(v.Max, x), min(v.Min, x)
+	}
+	for rk, x := range v.PerRank {
+		if x == v.Max {
+			v.MaxRanks = append(v.MaxRanks, rk)
+		}
+		if x == v.Min {
+			v.MinRanks = append(v.MinRanks, rk)
+		}
+	}
+	v.Imbalance = 1
+	if mean := v.Total / float64(len(v.PerRank)); mean > 0 {
+		v.Imbalance = v.Max / mean
+	}
+	return v, true
+}
+
+// messageSeconds is the time of the busiest rank's messages at n with the
+// machine's point-to-point model.
+func (p *pass) messageSeconds(n *cost.Node, mv cost.Values) (float64, bool) {
+	if p.opt.Machine == nil || n.Comm.MsgBytes == nil || len(mv.MaxRanks) == 0 {
+		return 0, false
+	}
+	net, err := p.opt.Machine.Network()
+	if err != nil {
+		return 0, false
+	}
+	env := map[string]symbolic.Rat{}
+	for k, v := range p.pt.Env {
+		env[k] = symbolic.RatInt(v)
+	}
+	env[cost.Rank] = symbolic.RatInt(int64(mv.MaxRanks[0]))
+	b, err := n.Comm.MsgBytes.Eval(env)
+	if err != nil {
+		return 0, false
+	}
+	return mv.Max * net.Seconds(b.Float64()), true
+}
+
+// growsWithInput reports whether a count is a closed form in the sizes or P
+// (rank alone only selects who communicates).
+func growsWithInput(pw symbolic.Piecewise) bool {
+	for _, pc := range pw.Pieces {
+		for _, s := range pc.Value.Symbols() {
+			if s != cost.Rank {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ---- MK3001 ----
+
+func unresolvedParams(p *pass) {
+	loops := map[apt.Pos]*cost.Node{}
+	for _, n := range p.r.Nodes {
+		if _, ok := n.Node.(*apt.Loop); ok {
+			loops[n.Node.Base().Span.Start()] = n
+		}
+	}
+	for _, q := range p.r.Params {
+		if slices.Contains(p.opt.Given, q.Name) {
+			continue
+		}
+		var origin, how string
+		switch q.Origin {
+		case cost.FromRead:
+			origin, how = "read", "is read at run time"
+		case cost.FromCommandLine:
+			origin, how = "command-line", "comes from the command line"
+		case cost.FromUnresolved:
+			origin, how = "unresolved", "is not known statically"
+		default:
+			continue
+		}
+		facts := map[string]any{"param": q.Name, "origin": origin, "what": q.What}
+		give := fmt.Sprintf("give it with -D %s=... or a '!mk$ param %s = ...' line", q.Name, q.Name)
+		loop := loops[q.Pos]
+		if loop != nil && q.Origin == cost.FromUnresolved {
+			facts["loop"] = loop.Node.Base().ID
+			give = fmt.Sprintf("give it with a '!mk$ iterations ...' line before the loop or -D %s=...", q.Name)
+		}
+		msg := fmt.Sprintf("%s %s, so the counts keep it as the parameter %s; %s", q.What, how, q.Name, give)
+		if q.Default != nil {
+			facts["default"] = q.Default.String()
+			msg += fmt.Sprintf(" (without one the analysis uses %s = %s)", q.Name, q.Default)
+		}
+		p.report(loop, q.Pos, msg, facts)
+	}
+}
+
+// ---- MK3002 ----
+
+func evaluationProblems(p *pass) {
+	seen := map[apt.Diagnostic]bool{}
+	for _, d := range p.r.Diags {
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		sev := d.Severity
+		if sev == 0 {
+			sev = apt.Warning
+		}
+		p.out = append(p.out, Diagnostic{Pos: d.Pos, ID: p.check.ID, Severity: sev, Message: d.Msg,
+			Facts: map[string]any{"severity": sev.String()}})
+	}
+}
+
+// ---- MK3003 ----
+
+func approximate(p *pass) {
+	said := map[string]bool{} // evaluation problems MK3002 reports
+	for _, d := range p.r.Diags {
+		said[d.Msg] = true
+	}
+	type key struct {
+		parent *cost.Node
+		note   string
+	}
+	done := map[key]bool{}
+	for _, n := range p.r.Nodes {
+		if n.Exact || n.Parent != nil && !n.Parent.Exact {
+			continue
+		}
+		note := n.Note
+		if note == "" {
+			note = "no reason given"
+		}
+		// One note per reason among siblings (every statement after an
+		// unmodelled GO TO), none where MK3002 says the same.
+		if k := (key{n.Parent, note}); said[note] || done[k] {
+			continue
+		} else {
+			done[k] = true
+		}
+		p.report(n, apt.Pos{}, "count is approximate: "+note, map[string]any{"note": note})
+	}
+}
+
+// ---- formatting ----
+
+// howMany formats a per-rank count with its unit: "n/P - 1 iterations per
+// rank", or "P - 1 messages where rank == 0" when every case of the count
+// carries the same condition on rank.
+func (p *pass) howMany(pw symbolic.Piecewise, unit string) string {
+	cond, rest, ok := rankCondition(pw)
+	if !ok {
+		rest = pw
+	}
+	c := p.closed(rest)
+	if c == "1" {
+		unit = singular(unit)
+	}
+	if ok {
+		return c + " " + unit + " where " + cond
+	}
+	return c + " " + unit + p.perRank()
+}
+
+// singular turns the unit of a count of 1 singular: "iterations" to
+// "iteration", "messages of 8 bytes" to "message of 8 bytes".
+func singular(unit string) string {
+	word, rest, _ := strings.Cut(unit, " ")
+	word = strings.TrimSuffix(word, "s")
+	if rest != "" {
+		return word + " " + rest
+	}
+	return word
+}
+
+// closed prints a per-rank closed form on one line: the expression, or its
+// cases in parentheses "(v if guard; w if guard)" (the value is the sum of
+// the cases whose conditions hold), at most four of them.
+func (p *pass) closed(pw symbolic.Piecewise) string {
+	return closed(p.tidy(pw))
+}
+
+// tidy drops the pieces whose guard the report's assumptions refute and
+// the guard relations they prove, and the relations e >= 0 that only keep
+// the value from going negative: when the value is k*(e + 1) or k*e for a
+// constant k > 0 and provably non-negative, it is 0 wherever e < 0 (e being
+// integer-valued), so the relation changes nothing ("P - 1 if P >= 2" is
+// P - 1 for P >= 1).
+func (p *pass) tidy(pw symbolic.Piecewise) symbolic.Piecewise {
+	var out symbolic.Piecewise
+	a := p.r.Assumptions
+pieces:
+	for _, pc := range pw.Pieces {
+		var keep []symbolic.Relation
+		for _, r := range pc.Guard {
+			if a != nil {
+				switch a.Prove(r) {
+				case symbolic.True:
+					continue
+				case symbolic.False:
+					continue pieces
+				}
+			}
+			if r.Op == symbolic.GE && r.E.IsIntegerValued() && p.onlyNonneg(pc.Value, r.E) {
+				continue
+			}
+			keep = append(keep, r)
+		}
+		out.Pieces = append(out.Pieces, symbolic.Piece{Guard: keep, Value: pc.Value})
+	}
+	return out
+}
+
+func (p *pass) onlyNonneg(v, e symbolic.Expr) bool {
+	for _, d := range []symbolic.Expr{e.Add(symbolic.Int(1)), e} {
+		if d.IsZero() {
+			continue
+		}
+		k, ok := v.Div(d).Const()
+		if ok && k.Sign() > 0 {
+			return p.r.Assumptions != nil && p.r.Assumptions.ProveGE(v) == symbolic.True
+		}
+	}
+	return false
+}
+
+func closed(pw symbolic.Piecewise) string {
+	if e, ok := pw.Single(); ok {
+		return e.String()
+	}
+	return "(" + cases(pw) + ")"
+}
+
+func cases(pw symbolic.Piecewise) string {
+	const most = 4
+	var parts []string
+	for i, pc := range pw.Pieces {
+		if i == most {
+			parts = append(parts, fmt.Sprintf("and %d more cases", len(pw.Pieces)-most))
+			break
+		}
+		g := make([]string, len(pc.Guard))
+		for j, r := range pc.Guard {
+			g[j] = r.String()
+		}
+		s := pc.Value.String()
+		if len(g) > 0 {
+			s += " if " + strings.Join(g, " and ")
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// spread formats per-rank values of a quantity: "127 iterations", or the
+// largest and smallest with their ranks when they differ.
+func spread(v cost.Values, unit string, parallel bool) string {
+	if unit != "" {
+		unit = " " + unit
+	}
+	if v.Max == v.Min || !parallel {
+		return num(v.Max) + unit
+	}
+	return fmt.Sprintf("%s%s on %s, %s on %s", num(v.Max), unit, rankList(v.MaxRanks), num(v.Min), rankList(v.MinRanks))
+}
+
+// rankList formats ranks as "rank 0" or "ranks 0-3,5".
+func rankList(rs []int) string {
+	if len(rs) == 1 {
+		return "rank " + cost.Ranks(rs)
+	}
+	return "ranks " + cost.Ranks(rs)
+}
+
+// grow formats "n grows", "n and m grow", "n, m and k grow".
+func grow(names []string) string {
+	switch len(names) {
+	case 1:
+		return names[0] + " grows"
+	case 2:
+		return names[0] + " and " + names[1] + " grow"
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] + " grow"
+}
+
+// num formats a value: exactly when it is an integer, else to 4 digits.
+func num(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'g', 4, 64)
+}
+
+// percent formats a share as a whole percentage, with as many decimals as it
+// takes (up to 3) not to claim 0% or 100% wrongly.
+func percent(x float64) string {
+	var s string
+	for d := 0; d <= 3; d++ {
+		s = strconv.FormatFloat(100*x, 'f', d, 64)
+		v, _ := strconv.ParseFloat(s, 64)
+		if (v != 100 || x >= 1) && (v != 0 || x <= 0) {
+			break
+		}
+	}
+	return s + "%"
+}
+
+// ratioText formats an imbalance ratio to 3 significant digits.
+func ratioText(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
+
+// round keeps 4 significant digits of a float fact, so JSON output does not
+// depend on the last bits of a division.
+func round(x float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 4, 64), 64)
+	return v
+}
+
+// duration formats seconds with a unit: "1.23ms".
+func duration(s float64) string {
+	units := []struct {
+		scale float64
+		name  string
+	}{{1, "s"}, {1e-3, "ms"}, {1e-6, "us"}, {1e-9, "ns"}}
+	for _, u := range units {
+		if math.Abs(s) >= u.scale {
+			return strconv.FormatFloat(s/u.scale, 'g', 3, 64) + u.name
+		}
+	}
+	return strconv.FormatFloat(s/1e-12, 'g', 3, 64) + "ps"
+}
+
+// hasSym reports whether any value or guard of pw mentions the symbol.
+func hasSym(pw symbolic.Piecewise, name string) bool {
+	for _, pc := range pw.Pieces {
+		if pc.Value.Has(name) {
+			return true
+		}
+		for _, g := range pc.Guard {
+			if g.E.Has(name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// valuesHave reports whether any value of pw (guards aside) mentions the
+// symbol.
+func valuesHave(pw symbolic.Piecewise, name string) bool {
+	for _, pc := range pw.Pieces {
+		if pc.Value.Has(name) {
+			return true
+		}
+	}
+	return false
+}

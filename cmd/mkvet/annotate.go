@@ -1,0 +1,223 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mkvet/mkvet/analyzer"
+)
+
+func init() {
+	register(&command{
+		name: "annotate",
+		usage: "[-o OUT [-f]] [-D name=value,...] [-assume REL] [-I dir] [-define NAME[=val]] [-cpp] " +
+			"[-form fixed|free|auto] [-entry NAME] [-machine NAME|FILE] FILE",
+		short: "print the source with each loop, call and MPI call annotated with its predicted cost",
+		order: 8,
+		run:   runAnnotate,
+	})
+}
+
+// annotationTag starts every annotation comment. It is a plain comment to
+// Fortran compilers and to mkvet's own frontend (mkvet's annotations are
+// !mk$ lines, which these are not).
+const annotationTag = "! mkvet: "
+
+// freeLineMax is the longest free-form line the standard allows.
+const freeLineMax = 132
+
+// runAnnotate writes the source of FILE with one comment per loop, call and
+// MPI call: its per-rank count as a closed form, the value at the -D point
+// and its share of the program's work. The input file is never modified.
+func runAnnotate(args []string, stdout, stderr io.Writer) int {
+	c := lookup("annotate")
+	fs := newFlagSet(c, stderr)
+	var cf costFlags
+	cf.register(fs)
+	out := fs.String("o", "", "write the annotated source to `file` instead of stdout (never the input itself)")
+	force := fs.Bool("f", false, "overwrite the -o file when it exists")
+	files, status, ok := parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, "mkvet annotate: "+format+"\n", args...)
+		return 2
+	}
+	if len(files) != 1 {
+		fs.Usage()
+		return fail("want exactly one source file, found %d", len(files))
+	}
+	file := files[0]
+	if *out != "" {
+		if same, err := sameFile(file, *out); err != nil {
+			return fail("%v", err)
+		} else if same {
+			return fail("-o %s is the input file; annotate never modifies its input", *out)
+		}
+		if _, err := os.Stat(*out); err == nil && !*force {
+			return fail("-o %s exists; use -f to overwrite it", *out)
+		}
+	}
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return fail("%v", err)
+	}
+	cd, status := cf.load("annotate", files, stderr)
+	if cd == nil {
+		return status
+	}
+	notes := map[int][]string{}
+	sums := analyzer.Summaries(cd.report, cd.point, analyzer.Options{Machine: cd.machine, Given: cd.given})
+	for _, n := range cd.report.Nodes {
+		s, ok := sums[n]
+		sp := n.Node.Base().Span
+		if !ok || sp.File != file || sp.Line <= 0 {
+			continue // another file: an INCLUDE'd header is not annotated
+		}
+		notes[sp.Line] = append(notes[sp.Line], s)
+	}
+	header := "counts per rank as closed forms, with their values at " + analyzer.Point(cd.report, cd.point) +
+		" (largest and smallest where ranks differ); shares of the predicted work over all ranks"
+	if cd.point == nil {
+		header = "counts per rank as closed forms (no values: give " + defsHint(cd.missing) +
+			"); shares of the work in the limit of large sizes"
+	}
+	text := annotateSource(src, header, notes, isFreeForm(file, cf.form))
+	if *out == "" {
+		_, err = stdout.Write(text)
+	} else {
+		err = writeNew(*out, text, *force)
+	}
+	if err != nil {
+		return fail("%v", err)
+	}
+	return 0
+}
+
+// isFreeForm reports whether file is free-form source: -form when given,
+// else by extension as gfortran and the frontend decide (.f90 and later
+// free, everything else fixed).
+func isFreeForm(file, form string) bool {
+	switch strings.ToLower(form) {
+	case "free":
+		return true
+	case "fixed":
+		return false
+	}
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".f90", ".f95", ".f03", ".f08":
+		return true
+	}
+	return false
+}
+
+// annotateSource inserts a header comment line (when not empty) and the
+// notes of each line (1-based) into src. Fixed
+// form gets a full-line "!" comment before the statement's first line (a
+// "!" in column 1 is a comment in every fixed-form compiler of note, and a
+// comment line may sit anywhere, even between continuation lines). Free
+// form gets a trailing comment when the statement fits on its line with it
+// within 132 columns and the line has no comment or continuation of its own,
+// else a comment line before it with the statement's indentation.
+func annotateSource(src []byte, header string, notes map[int][]string, free bool) []byte {
+	lines := strings.SplitAfter(string(src), "\n")
+	var b strings.Builder
+	b.Grow(len(src) + 80*len(notes))
+	if header != "" {
+		eol := "\n"
+		if strings.HasSuffix(lines[0], "\r\n") {
+			eol = "\r\n"
+		}
+		b.WriteString(annotationTag + header + eol)
+	}
+	for i, line := range lines {
+		ns := notes[i+1]
+		if len(ns) == 0 {
+			b.WriteString(line)
+			continue
+		}
+		body := strings.TrimRight(line, "\r\n")
+		eol := line[len(body):]
+		if eol == "" {
+			eol = "\n"
+		}
+		if free {
+			code, comment := splitFreeComment(body)
+			trailing := "  " + annotationTag + strings.Join(ns, "; ")
+			if !comment && !strings.HasSuffix(strings.TrimSpace(code), "&") && len(body)+len(trailing) <= freeLineMax {
+				b.WriteString(body + trailing + eol)
+				continue
+			}
+		}
+		indent := ""
+		if free {
+			indent = body[:len(body)-len(strings.TrimLeft(body, " \t"))]
+		}
+		for _, n := range ns {
+			b.WriteString(indent + annotationTag + n + eol)
+		}
+		b.WriteString(line)
+	}
+	return []byte(b.String())
+}
+
+// splitFreeComment returns the code of a free-form line and whether a "!"
+// comment follows it (outside character constants).
+func splitFreeComment(line string) (code string, comment bool) {
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '!':
+			return line[:i], true
+		}
+	}
+	return line, false
+}
+
+// sameFile reports whether paths a and b name the same file (b need not
+// exist).
+func sameFile(a, b string) (bool, error) {
+	aa, err := filepath.Abs(a)
+	if err != nil {
+		return false, err
+	}
+	bb, err := filepath.Abs(b)
+	if err != nil {
+		return false, err
+	}
+	if aa == bb {
+		return true, nil
+	}
+	ai, err1 := os.Stat(a)
+	bi, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ai, bi), nil
+}
+
+// writeNew writes data to path, creating it; an existing file is replaced
+// only when force is set.
+func writeNew(path string, data []byte, force bool) error {
+	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if force {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

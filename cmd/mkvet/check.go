@@ -1,0 +1,401 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/mkvet/mkvet/analyzer"
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/frontend/fortran"
+	"github.com/mkvet/mkvet/model"
+	"github.com/mkvet/mkvet/model/cost"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+func init() {
+	register(&command{
+		name: "check",
+		usage: "[-json] [-D name=value,...] [-assume REL] [-I dir] [-define NAME[=val]] [-cpp] [-form fixed|free|auto] " +
+			"[-entry NAME] [-machine NAME|FILE] [-share X] [-imbalance X] [-list] FILE...",
+		short: "report hot loops, load imbalance, serial work and communication in loops, vet style",
+		order: 5,
+		run:   runCheck,
+	})
+}
+
+// costFlags are the flags of the subcommands that cost a program (check,
+// annotate): how to read the source, the assumptions, and the point.
+type costFlags struct {
+	defs, assumes, incs, macros multiFlag
+	form, entry, machine        string
+	cpp                         bool
+}
+
+func (cf *costFlags) register(fs *flag.FlagSet) {
+	fs.Var(&cf.defs, "D", "evaluate at `name=value` (repeatable, or comma-separated): P, the problem sizes, values read at run time; "+
+		"parameters with a default take it when not given")
+	fs.Var(&cf.assumes, "assume", "assume `relations` between parameters, e.g. 'n >= P' (repeatable)")
+	fs.Var(&cf.incs, "I", "add `dir` to the INCLUDE search path (repeatable)")
+	fs.Var(&cf.macros, "define", "define preprocessor macro `NAME[=val]` (repeatable)")
+	fs.StringVar(&cf.form, "form", "auto", "source form: fixed, free or auto (by file extension)")
+	fs.BoolVar(&cf.cpp, "cpp", false, "run the preprocessor on every file, not only .F/.F90")
+	fs.StringVar(&cf.entry, "entry", "", "start from routine `name` (default: the main program)")
+	fs.StringVar(&cf.machine, "machine", "", "machine profile `NAME|FILE` turning work into predicted seconds at a point (embedded: "+
+		strings.Join(model.Names(), ", ")+")")
+}
+
+// costed is a program parsed, costed and, when every symbol has a value,
+// evaluated at the point.
+type costed struct {
+	prog    *apt.Program
+	report  *cost.Report
+	point   *cost.Point // nil when symbolic
+	missing []string    // symbols without a value when symbolic
+	given   []string    // parameters -D gave, as report symbols
+	machine *model.Profile
+}
+
+// symbolName maps a name the user wrote (-D, -assume) to the report's
+// symbol: P (or p) is the number of processes, rank the calling rank, and
+// every other name is a Fortran variable, case-insensitive and kept in
+// lower case.
+func symbolName(s string) string {
+	switch {
+	case s == "P" || s == "p":
+		return cost.Size
+	case strings.EqualFold(s, cost.Rank):
+		return cost.Rank
+	}
+	return strings.ToLower(s)
+}
+
+// load parses the files, costs the program and evaluates it at the -D point.
+// Problems are printed to stderr; status is 2 when the run cannot go on.
+func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *costed, status int) {
+	fail := func(format string, args ...any) (*costed, int) {
+		fmt.Fprintf(stderr, "mkvet "+cmd+": "+format+"\n", args...)
+		return nil, 2
+	}
+	form, ok := fortran.ParseForm(cf.form)
+	if !ok {
+		return fail("-form must be fixed, free or auto, not %q", cf.form)
+	}
+	cfg := fortran.Config{IncludeDirs: cf.incs, Form: form, Preprocess: cf.cpp, Defines: map[string]string{}}
+	for _, d := range cf.macros {
+		name, val, _ := strings.Cut(d, "=")
+		if name == "" {
+			return fail("-define needs NAME[=val], not %q", d)
+		}
+		cfg.Defines[name] = val
+	}
+	var assume []symbolic.Relation
+	for _, a := range cf.assumes {
+		rels, err := symbolic.ParseRelations(a)
+		if err != nil {
+			reportParseError(stderr, "assume", a, err)
+			return nil, 2
+		}
+		for _, r := range rels {
+			e, err := renameSymbols(r.E)
+			if err != nil {
+				return fail("-assume %s: %v", a, err)
+			}
+			assume = append(assume, symbolic.Relation{E: e, Op: r.Op})
+		}
+	}
+	at, names, err := parseDefs(cf.defs)
+	if err != nil {
+		return fail("%v", err)
+	}
+	env := map[string]int64{}
+	for _, n := range names {
+		v, ok := at[n].Int64()
+		if !ok {
+			return fail("-D %s=%s: the value must be an integer", n, at[n])
+		}
+		s := symbolName(n)
+		if s == cost.Rank {
+			return fail("-D %s: the rank is not a parameter; every rank 0..P-1 is evaluated", n)
+		}
+		env[s] = v
+	}
+	var machine *model.Profile
+	if cf.machine != "" {
+		if machine, err = model.Load(cf.machine); err != nil {
+			return fail("-machine: %v", err)
+		}
+	}
+
+	prog, diags := fortran.ParseFiles(files, cfg)
+	bad := false
+	for _, d := range diags {
+		fmt.Fprintln(stderr, d)
+		bad = bad || d.Severity == apt.Error
+	}
+	if bad {
+		return nil, 2
+	}
+	r, err := cost.Analyze(prog, cost.Options{Entry: cf.entry, Assume: assume})
+	if err != nil {
+		return fail("%v", err)
+	}
+	c = &costed{prog: prog, report: r, machine: machine}
+
+	known := map[string]bool{}
+	if r.Parallel {
+		known[cost.Size] = true
+	}
+	for _, q := range r.Params {
+		known[q.Name] = true
+	}
+	var unknown []string
+	for _, n := range names {
+		if s := symbolName(n); !known[s] {
+			unknown = append(unknown, n)
+			delete(env, s)
+		}
+	}
+	if len(unknown) > 0 {
+		var params []string
+		for _, q := range r.Params {
+			params = append(params, q.Name)
+		}
+		if r.Parallel {
+			params = append(params, cost.Size)
+		}
+		fmt.Fprintf(stderr, "mkvet %s: note: -D %s: not a parameter of the program (its parameters: %s); ignored\n",
+			cmd, strings.Join(unknown, ", "), orNone(params))
+	}
+	for s := range env {
+		c.given = append(c.given, s)
+	}
+	slices.Sort(c.given)
+	if c.missing = r.MissingParams(env); len(c.missing) > 0 {
+		fmt.Fprintf(stderr, "mkvet %s: note: no value for %s; results are symbolic (give %s)\n",
+			cmd, strings.Join(c.missing, ", "), defsHint(c.missing))
+		return c, 0
+	}
+	if c.point, err = r.At(env); err != nil {
+		return fail("%v", err)
+	}
+	return c, 0
+}
+
+// renameSymbols maps the symbols of e as symbolName does.
+func renameSymbols(e symbolic.Expr) (symbolic.Expr, error) {
+	sub := map[string]symbolic.Expr{}
+	for _, s := range e.Symbols() {
+		if t := symbolName(s); t != s {
+			sub[s] = symbolic.Sym(t)
+		}
+	}
+	if len(sub) == 0 {
+		return e, nil
+	}
+	return e.Subst(sub)
+}
+
+func defsHint(names []string) string {
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = n + "=..."
+	}
+	return "-D " + strings.Join(parts, ",")
+}
+
+func orNone(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return strings.Join(xs, ", ")
+}
+
+// runCheck is mkvet's main job: cost the program and print the catalogue's
+// diagnostics as file:line:col: ID message. Exit status 0 without findings,
+// 1 with findings, 2 on usage or input errors.
+func runCheck(args []string, stdout, stderr io.Writer) int {
+	c := lookup("check")
+	fs := newFlagSet(c, stderr)
+	var cf costFlags
+	cf.register(fs)
+	jsonOut := fs.Bool("json", false, "print a JSON object (schema in README.md)")
+	share := fs.Float64("share", 0.10, "share of the work from which a loop nest is hot (MK1001) and serial work matters (MK1003)")
+	imb := fs.Float64("imbalance", 1.05, "max/mean ratio of per-rank work from which MK1002 reports at a point")
+	list := fs.Bool("list", false, "describe every check of the catalogue and exit")
+	files, status, ok := parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	if *list {
+		for i, ch := range analyzer.Checks {
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			fmt.Fprint(stdout, analyzer.Describe(ch))
+		}
+		return 0
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "mkvet check: no input files")
+		fs.Usage()
+		return 2
+	}
+	if *share <= 0 || *share > 1 || *imb < 1 {
+		fmt.Fprintln(stderr, "mkvet check: -share must be in (0, 1] and -imbalance at least 1")
+		return 2
+	}
+	cd, status := cf.load("check", files, stderr)
+	if cd == nil {
+		return status
+	}
+	ds := analyzer.Run(cd.report, cd.point, analyzer.Options{Share: *share, Imbalance: *imb, Machine: cd.machine, Given: cd.given})
+	if *jsonOut {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(checkOutput(cd, ds)); err != nil {
+			fmt.Fprintf(stderr, "mkvet check: %v\n", err)
+			return 2
+		}
+	} else {
+		for _, d := range ds {
+			fmt.Fprintln(stdout, d)
+		}
+	}
+	if len(ds) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// checkJSON is the -json output of mkvet check; README.md documents it.
+// Fields are only ever added, never renamed; Version counts incompatible
+// changes.
+type checkJSON struct {
+	Version     int              `json:"version"`
+	Files       []string         `json:"files"`
+	Entry       string           `json:"entry"`
+	Parallel    bool             `json:"parallel"`
+	Point       map[string]int64 `json:"point"`
+	Missing     []string         `json:"missing"`
+	Machine     string           `json:"machine,omitempty"`
+	Params      []paramJSON      `json:"params"`
+	Work        workJSON         `json:"work"`
+	Diagnostics []diagJSON       `json:"diagnostics"`
+}
+
+type paramJSON struct {
+	Name    string `json:"name"`
+	Origin  string `json:"origin"`
+	Pos     string `json:"pos"`
+	What    string `json:"what"`
+	Default string `json:"default,omitempty"`
+	Value   *int64 `json:"value,omitempty"`
+}
+
+type workJSON struct {
+	ClosedForm string      `json:"closed_form"`
+	Pieces     []pieceJSON `json:"pieces"`
+	At         *valueJSON  `json:"at,omitempty"`
+}
+
+type pieceJSON struct {
+	Value string   `json:"value"`
+	Guard []string `json:"guard"`
+}
+
+type valueJSON struct {
+	Max       float64 `json:"max"`
+	Min       float64 `json:"min"`
+	Total     float64 `json:"total"`
+	Imbalance float64 `json:"imbalance"`
+	MaxRanks  string  `json:"max_ranks"`
+	Seconds   float64 `json:"seconds,omitempty"`
+}
+
+type diagJSON struct {
+	Pos      string         `json:"pos"`
+	File     string         `json:"file"`
+	Line     int            `json:"line"`
+	Col      int            `json:"col"`
+	ID       string         `json:"id"`
+	Title    string         `json:"title"`
+	Severity string         `json:"severity"`
+	Node     string         `json:"node,omitempty"`
+	Message  string         `json:"message"`
+	Facts    map[string]any `json:"facts"`
+}
+
+var originNames = map[cost.ParamOrigin]string{
+	cost.FromAnnotation: "annotation", cost.FromRead: "read",
+	cost.FromCommandLine: "command-line", cost.FromUnresolved: "unresolved",
+}
+
+func checkOutput(cd *costed, ds []analyzer.Diagnostic) checkJSON {
+	r := cd.report
+	out := checkJSON{
+		Version: 1, Files: r.Program.Files, Parallel: r.Parallel, Missing: cd.missing,
+		Params: []paramJSON{}, Diagnostics: []diagJSON{},
+		Work: workJSON{ClosedForm: analyzer.Closed(r, r.Work), Pieces: []pieceJSON{}},
+	}
+	for _, pc := range r.Work.Pieces {
+		p := pieceJSON{Value: pc.Value.String(), Guard: []string{}}
+		for _, g := range pc.Guard {
+			p.Guard = append(p.Guard, g.String())
+		}
+		out.Work.Pieces = append(out.Work.Pieces, p)
+	}
+	if out.Missing == nil {
+		out.Missing = []string{}
+	}
+	if r.Entry != nil {
+		out.Entry = r.Entry.Name
+	}
+	if cd.machine != nil {
+		out.Machine = cd.machine.Name
+	}
+	if pt := cd.point; pt != nil {
+		out.Point = map[string]int64{}
+		for k, v := range pt.Env {
+			out.Point[k] = v
+		}
+		w := pt.Work
+		v := &valueJSON{Max: w.Max, Min: w.Min, Total: w.Total, Imbalance: analyzer.Round(w.Imbalance), MaxRanks: cost.Ranks(w.MaxRanks)}
+		if cd.machine != nil {
+			v.Seconds = analyzer.Round(w.Max * cd.machine.Ops.Resolved().Add.Float64())
+		}
+		out.Work.At = v
+	}
+	for _, q := range r.Params {
+		p := paramJSON{Name: q.Name, Origin: originNames[q.Origin], Pos: q.Pos.String(), What: q.What}
+		if q.Default != nil {
+			p.Default = q.Default.String()
+		}
+		if cd.point != nil {
+			if v, ok := cd.point.Env[q.Name]; ok {
+				p.Value = &v
+			}
+		}
+		out.Params = append(out.Params, p)
+	}
+	for _, d := range ds {
+		title := ""
+		if ch := analyzer.Lookup(d.ID); ch != nil {
+			title = ch.Title
+		}
+		facts := d.Facts
+		if facts == nil {
+			facts = map[string]any{}
+		}
+		out.Diagnostics = append(out.Diagnostics, diagJSON{
+			Pos: d.Pos.String(), File: d.Pos.File, Line: d.Pos.Line, Col: d.Pos.Col,
+			ID: d.ID, Title: title, Severity: d.Severity.String(), Node: d.Node, Message: d.Message, Facts: facts,
+		})
+	}
+	slices.Sort(out.Missing)
+	return out
+}

@@ -1,0 +1,263 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mkvet/mkvet/analyzer"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+const programsDir = "../../testdata/programs"
+
+// skipWithoutAnalyze skips a test whose run needed cost.Analyze while it is
+// not implemented yet.
+func skipWithoutAnalyze(t *testing.T, stderr string) {
+	t.Helper()
+	if strings.Contains(stderr, "not yet implemented") {
+		t.Skipf("cost.Analyze is not available yet: %s", strings.TrimSpace(stderr))
+	}
+}
+
+func TestCheckUsage(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.f90")
+	if err := os.WriteFile(bad, []byte("program p\n  integer :: n\n  n = (\nend program p\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(programsDir, "trap_serial.f")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check"}, "no input files"},
+		{[]string{"check", "-form", "odd", good}, "-form must be fixed, free or auto"},
+		{[]string{"check", "-D", "rank=1", good}, "the rank is not a parameter"},
+		{[]string{"check", "-D", "n=1.5", good}, "must be an integer"},
+		{[]string{"check", "-D", "n=", good}, "-D n="},
+		{[]string{"check", "-assume", "n >=", good}, "assume:1:"},
+		{[]string{"check", "-share", "2", good}, "-share must be in (0, 1]"},
+		{[]string{"check", "-machine", "no-such-machine", good}, "no machine profile"},
+		{[]string{"check", bad}, "bad.f90:3:"},
+		{[]string{"check", filepath.Join(dir, "missing.f")}, "missing.f"},
+	} {
+		out, errs, code := runMkvet(t, tc.args...)
+		if code != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q, stdout %q; want exit 2 and %q", tc.args, code, errs, out, tc.want)
+		}
+	}
+}
+
+func TestCheckList(t *testing.T) {
+	out, errs, code := runMkvet(t, "check", "-list")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, c := range analyzer.Checks {
+		if !strings.Contains(out, c.ID+": "+c.Title) {
+			t.Errorf("-list lacks %s", c.ID)
+		}
+	}
+}
+
+func TestCheckHelpListsCheckFirst(t *testing.T) {
+	out, _, _ := runMkvet(t, "help")
+	i, j := strings.Index(out, "\tcheck "), strings.Index(out, "\tannotate ")
+	k := strings.Index(out, "\texpr ")
+	if i < 0 || j < 0 || k < 0 || !(i < j && j < k) {
+		t.Errorf("help order: want check, annotate, then expr:\n%s", out)
+	}
+}
+
+func TestCheckTrap(t *testing.T) {
+	file := filepath.Join(programsDir, "trap_mpi.f")
+	out, errs, code := runMkvet(t, "check", "-D", "P=8", file)
+	skipWithoutAnalyze(t, errs)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (findings); stderr:\n%s", code, errs)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if !strings.HasPrefix(line, file+":") || !strings.Contains(line, ": MK") {
+			t.Errorf("not a vet-style line: %q", line)
+		}
+	}
+	if !strings.Contains(out, " MK1001 loop runs ") || !strings.Contains(out, "n=1024, P=8: 127 iterations") {
+		t.Errorf("hot loop of trap not reported at the point:\n%s", out)
+	}
+
+	// Without P the results are symbolic, with one note saying so.
+	out, errs, code = runMkvet(t, "check", file)
+	if code != 1 || strings.Count(errs, "no value for P") != 1 || !strings.Contains(out, "as n grows") {
+		t.Errorf("symbolic run: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+
+	// An unknown -D name is a note, not an error.
+	_, errs, _ = runMkvet(t, "check", "-D", "P=8,zz=3", file)
+	if !strings.Contains(errs, "-D zz: not a parameter") {
+		t.Errorf("stderr lacks the unknown -D note:\n%s", errs)
+	}
+}
+
+func TestCheckJSON(t *testing.T) {
+	file := filepath.Join(programsDir, "trap_mpi.f")
+	out, errs, code := runMkvet(t, "check", "-json", "-D", "p=8", "-machine", "cluster", file)
+	skipWithoutAnalyze(t, errs)
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var res checkJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if res.Version != 1 || res.Entry != "trapmp" || !res.Parallel || res.Point["P"] != 8 || res.Point["n"] != 1024 ||
+		res.Machine != "cluster" || res.Work.At == nil || res.Work.At.Seconds <= 0 {
+		t.Errorf("header: %+v", res)
+	}
+	if len(res.Diagnostics) == 0 {
+		t.Fatal("no diagnostics")
+	}
+	for _, d := range res.Diagnostics {
+		if d.Pos != d.File+":"+itoa(d.Line)+":"+itoa(d.Col) || d.ID == "" || d.Title == "" || d.Facts == nil {
+			t.Errorf("diagnostic %+v", d)
+		}
+	}
+	// The generic decoding sees the documented top-level keys.
+	var raw map[string]any
+	json.Unmarshal([]byte(out), &raw)
+	for _, k := range []string{"version", "files", "entry", "parallel", "point", "missing", "params", "work", "diagnostics"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+// goldenPoints gives each program of testdata/programs the -D point of its
+// golden runs ("" for none: a serial program's defaults).
+var goldenPoints = map[string]string{
+	"trap_serial.f":   "",
+	"hpf_example.f90": "",
+	"jacobi1d.f90":    "P=8,nargs=0",
+	"trap_reduce.f90": "P=8,nargs=0",
+}
+
+func goldenPoint(name string) string {
+	if p, ok := goldenPoints[name]; ok {
+		return p
+	}
+	return "P=8"
+}
+
+// programNames lists the Fortran programs of testdata/programs.
+func programNames(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, pat := range []string{"*.f", "*.F", "*.f90", "*.F90"} {
+		m, err := filepath.Glob(filepath.Join(programsDir, pat))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range m {
+			out = append(out, filepath.Base(p))
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no programs in " + programsDir)
+	}
+	return out
+}
+
+// needGolden skips the test, before any work, when the golden file does
+// not exist and -update is not given: goldens are generated with -update.
+func needGolden(t *testing.T, path string) {
+	t.Helper()
+	if _, err := os.Stat(path); os.IsNotExist(err) && !*update {
+		t.Skipf("no golden file %s; create it with go test ./cmd/mkvet -run Golden -update", path)
+	}
+}
+
+// golden compares got with the golden file, or rewrites it under -update.
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s differs (rerun with -update after checking):\n%s", path, firstDiff(string(want), string(got)))
+	}
+}
+
+// firstDiff shows the first differing line of want and got.
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < max(len(w), len(g)); i++ {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return "line " + itoa(i+1) + ":\n  want: " + a + "\n  got:  " + b
+		}
+	}
+	return "(same lines, different endings)"
+}
+
+// transcript runs mkvet and formats the run as the golden files keep it.
+func transcript(t *testing.T, args ...string) (text string, stderr string) {
+	t.Helper()
+	out, errs, code := runMkvet(t, args...)
+	var b strings.Builder
+	b.WriteString("$ mkvet " + strings.Join(args, " ") + "\n")
+	b.WriteString(out)
+	if errs != "" {
+		b.WriteString("-- stderr --\n" + errs)
+	}
+	b.WriteString("-- exit " + itoa(code) + " --\n")
+	return b.String(), errs
+}
+
+// TestCheckGolden keeps the check output of every test program, without a
+// point and at its golden point, in testdata/golden/check.
+func TestCheckGolden(t *testing.T) {
+	goldenDir, err := filepath.Abs(filepath.Join("testdata", "golden", "check"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range programNames(t) {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(goldenDir, name+".txt")
+			needGolden(t, path)
+			t.Chdir(programsDir)
+			sym, errs := transcript(t, "check", "-I", ".", name)
+			skipWithoutAnalyze(t, errs)
+			text := sym
+			if pt := goldenPoint(name); pt != "" {
+				at, _ := transcript(t, "check", "-I", ".", "-D", pt, name)
+				text += "\n" + at
+			}
+			golden(t, path, []byte(text))
+		})
+	}
+}

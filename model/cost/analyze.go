@@ -1,0 +1,466 @@
+package cost
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/mkvet/mkvet/counting"
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+	"github.com/mkvet/mkvet/symbolic/symeval"
+)
+
+// Options control Analyze.
+type Options struct {
+	// Entry names the routine to start from; empty means the PROGRAM unit (or
+	// the only routine).
+	Entry string
+	// Params names variables to treat as parameters wherever they are
+	// assigned, like `!mk$ param name` in the source.
+	Params []string
+	// Assume adds relations between parameters (N >= P).
+	Assume []symbolic.Relation
+	// Weights are the operation weights; nil means DefaultWeights.
+	Weights *Weights
+}
+
+// Analyze evaluates prog symbolically from its entry and counts every node.
+func Analyze(prog *apt.Program, opt Options) (*Report, error) {
+	res, err := symeval.Evaluate(prog, symeval.Options{Entry: opt.Entry, Params: opt.Params, Assume: opt.Assume})
+	if err != nil {
+		return nil, err
+	}
+	w := DefaultWeights()
+	if opt.Weights != nil {
+		w = *opt.Weights
+	}
+	an := &analysis{
+		assume: assumptions(res.Assume),
+		counts: map[string]countResult{},
+		w:      w,
+		rep: &Report{
+			Program:  prog,
+			Entry:    res.Entry,
+			Parallel: res.Parallel,
+			ByID:     map[string]*Node{},
+			Weights:  w,
+			Diags:    slices.Clone(res.Diags),
+		},
+		byNode: map[apt.Node]*Node{},
+	}
+	an.rep.Assumptions = an.assume
+	an.rep.Work = an.occ(res.Root, nil)
+	an.finish(res)
+	return an.rep, nil
+}
+
+type countResult struct {
+	pw  symbolic.Piecewise
+	err error
+}
+
+type analysis struct {
+	assume *symbolic.Assumptions
+	counts map[string]countResult
+	w      Weights
+	rep    *Report
+	byNode map[apt.Node]*Node
+}
+
+// count returns how many points of d there are, times its factor, or with a
+// weight the weighted sum over them. The domain is first split on the guards
+// of conditional values (see cases), each case simplified under its own
+// conditions; identical sets are counted once.
+func (an *analysis) count(d *symeval.Domain, extra counting.Formula, weight *symbolic.Expr) (symbolic.Piecewise, error) {
+	dd := *d
+	if extra != nil {
+		dd.Cond = append(slices.Clone(d.Cond), extra)
+	}
+	set := dd.Set()
+	if weight != nil {
+		// The weight's symbols are parameters of the set too.
+		declared := map[string]bool{}
+		for _, v := range append(slices.Clone(set.Params), set.Vars...) {
+			declared[v] = true
+		}
+		for _, s := range weight.Symbols() {
+			if !declared[s] {
+				set.Params = append(set.Params, s)
+				declared[s] = true
+			}
+		}
+	}
+	vars := map[string]bool{}
+	for _, v := range set.Vars {
+		vars[v] = true
+	}
+	var total symbolic.Piecewise
+	for _, c := range cases(set.Cond, maxGuardSplits) {
+		cs := *set
+		cs.Cond = an.simplify(c, vars, an.local(c))
+		if isFalse(cs.Cond) {
+			continue
+		}
+		pw, err := an.countSet(&cs, weight)
+		if err != nil {
+			return symbolic.Piecewise{}, err
+		}
+		total = total.Add(pw)
+	}
+	if d.Factor.NumTerms() > 0 {
+		if c, ok := d.Factor.Int64(); !ok || c != 1 {
+			total = total.Scale(d.Factor)
+		}
+	}
+	return total, nil
+}
+
+func (an *analysis) countSet(set *counting.Set, weight *symbolic.Expr) (symbolic.Piecewise, error) {
+	key := set.String()
+	if weight != nil {
+		key += " weight " + weight.String()
+	}
+	if r, ok := an.counts[key]; ok {
+		return r.pw, r.err
+	}
+	var pw symbolic.Piecewise
+	var err error
+	t0 := time.Now()
+	defer func() {
+		if os.Getenv("MKVET_DEBUG") != "" {
+			fmt.Fprintln(os.Stderr, "DEBUG", time.Since(t0), key, err)
+		}
+	}()
+	if weight == nil {
+		pw, err = counting.Count(set, an.assume)
+	} else {
+		pw, err = counting.Sum(set, *weight, an.assume, counting.Options{})
+	}
+	an.counts[key] = countResult{pw, err}
+	return pw, err
+}
+
+// node returns the report node of n, creating it on first sight.
+func (an *analysis) node(o *symeval.Occ, parent *Node) *Node {
+	if n, ok := an.byNode[o.Node]; ok {
+		return n
+	}
+	n := &Node{Node: o.Node, Routine: o.Routine, Parent: parent, Depth: o.Depth, Exact: true}
+	an.byNode[o.Node] = n
+	an.rep.Nodes = append(an.rep.Nodes, n)
+	an.rep.ByID[o.Node.Base().ID] = n
+	return n
+}
+
+func (an *analysis) fail(n *Node, what string, err error) {
+	n.Exact = false
+	msg := fmt.Sprintf("%s not derived: %v", what, err)
+	if errors.Is(err, counting.ErrTooComplex) || errors.Is(err, counting.ErrNotExact) {
+		msg = fmt.Sprintf("%s not derived exactly: %v", what, err)
+	}
+	if n.Note == "" {
+		n.Note = msg
+	}
+	an.rep.Diags = append(an.rep.Diags, apt.Diagnostic{Pos: n.Node.Base().Span.Start(), Severity: apt.Warning, Msg: msg})
+}
+
+// occ costs one occurrence and its subtree and returns its inclusive work
+// (MK's composition, seed 000 §4: children's work already carries their own
+// execution counts, so a loop's work is its body's, an IF's its arms', a
+// CALL's its callee's in this context).
+func (an *analysis) occ(o *symeval.Occ, parent *Node) symbolic.Piecewise {
+	n := an.node(o, parent)
+	if o.Inexact {
+		n.Exact = false
+		if n.Note == "" {
+			n.Note = o.Note
+		}
+	}
+	cnt, err := an.count(o.Dom, nil, nil)
+	if err != nil {
+		an.fail(n, "count", err)
+	}
+	n.Count = n.Count.Add(cnt)
+	if o.Body != nil {
+		it, err := an.count(o.Body, nil, nil)
+		if err != nil {
+			an.fail(n, "iteration count", err)
+		}
+		n.Iterations = n.Iterations.Add(it)
+	}
+	var self symbolic.Piecewise
+	switch x := o.Node.(type) {
+	case *apt.Block:
+		self = an.blockWork(x, o, n, cnt)
+	case *apt.Call:
+		if !an.w.Call.IsZero() {
+			self = cnt.Scale(symbolic.Const(an.w.Call))
+		}
+	case *apt.Comm:
+		an.comm(x, o, n)
+	}
+	n.Self = n.Self.Add(self)
+	work := self
+	for _, c := range o.Children {
+		work = work.Add(an.occ(c, n))
+	}
+	n.Work = n.Work.Add(work)
+	return work
+}
+
+// blockWork is the work of a block's statements: each statement's weight
+// times the block's count, or for an array statement the sum of its element
+// counts over the domain.
+func (an *analysis) blockWork(b *apt.Block, o *symeval.Occ, n *Node, cnt symbolic.Piecewise) symbolic.Piecewise {
+	scalar := symbolic.Rat{}
+	var out symbolic.Piecewise
+	for i, s := range b.Stmts {
+		w := an.w.Of(s.Ops)
+		if w.IsZero() {
+			continue
+		}
+		if i < len(o.Sizes) && o.Sizes[i] != nil {
+			for _, alt := range o.Sizes[i].Alts {
+				weight := alt.E.Mul(symbolic.Const(w))
+				pw, err := an.count(o.Dom, alt.Guard, &weight)
+				if err != nil {
+					an.fail(n, "array statement work", err)
+					continue
+				}
+				out = out.Add(pw)
+			}
+			continue
+		}
+		scalar = scalar.Add(w)
+	}
+	if !scalar.IsZero() {
+		out = out.Add(cnt.Scale(symbolic.Const(scalar)))
+	}
+	return out
+}
+
+// comm counts a Comm's messages and bytes per rank (SCALA's number of
+// transfers and data volume, seed 001 §4).
+func (an *analysis) comm(c *apt.Comm, o *symeval.Occ, n *Node) {
+	if n.Comm == nil {
+		n.Comm = &Comm{Op: c.Op}
+	}
+	side := func(ts []symeval.Transfer, msgs, bytes *symbolic.Piecewise) {
+		for _, t := range ts {
+			pw, err := an.count(o.Dom, t.Guard, nil)
+			if err != nil {
+				an.fail(n, "message count", err)
+				continue
+			}
+			*msgs = msgs.Add(pw)
+			if t.Bytes == nil {
+				n.Exact = false
+				if n.Note == "" {
+					n.Note = "the message size is unknown"
+				}
+				continue
+			}
+			bw, err := an.count(o.Dom, t.Guard, t.Bytes)
+			if err != nil {
+				an.fail(n, "data volume", err)
+				continue
+			}
+			*bytes = bytes.Add(bw)
+			if n.Comm.MsgBytes == nil && t.Guard == nil {
+				b := *t.Bytes
+				n.Comm.MsgBytes = &b
+			}
+			if n.Comm.Peer == nil && t.Guard == nil && t.Peer != nil {
+				p := *t.Peer
+				n.Comm.Peer = &p
+			}
+		}
+	}
+	side(o.Sends, &n.Comm.Messages, &n.Comm.BytesSent)
+	side(o.Recvs, &n.Comm.Received, &n.Comm.BytesReceived)
+}
+
+// simplifyBudget bounds the prover's steps per question when the final
+// closed forms are simplified.
+const simplifyBudget = 60
+
+// finish simplifies every closed form under the assumptions and keeps the
+// parameters the counts depend on.
+func (an *analysis) finish(res *symeval.Result) {
+	a := an.assume
+	// Many nodes share a closed form (a block and its loop's iterations):
+	// each distinct one is simplified once, with a small proof budget, since
+	// a guard left unsimplified costs only readability.
+	memo := map[string]symbolic.Piecewise{}
+	simp := func(pw *symbolic.Piecewise) {
+		k := pw.String()
+		if r, ok := memo[k]; ok {
+			*pw = r
+			return
+		}
+		*pw = pw.SimplifyWithin(a, simplifyBudget)
+		memo[k] = *pw
+	}
+	used := map[string]bool{}
+	note := func(pw symbolic.Piecewise) {
+		for _, p := range pw.Pieces {
+			for _, s := range p.Value.Symbols() {
+				used[s] = true
+			}
+			for _, g := range p.Guard {
+				for _, s := range g.E.Symbols() {
+					used[s] = true
+				}
+			}
+		}
+	}
+	simp(&an.rep.Work)
+	note(an.rep.Work)
+	for _, n := range an.rep.Nodes {
+		simp(&n.Count)
+		simp(&n.Work)
+		simp(&n.Self)
+		if len(n.Iterations.Pieces) > 0 {
+			simp(&n.Iterations)
+		}
+		note(n.Count)
+		note(n.Iterations)
+		if n.Comm != nil {
+			for _, pw := range []*symbolic.Piecewise{&n.Comm.Messages, &n.Comm.Received, &n.Comm.BytesSent, &n.Comm.BytesReceived} {
+				simp(pw)
+				note(*pw)
+			}
+		}
+	}
+	for _, r := range a.Relations() {
+		for _, s := range r.E.Symbols() {
+			used[s] = true
+		}
+	}
+	for _, p := range res.Params {
+		if !used[p.Name] && p.Default == nil {
+			continue
+		}
+		an.rep.Params = append(an.rep.Params, &Param{
+			Name: p.Name, Origin: origins[p.Origin], Pos: p.Pos, What: p.What, Default: p.Default,
+		})
+	}
+}
+
+var origins = map[symeval.Origin]ParamOrigin{
+	symeval.FromAnnotation:  FromAnnotation,
+	symeval.FromRead:        FromRead,
+	symeval.FromCommandLine: FromCommandLine,
+	symeval.FromUnresolved:  FromUnresolved,
+	symeval.FromFrequency:   FromFrequency,
+	symeval.FromTripCount:   FromTripCount,
+}
+
+// assumptions builds the assumption set, each relation simplified under the
+// others (so that mod(n,P) == 0 with n >= P >= 1 reads with floor, not
+// trunc, and the prover can use it).
+func assumptions(rels []symbolic.Relation) *symbolic.Assumptions {
+	a := symbolic.NewAssumptions(rels...)
+	out := make([]symbolic.Relation, len(rels))
+	for i, r := range rels {
+		out[i] = symbolic.Relation{E: a.Simplify(r.E), Op: r.Op}
+	}
+	return symbolic.NewAssumptions(out...)
+}
+
+// simplify rewrites every relation of f under the assumptions (trunc of a
+// non-negative value is floor, min and max decided by them), which the
+// counting engine needs to know the signs of divisors.
+// local returns the assumptions with the top-level relations of a domain's
+// condition added (the loop bounds), under which trunc((k-1)/m) of a loop
+// variable k >= 1 reads as floor.
+func (an *analysis) local(f counting.Formula) *symbolic.Assumptions {
+	var rels []symbolic.Relation
+	var walk func(f counting.Formula)
+	walk = func(f counting.Formula) {
+		switch g := f.(type) {
+		case counting.Rel:
+			rels = append(rels, g.R)
+		case counting.And:
+			for _, x := range g {
+				walk(x)
+			}
+		}
+	}
+	walk(f)
+	if len(rels) == 0 {
+		return an.assume
+	}
+	a := an.assume.Clone()
+	a.Assume(rels...)
+	return a
+}
+
+func (an *analysis) simplify(f counting.Formula, vars map[string]bool, local *symbolic.Assumptions) counting.Formula {
+	switch g := f.(type) {
+	case counting.Rel:
+		r := symbolic.Relation{E: local.Simplify(g.R.E), Op: g.R.Op}
+		if r.Op == symbolic.EQ && floorOverVars(r.E, vars) {
+			// floor(x) == r is floor(x) >= r and floor(x) <= r.
+			ge, ok1 := local.Unfloor(symbolic.Relation{E: r.E, Op: symbolic.GE})
+			le, ok2 := local.Unfloor(symbolic.Relation{E: r.E.Neg(), Op: symbolic.GE})
+			if ok1 && ok2 {
+				return counting.And{counting.Rel{R: ge}, counting.Rel{R: le}}
+			}
+		}
+		if !floorOverVars(r.E, vars) {
+			return counting.Rel{R: r}
+		}
+		if u, ok := local.Unfloor(r); ok {
+			r = u
+		}
+		if len(r.E.Symbols()) > 0 && !mentionsAny(r.E, vars) {
+			switch an.assume.Prove(r) {
+			case symbolic.True:
+				return counting.And{}
+			case symbolic.False:
+				return counting.Or{}
+			}
+		}
+		return counting.Rel{R: r}
+	case counting.And:
+		out := make(counting.And, len(g))
+		for i, x := range g {
+			out[i] = an.simplify(x, vars, local)
+		}
+		return out
+	case counting.Or:
+		out := make(counting.Or, len(g))
+		for i, x := range g {
+			out[i] = an.simplify(x, vars, local)
+		}
+		return out
+	case counting.Not:
+		return counting.Not{F: an.simplify(g.F, vars, local)}
+	}
+	return f
+}
+
+func mentionsAny(e symbolic.Expr, vars map[string]bool) bool {
+	for _, s := range e.Symbols() {
+		if vars[s] {
+			return true
+		}
+	}
+	return false
+}
+
+// floorOverVars reports whether e has a floor of an expression in the domain
+// variables: only those are worth rewriting (a floor of parameters alone is
+// an atom the counting engine keeps).
+func floorOverVars(e symbolic.Expr, vars map[string]bool) bool {
+	for _, at := range e.FuncAtoms() {
+		if name, args, ok := at.AsFunc(); ok && name == "floor" && len(args) == 1 && mentionsAny(args[0], vars) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,169 @@
+package cost_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mkvet/mkvet/frontend/fortran"
+	"github.com/mkvet/mkvet/internal/aptrun"
+	"github.com/mkvet/mkvet/model/cost"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// seedPrograms are the testdata programs of issue 5's acceptance, with the
+// ranges their parameters are drawn from (parameters outside the
+// assumptions are redrawn).
+var seedPrograms = []struct {
+	file   string
+	params map[string][2]int64
+}{
+	{"trap_serial.f", map[string][2]int64{"n": {1, 300}}},
+	{"trap_mpi.f", map[string][2]int64{"n": {1, 300}}},
+	{"trap_reduce.f90", map[string][2]int64{"n": {1, 300}, "nargs": {0, 2}}},
+	{"shift.f", map[string][2]int64{"n": {0, 12}, "m": {0, 40}}},
+	{"pipeline.f", map[string][2]int64{"n": {0, 12}, "m": {0, 40}}},
+	{"atm2d.f90", map[string][2]int64{"nx": {1, 20}, "ny": {1, 40}, "niter": {0, 4}}},
+	{"hpf_example.f90", map[string][2]int64{"n1": {0, 10}, "n2": {1, 64}}},
+	{"pge1.f", map[string][2]int64{"n": {1, 48}}},
+	{"lu_wavefront.f", map[string][2]int64{"nx": {1, 12}, "ny": {1, 12}, "nz": {1, 4}}},
+	{"jacobi1d.f90", map[string][2]int64{"n": {1, 100}, "iters": {0, 5}, "nargs": {0, 3}}},
+}
+
+// TestCountsAgainstExecution checks every node's per-rank count, loop
+// iterations, messages and bytes against a tree-walking execution of the APT
+// (internal/aptrun), at 24 parameter points with P from 1 to 16, every rank.
+func TestCountsAgainstExecution(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "programs")
+	for _, sp := range seedPrograms {
+		t.Run(sp.file, func(t *testing.T) {
+			prog, diags := fortran.ParseFiles([]string{filepath.Join(dir, sp.file)}, fortran.Config{IncludeDirs: []string{dir}})
+			for _, d := range diags {
+				if d.Severity == 1 {
+					t.Fatalf("parse: %s", d)
+				}
+			}
+			rep, err := cost.Analyze(prog, cost.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range rep.Nodes {
+				if !n.Exact {
+					t.Errorf("%s: inexact: %s", n.Node.Base().ID, n.Note)
+				}
+			}
+			rng := rand.New(rand.NewPCG(1, uint64(len(sp.file))))
+			points := 0
+			for tries := 0; points < 24 && tries < 2000; tries++ {
+				env := map[string]int64{}
+				for name, r := range sp.params {
+					env[name] = r[0] + rng.Int64N(r[1]-r[0]+1)
+				}
+				np := int64(1)
+				if rep.Parallel {
+					np = 1 + rng.Int64N(16)
+					if points < 2 {
+						np = int64(1 + points*15) // P = 1 and P = 16 always
+					}
+					env[cost.Size] = np
+				}
+				pt, err := rep.At(env)
+				if err != nil {
+					continue // outside the assumptions
+				}
+				points++
+				for rank := int64(0); rank < np; rank++ {
+					params := map[string]int64{}
+					for k, v := range env {
+						params[k] = v
+					}
+					delete(params, cost.Size)
+					if v, ok := params["nargs"]; ok {
+						// mkvet names command_argument_count() nargs.
+						params["command_argument_count"] = v
+					}
+					got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank, Params: params})
+					if err != nil {
+						t.Fatalf("execution at %v rank %d: %v", env, rank, err)
+					}
+					compare(t, rep, pt, got, env, rank)
+				}
+				if t.Failed() {
+					return
+				}
+			}
+			if points < 20 {
+				t.Fatalf("only %d parameter points satisfy the assumptions", points)
+			}
+		})
+	}
+}
+
+func compare(t *testing.T, rep *cost.Report, pt *cost.Point, got *aptrun.Counts, env map[string]int64, rank int64) {
+	t.Helper()
+	at := fmt.Sprintf("%s rank=%d", pointString(env), rank)
+	check := func(n *cost.Node, what string, pw symbolic.Piecewise, want int64) {
+		v := pt.Nodes[n]
+		var x float64
+		switch what {
+		case "count":
+			x = v.Count.PerRank[rank]
+		case "iterations":
+			x = v.Iterations.PerRank[rank]
+		case "messages":
+			x = v.Messages.PerRank[rank]
+		case "bytes":
+			x = v.BytesSent.PerRank[rank]
+		}
+		if x != float64(want) {
+			t.Errorf("%s %s at %s: predicted %v, executed %d\n  closed form: %s", n.Node.Base().ID, what, at, x, want, clip(pw.String()))
+		}
+	}
+	seen := map[string]bool{}
+	for _, n := range rep.Nodes {
+		id := n.Node.Base().ID
+		seen[id] = true
+		check(n, "count", n.Count, got.Exec[id])
+		if len(n.Iterations.Pieces) > 0 || got.Iter[id] != 0 {
+			check(n, "iterations", n.Iterations, got.Iter[id])
+		}
+		if n.Comm != nil {
+			check(n, "messages", n.Comm.Messages, got.Msgs[id])
+			check(n, "bytes", n.Comm.BytesSent, got.Bytes[id])
+		}
+	}
+	// Every node the execution reached must be in the report.
+	var missing []string
+	for id, c := range got.Exec {
+		if c > 0 && !seen[id] {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		t.Errorf("executed at %s but not in the report: %s", at, strings.Join(missing, ", "))
+	}
+}
+
+func pointString(env map[string]int64) string {
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, env[k]))
+	}
+	return strings.Join(parts, ",")
+}
+
+func clip(s string) string {
+	if len(s) > 400 {
+		return s[:400] + "..."
+	}
+	return s
+}

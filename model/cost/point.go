@@ -1,0 +1,233 @@
+package cost
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Point is a report evaluated at one assignment of the parameters and P: each
+// per-rank value for every rank, with the figures diagnostics need.
+type Point struct {
+	// Env holds P and every parameter of the report (a serial program has P = 1).
+	Env map[string]int64
+	P   int64
+	// Nodes maps a report node to its values; Work is the whole program's.
+	Nodes map[*Node]*NodeValues
+	Work  Values
+}
+
+// NodeValues are a node's figures at a point.
+type NodeValues struct {
+	Count, Iterations, Work Values
+	// Communication figures, for Comm nodes.
+	Messages, BytesSent Values
+}
+
+// Values is one per-rank quantity at a point.
+type Values struct {
+	PerRank []float64 // indexed by rank
+	Total   float64   // sum over ranks
+	Max     float64
+	// MaxRanks are the ranks that reach Max, MinRanks those at the minimum.
+	MaxRanks, MinRanks []int
+	Min                float64
+	// Imbalance is Max/mean, SCALA's and PerWiz's load-imbalance ratio: 1 when
+	// balanced, P when one rank does everything; 1 when the mean is 0.
+	Imbalance float64
+}
+
+// Ranks formats a list of ranks compactly: "0", "0-3", "0,2,5-7".
+func Ranks(rs []int) string {
+	var b strings.Builder
+	for i := 0; i < len(rs); {
+		j := i
+		for j+1 < len(rs) && rs[j+1] == rs[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		if j == i {
+			fmt.Fprintf(&b, "%d", rs[i])
+		} else {
+			fmt.Fprintf(&b, "%d-%d", rs[i], rs[j])
+		}
+		i = j + 1
+	}
+	return b.String()
+}
+
+// MissingParams returns the report's symbols that env does not give a value,
+// sorted: P (for a parallel program) and the parameters without a default.
+func (r *Report) MissingParams(env map[string]int64) []string {
+	var out []string
+	if r.Parallel {
+		if _, ok := env[Size]; !ok {
+			out = append(out, Size)
+		}
+	}
+	for _, p := range r.Params {
+		if _, ok := env[p.Name]; !ok && p.Default == nil {
+			out = append(out, p.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// At evaluates the report at env, which gives P and parameter values;
+// parameters with a default take it when env does not name them. It fails
+// when a symbol has no value or the point violates the assumptions.
+func (r *Report) At(env map[string]int64) (*Point, error) {
+	full := map[string]int64{}
+	for _, p := range r.Params {
+		if v, ok := env[p.Name]; ok {
+			full[p.Name] = v
+			continue
+		}
+		if p.Default == nil {
+			return nil, fmt.Errorf("no value for parameter %s (%s); give it with -D %s=...", p.Name, p.What, p.Name)
+		}
+		dv, err := p.Default.Eval(ratEnv(full))
+		if err != nil {
+			return nil, fmt.Errorf("default of %s: %v", p.Name, err)
+		}
+		n, ok := dv.Int64()
+		if !ok || !dv.IsInt() {
+			return nil, fmt.Errorf("default of %s is %s, not an integer", p.Name, dv)
+		}
+		full[p.Name] = n
+	}
+	np := int64(1)
+	if r.Parallel {
+		v, ok := env[Size]
+		if !ok {
+			return nil, fmt.Errorf("no value for P, the number of processes; give it with -D P=...")
+		}
+		if v < 1 {
+			return nil, fmt.Errorf("P = %d: need P >= 1", v)
+		}
+		np = v
+		full[Size] = v
+	}
+	for k, v := range env {
+		if _, ok := full[k]; !ok && k != Rank {
+			full[k] = v
+		}
+	}
+	vars := make([]string, 0, len(full)+1)
+	for k := range full {
+		vars = append(vars, k)
+	}
+	sort.Strings(vars)
+	vars = append(vars, Rank)
+	vals := make([]int64, len(vars))
+	for i, k := range vars[:len(vars)-1] {
+		vals[i] = full[k]
+	}
+	pt := &Point{Env: full, P: np, Nodes: make(map[*Node]*NodeValues, len(r.Nodes))}
+	renv := ratEnv(full)
+	renv[Rank] = symbolic.RatInt(0)
+	for rk := int64(0); rk < np; rk++ {
+		renv[Rank] = symbolic.RatInt(rk)
+		ok, err := r.Assumptions.Holds(renv)
+		if err == nil && !ok {
+			return nil, fmt.Errorf("the point %s violates the assumptions %s", pointText(full), r.Assumptions)
+		}
+	}
+	eval := func(pw symbolic.Piecewise) (Values, error) {
+		f, err := pw.Compile(vars)
+		if err != nil {
+			return Values{}, err
+		}
+		v := Values{PerRank: make([]float64, np)}
+		for rk := int64(0); rk < np; rk++ {
+			vals[len(vals)-1] = rk
+			x, err := f.EvalInt(vals)
+			if err != nil {
+				return Values{}, err
+			}
+			v.PerRank[rk] = x.Float64()
+		}
+		v.summarise()
+		return v, nil
+	}
+	var err error
+	if pt.Work, err = eval(r.Work); err != nil {
+		return nil, fmt.Errorf("program work: %v", err)
+	}
+	for _, n := range r.Nodes {
+		nv := &NodeValues{}
+		if nv.Count, err = eval(n.Count); err != nil {
+			return nil, fmt.Errorf("%s: count: %v", n.Node.Base().ID, err)
+		}
+		if nv.Work, err = eval(n.Work); err != nil {
+			return nil, fmt.Errorf("%s: work: %v", n.Node.Base().ID, err)
+		}
+		if len(n.Iterations.Pieces) > 0 {
+			if nv.Iterations, err = eval(n.Iterations); err != nil {
+				return nil, fmt.Errorf("%s: iterations: %v", n.Node.Base().ID, err)
+			}
+		}
+		if n.Comm != nil {
+			if nv.Messages, err = eval(n.Comm.Messages); err != nil {
+				return nil, fmt.Errorf("%s: messages: %v", n.Node.Base().ID, err)
+			}
+			if nv.BytesSent, err = eval(n.Comm.BytesSent); err != nil {
+				return nil, fmt.Errorf("%s: bytes: %v", n.Node.Base().ID, err)
+			}
+		}
+		pt.Nodes[n] = nv
+	}
+	return pt, nil
+}
+
+func (v *Values) summarise() {
+	if len(v.PerRank) == 0 {
+		return
+	}
+	v.Max, v.Min = v.PerRank[0], v.PerRank[0]
+	for _, x := range v.PerRank {
+		v.Total += x
+		v.Max = max(v.Max, x)
+		v.Min = min(v.Min, x)
+	}
+	for i, x := range v.PerRank {
+		if x == v.Max {
+			v.MaxRanks = append(v.MaxRanks, i)
+		}
+		if x == v.Min {
+			v.MinRanks = append(v.MinRanks, i)
+		}
+	}
+	mean := v.Total / float64(len(v.PerRank))
+	v.Imbalance = 1
+	if mean > 0 {
+		v.Imbalance = v.Max / mean
+	}
+}
+
+func ratEnv(env map[string]int64) map[string]symbolic.Rat {
+	out := make(map[string]symbolic.Rat, len(env)+1)
+	for k, v := range env {
+		out[k] = symbolic.RatInt(v)
+	}
+	return out
+}
+
+func pointText(env map[string]int64) string {
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%d", k, env[k])
+	}
+	return strings.Join(parts, ",")
+}

@@ -1,0 +1,113 @@
+package cost
+
+import (
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// The symbols every report uses for the SPMD structure. MPI_COMM_SIZE defines
+// Size and MPI_COMM_RANK defines Rank, whatever the program calls its
+// variables; a serial program has neither.
+const (
+	Size = "P"    // number of processes
+	Rank = "rank" // the calling process, 0 <= rank <= P-1
+)
+
+// Report is a costed APT: for every node of the program reachable from its
+// entry, how often each rank executes it and what it costs, as closed forms in
+// the parameters, P and rank.
+type Report struct {
+	Program *apt.Program
+	Entry   *apt.Routine
+	// Parallel is set when the program calls MPI_COMM_SIZE or MPI_COMM_RANK:
+	// only then are P and rank free symbols of the counts.
+	Parallel bool
+	// Params are the free symbols of the report besides P and rank, in order of
+	// first appearance: problem sizes, values read at run time, unresolved
+	// values. Each is reported once.
+	Params []*Param
+	// Assumptions holds the facts the counts rely on: P >= 1, 0 <= rank <= P-1,
+	// the `!mk$ assume` annotations, -assume relations, parameter lower bounds.
+	Assumptions *symbolic.Assumptions
+	// Nodes lists the costed nodes in preorder (routines in the order the entry
+	// reaches them, a callee after its first caller); ByID finds one by APT ID.
+	Nodes []*Node
+	ByID  map[string]*Node
+	// Work is the whole program's work per rank in operation units (the entry
+	// routine's Work); Weights are the operation weights used.
+	Work    symbolic.Piecewise
+	Weights Weights
+	// Diags are problems met during evaluation (unmodelled constructs,
+	// recursion, unresolved values), each once.
+	Diags []apt.Diagnostic
+}
+
+// ParamOrigin says where a parameter came from.
+type ParamOrigin int
+
+// Origins of parameters.
+const (
+	FromAnnotation  ParamOrigin = iota + 1 // `!mk$ param` or -D
+	FromRead                               // a READ statement
+	FromCommandLine                        // get_command_argument / command_argument_count
+	FromUnresolved                         // a value the evaluation could not derive (a data-dependent bound, a function result)
+	FromFrequency                          // how often a branch with an unanalysable condition is taken, in percent
+	FromTripCount                          // the trip count of a loop the evaluation cannot bound (DO WHILE, endless DO)
+)
+
+// Param is a named symbol the counts depend on besides P and rank.
+type Param struct {
+	Name   string
+	Origin ParamOrigin
+	// Pos is where the value enters the program (the READ, the annotation, the
+	// unresolved bound).
+	Pos apt.Pos
+	// What describes the value in the user's terms ("the value read into n",
+	// "the trip count of the DO WHILE loop at jacobi/L3").
+	What string
+	// Default is the value from `!mk$ param name = value`, or the constant the
+	// program assigns before overwriting it from input; nil when there is none.
+	Default *symbolic.Expr
+}
+
+// Node is one APT node with its counts and costs. All Piecewise values are
+// per rank: functions of the parameters, P and rank.
+type Node struct {
+	Node    apt.Node
+	Routine *apt.Routine
+	Parent  *Node // nil for a routine
+	// Depth is the number of enclosing loops, calls counted through.
+	Depth int
+	// Count is how many times a rank executes the node (for a Loop: enters it;
+	// for a Routine: is called). Summed over every calling context.
+	Count symbolic.Piecewise
+	// Iterations is, for a Loop, how many times a rank executes its body.
+	Iterations symbolic.Piecewise
+	// Self is the work of the node's own statements per rank (a Block's
+	// operations times its count, a Comm's per-call overhead is not work);
+	// Work is MK's inclusive composition: Self plus the children's Work, a
+	// Call's callee work in the call's context.
+	Self, Work symbolic.Piecewise
+	// Comm holds the communication of a Comm node (nil otherwise).
+	Comm *Comm
+	// Exact is false when a count rests on an approximation (an unanalysable
+	// branch taken as a parameter fraction, a count the engine gave up on);
+	// Note then says why.
+	Exact bool
+	Note  string
+}
+
+// Comm is the communication of one MPI call, per rank.
+type Comm struct {
+	Op apt.CommOp
+	// Messages is the number of point-to-point messages the rank sends
+	// (collectives: the number of calls); Received the number it receives.
+	Messages, Received symbolic.Piecewise
+	// BytesSent and BytesReceived are the data volume (SCALA's) per rank.
+	BytesSent, BytesReceived symbolic.Piecewise
+	// MsgBytes is the size of one message in bytes, when it is a closed form.
+	MsgBytes *symbolic.Expr
+	// Peer is the destination (send) or source (receive) rank as a closed form
+	// in rank and P, nil when not derived or for collectives.
+	Peer *symbolic.Expr
+}

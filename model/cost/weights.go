@@ -1,0 +1,66 @@
+package cost
+
+import (
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Weights are the costs of one operation of each kind in operation units, the
+// unit of Work before a machine profile or calibration turns it into seconds
+// (MK's basic-block cost, seed 000 §2.1; Pacheco's counting statements, seed
+// 004 §11.2).
+type Weights struct {
+	Add, Mul, Div, Pow, Neg, Cmp, Logic symbolic.Rat
+	// IntDiv is added to Div for each integer division.
+	IntDiv symbolic.Rat
+	// Intrinsic is one call of an intrinsic function (sqrt, exp, mod, min).
+	Intrinsic symbolic.Rat
+	// Load and Store are one array element reference; Subscript one
+	// arithmetic operation inside a subscript.
+	Load, Store, Subscript symbolic.Rat
+	// Call is the linkage overhead of one call of a user routine (its body is
+	// costed separately, in the caller's context).
+	Call symbolic.Rat
+}
+
+// DefaultWeights are the weights used when none are given. They count a
+// floating-point add or multiply as one unit, a division as four and a power or
+// intrinsic as eight (the usual latency ratios of current cores, a rough guide
+// that calibration replaces); an array element reference as one unit, integer
+// subscript arithmetic and negation as free (compilers fold or strength-reduce
+// them), a comparison or logical operation as one, and a call as two.
+func DefaultWeights() Weights {
+	one := symbolic.RatInt(1)
+	return Weights{
+		Add: one, Mul: one, Div: symbolic.RatInt(4), Pow: symbolic.RatInt(8),
+		Neg: symbolic.Rat{}, Cmp: one, Logic: one,
+		IntDiv:    symbolic.Rat{},
+		Intrinsic: symbolic.RatInt(8),
+		Load:      one, Store: one, Subscript: symbolic.Rat{},
+		Call: symbolic.RatInt(2),
+	}
+}
+
+// Of returns the work of one execution of a statement with operation counts o,
+// without the cost of the user functions it calls.
+func (w Weights) Of(o apt.Ops) symbolic.Rat {
+	n := func(k int) symbolic.Rat { return symbolic.RatInt(int64(k)) }
+	sum := n(o.Adds).Mul(w.Add)
+	sum = sum.Add(n(o.Muls).Mul(w.Mul))
+	sum = sum.Add(n(o.Divs).Mul(w.Div))
+	sum = sum.Add(n(o.IntDivs).Mul(w.IntDiv))
+	sum = sum.Add(n(o.Pows).Mul(w.Pow))
+	sum = sum.Add(n(o.Negs).Mul(w.Neg))
+	sum = sum.Add(n(o.Cmps).Mul(w.Cmp))
+	sum = sum.Add(n(o.Logic).Mul(w.Logic))
+	sum = sum.Add(n(o.Loads).Mul(w.Load))
+	sum = sum.Add(n(o.Stores).Mul(w.Store))
+	sum = sum.Add(n(o.SubscriptOps).Mul(w.Subscript))
+	for _, k := range o.Intrinsics {
+		sum = sum.Add(n(k).Mul(w.Intrinsic))
+	}
+	for _, k := range o.Calls {
+		sum = sum.Add(n(k).Mul(w.Call))
+	}
+	return sum
+}

@@ -1,0 +1,561 @@
+package symeval
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mkvet/mkvet/counting"
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// cond returns the formula of a logical expression; ok is false when the
+// condition is not analysable (it compares real values the evaluation does
+// not know, or logical variables).
+func (ev *evaluator) cond(e apt.Expr) (counting.Formula, bool) {
+	switch x := e.(type) {
+	case *apt.Const:
+		if x.Kind == apt.ConstLogical {
+			if strings.Contains(strings.ToUpper(x.Text), "TRUE") {
+				return counting.And{}, true
+			}
+			return counting.Or{}, true
+		}
+	case *apt.Unary:
+		if x.Op == apt.OpNot {
+			f, ok := ev.cond(x.X)
+			return not(f), ok
+		}
+	case *apt.Binary:
+		switch x.Op {
+		case apt.OpAnd, apt.OpOr:
+			f, ok1 := ev.cond(x.X)
+			g, ok2 := ev.cond(x.Y)
+			if !ok1 || !ok2 {
+				return nil, false
+			}
+			if x.Op == apt.OpAnd {
+				return counting.And{f, g}, true
+			}
+			return counting.Or{f, g}, true
+		case apt.OpEq, apt.OpNe, apt.OpLt, apt.OpLe, apt.OpGt, apt.OpGe:
+			a := ev.closedInt(ev.value(x.X), x.X.At())
+			b := ev.closedInt(ev.value(x.Y), x.Y.At())
+			return relation(a, b, x.Op)
+		}
+	}
+	return nil, false
+}
+
+// closedInt replaces an unknown integer value by its parameter; unknown real
+// values stay unknown (a condition on them is not analysable).
+func (ev *evaluator) closedInt(v Value, pos apt.Pos) Value {
+	if v.unk != nil && !v.unk.real && v.Fields == nil {
+		return Known(ev.paramOf(v.unk, pos))
+	}
+	return v
+}
+
+// relation builds "a op b" over every pair of alternatives.
+func relation(a, b Value, op apt.Op) (counting.Formula, bool) {
+	if !a.IsKnown() || !b.IsKnown() || len(a.Alts)*len(b.Alts) > maxAlts {
+		return nil, false
+	}
+	var out counting.Or
+	for _, x := range a.Alts {
+		for _, y := range b.Alts {
+			var r counting.Formula
+			if op == apt.OpNe {
+				r = counting.Or{counting.Rel{R: symbolic.Rel(x.E, "<", y.E)}, counting.Rel{R: symbolic.Rel(x.E, ">", y.E)}}
+			} else {
+				r = counting.Rel{R: symbolic.Rel(x.E, relOps[op], y.E)}
+			}
+			out = append(out, and(x.Guard, y.Guard, r))
+		}
+	}
+	if len(out) == 1 {
+		return out[0], true
+	}
+	return out, true
+}
+
+// branchCond returns the condition of one arm of an If; the ELSE arm has a
+// nil formula.
+func (ev *evaluator) branchCond(n *apt.If, b *apt.Branch) (counting.Formula, bool) {
+	if b.Cond != nil {
+		return ev.cond(b.Cond)
+	}
+	if len(b.Cases) == 0 {
+		return nil, true
+	}
+	sel := ev.closedInt(ev.value(n.Selector), n.Span.Start())
+	var out counting.Or
+	for _, c := range b.Cases {
+		if !c.Range {
+			f, ok := relation(sel, ev.closedInt(ev.value(c.Lo), n.Span.Start()), apt.OpEq)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, f)
+			continue
+		}
+		var parts counting.And
+		if c.Lo != nil {
+			f, ok := relation(sel, ev.closedInt(ev.value(c.Lo), n.Span.Start()), apt.OpGe)
+			if !ok {
+				return nil, false
+			}
+			parts = append(parts, f)
+		}
+		if c.Hi != nil {
+			f, ok := relation(sel, ev.closedInt(ev.value(c.Hi), n.Span.Start()), apt.OpLe)
+			if !ok {
+				return nil, false
+			}
+			parts = append(parts, f)
+		}
+		out = append(out, parts)
+	}
+	return out, true
+}
+
+type outcome struct {
+	cond       counting.Formula // nil for ELSE
+	analysable bool
+	env        map[string]Value
+	dead       bool
+	cycled     bool
+}
+
+// ifNode evaluates every arm in its own copy of the state and joins them:
+// a variable assigned in some arm holds one alternative per arm afterwards.
+func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
+	o := ev.newOcc(n, parent)
+	pre := ev.env
+	saved := ev.cur
+	var prior []counting.Formula
+	var outs []outcome
+	hasElse := false
+	remaining := symbolic.Int(1)
+	for _, b := range n.Branches {
+		c, ok := ev.branchCond(n, b)
+		ev.cur = saved.clone()
+		for _, p := range prior {
+			ev.cur.conds = append(ev.cur.conds, not(p))
+		}
+		switch {
+		case !ok:
+			p := ev.newParam("pct_"+routineTag(ev.frame().routine)+"_"+itoa(b.Span.Line), FromFrequency, b.Span.Start(),
+				"how often the branch at "+b.Span.Start().String()+" is taken, in percent ("+apt.FormatExpr(b.Cond)+")", false)
+			f := p.expr().Div(symbolic.Int(100))
+			ev.cur.factor = ev.cur.factor.Mul(f)
+			remaining = remaining.Sub(f)
+			ev.cur.inexact = "under a condition the evaluation cannot analyse; its frequency is the parameter " + p.Name
+		case c == nil:
+			hasElse = true
+			ev.cur.factor = ev.cur.factor.Mul(remaining)
+		default:
+			ev.cur.conds = append(ev.cur.conds, c)
+			ev.cur.factor = ev.cur.factor.Mul(remaining)
+		}
+		ev.env = maps.Clone(pre)
+		bo := ev.newOcc(b, o)
+		ev.walk(b.Body, bo)
+		outs = append(outs, outcome{cond: c, analysable: ok, env: ev.env, dead: ev.cur.dead, cycled: ev.cur.cycled})
+		if ok && c != nil {
+			prior = append(prior, c)
+		}
+	}
+	ev.cur = saved
+	ev.env = ev.join(pre, outs, hasElse)
+	allDead, allCycled := hasElse, true
+	for _, out := range outs {
+		if out.dead && !out.cycled {
+			allCycled = false
+		}
+		if out.dead && out.analysable && out.cond != nil {
+			ev.cur.conds = append(ev.cur.conds, not(out.cond))
+		}
+		if !out.dead {
+			allDead = false
+		} else if !out.analysable {
+			ev.cur.inexact = "follows a RETURN under a condition the evaluation cannot analyse"
+		}
+	}
+	if allDead {
+		ev.cur.dead, ev.cur.cycled = true, allCycled
+	}
+}
+
+func routineTag(r *apt.Routine) string {
+	if r == nil {
+		return "main"
+	}
+	return r.Name
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// join merges the environments of an If's arms.
+func (ev *evaluator) join(pre map[string]Value, outs []outcome, hasElse bool) map[string]Value {
+	changed := map[string]bool{}
+	for _, out := range outs {
+		if out.dead {
+			continue
+		}
+		for k, v := range out.env {
+			if pv, ok := pre[k]; !ok || !sameValue(pv, v) {
+				changed[k] = true
+			}
+		}
+	}
+	env := maps.Clone(pre)
+	keys := slices.Sorted(maps.Keys(changed))
+	for _, k := range keys {
+		get := func(m map[string]Value) Value {
+			if v, ok := m[k]; ok {
+				return v
+			}
+			return Value{unk: &unknown{hint: k, what: "an unassigned value", undef: true}}
+		}
+		rest := get(pre)
+		start := len(outs)
+		if hasElse {
+			last := outs[len(outs)-1]
+			start--
+			if !last.dead {
+				rest = get(last.env)
+			}
+		}
+		for i := start - 1; i >= 0; i-- {
+			out := outs[i]
+			if out.dead {
+				continue
+			}
+			v := get(out.env)
+			if !out.analysable {
+				if !sameValue(v, rest) {
+					rest = unknownValue(k, "a value assigned under a condition the evaluation cannot analyse", true)
+				}
+				continue
+			}
+			rest = chooseUndef(out.cond, v, rest)
+		}
+		env[k] = rest
+	}
+	return env
+}
+
+// chooseUndef is choose where a never-assigned value on one side is taken to
+// be the other side's: reading it would be undefined behaviour in Fortran, so
+// the program may only rely on the assigned one.
+func chooseUndef(c counting.Formula, a, b Value) Value {
+	if b.unk != nil && b.unk.undef {
+		return a
+	}
+	if a.unk != nil && a.unk.undef {
+		return b
+	}
+	return choose(c, a, b)
+}
+
+// loop evaluates a DO loop: its body once, in the domain extended by the
+// loop's index variable.
+func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
+	o := ev.newOcc(l, parent)
+	pos := l.Span.Start()
+	body := ev.cur.clone()
+	var trips Value    // the trip count
+	var index Value    // the iteration number k = 0, 1, ... inside the body
+	var varValue Value // the DO variable inside the body
+	var after Value    // the DO variable after the loop
+	var step int64 = 1
+	switch {
+	case l.Iterations != nil || l.Var == "":
+		var t Value
+		if l.Iterations != nil {
+			t = ev.closedInt(ev.value(l.Iterations), pos)
+		}
+		if !t.IsKnown() {
+			p := ev.newParam("trips_"+routineTag(ev.frame().routine)+"_"+itoa(pos.Line), FromTripCount, pos,
+				"the trip count of the loop at "+pos.String(), false)
+			t = Known(p.expr())
+		}
+		trips = t
+		k := ev.freshName("k")
+		body.vars = append(body.vars, k)
+		body.conds = append(body.conds, counting.Rel{R: symbolic.Rel(symbolic.Sym(k), ">=", symbolic.Int(1))})
+		f, _ := relation(Known(symbolic.Sym(k)), t, apt.OpLe)
+		body.conds = append(body.conds, f)
+		index = Known(symbolic.Sym(k).Sub(symbolic.Int(1)))
+		if l.Var != "" {
+			lo := ev.closedInt(ev.value(l.Lower), pos)
+			varValue, _ = lift2(lo, index, func(a, b symbolic.Expr) (symbolic.Expr, bool) { return a.Add(b), true })
+		}
+	default:
+		lo := ev.bound(l.Lower, pos)
+		hi := ev.bound(l.Upper, pos)
+		if l.Step != nil {
+			sv := ev.value(l.Step)
+			e, ok := sv.Single()
+			c, isInt := e.Int64()
+			if !ok || !isInt || c == 0 {
+				ev.diag(l.Step.At(), apt.Warning, "the DO step "+apt.FormatExpr(l.Step)+" is not a constant: its loop counts as if the step were 1")
+				o.Inexact, o.Note = true, "the DO step is not a constant"
+			} else {
+				step = c
+			}
+		}
+		name := ev.freshName(l.Var)
+		v := symbolic.Sym(name)
+		body.vars = append(body.vars, name)
+		if step == 1 {
+			f1, _ := relation(Known(v), lo, apt.OpGe)
+			f2, _ := relation(Known(v), hi, apt.OpLe)
+			body.conds = append(body.conds, f1, f2)
+			varValue = Known(v)
+			index, _ = lift1(lo, func(a symbolic.Expr) (symbolic.Expr, bool) { return v.Sub(a), true })
+			trips, _ = lift2(lo, hi, func(a, b symbolic.Expr) (symbolic.Expr, bool) {
+				return symbolic.Max(b.Sub(a).Add(symbolic.Int(1)), symbolic.Int(0)), true
+			})
+		} else {
+			// The domain variable is the iteration number; the DO variable is
+			// lo + step*k (Fortran: the trip count is fixed on entry).
+			c := symbolic.Int(step)
+			body.conds = append(body.conds, counting.Rel{R: symbolic.Rel(v, ">=", symbolic.Int(0))})
+			op := apt.OpLe
+			if step < 0 {
+				op = apt.OpGe
+			}
+			varValue, _ = lift1(lo, func(a symbolic.Expr) (symbolic.Expr, bool) { return a.Add(c.Mul(v)), true })
+			f, _ := relation(varValue, hi, op)
+			body.conds = append(body.conds, f)
+			index = Known(v)
+			trips, _ = lift2(lo, hi, func(a, b symbolic.Expr) (symbolic.Expr, bool) {
+				return symbolic.Max(symbolic.FloorDiv(b.Sub(a).Add(c), c), symbolic.Int(0)), true
+			})
+		}
+		if trips.IsKnown() {
+			after, _ = lift2(lo, trips, func(a, t symbolic.Expr) (symbolic.Expr, bool) {
+				return a.Add(t.Mul(symbolic.Int(step))), true
+			})
+		}
+	}
+	o.Body = body.domain()
+	o.Body.Vars = body.vars
+	// Variables the body changes: closed forms for x = x + c, unknown
+	// otherwise while the body runs.
+	mod := ev.modified(l.Body)
+	jumps := hasJumps(l.Body)
+	recs := map[string]symbolic.Expr{}
+	if !jumps {
+		recs = ev.recurrences(l, mod)
+	}
+	pre := maps.Clone(ev.env)
+	for _, k := range mod {
+		if c, ok := recs[k]; ok && index.IsKnown() {
+			if v, ok := lift2(ev.env[k], index, func(x0, i symbolic.Expr) (symbolic.Expr, bool) { return x0.Add(c.Mul(i)), true }); ok {
+				ev.env[k] = v
+				continue
+			}
+		}
+		ev.env[k] = unknownValue(keyName(k), "the value of "+keyName(k)+" as the loop at "+pos.String()+" changes it", true)
+	}
+	if l.Var != "" && varValue.IsKnown() {
+		ev.store(l.Var, varValue)
+	}
+	saved := ev.cur
+	ev.cur = body
+	fr := ev.frame()
+	fr.loops = append(fr.loops, l)
+	fr.entries = append(fr.entries, body.clone())
+	ev.walk(l.Body, o)
+	fr.loops = fr.loops[:len(fr.loops)-1]
+	fr.entries = fr.entries[:len(fr.entries)-1]
+	bodyDead := ev.cur.dead && !ev.cur.cycled
+	ev.cur = saved
+	if ev.cur.inexact == "" && body.inexact != "" {
+		ev.cur.inexact = body.inexact
+	}
+	if bodyDead {
+		ev.cur.inexact = "follows a loop whose body may RETURN or STOP"
+	}
+	// After the loop.
+	var ran counting.Formula // trips >= 1
+	if trips.IsKnown() {
+		ran, _ = relation(trips, Known(symbolic.Int(1)), apt.OpGe)
+	}
+	bodyVars := body.vars[len(saved.vars):]
+	for _, k := range mod {
+		pv, had := pre[k]
+		if !had {
+			pv = Value{unk: &unknown{hint: keyName(k), what: "an unassigned value", undef: true}}
+		}
+		if c, ok := recs[k]; ok && trips.IsKnown() {
+			if v, ok := lift2(pv, trips, func(x0, t symbolic.Expr) (symbolic.Expr, bool) { return x0.Add(c.Mul(t)), true }); ok {
+				ev.env[k] = v
+				continue
+			}
+		}
+		end := ev.env[k]
+		if end.IsKnown() && ran != nil && !jumps && !mentions(end, bodyVars) {
+			ev.env[k] = chooseUndef(ran, end, pv)
+			continue
+		}
+		ev.env[k] = unknownValue(keyName(k), "the value of "+keyName(k)+" after the loop at "+pos.String(), true)
+	}
+	if l.Var != "" {
+		if after.IsKnown() {
+			ev.store(l.Var, after)
+		} else {
+			ev.store(l.Var, unknownValue(l.Var, "the value of "+l.Var+" after the loop at "+pos.String(), false))
+		}
+	}
+}
+
+// bound evaluates a loop bound; an unknown one, integer or not, becomes a
+// parameter.
+func (ev *evaluator) bound(e apt.Expr, pos apt.Pos) Value {
+	v := ev.value(e)
+	if v.unk != nil && v.Fields == nil {
+		if v.unk.param == nil {
+			v.unk.real = false // DO bounds are converted to integers
+		}
+		return Known(ev.paramOf(v.unk, pos))
+	}
+	if !v.IsKnown() {
+		p := ev.newParam("bound", FromUnresolved, pos, "the loop bound "+apt.FormatExpr(e), false)
+		return Known(p.expr())
+	}
+	return v
+}
+
+// keyName is the variable name part of a storage key.
+func keyName(k string) string {
+	if i := strings.LastIndexAny(k, ".%#"); i >= 0 {
+		return k[i+1:]
+	}
+	return k
+}
+
+// mentions reports whether a value depends on any of the symbols.
+func mentions(v Value, syms []string) bool {
+	if len(syms) == 0 {
+		return false
+	}
+	for _, a := range v.Alts {
+		for _, s := range syms {
+			if a.E.Has(s) || (a.Guard != nil && strings.Contains(" "+a.Guard.String()+" ", s)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// recurrences finds the variables the body updates only by x = x + c (or
+// x = x - c, x = c + x) with c invariant, in one statement at the top level of
+// the body. It returns c by storage key.
+func (ev *evaluator) recurrences(l *apt.Loop, mod []string) map[string]symbolic.Expr {
+	counts := map[string]int{}
+	for _, k := range mod {
+		counts[k] = 0
+	}
+	out := map[string]symbolic.Expr{}
+	modSet := map[string]bool{}
+	for _, k := range mod {
+		modSet[k] = true
+	}
+	// Count every assignment to each key anywhere in the body.
+	apt.Inspect(&apt.Loop{Body: l.Body}, func(n apt.Node) bool {
+		if b, ok := n.(*apt.Block); ok {
+			for _, s := range b.Stmts {
+				if nm, ok := s.Target.(*apt.Name); ok && s.Kind == apt.StmtAssign {
+					counts[ev.key(nm.Name)]++
+				}
+			}
+		}
+		return true
+	})
+	for _, n := range l.Body {
+		b, ok := n.(*apt.Block)
+		if !ok {
+			continue
+		}
+		for _, s := range b.Stmts {
+			nm, ok := s.Target.(*apt.Name)
+			if !ok || s.Kind != apt.StmtAssign || ev.paramName(nm.Name) != "" {
+				continue
+			}
+			k := ev.key(nm.Name)
+			if counts[k] != 1 || !modSet[k] {
+				continue
+			}
+			bin, ok := s.Value.(*apt.Binary)
+			if !ok || (bin.Op != apt.OpAdd && bin.Op != apt.OpSub) {
+				continue
+			}
+			var inc apt.Expr
+			sign := int64(1)
+			if x, ok := bin.X.(*apt.Name); ok && x.Name == nm.Name {
+				inc = bin.Y
+				if bin.Op == apt.OpSub {
+					sign = -1
+				}
+			} else if y, ok := bin.Y.(*apt.Name); ok && y.Name == nm.Name && bin.Op == apt.OpAdd {
+				inc = bin.X
+			}
+			if inc == nil || ev.exprMentions(inc, modSet) {
+				continue
+			}
+			v := ev.value(inc)
+			if e, ok := v.Single(); ok {
+				out[k] = e.Scale(symbolic.RatInt(sign))
+			}
+		}
+	}
+	return out
+}
+
+// exprMentions reports whether e reads a variable whose key is in keys, or
+// calls a function.
+func (ev *evaluator) exprMentions(e apt.Expr, keys map[string]bool) bool {
+	found := false
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		switch y := x.(type) {
+		case *apt.Name:
+			if keys[ev.key(y.Name)] {
+				found = true
+			}
+		case *apt.Component:
+			if k, ok := ev.refKey(y); ok && (keys[k] || keys[strings.SplitN(k, "%", 2)[0]]) {
+				found = true
+			}
+		case *apt.FuncCall:
+			if !y.Intrinsic {
+				found = true
+			}
+		case *apt.Index:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// hasJumps reports whether a loop body may end an iteration early.
+func hasJumps(body []apt.Node) bool {
+	found := false
+	for _, n := range body {
+		apt.Inspect(n, func(n apt.Node) bool {
+			switch n.(type) {
+			case *apt.Goto, *apt.Cycle, *apt.Exit, *apt.Return, *apt.Stop:
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}

@@ -1,0 +1,27 @@
+// Package symeval is the symbolic evaluation of an APT (SCALA, seed 001 §3;
+// MK's attribute computation, seed 000 §2): it walks a program from its entry,
+// keeps the value of every variable as an exact symbolic expression of the
+// parameters, P and the rank, and records for every node the iteration domain
+// in which it executes — the enclosing loops' variables with their bounds and
+// the path condition of the enclosing branches — as an integer set the
+// counting engine can count.
+//
+// Values come from constants, PARAMETER and DATA, assignments (def-use
+// substitution along the walk), COMMON and module variables, actual-to-formal
+// binding at calls (by reference for variables, by value for expressions) and
+// function results. A variable assigned under a condition holds one
+// alternative per path, each guarded by its condition, so that a block size
+// computed as n/p + 1 on the first mod(n,p) ranks and n/p on the others stays
+// exact. Recurrences of the form x = x + c with loop-invariant c get their
+// closed forms; any other value changed by a loop, read at run time or
+// returned by code the evaluation cannot see becomes a named parameter, never a
+// guessed number: it is registered once with where it enters the program and
+// how the user can give it.
+//
+// MPI_COMM_SIZE defines the symbol P and MPI_COMM_RANK the symbol rank, with
+// 0 <= rank <= P-1, whatever the program calls its variables.
+//
+// Control transfers that leave structured code (GOTO, EXIT and CYCLE under
+// conditions the evaluation cannot place) are not modelled exactly: the
+// affected occurrences are marked inexact with a note.
+package symeval

@@ -1,0 +1,1085 @@
+package symeval
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mkvet/mkvet/counting"
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Options control Evaluate.
+type Options struct {
+	// Entry names the routine to start from; empty means the PROGRAM unit, or
+	// the only routine.
+	Entry string
+	// Params names variables to treat as parameters, as `!mk$ param name`
+	// does in the source.
+	Params []string
+	// Assume adds relations the counts may rely on.
+	Assume []symbolic.Relation
+	// MaxOccs bounds the occurrences the walk creates (0: 200000), so that a
+	// call tree that grows exponentially fails instead of exhausting memory.
+	MaxOccs int
+}
+
+// ErrTooLarge is returned when the walk exceeds Options.MaxOccs.
+var ErrTooLarge = errors.New("symeval: program too large to evaluate context by context")
+
+// Evaluate walks prog from its entry and returns the occurrence tree.
+func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
+	entry, err := findEntry(prog, opt.Entry)
+	if err != nil {
+		return nil, err
+	}
+	ev := &evaluator{
+		prog:     prog,
+		res:      &Result{Program: prog, Entry: entry},
+		env:      map[string]Value{},
+		params:   map[string]*Param{},
+		used:     map[string]bool{Size: true, Rank: true},
+		diagSeen: map[string]bool{},
+		summary:  map[*apt.Routine]*summary{},
+		maxOccs:  opt.MaxOccs,
+	}
+	if ev.maxOccs == 0 {
+		ev.maxOccs = 200000
+	}
+	ev.collectAnnotations(opt)
+	ev.res.Assume = append(ev.res.Assume, opt.Assume...)
+	ev.cur = &domainState{factor: symbolic.Int(1)}
+	// A module's annotations name module variables, which live as long as
+	// the program.
+	for _, r := range ev.prog.Routines {
+		if r.Kind == apt.KindModule && len(ev.routineParams[r]) > 0 {
+			ev.frames = []*frame{{routine: r, id: "m." + r.Name}}
+			for _, name := range ev.routineParams[r] {
+				ev.paramKeys[ev.key(name)] = name
+			}
+			ev.frames = nil
+		}
+	}
+	root := ev.callRoutine(entry, nil, nil, nil)
+	if ev.err != nil {
+		return nil, ev.err
+	}
+	ev.res.Root = root
+	if ev.res.Parallel {
+		ev.res.Assume = append([]symbolic.Relation{
+			symbolic.Rel(symbolic.Sym(Size), ">=", symbolic.Int(1)),
+			symbolic.Rel(symbolic.Sym(Rank), ">=", symbolic.Int(0)),
+			symbolic.Rel(symbolic.Sym(Rank), "<=", symbolic.Sym(Size).Sub(symbolic.Int(1))),
+		}, ev.res.Assume...)
+	}
+	ev.res.Assume = append(ev.res.Assume, ev.annotAssume...)
+	return ev.res, nil
+}
+
+func findEntry(prog *apt.Program, name string) (*apt.Routine, error) {
+	if name != "" {
+		if r := prog.Routine(strings.ToLower(name)); r != nil {
+			return r, nil
+		}
+		return nil, fmt.Errorf("no routine named %s", name)
+	}
+	var progs, others []*apt.Routine
+	for _, r := range prog.Routines {
+		switch r.Kind {
+		case apt.KindProgram:
+			progs = append(progs, r)
+		case apt.KindSubroutine, apt.KindFunction:
+			others = append(others, r)
+		}
+	}
+	switch {
+	case len(progs) == 1:
+		return progs[0], nil
+	case len(progs) > 1:
+		return nil, fmt.Errorf("%d PROGRAM units (%s, %s); choose one with -entry", len(progs), progs[0].Name, progs[1].Name)
+	case len(others) == 1:
+		return others[0], nil
+	}
+	return nil, errors.New("no PROGRAM unit to start from; name the entry routine with -entry")
+}
+
+// evaluator holds the walk's state. Variables live in env under keys that
+// identify storage: a frame's locals as "frame.name", COMMON members as
+// "/block/#index", module and host variables by declaration; a derived-type
+// variable's components as "key%field".
+type evaluator struct {
+	prog *apt.Program
+	res  *Result
+	env  map[string]Value
+	// params are the parameters by name; annotated names every variable of
+	// that name is, wherever it is assigned.
+	params    map[string]*Param
+	annotated map[string]bool
+	// paramKeys maps the storage of a variable annotated `!mk$ param` in
+	// its routine to the parameter's name; routineParams lists each
+	// routine's annotated names.
+	paramKeys     map[string]string
+	routineParams map[*apt.Routine][]string
+	used          map[string]bool
+	// sizeVars and rankVars name the variables that receive MPI_COMM_SIZE and
+	// MPI_COMM_RANK anywhere, for reading annotations written in terms of them.
+	sizeVars, rankVars map[string]bool
+	annotAssume        []symbolic.Relation
+
+	frames   []*frame
+	nframe   int
+	cur      *domainState
+	stmtOcc  *Occ // the occurrence function calls in expressions hang under
+	diagSeen map[string]bool
+	summary  map[*apt.Routine]*summary
+	noccs    int
+	maxOccs  int
+	err      error
+	// sizes holds the element counts given at ALLOCATE, by storage key.
+	sizes map[string]Value
+	// nargs is the parameter for command_argument_count().
+	nargs *Param
+}
+
+// frame is one activation of a routine.
+type frame struct {
+	routine *apt.Routine
+	id      string
+	alias   map[string]string // formal name -> key of the actual argument
+	loops   []*apt.Loop       // the enclosing loops, innermost last
+	// entries are the loops' body domains at the start of an iteration: the
+	// terminal statement of a labelled DO runs on every iteration, also
+	// those that jumped to it.
+	entries []*domainState
+}
+
+// domainState is the current domain: the enclosing loops' variables and
+// conditions, the path condition, and whether the walk is still live (no
+// RETURN or STOP has ended every path).
+type domainState struct {
+	vars   []string
+	conds  []counting.Formula
+	factor symbolic.Expr
+	dead   bool
+	// cycled is set when the path ended by starting the next iteration of
+	// the innermost loop (CYCLE, or GO TO its terminal statement) rather
+	// than by leaving the routine.
+	cycled  bool
+	inexact string
+}
+
+func (d *domainState) clone() *domainState {
+	c := *d
+	c.vars = slices.Clone(d.vars)
+	c.conds = slices.Clone(d.conds)
+	return &c
+}
+
+func (d *domainState) domain() *Domain {
+	return &Domain{Vars: slices.Clone(d.vars), Cond: slices.Clone(d.conds), Factor: d.factor}
+}
+
+func (ev *evaluator) diag(pos apt.Pos, sev apt.Severity, msg string) {
+	key := pos.String() + msg
+	if ev.diagSeen[key] {
+		return
+	}
+	ev.diagSeen[key] = true
+	ev.res.Diags = append(ev.res.Diags, apt.Diagnostic{Pos: pos, Severity: sev, Msg: msg})
+}
+
+// freshName returns a symbol name based on base not used yet.
+func (ev *evaluator) freshName(base string) string {
+	if base == "" {
+		base = "v"
+	}
+	name := base
+	for i := 2; ev.used[name]; i++ {
+		name = base + "_" + strconv.Itoa(i)
+	}
+	ev.used[name] = true
+	return name
+}
+
+// newParam registers a parameter.
+func (ev *evaluator) newParam(hint string, origin Origin, pos apt.Pos, what string, real bool) *Param {
+	p := &Param{Name: ev.freshName(hint), Origin: origin, Pos: pos, What: what, Real: real}
+	ev.params[p.Name] = p
+	ev.res.Params = append(ev.res.Params, p)
+	return p
+}
+
+func (p *Param) expr() symbolic.Expr {
+	if p.Real {
+		return symbolic.RealSym(p.Name)
+	}
+	return symbolic.Sym(p.Name)
+}
+
+// collectAnnotations reads `!mk$ param` and `!mk$ assume` from every routine
+// and finds the variables that receive the size and rank.
+func (ev *evaluator) collectAnnotations(opt Options) {
+	ev.annotated = map[string]bool{}
+	ev.paramKeys = map[string]string{}
+	ev.routineParams = map[*apt.Routine][]string{}
+	ev.sizeVars, ev.rankVars = map[string]bool{}, map[string]bool{}
+	for _, r := range allRoutines(ev.prog) {
+		apt.Inspect(r, func(n apt.Node) bool {
+			if c, ok := n.(*apt.Comm); ok {
+				if nm, ok := c.Result.(*apt.Name); ok {
+					switch c.Op {
+					case apt.MPICommSize:
+						ev.sizeVars[nm.Name] = true
+					case apt.MPICommRank:
+						ev.rankVars[nm.Name] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	add := func(name string, pos apt.Pos, def apt.Expr, r *apt.Routine) {
+		name = strings.ToLower(name)
+		if r != nil {
+			ev.routineParams[r] = append(ev.routineParams[r], name)
+		} else {
+			ev.annotated[name] = true
+		}
+		if ev.params[name] != nil {
+			return
+		}
+		ev.used[name] = true
+		p := &Param{Name: name, Origin: FromAnnotation, Pos: pos, What: "the parameter " + name}
+		if def != nil {
+			if e, ok := ev.annotationExpr(def, r); ok {
+				p.Default = &e
+			} else {
+				ev.diag(pos, apt.Warning, "cannot read the default value of parameter "+name)
+			}
+		}
+		ev.params[name] = p
+		ev.res.Params = append(ev.res.Params, p)
+	}
+	for _, r := range allRoutines(ev.prog) {
+		for _, p := range r.Params {
+			add(p.Name, p.Pos, p.Value, r)
+		}
+	}
+	for _, n := range opt.Params {
+		add(n, apt.Pos{}, nil, nil)
+	}
+	for _, r := range allRoutines(ev.prog) {
+		for _, a := range r.Assumes {
+			f, ok := ev.annotationCond(a.Cond, r)
+			if !ok {
+				ev.diag(a.Pos, apt.Warning, "cannot read the assumption "+apt.FormatExpr(a.Cond)+" as relations between parameters")
+				continue
+			}
+			ev.annotAssume = append(ev.annotAssume, f...)
+		}
+	}
+}
+
+func allRoutines(p *apt.Program) []*apt.Routine {
+	var out []*apt.Routine
+	var add func(rs []*apt.Routine)
+	add = func(rs []*apt.Routine) {
+		for _, r := range rs {
+			out = append(out, r)
+			add(r.Contains)
+		}
+	}
+	add(p.Routines)
+	return out
+}
+
+// annotationExpr reads an annotation's expression: names are parameters, the
+// size and rank variables P and rank, PARAMETER constants their values.
+func (ev *evaluator) annotationExpr(e apt.Expr, r *apt.Routine) (symbolic.Expr, bool) {
+	saved := ev.frames
+	defer func() { ev.frames = saved }()
+	fr := &frame{routine: r, id: "annot"}
+	if r == nil {
+		fr.routine = &apt.Routine{Scope: &apt.Scope{}}
+	}
+	ev.frames = []*frame{fr}
+	for _, n := range ev.routineParams[r] {
+		if !ev.annotated[n] {
+			ev.annotated[n] = true
+			defer delete(ev.annotated, n)
+		}
+	}
+	savedEnv := ev.env
+	ev.env = map[string]Value{}
+	defer func() { ev.env = savedEnv }()
+	for n := range ev.sizeVars {
+		if !ev.annotated[n] {
+			ev.env[ev.key(n)] = Known(symbolic.Sym(Size))
+		}
+	}
+	for n := range ev.rankVars {
+		if !ev.annotated[n] {
+			ev.env[ev.key(n)] = Known(symbolic.Sym(Rank))
+		}
+	}
+	v := ev.value(e)
+	return v.Single()
+}
+
+func (ev *evaluator) annotationCond(e apt.Expr, r *apt.Routine) ([]symbolic.Relation, bool) {
+	var rels []symbolic.Relation
+	var walk func(e apt.Expr) bool
+	walk = func(e apt.Expr) bool {
+		b, ok := e.(*apt.Binary)
+		if !ok {
+			return false
+		}
+		if b.Op == apt.OpAnd {
+			return walk(b.X) && walk(b.Y)
+		}
+		x, ok1 := ev.annotationExpr(b.X, r)
+		y, ok2 := ev.annotationExpr(b.Y, r)
+		if !ok1 || !ok2 {
+			return false
+		}
+		op, ok := relOps[b.Op]
+		if !ok {
+			return false
+		}
+		rels = append(rels, symbolic.Rel(x, op, y))
+		return true
+	}
+	return rels, walk(e)
+}
+
+var relOps = map[apt.Op]string{apt.OpGe: ">=", apt.OpGt: ">", apt.OpLe: "<=", apt.OpLt: "<", apt.OpEq: "=="}
+
+func (ev *evaluator) frame() *frame { return ev.frames[len(ev.frames)-1] }
+
+// key returns the storage key of name as seen from the current frame.
+func (ev *evaluator) key(name string) string {
+	fr := ev.frame()
+	if k, ok := fr.alias[name]; ok {
+		return k
+	}
+	v := ev.prog.Resolve(fr.routine, name)
+	if v == nil {
+		return fr.id + "." + name
+	}
+	if v.InCommon {
+		for _, c := range fr.routine.Scope.Commons {
+			if c.Name == v.Common {
+				if i := slices.Index(c.Vars, name); i >= 0 {
+					return "/" + c.Name + "/#" + strconv.Itoa(i)
+				}
+			}
+		}
+	}
+	if fr.routine.Kind != apt.KindModule && fr.routine.Scope.Lookup(name) == v {
+		return fr.id + "." + name
+	}
+	// A module or host variable: one storage for the whole run.
+	return fmt.Sprintf("g%p.%s", v, name)
+}
+
+// newOcc records an occurrence of n in the current domain.
+func (ev *evaluator) newOcc(n apt.Node, parent *Occ) *Occ {
+	ev.noccs++
+	if ev.noccs > ev.maxOccs && ev.err == nil {
+		ev.err = fmt.Errorf("%w (more than %d node occurrences)", ErrTooLarge, ev.maxOccs)
+	}
+	o := &Occ{Node: n, Routine: ev.frame().routine, Parent: parent, Dom: ev.cur.domain(), Depth: len(ev.cur.vars)}
+	if ev.cur.inexact != "" {
+		o.Inexact, o.Note = true, ev.cur.inexact
+	}
+	if parent != nil {
+		parent.Children = append(parent.Children, o)
+	}
+	return o
+}
+
+// callRoutine walks r's body in a new frame with the actual arguments bound
+// and returns the routine's occurrence; result receives a function's value.
+func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, result *Value) *Occ {
+	for _, fr := range ev.frames {
+		if fr.routine == r {
+			ev.diag(r.Span.Start(), apt.Warning, "recursive call of "+r.Name+" is not evaluated: its cost is left out")
+			if result != nil {
+				*result = unknownValue(r.Name, "the result of the recursive function "+r.Name, false)
+			}
+			return nil
+		}
+	}
+	ev.nframe++
+	fr := &frame{routine: r, id: "f" + strconv.Itoa(ev.nframe), alias: map[string]string{}}
+	// Bind actuals in the caller's frame before pushing the callee's.
+	byValue := map[string]Value{}
+	for i, formal := range r.Formals {
+		if i >= len(args) || formal == "*" {
+			continue
+		}
+		a := args[i]
+		if k, ok := ev.refKey(a); ok {
+			fr.alias[formal] = k
+			continue
+		}
+		byValue[formal] = ev.value(a)
+	}
+	var o *Occ
+	if parent == nil {
+		// The entry routine.
+		ev.frames = append(ev.frames, fr)
+		o = ev.newOcc(r, nil)
+	} else {
+		o = ev.newOcc(r, parent)
+		ev.frames = append(ev.frames, fr)
+	}
+	for formal, v := range byValue {
+		ev.assignKey(fr.id+"."+formal, v)
+	}
+	for _, name := range ev.routineParams[r] {
+		ev.paramKeys[ev.key(name)] = name
+	}
+	saved := ev.cur
+	ev.cur = ev.cur.clone()
+	ev.walk(r.Body, o)
+	ev.cur = saved
+	if result != nil && (r.Kind == apt.KindFunction) {
+		res := r.Result
+		if res == "" {
+			res = r.Name
+		}
+		*result = ev.load(res)
+	}
+	ev.frames = ev.frames[:len(ev.frames)-1]
+	prefix := fr.id + "."
+	for k := range ev.env {
+		if strings.HasPrefix(k, prefix) {
+			delete(ev.env, k)
+		}
+	}
+	return o
+}
+
+// refKey returns the storage key an actual argument passes by reference: a
+// variable or a component of one. PARAMETER constants and parameters pass
+// by value.
+func (ev *evaluator) refKey(a apt.Expr) (string, bool) {
+	switch x := a.(type) {
+	case *apt.Name:
+		if ev.annotated[x.Name] {
+			return "", false
+		}
+		if v := ev.prog.Resolve(ev.frame().routine, x.Name); v != nil && v.Param != nil {
+			return "", false
+		}
+		return ev.key(x.Name), true
+	case *apt.Component:
+		if k, ok := ev.refKey(x.Base); ok {
+			return k + "%" + x.Field, true
+		}
+	}
+	return "", false
+}
+
+// load returns the value of a variable, reading PARAMETER values and
+// initialisers on first use.
+func (ev *evaluator) load(name string) Value {
+	if pn := ev.paramName(name); pn != "" {
+		return Known(ev.params[pn].expr())
+	}
+	k := ev.key(name)
+	if v, ok := ev.env[k]; ok {
+		return v
+	}
+	if fields := ev.loadFields(k); fields != nil {
+		return Value{Fields: fields}
+	}
+	decl := ev.prog.Resolve(ev.frame().routine, name)
+	if decl != nil {
+		if decl.Param != nil {
+			return ev.value(decl.Param)
+		}
+		if len(decl.Init) == 1 && !decl.IsArray() {
+			return ev.value(decl.Init[0])
+		}
+	}
+	return Value{unk: &unknown{hint: name, what: "the value of " + name + " before any assignment", real: decl != nil && decl.Type.Base != apt.TypeInteger, undef: true}}
+}
+
+func (ev *evaluator) loadFields(k string) map[string]Value {
+	var out map[string]Value
+	prefix := k + "%"
+	for kk, v := range ev.env {
+		if f, ok := strings.CutPrefix(kk, prefix); ok && !strings.Contains(f, "%") {
+			if out == nil {
+				out = map[string]Value{}
+			}
+			out[f] = v
+		}
+	}
+	return out
+}
+
+// paramName returns the parameter a variable stands for: a name given in
+// Options.Params, or storage annotated `!mk$ param` by its routine.
+func (ev *evaluator) paramName(name string) string {
+	if ev.annotated[name] {
+		return name
+	}
+	return ev.paramKeys[ev.key(name)]
+}
+
+// store assigns v to the variable name, unless it is a parameter.
+func (ev *evaluator) store(name string, v Value) {
+	if ev.paramName(name) != "" {
+		return
+	}
+	ev.assignKey(ev.key(name), v)
+}
+
+func (ev *evaluator) assignKey(k string, v Value) {
+	if v.Fields != nil {
+		prefix := k + "%"
+		for kk := range ev.env {
+			if strings.HasPrefix(kk, prefix) {
+				delete(ev.env, kk)
+			}
+		}
+		for f, fv := range v.Fields {
+			ev.assignKey(k+"%"+f, fv)
+		}
+		delete(ev.env, k)
+		return
+	}
+	ev.env[k] = v
+}
+
+// paramOf returns the parameter an unknown value stands for where a closed
+// form is needed, creating it on first use.
+func (ev *evaluator) paramOf(u *unknown, pos apt.Pos) symbolic.Expr {
+	if u.param == nil {
+		u.param = ev.newParam(u.hint, FromUnresolved, pos, u.what, u.real)
+	}
+	return u.param.expr()
+}
+
+// closed returns v with an unknown replaced by its parameter.
+func (ev *evaluator) closed(v Value, pos apt.Pos) Value {
+	if v.unk != nil && v.Fields == nil {
+		return Known(ev.paramOf(v.unk, pos))
+	}
+	return v
+}
+
+// walk evaluates a statement list.
+func (ev *evaluator) walk(nodes []apt.Node, parent *Occ) {
+	for _, n := range nodes {
+		if ev.err != nil {
+			return
+		}
+		fr := ev.frame()
+		if lbl := n.Base().Label; lbl != "" && len(fr.loops) > 0 && fr.loops[len(fr.loops)-1].EndLabel == lbl &&
+			(!ev.cur.dead || ev.cur.cycled) {
+			// The DO's terminal statement: every iteration reaches it,
+			// including those that jumped here.
+			inexact := ev.cur.inexact
+			ev.cur = fr.entries[len(fr.entries)-1].clone()
+			if inexact != "" {
+				ev.cur.inexact = inexact
+			}
+		}
+		if ev.cur.dead {
+			continue
+		}
+		ev.node(n, parent)
+	}
+}
+
+func (ev *evaluator) node(n apt.Node, parent *Occ) {
+	switch n := n.(type) {
+	case *apt.Block:
+		ev.block(n, parent)
+	case *apt.Loop:
+		ev.loop(n, parent)
+	case *apt.If:
+		ev.ifNode(n, parent)
+	case *apt.Call:
+		o := ev.newOcc(n, parent)
+		ev.call(n, o)
+	case *apt.Comm:
+		ev.comm(n, parent)
+	case *apt.IO:
+		o := ev.newOcc(n, parent)
+		saved := ev.stmtOcc
+		ev.stmtOcc = o
+		for _, it := range n.Items {
+			ev.value(it)
+		}
+		ev.stmtOcc = saved
+		if n.Kind == apt.IORead {
+			for _, name := range n.Reads {
+				if ev.paramName(name) != "" {
+					continue
+				}
+				decl := ev.prog.Resolve(ev.frame().routine, name)
+				real := decl == nil || decl.Type.Base != apt.TypeInteger
+				if decl != nil && decl.IsArray() {
+					ev.store(name, unknownValue(name, "an element of "+name, real))
+					continue
+				}
+				p := ev.newParam(name, FromRead, n.Span.Start(), "the value read into "+name, real)
+				ev.store(name, Known(p.expr()))
+			}
+		}
+	case *apt.Return, *apt.Stop:
+		ev.newOcc(n, parent)
+		ev.cur.dead, ev.cur.cycled = true, false
+	case *apt.Goto:
+		ev.newOcc(n, parent)
+		if fl := ev.frame().loops; n.Kind == apt.GotoPlain && len(fl) > 0 && len(n.Targets) == 1 && fl[len(fl)-1].EndLabel == n.Targets[0] {
+			// A jump to the innermost DO's terminal statement is a CYCLE.
+			ev.cur.dead, ev.cur.cycled = true, true
+			return
+		}
+		ev.diag(n.Span.Start(), apt.Warning, "GO TO is not modelled: counts after it assume the jump is not taken")
+		ev.cur.inexact = "follows a GO TO the evaluation does not model"
+	case *apt.Cycle:
+		ev.newOcc(n, parent)
+		if fl := ev.frame().loops; len(fl) > 0 && (n.Construct == "" || n.Construct == fl[len(fl)-1].Construct) {
+			ev.cur.dead, ev.cur.cycled = true, true
+			return
+		}
+		ev.diag(n.Span.Start(), apt.Warning, "a CYCLE of an outer loop is not modelled: counts assume it is not taken")
+		ev.cur.inexact = "follows a CYCLE the evaluation does not model"
+	case *apt.Exit:
+		ev.newOcc(n, parent)
+		ev.diag(n.Span.Start(), apt.Warning, "EXIT is not modelled: counts assume the loop runs to its end")
+		ev.cur.inexact = "follows an EXIT the evaluation does not model"
+	case *apt.Unknown:
+		ev.newOcc(n, parent)
+		ev.diag(n.Span.Start(), apt.Warning, "statement not modelled: "+n.Diag.Msg)
+	default:
+		ev.newOcc(n, parent)
+	}
+}
+
+// block evaluates straight-line statements.
+func (ev *evaluator) block(b *apt.Block, parent *Occ) {
+	o := ev.newOcc(b, parent)
+	o.Sizes = make([]*Value, len(b.Stmts))
+	saved := ev.stmtOcc
+	ev.stmtOcc = o
+	defer func() { ev.stmtOcc = saved }()
+	for i, s := range b.Stmts {
+		if s.Ops.Vector {
+			if sz, ok := ev.elements(s.Target); ok {
+				o.Sizes[i] = &sz
+			} else {
+				ev.diag(s.Span.Start(), apt.Note, "the element count of this array statement is unknown: its work is counted once per execution")
+			}
+		}
+		switch s.Kind {
+		case apt.StmtAssign:
+			v := ev.value(s.Value)
+			if s.Mask != nil {
+				ev.value(s.Mask)
+			}
+			ev.assign(s.Target, v)
+		case apt.StmtAllocate:
+			for _, a := range s.Args {
+				ev.allocate(a)
+			}
+		}
+	}
+}
+
+// assign stores v into the target of an assignment.
+func (ev *evaluator) assign(target apt.Expr, v Value) {
+	switch t := target.(type) {
+	case *apt.Name:
+		if t.Array {
+			return
+		}
+		ev.store(t.Name, v)
+	case *apt.Component:
+		if k, ok := ev.refKey(t); ok && !t.Array {
+			ev.assignKey(k, v)
+		}
+	case *apt.Index:
+		// Array elements are not tracked: reading one gives an unknown.
+		for _, s := range t.Subs {
+			ev.value(s)
+		}
+	}
+}
+
+// value evaluates an expression.
+func (ev *evaluator) value(e apt.Expr) Value {
+	switch x := e.(type) {
+	case nil:
+		return unknownValue("", "a missing value", false)
+	case *apt.Const:
+		return constValue(x)
+	case *apt.Name:
+		if x.Array {
+			return unknownValue(x.Name, "the array "+x.Name, true)
+		}
+		return ev.load(x.Name)
+	case *apt.Component:
+		if k, ok := ev.refKey(x); ok {
+			if v, ok := ev.env[k]; ok {
+				return v
+			}
+			if f := ev.loadFields(k); f != nil {
+				return Value{Fields: f}
+			}
+		}
+		return unknownValue(x.Field, "the component "+apt.FormatExpr(x), x.Type.Base != apt.TypeInteger)
+	case *apt.Index:
+		for _, s := range x.Subs {
+			ev.value(s)
+		}
+		return unknownValue(x.Name, "an element of "+x.Name, x.Type.Base != apt.TypeInteger)
+	case *apt.Unary:
+		v := ev.value(x.X)
+		switch x.Op {
+		case apt.OpNeg:
+			if r, ok := lift1(v, func(a symbolic.Expr) (symbolic.Expr, bool) { return a.Neg(), true }); ok {
+				return r
+			}
+		case apt.OpPlus:
+			return v
+		}
+		return unknownValue("", "the value of "+apt.FormatExpr(e), true)
+	case *apt.Binary:
+		return ev.binary(x)
+	case *apt.FuncCall:
+		return ev.funcCall(x)
+	}
+	return unknownValue("", "the value of "+apt.FormatExpr(e), true)
+}
+
+func lift1(v Value, op func(symbolic.Expr) (symbolic.Expr, bool)) (Value, bool) {
+	return liftN([]Value{v}, func(a []symbolic.Expr) (symbolic.Expr, bool) { return op(a[0]) })
+}
+
+// constValue converts a literal exactly.
+func constValue(c *apt.Const) Value {
+	switch c.Kind {
+	case apt.ConstInt:
+		t := c.Text
+		if i := strings.IndexByte(t, '_'); i >= 0 {
+			t = t[:i]
+		}
+		if e, err := symbolic.Parse(t); err == nil {
+			return Known(e)
+		}
+	case apt.ConstReal:
+		t := strings.ToLower(c.Text)
+		if i := strings.IndexByte(t, '_'); i >= 0 {
+			t = t[:i]
+		}
+		t = strings.ReplaceAll(strings.ReplaceAll(t, "d", "e"), "q", "e")
+		if r, ok := parseDecimal(t); ok {
+			return Known(symbolic.Const(r))
+		}
+	}
+	return unknownValue("", "the constant "+c.Text, c.Kind != apt.ConstInt)
+}
+
+// parseDecimal reads a decimal literal such as 1.5e-3 exactly.
+func parseDecimal(s string) (symbolic.Rat, bool) {
+	mant, exp, _ := strings.Cut(s, "e")
+	e := 0
+	if exp != "" {
+		n, err := strconv.Atoi(exp)
+		if err != nil || n > 400 || n < -400 {
+			return symbolic.Rat{}, false
+		}
+		e = n
+	}
+	whole, frac, _ := strings.Cut(mant, ".")
+	digits := whole + frac
+	if digits == "" {
+		return symbolic.Rat{}, false
+	}
+	e -= len(frac)
+	n, err := symbolic.Parse(strings.TrimLeft(digits, "0") + "0")
+	if err != nil {
+		return symbolic.Rat{}, false
+	}
+	r, ok := n.Const()
+	if !ok {
+		return symbolic.Rat{}, false
+	}
+	r = r.Quo(symbolic.RatInt(10))
+	ten := symbolic.RatInt(10)
+	if e >= 0 {
+		r = r.Mul(ten.PowInt(e))
+	} else {
+		r = r.Quo(ten.PowInt(-e))
+	}
+	return r, true
+}
+
+func (ev *evaluator) binary(b *apt.Binary) Value {
+	x, y := ev.value(b.X), ev.value(b.Y)
+	var op func(a, c symbolic.Expr) (symbolic.Expr, bool)
+	switch b.Op {
+	case apt.OpAdd:
+		op = func(a, c symbolic.Expr) (symbolic.Expr, bool) { return a.Add(c), true }
+	case apt.OpSub:
+		op = func(a, c symbolic.Expr) (symbolic.Expr, bool) { return a.Sub(c), true }
+	case apt.OpMul:
+		op = func(a, c symbolic.Expr) (symbolic.Expr, bool) { return a.Mul(c), true }
+	case apt.OpDiv:
+		op = func(a, c symbolic.Expr) (symbolic.Expr, bool) {
+			if c.IsZero() {
+				return symbolic.Expr{}, false
+			}
+			if b.IntDiv {
+				return symbolic.IDiv(a, c), true
+			}
+			return a.Div(c), true
+		}
+	case apt.OpPow:
+		op = func(a, c symbolic.Expr) (symbolic.Expr, bool) {
+			k, ok := c.Int64()
+			if !ok || k < -64 || k > 64 || (k < 0 && a.IsZero()) {
+				return symbolic.Expr{}, false
+			}
+			return a.Pow(int(k)), true
+		}
+	default:
+		return unknownValue("", "the logical value "+apt.FormatExpr(b), false)
+	}
+	if v, ok := lift2(x, y, op); ok {
+		return v
+	}
+	return unknownValue("", "the value of "+apt.FormatExpr(b), true)
+}
+
+// funcCall evaluates an intrinsic or runs a user function.
+func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
+	if r := ev.routineNamed(f.Name); r != nil && !f.Intrinsic {
+		var res Value
+		ev.callRoutine(r, f.Args, ev.stmtOcc, &res)
+		if res.unk != nil {
+			res.unk = &unknown{hint: f.Name, what: "the result of " + f.Name, real: f.Type.Base != apt.TypeInteger}
+		}
+		return res
+	}
+	args := make([]Value, len(f.Args))
+	for i, a := range f.Args {
+		args[i] = ev.value(a)
+	}
+	name := f.Name
+	switch name {
+	case "command_argument_count", "iargc":
+		if ev.nargs == nil {
+			ev.nargs = ev.newParam("nargs", FromCommandLine, f.Pos, "the number of command-line arguments", false)
+			ev.res.Assume = append(ev.res.Assume, symbolic.Rel(ev.nargs.expr(), ">=", symbolic.Int(0)))
+		}
+		return Known(ev.nargs.expr())
+	}
+	if fn, ok := intrinsics[name]; ok && len(args) >= fn.min {
+		if v, ok := liftN(args, fn.f); ok {
+			return v
+		}
+	}
+	return unknownValue(name, "the result of "+apt.FormatExpr(f), f.Type.Base != apt.TypeInteger)
+}
+
+type intrinsic struct {
+	min int
+	f   func([]symbolic.Expr) (symbolic.Expr, bool)
+}
+
+var intrinsics = map[string]intrinsic{
+	"mod": {2, func(a []symbolic.Expr) (symbolic.Expr, bool) {
+		if a[1].IsZero() {
+			return symbolic.Expr{}, false
+		}
+		return symbolic.Mod(a[0], a[1]), true
+	}},
+	"modulo": {2, func(a []symbolic.Expr) (symbolic.Expr, bool) {
+		if a[1].IsZero() {
+			return symbolic.Expr{}, false
+		}
+		return symbolic.Modulo(a[0], a[1]), true
+	}},
+	"min":   {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Min(a...), true }},
+	"max":   {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Max(a...), true }},
+	"min0":  {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Min(a...), true }},
+	"max0":  {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Max(a...), true }},
+	"abs":   {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Abs(a[0]), true }},
+	"iabs":  {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Abs(a[0]), true }},
+	"int":   {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Trunc(a[0]), true }},
+	"ifix":  {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Trunc(a[0]), true }},
+	"floor": {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Floor(a[0]), true }},
+	"ceiling": {1, func(a []symbolic.Expr) (symbolic.Expr, bool) {
+		return symbolic.Ceil(a[0]), true
+	}},
+	"real":  {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return a[0], true }},
+	"dble":  {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return a[0], true }},
+	"float": {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return a[0], true }},
+	"sqrt":  {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Sqrt(a[0]), true }},
+}
+
+func (ev *evaluator) routineNamed(name string) *apt.Routine {
+	r := ev.prog.Routine(name)
+	if r == nil || (r.Kind != apt.KindSubroutine && r.Kind != apt.KindFunction) {
+		return nil
+	}
+	return r
+}
+
+// call evaluates a CALL statement.
+func (ev *evaluator) call(c *apt.Call, o *Occ) {
+	if r := ev.routineNamed(c.Callee); r != nil {
+		ev.callRoutine(r, c.Args, o, nil)
+		return
+	}
+	// An external routine may assign any variable passed to it.
+	for _, a := range c.Args {
+		if nm, ok := a.(*apt.Name); ok {
+			decl := ev.prog.Resolve(ev.frame().routine, nm.Name)
+			ev.store(nm.Name, unknownValue(nm.Name, "the value of "+nm.Name+" after the call of "+c.Callee,
+				decl == nil || decl.Type.Base != apt.TypeInteger))
+		}
+	}
+	switch c.Callee {
+	case "get_command_argument", "getarg":
+	default:
+		ev.diag(c.Span.Start(), apt.Note, "the routine "+c.Callee+" is not part of the program: its cost is not counted")
+	}
+}
+
+// allocate records the element count of an ALLOCATE, for array statements
+// on the whole array later.
+func (ev *evaluator) allocate(a apt.Expr) {
+	ix, ok := a.(*apt.Index)
+	if !ok {
+		return
+	}
+	n := Known(symbolic.Int(1))
+	for _, s := range ix.Subs {
+		lo, hi := Known(symbolic.Int(1)), Value{}
+		if sec, ok := s.(*apt.Section); ok {
+			if sec.Lo != nil {
+				lo = ev.value(sec.Lo)
+			}
+			hi = ev.value(sec.Hi)
+		} else {
+			hi = ev.value(s)
+		}
+		ext, ok := lift2(lo, hi, extent)
+		if !ok {
+			n = Value{}
+			continue
+		}
+		if n.IsKnown() {
+			n, _ = lift2(n, ext, mul)
+		}
+	}
+	if ev.sizes == nil {
+		ev.sizes = map[string]Value{}
+	}
+	ev.sizes[ev.key(ix.Name)] = n
+}
+
+func extent(lo, hi symbolic.Expr) (symbolic.Expr, bool) {
+	return symbolic.Max(hi.Sub(lo).Add(symbolic.Int(1)), symbolic.Int(0)), true
+}
+
+func mul(a, b symbolic.Expr) (symbolic.Expr, bool) { return a.Mul(b), true }
+
+// elements returns the number of elements an array statement's target
+// assigns: a section's size, or the whole array's.
+func (ev *evaluator) elements(target apt.Expr) (Value, bool) {
+	switch t := target.(type) {
+	case *apt.Name:
+		if n, ok := ev.sizes[ev.key(t.Name)]; ok && n.IsKnown() {
+			return n, true
+		}
+		decl := ev.prog.Resolve(ev.frame().routine, t.Name)
+		if decl == nil || !decl.IsArray() {
+			return Value{}, false
+		}
+		n := Known(symbolic.Int(1))
+		for _, d := range decl.Dims {
+			ext, ok := ev.dimExtent(d)
+			if !ok {
+				return Value{}, false
+			}
+			if n, ok = lift2(n, ext, mul); !ok {
+				return Value{}, false
+			}
+		}
+		return n, true
+	case *apt.Index:
+		decl := ev.prog.Resolve(ev.frame().routine, t.Name)
+		n := Known(symbolic.Int(1))
+		for i, s := range t.Subs {
+			sec, ok := s.(*apt.Section)
+			if !ok {
+				continue
+			}
+			var lo, hi Value
+			switch {
+			case sec.Lo != nil:
+				lo = ev.value(sec.Lo)
+			case decl != nil && i < len(decl.Dims) && decl.Dims[i].Lo != nil:
+				lo = ev.value(decl.Dims[i].Lo)
+			default:
+				lo = Known(symbolic.Int(1))
+			}
+			switch {
+			case sec.Hi != nil:
+				hi = ev.value(sec.Hi)
+			case decl != nil && i < len(decl.Dims) && decl.Dims[i].Hi != nil:
+				hi = ev.value(decl.Dims[i].Hi)
+			default:
+				return Value{}, false
+			}
+			ext, ok := lift2(lo, hi, extent)
+			if !ok {
+				return Value{}, false
+			}
+			if sec.Stride != nil {
+				st := ev.value(sec.Stride)
+				e, ok := st.Single()
+				if c, isc := e.Int64(); !ok || !isc || c <= 0 {
+					return Value{}, false
+				} else {
+					ext, _ = lift2(lo, hi, func(l, h symbolic.Expr) (symbolic.Expr, bool) {
+						return symbolic.Max(symbolic.FloorDiv(h.Sub(l), symbolic.Int(c)).Add(symbolic.Int(1)), symbolic.Int(0)), true
+					})
+				}
+			}
+			if n, ok = lift2(n, ext, mul); !ok {
+				return Value{}, false
+			}
+		}
+		return n, true
+	}
+	return Value{}, false
+}
+
+func (ev *evaluator) dimExtent(d apt.Dim) (Value, bool) {
+	if d.Deferred || d.Hi == nil {
+		return Value{}, false
+	}
+	if _, star := d.Hi.(*apt.Star); star {
+		return Value{}, false
+	}
+	lo := Known(symbolic.Int(1))
+	if d.Lo != nil {
+		lo = ev.value(d.Lo)
+	}
+	return lift2(lo, ev.value(d.Hi), extent)
+}

@@ -1,0 +1,148 @@
+package symeval
+
+import (
+	"github.com/mkvet/mkvet/counting"
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// The symbols of the SPMD structure.
+const (
+	Size = "P"    // MPI_COMM_SIZE
+	Rank = "rank" // MPI_COMM_RANK, 0 <= rank <= P-1
+)
+
+// Result is a symbolically evaluated program.
+type Result struct {
+	Program *apt.Program
+	Entry   *apt.Routine
+	// Parallel is set when the program asks for its size or rank.
+	Parallel bool
+	// Root is the entry routine's occurrence; every other occurrence hangs
+	// below it in execution order, callees below their call.
+	Root *Occ
+	// Params are the parameters the evaluation created or was given, in order
+	// of creation. Not every one need appear in a count.
+	Params []*Param
+	// Assume holds the relations the counts may rely on: P >= 1,
+	// 0 <= rank <= P-1, `!mk$ assume` annotations and the caller's.
+	Assume []symbolic.Relation
+	// Diags are problems met, each once.
+	Diags []apt.Diagnostic
+}
+
+// Origin says where a parameter came from.
+type Origin int
+
+// Parameter origins.
+const (
+	FromAnnotation  Origin = iota + 1 // `!mk$ param` or Options.Params
+	FromRead                          // a READ statement
+	FromCommandLine                   // command_argument_count, get_command_argument
+	FromUnresolved                    // a value the evaluation could not derive
+	FromFrequency                     // how often an unanalysable branch is taken, in percent
+	FromTripCount                     // the trip count of a loop the evaluation cannot bound
+)
+
+// Param is a symbol that stands for a value the program does not fix
+// statically.
+type Param struct {
+	Name   string
+	Origin Origin
+	Pos    apt.Pos
+	What   string
+	// Default is the annotation's value (`!mk$ param n = 1024`), nil if none.
+	Default *symbolic.Expr
+	// Real is set for a real-valued parameter.
+	Real bool
+}
+
+// Domain is where an occurrence executes: the integer points of Vars (the
+// enclosing loops' index variables, outermost first) satisfying Cond, for each
+// value of the parameters, P and rank; Factor multiplies the count (the
+// frequency parameters of unanalysable branches; 1 otherwise).
+type Domain struct {
+	Vars   []string
+	Cond   []counting.Formula
+	Factor symbolic.Expr
+}
+
+// Set returns the domain as a counting set whose parameters are every other
+// symbol its condition mentions.
+func (d *Domain) Set() *counting.Set {
+	vars := map[string]bool{}
+	for _, v := range d.Vars {
+		vars[v] = true
+	}
+	seen := map[string]bool{}
+	var params []string
+	var visit func(f counting.Formula)
+	visit = func(f counting.Formula) {
+		switch g := f.(type) {
+		case counting.Rel:
+			for _, s := range g.R.E.Symbols() {
+				if !vars[s] && !seen[s] {
+					seen[s] = true
+					params = append(params, s)
+				}
+			}
+		case counting.And:
+			for _, x := range g {
+				visit(x)
+			}
+		case counting.Or:
+			for _, x := range g {
+				visit(x)
+			}
+		case counting.Not:
+			visit(g.F)
+		}
+	}
+	for _, f := range d.Cond {
+		visit(f)
+	}
+	var cond counting.Formula
+	if len(d.Cond) == 1 {
+		cond = d.Cond[0]
+	} else if len(d.Cond) > 1 {
+		cond = counting.And(append([]counting.Formula(nil), d.Cond...))
+	}
+	return &counting.Set{Params: params, Vars: append([]string(nil), d.Vars...), Cond: cond}
+}
+
+// Occ is one occurrence of an APT node in the evaluation: the node in one
+// calling context. A node inside a routine called from two places has two
+// occurrences.
+type Occ struct {
+	Node    apt.Node
+	Routine *apt.Routine
+	Parent  *Occ
+	// Depth counts the enclosing loops, through calls.
+	Depth int
+	// Dom is where the node executes; for a Loop, Body is where its body
+	// executes (Dom plus the loop's index variable).
+	Dom  *Domain
+	Body *Domain
+	// Children are the occurrences of the node's children, a Call's being
+	// the callee routine's occurrence, a Block's the function routines its
+	// statements call.
+	Children []*Occ
+	// Sizes holds, for a Block, each statement's element count (an array
+	// statement's section size; nil for a scalar statement).
+	Sizes []*Value
+	// Sends and Recvs are a Comm node's transfers, one per combination of
+	// alternatives of its peer and size; a transfer to MPI_PROC_NULL has none.
+	Sends, Recvs []Transfer
+	// Inexact is set when the domain rests on an approximation; Note says
+	// which.
+	Inexact bool
+	Note    string
+}
+
+// Transfer is one side of a Comm under one guard: Bytes bytes to or from
+// Peer (nil for a collective or an unresolved peer) where Guard holds.
+type Transfer struct {
+	Guard counting.Formula
+	Bytes *symbolic.Expr // nil when the size is unknown
+	Peer  *symbolic.Expr
+}

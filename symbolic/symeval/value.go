@@ -1,0 +1,250 @@
+package symeval
+
+import (
+	"github.com/mkvet/mkvet/counting"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// maxAlts bounds the alternatives a value may hold; a value with more becomes
+// unknown (a chain of conditional assignments doubling each time would
+// otherwise grow without bound).
+const maxAlts = 16
+
+// Alt is one alternative of a value: E where Guard holds (nil Guard: always).
+type Alt struct {
+	Guard counting.Formula
+	E     symbolic.Expr
+}
+
+// Value is what the evaluation knows of a variable at a point of the walk:
+// alternatives whose guards partition the current domain, or unknown. A
+// derived-type value keeps its components in Fields instead.
+type Value struct {
+	Alts []Alt
+	// unknown values carry an identity, so that every use of one value maps
+	// to one parameter, and what the user would call it.
+	unk *unknown
+	// Fields holds the components of a derived-type value.
+	Fields map[string]Value
+}
+
+// unknown is a value the evaluation cannot derive.
+type unknown struct {
+	hint  string // variable name to base a parameter name on
+	what  string // the value in the user's terms
+	param *Param // created on first use where a closed form is needed
+	real  bool
+	// undef marks a variable never assigned on some path.
+	undef bool
+}
+
+// Known returns the value of e.
+func Known(e symbolic.Expr) Value { return Value{Alts: []Alt{{E: e}}} }
+
+func unknownValue(hint, what string, real bool) Value {
+	return Value{unk: &unknown{hint: hint, what: what, real: real}}
+}
+
+// IsKnown reports whether v has alternatives.
+func (v Value) IsKnown() bool { return len(v.Alts) > 0 }
+
+// Single returns the expression of a value with one unguarded alternative.
+func (v Value) Single() (symbolic.Expr, bool) {
+	if len(v.Alts) == 1 && v.Alts[0].Guard == nil {
+		return v.Alts[0].E, true
+	}
+	return symbolic.Expr{}, false
+}
+
+func and(fs ...counting.Formula) counting.Formula {
+	var out counting.And
+	for _, f := range fs {
+		switch g := f.(type) {
+		case nil:
+		case counting.And:
+			out = append(out, g...)
+		default:
+			out = append(out, g)
+		}
+	}
+	switch len(out) {
+	case 0:
+		return nil
+	case 1:
+		return out[0]
+	}
+	return out
+}
+
+// lift2 applies op to every pair of alternatives of a and b. An unknown
+// operand makes the result unknown.
+func lift2(a, b Value, op func(x, y symbolic.Expr) (symbolic.Expr, bool)) (Value, bool) {
+	if !a.IsKnown() || !b.IsKnown() {
+		return Value{}, false
+	}
+	if len(a.Alts)*len(b.Alts) > maxAlts {
+		return Value{}, false
+	}
+	var out []Alt
+	for _, x := range a.Alts {
+		for _, y := range b.Alts {
+			e, ok := op(x.E, y.E)
+			if !ok {
+				return Value{}, false
+			}
+			out = append(out, Alt{Guard: and(x.Guard, y.Guard), E: e})
+		}
+	}
+	return Value{Alts: mergeAlts(out)}, true
+}
+
+// liftN applies op to every combination of alternatives of vs.
+func liftN(vs []Value, op func([]symbolic.Expr) (symbolic.Expr, bool)) (Value, bool) {
+	n := 1
+	for _, v := range vs {
+		if !v.IsKnown() {
+			return Value{}, false
+		}
+		n *= len(v.Alts)
+		if n > maxAlts {
+			return Value{}, false
+		}
+	}
+	var out []Alt
+	idx := make([]int, len(vs))
+	for {
+		args := make([]symbolic.Expr, len(vs))
+		var guards []counting.Formula
+		for i, v := range vs {
+			args[i] = v.Alts[idx[i]].E
+			guards = append(guards, v.Alts[idx[i]].Guard)
+		}
+		e, ok := op(args)
+		if !ok {
+			return Value{}, false
+		}
+		out = append(out, Alt{Guard: and(guards...), E: e})
+		i := 0
+		for ; i < len(vs); i++ {
+			idx[i]++
+			if idx[i] < len(vs[i].Alts) {
+				break
+			}
+			idx[i] = 0
+		}
+		if i == len(vs) {
+			break
+		}
+	}
+	return Value{Alts: mergeAlts(out)}, true
+}
+
+// mergeAlts joins alternatives with equal expressions, so that a value that
+// is the same on every path is one unguarded alternative again.
+func mergeAlts(alts []Alt) []Alt {
+	if len(alts) <= 1 {
+		return alts
+	}
+	var out []Alt
+	for _, a := range alts {
+		merged := false
+		for i := range out {
+			if symbolic.Equal(out[i].E, a.E) {
+				if out[i].Guard == nil || a.Guard == nil {
+					out[i].Guard = nil
+				} else {
+					out[i].Guard = or(out[i].Guard, a.Guard)
+				}
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			out = append(out, a)
+		}
+	}
+	// Alternatives partition the domain: when they all merged into one, its
+	// guard is the whole domain.
+	if len(out) == 1 {
+		out[0].Guard = nil
+	}
+	return out
+}
+
+func or(fs ...counting.Formula) counting.Formula {
+	var out counting.Or
+	for _, f := range fs {
+		if g, ok := f.(counting.Or); ok {
+			out = append(out, g...)
+		} else {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return out
+}
+
+func not(f counting.Formula) counting.Formula {
+	if n, ok := f.(counting.Not); ok {
+		return n.F
+	}
+	return counting.Not{F: f}
+}
+
+// choose is the value "a where cond holds, b elsewhere".
+func choose(cond counting.Formula, a, b Value) Value {
+	if a.Fields != nil || b.Fields != nil {
+		if a.Fields == nil || b.Fields == nil {
+			return unknownValue("", "a derived-type value assigned on some paths only", false)
+		}
+		out := Value{Fields: map[string]Value{}}
+		for k, av := range a.Fields {
+			out.Fields[k] = choose(cond, av, b.Fields[k])
+		}
+		for k, bv := range b.Fields {
+			if _, ok := a.Fields[k]; !ok {
+				out.Fields[k] = choose(cond, Value{unk: &unknown{hint: k, what: "component " + k}}, bv)
+			}
+		}
+		return out
+	}
+	if sameValue(a, b) {
+		return a
+	}
+	if !a.IsKnown() || !b.IsKnown() || len(a.Alts)+len(b.Alts) > maxAlts {
+		return unknownValue("", "a value assigned under a condition", false)
+	}
+	var out []Alt
+	for _, x := range a.Alts {
+		out = append(out, Alt{Guard: and(cond, x.Guard), E: x.E})
+	}
+	nc := not(cond)
+	for _, x := range b.Alts {
+		out = append(out, Alt{Guard: and(nc, x.Guard), E: x.E})
+	}
+	return Value{Alts: mergeAlts(out)}
+}
+
+func sameValue(a, b Value) bool {
+	if a.unk != nil || b.unk != nil {
+		return a.unk == b.unk
+	}
+	if len(a.Alts) != len(b.Alts) || a.Fields != nil || b.Fields != nil {
+		return false
+	}
+	for i := range a.Alts {
+		if !symbolic.Equal(a.Alts[i].E, b.Alts[i].E) || !sameFormula(a.Alts[i].Guard, b.Alts[i].Guard) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameFormula(a, b counting.Formula) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return a.String() == b.String()
+}
