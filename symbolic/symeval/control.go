@@ -52,7 +52,7 @@ func (ev *evaluator) cond(e apt.Expr) (counting.Formula, bool) {
 // closedInt replaces an unknown integer value by its parameter; unknown real
 // values stay unknown (a condition on them is not analysable).
 func (ev *evaluator) closedInt(v Value, pos apt.Pos) Value {
-	if v.unk != nil && !v.unk.real && v.Fields == nil {
+	if v.unk != nil && !v.unk.real && !v.unk.varying && v.Fields == nil {
 		return Known(ev.paramOf(v.unk, pos))
 	}
 	return v
@@ -137,11 +137,20 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 	saved := ev.cur
 	var prior []counting.Formula
 	var outs []outcome
+	var states []*domainState
 	hasElse := false
 	remaining := symbolic.Int(1)
+	exit := ev.exitLoop
+	ev.exitLoop = nil
 	for _, b := range n.Branches {
 		c, ok := ev.branchCond(n, b)
+		if exit != nil && !exit.used && isExitJump(b, ev) {
+			// The exit of a loop built from GO TO: taken on its last run.
+			c, ok = counting.Rel{R: symbolic.Rel(exit.k, "==", exit.trips)}, true
+			exit.used = true
+		}
 		ev.cur = saved.clone()
+		ev.cur.pending = nil
 		for _, p := range prior {
 			ev.cur.conds = append(ev.cur.conds, not(p))
 		}
@@ -164,11 +173,20 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		bo := ev.newOcc(b, o)
 		ev.walk(b.Body, bo)
 		outs = append(outs, outcome{cond: c, analysable: ok, env: ev.env, dead: ev.cur.dead, cycled: ev.cur.cycled})
+		states = append(states, ev.cur)
 		if ok && c != nil {
 			prior = append(prior, c)
 		}
 	}
 	ev.cur = saved
+	for _, st := range states {
+		for l, js := range st.pending {
+			if ev.cur.pending == nil {
+				ev.cur.pending = map[string][]jump{}
+			}
+			ev.cur.pending[l] = append(ev.cur.pending[l], js...)
+		}
+	}
 	ev.env = ev.join(pre, outs, hasElse)
 	allDead, allCycled := hasElse, true
 	for _, out := range outs {
@@ -267,6 +285,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	o := ev.newOcc(l, parent)
 	pos := l.Span.Start()
 	body := ev.cur.clone()
+	body.pending = nil
 	var trips Value    // the trip count
 	var index Value    // the iteration number k = 0, 1, ... inside the body
 	var varValue Value // the DO variable inside the body
@@ -361,7 +380,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 				continue
 			}
 		}
-		ev.env[k] = unknownValue(keyName(k), "the value of "+keyName(k)+" as the loop at "+pos.String()+" changes it", true)
+		ev.env[k] = ev.changedBy(k, "the value of %s as the loop at "+pos.String()+" changes it", true)
 	}
 	if l.Var != "" && varValue.IsKnown() {
 		ev.store(l.Var, varValue)
@@ -374,7 +393,12 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	ev.walk(l.Body, o)
 	fr.loops = fr.loops[:len(fr.loops)-1]
 	fr.entries = fr.entries[:len(fr.entries)-1]
-	bodyDead := ev.cur.dead && !ev.cur.cycled
+	bodyDead := ev.cur.dead && !ev.cur.cycled && len(ev.cur.pending) == 0
+	if len(ev.cur.pending) > 0 {
+		ev.diag(pos, apt.Warning, "a GO TO out of this DO loop is not modelled: counts assume it is not taken")
+		saved.inexact = "follows a GO TO out of a DO loop"
+		o.Inexact, o.Note = true, "a GO TO leaves the loop"
+	}
 	ev.cur = saved
 	if ev.cur.inexact == "" && body.inexact != "" {
 		ev.cur.inexact = body.inexact
@@ -404,7 +428,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			ev.env[k] = chooseUndef(ran, end, pv)
 			continue
 		}
-		ev.env[k] = unknownValue(keyName(k), "the value of "+keyName(k)+" after the loop at "+pos.String(), true)
+		ev.env[k] = ev.changedBy(k, "the value of %s after the loop at "+pos.String(), false)
 	}
 	if l.Var != "" {
 		if after.IsKnown() {
@@ -422,6 +446,9 @@ func (ev *evaluator) bound(e apt.Expr, pos apt.Pos) Value {
 	if v.unk != nil && v.Fields == nil {
 		if v.unk.param == nil {
 			v.unk.real = false // DO bounds are converted to integers
+		}
+		if v.unk.varying {
+			ev.cur.inexact = "a loop bound changes from one iteration of an enclosing loop to the next; the parameter " + ev.paramOf(v.unk, pos).String() + " stands for all its values"
 		}
 		return Known(ev.paramOf(v.unk, pos))
 	}
@@ -558,4 +585,35 @@ func hasJumps(body []apt.Node) bool {
 		})
 	}
 	return found
+}
+
+// isExitJump reports whether an arm of an If only jumps forward out of the
+// current statement list's loop: its body is one plain GO TO to a label ahead.
+func isExitJump(b *apt.Branch, ev *evaluator) bool {
+	if len(b.Body) != 1 {
+		return false
+	}
+	g, ok := b.Body[0].(*apt.Goto)
+	return ok && g.Kind == apt.GotoPlain && len(g.Targets) == 1 && ev.forward(g.Targets[0])
+}
+
+// changedBy is the unknown value of the variable stored at key after (or,
+// with varying, during) a loop that changes it; an integer one becomes a
+// parameter where a closed form needs it. what has a %s for the name.
+func (ev *evaluator) changedBy(key, what string, varying bool) Value {
+	name := keyName(key)
+	if rest, ok := strings.CutPrefix(key, "/"); ok {
+		// A COMMON member: its name in the current routine.
+		blk, idx, _ := strings.Cut(rest, "/#")
+		for _, c := range ev.frame().routine.Scope.Commons {
+			if i, err := strconv.Atoi(idx); err == nil && c.Name == blk && i < len(c.Vars) {
+				name = c.Vars[i]
+			}
+		}
+	}
+	real := true
+	if decl := ev.prog.Resolve(ev.frame().routine, name); decl != nil && decl.Type.Base == apt.TypeInteger && !decl.IsArray() {
+		real = false
+	}
+	return Value{unk: &unknown{hint: name, what: strings.Replace(what, "%s", name, 1), real: real, varying: varying}}
 }

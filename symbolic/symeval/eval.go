@@ -142,6 +142,13 @@ type evaluator struct {
 	sizes map[string]Value
 	// nargs is the parameter for command_argument_count().
 	nargs *Param
+	// ahead holds, for each statement list being walked, the labels of the
+	// statements after the current one: the targets a forward GO TO may
+	// take.
+	ahead []map[string]bool
+	// exitLoop is set while the top-level IF of a loop formed by GO TO is
+	// evaluated: its arm that jumps out is the loop's exit.
+	exitLoop *gotoLoopState
 }
 
 // frame is one activation of a routine.
@@ -154,6 +161,9 @@ type frame struct {
 	// terminal statement of a labelled DO runs on every iteration, also
 	// those that jumped to it.
 	entries []*domainState
+	// aheadBase is the first entry of evaluator.ahead that belongs to this
+	// frame: GO TO does not leave a routine.
+	aheadBase int
 }
 
 // domainState is the current domain: the enclosing loops' variables and
@@ -169,12 +179,28 @@ type domainState struct {
 	// than by leaving the routine.
 	cycled  bool
 	inexact string
+	// pending holds the forward GO TOs taken on paths of this state, by
+	// target label: where the label is reached, those paths rejoin.
+	pending map[string][]jump
+}
+
+// jump is a path that left by GO TO: its condition, factor and values.
+type jump struct {
+	conds  []counting.Formula
+	factor symbolic.Expr
+	env    map[string]Value
 }
 
 func (d *domainState) clone() *domainState {
 	c := *d
 	c.vars = slices.Clone(d.vars)
 	c.conds = slices.Clone(d.conds)
+	if d.pending != nil {
+		c.pending = make(map[string][]jump, len(d.pending))
+		for k, v := range d.pending {
+			c.pending[k] = slices.Clone(v)
+		}
+	}
 	return &c
 }
 
@@ -414,7 +440,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 		}
 	}
 	ev.nframe++
-	fr := &frame{routine: r, id: "f" + strconv.Itoa(ev.nframe), alias: map[string]string{}}
+	fr := &frame{routine: r, id: "f" + strconv.Itoa(ev.nframe), alias: map[string]string{}, aheadBase: len(ev.ahead)}
 	// Bind actuals in the caller's frame before pushing the callee's.
 	byValue := map[string]Value{}
 	for i, formal := range r.Formals {
@@ -577,9 +603,26 @@ func (ev *evaluator) closed(v Value, pos apt.Pos) Value {
 
 // walk evaluates a statement list.
 func (ev *evaluator) walk(nodes []apt.Node, parent *Occ) {
-	for _, n := range nodes {
+	ahead := labelsAfter(nodes)
+	ev.ahead = append(ev.ahead, nil)
+	defer func() { ev.ahead = ev.ahead[:len(ev.ahead)-1] }()
+	for i := 0; i < len(nodes); i++ {
+		n := nodes[i]
 		if ev.err != nil {
 			return
+		}
+		ev.ahead[len(ev.ahead)-1] = ahead[i]
+		lbl := n.Base().Label
+		if lbl != "" {
+			if js := ev.cur.pending[lbl]; len(js) > 0 {
+				ev.rejoin(lbl)
+			}
+			if j := backJump(nodes, i, lbl); j > i && !ev.cur.dead {
+				ev.ahead[len(ev.ahead)-1] = ahead[j]
+				ev.gotoLoop(nodes[i:j+1], parent, lbl)
+				i = j
+				continue
+			}
 		}
 		fr := ev.frame()
 		if lbl := n.Base().Label; lbl != "" && len(fr.loops) > 0 && fr.loops[len(fr.loops)-1].EndLabel == lbl &&
@@ -643,6 +686,16 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		if fl := ev.frame().loops; n.Kind == apt.GotoPlain && len(fl) > 0 && len(n.Targets) == 1 && fl[len(fl)-1].EndLabel == n.Targets[0] {
 			// A jump to the innermost DO's terminal statement is a CYCLE.
 			ev.cur.dead, ev.cur.cycled = true, true
+			return
+		}
+		if n.Kind == apt.GotoPlain && len(n.Targets) == 1 && ev.forward(n.Targets[0]) {
+			// A forward jump: the path waits at its label.
+			if ev.cur.pending == nil {
+				ev.cur.pending = map[string][]jump{}
+			}
+			ev.cur.pending[n.Targets[0]] = append(ev.cur.pending[n.Targets[0]],
+				jump{conds: slices.Clone(ev.cur.conds), factor: ev.cur.factor, env: ev.env})
+			ev.cur.dead, ev.cur.cycled = true, false
 			return
 		}
 		ev.diag(n.Span.Start(), apt.Warning, "GO TO is not modelled: counts after it assume the jump is not taken")
@@ -827,7 +880,10 @@ func parseDecimal(s string) (symbolic.Rat, bool) {
 }
 
 func (ev *evaluator) binary(b *apt.Binary) Value {
-	x, y := ev.value(b.X), ev.value(b.Y)
+	x, y := ev.closedInt(ev.value(b.X), b.X.At()), ev.closedInt(ev.value(b.Y), b.Y.At())
+	if v, ok := varyingOf(x, y); ok {
+		return v
+	}
 	var op func(a, c symbolic.Expr) (symbolic.Expr, bool)
 	switch b.Op {
 	case apt.OpAdd:
@@ -875,7 +931,10 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 	}
 	args := make([]Value, len(f.Args))
 	for i, a := range f.Args {
-		args[i] = ev.value(a)
+		args[i] = ev.closedInt(ev.value(a), a.At())
+	}
+	if v, ok := varyingOf(args...); ok {
+		return v
 	}
 	name := f.Name
 	switch name {
@@ -1082,4 +1141,15 @@ func (ev *evaluator) dimExtent(d apt.Dim) (Value, bool) {
 		lo = ev.value(d.Lo)
 	}
 	return lift2(lo, ev.value(d.Hi), extent)
+}
+
+// varyingOf returns an unknown that changes between iterations when one of
+// the operands does: what is computed from it changes too.
+func varyingOf(vs ...Value) (Value, bool) {
+	for _, v := range vs {
+		if v.unk != nil && v.unk.varying {
+			return v, true
+		}
+	}
+	return Value{}, false
 }

@@ -36,6 +36,9 @@ type unknown struct {
 	real  bool
 	// undef marks a variable never assigned on some path.
 	undef bool
+	// varying marks a value a loop changes from one iteration to the next:
+	// one parameter cannot stand for it.
+	varying bool
 }
 
 // Known returns the value of e.
