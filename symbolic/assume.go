@@ -209,6 +209,24 @@ func (a *Assumptions) Compare(x, y Expr) (c int, ok bool) {
 
 // nonneg proves e >= 0 within budget proof steps.
 func (a *Assumptions) nonneg(e Expr, budget int) bool {
+	// e is an assumption plus a non-negative constant: the bounds cannot see
+	// this when the assumption is not a bound on one symbol (P*floor(n/P) >= n).
+	for _, r := range a.rels {
+		if r.Op != EQ {
+			if c, ok := e.Sub(r.E).Const(); ok && c.Sign() >= 0 {
+				return true
+			}
+			continue
+		}
+		{
+			if c, ok := e.Sub(r.E).Const(); ok && c.Sign() >= 0 {
+				return true
+			}
+			if c, ok := e.Add(r.E).Const(); ok && c.Sign() >= 0 {
+				return true
+			}
+		}
+	}
 	if newProof(a, budget).prove(e, false, 0) {
 		return true
 	}
@@ -555,6 +573,21 @@ func (p *proof) abstract(e Expr, bs *bounds) (Expr, []Relation, bool) {
 	if len(subst) == 0 {
 		return e, rels, true
 	}
+	// The assumptions that mention an abstracted atom say the same of its
+	// stand-in (P*floor(n/P) == n bounds P*F).
+	for i := range p.rels {
+		if r, ok := substAtoms(rels[i].E, subst); ok {
+			rels = append(rels, Relation{E: r, Op: rels[i].Op})
+		}
+	}
+	r, _ := substAtoms(e, subst)
+	return r, rels, true
+}
+
+// substAtoms replaces the atoms of subst at the top level of e's terms; ok
+// reports whether any was there.
+func substAtoms(e Expr, subst map[*atom]Expr) (Expr, bool) {
+	found := false
 	parts := make([]Expr, 0, len(e.t))
 	for _, t := range e.t {
 		pr := Const(t.c)
@@ -562,13 +595,17 @@ func (p *proof) abstract(e Expr, bs *bounds) (Expr, []Relation, bool) {
 		for _, f := range t.m {
 			if v, ok := subst[f.a]; ok {
 				pr = pr.Mul(v.Pow(int(f.e)))
+				found = true
 				continue
 			}
 			keep = append(keep, f)
 		}
 		parts = append(parts, pr.Mul(monoExpr(keep)))
 	}
-	return Sum(parts...), rels, true
+	if !found {
+		return e, false
+	}
+	return Sum(parts...), true
 }
 
 // integerScale returns a monomial D >= 1 (an integer times integer symbols

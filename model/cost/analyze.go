@@ -364,9 +364,15 @@ var origins = map[symeval.Origin]ParamOrigin{
 // trunc, and the prover can use it).
 func assumptions(rels []symbolic.Relation) *symbolic.Assumptions {
 	a := symbolic.NewAssumptions(rels...)
-	out := make([]symbolic.Relation, len(rels))
-	for i, r := range rels {
-		out[i] = symbolic.Relation{E: a.Simplify(r.E), Op: r.Op}
+	var out []symbolic.Relation
+	for _, r := range rels {
+		e := a.Simplify(r.E)
+		out = append(out, symbolic.Relation{E: e, Op: r.Op})
+		if r.Op == symbolic.EQ {
+			// e == 0 as two inequalities too, which bound propagation uses
+			// (P*floor(n/P) == n gives P*floor(n/P) >= n).
+			out = append(out, symbolic.Relation{E: e, Op: symbolic.GE}, symbolic.Relation{E: e.Neg(), Op: symbolic.GE})
+		}
 	}
 	return symbolic.NewAssumptions(out...)
 }
