@@ -48,6 +48,15 @@ type growth struct {
 	// the limit is taken with the sizes positive, growing together.
 	a     *symbolic.Assumptions
 	sizes map[string]bool
+	// memo holds pieces' results by closed form, valid while no new size
+	// has been assumed (the loops of a program share most closed forms).
+	memo     map[string]piecesResult
+	memoSize int
+}
+
+type piecesResult struct {
+	out []leading
+	ok  bool
 }
 
 func newGrowth(a *symbolic.Assumptions) *growth {
@@ -349,6 +358,25 @@ func (g *growth) exprLead(e symbolic.Expr) (o order, coef symbolic.Expr, zero, o
 // are settled first; those on the sizes then by the sign of their leading
 // coefficient; the others (on P and rank) are kept.
 func (g *growth) pieces(pw symbolic.Piecewise) ([]leading, bool) {
+	for _, p := range pw.Pieces {
+		for _, r := range p.Guard {
+			g.noteSizes(r.E)
+		}
+		g.noteSizes(p.Value)
+	}
+	if g.memo == nil || g.memoSize != len(g.sizes) {
+		g.memo, g.memoSize = map[string]piecesResult{}, len(g.sizes)
+	}
+	key := pw.String()
+	if r, ok := g.memo[key]; ok {
+		return r.out, r.ok
+	}
+	out, ok := g.piecesUncached(pw)
+	g.memo[key] = piecesResult{out, ok}
+	return out, ok
+}
+
+func (g *growth) piecesUncached(pw symbolic.Piecewise) ([]leading, bool) {
 	var out []leading
 pieces:
 	for _, p := range pw.Pieces {

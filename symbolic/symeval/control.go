@@ -303,7 +303,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			t = Known(p.expr())
 		}
 		trips = t
-		k := ev.freshName("k")
+		k := ev.loopVarName("k")
 		body.vars = append(body.vars, k)
 		body.conds = append(body.conds, counting.Rel{R: symbolic.Rel(symbolic.Sym(k), ">=", symbolic.Int(1))})
 		f, _ := relation(Known(symbolic.Sym(k)), t, apt.OpLe)
@@ -327,7 +327,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 				step = c
 			}
 		}
-		name := ev.freshName(l.Var)
+		name := ev.loopVarName(l.Var)
 		v := symbolic.Sym(name)
 		body.vars = append(body.vars, name)
 		if step == 1 {

@@ -217,13 +217,30 @@ func (ev *evaluator) diag(pos apt.Pos, sev apt.Severity, msg string) {
 	ev.res.Diags = append(ev.res.Diags, apt.Diagnostic{Pos: pos, Severity: sev, Msg: msg})
 }
 
+// loopVarName returns a name for a loop's index variable that no enclosing
+// loop and no parameter uses. Sibling loops may share names, so that equal
+// iteration domains print equally and are counted once.
+func (ev *evaluator) loopVarName(base string) string {
+	taken := func(n string) bool {
+		return ev.used[n] || slices.Contains(ev.cur.vars, n)
+	}
+	name := base
+	for i := 2; taken(name); i++ {
+		name = base + "_" + strconv.Itoa(i)
+	}
+	return name
+}
+
 // freshName returns a symbol name based on base not used yet.
 func (ev *evaluator) freshName(base string) string {
 	if base == "" {
 		base = "v"
 	}
+	taken := func(n string) bool {
+		return ev.used[n] || ev.cur != nil && slices.Contains(ev.cur.vars, n)
+	}
 	name := base
-	for i := 2; ev.used[name]; i++ {
+	for i := 2; taken(name); i++ {
 		name = base + "_" + strconv.Itoa(i)
 	}
 	ev.used[name] = true

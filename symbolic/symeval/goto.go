@@ -65,7 +65,7 @@ func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
 	p := ev.newParam("trips_"+routineTag(ev.frame().routine)+"_"+itoa(pos.Line), FromTripCount, pos,
 		"how many times the loop formed by GO TO "+label+" at "+pos.String()+" runs its first statement", false)
 	ev.res.Assume = append(ev.res.Assume, symbolic.Rel(p.expr(), ">=", symbolic.Int(1)))
-	kname := ev.freshName("k")
+	kname := ev.loopVarName("k")
 	k := symbolic.Sym(kname)
 	saved := ev.cur
 	body := saved.clone()
