@@ -662,11 +662,21 @@ func unresolvedParams(p *pass) {
 			origin, how = "command-line", "comes from the command line"
 		case cost.FromUnresolved:
 			origin, how = "unresolved", "is not known statically"
+		case cost.FromFrequency:
+			origin, how = "frequency", "depends on data the analysis cannot see"
+		case cost.FromTripCount:
+			origin, how = "trip-count", "is not known statically"
 		default:
 			continue
 		}
 		facts := map[string]any{"param": q.Name, "origin": origin, "what": q.What}
 		give := fmt.Sprintf("give it with -D %s=... or a '!mk$ param %s = ...' line", q.Name, q.Name)
+		switch q.Origin {
+		case cost.FromFrequency:
+			give = fmt.Sprintf("give it in percent with -D %s=...", q.Name)
+		case cost.FromTripCount:
+			give = fmt.Sprintf("give it with -D %s=... or a '!mk$ iterations ...' line before the loop", q.Name)
+		}
 		loop := loops[q.Pos]
 		if loop != nil && q.Origin == cost.FromUnresolved {
 			facts["loop"] = loop.Node.Base().ID

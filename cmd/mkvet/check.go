@@ -333,6 +333,7 @@ type diagJSON struct {
 var originNames = map[cost.ParamOrigin]string{
 	cost.FromAnnotation: "annotation", cost.FromRead: "read",
 	cost.FromCommandLine: "command-line", cost.FromUnresolved: "unresolved",
+	cost.FromFrequency: "frequency", cost.FromTripCount: "trip-count",
 }
 
 func checkOutput(cd *costed, ds []analyzer.Diagnostic) checkJSON {

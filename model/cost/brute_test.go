@@ -24,7 +24,7 @@ var seedPrograms = []struct {
 	// from P in a way no closed form captures (the values the user would
 	// pass with -D), and inexact lists the nodes whose counts are allowed to
 	// rest on a frequency parameter, with the reason.
-	derived func(p int64) map[string]int64
+	derived func(env map[string]int64) map[string]int64
 	inexact map[string]string
 }{
 	{"trap_serial.f", map[string][2]int64{"n": {1, 300}}, nil, nil},
@@ -41,6 +41,7 @@ var seedPrograms = []struct {
 		"setgrid/I2/b1":    "divisor test",
 		"setgrid/I2/b1/B1": "divisor test",
 	}},
+	{"control.f", map[string][2]int64{"n": {1, 60}, "m": {1, 9}}, controlTrips, nil},
 	{"jacobi1d.f90", map[string][2]int64{"n": {1, 100}, "iters": {0, 5}, "nargs": {0, 3}}, nil, nil},
 }
 
@@ -82,7 +83,7 @@ func TestCountsAgainstExecution(t *testing.T) {
 					env[cost.Size] = np
 				}
 				if sp.derived != nil {
-					for k, v := range sp.derived(np) {
+					for k, v := range sp.derived(env) {
 						env[k] = v
 					}
 				}
@@ -190,7 +191,8 @@ func clip(s string) string {
 // luGrid is what lu_wavefront's setgrid computes: px the largest divisor of
 // P not above sqrt(P), found by a loop whose first statement runs
 // floor(sqrt(P)) + 1 times; the frequency of its divisor test is not checked.
-func luGrid(p int64) map[string]int64 {
+func luGrid(env map[string]int64) map[string]int64 {
+	p := env[cost.Size]
 	px, d := int64(1), int64(1)
 	for ; d*d <= p; d++ {
 		if p%d == 0 {
@@ -198,4 +200,14 @@ func luGrid(p int64) map[string]int64 {
 		}
 	}
 	return map[string]int64{"px": px, "trips_setgrid_91": d, "pct_setgrid_92": 50}
+}
+
+// controlTrips is control.f's loop built from GO TO: k = 1, 2, ... is
+// tested until k*k > n, floor(sqrt(n)) + 1 times.
+func controlTrips(env map[string]int64) map[string]int64 {
+	k := int64(1)
+	for k*k <= env["n"] {
+		k++
+	}
+	return map[string]int64{"trips_control_40": k}
 }

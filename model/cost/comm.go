@@ -16,10 +16,10 @@ type TransferCount struct {
 	Occ  *symeval.Occ
 	Send bool // the send side; false for the receive side
 	symeval.Transfer
-	// Messages is how many times a rank performs the transfer and Bytes the
-	// data volume it moves, per rank, as closed forms in the parameters, P
-	// and rank (Bytes is empty when the size is unknown).
-	Messages, Bytes symbolic.Piecewise
+	// Messages is how many times a rank performs the transfer and Volume
+	// the bytes it moves, per rank, as closed forms in the parameters, P and
+	// rank (Volume is empty when the size is unknown).
+	Messages, Volume symbolic.Piecewise
 }
 
 // CountTransfers counts every point-to-point transfer of every Comm
@@ -57,7 +57,7 @@ func CountTransfers(res *symeval.Result) ([]TransferCount, error) {
 					if t.Bytes != nil {
 						b, err := an.count(o.Dom, t.Guard, t.Bytes)
 						if err == nil {
-							tc.Bytes = b.SimplifyWithin(an.assume, simplifyBudget)
+							tc.Volume = b.SimplifyWithin(an.assume, simplifyBudget)
 						} else if first == nil {
 							first = err
 						}

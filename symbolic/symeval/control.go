@@ -142,8 +142,19 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 	remaining := symbolic.Int(1)
 	exit := ev.exitLoop
 	ev.exitLoop = nil
-	for _, b := range n.Branches {
-		c, ok := ev.branchCond(n, b)
+	// Every condition is evaluated in the state before the IF; a function
+	// it calls runs where the IF runs.
+	savedStmt := ev.stmtOcc
+	ev.stmtOcc = o
+	conds := make([]counting.Formula, len(n.Branches))
+	oks := make([]bool, len(n.Branches))
+	for i, b := range n.Branches {
+		conds[i], oks[i] = ev.branchCond(n, b)
+	}
+	ev.stmtOcc = savedStmt
+	pre = ev.env
+	for bi, b := range n.Branches {
+		c, ok := conds[bi], oks[bi]
 		if exit != nil && !exit.used && isExitJump(b, ev) {
 			// The exit of a loop built from GO TO: taken on its last run.
 			c, ok = counting.Rel{R: symbolic.Rel(exit.k, "==", exit.trips)}, true
@@ -284,6 +295,9 @@ func chooseUndef(c counting.Formula, a, b Value) Value {
 func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	o := ev.newOcc(l, parent)
 	pos := l.Span.Start()
+	savedStmt := ev.stmtOcc
+	ev.stmtOcc = o // functions called in the bounds run where the DO runs
+	defer func() { ev.stmtOcc = savedStmt }()
 	body := ev.cur.clone()
 	body.pending = nil
 	var trips Value    // the trip count

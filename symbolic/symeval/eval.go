@@ -669,7 +669,10 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		ev.ifNode(n, parent)
 	case *apt.Call:
 		o := ev.newOcc(n, parent)
+		saved := ev.stmtOcc
+		ev.stmtOcc = o
 		ev.call(n, o)
+		ev.stmtOcc = saved
 	case *apt.Comm:
 		ev.comm(n, parent)
 	case *apt.IO:

@@ -1,0 +1,229 @@
+package phase
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mkvet/mkvet/model/cost"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Sample is one point at which the analysis evaluates closed forms per rank:
+// P and a value for every parameter of the report.
+type Sample struct {
+	Env map[string]int64 // P and the parameters
+	P   int64
+	// vars and vals are Env in the order compiled functions take it, rank
+	// last.
+	vars []string
+	vals []int64
+}
+
+func newSample(env map[string]int64) *Sample {
+	s := &Sample{Env: env, P: env[cost.Size]}
+	for k := range env {
+		if k != cost.Rank {
+			s.vars = append(s.vars, k)
+		}
+	}
+	slices.Sort(s.vars)
+	s.vars = append(s.vars, cost.Rank)
+	s.vals = make([]int64, len(s.vars))
+	for i, k := range s.vars[:len(s.vars)-1] {
+		s.vals[i] = env[k]
+	}
+	return s
+}
+
+// perRank evaluates pw at every rank of the sample. Symbols the sample does
+// not give are an error.
+func (s *Sample) perRank(pw symbolic.Piecewise) ([]symbolic.Rat, error) {
+	f, err := pw.Compile(s.vars)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]symbolic.Rat, s.P)
+	for r := int64(0); r < s.P; r++ {
+		s.vals[len(s.vals)-1] = r
+		v, err := f.EvalInt(s.vals)
+		if err != nil {
+			return nil, err
+		}
+		out[r] = v
+	}
+	return out, nil
+}
+
+// at evaluates a rank-free pw at the sample.
+func (s *Sample) at(pw symbolic.Piecewise) (symbolic.Rat, error) {
+	env := make(map[string]symbolic.Rat, len(s.Env))
+	for k, v := range s.Env {
+		env[k] = symbolic.RatInt(v)
+	}
+	return pw.Eval(env)
+}
+
+// String prints the sample as "P=4, n=64".
+func (s *Sample) String() string {
+	parts := []string{fmt.Sprintf("P=%d", s.P)}
+	for _, k := range s.vars[:len(s.vars)-1] {
+		if k != cost.Size {
+			parts = append(parts, fmt.Sprintf("%s=%d", k, s.Env[k]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// MaxMethod says how a maximum over ranks was derived.
+type MaxMethod int
+
+const (
+	// RankFree means the value does not depend on the rank.
+	RankFree MaxMethod = iota + 1 // rank-free
+	// AtRank means the maximum is the value at one rank (Max.Rank, such as
+	// 0 or P-1), checked against the maximum over all ranks at every sample.
+	AtRank // at-rank
+	// Relaxed means the maximum is the sum of the pieces with the conditions
+	// on the rank dropped and each piece at the rank where it is largest, an
+	// upper bound that equals the maximum at every sample.
+	Relaxed // relaxed
+	// Bound means no closed form matched the maximum at every sample; Value
+	// is the relaxed form, which exceeds the maximum at some samples
+	// (Max.Note says where and by how much).
+	Bound // bound
+)
+
+var maxMethodNames = [...]string{RankFree: "rank-free", AtRank: "at-rank", Relaxed: "relaxed", Bound: "bound"}
+
+// String returns the method's name as in its declaration's line comment.
+func (m MaxMethod) String() string {
+	if m >= 1 && int(m) < len(maxMethodNames) {
+		return maxMethodNames[m]
+	}
+	return fmt.Sprintf("MaxMethod(%d)", int(m))
+}
+
+// Max is the maximum over ranks 0..P-1 of a per-rank closed form.
+type Max struct {
+	Value  symbolic.Piecewise // rank-free
+	Method MaxMethod
+	Rank   symbolic.Expr // the rank attaining it, for AtRank
+	Note   string
+}
+
+// rankCandidates are the ranks tried for AtRank, in order of preference.
+var rankCandidates = []string{"0", "P - 1", "1", "P - 2"}
+
+// MaxOverRanks returns the maximum over the ranks of a per-rank closed form
+// (the critical processor, DESIGN "the critical processor is the max over
+// ranks"). It is derived symbolically where possible and checked by
+// evaluation: a value that does not depend on the rank is its own maximum;
+// otherwise the value at rank 0, P-1, 1 or P-2 is taken when it equals the
+// maximum over all ranks at every sample; otherwise the relaxed form (every
+// piece at the endpoint rank where it is larger, conditions on the rank
+// dropped: an upper bound when the pieces are non-negative) is taken and
+// the Method says whether it matched the maximum at every sample.
+func (a *Analysis) MaxOverRanks(pw symbolic.Piecewise) (Max, error) {
+	if !pwHas(pw, cost.Rank) {
+		return Max{Value: pw, Method: RankFree}, nil
+	}
+	// The maximum at each sample.
+	type obs struct {
+		s   *Sample
+		max symbolic.Rat
+	}
+	var seen []obs
+	for _, s := range a.samples {
+		vs, err := s.perRank(pw)
+		if err != nil {
+			return Max{}, err
+		}
+		if len(vs) == 0 {
+			continue
+		}
+		m := vs[0]
+		for _, v := range vs[1:] {
+			if v.Cmp(m) > 0 {
+				m = v
+			}
+		}
+		seen = append(seen, obs{s, m})
+	}
+	matches := func(c symbolic.Piecewise) (bool, string) {
+		worst := ""
+		ok := true
+		for _, o := range seen {
+			v, err := o.s.at(c)
+			if err != nil {
+				return false, err.Error()
+			}
+			if !v.Equal(o.max) {
+				ok = false
+				if worst == "" {
+					worst = fmt.Sprintf("%s at %s, the maximum over ranks being %s", v, o.s, o.max)
+				}
+			}
+		}
+		return ok, worst
+	}
+	for _, rc := range rankCandidates {
+		r := symbolic.MustParse(rc)
+		c, err := pwSubst(pw, map[string]symbolic.Expr{cost.Rank: r})
+		if err != nil {
+			continue
+		}
+		c = c.SimplifyWithin(a.rankFree, proofBudget)
+		if ok, _ := matches(c); ok {
+			return Max{Value: c, Method: AtRank, Rank: r}, nil
+		}
+	}
+	rel, err := a.relax(pw)
+	if err != nil {
+		return Max{}, err
+	}
+	if ok, worst := matches(rel); ok {
+		return Max{Value: rel, Method: Relaxed, Note: "attained where every condition on the rank holds"}, nil
+	} else {
+		return Max{Value: rel, Method: Bound, Note: "an upper bound, not the maximum: " + worst}, nil
+	}
+}
+
+// relax returns the sum of the pieces of pw with their conditions on the
+// rank dropped, each value at the rank (0 or P-1) where it is larger at the
+// largest sample.
+func (a *Analysis) relax(pw symbolic.Piecewise) (symbolic.Piecewise, error) {
+	var out symbolic.Piecewise
+	var big *Sample
+	for _, s := range a.samples {
+		if big == nil || s.P > big.P {
+			big = s
+		}
+	}
+	for _, p := range pw.Pieces {
+		var g []symbolic.Relation
+		for _, r := range p.Guard {
+			if !r.E.Has(cost.Rank) {
+				g = append(g, r)
+			}
+		}
+		v := p.Value
+		if v.Has(cost.Rank) {
+			lo, err1 := v.Subst(map[string]symbolic.Expr{cost.Rank: symbolic.Int(0)})
+			hi, err2 := v.Subst(map[string]symbolic.Expr{cost.Rank: symbolic.MustParse("P - 1")})
+			if err1 != nil || err2 != nil {
+				return symbolic.Piecewise{}, fmt.Errorf("phase: %v at an endpoint rank", v)
+			}
+			v = hi
+			if big != nil {
+				x, errx := big.at(symbolic.PiecewiseOf(lo))
+				y, erry := big.at(symbolic.PiecewiseOf(hi))
+				if errx == nil && erry == nil && x.Cmp(y) > 0 {
+					v = lo
+				}
+			}
+		}
+		out.Pieces = append(out.Pieces, symbolic.Piece{Guard: g, Value: v})
+	}
+	return out.SimplifyWithin(a.rankFree, proofBudget), nil
+}
