@@ -1,0 +1,167 @@
+package symeval_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/frontend/fortran"
+	"github.com/mkvet/mkvet/symbolic/symeval"
+)
+
+func evaluate(t *testing.T, src string, opt symeval.Options) *symeval.Result {
+	t.Helper()
+	prog, diags := fortran.ParseSource("t.f90", []byte(src), fortran.Config{})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Fatalf("parse: %s", d)
+		}
+	}
+	res, err := symeval.Evaluate(prog, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// occ finds the occurrences of the node with the given ID.
+func occs(res *symeval.Result, id string) []*symeval.Occ {
+	var out []*symeval.Occ
+	var walk func(o *symeval.Occ)
+	walk = func(o *symeval.Occ) {
+		if o == nil {
+			return
+		}
+		if o.Node.Base().ID == id {
+			out = append(out, o)
+		}
+		for _, c := range o.Children {
+			walk(c)
+		}
+	}
+	walk(res.Root)
+	return out
+}
+
+func TestDomainsAndParams(t *testing.T) {
+	res := evaluate(t, `program p
+  use mpi
+  integer :: n, me, np, ierr, i, j, nloc
+  read *, n
+  call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
+  nloc = n/np
+  if (me < mod(n, np)) nloc = nloc + 1
+  do i = 1, nloc
+    do j = i, nloc
+    end do
+  end do
+end program p
+`, symeval.Options{})
+	if !res.Parallel {
+		t.Error("MPI_COMM_SIZE and MPI_COMM_RANK not seen")
+	}
+	if len(res.Params) != 1 || res.Params[0].Name != "n" || res.Params[0].Origin != symeval.FromRead {
+		t.Fatalf("params = %+v, want n read at run time", res.Params)
+	}
+	inner := occs(res, "p/L1/L1")
+	if len(inner) != 1 {
+		t.Fatalf("%d occurrences of the inner loop", len(inner))
+	}
+	set := inner[0].Body.Set().String()
+	// The block size has one alternative per side of me < mod(n, P): both
+	// must be in the inner loop's domain, over i and j.
+	for _, want := range []string{"[i, j]", "rank", "P", "j >= i"} {
+		if !strings.Contains(set, want) {
+			t.Errorf("inner body domain %s lacks %q", set, want)
+		}
+	}
+}
+
+func TestOptionsParamsOverrideAssignments(t *testing.T) {
+	res := evaluate(t, `program p
+  integer :: n, i
+  n = 10
+  do i = 1, n
+  end do
+end program p
+`, symeval.Options{Params: []string{"n"}})
+	body := occs(res, "p/L1")[0].Body.Set().String()
+	if !strings.Contains(body, "n >= i") {
+		t.Errorf("loop domain %s: n should stay the parameter n", body)
+	}
+}
+
+func TestRecursionIsReportedNotFollowed(t *testing.T) {
+	res := evaluate(t, `program p
+  call r(3)
+end program p
+recursive subroutine r(k)
+  integer :: k
+  if (k > 0) call r(k - 1)
+end subroutine r
+`, symeval.Options{})
+	found := false
+	for _, d := range res.Diags {
+		if strings.Contains(d.Msg, "recursive call of r") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no diagnostic for the recursive call: %v", res.Diags)
+	}
+}
+
+func TestOccurrenceLimit(t *testing.T) {
+	// Each level calls the next twice: 2^15 contexts of the last routine.
+	src := "program p\n  call s1()\nend program p\n"
+	for i := 1; i <= 16; i++ {
+		next := i + 1
+		body := ""
+		if i < 16 {
+			body = "  call s" + itoa(next) + "()\n  call s" + itoa(next) + "()\n"
+		}
+		src += "subroutine s" + itoa(i) + "()\n" + body + "end subroutine\n"
+	}
+	prog, _ := fortran.ParseSource("t.f90", []byte(src), fortran.Config{})
+	_, err := symeval.Evaluate(prog, symeval.Options{MaxOccs: 1000})
+	if !errors.Is(err, symeval.ErrTooLarge) {
+		t.Fatalf("err = %v, want ErrTooLarge", err)
+	}
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+func TestTransfersDropProcNull(t *testing.T) {
+	res := evaluate(t, `program p
+  use mpi
+  integer :: me, np, ierr, left
+  double precision :: x
+  call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
+  left = me - 1
+  if (me == 0) left = MPI_PROC_NULL
+  call MPI_Send(x, 1, MPI_DOUBLE_PRECISION, left, 0, MPI_COMM_WORLD, ierr)
+end program p
+`, symeval.Options{})
+	o := occs(res, "p/M3")
+	if len(o) != 1 {
+		t.Fatalf("%d occurrences of the send", len(o))
+	}
+	if len(o[0].Sends) != 1 {
+		t.Fatalf("sends = %+v, want the one to rank-1 only", o[0].Sends)
+	}
+	s := o[0].Sends[0]
+	if s.Peer == nil || s.Peer.String() != "rank - 1" || s.Bytes == nil || s.Bytes.String() != "8" {
+		t.Errorf("send = peer %v bytes %v, want rank - 1 and 8", s.Peer, s.Bytes)
+	}
+	if s.Guard == nil || !strings.Contains(s.Guard.String(), "rank") {
+		t.Errorf("send guard %v should exclude rank 0", s.Guard)
+	}
+}
