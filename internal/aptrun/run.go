@@ -71,6 +71,9 @@ type engine struct {
 	commonAt   map[*apt.Var]commonSlot
 	commonVars map[slotKey][]*apt.Var
 	annots     map[string][]annot
+	// procSizes names the variables that give the extent of an HPF
+	// PROCESSORS arrangement: they hold Config.P.
+	procSizes  map[string]bool
 	typeHome   map[*apt.DerivedType]*apt.Routine
 	resolved   map[resolveKey]*apt.Var
 	routines   map[resolveKey]*apt.Routine
@@ -115,7 +118,7 @@ func newEngine(prog *apt.Program, cfg Config) *engine {
 			Msgs: map[string]int64{}, Bytes: map[string]int64{}},
 		statics: map[*apt.Var]*cell{}, commons: map[string]*commonBlock{},
 		home: map[*apt.Var]*apt.Routine{}, commonAt: map[*apt.Var]commonSlot{},
-		commonVars: map[slotKey][]*apt.Var{}, annots: map[string][]annot{},
+		commonVars: map[slotKey][]*apt.Var{}, annots: map[string][]annot{}, procSizes: procSizes(prog),
 		typeHome: map[*apt.DerivedType]*apt.Routine{}, resolved: map[resolveKey]*apt.Var{},
 		routines: map[resolveKey]*apt.Routine{}, consts: map[*apt.Const]value{},
 		scopes: map[*apt.Routine]map[string]*apt.Var{}, commonOK: map[*apt.Var]bool{},
@@ -570,6 +573,12 @@ func (e *engine) exec(fr *frame, n apt.Node) (ctl, error) {
 	}
 	switch n := n.(type) {
 	case *apt.Block:
+		if here, err := e.runsHere(fr, n); err != nil || !here {
+			if !here {
+				e.counts.Exec[b.ID]-- // another processor owns it
+			}
+			return ctl{}, err
+		}
 		for _, s := range n.Stmts {
 			if err := e.stmt(fr, s); err != nil {
 				return ctl{}, err

@@ -401,6 +401,9 @@ func (e *engine) paramOf(v *apt.Var, home *apt.Routine, dummyOK bool) (int64, bo
 	if x, ok := e.cfg.Params[v.Name]; ok {
 		return x, true, nil
 	}
+	if e.procSizes[v.Name] {
+		return e.cfg.P, true, nil
+	}
 	for _, an := range e.annots[v.Name] {
 		w := e.resolve(an.r, v.Name)
 		if w == nil {

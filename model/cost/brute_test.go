@@ -211,3 +211,47 @@ func controlTrips(env map[string]int64) map[string]int64 {
 	}
 	return map[string]int64{"trips_control_40": k}
 }
+
+// TestFahringerTable1FromSource derives SCALA's HPF example (seed 001 §4,
+// Table 1) from the Fortran program: under owner computes, processor k's
+// executions of A(J2) = ... summed over the four processors equal the
+// measured column of Table 1, and each processor's equals the count of J1, J2
+// pairs with J2 in its block.
+func TestFahringerTable1FromSource(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "programs")
+	prog, _ := fortran.ParseFiles([]string{filepath.Join(dir, "hpf_example.f90")}, fortran.Config{})
+	rep, err := cost.Analyze(prog, cost.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Parallel {
+		t.Fatal("the HPF program is not seen as parallel")
+	}
+	n := rep.ByID["hpf_example/L1/L1/I1/b1/B1"]
+	if n == nil {
+		t.Fatal("no node for the assignment A(J2) = A(J2) + B(J2)*J1")
+	}
+	t.Logf("work of processor rank: %s", n.Count)
+	for _, row := range []struct{ n1, n2, total int64 }{
+		{100, 100, 10000}, {200, 100, 20000}, {200, 200, 40000}, {400, 200, 80000},
+		{400, 400, 160000}, {800, 400, 320000}, {800, 800, 640000},
+	} {
+		pt, err := rep.At(map[string]int64{"n1": row.n1, "n2": row.n2, cost.Size: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := pt.Nodes[n].Count
+		if int64(v.Total) != row.total {
+			t.Errorf("n1=%d n2=%d P=4: total %v, Table 1 measured %d", row.n1, row.n2, v.Total, row.total)
+		}
+		for k := int64(0); k < 4; k++ {
+			var want int64
+			for j2 := row.n2*k/4 + 1; j2 <= row.n2*(k+1)/4; j2++ {
+				want += row.n1 - (j2+row.n1-1)/row.n1 + 1
+			}
+			if int64(v.PerRank[k]) != want {
+				t.Errorf("n1=%d n2=%d P=4 rank %d: %v, want %d", row.n1, row.n2, k, v.PerRank[k], want)
+			}
+		}
+	}
+}

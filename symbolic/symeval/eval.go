@@ -49,6 +49,9 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 	if ev.maxOccs == 0 {
 		ev.maxOccs = 200000
 	}
+	ev.sizeVars, ev.rankVars = map[string]bool{}, map[string]bool{}
+	ev.collectHPF()
+	ev.res.Parallel = ev.hpf
 	ev.collectAnnotations(opt)
 	ev.res.Assume = append(ev.res.Assume, opt.Assume...)
 	ev.cur = &domainState{factor: symbolic.Int(1)}
@@ -142,6 +145,10 @@ type evaluator struct {
 	sizes map[string]Value
 	// nargs is the parameter for command_argument_count().
 	nargs *Param
+	// hpf is set when the program distributes arrays over an HPF processor
+	// arrangement, whose extent the variables in hpfSize give.
+	hpf     bool
+	hpfSize map[string]bool
 	// ahead holds, for each statement list being walked, the labels of the
 	// statements after the current one: the targets a forward GO TO may
 	// take.
@@ -268,7 +275,6 @@ func (ev *evaluator) collectAnnotations(opt Options) {
 	ev.annotated = map[string]bool{}
 	ev.paramKeys = map[string]string{}
 	ev.routineParams = map[*apt.Routine][]string{}
-	ev.sizeVars, ev.rankVars = map[string]bool{}, map[string]bool{}
 	for _, r := range allRoutines(ev.prog) {
 		apt.Inspect(r, func(n apt.Node) bool {
 			if c, ok := n.(*apt.Comm); ok {
@@ -534,6 +540,9 @@ func (ev *evaluator) load(name string) Value {
 	if pn := ev.paramName(name); pn != "" {
 		return Known(ev.params[pn].expr())
 	}
+	if ev.hpfSize[name] {
+		return Known(symbolic.Sym(Size))
+	}
 	k := ev.key(name)
 	if v, ok := ev.env[k]; ok {
 		return v
@@ -743,6 +752,10 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 // block evaluates straight-line statements.
 func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 	o := ev.newOcc(b, parent)
+	if f, ok := ev.ownerOf(b); ok {
+		// HPF owner computes: the block runs where its element lives.
+		o.Dom.Cond = append(o.Dom.Cond, f)
+	}
 	o.Sizes = make([]*Value, len(b.Stmts))
 	saved := ev.stmtOcc
 	ev.stmtOcc = o
