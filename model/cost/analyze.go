@@ -52,6 +52,7 @@ func Analyze(prog *apt.Program, opt Options) (*Report, error) {
 		byNode: map[apt.Node]*Node{},
 	}
 	an.rep.Assumptions = an.assume
+	an.rep.an = an
 	an.rep.Work = an.occ(res.Root, nil)
 	an.finish(res)
 	return an.rep, nil
@@ -173,6 +174,7 @@ func (an *analysis) fail(n *Node, what string, err error) {
 // CALL's its callee's in this context).
 func (an *analysis) occ(o *symeval.Occ, parent *Node) symbolic.Piecewise {
 	n := an.node(o, parent)
+	n.doms = append(n.doms, o.Dom)
 	if o.Inexact {
 		n.Exact = false
 		if n.Note == "" {

@@ -255,3 +255,50 @@ func TestFahringerTable1FromSource(t *testing.T) {
 		}
 	}
 }
+
+// TestTotalCount checks the closed-form total over ranks against the sum of
+// the per-rank values at points, on the programs whose counts depend on the
+// rank.
+func TestTotalCount(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "programs")
+	for _, c := range []struct {
+		file string
+		env  map[string]int64
+	}{
+		{"jacobi1d.f90", map[string]int64{"n": 37, "iters": 3, "nargs": 0, cost.Size: 5}},
+		{"pge1.f", map[string]int64{"n": 24, cost.Size: 4}},
+		{"control.f", map[string]int64{"n": 29, "m": 4, "trips_control_40": 6, cost.Size: 3}},
+	} {
+		prog, _ := fortran.ParseFiles([]string{filepath.Join(dir, c.file)}, fortran.Config{IncludeDirs: []string{dir}})
+		rep, err := cost.Analyze(prog, cost.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pt, err := rep.At(c.env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range rep.Nodes {
+			if !n.Exact {
+				continue
+			}
+			tot, err := rep.TotalCount(n)
+			if err != nil {
+				t.Errorf("%s %s: %v", c.file, n.Node.Base().ID, err)
+				continue
+			}
+			env := map[string]symbolic.Rat{}
+			for k, v := range pt.Env {
+				env[k] = symbolic.RatInt(v)
+			}
+			v, err := tot.Eval(env)
+			if err != nil {
+				t.Errorf("%s %s: %v", c.file, n.Node.Base().ID, err)
+				continue
+			}
+			if v.Float64() != pt.Nodes[n].Count.Total {
+				t.Errorf("%s %s: total %s = %s, per-rank sum %v", c.file, n.Node.Base().ID, clip(tot.String()), v, pt.Nodes[n].Count.Total)
+			}
+		}
+	}
+}

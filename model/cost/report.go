@@ -3,6 +3,7 @@ package cost
 import (
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
+	"github.com/mkvet/mkvet/symbolic/symeval"
 )
 
 // The symbols every report uses for the SPMD structure. MPI_COMM_SIZE defines
@@ -40,6 +41,8 @@ type Report struct {
 	// Diags are problems met during evaluation (unmodelled constructs,
 	// recursion, unresolved values), each once.
 	Diags []apt.Diagnostic
+
+	an *analysis // for closed forms computed on demand (TotalCount)
 }
 
 // ParamOrigin says where a parameter came from.
@@ -95,6 +98,8 @@ type Node struct {
 	// Note then says why.
 	Exact bool
 	Note  string
+
+	doms []*symeval.Domain // the node's domains, one per calling context
 }
 
 // Comm is the communication of one MPI call, per rank.
