@@ -88,6 +88,19 @@ func Summaries(r *cost.Report, pt *cost.Point, opt Options) map[*cost.Node]strin
 					s += " as the sizes grow"
 				}
 			}
+			// And of its routine's, for a node of a routine other than the
+			// entry (MK's per-routine breakdown).
+			if rn := r.ByID[n.Routine.ID]; rn != nil && n.Routine != r.Entry {
+				var rv *cost.Values
+				if pt != nil {
+					if x := pt.Nodes[rn]; x != nil {
+						rv = &x.Work
+					}
+				}
+				if f := p.share(n.Work, nv, rn.Work, rv); f.known && f.numeric {
+					s += ", " + percent(f.value) + " of " + n.Routine.Name
+				}
+			}
 		}
 		out[n] = s
 	}
