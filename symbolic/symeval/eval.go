@@ -489,6 +489,18 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	for formal, v := range byValue {
 		ev.assignKey(fr.id+"."+formal, v)
 	}
+	if parent == nil {
+		// The entry routine's arguments come from a caller the analysis
+		// does not see.
+		for _, formal := range r.Formals {
+			if formal == "*" {
+				continue
+			}
+			decl := r.Scope.Lookup(formal)
+			real := decl == nil || decl.Type.Base != apt.TypeInteger
+			ev.assignKey(fr.id+"."+formal, Value{unk: &unknown{hint: formal, what: "the argument " + formal + " of " + r.Name, real: real}})
+		}
+	}
 	for _, name := range ev.routineParams[r] {
 		ev.paramKeys[ev.key(name)] = name
 	}
