@@ -41,6 +41,9 @@ var seedPrograms = []struct {
 		"setgrid/I2/b1":    "divisor test",
 		"setgrid/I2/b1/B1": "divisor test",
 	}},
+	{"pge1_solve.f", map[string][2]int64{"n": {1, 40}, "nrhs": {1, 3}}, nil, nil},
+	{"pge2.f", map[string][2]int64{"n": {1, 40}, "nrhs": {1, 3}}, nil, nil},
+	{"pipe_block.f", map[string][2]int64{"n": {1, 64}, "k": {1, 8}}, nil, nil},
 	{"control.f", map[string][2]int64{"n": {1, 60}, "m": {1, 9}}, controlTrips, nil},
 	{"jacobi1d.f90", map[string][2]int64{"n": {1, 100}, "iters": {0, 5}, "nargs": {0, 3}}, nil, nil},
 }

@@ -204,7 +204,9 @@ type Analysis struct {
 	Notes     []string
 
 	samples  []*Sample
+	steps    []*Step
 	rankFree *symbolic.Assumptions
+	pv       *prover
 	assume   *symbolic.Assumptions
 	loopVars map[*symeval.Occ]map[string]bool
 }
@@ -229,7 +231,9 @@ func Analyze(prog *apt.Program, opt Options) (*Analysis, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Analysis{Report: rep, Eval: res, assume: rep.Assumptions, rankFree: rep.Assumptions, loopVars: map[*symeval.Occ]map[string]bool{}}
+	a := &Analysis{Report: rep, Eval: res, assume: rep.Assumptions, rankFree: withoutRank(rep.Assumptions),
+		loopVars: map[*symeval.Occ]map[string]bool{}}
+	a.pv = newProver(a.rankFree)
 	if err := a.makeSamples(opt); err != nil {
 		return nil, err
 	}
@@ -305,14 +309,31 @@ next:
 		a.samples = append(a.samples, s)
 	}
 	if len(a.samples) == 0 {
-		missing := a.Report.MissingParams(map[string]int64{cost.Size: 1})
+		var missing, names []string
+		for _, p := range a.Report.Params {
+			if _, ok := opt.Env[p.Name]; !ok && p.Default == nil {
+				missing = append(missing, fmt.Sprintf("%s (%s, %s)", p.Name, p.What, p.Pos))
+				names = append(names, p.Name+"=...")
+			}
+		}
 		if len(missing) > 0 {
-			return fmt.Errorf("phase: no sample point: no value for %s", strings.Join(missing, ", "))
+			return fmt.Errorf("no value for %s; give -D %s", strings.Join(missing, "; "), strings.Join(names, ","))
 		}
 		return errors.New("phase: no sample point satisfies the program's assumptions")
 	}
 	a.Samples = a.samples
 	return nil
+}
+
+// withoutRank returns the relations of a that do not mention the rank.
+func withoutRank(a *symbolic.Assumptions) *symbolic.Assumptions {
+	var rels []symbolic.Relation
+	for _, r := range a.Relations() {
+		if !r.E.Has(cost.Rank) {
+			rels = append(rels, r)
+		}
+	}
+	return symbolic.NewAssumptions(rels...)
 }
 
 // loopVarsOf returns the loop variables of o's domain.
@@ -740,7 +761,7 @@ func (a *Analysis) messageSize(g *Phase) error {
 	if err != nil {
 		return err
 	}
-	g.MsgBytes, err = pwDiv(v.Value, m.Value, a.rankFree)
+	g.MsgBytes, err = pwDiv(v.Value, m.Value, a.pv)
 	g.MsgMean = true
 	return err
 }

@@ -2,6 +2,7 @@ package phase
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/mkvet/mkvet/symbolic"
 )
@@ -41,7 +42,7 @@ func negate(r symbolic.Relation) []symbolic.Relation {
 // is everywhere (a region may have value 0): for every subset S of the
 // guarded pieces, the region where exactly the pieces of S hold has the sum
 // of their values. Regions provably empty under a are dropped.
-func disjoint(pw symbolic.Piecewise, a *symbolic.Assumptions) ([]region, error) {
+func disjoint(pw symbolic.Piecewise, a *prover) ([]region, error) {
 	base := symbolic.Expr{}
 	var guarded []symbolic.Piece
 	for _, p := range pw.Pieces {
@@ -102,19 +103,40 @@ func sameGuard(a, b []symbolic.Relation) bool {
 	return true
 }
 
-// empty reports whether the conjunction g is provably false under a.
-func empty(g []symbolic.Relation, a *symbolic.Assumptions) bool {
+// empty reports whether the conjunction g is provably false.
+func empty(g []symbolic.Relation, pv *prover) bool {
 	if len(g) == 0 {
 		return false
 	}
+	var b strings.Builder
+	for _, r := range g {
+		b.WriteString(r.String())
+		b.WriteByte(';')
+	}
+	k := b.String()
+	if e, ok := pv.empty[k]; ok {
+		return e
+	}
 	pw := symbolic.Piecewise{Pieces: []symbolic.Piece{{Guard: g, Value: symbolic.Int(1)}}}
-	return len(pw.SimplifyWithin(a, proofBudget).Pieces) == 0
+	e := len(pw.SimplifyWithin(pv.a, proofBudget).Pieces) == 0
+	pv.empty[k] = e
+	return e
 }
+
+// prover holds the assumptions pw operations decide guards under, with a
+// memo of the guards found empty or not (the same conjunctions recur
+// across the regions of many products).
+type prover struct {
+	a     *symbolic.Assumptions
+	empty map[string]bool
+}
+
+func newProver(a *symbolic.Assumptions) *prover { return &prover{a: a, empty: map[string]bool{}} }
 
 // proofBudget bounds the prover's steps per question in this package.
 const proofBudget = 60
 
-func fromRegions(rs []region, a *symbolic.Assumptions) symbolic.Piecewise {
+func fromRegions(rs []region, a *prover) symbolic.Piecewise {
 	var out symbolic.Piecewise
 	for _, r := range rs {
 		if r.value.IsZero() {
@@ -122,12 +144,12 @@ func fromRegions(rs []region, a *symbolic.Assumptions) symbolic.Piecewise {
 		}
 		out.Pieces = append(out.Pieces, symbolic.Piece{Guard: r.guard, Value: r.value})
 	}
-	return out.SimplifyWithin(a, proofBudget)
+	return out.SimplifyWithin(a.a, proofBudget)
 }
 
 // pwMul returns a*b: the products of every pair of pieces under both
 // guards (indicator functions multiply).
-func pwMul(x, y symbolic.Piecewise, a *symbolic.Assumptions) symbolic.Piecewise {
+func pwMul(x, y symbolic.Piecewise, a *prover) symbolic.Piecewise {
 	var out symbolic.Piecewise
 	for _, p := range x.Pieces {
 		for _, q := range y.Pieces {
@@ -135,11 +157,11 @@ func pwMul(x, y symbolic.Piecewise, a *symbolic.Assumptions) symbolic.Piecewise 
 			out.Pieces = append(out.Pieces, symbolic.Piece{Guard: g, Value: p.Value.Mul(q.Value)})
 		}
 	}
-	return out.SimplifyWithin(a, proofBudget)
+	return out.SimplifyWithin(a.a, proofBudget)
 }
 
 // pwMax returns max(x, y) region by region.
-func pwMax(x, y symbolic.Piecewise, a *symbolic.Assumptions) (symbolic.Piecewise, error) {
+func pwMax(x, y symbolic.Piecewise, a *prover) (symbolic.Piecewise, error) {
 	return combine(x, y, a, func(u, v symbolic.Expr) symbolic.Expr {
 		switch {
 		case u.Equal(v):
@@ -154,7 +176,7 @@ func pwMax(x, y symbolic.Piecewise, a *symbolic.Assumptions) (symbolic.Piecewise
 }
 
 // pwDiv returns x/y region by region, 0 where y is 0.
-func pwDiv(x, y symbolic.Piecewise, a *symbolic.Assumptions) (symbolic.Piecewise, error) {
+func pwDiv(x, y symbolic.Piecewise, a *prover) (symbolic.Piecewise, error) {
 	return combine(x, y, a, func(u, v symbolic.Expr) symbolic.Expr {
 		if v.IsZero() {
 			return symbolic.Expr{}
@@ -163,7 +185,7 @@ func pwDiv(x, y symbolic.Piecewise, a *symbolic.Assumptions) (symbolic.Piecewise
 	})
 }
 
-func combine(x, y symbolic.Piecewise, a *symbolic.Assumptions, f func(u, v symbolic.Expr) symbolic.Expr) (symbolic.Piecewise, error) {
+func combine(x, y symbolic.Piecewise, a *prover, f func(u, v symbolic.Expr) symbolic.Expr) (symbolic.Piecewise, error) {
 	xs, err := disjoint(x, a)
 	if err != nil {
 		return symbolic.Piecewise{}, err

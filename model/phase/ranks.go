@@ -2,6 +2,7 @@ package phase
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -88,13 +89,13 @@ const (
 	// on the rank dropped and each piece at the rank where it is largest, an
 	// upper bound that equals the maximum at every sample.
 	Relaxed // relaxed
-	// Bound means no closed form matched the maximum at every sample; Value
-	// is the relaxed form, which exceeds the maximum at some samples
-	// (Max.Note says where and by how much).
-	Bound // bound
+	// Approx means no closed form tried equals the maximum at every sample;
+	// Value is the one closest to it (the value at one rank, or the relaxed
+	// form) and Note says how far off it is.
+	Approx // approx
 )
 
-var maxMethodNames = [...]string{RankFree: "rank-free", AtRank: "at-rank", Relaxed: "relaxed", Bound: "bound"}
+var maxMethodNames = [...]string{RankFree: "rank-free", AtRank: "at-rank", Relaxed: "relaxed", Approx: "approx"}
 
 // String returns the method's name as in its declaration's line comment.
 func (m MaxMethod) String() string {
@@ -112,8 +113,9 @@ type Max struct {
 	Note   string
 }
 
-// rankCandidates are the ranks tried for AtRank, in order of preference.
-var rankCandidates = []string{"0", "P - 1", "1", "P - 2"}
+// rankCandidates are the ranks tried for AtRank, in order of preference,
+// clamped to 0..P-1.
+var rankCandidates = []string{"0", "P - 1", "min(1, P - 1)", "max(P - 2, 0)"}
 
 // MaxOverRanks returns the maximum over the ranks of a per-rank closed form
 // (the critical processor, DESIGN "the critical processor is the max over
@@ -150,43 +152,112 @@ func (a *Analysis) MaxOverRanks(pw symbolic.Piecewise) (Max, error) {
 		}
 		seen = append(seen, obs{s, m})
 	}
-	matches := func(c symbolic.Piecewise) (bool, string) {
-		worst := ""
-		ok := true
+	// dev returns the largest deviation of c from the maximum over the
+	// samples, relative to the largest maximum, where it is, and whether c
+	// is at least the maximum everywhere (an upper bound).
+	scale := 0.0
+	for _, o := range seen {
+		scale = max(scale, math.Abs(o.max.Float64()))
+	}
+	if scale == 0 {
+		scale = 1
+	}
+	dev := func(c symbolic.Piecewise) (float64, string, bool) {
+		worst, where, upper := 0.0, "", true
 		for _, o := range seen {
 			v, err := o.s.at(c)
 			if err != nil {
-				return false, err.Error()
+				return math.Inf(1), err.Error(), false
 			}
-			if !v.Equal(o.max) {
-				ok = false
-				if worst == "" {
-					worst = fmt.Sprintf("%s at %s, the maximum over ranks being %s", v, o.s, o.max)
-				}
+			if v.Equal(o.max) {
+				continue
+			}
+			upper = upper && v.Cmp(o.max) > 0
+			d := math.Abs(v.Sub(o.max).Float64()) / scale
+			if d > worst || where == "" {
+				worst, where = d, fmt.Sprintf("%s at %s, the maximum over ranks being %s", v, o.s, o.max)
 			}
 		}
-		return ok, worst
+		return worst, where, upper
 	}
+	best := Max{Method: Approx}
+	bestDev, bestUpper := math.Inf(1), false
+	bestWhere := ""
+	consider := func(c symbolic.Piecewise, how Max) bool {
+		d, where, upper := dev(c)
+		if where == "" {
+			how.Value = c
+			best, bestDev = how, 0
+			return true
+		}
+		if d < bestDev || d == bestDev && upper && !bestUpper {
+			how.Value = c
+			best, bestDev, bestWhere, bestUpper = how, d, where, upper
+		}
+		return false
+	}
+	cands := make([]symbolic.Expr, 0, len(rankCandidates))
 	for _, rc := range rankCandidates {
-		r := symbolic.MustParse(rc)
+		cands = append(cands, symbolic.MustParse(rc))
+	}
+	cands = append(cands, rankSolutions(pw)...)
+	for _, r := range cands {
 		c, err := pwSubst(pw, map[string]symbolic.Expr{cost.Rank: r})
 		if err != nil {
 			continue
 		}
 		c = c.SimplifyWithin(a.rankFree, proofBudget)
-		if ok, _ := matches(c); ok {
-			return Max{Value: c, Method: AtRank, Rank: r}, nil
+		if consider(c, Max{Method: AtRank, Rank: r}) {
+			return best, nil
 		}
 	}
 	rel, err := a.relax(pw)
 	if err != nil {
 		return Max{}, err
 	}
-	if ok, worst := matches(rel); ok {
-		return Max{Value: rel, Method: Relaxed, Note: "attained where every condition on the rank holds"}, nil
-	} else {
-		return Max{Value: rel, Method: Bound, Note: "an upper bound, not the maximum: " + worst}, nil
+	if consider(rel, Max{Method: Relaxed, Note: "attained where every condition on the rank holds"}) {
+		return best, nil
 	}
+	rank := ""
+	if best.Method == AtRank {
+		rank = " (the value at rank " + best.Rank.String() + ")"
+	}
+	bound := ""
+	if bestUpper {
+		bound = ", an upper bound"
+	}
+	best.Note = fmt.Sprintf("approximate%s%s: off by up to %.3g%% of the largest maximum at the samples, e.g. %s", rank, bound, 100*bestDev, bestWhere)
+	best.Method = Approx
+	return best, nil
+}
+
+// rankSolutions returns the ranks that the equalities of pw's guards
+// single out (rank + 1 == floor(P/2) gives floor(P/2) - 1): where a piece
+// holds on one rank only, that rank is a candidate for the maximum.
+func rankSolutions(pw symbolic.Piecewise) []symbolic.Expr {
+	var out []symbolic.Expr
+	for _, p := range pw.Pieces {
+		for _, r := range p.Guard {
+			if r.Op != symbolic.EQ {
+				continue
+			}
+			cs, ok := r.E.Coeffs(cost.Rank)
+			if !ok || len(cs) > 2 {
+				continue
+			}
+			c1, ok := cs[1].Const()
+			if !ok || !(c1.IsOne() || c1.Neg().IsOne()) {
+				continue
+			}
+			// c1*rank + c0 == 0: rank = -c0/c1.
+			sol := cs[0].Neg().Mul(symbolic.Const(c1.Inv()))
+			if sol.Has(cost.Rank) || slices.ContainsFunc(out, sol.Equal) {
+				continue
+			}
+			out = append(out, sol)
+		}
+	}
+	return out
 }
 
 // relax returns the sum of the pieces of pw with their conditions on the

@@ -1,0 +1,1168 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/frontend/fortran"
+	"github.com/mkvet/mkvet/model"
+	"github.com/mkvet/mkvet/model/cost"
+	"github.com/mkvet/mkvet/model/phase"
+	"github.com/mkvet/mkvet/model/whatif"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+func init() {
+	register(&command{
+		name: "whatif",
+		usage: "[-D name=value,...] [-P 1,2,4..4096] [-machine NAME|FILE] [-set L=5us,o=1us,...] [-unit NODE=TIME] " +
+			"[-leading] [-omit TERM,...] [-balance] [-compare OTHER] [-grain K=1..256] [-constant-time T] [-size N] " +
+			"[-series N=v1,v2,...] [-format table|csv|json] [-plot FILE.svg|.png] [-plot-kind time|speedup|efficiency] " +
+			"[-phases] [-define MACRO] [-I dir] FILE...",
+		short: "predict time, speedup and scalability over process counts from the source alone",
+		order: 9,
+		run:   runWhatif,
+	})
+}
+
+// whatifFlags are the flags of mkvet whatif.
+type whatifFlags struct {
+	defs, assumes, incs, macros multiFlag
+	form, entry, machine        string
+	cpp                         bool
+
+	procs, set, unit, omit, compare, grain, constTime, size, series string
+	format, plot, plotKind                                          string
+	balance, leading, phases                                        bool
+}
+
+func (wf *whatifFlags) register(fs *flag.FlagSet) {
+	fs.Var(&wf.defs, "D", "set `name=value` (repeatable, or comma-separated): problem sizes and other parameters; "+
+		"a value may use P (px=sqrt(P)); parameters with a default take it")
+	fs.Var(&wf.assumes, "assume", "assume `relations` between parameters (repeatable)")
+	fs.Var(&wf.incs, "I", "add `dir` to the INCLUDE search path (repeatable)")
+	fs.Var(&wf.macros, "define", "define preprocessor macro `NAME[=val]` (repeatable)")
+	fs.StringVar(&wf.form, "form", "auto", "source form: fixed, free or auto (by file extension)")
+	fs.BoolVar(&wf.cpp, "cpp", false, "run the preprocessor on every file, not only .F/.F90")
+	fs.StringVar(&wf.entry, "entry", "", "start from routine `name` (default: the main program)")
+	fs.StringVar(&wf.machine, "machine", "", "machine profile `NAME|FILE` (default "+model.DefaultName+"; embedded: "+
+		strings.Join(model.Names(), ", ")+")")
+	fs.StringVar(&wf.procs, "P", "1..1024", "process counts: `sweep` of values, lo..hi (doubling), lo..hi:*k, lo..hi:+d")
+	fs.StringVar(&wf.set, "set", "", "change profile parameters: `name=value,...` (L, o, g, G, S, t_s, t_c, flop, add, mul, div, "+
+		"intrinsic, load, store, model), with units (5us, 0.1ns/B, 10GB/s, 16KiB)")
+	fs.StringVar(&wf.unit, "unit", "", "state the work unit: `NODE=TIME`, one iteration of loop NODE (an APT ID such as "+
+		"trap_mod/trap/L1) takes TIME; other work scales by its ratio of operations")
+	fs.BoolVar(&wf.leading, "leading", false, "keep only the leading-order terms of the work as the sizes grow (Pacheco drops k3)")
+	fs.StringVar(&wf.omit, "omit", "", "leave out terms: `names or kinds` (compute, comm, io), comma-separated")
+	fs.BoolVar(&wf.balance, "balance", false, "replace each rank's work by the mean over ranks (perfect load balance)")
+	fs.StringVar(&wf.compare, "compare", "", "compare with another program `FILE` (same flags): crossing points")
+	fs.StringVar(&wf.grain, "grain", "", "optimal grain: `K=lo..hi`, the value of parameter K that minimises T (dT/dK = 0) at each P")
+	fs.StringVar(&wf.constTime, "constant-time", "", "constant-time curve: the problem size that takes `TIME` (10ms) at each P")
+	fs.StringVar(&wf.size, "size", "", "the problem-size parameter `N` that isospeed and -constant-time scale (default: the first that the time depends on)")
+	fs.StringVar(&wf.series, "series", "", "one table and one plot curve per value: `N=v1,v2,...`")
+	fs.StringVar(&wf.format, "format", "table", "output `format`: table, csv or json")
+	fs.StringVar(&wf.plot, "plot", "", "draw the sweep to `FILE` (.svg or .png)")
+	fs.StringVar(&wf.plotKind, "plot-kind", "speedup", "what -plot draws against P: `time`, speedup or efficiency")
+	fs.BoolVar(&wf.phases, "phases", false, "also print the communication phases found")
+}
+
+// usageError is a problem with the command line: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// whatifRun holds one program's analysis and model.
+type whatifRun struct {
+	file     string
+	analysis *phase.Analysis
+	model    whatif.Model
+	terms    []phase.Term
+	env      map[string]float64 // constant parameter values
+	exprs    map[string]symbolic.Expr
+	unitNote string
+}
+
+func runWhatif(args []string, stdout, stderr io.Writer) int {
+	c := lookup("whatif")
+	fs := newFlagSet(c, stderr)
+	var wf whatifFlags
+	wf.register(fs)
+	files, status, ok := parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "mkvet whatif: %v\n", err)
+		return 2
+	}
+	if len(files) == 0 {
+		fs.Usage()
+		return fail(errors.New("no input files"))
+	}
+	switch wf.format {
+	case "table", "csv", "json":
+	default:
+		return fail(usagef("-format must be table, csv or json, not %q", wf.format))
+	}
+	ps, err := whatif.ParseSweep(wf.procs)
+	if err != nil {
+		return fail(usagef("-P %s: %v", wf.procs, err))
+	}
+	if len(ps) == 0 || ps[0] < 1 {
+		return fail(usagef("-P %s: process counts start at 1", wf.procs))
+	}
+	prof, err := model.Load(wf.machine)
+	if err != nil {
+		return fail(fmt.Errorf("-machine: %w", err))
+	}
+	if wf.set != "" {
+		if err := setProfile(prof, wf.set); err != nil {
+			return fail(err)
+		}
+	}
+	kind := whatif.Speedup
+	switch wf.plotKind {
+	case "time":
+		kind = whatif.Time
+	case "speedup":
+	case "efficiency":
+		kind = whatif.Efficiency
+	default:
+		return fail(usagef("-plot-kind must be time, speedup or efficiency, not %q", wf.plotKind))
+	}
+
+	run, err := wf.build(files, prof, stderr)
+	if err != nil {
+		return fail(err)
+	}
+	var other *whatifRun
+	if wf.compare != "" {
+		if other, err = wf.build([]string{wf.compare}, prof, stderr); err != nil {
+			return fail(fmt.Errorf("-compare %s: %w", wf.compare, err))
+		}
+	}
+	out, err := wf.evaluate(run, other, prof, ps)
+	if err != nil {
+		return fail(err)
+	}
+	switch wf.format {
+	case "json":
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(out); err != nil {
+			return fail(err)
+		}
+	case "csv":
+		writeWhatifCSV(stdout, out)
+	default:
+		writeWhatifTable(stdout, out)
+		if wf.phases {
+			fmt.Fprintln(stdout)
+			fmt.Fprintln(stdout, "phases:")
+			var b strings.Builder
+			run.analysis.Print(&b)
+			fmt.Fprint(stdout, indentText(b.String(), "  "))
+		}
+	}
+	if wf.plot != "" {
+		var series []whatif.Series
+		for _, t := range out.Tables {
+			series = append(series, whatif.Series{Label: t.Label, Rows: t.rows})
+		}
+		if err := whatif.Plot(kind, series, wf.plot); err != nil {
+			return fail(err)
+		}
+		if wf.format == "table" {
+			fmt.Fprintf(stdout, "\nwrote %s (%s against P)\n", wf.plot, kind)
+		}
+	}
+	return 0
+}
+
+func indentText(s, pre string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = pre + l
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// build parses, analyses and models one program.
+func (wf *whatifFlags) build(files []string, prof *model.Profile, stderr io.Writer) (*whatifRun, error) {
+	form, ok := fortran.ParseForm(wf.form)
+	if !ok {
+		return nil, usagef("-form must be fixed, free or auto, not %q", wf.form)
+	}
+	cfg := fortran.Config{IncludeDirs: wf.incs, Form: form, Preprocess: wf.cpp, Defines: map[string]string{}}
+	for _, d := range wf.macros {
+		name, val, _ := strings.Cut(d, "=")
+		if name == "" {
+			return nil, usagef("-define needs NAME[=val], not %q", d)
+		}
+		cfg.Defines[name] = val
+	}
+	var assume []symbolic.Relation
+	for _, a := range wf.assumes {
+		rels, err := symbolic.ParseRelations(a)
+		if err != nil {
+			var pe *symbolic.ParseError
+			if errors.As(err, &pe) {
+				return nil, usagef("-assume:1:%d: %s", pe.Col, pe.Msg)
+			}
+			return nil, usagef("-assume %s: %v", a, err)
+		}
+		for _, r := range rels {
+			e, err := renameSymbols(r.E)
+			if err != nil {
+				return nil, usagef("-assume %s: %v", a, err)
+			}
+			assume = append(assume, symbolic.Relation{E: e, Op: r.Op})
+		}
+	}
+	at, names, err := parseDefs(wf.defs)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	exprs := map[string]symbolic.Expr{}
+	for _, n := range names {
+		s := symbolName(n)
+		if s == cost.Size {
+			fmt.Fprintf(stderr, "mkvet whatif: note: -D %s ignored: the process count is swept by -P\n", n)
+			continue
+		}
+		if s == cost.Rank {
+			return nil, usagef("-D %s: the rank is not a parameter; the model takes the maximum over ranks", n)
+		}
+		e, err := renameSymbols(at[n])
+		if err != nil {
+			return nil, usagef("-D %s: %v", n, err)
+		}
+		for _, sym := range e.Symbols() {
+			if sym != cost.Size {
+				return nil, usagef("-D %s=%s: a value may use P but not %s", n, at[n], sym)
+			}
+		}
+		exprs[s] = e
+	}
+	if wf.series != "" {
+		name, _, _ := strings.Cut(wf.series, "=")
+		exprs[symbolName(strings.TrimSpace(name))] = symbolic.Int(0) // set per table
+	}
+
+	prog, diags := fortran.ParseFiles(files, cfg)
+	bad := false
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			fmt.Fprintln(stderr, d)
+			bad = true
+		}
+	}
+	if bad {
+		return nil, usagef("%s: errors in the source", strings.Join(files, ", "))
+	}
+	sampleEnv := maps(exprs)
+	if wf.series != "" {
+		name, vals, _ := strings.Cut(wf.series, "=")
+		first, _, _ := strings.Cut(vals, ",")
+		v, err := symbolic.Parse(strings.TrimSpace(first))
+		if err != nil {
+			return nil, usagef("-series %s: %v", wf.series, err)
+		}
+		sampleEnv[symbolName(strings.TrimSpace(name))] = v
+	}
+	a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume}, Env: sampleEnv})
+	if err != nil {
+		return nil, err
+	}
+	r := &whatifRun{file: strings.Join(files, " "), analysis: a, exprs: exprs, env: map[string]float64{}}
+	known := map[string]bool{}
+	for _, p := range a.Report.Params {
+		known[p.Name] = true
+	}
+	var unknown []string
+	for name := range exprs {
+		if !known[name] {
+			unknown = append(unknown, name)
+			delete(exprs, name)
+		}
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		fmt.Fprintf(stderr, "mkvet whatif: note: -D %s: not a parameter of %s; ignored\n", strings.Join(unknown, ", "), strings.Join(files, " "))
+	}
+	if err := r.checkParams(wf); err != nil {
+		return nil, err
+	}
+	mopt := phase.ModelOptions{Profile: prof, Balance: wf.balance, Leading: wf.leading}
+	if wf.unit != "" {
+		node, t, ok := strings.Cut(wf.unit, "=")
+		if !ok {
+			return nil, usagef("-unit %q: want NODE=TIME, e.g. trap_mod/trap/L1=22.3us", wf.unit)
+		}
+		d, err := model.ParseDuration(strings.TrimSpace(t))
+		if err != nil {
+			return nil, usagef("-unit:1:%d: %v", len(node)+2, err)
+		}
+		u, err := a.UnitTime(strings.TrimSpace(node), d)
+		if err != nil {
+			return nil, usagef("-unit %s: %v", wf.unit, err)
+		}
+		mopt.UnitTime = u
+		r.unitNote = fmt.Sprintf("one iteration of %s takes %s: %s per operation unit", strings.TrimSpace(node), model.FormatDuration(d), model.FormatDuration(u))
+	}
+	m, terms, err := a.Model(mopt)
+	if err != nil {
+		return nil, err
+	}
+	// Omitted terms.
+	if wf.omit != "" {
+		drop := map[string]bool{}
+		for _, o := range strings.Split(wf.omit, ",") {
+			drop[strings.TrimSpace(o)] = true
+		}
+		var keepT []phase.Term
+		var keepM []whatif.Term
+		for i, t := range terms {
+			if drop[t.Name] || drop[t.Kind.String()] {
+				delete(drop, t.Name)
+				continue
+			}
+			keepT, keepM = append(keepT, t), append(keepM, m.Terms[i])
+		}
+		for _, t := range terms {
+			delete(drop, t.Kind.String())
+		}
+		for k := range drop {
+			if k != "compute" && k != "comm" && k != "io" {
+				return nil, usagef("-omit %s: no such term (the terms: %s)", k, termNames(terms))
+			}
+		}
+		terms, m.Terms = keepT, keepM
+	}
+	if len(m.Terms) == 0 {
+		return nil, usagef("-omit leaves no term")
+	}
+	// Values that depend on P enter the closed forms; the others are numbers.
+	sub := map[string]symbolic.Expr{}
+	for name, e := range exprs {
+		if e.Has(cost.Size) {
+			sub[name] = e
+			continue
+		}
+		if c, ok := e.Const(); ok {
+			r.env[name] = c.Float64()
+			continue
+		}
+		f, err := e.EvalFloat(nil)
+		if err != nil {
+			return nil, usagef("-D %s: %v", name, err)
+		}
+		r.env[name] = f
+	}
+	for i := range terms {
+		if len(sub) > 0 {
+			t, err := substPW(terms[i].T, sub)
+			if err != nil {
+				return nil, fmt.Errorf("term %s: %w", terms[i].Name, err)
+			}
+			terms[i].T, m.Terms[i].T = t, t
+		}
+	}
+	r.model, r.terms = m, terms
+	return r, nil
+}
+
+func termNames(ts []phase.Term) string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Name)
+	}
+	return strings.Join(out, ", ")
+}
+
+func maps(m map[string]symbolic.Expr) map[string]symbolic.Expr {
+	out := make(map[string]symbolic.Expr, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// checkParams fills parameter defaults and refuses a program with a
+// parameter that has neither a value nor a default.
+func (r *whatifRun) checkParams(wf *whatifFlags) error {
+	rep := r.analysis.Report
+	var missing []string
+	for _, p := range rep.Params {
+		if _, ok := r.exprs[p.Name]; ok {
+			continue
+		}
+		if p.Default == nil {
+			missing = append(missing, fmt.Sprintf("%s (%s, %s)", p.Name, p.What, p.Pos))
+			continue
+		}
+		r.exprs[p.Name] = *p.Default
+	}
+	if len(missing) > 0 {
+		names := make([]string, len(missing))
+		for i, m := range missing {
+			names[i], _, _ = strings.Cut(m, " ")
+		}
+		return usagef("no value for %s; give %s", strings.Join(missing, "; "), defsHint(names))
+	}
+	// Defaults may refer to other parameters.
+	for name, e := range r.exprs {
+		if len(e.Symbols()) > 0 && !(len(e.Symbols()) == 1 && e.Has(cost.Size)) {
+			v, err := e.Subst(r.exprs)
+			if err == nil {
+				r.exprs[name] = v
+			}
+		}
+	}
+	return nil
+}
+
+func substPW(pw symbolic.Piecewise, sub map[string]symbolic.Expr) (symbolic.Piecewise, error) {
+	var out symbolic.Piecewise
+	for _, p := range pw.Pieces {
+		v, err := p.Value.Subst(sub)
+		if err != nil {
+			return out, err
+		}
+		q := symbolic.Piece{Value: v}
+		for _, g := range p.Guard {
+			e, err := g.E.Subst(sub)
+			if err != nil {
+				return out, err
+			}
+			q.Guard = append(q.Guard, symbolic.Relation{E: e, Op: g.Op})
+		}
+		out.Pieces = append(out.Pieces, q)
+	}
+	return out, nil
+}
+
+// setProfile applies -set name=value,... to the profile's selected model
+// and operation costs.
+func setProfile(p *model.Profile, spec string) error {
+	col := 1
+	for _, item := range strings.Split(spec, ",") {
+		name, val, ok := strings.Cut(item, "=")
+		name, val = strings.TrimSpace(name), strings.TrimSpace(val)
+		bad := func(format string, args ...any) error {
+			return usagef("-set:1:%d: "+format, append([]any{col}, args...)...)
+		}
+		if !ok || name == "" {
+			return bad("want name=value, found %q", item)
+		}
+		dur := func() (symbolic.Rat, error) {
+			d, err := model.ParseDuration(val)
+			if err != nil {
+				return d, bad("%s: %v", name, err)
+			}
+			return d, nil
+		}
+		perByte := func() (symbolic.Rat, error) {
+			d, err := model.ParsePerByte(val)
+			if err != nil {
+				return d, bad("%s: %v", name, err)
+			}
+			return d, nil
+		}
+		if name == "model" {
+			p.Model = val
+			if _, err := p.Network(); err != nil {
+				return bad("%v", err)
+			}
+			col += len(item) + 1
+			continue
+		}
+		ops := map[string]*symbolic.Rat{"flop": &p.Ops.Flop, "add": &p.Ops.Add, "mul": &p.Ops.Mul, "div": &p.Ops.Div,
+			"intrinsic": &p.Ops.Intrinsic, "load": &p.Ops.Load, "store": &p.Ops.Store}
+		if f, ok := ops[name]; ok {
+			d, err := dur()
+			if err != nil {
+				return err
+			}
+			*f = d
+			col += len(item) + 1
+			continue
+		}
+		net, err := p.Network()
+		if err != nil {
+			return bad("%v", err)
+		}
+		known := ""
+		var set error
+		switch n := net.(type) {
+		case model.Hockney:
+			known = "t_s, t_c"
+			switch name {
+			case "t_s", "ts":
+				n.Ts, set = dur()
+			case "t_c", "tc":
+				n.Tc, set = perByte()
+			default:
+				known = "!" + known
+			}
+			*p.Hockney = n
+		case model.LogP:
+			known = "L, o, g"
+			switch name {
+			case "L":
+				n.L, set = dur()
+			case "o":
+				n.O, set = dur()
+			case "g":
+				n.Gap, set = dur()
+			default:
+				known = "!" + known
+			}
+			*p.LogP = n
+		case model.LogGP:
+			known = "L, o, g, G (o and G for every size regime)"
+			switch name {
+			case "L":
+				n.L, set = dur()
+			case "g":
+				n.Gap, set = dur()
+			case "o", "G":
+				n.Regimes = slices.Clone(n.Regimes)
+				var v symbolic.Rat
+				if name == "o" {
+					v, set = dur()
+				} else {
+					v, set = perByte()
+				}
+				for i := range n.Regimes {
+					if name == "o" {
+						n.Regimes[i].O = v
+					} else {
+						n.Regimes[i].G = v
+					}
+				}
+				if name == "o" {
+					n.Rendezvous.OCtrl, n.Rendezvous.OData = v, v
+				} else {
+					n.Rendezvous.G = v
+				}
+			default:
+				known = "!" + known
+			}
+			*p.LogGP = n
+		case model.LogGPS:
+			known = "L, o, g, G, S"
+			switch name {
+			case "L":
+				n.L, set = dur()
+			case "o":
+				n.O, set = dur()
+			case "g":
+				n.Gap, set = dur()
+			case "G":
+				n.G, set = perByte()
+			case "S":
+				n.S, set = model.ParseBytes(val)
+				if set != nil {
+					set = bad("S: %v", set)
+				}
+			default:
+				known = "!" + known
+			}
+			*p.LogGPS = n
+		}
+		if set != nil {
+			return set
+		}
+		if strings.HasPrefix(known, "!") {
+			return bad("%s is not a parameter of the %s model (%s) nor an operation cost (flop, add, mul, div, intrinsic, load, store)",
+				name, modelName(net), known[1:])
+		}
+		col += len(item) + 1
+	}
+	return nil
+}
+
+func modelName(net model.PointToPoint) string {
+	switch net.(type) {
+	case model.Hockney:
+		return "Hockney"
+	case model.LogP:
+		return "LogP"
+	case model.LogGP:
+		return "LogGP"
+	case model.LogGPS:
+		return "LogGPS"
+	}
+	return fmt.Sprintf("%T", net)
+}
+
+// whatifOutput is the result of mkvet whatif, and its -format json form.
+type whatifOutput struct {
+	Version  int               `json:"version"`
+	File     string            `json:"file"`
+	Machine  string            `json:"machine"`
+	Network  string            `json:"network"`
+	Unit     string            `json:"unit,omitempty"`
+	Params   map[string]string `json:"params"`
+	Terms    []termJSON        `json:"terms"`
+	Tables   []*tableJSON      `json:"tables"`
+	Compare  *compareJSON      `json:"compare,omitempty"`
+	Grain    []grainJSON       `json:"grain,omitempty"`
+	GrainDer string            `json:"grain_derivative,omitempty"`
+	Constant []constJSON       `json:"constant_time,omitempty"`
+	Size     string            `json:"size,omitempty"`
+	Notes    []string          `json:"notes"`
+}
+
+type termJSON struct {
+	Name       string `json:"name"`
+	Kind       string `json:"kind"`
+	ClosedForm string `json:"closed_form"`
+	How        string `json:"how"`
+}
+
+type tableJSON struct {
+	Label string    `json:"label"`
+	Rows  []rowJSON `json:"rows"`
+	rows  []whatif.Row
+}
+
+type rowJSON struct {
+	P          int64              `json:"p"`
+	Time       float64            `json:"time"`
+	Speedup    float64            `json:"speedup"`
+	Efficiency float64            `json:"efficiency"`
+	CommShare  float64            `json:"comm_share"`
+	Dominant   string             `json:"dominant"`
+	Terms      map[string]float64 `json:"terms"`
+	// Psi is SCALA's isospeed scalability from the previous P; Scaled the
+	// problem size that keeps the average speed there.
+	Psi    *float64 `json:"psi,omitempty"`
+	Scaled *float64 `json:"scaled_size,omitempty"`
+	Exact  bool     `json:"exact"`
+}
+
+type compareJSON struct {
+	Other     string         `json:"other"`
+	Crossings []crossingJSON `json:"crossings"`
+	Rows      []rowJSON      `json:"rows"`
+	rows      []whatif.Row
+}
+
+type crossingJSON struct {
+	From   int64   `json:"from"`
+	To     int64   `json:"to"`
+	Before string  `json:"before"`
+	After  string  `json:"after"`
+	At     float64 `json:"at"`
+}
+
+type grainJSON struct {
+	P    int64   `json:"p"`
+	K    int64   `json:"k"`
+	Time float64 `json:"time"`
+}
+
+type constJSON struct {
+	P    int64    `json:"p"`
+	Size *float64 `json:"size"`
+	Why  string   `json:"why,omitempty"`
+}
+
+// evaluate computes the tables and the requested analyses.
+func (wf *whatifFlags) evaluate(run, other *whatifRun, prof *model.Profile, ps []int64) (*whatifOutput, error) {
+	net, _ := prof.Network()
+	out := &whatifOutput{Version: 1, File: run.file, Machine: prof.Name, Network: modelName(net), Unit: run.unitNote,
+		Params: map[string]string{}, Notes: []string{}}
+	for k, e := range run.exprs {
+		out.Params[k] = e.String()
+	}
+	if wf.series != "" {
+		name, vals, _ := strings.Cut(wf.series, "=")
+		out.Params[symbolName(strings.TrimSpace(name))] = strings.ReplaceAll(vals, " ", "") + " (one table each)"
+	}
+	for _, t := range run.terms {
+		out.Terms = append(out.Terms, termJSON{Name: t.Name, Kind: t.Kind.String(), ClosedForm: t.T.String(), How: t.How})
+		if t.Max != nil && t.Max.Method == phase.Approx {
+			out.Notes = append(out.Notes, fmt.Sprintf("%s: the maximum over ranks is %s", t.Name, t.Max.Note))
+		}
+	}
+	for _, g := range run.analysis.Phases {
+		if g.FanInNote != "" {
+			out.Notes = append(out.Notes, fmt.Sprintf("%s at %s: %s", g.Name, g.Pos(), g.FanInNote))
+		}
+	}
+	out.Notes = append(out.Notes, run.analysis.Notes...)
+	for _, s := range run.analysis.Unmatched {
+		out.Notes = append(out.Notes, fmt.Sprintf("%s at %s matches no other call; it is not costed", s, s.Pos()))
+	}
+
+	// The tables: one, or one per -series value.
+	type point struct {
+		label string
+		env   map[string]float64
+	}
+	points := []point{{label: "", env: run.env}}
+	seriesName := ""
+	if wf.series != "" {
+		name, vals, _ := strings.Cut(wf.series, "=")
+		seriesName = symbolName(strings.TrimSpace(name))
+		points = nil
+		for _, v := range strings.Split(vals, ",") {
+			x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				return nil, usagef("-series %s: %q is not a number", wf.series, v)
+			}
+			env := maps2(run.env)
+			env[seriesName] = x
+			points = append(points, point{label: fmt.Sprintf("%s=%s", name, strings.TrimSpace(v)), env: env})
+		}
+	}
+	size := symbolName(wf.size)
+	if wf.size == "" {
+		size = defaultSize(run)
+	} else if _, ok := run.env[size]; !ok {
+		return nil, usagef("-size %s: not a parameter with a value (give -D %s=...)", wf.size, wf.size)
+	}
+	out.Size = size
+	f, err := run.model.Compile()
+	if err != nil {
+		return nil, err
+	}
+	for _, pt := range points {
+		rows, err := f.Table(pt.env, ps)
+		if err != nil {
+			return nil, err
+		}
+		label := pt.label
+		if label == "" {
+			label = strings.TrimSuffix(baseName(run.file), ".f")
+		}
+		t := &tableJSON{Label: label, rows: rows}
+		work, werr := serialWork(run.model, pt.env, size)
+		var reach *isoCheck
+		if werr == nil {
+			reach, werr = newIsoCheck(f, work, size, pt.env)
+		}
+		for i, r := range rows {
+			rj := rowOf(run.model, r)
+			if i > 0 && size != "" && werr == nil && reach.reachable(rows[i-1].P, r.P) {
+				psi, n2, err := whatif.Isospeed(work, run.model, size, pt.env, rows[i-1].P, r.P)
+				// A size beyond 2^40 times the given one means the speed
+				// cannot be kept (from P = 1, which has no overhead).
+				if err == nil && n2 < pt.env[size]*0x1p40 {
+					rj.Psi, rj.Scaled = &psi, &n2
+				}
+			}
+			t.Rows = append(t.Rows, rj)
+		}
+		if werr != nil && size != "" {
+			out.Notes = append(out.Notes, fmt.Sprintf("no isospeed: %v", werr))
+		}
+		out.Tables = append(out.Tables, t)
+	}
+
+	env := points[0].env
+	if other != nil {
+		cx, err := whatif.Compare(run.model, other.model, mergeEnv(env, other.env), ps)
+		if err != nil {
+			return nil, err
+		}
+		cj := &compareJSON{Other: other.file, Crossings: []crossingJSON{}}
+		orows, err := whatif.Table(other.model, mergeEnv(env, other.env), ps)
+		if err != nil {
+			return nil, fmt.Errorf("-compare: %w", err)
+		}
+		cj.rows = orows
+		for _, r := range orows {
+			cj.Rows = append(cj.Rows, rowOf(other.model, r))
+		}
+		for _, c := range cx {
+			cj.Crossings = append(cj.Crossings, crossingJSON{From: c.From, To: c.To, Before: variantName(c.Before, run, other),
+				After: variantName(c.After, run, other), At: c.At})
+		}
+		out.Compare = cj
+	}
+	if wf.grain != "" {
+		name, rng, ok := strings.Cut(wf.grain, "=")
+		if !ok {
+			return nil, usagef("-grain %q: want K=lo..hi", wf.grain)
+		}
+		k := symbolName(strings.TrimSpace(name))
+		lo, hi, err := whatif.ParseRange(rng)
+		if err != nil {
+			return nil, usagef("-grain %s: %v", wf.grain, err)
+		}
+		gm := GrainModel(run.model, k)
+		genv := maps2(env)
+		delete(genv, k)
+		for _, p := range ps {
+			genv[cost.Size] = float64(p)
+			kb, tb, d, err := whatif.Grain(gm, k, lo, hi, genv)
+			if err != nil {
+				return nil, fmt.Errorf("-grain: %w", err)
+			}
+			out.Grain = append(out.Grain, grainJSON{P: p, K: kb, Time: tb})
+			out.GrainDer = d.String()
+		}
+	}
+	if wf.constTime != "" {
+		d, err := model.ParseDuration(wf.constTime)
+		if err != nil {
+			return nil, usagef("-constant-time:1:1: %v", err)
+		}
+		if size == "" {
+			return nil, usagef("-constant-time: the time depends on no problem size; name one with -size")
+		}
+		ns, err := whatif.ConstantTime(run.model, size, d.Float64(), ps, env)
+		var none *whatif.NoSolutionError
+		if err != nil && !errors.As(err, &none) {
+			return nil, err
+		}
+		for i, p := range ps {
+			c := constJSON{P: p}
+			if !math.IsNaN(ns[i]) {
+				v := ns[i]
+				c.Size = &v
+			} else if none != nil {
+				c.Why = none.Why[slices.Index(none.P, p)]
+			}
+			out.Constant = append(out.Constant, c)
+		}
+	}
+	return out, nil
+}
+
+// GrainModel is m with floor, ceil and trunc of arguments in k relaxed to
+// the arguments (MK differentiates the continuous closed form, seed 000
+// §5.4): equal to m wherever k divides the sizes.
+func GrainModel(m whatif.Model, k string) whatif.Model {
+	out := whatif.Model{Size: m.Size}
+	for _, t := range m.Terms {
+		t.T = phase.Relax(t.T, k)
+		out.Terms = append(out.Terms, t)
+	}
+	return out
+}
+
+func variantName(v whatif.Variant, a, b *whatifRun) string {
+	if v == whatif.A {
+		return a.file
+	}
+	return b.file
+}
+
+func mergeEnv(a, b map[string]float64) map[string]float64 {
+	out := maps2(b)
+	for k, v := range a {
+		out[k] = v
+	}
+	return out
+}
+
+func maps2(m map[string]float64) map[string]float64 {
+	out := make(map[string]float64, len(m)+1)
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func baseName(path string) string {
+	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+// defaultSize picks the problem size isospeed scales: the first parameter
+// with a value that the compute term depends on, else any term.
+func defaultSize(r *whatifRun) string {
+	for _, p := range r.analysis.Report.Params {
+		if _, ok := r.env[p.Name]; !ok {
+			continue
+		}
+		for _, t := range r.model.Terms {
+			if t.Kind == whatif.Compute && pwMentions(t.T, p.Name) {
+				return p.Name
+			}
+		}
+	}
+	return ""
+}
+
+func pwMentions(pw symbolic.Piecewise, name string) bool {
+	for _, p := range pw.Pieces {
+		if p.Value.Has(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// serialWork returns SCALA's work W(N) for isospeed: the model's time at
+// P = 1 as a closed form in the size (the sequential time is the work at
+// unit speed, and psi = p'W/(pW') needs W only up to a constant factor),
+// the pieces that hold at the given point.
+func serialWork(m whatif.Model, env map[string]float64, size string) (symbolic.Expr, error) {
+	if size == "" {
+		return symbolic.Expr{}, errors.New("no problem size")
+	}
+	var w symbolic.Expr
+	at := map[string]float64{}
+	for k, v := range env {
+		at[k] = v
+	}
+	at[m.Size] = 1
+	for _, t := range m.Terms {
+		for _, p := range t.T.Pieces {
+			holds := true
+			for _, g := range p.Guard {
+				v, err := g.E.EvalFloat(at)
+				if err != nil {
+					return symbolic.Expr{}, err
+				}
+				switch g.Op {
+				case symbolic.GE:
+					holds = holds && v >= -1e-9
+				case symbolic.GT:
+					holds = holds && v > 1e-9
+				case symbolic.EQ:
+					holds = holds && math.Abs(v) <= 1e-9
+				}
+			}
+			if holds {
+				v, err := p.Value.Subst(map[string]symbolic.Expr{m.Size: symbolic.Int(1)})
+				if err != nil {
+					return symbolic.Expr{}, err
+				}
+				w = w.Add(v)
+			}
+		}
+	}
+	if !w.Has(size) {
+		return symbolic.Expr{}, fmt.Errorf("the time at P = 1 does not depend on %s", size)
+	}
+	return w, nil
+}
+
+// isoCheck decides cheaply whether SCALA's isospeed condition can be met
+// at all from (N, p) to p2: the average speed W/(p2*T) at a problem size
+// 2^40 times N must reach the speed at (N, p). Without this check
+// whatif.Isospeed would search up to 2^1000*N before saying no (from P = 1,
+// which has no overhead, the speed is never kept).
+type isoCheck struct {
+	f     *whatif.ModelFunc
+	work  *symbolic.Func
+	size  string
+	env   map[string]float64
+	vars  []string
+	limit float64
+}
+
+func newIsoCheck(f *whatif.ModelFunc, work symbolic.Expr, size string, env map[string]float64) (*isoCheck, error) {
+	vars := work.Symbols()
+	wf, err := work.Compile(vars)
+	if err != nil {
+		return nil, err
+	}
+	return &isoCheck{f: f, work: wf, size: size, env: env, vars: vars, limit: env[size] * 0x1p40}, nil
+}
+
+func (c *isoCheck) speed(n float64, p int64) float64 {
+	env := maps2(c.env)
+	env[c.size] = n
+	env[cost.Size] = float64(p)
+	t, err := c.f.Time(env)
+	if err != nil || t <= 0 {
+		return math.NaN()
+	}
+	vals := make([]float64, len(c.vars))
+	for i, v := range c.vars {
+		vals[i] = env[v]
+	}
+	return c.work.EvalFloat(vals) / (float64(p) * t)
+}
+
+func (c *isoCheck) reachable(p, p2 int64) bool {
+	target := c.speed(c.env[c.size], p)
+	far := c.speed(c.limit, p2)
+	return !math.IsNaN(target) && !math.IsNaN(far) && far >= target
+}
+
+func rowOf(m whatif.Model, r whatif.Row) rowJSON {
+	rj := rowJSON{P: r.P, Time: r.Time, Speedup: r.Speedup, Efficiency: r.Efficiency, CommShare: r.CommShare,
+		Dominant: r.Dominant, Terms: map[string]float64{}, Exact: r.Exact}
+	for i, t := range m.Terms {
+		rj.Terms[t.Name] = r.Terms[i]
+	}
+	return rj
+}
+
+func writeWhatifTable(dst io.Writer, out *whatifOutput) {
+	// Written to a buffer first: tabwriter pads empty trailing cells.
+	var buf strings.Builder
+	defer func() {
+		for _, l := range strings.SplitAfter(buf.String(), "\n") {
+			io.WriteString(dst, strings.TrimRight(l, " \n"))
+			if strings.HasSuffix(l, "\n") {
+				io.WriteString(dst, "\n")
+			}
+		}
+	}()
+	w := &buf
+	fmt.Fprintf(w, "%s on %s (%s)", out.File, out.Machine, out.Network)
+	var keys []string
+	for k := range out.Params {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		sep := ", "
+		if i == 0 {
+			sep = ": "
+		}
+		fmt.Fprintf(w, "%s%s=%s", sep, k, out.Params[k])
+	}
+	fmt.Fprintln(w)
+	if out.Unit != "" {
+		fmt.Fprintf(w, "unit: %s\n", out.Unit)
+	}
+	var names []string
+	for _, t := range out.Terms {
+		names = append(names, t.Name)
+	}
+	fmt.Fprintf(w, "T = %s\n", strings.Join(names, " + "))
+	for _, t := range out.Terms {
+		fmt.Fprintf(w, "  %s [%s] = %s\n      %s\n", t.Name, t.Kind, oneLine(t.ClosedForm), t.How)
+	}
+	for _, t := range out.Tables {
+		fmt.Fprintln(w)
+		if len(out.Tables) > 1 {
+			fmt.Fprintf(w, "%s:\n", t.Label)
+		}
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		psi := "ψ(prev P)"
+		if out.Size != "" {
+			psi += "\t" + out.Size + " at iso-speed"
+		}
+		fmt.Fprintf(tw, "P\ttime\tspeedup\tefficiency\tcomm\tdominant\t%s\t\n", psi)
+		for _, r := range t.Rows {
+			ps, ns := "", ""
+			if r.Psi != nil {
+				ps = fmt.Sprintf("%.3f", *r.Psi)
+				ns = fmt.Sprintf("%.4g", *r.Scaled)
+			}
+			extra := ps
+			if out.Size != "" {
+				extra += "\t" + ns
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%.3f\t%.3f\t%.3f\t%s\t%s\t\n", r.P, fmtSeconds(r.Time), r.Speedup, r.Efficiency, r.CommShare, r.Dominant, extra)
+		}
+		tw.Flush()
+	}
+	if c := out.Compare; c != nil {
+		fmt.Fprintf(w, "\ncompared with %s:\n", c.Other)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "P\t%s\t%s\tfaster\t\n", baseName(out.File), baseName(c.Other))
+		for i, r := range c.Rows {
+			a := out.Tables[0].Rows[i].Time
+			faster := baseName(out.File)
+			if r.Time < a {
+				faster = baseName(c.Other)
+			} else if r.Time == a {
+				faster = "equal"
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t\n", r.P, fmtSeconds(a), fmtSeconds(r.Time), faster)
+		}
+		tw.Flush()
+		if len(c.Crossings) == 0 {
+			fmt.Fprintln(w, "no crossing point in the sweep")
+		}
+		for _, x := range c.Crossings {
+			fmt.Fprintf(w, "crossing: %s is faster up to P = %d, %s from P = %d (times equal at P ≈ %.4g)\n",
+				baseName(x.Before), x.From, baseName(x.After), x.To, x.At)
+		}
+	}
+	if len(out.Grain) > 0 {
+		fmt.Fprintf(w, "\noptimal grain (dT/dK = 0, MK §5.4); dT/dK = %s\n", out.GrainDer)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "P\tK\ttime\t\n")
+		for _, g := range out.Grain {
+			fmt.Fprintf(tw, "%d\t%d\t%s\t\n", g.P, g.K, fmtSeconds(g.Time))
+		}
+		tw.Flush()
+	}
+	if len(out.Constant) > 0 {
+		fmt.Fprintf(w, "\nconstant-time curve (MK §5.5): %s per P\n", out.Size)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "P\t%s\t\n", out.Size)
+		for _, c := range out.Constant {
+			v := "none: " + c.Why
+			if c.Size != nil {
+				v = fmt.Sprintf("%.6g", *c.Size)
+			}
+			fmt.Fprintf(tw, "%d\t%s\t\n", c.P, v)
+		}
+		tw.Flush()
+	}
+	for _, n := range out.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+}
+
+// oneLine shortens a long multi-line closed form for the table header.
+func oneLine(s string) string {
+	lines := strings.Split(s, "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	t := strings.Join(lines, "; ")
+	if len(t) > 300 {
+		return t[:300] + fmt.Sprintf("... (%d cases; -format json prints all)", len(lines))
+	}
+	return t
+}
+
+func writeWhatifCSV(w io.Writer, out *whatifOutput) {
+	var names []string
+	for _, t := range out.Terms {
+		names = append(names, csvQuote(t.Name))
+	}
+	fmt.Fprintf(w, "series,P,time,speedup,efficiency,comm_share,dominant,psi,%s\n", strings.Join(names, ","))
+	for _, t := range out.Tables {
+		for _, r := range t.Rows {
+			psi := ""
+			if r.Psi != nil {
+				psi = strconv.FormatFloat(*r.Psi, 'g', 6, 64)
+			}
+			var ts []string
+			for _, term := range out.Terms {
+				ts = append(ts, strconv.FormatFloat(r.Terms[term.Name], 'g', 9, 64))
+			}
+			fmt.Fprintf(w, "%s,%d,%s,%s,%s,%s,%s,%s,%s\n", csvQuote(t.Label), r.P, strconv.FormatFloat(r.Time, 'g', 9, 64),
+				strconv.FormatFloat(r.Speedup, 'g', 9, 64), strconv.FormatFloat(r.Efficiency, 'g', 9, 64),
+				strconv.FormatFloat(r.CommShare, 'g', 6, 64), csvQuote(r.Dominant), psi, strings.Join(ts, ","))
+		}
+	}
+}
+
+func csvQuote(s string) string {
+	if strings.ContainsAny(s, ",\"\n") {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
+}
