@@ -64,11 +64,12 @@ type countResult struct {
 }
 
 type analysis struct {
-	assume *symbolic.Assumptions
-	counts map[string]countResult
-	w      Weights
-	rep    *Report
-	byNode map[apt.Node]*Node
+	assume   *symbolic.Assumptions
+	counts   map[string]countResult
+	byDomain map[*symeval.Domain]countResult
+	w        Weights
+	rep      *Report
+	byNode   map[apt.Node]*Node
 }
 
 // count returns how many points of d there are, times its factor, or with a
@@ -76,6 +77,22 @@ type analysis struct {
 // of conditional values (see cases), each case simplified under its own
 // conditions; identical sets are counted once.
 func (an *analysis) count(d *symeval.Domain, extra counting.Formula, weight *symbolic.Expr) (symbolic.Piecewise, error) {
+	if extra == nil && weight == nil {
+		// Occurrences in an unchanged state share their Domain.
+		if an.byDomain == nil {
+			an.byDomain = map[*symeval.Domain]countResult{}
+		}
+		if r, ok := an.byDomain[d]; ok {
+			return r.pw, r.err
+		}
+		pw, err := an.countUncached(d, nil, nil)
+		an.byDomain[d] = countResult{pw, err}
+		return pw, err
+	}
+	return an.countUncached(d, extra, weight)
+}
+
+func (an *analysis) countUncached(d *symeval.Domain, extra counting.Formula, weight *symbolic.Expr) (symbolic.Piecewise, error) {
 	dd := *d
 	if extra != nil {
 		dd.Cond = append(slices.Clone(d.Cond), extra)
@@ -298,6 +315,11 @@ func (an *analysis) finish(res *symeval.Result) {
 	// a guard left unsimplified costs only readability.
 	memo := map[string]symbolic.Piecewise{}
 	simp := func(pw *symbolic.Piecewise) {
+		if len(pw.Pieces) <= 1 {
+			// One piece came from counting, which simplified it under
+			// the same assumptions; there is nothing to merge.
+			return
+		}
 		k := pw.String()
 		if r, ok := memo[k]; ok {
 			*pw = r

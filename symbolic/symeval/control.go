@@ -377,7 +377,6 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		}
 	}
 	o.Body = body.domain()
-	o.Body.Vars = body.vars
 	// Variables the body changes: closed forms for x = x + c, unknown
 	// otherwise while the body runs.
 	mod := ev.modified(l.Body)

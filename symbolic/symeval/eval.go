@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -189,6 +190,10 @@ type domainState struct {
 	// pending holds the forward GO TOs taken on paths of this state, by
 	// target label: where the label is reached, those paths rejoin.
 	pending map[string][]jump
+	// snap is the last Domain handed out, with the slices it was taken from.
+	snap      *Domain
+	snapVars  *string
+	snapConds *counting.Formula
 }
 
 // jump is a path that left by GO TO: its condition, factor and values.
@@ -200,6 +205,7 @@ type jump struct {
 
 func (d *domainState) clone() *domainState {
 	c := *d
+	c.snap = nil
 	c.vars = slices.Clone(d.vars)
 	c.conds = slices.Clone(d.conds)
 	if d.pending != nil {
@@ -211,8 +217,18 @@ func (d *domainState) clone() *domainState {
 	return &c
 }
 
+// domain returns the current domain. Consecutive occurrences in an unchanged
+// state share one Domain, so that later stages can count it once: the state
+// changes only by appending (a longer slice) or by replacing its slices.
 func (d *domainState) domain() *Domain {
-	return &Domain{Vars: slices.Clone(d.vars), Cond: slices.Clone(d.conds), Factor: d.factor}
+	if s := d.snap; s != nil && len(d.vars) == len(s.Vars) && len(d.conds) == len(s.Cond) &&
+		unsafe.SliceData(d.vars) == d.snapVars && unsafe.SliceData(d.conds) == d.snapConds &&
+		symbolic.Equal(d.factor, s.Factor) {
+		return s
+	}
+	d.snap = &Domain{Vars: slices.Clone(d.vars), Cond: slices.Clone(d.conds), Factor: d.factor}
+	d.snapVars, d.snapConds = unsafe.SliceData(d.vars), unsafe.SliceData(d.conds)
+	return d.snap
 }
 
 func (ev *evaluator) diag(pos apt.Pos, sev apt.Severity, msg string) {
@@ -766,7 +782,8 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 	o := ev.newOcc(b, parent)
 	if f, ok := ev.ownerOf(b); ok {
 		// HPF owner computes: the block runs where its element lives.
-		o.Dom.Cond = append(o.Dom.Cond, f)
+		// (A new Domain: the state's is shared with its other occurrences.)
+		o.Dom = &Domain{Vars: o.Dom.Vars, Cond: append(slices.Clone(o.Dom.Cond), f), Factor: o.Dom.Factor}
 	}
 	o.Sizes = make([]*Value, len(b.Stmts))
 	saved := ev.stmtOcc

@@ -60,7 +60,8 @@ type Param struct {
 // Domain is where an occurrence executes: the integer points of Vars (the
 // enclosing loops' index variables, outermost first) satisfying Cond, for each
 // value of the parameters, P and rank; Factor multiplies the count (the
-// frequency parameters of unanalysable branches; 1 otherwise).
+// frequency parameters of unanalysable branches; 1 otherwise). Occurrences
+// met in one unchanged state share their Domain: treat it as immutable.
 type Domain struct {
 	Vars   []string
 	Cond   []counting.Formula
