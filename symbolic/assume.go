@@ -3,7 +3,9 @@ package symbolic
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -39,6 +41,44 @@ type Assumptions struct {
 	// dropped when a relation is added; each proof copies it with a fresh
 	// interval memo, so concurrent proofs share it read-only.
 	cache atomic.Pointer[bounds]
+	// text is the relations' canonical text, the key of the proof memo;
+	// computed on first use and dropped when a relation is added.
+	text atomic.Pointer[string]
+}
+
+// proofMemo remembers the answers of recent questions, process-wide: the
+// counting engine and the cost stage ask the same questions under the same
+// relations many times (sibling loops, repeated contexts), and one proof costs
+// far more than printing its key. Answers depend only on the relations, the
+// question and the budget, so a remembered answer is the answer.
+var proofMemo struct {
+	sync.Mutex
+	m map[string]Truth
+}
+
+// proofMemoMax bounds the memo; it is emptied when full.
+const proofMemoMax = 1 << 16
+
+// ForgetProofs empties the process-wide memo of answered questions, so that
+// a benchmark measures proofs rather than look-ups.
+func ForgetProofs() {
+	proofMemo.Lock()
+	proofMemo.m = nil
+	proofMemo.Unlock()
+}
+
+func (a *Assumptions) key() string {
+	if t := a.text.Load(); t != nil {
+		return *t
+	}
+	var b strings.Builder
+	for _, r := range a.rels {
+		b.WriteString(r.String())
+		b.WriteByte(';')
+	}
+	t := b.String()
+	a.text.Store(&t)
+	return t
 }
 
 // baseBounds returns a private copy of the bounds of a's relations.
@@ -75,6 +115,7 @@ func (a *Assumptions) Assume(rels ...Relation) {
 		}
 		a.rels = append(a.rels, r)
 		a.cache.Store(nil)
+		a.text.Store(nil)
 	}
 }
 
@@ -159,6 +200,27 @@ func (a *Assumptions) ProveWithin(r Relation, budget int) Truth {
 	if a == nil {
 		a = &Assumptions{}
 	}
+	if _, ok := r.E.Const(); ok {
+		return a.proveWithin(r, budget)
+	}
+	key := a.key() + "|" + r.String() + "|" + strconv.Itoa(budget)
+	proofMemo.Lock()
+	t, ok := proofMemo.m[key]
+	proofMemo.Unlock()
+	if ok {
+		return t
+	}
+	t = a.proveWithin(r, budget)
+	proofMemo.Lock()
+	if proofMemo.m == nil || len(proofMemo.m) >= proofMemoMax {
+		proofMemo.m = make(map[string]Truth)
+	}
+	proofMemo.m[key] = t
+	proofMemo.Unlock()
+	return t
+}
+
+func (a *Assumptions) proveWithin(r Relation, budget int) Truth {
 	switch r.Op {
 	case EQ:
 		if r.E.IsZero() || a.nonneg(r.E, budget) && a.nonneg(r.E.Neg(), budget) {

@@ -9,6 +9,7 @@ import (
 	"github.com/mkvet/mkvet/frontend/fortran"
 	"github.com/mkvet/mkvet/internal/aptrun"
 	"github.com/mkvet/mkvet/model/cost"
+	"github.com/mkvet/mkvet/symbolic"
 )
 
 // generated returns an NPB-style MPI program of about 24*routines lines: a
@@ -77,6 +78,7 @@ func BenchmarkCheck(b *testing.B) {
 		lines := strings.Count(string(src), "\n")
 		b.Run(fmt.Sprintf("lines=%d", lines), func(b *testing.B) {
 			for b.Loop() {
+				symbolic.ForgetProofs() // each run proves from scratch
 				prog, diags := fortran.ParseSource("gen.f", src, fortran.Config{})
 				for _, d := range diags {
 					if d.Severity == 1 {
