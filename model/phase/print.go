@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/mkvet/mkvet/model/cost"
 )
 
 // Print writes the analysis in readable form: one block per phase (kind,
@@ -97,28 +99,15 @@ func flat(pw string) string {
 	return strings.Join(lines, "; ")
 }
 
-// rankList prints ranks as "0-3,5".
+// rankList prints ranks as "0-3,5" (cost.Ranks), or "none".
 func rankList(rs []int64) string {
-	rs = slices.Clone(rs)
-	slices.Sort(rs)
-	var b strings.Builder
-	for i := 0; i < len(rs); {
-		j := i
-		for j+1 < len(rs) && rs[j+1] == rs[j]+1 {
-			j++
-		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		if j == i {
-			fmt.Fprintf(&b, "%d", rs[i])
-		} else {
-			fmt.Fprintf(&b, "%d-%d", rs[i], rs[j])
-		}
-		i = j + 1
-	}
-	if b.Len() == 0 {
+	if len(rs) == 0 {
 		return "none"
 	}
-	return b.String()
+	ints := make([]int, len(rs))
+	for i, r := range rs {
+		ints[i] = int(r)
+	}
+	slices.Sort(ints)
+	return cost.Ranks(ints)
 }
