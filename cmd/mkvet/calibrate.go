@@ -1,0 +1,495 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mkvet/mkvet/instrument"
+	"github.com/mkvet/mkvet/instrument/calib"
+	"github.com/mkvet/mkvet/instrument/runs"
+	"github.com/mkvet/mkvet/instrument/sweep"
+	"github.com/mkvet/mkvet/model/cost"
+)
+
+func init() {
+	register(&command{
+		name: "calibrate",
+		usage: "-runs 'N=64,128,256 P=1,2' [-reps 3] [-build TEMPLATE] [-launcher TEMPLATE] [-input TEMPLATE] " +
+			"[-D name=value,...] [-db FILE] [-label NAME] [-timeout D] [-work DIR] [-json] FILE...",
+		short: "instrument, build and run a sweep of small runs, store them and fit per-node costs to the static counts",
+		order: 41,
+		run:   runCalibrate,
+	})
+}
+
+type calibrateFlags struct {
+	progFlags
+	runs, build, launcher, input, db, label, work string
+	reps                                          int
+	timeout                                       time.Duration
+	threshold                                     float64
+	json                                          bool
+}
+
+func runCalibrate(args []string, stdout, stderr io.Writer) int {
+	c := lookup("calibrate")
+	fs := newFlagSet(c, stderr)
+	var cf calibrateFlags
+	cf.progFlags.register(fs, "fix `name=value` in every run (repeatable, or comma-separated), beside the sizes -runs sweeps")
+	fs.StringVar(&cf.runs, "runs", "", "the sweep: `'N=64,128,256 P=1,2'`, the cartesian product of the lists (P: process counts)")
+	fs.IntVar(&cf.reps, "reps", 3, "repetitions of each point; the fit uses their median")
+	fs.StringVar(&cf.build, "build", "", "build command `TEMPLATE` run in the build directory: {srcs} the files to compile, "+
+		"{exe} the program (default 'mpif90 -O2 {srcs} -o {exe}', gfortran for a serial program)")
+	fs.StringVar(&cf.launcher, "launcher", "", "run command `TEMPLATE`: {P} processes, {exe}, and {name} for each size "+
+		"(default 'mpirun -np {P} {exe}', '{exe}' for a serial program)")
+	fs.StringVar(&cf.input, "input", "", "standard input `TEMPLATE` of each run, {name} for each size, \\n for newlines")
+	fs.StringVar(&cf.db, "db", runs.DefaultPath, "the runs database `FILE`")
+	fs.StringVar(&cf.label, "label", "", "label the program version `NAME` in the database")
+	fs.StringVar(&cf.work, "work", ".mkvet/work", "build and run in `DIR`")
+	fs.DurationVar(&cf.timeout, "timeout", 10*time.Minute, "give up a run after `D`")
+	fs.Float64Var(&cf.threshold, "threshold", 0.1, "cross-validated SMAPE above which a node is deemed not to follow its counts "+
+		"and a PMNF search is tried")
+	fs.BoolVar(&cf.json, "json", false, "print the calibration as JSON")
+	files, status, ok := parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, "mkvet calibrate: "+format+"\n", args...)
+		return 2
+	}
+	if cf.runs == "" {
+		return fail("-runs is required, e.g. -runs 'N=64,128,256 P=1,2'")
+	}
+	if cf.reps < 1 {
+		return fail("-reps must be at least 1")
+	}
+	grid, err := sweep.ParseGrid(cf.runs)
+	if err != nil {
+		return fail("-runs: %v", err)
+	}
+	fixed, _, err := intDefs(cf.defs)
+	if err != nil {
+		return fail("%v", err)
+	}
+	l, st := cf.load("calibrate", files, stderr)
+	if l == nil {
+		return st
+	}
+	work, err := filepath.Abs(cf.work)
+	if err != nil {
+		return fail("%v", err)
+	}
+	opt := l.instrumentOptions(&cf.progFlags)
+	probe := opt
+	probe.Dir = filepath.Join(work, "probe")
+	res, err := instrument.Instrument(l.prog, files, probe)
+	if err != nil {
+		return fail("%v", err)
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintln(stderr, n)
+	}
+	if cf.build == "" {
+		cf.build = "gfortran -O2 {srcs} -o {exe}"
+		if res.MPI {
+			cf.build = "mpif90 -O2 {srcs} -o {exe}"
+		}
+	}
+	if cf.launcher == "" {
+		cf.launcher = "{exe}"
+		if res.MPI {
+			cf.launcher = "mpirun -np {P} {exe}"
+		}
+	}
+	// The points: sizes as report symbols, -D values in every point, and
+	// only points the program's assumptions allow.
+	known := map[string]bool{}
+	for _, p := range l.report.Params {
+		known[p.Name] = true
+	}
+	for _, p := range res.Params {
+		known[p.Name] = true
+	}
+	var points []sweep.Point
+	for _, g := range grid {
+		pt := sweep.Point{Params: map[string]int64{}, P: g.P}
+		for k, v := range fixed {
+			if k != cost.Size {
+				pt.Params[k] = v
+			}
+		}
+		for k, v := range g.Params {
+			pt.Params[symbolName(k)] = v
+		}
+		if !res.MPI && pt.P != 1 {
+			return fail("%s is a serial program: P must be 1", strings.Join(files, " "))
+		}
+		bad := ""
+		for k := range pt.Params {
+			if !known[k] {
+				bad = k
+			}
+		}
+		if bad != "" {
+			return fail("-runs: %s is not a size of the program (its sizes: %s)", bad, strings.Join(sortedNames(known), ", "))
+		}
+		env := map[string]int64{}
+		for k, v := range pt.Params {
+			env[k] = v
+		}
+		if l.report.Parallel {
+			env[cost.Size] = int64(pt.P)
+		}
+		if _, err := l.report.At(env); err != nil && strings.Contains(err.Error(), "violates") {
+			fmt.Fprintf(stderr, "mkvet calibrate: skipping %s: %v\n", pt, err)
+			continue
+		}
+		points = append(points, pt)
+	}
+	if len(points) == 0 {
+		return fail("no point of the sweep satisfies the program's assumptions")
+	}
+	hash, err := runs.HashFiles(files)
+	if err != nil {
+		return fail("%v", err)
+	}
+	db, err := runs.Open(cf.db)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer db.Close()
+	prog, err := db.Program(hash, cf.label, files)
+	if err != nil {
+		return fail("%v", err)
+	}
+	cfg := &sweep.Config{Prog: l.prog, Files: files, Options: opt, Build: cf.build, Launcher: cf.launcher,
+		Input: cf.input, Dir: work, Timeout: cf.timeout}
+	builds := map[string]*sweep.Build{}
+	buildErr := map[string]error{}
+	total := len(points) * cf.reps
+	done, failed := 0, 0
+	start := time.Now()
+	fmt.Fprintf(stderr, "calibrate: %d points x %d repetitions through %q\n", len(points), cf.reps, cf.launcher)
+	for _, pt := range points {
+		vals := sweep.BuildValues(res.Params, pt.Params)
+		key := sweep.Key(vals)
+		b, seen := builds[key]
+		if !seen && buildErr[key] == nil {
+			fmt.Fprintf(stderr, "calibrate: building %s\n", key)
+			b, err = cfg.Compile(vals)
+			if err != nil {
+				buildErr[key] = err
+				fmt.Fprintf(stderr, "mkvet calibrate: %v\n", err)
+			}
+			builds[key] = b
+		}
+		for rep := 0; rep < cf.reps; rep++ {
+			done++
+			if b == nil {
+				failed++
+				run := &runs.Run{Program: prog.ID, Source: "mkvet", P: pt.P, Rep: rep, Params: floatParams(pt.Params),
+					Status: runs.StatusFailed, Error: "build failed: " + firstLineOf(buildErr[key].Error()), Command: cf.build}
+				if _, err := db.AddRun(run, nil); err != nil {
+					return fail("storing a run: %v", err)
+				}
+				continue
+			}
+			id := fmt.Sprintf("%d.%d", start.Unix(), done)
+			r := cfg.Run(b, pt, rep, filepath.Join(work, "runs", id), id)
+			run := &runs.Run{Program: prog.ID, Source: "mkvet", P: pt.P, Rep: rep, Params: floatParams(pt.Params),
+				Status: runs.StatusOK, Wall: r.Wall.Seconds(), Command: cf.launcher, Started: time.Now()}
+			var recs []runs.Record
+			if r.Err != nil {
+				failed++
+				run.Status = runs.StatusFailed
+				run.Error = r.Err.Error()
+				if r.Stderr != "" {
+					run.Error += "\n" + r.Stderr
+				}
+			} else {
+				recs = storeRecords(run, r.Records)
+			}
+			if _, err := db.AddRun(run, recs); err != nil {
+				return fail("storing a run: %v", err)
+			}
+			if r.Err == nil {
+				// The records are in the database; a failed run's directory
+				// stays for inspection.
+				os.RemoveAll(r.Dir)
+			}
+			progress(stderr, done, total, pt, rep, r)
+			if r.Err != nil {
+				fmt.Fprintf(stderr, "mkvet calibrate: run %s rep %d failed: %v\n", pt, rep+1, r.Err)
+				if s := strings.TrimSpace(r.Stderr); s != "" {
+					fmt.Fprintf(stderr, "%s\n", indentLines(s, "  | "))
+				}
+			}
+		}
+	}
+	fmt.Fprintf(stderr, "calibrate: %d runs in %v, %d failed\n", total, time.Since(start).Round(time.Millisecond), failed)
+	cal, err := fitStored(db, prog, l.report, cf.threshold)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if err := saveCalibration(db, prog, cal); err != nil {
+		return fail("%v", err)
+	}
+	if cf.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(cal)
+		return 0
+	}
+	overhead := maxOverhead(db, prog)
+	printCalibration(stdout, cal, prog, files, overhead)
+	return 0
+}
+
+func sortedNames(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func floatParams(p map[string]int64) map[string]float64 {
+	out := make(map[string]float64, len(p))
+	for k, v := range p {
+		out[k] = float64(v)
+	}
+	return out
+}
+
+func firstLineOf(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func indentLines(s, pre string) string {
+	return pre + strings.ReplaceAll(s, "\n", "\n"+pre)
+}
+
+// storeRecords converts a run's rank records for the store and sets the
+// run's program time (the slowest rank's), overhead share and the values the
+// ranks recorded (sizes computed at run time) among its parameters.
+func storeRecords(run *runs.Run, recs []instrument.Record) []runs.Record {
+	var out []runs.Record
+	run.Sched = instrument.Scheduled(recs)
+	for _, r := range recs {
+		if r.Type == instrument.TypeRun {
+			run.Seconds = math.Max(run.Seconds, r.Seconds)
+			if r.Seconds > 0 {
+				run.Overhead = math.Max(run.Overhead, r.Overhead/r.Seconds)
+			}
+			if r.Rank == 0 {
+				for k, v := range r.Params {
+					if _, ok := run.Params[k]; !ok {
+						run.Params[k] = float64(v)
+					}
+				}
+			}
+			continue
+		}
+		out = append(out, runs.Record{Node: r.Node, Rank: r.Rank, Count: r.Count, Iters: r.Iters, Timed: r.Timed,
+			Seconds: r.Seconds, Inclusive: r.Inclusive, Msgs: r.Msgs, Bytes: r.Bytes, RecvMsgs: r.RecvMsgs, RecvBytes: r.RecvBytes})
+	}
+	return out
+}
+
+// progress draws one line per run: a bar, the count, the point and the
+// outcome.
+func progress(w io.Writer, done, total int, pt sweep.Point, rep int, r *sweep.Run) {
+	const width = 20
+	n := done * width / total
+	outcome := "ok"
+	if r.Err != nil {
+		outcome = "FAILED"
+	}
+	fmt.Fprintf(w, "calibrate [%s%s] %*d/%d  %s rep %d  %s  %s\n", strings.Repeat("#", n), strings.Repeat("-", width-n),
+		len(strconv.Itoa(total)), done, total, pt, rep+1, r.Wall.Round(time.Millisecond), outcome)
+}
+
+// calibRuns loads a program's successful runs for fitting.
+func calibRuns(db *runs.Store, prog *runs.Program) ([]calib.Run, error) {
+	ex, err := db.Load(prog)
+	if err != nil {
+		return nil, err
+	}
+	var out []calib.Run
+	for _, r := range ex.Runs {
+		out = append(out, calib.Run{Params: r.Params, P: r.P, Seconds: r.Seconds, Sched: r.Sched, Records: ex.Records[r.ID]})
+	}
+	return out, nil
+}
+
+// fitStored fits the program's stored runs: the sizes of the sweep are the
+// parameters; values the ranks recorded (not swept) are left to the report.
+func fitStored(db *runs.Store, prog *runs.Program, rep *cost.Report, threshold float64) (*calib.Calibration, error) {
+	rs, err := calibRuns(db, prog)
+	if err != nil {
+		return nil, err
+	}
+	if len(rs) == 0 {
+		return nil, fmt.Errorf("no successful runs of %s in %s", prog.Name(), db.Path())
+	}
+	cal, _, err := calib.Calibrate(rep, rs, calib.Options{Threshold: threshold})
+	return cal, err
+}
+
+// calibrationKey is the models-table row holding the calibration's own data.
+const calibrationKey = "*"
+
+func saveCalibration(db *runs.Store, prog *runs.Program, cal *calib.Calibration) error {
+	models := map[string]json.RawMessage{}
+	for _, n := range cal.Nodes {
+		b, err := json.Marshal(n)
+		if err != nil {
+			return err
+		}
+		models[n.Node] = b
+	}
+	head := *cal
+	head.Nodes = nil
+	b, err := json.Marshal(head)
+	if err != nil {
+		return err
+	}
+	models[calibrationKey] = b
+	return db.SaveModels(prog.ID, models)
+}
+
+func loadCalibration(db *runs.Store, prog *runs.Program) (*calib.Calibration, error) {
+	ms, err := db.Models(prog.ID)
+	if err != nil {
+		return nil, err
+	}
+	head, ok := ms[calibrationKey]
+	if !ok {
+		return nil, nil
+	}
+	var cal calib.Calibration
+	if err := json.Unmarshal(head, &cal); err != nil {
+		return nil, fmt.Errorf("reading the calibration of %s: %w", prog.Name(), err)
+	}
+	for node, m := range ms {
+		if node == calibrationKey {
+			continue
+		}
+		var nm calib.NodeModel
+		if err := json.Unmarshal(m, &nm); err != nil {
+			return nil, fmt.Errorf("reading the model of %s: %w", node, err)
+		}
+		cal.Nodes = append(cal.Nodes, &nm)
+	}
+	sort.SliceStable(cal.Nodes, func(i, j int) bool { return cal.Nodes[i].Mean > cal.Nodes[j].Mean })
+	return &cal, nil
+}
+
+func maxOverhead(db *runs.Store, prog *runs.Program) float64 {
+	rs, err := db.Runs(prog.ID)
+	if err != nil {
+		return 0
+	}
+	m := 0.0
+	for _, r := range rs {
+		if r.Status == runs.StatusOK {
+			m = math.Max(m, r.Overhead)
+		}
+	}
+	return m
+}
+
+// printCalibration writes the fit report: per node the model, its basis,
+// R², SMAPE, cross-validated SMAPE and largest residual; then the program
+// time measured and fitted at each run point.
+func printCalibration(w io.Writer, cal *calib.Calibration, prog *runs.Program, files []string, overhead float64) {
+	fmt.Fprintf(w, "calibration of %s (program %s, %s) from %d runs at %d points\n", strings.Join(files, " "),
+		prog.Name(), prog.Hash[:12], cal.Runs, cal.Points)
+	if len(cal.Sizes) > 0 {
+		fmt.Fprintf(w, "sizes varied: %s (PMNF parameters with P)\n", strings.Join(cal.Sizes, ", "))
+	}
+	fmt.Fprintf(w, "%-28s %-7s %-6s %9s %7s %7s %7s  %s\n", "node", "kind", "basis", "mean", "R2", "SMAPE", "CV", "model (seconds)")
+	var notes []string
+	for _, n := range cal.Nodes {
+		kind := n.Kind
+		if n.Op != "" {
+			kind = n.Op
+		}
+		cv := "-"
+		if n.Model.CV >= 0 {
+			cv = fmt.Sprintf("%.1f%%", 100*n.Model.CV)
+		}
+		fmt.Fprintf(w, "%-28s %-7s %-6s %9s %7.4f %6.1f%% %7s  %s\n", n.Node, kind, n.Basis, fmtSeconds(n.Mean),
+			n.Model.R2, 100*n.Model.SMAPE, cv, n.Model)
+		if n.Op == "init" {
+			notes = append(notes, n.Node+": MPI_INIT, left out of the program time")
+		}
+		if n.Why != "" {
+			notes = append(notes, n.Node+": "+n.Why)
+		}
+	}
+	for _, s := range notes {
+		fmt.Fprintf(w, "note: %s\n", s)
+	}
+	fmt.Fprintln(w, "program time on the slowest rank (MPI_INIT to MPI_FINALIZE), median of repetitions:")
+	fmt.Fprintf(w, "  %-36s %12s %12s %8s\n", "point", "measured", "fitted", "error")
+	for _, c := range cal.Fitted {
+		e := 0.0
+		if c.Measured > 0 {
+			e = 100 * (c.Predicted - c.Measured) / c.Measured
+		}
+		fmt.Fprintf(w, "  %-36s %12s %12s %+7.1f%%\n", c.Point, fmtSeconds(c.Measured), fmtSeconds(c.Predicted), e)
+	}
+	fmt.Fprintf(w, "probe overhead: about %.2f%% of a run's program time (each rank's timer probes times the cost of a timer "+
+		"pair it measured at its end; counters add little)\n", 100*overhead)
+}
+
+// openProgram opens the database and finds the program version of files
+// (its content hash), or the one labelled label.
+func openProgram(path, label string, files []string) (*runs.Store, *runs.Program, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, nil, fmt.Errorf("no runs database %s (run mkvet calibrate first): %w", path, err)
+	}
+	db, err := runs.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if label != "" {
+		p, err := db.FindProgram(label)
+		if err != nil {
+			db.Close()
+			return nil, nil, err
+		}
+		return db, p, nil
+	}
+	hash, err := runs.HashFiles(files)
+	if err != nil {
+		db.Close()
+		return nil, nil, err
+	}
+	ps, err := db.Programs()
+	if err != nil {
+		db.Close()
+		return nil, nil, err
+	}
+	for _, p := range ps {
+		if p.Hash == hash {
+			return db, p, nil
+		}
+	}
+	db.Close()
+	return nil, nil, fmt.Errorf("%s holds no runs of this version of %s (changed since calibrating? use -label)", path, strings.Join(files, " "))
+}

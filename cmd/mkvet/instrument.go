@@ -1,0 +1,234 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/frontend/fortran"
+	"github.com/mkvet/mkvet/instrument"
+	"github.com/mkvet/mkvet/model/cost"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+func init() {
+	register(&command{
+		name:  "instrument",
+		usage: "-o DIR [-D name=value,...] [-I dir] [-define NAME[=val]] [-cpp] [-form fixed|free|auto] [-entry NAME] FILE...",
+		short: "write an instrumented copy of the program and its runtime module, probes keyed by APT node",
+		order: 40,
+		run:   runInstrument,
+	})
+}
+
+// progFlags are the flags that read a program: the frontend's and the
+// analysis's, shared by instrument, calibrate and predict.
+type progFlags struct {
+	defs, assumes, incs, macros multiFlag
+	form, entry                 string
+	cpp                         bool
+}
+
+func (pf *progFlags) register(fs *flag.FlagSet, defsUsage string) {
+	fs.Var(&pf.defs, "D", defsUsage)
+	fs.Var(&pf.assumes, "assume", "assume `relations` between parameters, e.g. 'n >= P' (repeatable)")
+	fs.Var(&pf.incs, "I", "add `dir` to the INCLUDE search path (repeatable)")
+	fs.Var(&pf.macros, "define", "define preprocessor macro `NAME[=val]` (repeatable)")
+	fs.StringVar(&pf.form, "form", "auto", "source form: fixed, free or auto (by file extension)")
+	fs.BoolVar(&pf.cpp, "cpp", false, "run the preprocessor on every file, not only .F/.F90")
+	fs.StringVar(&pf.entry, "entry", "", "start from routine `name` (default: the main program)")
+}
+
+// loaded is a program read and costed.
+type loaded struct {
+	files  []string
+	prog   *apt.Program
+	report *cost.Report
+	form   fortran.Form
+}
+
+// load parses and costs the files. Problems go to stderr; status 2 means
+// the command cannot go on.
+func (pf *progFlags) load(cmd string, files []string, stderr io.Writer) (*loaded, int) {
+	fail := func(format string, args ...any) (*loaded, int) {
+		fmt.Fprintf(stderr, "mkvet "+cmd+": "+format+"\n", args...)
+		return nil, 2
+	}
+	if len(files) == 0 {
+		return fail("no Fortran files given")
+	}
+	form, ok := fortran.ParseForm(pf.form)
+	if !ok {
+		return fail("-form must be fixed, free or auto, not %q", pf.form)
+	}
+	cfg := fortran.Config{IncludeDirs: pf.incs, Form: form, Preprocess: pf.cpp, Defines: map[string]string{}}
+	for _, d := range pf.macros {
+		name, val, _ := strings.Cut(d, "=")
+		if name == "" {
+			return fail("-define needs NAME[=val], not %q", d)
+		}
+		cfg.Defines[name] = val
+	}
+	var assume []symbolic.Relation
+	for _, a := range pf.assumes {
+		rels, err := symbolic.ParseRelations(a)
+		if err != nil {
+			reportParseError(stderr, "assume", a, err)
+			return nil, 2
+		}
+		for _, r := range rels {
+			e, err := renameSymbols(r.E)
+			if err != nil {
+				return fail("-assume %s: %v", a, err)
+			}
+			assume = append(assume, symbolic.Relation{E: e, Op: r.Op})
+		}
+	}
+	prog, diags := fortran.ParseFiles(files, cfg)
+	bad := false
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			fmt.Fprintln(stderr, d)
+			bad = true
+		}
+	}
+	if bad {
+		return nil, 2
+	}
+	rep, err := cost.Analyze(prog, cost.Options{Entry: pf.entry, Assume: assume})
+	if err != nil {
+		return fail("%v", err)
+	}
+	return &loaded{files: files, prog: prog, report: rep, form: form}, 0
+}
+
+// intDefs reads -D values that must be integers, keyed by report symbol
+// (P for the process count, sizes in lower case).
+func intDefs(defs []string) (map[string]int64, []string, error) {
+	at, names, err := parseDefs(defs)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := map[string]int64{}
+	var keys []string
+	for _, n := range names {
+		v, ok := at[n].Int64()
+		if !ok {
+			return nil, nil, fmt.Errorf("-D %s=%s: the value must be an integer", n, at[n])
+		}
+		s := symbolName(n)
+		out[s] = v
+		keys = append(keys, s)
+	}
+	return out, keys, nil
+}
+
+// instrumentOptions derives the instrumentation options from a loaded
+// program: the values the runs should record are the report's parameters.
+func (l *loaded) instrumentOptions(pf *progFlags) instrument.Options {
+	opt := instrument.Options{IncludeDirs: pf.incs}
+	switch l.form {
+	case fortran.FormFixed:
+		opt.Fixed, opt.FormSet = true, true
+	case fortran.FormFree:
+		opt.FormSet = true
+	}
+	for _, p := range l.report.Params {
+		opt.Record = append(opt.Record, p.Name)
+	}
+	return opt
+}
+
+func runInstrument(args []string, stdout, stderr io.Writer) int {
+	c := lookup("instrument")
+	fs := newFlagSet(c, stderr)
+	var pf progFlags
+	pf.register(fs, "set problem size `name=value` in the copy (repeatable, or comma-separated): a PARAMETER constant is "+
+		"rewritten; a size assigned from a constant becomes the default of its MKVET_PARAM_<NAME> override")
+	out := fs.String("o", "", "write the instrumented copy into `DIR` (required; never an input's directory)")
+	probes := fs.String("probes", "all", "`all` probes, or time: only the program time (the baseline for measuring the probes' overhead)")
+	files, status, ok := parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	if *out == "" {
+		fmt.Fprintln(stderr, "mkvet instrument: -o DIR is required")
+		return 2
+	}
+	vals, _, err := intDefs(pf.defs)
+	if err != nil {
+		fmt.Fprintf(stderr, "mkvet instrument: %v\n", err)
+		return 2
+	}
+	delete(vals, cost.Size)
+	l, st := pf.load("instrument", files, stderr)
+	if l == nil {
+		return st
+	}
+	opt := l.instrumentOptions(&pf)
+	opt.Dir = *out
+	opt.Values = vals
+	switch *probes {
+	case "all":
+	case "time":
+		opt.ProgramOnly = true
+	default:
+		fmt.Fprintf(stderr, "mkvet instrument: -probes must be all or time, not %q\n", *probes)
+		return 2
+	}
+	res, err := instrument.Instrument(l.prog, files, opt)
+	if err != nil {
+		fmt.Fprintf(stderr, "mkvet instrument: %v\n", err)
+		return 2
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintln(stderr, n)
+	}
+	timed, iters := 0, 0
+	kinds := map[string]int{}
+	for _, p := range res.Probes {
+		kinds[p.Kind]++
+		if p.Timed {
+			timed++
+		}
+		if p.Iters {
+			iters++
+		}
+	}
+	fmt.Fprintf(stdout, "wrote %s: %s\n", *out, strings.Join(res.Files, " "))
+	fmt.Fprintf(stdout, "%d probes: %d routines, %d loops (%d with iteration counts), %d branches, %d MPI calls; %d timed\n",
+		len(res.Probes), kinds["routine"], kinds["loop"], iters, kinds["branch"], kinds["comm"], timed)
+	clock := "system_clock; records written at the end of the program"
+	if res.MPI {
+		clock = "MPI_Wtime; each rank writes its records at MPI_FINALIZE"
+	}
+	fmt.Fprintf(stdout, "timing: %s, into $MKVET_OUT/mkvet.<rank>.jsonl (default: the working directory)\n", clock)
+	for _, p := range res.Params {
+		how := ""
+		switch p.Mode {
+		case instrument.ParamBuild:
+			how = "a PARAMETER: set at build time (mkvet instrument -D " + p.Name + "=...)"
+			if v, ok := vals[p.Name]; ok {
+				how = fmt.Sprintf("a PARAMETER: built in as %d", v)
+			}
+		case instrument.ParamEnv:
+			how = "assigned from a constant: read from $MKVET_PARAM_" + strings.ToUpper(p.Name) + " at run time (default " + p.Default + ")"
+			if v, ok := vals[p.Name]; ok {
+				how = fmt.Sprintf("assigned from a constant: $MKVET_PARAM_%s at run time, default now %d", strings.ToUpper(p.Name), v)
+			}
+		case instrument.ParamInput:
+			how = "read at run time: give it in the run's input or command line"
+		}
+		fmt.Fprintf(stdout, "size %s: %s\n", p.Name, how)
+	}
+	srcs := slices.Clone(res.Sources)
+	compiler := "gfortran"
+	if res.MPI {
+		compiler = "mpif90"
+	}
+	fmt.Fprintf(stdout, "build: cd %s && %s -O2 %s -o prog\n", *out, compiler, strings.Join(srcs, " "))
+	return 0
+}

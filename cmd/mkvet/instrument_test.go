@@ -1,0 +1,168 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mkvet/mkvet/internal/e2e"
+)
+
+func mkvet(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestInstrumentCommand(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "inst")
+	code, out, errs := mkvet(t, "instrument", "-o", dir, "-D", "n=64", filepath.Join(programsDir, "trap_mpi.f"))
+	if code != 0 {
+		t.Fatalf("status %d\n%s", code, errs)
+	}
+	for _, want := range []string{"mkvet_rt.f90 trap_mpi.f", "probes:", "MPI_Wtime", "size n: a PARAMETER: built in as 64", "mpif90 -O2 mkvet_rt.f90 trap_mpi.f"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "trap_mpi.f"))
+	if err != nil || !strings.Contains(string(b), "parameter (n = 64)") || !strings.Contains(string(b), "call mkvet_finish()") {
+		t.Errorf("instrumented copy:\n%s", b)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"instrument", filepath.Join(programsDir, "trap_mpi.f")}, "-o DIR is required"},
+		{[]string{"instrument", "-o", dir}, "no Fortran files"},
+		{[]string{"instrument", "-o", dir, "-D", "n=1.5", filepath.Join(programsDir, "trap_mpi.f")}, "must be an integer"},
+		{[]string{"instrument", "-o", programsDir, filepath.Join(programsDir, "trap_mpi.f")}, "holds the input"},
+	} {
+		code, _, errs := mkvet(t, tc.args...)
+		if code != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: status %d, stderr %q; want 2 and %q", tc.args, code, errs, tc.want)
+		}
+	}
+}
+
+// extrapTrap writes Extra-P JSON Lines timings of trap_mpi.f's nodes: the
+// loop takes 2 ns per trapezoid on each rank, the receive 1 µs.
+func extrapTrap(t *testing.T) string {
+	var b strings.Builder
+	for _, n := range []int{100000, 200000, 400000} {
+		for _, p := range []int{1, 2, 4} {
+			for rep := range 2 {
+				noise := 1 + 0.002*float64(rep)
+				fmt.Fprintf(&b, `{"params":{"n":%d,"p":%d},"callpath":"trap/L1","metric":"time","value":%g}`+"\n", n, p, 2e-9*float64(n/p-1)*noise)
+				fmt.Fprintf(&b, `{"params":{"n":%d,"p":%d},"callpath":"trap/L1","metric":"visits","value":1}`+"\n", n, p)
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "trap.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestRunsAndPredict imports Extra-P timings of trap_mpi.f's loop under the
+// program's own version, lists, shows and exports them, and predicts from
+// them (the fit runs from the stored runs: nothing was calibrated).
+func TestRunsAndPredict(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "runs.db")
+	src := filepath.Join(programsDir, "trap_mpi.f")
+	code, out, errs := mkvet(t, "runs", "import", "-db", db, "-label", "trap", "-source", src, extrapTrap(t))
+	if code != 0 || !strings.Contains(out, "imported 18 runs into program trap") {
+		t.Fatalf("import: %d\n%s%s", code, out, errs)
+	}
+	if code, out, _ := mkvet(t, "runs", "programs", "-db", db); code != 0 || !strings.Contains(out, "trap") {
+		t.Errorf("programs: %d\n%s", code, out)
+	}
+	if code, out, _ := mkvet(t, "runs", "list", "-db", db, "-program", "trap"); code != 0 || strings.Count(out, "extrap") != 18 {
+		t.Errorf("list: %d\n%s", code, out)
+	}
+	if code, out, _ := mkvet(t, "runs", "show", "-db", db, "3"); code != 0 || !strings.Contains(out, "trap/L1") {
+		t.Errorf("show: %d\n%s", code, out)
+	}
+	for _, f := range []string{"jsonl", "extrap-jsonl", "extrap-text"} {
+		code, out, errs := mkvet(t, "runs", "export", "-db", db, "-format", f)
+		if code != 0 || !strings.Contains(out, "trap/L1") {
+			t.Errorf("export %s: %d\n%s%s", f, code, out, errs)
+		}
+	}
+	code, out, errs = mkvet(t, "predict", "-runs", db, "-D", "n=3200000", "-P", "2,4", src)
+	if code != 0 {
+		t.Fatalf("predict: %d\n%s", code, errs)
+	}
+	// 3.2e6/2 - 1 trapezoids at 2 ns on the slowest rank: 3.2 ms.
+	var p2, p4 float64
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "total") {
+			fmt.Sscanf(strings.Fields(l)[1], "%gms", &p2)
+			fmt.Sscanf(strings.Fields(l)[2], "%gms", &p4)
+		}
+	}
+	if math.Abs(p2-3.2) > 0.05 || math.Abs(p4-1.6) > 0.03 {
+		t.Errorf("predicted %g ms and %g ms, want 3.2 and 1.6:\n%s", p2, p4, out)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"runs", "list", "-db", filepath.Join(t.TempDir(), "none.db")}, "no runs database"},
+		{[]string{"runs", "frob", "-db", db}, "unknown verb"},
+		{[]string{"runs", "import", "-db", db, extrapTrap(t)}, "needs -label"},
+		{[]string{"predict", "-runs", db, "-P", "2", src}, "give the size n"},
+		{[]string{"predict", "-runs", db, "-D", "n=8", "-P", "x", src}, "not a process count"},
+	} {
+		code, _, errs := mkvet(t, tc.args...)
+		if code != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: status %d, stderr %q; want 2 and %q", tc.args, code, errs, tc.want)
+		}
+	}
+}
+
+// TestCalibrateCommandE2E runs mkvet calibrate on trap_mpi.f through
+// mpirun (six small runs), then predicts from the stored models.
+func TestCalibrateCommandE2E(t *testing.T) {
+	e2e.Require(t, "gfortran", "mpif90", "mpirun")
+	if os.Geteuid() == 0 {
+		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
+		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+	}
+	dir := t.TempDir()
+	db := filepath.Join(dir, "runs.db")
+	src := filepath.Join(programsDir, "trap_mpi.f")
+	code, out, errs := mkvet(t, "calibrate", "-runs", "n=400000,800000,1200000 P=1,2", "-reps", "1", "-db", db,
+		"-work", filepath.Join(dir, "work"), "-label", "trap", "-launcher",
+		"mpirun --oversubscribe --mca btl self,vader --mca pml ob1 -np {P} {exe}", src)
+	if code != 0 {
+		t.Fatalf("calibrate: %d\n%s\n%s", code, out, errs)
+	}
+	for _, want := range []string{"calibration of", "trap/L1", "program time on the slowest rank", "probe overhead"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errs, "calibrate [####################] 6/6") {
+		t.Errorf("no progress bar:\n%s", errs)
+	}
+	code, out, errs = mkvet(t, "predict", "-runs", db, "-label", "trap", "-D", "n=4800000", "-P", "2", src)
+	if code != 0 || !strings.Contains(out, "trap/L1") || !strings.Contains(out, "total") {
+		t.Errorf("predict: %d\n%s%s", code, out, errs)
+	}
+	// A failing launcher is reported and skipped; the earlier runs stay.
+	code, out, errs = mkvet(t, "calibrate", "-runs", "n=400000 P=1", "-reps", "1", "-db", db,
+		"-work", filepath.Join(dir, "work"), "-launcher", "false {exe}", src)
+	if !strings.Contains(errs, "failed") {
+		t.Errorf("failed run not reported: %d\n%s%s", code, out, errs)
+	}
+	if code, out, _ := mkvet(t, "runs", "list", "-db", db); code != 0 || !strings.Contains(out, "failed:") || strings.Count(out, "  ok") != 6 {
+		t.Errorf("runs after a failure:\n%s", out)
+	}
+}

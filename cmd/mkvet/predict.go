@@ -1,0 +1,189 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/mkvet/mkvet/instrument/calib"
+	"github.com/mkvet/mkvet/instrument/runs"
+	"github.com/mkvet/mkvet/model/cost"
+)
+
+func init() {
+	register(&command{
+		name:  "predict",
+		usage: "-D name=value,... -P 2,4,8 [-runs FILE] [-label NAME] [-top N] [-json] FILE...",
+		short: "predict seconds per node and in total at sizes and process counts nobody ran, from calibrated runs",
+		order: 42,
+		run:   runPredict,
+	})
+}
+
+// predictJSON is the -json output of mkvet predict.
+type predictJSON struct {
+	Program string             `json:"program"`
+	Hash    string             `json:"hash"`
+	Params  map[string]float64 `json:"params"`
+	Points  []predictPoint     `json:"points"`
+}
+
+type predictPoint struct {
+	P       int                `json:"P"`
+	Seconds float64            `json:"seconds"`
+	Lo      float64            `json:"lo"`
+	Hi      float64            `json:"hi"`
+	Rank    int                `json:"slowest_rank"`
+	Nodes   map[string]float64 `json:"nodes"`
+}
+
+func runPredict(args []string, stdout, stderr io.Writer) int {
+	c := lookup("predict")
+	fs := newFlagSet(c, stderr)
+	var pf progFlags
+	pf.register(fs, "predict at `name=value` (repeatable, or comma-separated): the sizes, and values the static counts "+
+		"keep as parameters (px=2)")
+	db := fs.String("runs", runs.DefaultPath, "the runs database `FILE` written by mkvet calibrate")
+	label := fs.String("label", "", "use the program version labelled `NAME` (default: the version of FILE's contents)")
+	procs := fs.String("P", "", "process counts `list`, comma-separated (default: -D P, or 1)")
+	top := fs.Int("top", 8, "list the `N` most expensive nodes")
+	asJSON := fs.Bool("json", false, "print JSON")
+	files, status, ok := parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, "mkvet predict: "+format+"\n", args...)
+		return 2
+	}
+	vals, _, err := intDefs(pf.defs)
+	if err != nil {
+		return fail("%v", err)
+	}
+	ps := []int{1}
+	if v, ok := vals[cost.Size]; ok {
+		ps = []int{int(v)}
+		delete(vals, cost.Size)
+	}
+	if *procs != "" {
+		ps = nil
+		for _, s := range strings.Split(*procs, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || n < 1 {
+				return fail("-P %s: %q is not a process count", *procs, s)
+			}
+			ps = append(ps, n)
+		}
+	}
+	l, st := pf.load("predict", files, stderr)
+	if l == nil {
+		return st
+	}
+	store, prog, err := openProgram(*db, *label, files)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer store.Close()
+	cal, err := loadCalibration(store, prog)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if cal == nil {
+		// Runs were imported or the fit was never stored: fit now.
+		if cal, err = fitStored(store, prog, l.report, 0.1); err != nil {
+			return fail("%v", err)
+		}
+	}
+	model := calib.NewModel(l.report, cal.Timed())
+	params := map[string]float64{}
+	for k, v := range vals {
+		params[k] = float64(v)
+	}
+	for _, s := range cal.Sizes {
+		if _, ok := params[s]; !ok {
+			return fail("give the size %s with -D %s=... (the calibration varied it)", s, s)
+		}
+	}
+	out := predictJSON{Program: prog.Name(), Hash: prog.Hash, Params: params}
+	var preds []*calib.Prediction
+	for _, p := range ps {
+		pt := calib.Point{Params: params, P: p}
+		pred, err := calib.Predict(cal, model, pt, params)
+		if err != nil {
+			return fail("%v", err)
+		}
+		preds = append(preds, pred)
+		pp := predictPoint{P: p, Seconds: pred.Total, Lo: pred.Lo, Hi: pred.Hi, Rank: pred.Rank, Nodes: map[string]float64{}}
+		for _, n := range pred.Nodes {
+			pp.Nodes[n.Node] = n.OnSlowest
+		}
+		out.Points = append(out.Points, pp)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(out)
+		return 0
+	}
+	var at []string
+	for _, k := range sortedNames(boolKeys(params)) {
+		at = append(at, k+"="+strconv.FormatFloat(params[k], 'f', -1, 64))
+	}
+	fmt.Fprintf(stdout, "predicted program time of %s (program %s, calibrated on %d runs at %d points) at %s\n",
+		strings.Join(files, " "), prog.Name(), cal.Runs, cal.Points, strings.Join(at, " "))
+	fmt.Fprintf(stdout, "%-28s", "node (on the slowest rank)")
+	for _, p := range ps {
+		fmt.Fprintf(stdout, " %12s", "P="+strconv.Itoa(p))
+	}
+	fmt.Fprintln(stdout)
+	shown := 0
+	for i, n := range cal.Nodes {
+		if shown >= *top {
+			break
+		}
+		any := false
+		for _, pr := range preds {
+			any = any || pr.Nodes[i].OnSlowest > 0
+		}
+		if !any {
+			continue
+		}
+		shown++
+		name := n.Node
+		if n.Basis == calib.PMNF {
+			name += " *"
+		}
+		fmt.Fprintf(stdout, "%-28s", name)
+		for _, pr := range preds {
+			fmt.Fprintf(stdout, " %12s", fmtSeconds(pr.Nodes[i].OnSlowest))
+		}
+		fmt.Fprintln(stdout)
+	}
+	fmt.Fprintf(stdout, "%-28s", "total")
+	for _, pr := range preds {
+		fmt.Fprintf(stdout, " %12s", fmtSeconds(pr.Total))
+	}
+	fmt.Fprintln(stdout)
+	fmt.Fprintf(stdout, "%-28s", "95% interval")
+	for _, pr := range preds {
+		fmt.Fprintf(stdout, " %12s", "±"+fmtSeconds((pr.Hi-pr.Lo)/2))
+	}
+	fmt.Fprintln(stdout)
+	for _, n := range cal.Nodes {
+		if n.Basis == calib.PMNF {
+			fmt.Fprintln(stdout, "* fitted by a PMNF search: its time does not follow its counts")
+			break
+		}
+	}
+	return 0
+}
+
+func boolKeys(m map[string]float64) map[string]bool {
+	out := map[string]bool{}
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}

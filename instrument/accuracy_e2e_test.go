@@ -1,0 +1,385 @@
+package instrument_test
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mkvet/mkvet/frontend/fortran"
+	"github.com/mkvet/mkvet/instrument"
+	"github.com/mkvet/mkvet/instrument/calib"
+	"github.com/mkvet/mkvet/instrument/runs"
+	"github.com/mkvet/mkvet/instrument/sweep"
+	"github.com/mkvet/mkvet/internal/e2e"
+	"github.com/mkvet/mkvet/model/cost"
+)
+
+// accuracyCase calibrates one program on small runs (P = 1, 2) of size
+// calib and predicts the program time at target, 4x the largest calibration
+// size or more, on P = 2 (P = 1 for the serial program).
+type accuracyCase struct {
+	file   string
+	size   string           // the size swept
+	calib  []int64          // calibration sizes
+	target int64            // predicted and measured
+	fixed  map[string]int64 // other sizes, the same in every run
+	serial bool
+}
+
+var accuracyCases = []accuracyCase{
+	{file: "trap_mpi.f", size: "n", calib: []int64{4000000, 6000000, 8000000}, target: 32000000},
+	{file: "trap_reduce.f90", size: "n", calib: []int64{4000000, 6000000, 8000000}, target: 32000000},
+	{file: "shift.f", size: "n", calib: []int64{500, 750, 1000}, target: 4000, fixed: map[string]int64{"m": 1024}},
+	{file: "pipeline.f", size: "n", calib: []int64{500, 750, 1000}, target: 4000, fixed: map[string]int64{"m": 1024}},
+	{file: "pge1.f", size: "n", calib: []int64{128, 160, 192}, target: 768},
+	{file: "atm2d.f90", size: "nx", calib: []int64{256, 384, 512}, target: 2048, fixed: map[string]int64{"ny": 64, "niter": 100}},
+	{file: "jacobi1d.f90", size: "n", calib: []int64{5000, 7500, 10000}, target: 40000, fixed: map[string]int64{"iters": 500}},
+	{file: "lu_wavefront.f", size: "nz", calib: []int64{32, 48, 64}, target: 256, fixed: map[string]int64{"nx": 64, "ny": 64}},
+	{file: "hpf_example.f90", size: "n1", calib: []int64{100, 150, 200}, target: 800, fixed: map[string]int64{"n2": 4000}, serial: true},
+}
+
+// TestCalibrationAccuracyE2E is the accuracy test: calibrated on
+// small runs with P <= 2, the predicted program time at a 4x larger size on
+// P = 2 must be within 15% of the measured one for every program, and
+// within 10% in the median. The table it logs is the README's.
+func TestCalibrationAccuracyE2E(t *testing.T) {
+	e2e.Require(t, "gfortran", "mpif90", "mpirun")
+	start := time.Now()
+	var errs []float64
+	var table []string
+	for _, tc := range accuracyCases {
+		var row string
+		var e float64
+		t.Run(strings.TrimSuffix(tc.file, filepath.Ext(tc.file)), func(t *testing.T) {
+			row, e = runAccuracy(t, tc)
+		})
+		if row != "" {
+			errs = append(errs, math.Abs(e))
+			table = append(table, row)
+		}
+	}
+	if len(errs) == 0 {
+		return
+	}
+	sort.Float64s(errs)
+	med := errs[len(errs)/2]
+	if len(errs)%2 == 0 {
+		med = (errs[len(errs)/2-1] + errs[len(errs)/2]) / 2
+	}
+	t.Logf("predicted vs measured program time (2-core machine; median of the runs undisturbed by other load):\n"+
+		"| program | size | calibrated on (P = 1, 2) | target | predicted | 95%% interval | measured | error |\n"+
+		"|---|---|---|---|---|---|---|---|\n%s\nmedian |error| %.1f%%; %v", strings.Join(table, "\n"), 100*med, time.Since(start).Round(time.Second))
+	if med > 0.10 {
+		t.Errorf("median error %.1f%%, want <= 10%%", 100*med)
+	}
+}
+
+// runAccuracy calibrates and measures one program. Other tests share the
+// two cores: a repetition during which a rank was descheduled is set aside,
+// and an attempt that misses while its runs were mostly disturbed is made
+// again, up to three attempts in all, after which the program is skipped as
+// unmeasurable, saying so. An undisturbed attempt that misses by more than
+// 15% is made once more too (the hypervisor can slow a run without the
+// guest seeing it); a second undisturbed miss fails the test.
+func runAccuracy(t *testing.T, tc accuracyCase) (string, float64) {
+	missed := false
+	for attempt := 1; attempt <= 3; attempt++ {
+		row, e, disturbed := accuracyAttempt(t, tc)
+		switch {
+		case math.Abs(e) <= 0.15:
+			return row, e
+		case disturbed:
+			t.Logf("%s: attempt %d was disturbed by other load (%+.1f%%); trying again", tc.file, attempt, 100*e)
+			continue
+		case !missed:
+			missed = true
+			t.Logf("%s: %+.1f%% on attempt %d; calibrating and measuring again", tc.file, 100*e, attempt)
+			continue
+		}
+		t.Errorf("%s: predicted program time %+.1f%% off, want within 15%%", tc.file, 100*e)
+		return row, e
+	}
+	t.Skipf("%s: the attempts that missed were disturbed by other load on the machine; not measurable now", tc.file)
+	return "", 0
+}
+
+func accuracyAttempt(t *testing.T, tc accuracyCase) (row string, e float64, disturbed bool) {
+	path := filepath.Join("..", "testdata", "programs", tc.file)
+	prog, _ := fortran.ParseFiles([]string{path}, fortran.Config{})
+	rep, err := cost.Analyze(prog, cost.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var record []string
+	for _, p := range rep.Params {
+		record = append(record, p.Name)
+	}
+	cfg := &sweep.Config{
+		Prog: prog, Files: []string{path}, Options: instrument.Options{Record: record},
+		Build: "mpif90 -O2 {srcs} -o {exe}", Launcher: testLauncher,
+		Dir: t.TempDir(), Timeout: 3 * time.Minute, Env: mpiEnv(),
+	}
+	ps := []int{1, 2}
+	targetP := 2
+	if tc.serial {
+		cfg.Build, cfg.Launcher = "gfortran -O2 {srcs} -o {exe}", "{exe}"
+		ps, targetP = []int{1}, 1
+	}
+	var modes []instrument.Param
+	builds := map[string]*sweep.Build{}
+	build := func(params map[string]int64) *sweep.Build {
+		if modes == nil {
+			b, err := cfg.Compile(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			builds["default"] = b
+			modes = b.Result.Params
+		}
+		vals := sweep.BuildValues(modes, params)
+		key := sweep.Key(vals)
+		if b := builds[key]; b != nil {
+			return b
+		}
+		b, err := cfg.Compile(vals)
+		if err != nil {
+			t.Fatal(err)
+		}
+		builds[key] = b
+		return b
+	}
+	point := func(n int64, p int) sweep.Point {
+		params := map[string]int64{tc.size: n}
+		for k, v := range tc.fixed {
+			params[k] = v
+		}
+		return sweep.Point{Params: params, P: p}
+	}
+	run := func(pt sweep.Point, rep int) calib.Run {
+		b := build(pt.Params)
+		r := cfg.Run(b, pt, rep, filepath.Join(cfg.Dir, fmt.Sprintf("run-%s-%d", strings.ReplaceAll(pt.String(), " ", "_"), rep)), "acc")
+		if r.Err != nil {
+			t.Fatalf("%s: %v\n%s", pt, r.Err, r.Stderr)
+		}
+		cr := calib.Run{Params: map[string]float64{}, P: pt.P}
+		for k, v := range pt.Params {
+			cr.Params[k] = float64(v)
+		}
+		for _, x := range r.Records {
+			if x.Type == instrument.TypeRun {
+				cr.Seconds = math.Max(cr.Seconds, x.Seconds)
+				if x.Rank == 0 {
+					for k, v := range x.Params {
+						if _, ok := cr.Params[k]; !ok {
+							cr.Params[k] = float64(v)
+						}
+					}
+				}
+				continue
+			}
+			cr.Records = append(cr.Records, runs.Record{Node: x.Node, Rank: x.Rank, Count: x.Count, Iters: x.Iters,
+				Timed: x.Timed, Seconds: x.Seconds, Inclusive: x.Inclusive, Msgs: x.Msgs, Bytes: x.Bytes,
+				RecvMsgs: x.RecvMsgs, RecvBytes: x.RecvBytes})
+		}
+		cr.Sched = instrument.Scheduled(r.Records)
+		return cr
+	}
+	// reps runs a point three times, and up to three more times while
+	// fewer than two runs were undisturbed by other load on the machine
+	// (other tests run beside this one), within a budget of twelve extra
+	// runs per program.
+	contended, extra, unclean := 0, 12, 0
+	reps := func(pt sweep.Point, n int) []calib.Run {
+		var out []calib.Run
+		clean := 0
+		defer func() {
+			if clean == 0 {
+				unclean++
+			}
+		}()
+		for rep := 0; rep < 2*n && (rep < n || clean < 2 && extra > 0); rep++ {
+			if rep >= n {
+				extra--
+			}
+			r := run(pt, rep)
+			out = append(out, r)
+			if r.Sched >= calib.CleanShare {
+				clean++
+			} else {
+				contended++
+			}
+		}
+		return out
+	}
+	var training []calib.Run
+	for _, n := range tc.calib {
+		for _, p := range ps {
+			training = append(training, reps(point(n, p), 3)...)
+		}
+	}
+	cal, model, err := calib.Calibrate(rep, training, calib.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := point(tc.target, targetP)
+	var measured []float64
+	var recorded map[string]float64
+	var last calib.Run
+	before := unclean
+	targetRuns := reps(target, 5)
+	clean := 0
+	for _, r := range targetRuns {
+		if r.Sched >= calib.CleanShare {
+			clean++
+		}
+	}
+	disturbed = clean < 2 || unclean-before > 0 || 2*before > len(tc.calib)*len(ps)
+	for _, r := range calib.Clean(targetRuns) {
+		measured = append(measured, r.Seconds)
+		recorded = r.Params
+		last = r
+	}
+	for _, x := range last.Records {
+		if x.Seconds > 0.02*last.Seconds {
+			t.Logf("  measured  %-24s rank %d %s", x.Node, x.Rank, secs(x.Seconds))
+		}
+	}
+	slices.Sort(measured)
+	meas := measured[len(measured)/2]
+	if len(measured)%2 == 0 {
+		meas = (measured[len(measured)/2-1] + measured[len(measured)/2]) / 2
+	}
+	if contended > 0 {
+		t.Logf("%d runs were disturbed by other load (a rank scheduled less than %.0f%% of the time) and set aside",
+			contended, 100*calib.CleanShare)
+	}
+	cp := calib.Point{Params: map[string]float64{}, P: targetP}
+	for k, v := range target.Params {
+		cp.Params[k] = float64(v)
+	}
+	pred, err := calib.Predict(cal, model, cp, recorded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e = (pred.Total - meas) / meas
+	for _, n := range cal.Nodes {
+		if n.Mean > 1e-4 || n.Basis == calib.PMNF {
+			t.Logf("%-24s %-7s %-6s CV %5.1f%%  %s %s", n.Node, n.Kind, n.Basis, 100*n.Model.CV, n.Model, n.Why)
+		}
+	}
+	for _, np := range pred.Nodes {
+		if np.OnSlowest > 0.02*pred.Total {
+			t.Logf("  predicted %-24s %s", np.Node, secs(np.OnSlowest))
+		}
+	}
+	var sizes []string
+	for _, n := range tc.calib {
+		sizes = append(sizes, fmt.Sprint(n))
+	}
+	fixed := ""
+	for _, k := range sortedKeys(tc.fixed) {
+		fixed += fmt.Sprintf(", %s=%d", k, tc.fixed[k])
+	}
+	row = fmt.Sprintf("| %s | %s%s | %s | %s=%d, P=%d | %s | ±%s | %s | %+.1f%% |", tc.file, tc.size, fixed,
+		strings.Join(sizes, ", "), tc.size, tc.target, targetP, secs(pred.Total), secs((pred.Hi-pred.Lo)/2), secs(meas), 100*e)
+	t.Logf("%s at %s: predicted %s, measured %s (runs %v): %+.1f%%", tc.file, target, secs(pred.Total), secs(meas), measured, 100*e)
+	return row, e, disturbed
+}
+
+func secs(s float64) string {
+	switch {
+	case s >= 1:
+		return fmt.Sprintf("%.3f s", s)
+	case s >= 1e-3:
+		return fmt.Sprintf("%.2f ms", s*1e3)
+	}
+	return fmt.Sprintf("%.1f µs", s*1e6)
+}
+
+func sortedKeys(m map[string]int64) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestProbeOverheadE2E measures what the probes cost: each program at its
+// accuracy target size, built with every probe and with the program-time
+// probes only, run alternately; the overhead is the ratio of the median
+// program times less one. The table it logs is the README's; nothing is
+// asserted, since on a shared machine the difference is within the noise
+// for most programs.
+func TestProbeOverheadE2E(t *testing.T) {
+	e2e.Require(t, "gfortran", "mpif90", "mpirun")
+	var table []string
+	for _, tc := range accuracyCases {
+		path := filepath.Join("..", "testdata", "programs", tc.file)
+		prog, _ := fortran.ParseFiles([]string{path}, fortran.Config{})
+		params := map[string]int64{tc.size: tc.target}
+		for k, v := range tc.fixed {
+			params[k] = v
+		}
+		p := 2
+		build, launch := "mpif90 -O2 {srcs} -o {exe}", testLauncher
+		if tc.serial {
+			p, build, launch = 1, "gfortran -O2 {srcs} -o {exe}", "{exe}"
+		}
+		pt := sweep.Point{Params: params, P: p}
+		var times [2][]float64
+		var est []float64
+		var builds [2]*sweep.Build
+		var cfgs [2]*sweep.Config
+		for i, only := range []bool{false, true} {
+			cfgs[i] = &sweep.Config{Prog: prog, Files: []string{path}, Options: instrument.Options{ProgramOnly: only},
+				Build: build, Launcher: launch, Dir: t.TempDir(), Timeout: 3 * time.Minute, Env: mpiEnv()}
+			probe, err := cfgs[i].Compile(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if builds[i], err = cfgs[i].Compile(sweep.BuildValues(probe.Result.Params, params)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var all [2][]calib.Run
+		for rep := range 3 {
+			for i := range 2 {
+				r := cfgs[i].Run(builds[i], pt, rep, filepath.Join(cfgs[i].Dir, fmt.Sprint("run", rep)), "overhead")
+				if r.Err != nil {
+					t.Fatalf("%s: %v\n%s", tc.file, r.Err, r.Stderr)
+				}
+				cr := calib.Run{Sched: instrument.Scheduled(r.Records)}
+				for _, x := range r.Records {
+					if x.Type == instrument.TypeRun {
+						cr.Seconds = math.Max(cr.Seconds, x.Seconds)
+						if i == 0 && x.Seconds > 0 {
+							est = append(est, x.Overhead/x.Seconds)
+						}
+					}
+				}
+				all[i] = append(all[i], cr)
+			}
+		}
+		for i := range 2 {
+			for _, r := range calib.Clean(all[i]) {
+				times[i] = append(times[i], r.Seconds)
+			}
+			slices.Sort(times[i])
+		}
+		full, base := times[0][len(times[0])/2], times[1][len(times[1])/2]
+		slices.Sort(est)
+		row := fmt.Sprintf("| %s | %s=%d, P=%d | %s | %s | %+.1f%% | %.1f%% |", tc.file, tc.size, tc.target, p,
+			secs(base), secs(full), 100*(full/base-1), 100*est[len(est)/2])
+		t.Log(row)
+		table = append(table, row)
+	}
+	t.Logf("probe overhead (2-core machine; median of 3 alternating runs):\n"+
+		"| program | point | program time, no probes | with all probes | overhead | the runtime's estimate |\n"+
+		"|---|---|---|---|---|---|\n%s", strings.Join(table, "\n"))
+}

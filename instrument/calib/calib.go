@@ -1,0 +1,773 @@
+// Package calib joins measured runs with mkvet's exact static counts: for
+// every timed node of a program it fits seconds ≈ a·work + b·entries (loops
+// and routines) or seconds ≈ a·calls + b·messages + c·bytes (MPI calls, the
+// t_s + m·t_c of Hockney and Pacheco, seed 004 §11.3) against the per-rank
+// counts of model/cost, by relative least squares over the medians of
+// repeated runs. MK fits loop timings against symbolic loop bounds from
+// small runs the same way (seed 000 §3). Where a node's time does not follow
+// its counts (cache effects, waiting, data-dependent work) it searches a
+// PMNF space of terms in the sizes and P, the counts among the candidates,
+// and keeps whichever model cross-validates better, saying so.
+//
+// A node's time is its exclusive time (nested timed nodes taken out), so its
+// work feature is its inclusive static work minus that of the timed nodes
+// directly inside it. A rank's predicted program time is the sum of its
+// nodes' predictions, MPI_INIT left out; the program's is the slowest
+// rank's.
+package calib
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/instrument/fit"
+	"github.com/mkvet/mkvet/instrument/runs"
+	"github.com/mkvet/mkvet/model/cost"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Run is one measured run: its sizes, process count, program time (slowest
+// rank), the smallest share of its time a rank was scheduled (0 when
+// unknown) and its records.
+type Run struct {
+	Params  map[string]float64
+	P       int
+	Seconds float64
+	Sched   float64
+	Records []runs.Record
+}
+
+// CleanShare is the scheduled share above which a run counts as undisturbed
+// by other load, and SlowFactor how much slower than the fastest repetition
+// of its point a run may be before it counts as disturbed anyway (another
+// process sharing the core evicts the caches without taking much processor
+// time): at each point the fit uses the undisturbed repetitions.
+const (
+	CleanShare = 0.9
+	SlowFactor = 1.25
+)
+
+// Clean returns the repetitions of one point undisturbed by other load: those
+// whose ranks were all scheduled at least CleanShare of the time (all of them
+// when none was), and of those the ones within SlowFactor of the fastest.
+// Timing noise on a shared machine only ever slows a run down.
+func Clean(rs []Run) []Run {
+	var out []Run
+	for _, r := range rs {
+		if r.Sched == 0 || r.Sched >= CleanShare {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		out = rs
+	}
+	fastest := math.Inf(1)
+	for _, r := range out {
+		if r.Seconds > 0 {
+			fastest = math.Min(fastest, r.Seconds)
+		}
+	}
+	var kept []Run
+	for _, r := range out {
+		if r.Seconds <= SlowFactor*fastest || r.Seconds <= 0 {
+			kept = append(kept, r)
+		}
+	}
+	return kept
+}
+
+// Point is a run point: sizes and P.
+type Point struct {
+	Params map[string]float64
+	P      int
+}
+
+func (p Point) key() string {
+	var parts []string
+	for _, k := range sortedKeys(p.Params) {
+		parts = append(parts, k+"="+strconv.FormatFloat(p.Params[k], 'f', -1, 64))
+	}
+	return strings.Join(append(parts, "P="+strconv.Itoa(p.P)), " ")
+}
+
+// String formats the point as "n=64 P=2".
+func (p Point) String() string { return p.key() }
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// Basis says what a node's model rests on.
+type Basis string
+
+// Model bases.
+const (
+	Counts Basis = "counts" // the static counts
+	PMNF   Basis = "pmnf"   // a search in the sizes and P (the counts among the candidates)
+)
+
+// NodeModel is the fitted model of one timed node.
+type NodeModel struct {
+	Node  string     `json:"node"`
+	Kind  string     `json:"kind"`
+	Op    string     `json:"op,omitempty"`
+	Basis Basis      `json:"basis"`
+	Why   string     `json:"why,omitempty"`
+	Model *fit.Model `json:"model"`
+	// CountsCV is the count model's cross-validated SMAPE, kept when a PMNF
+	// model replaced it (-1 when unavailable).
+	CountsCV float64 `json:"counts_cv,omitempty"`
+	// Mean is the node's mean measured seconds per active rank and point,
+	// to rank nodes by weight in reports.
+	Mean float64 `json:"mean"`
+}
+
+// Calibration is a program's fitted models.
+type Calibration struct {
+	// Sizes are the sizes that varied in the runs (the PMNF parameters
+	// besides P); Runs and Points count what the fit used.
+	Sizes  []string     `json:"sizes"`
+	Runs   int          `json:"runs"`
+	Points int          `json:"points"`
+	Nodes  []*NodeModel `json:"nodes"`
+	// Fitted compares the measured program time with the fitted one at
+	// each run point.
+	Fitted []Compare `json:"fitted"`
+	// Spread is the pooled relative standard deviation of the program time
+	// between repetitions of a point: the scatter a new measurement has
+	// however well the models fit, part of every prediction interval.
+	Spread float64 `json:"spread"`
+}
+
+// Compare is a measured and a predicted program time.
+type Compare struct {
+	Point     string  `json:"point"`
+	Measured  float64 `json:"measured"`
+	Predicted float64 `json:"predicted"`
+}
+
+// Options tune Calibrate.
+type Options struct {
+	// Threshold is the cross-validated SMAPE above which a count model is
+	// deemed not to follow the counts and a PMNF search runs (default 0.1).
+	Threshold float64
+}
+
+// region is a timed node of the report with the timed nodes directly in it.
+type region struct {
+	id       string
+	node     *cost.Node
+	kind, op string
+	children []*region
+	// loops are the loops whose body executions count toward the region's
+	// time: its own (a timed loop), and those nested in it but not in a
+	// timed region nested in it, callees' loops included.
+	loops []*cost.Node
+}
+
+// Timed returns the set of nodes a calibration has models for.
+func (cal *Calibration) Timed() map[string]bool {
+	out := map[string]bool{}
+	for _, n := range cal.Nodes {
+		out[n.Node] = true
+	}
+	return out
+}
+
+// Model holds what prediction needs: the report and the regions.
+type Model struct {
+	rep     *cost.Report
+	regions []*region
+	byID    map[string]*region
+}
+
+// NewModel finds the timed regions (the nodes with timed records, or those
+// named in timed) of a report.
+func NewModel(rep *cost.Report, timed map[string]bool) *Model {
+	m := &Model{rep: rep, byID: map[string]*region{}}
+	for _, n := range rep.Nodes {
+		id := n.Node.Base().ID
+		if !timed[id] {
+			continue
+		}
+		r := &region{id: id, node: n}
+		switch x := n.Node.(type) {
+		case *apt.Routine:
+			r.kind = "routine"
+		case *apt.Loop:
+			r.kind = "loop"
+		case *apt.Comm:
+			r.kind = "comm"
+			r.op = x.Op.String()
+		default:
+			continue
+		}
+		m.regions = append(m.regions, r)
+		m.byID[id] = r
+	}
+	for _, r := range m.regions {
+		for p := r.node.Parent; p != nil; p = p.Parent {
+			if q := m.byID[p.Node.Base().ID]; q != nil {
+				q.children = append(q.children, r)
+				break
+			}
+		}
+	}
+	for _, n := range rep.Nodes {
+		if _, ok := n.Node.(*apt.Loop); !ok {
+			continue
+		}
+		for p := n; p != nil; p = p.Parent {
+			if q := m.byID[p.Node.Base().ID]; q != nil {
+				q.loops = append(q.loops, n)
+				break
+			}
+		}
+	}
+	return m
+}
+
+// features of a region at one rank: loops and routines [work, iters,
+// entries] (work in operation units without the timed nodes nested in it,
+// the body executions of its loops, how often it is entered), MPI calls
+// [calls, msgs, bytes]; active is false when the rank does not run the
+// node. Iterations stand for what the operation counts leave out: loop
+// control and the evaluation of IF conditions.
+type features struct {
+	x      []float64
+	active bool
+}
+
+var (
+	workFeatures = []string{"work", "iters", "entries"}
+	commFeatures = []string{"calls", "msgs", "bytes"}
+)
+
+func featureNames(kind string) []string {
+	if kind == "comm" {
+		return commFeatures
+	}
+	return workFeatures
+}
+
+// evaluator computes features at points, caching per point.
+type evaluator struct {
+	m     *Model
+	cache map[string]map[string][]features // point key -> region -> per rank
+}
+
+// Env returns the symbol values of a report at a point: the sizes, P, the
+// values the ranks recorded (extra), parameter defaults, and 1 for symbols
+// with no value (frequencies of unanalysable branches, which then make the
+// features approximate).
+func Env(rep *cost.Report, pt Point, extra map[string]float64) map[string]symbolic.Rat {
+	env := map[string]symbolic.Rat{cost.Size: symbolic.RatInt(int64(pt.P))}
+	for _, p := range rep.Params {
+		if v, ok := pt.Params[p.Name]; ok {
+			env[p.Name] = ratOf(v)
+			continue
+		}
+		if v, ok := extra[p.Name]; ok {
+			env[p.Name] = ratOf(v)
+			continue
+		}
+		if p.Default != nil {
+			if v, err := p.Default.Eval(env); err == nil {
+				env[p.Name] = v
+				continue
+			}
+		}
+		if p.Name == "nargs" {
+			env[p.Name] = symbolic.RatInt(0)
+			continue
+		}
+		env[p.Name] = symbolic.RatInt(1)
+	}
+	return env
+}
+
+func ratOf(v float64) symbolic.Rat {
+	if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+		return symbolic.RatInt(int64(v))
+	}
+	if b := new(big.Rat).SetFloat64(v); b != nil {
+		return symbolic.RatBig(b)
+	}
+	return symbolic.Rat{}
+}
+
+func evalPW(pw symbolic.Piecewise, env map[string]symbolic.Rat) float64 {
+	v, err := pw.Eval(env)
+	if err != nil {
+		return math.NaN()
+	}
+	return v.Float64()
+}
+
+func (ev *evaluator) at(pt Point, extra map[string]float64) map[string][]features {
+	key := pt.key()
+	if c, ok := ev.cache[key]; ok {
+		return c
+	}
+	env := Env(ev.m.rep, pt, extra)
+	out := map[string][]features{}
+	for _, r := range ev.m.regions {
+		out[r.id] = make([]features, pt.P)
+	}
+	for rank := 0; rank < pt.P; rank++ {
+		env[cost.Rank] = symbolic.RatInt(int64(rank))
+		work := map[string]float64{}
+		for _, r := range ev.m.regions {
+			work[r.id] = evalPW(r.node.Work, env)
+		}
+		for _, r := range ev.m.regions {
+			calls := evalPW(r.node.Count, env)
+			f := features{active: !(calls == 0)}
+			if r.kind == "comm" {
+				c := r.node.Comm
+				msgs, bytes := 0.0, 0.0
+				if c != nil {
+					msgs = evalPW(c.Messages, env) + evalPW(c.Received, env)
+					bytes = evalPW(c.BytesSent, env) + evalPW(c.BytesReceived, env)
+				}
+				f.x = []float64{calls, msgs, bytes}
+			} else {
+				w := work[r.id]
+				for _, c := range r.children {
+					w -= work[c.id]
+				}
+				it := 0.0
+				for _, l := range r.loops {
+					if len(l.Iterations.Pieces) > 0 {
+						it += evalPW(l.Iterations, env)
+					}
+				}
+				f.x = []float64{math.Max(w, 0), it, calls}
+			}
+			for i, v := range f.x {
+				if math.IsNaN(v) {
+					f.x[i] = 0
+				}
+			}
+			out[r.id][rank] = f
+		}
+	}
+	delete(env, cost.Rank)
+	if ev.cache == nil {
+		ev.cache = map[string]map[string][]features{}
+	}
+	ev.cache[key] = out
+	return out
+}
+
+// Calibrate fits a model to every timed node of the runs.
+func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, error) {
+	if opt.Threshold == 0 {
+		opt.Threshold = 0.1
+	}
+	if len(rs) == 0 {
+		return nil, nil, errors.New("calibrate: no successful runs")
+	}
+	timed := map[string]bool{}
+	for _, r := range rs {
+		for _, x := range r.Records {
+			if x.Timed > 0 {
+				timed[x.Node] = true
+			}
+		}
+	}
+	m := NewModel(rep, timed)
+	if len(m.regions) == 0 {
+		return nil, nil, errors.New("calibrate: no timed node of the runs is in the static report (another program version?)")
+	}
+	// Group repetitions by point.
+	type group struct {
+		pt    Point
+		extra map[string]float64
+		runs  []Run
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	for _, r := range rs {
+		pt := Point{Params: r.Params, P: r.P}
+		g := byKey[pt.key()]
+		if g == nil {
+			g = &group{pt: pt, extra: r.Params}
+			byKey[pt.key()] = g
+			groups = append(groups, g)
+		}
+		g.runs = append(g.runs, r)
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return groups[i].pt.key() < groups[j].pt.key() })
+	for _, g := range groups {
+		g.runs = Clean(g.runs)
+	}
+	// The problem sizes that vary are the PMNF parameters, with P; values
+	// the ranks merely recorded (a process-grid width, the argument count)
+	// follow from them.
+	isSize := map[string]bool{}
+	for _, p := range rep.Params {
+		if p.Origin == cost.FromAnnotation || p.Origin == cost.FromRead {
+			isSize[p.Name] = true
+		}
+	}
+	var sizes []string
+	for _, k := range sortedKeysAll(rs) {
+		if !isSize[k] {
+			continue
+		}
+		first := rs[0].Params[k]
+		for _, r := range rs {
+			if r.Params[k] != first {
+				sizes = append(sizes, k)
+				break
+			}
+		}
+	}
+	params := append(append([]string(nil), sizes...), "P")
+	paramVals := func(pt Point) []float64 {
+		v := make([]float64, len(params))
+		for i, s := range sizes {
+			v[i] = pt.Params[s]
+		}
+		v[len(v)-1] = float64(pt.P)
+		return v
+	}
+	ev := &evaluator{m: m}
+	cal := &Calibration{Sizes: sizes, Runs: len(rs), Points: len(groups)}
+	growth := workGrowth(rep, groups[len(groups)-1].pt, groups[len(groups)-1].extra, sizes)
+	for _, r := range m.regions {
+		names := featureNames(r.kind)
+		var obs []fit.Obs
+		sum, nsum := 0.0, 0
+		for gi, g := range groups {
+			fs := ev.at(g.pt, g.extra)[r.id]
+			// Imported measurements (Extra-P) keep no ranks: their value is
+			// the slowest rank's, which is the rank with the most work.
+			critical := -1
+			if g.pt.P > 1 && !ranked(g.runs) {
+				critical = 0
+				for rank := range fs {
+					if total(fs[rank].x) > total(fs[critical].x) {
+						critical = rank
+					}
+				}
+			}
+			for rank := 0; rank < g.pt.P; rank++ {
+				if critical >= 0 && rank != critical {
+					continue
+				}
+				from := rank
+				if critical >= 0 {
+					from = 0
+				}
+				var ys []float64
+				measuredActive := false
+				for _, run := range g.runs {
+					y := 0.0
+					for _, x := range run.Records {
+						if x.Node == r.id && x.Rank == from {
+							y = x.Seconds
+							measuredActive = measuredActive || x.Count > 0 || x.Timed > 0
+						}
+					}
+					ys = append(ys, y)
+				}
+				if !fs[rank].active && !measuredActive {
+					continue
+				}
+				y := median(ys)
+				obs = append(obs, fit.Obs{Params: paramVals(g.pt), Features: fs[rank].x, Y: y, Group: gi})
+				sum += y
+				nsum++
+			}
+		}
+		if len(obs) == 0 {
+			continue
+		}
+		nm := &NodeModel{Node: r.id, Kind: r.kind, Op: r.op, Basis: Counts, Mean: sum / float64(nsum)}
+		cm, err := countModel(obs, r.kind, params, names)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", r.id, err)
+		}
+		nm.Model = cm
+		if (cm.CV > opt.Threshold || cm.CV < 0 && cm.SMAPE > opt.Threshold) && len(groups) >= 3 && len(obs) >= 5 {
+			sp := fit.DefaultSpace(params, names, "P")
+			sp.UseFeatures = true
+			sp.NonNegative = true
+			sp.MaxExp = growth
+			if pm, err := fit.Search(obs, sp); err == nil && pmnfWins(obs, cm, pm, sizes) {
+				nm.Basis = PMNF
+				nm.CountsCV = cm.CV
+				nm.Why = fmt.Sprintf("time does not follow the counts (cross-validated SMAPE %.1f%% with counts, %.1f%% with a PMNF search)",
+					100*cm.CV, 100*pm.CV)
+				nm.Model = pm
+			}
+		}
+		cal.Nodes = append(cal.Nodes, nm)
+	}
+	sort.SliceStable(cal.Nodes, func(i, j int) bool { return cal.Nodes[i].Mean > cal.Nodes[j].Mean })
+	var ss float64
+	var dof int
+	for _, g := range groups {
+		var ts []float64
+		for _, r := range g.runs {
+			ts = append(ts, r.Seconds)
+		}
+		if m := median(ts); m > 0 && len(ts) > 1 {
+			mean := 0.0
+			for _, t := range ts {
+				mean += t / m
+			}
+			mean /= float64(len(ts))
+			for _, t := range ts {
+				ss += (t/m - mean) * (t/m - mean)
+			}
+			dof += len(ts) - 1
+		}
+		pred, err := Predict(cal, m, g.pt, g.extra)
+		if err != nil {
+			return nil, nil, err
+		}
+		cal.Fitted = append(cal.Fitted, Compare{Point: g.pt.String(), Measured: median(ts), Predicted: pred.Total})
+	}
+	if dof > 0 {
+		cal.Spread = math.Sqrt(ss / float64(dof))
+	}
+	return cal, m, nil
+}
+
+// ranked reports whether any of the runs has records of a rank but 0.
+func ranked(rs []Run) bool {
+	for _, r := range rs {
+		for _, x := range r.Records {
+			if x.Rank > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func total(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+func sortedKeysAll(rs []Run) []string {
+	set := map[string]bool{}
+	for _, r := range rs {
+		for k := range r.Params {
+			set[k] = true
+		}
+	}
+	return sortedKeys(set)
+}
+
+// workGrowth bounds how fast a node's time may grow with each size: no
+// faster than the whole program's work, whose degree in a size is measured
+// between the largest calibration value and four times it (rounded up to a
+// quarter). A wait can grow as fast as the work it waits for, not faster;
+// the bound keeps a search from extrapolating noise with n^3.
+func workGrowth(rep *cost.Report, pt Point, extra map[string]float64, sizes []string) map[int]float64 {
+	out := map[int]float64{}
+	for i, s := range sizes {
+		v := pt.Params[s]
+		if v <= 0 {
+			continue
+		}
+		at := func(x float64) float64 {
+			q := Point{Params: map[string]float64{}, P: pt.P}
+			for k, y := range pt.Params {
+				q.Params[k] = y
+			}
+			q.Params[s] = x
+			env := Env(rep, q, extra)
+			w := 0.0
+			for rank := 0; rank < pt.P; rank++ {
+				env[cost.Rank] = symbolic.RatInt(int64(rank))
+				w = math.Max(w, evalPW(rep.Work, env))
+			}
+			return w
+		}
+		w1, w4 := at(v), at(4*v)
+		if !(w1 > 0) || math.IsNaN(w4) {
+			continue
+		}
+		d := math.Log(w4/w1) / math.Log(4)
+		out[i] = math.Max(math.Ceil(d*4-0.05)/4, 0)
+	}
+	return out
+}
+
+// pmnfWins decides whether a PMNF model replaces a count model: its
+// cross-validated errors must be lower by more than twice the standard
+// error of the paired differences and by a fifth, and it must also predict
+// the largest size swept from the smaller ones no worse, since the model
+// will be used to extrapolate. Waiting times are noise around the counts;
+// a search would fit that noise with terms that extrapolate wildly.
+func pmnfWins(obs []fit.Obs, cm, pm *fit.Model, sizes []string) bool {
+	if pm.CV < 0 {
+		return false
+	}
+	if cm.CV >= 0 {
+		if pm.CV >= 0.8*cm.CV || !fit.Significant(fit.CVErrors(obs, cm.Terms), fit.CVErrors(obs, pm.Terms)) {
+			return false
+		}
+	}
+	if len(sizes) == 0 {
+		return true
+	}
+	largest := math.Inf(-1)
+	for _, o := range obs {
+		largest = math.Max(largest, o.Params[0])
+	}
+	held := func(o fit.Obs) bool { return o.Params[0] == largest }
+	ec, ep := fit.HoldOut(obs, cm.Terms, held), fit.HoldOut(obs, pm.Terms, held)
+	return ep >= 0 && (ec < 0 || ep <= ec)
+}
+
+// countModel fits seconds to the static counts with non-negative
+// coefficients (terms whose coefficient comes out negative are dropped),
+// robustly: a repetition slowed by other load pulls the fit little.
+func countModel(obs []fit.Obs, kind string, params, names []string) (*fit.Model, error) {
+	var terms []fit.Term
+	for i := range names {
+		nonzero, same := false, kind == "comm" && i == 1
+		for _, o := range obs {
+			if o.Features[i] != 0 {
+				nonzero = true
+			}
+			if same && o.Features[1] != o.Features[0] {
+				same = false
+			}
+		}
+		if nonzero && !same {
+			terms = append(terms, fit.FeatureTerm(i))
+		}
+	}
+	if len(terms) == 0 {
+		terms = []fit.Term{fit.Constant}
+	}
+	for {
+		m, err := fit.FitRobust(obs, terms, params, names)
+		if err != nil {
+			return nil, err
+		}
+		neg := -1
+		for i, c := range m.Coef {
+			if c < 0 && (neg < 0 || c*m.Terms[i].Eval(obs[0].Params, obs[0].Features) < 0) {
+				neg = i
+			}
+		}
+		if neg < 0 || len(terms) == 1 {
+			return m, nil
+		}
+		terms = append(terms[:neg:neg], terms[neg+1:]...)
+	}
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// Prediction is a program's predicted time at one point.
+type Prediction struct {
+	Point Point
+	// Nodes are the per-node predictions on the slowest rank, and the
+	// largest over ranks.
+	Nodes []NodePrediction
+	// Total is the slowest rank's predicted program time and Rank that
+	// rank; Lo and Hi bound a measurement at 95%: the nodes' prediction
+	// variances added, and the spread between repetitions.
+	Total, Lo, Hi float64
+	Rank          int
+	// PerRank is every rank's predicted time.
+	PerRank []float64
+}
+
+// NodePrediction is one node's predicted seconds.
+type NodePrediction struct {
+	Node      string
+	OnSlowest float64 // on the slowest rank
+	Max       float64 // the largest over ranks
+}
+
+// Predict evaluates the calibration at a point: every node on every rank,
+// the slowest rank's total with a 95% interval.
+func Predict(cal *Calibration, m *Model, pt Point, extra map[string]float64) (*Prediction, error) {
+	if pt.P < 1 {
+		return nil, fmt.Errorf("P = %d", pt.P)
+	}
+	ev := &evaluator{m: m}
+	fs := ev.at(pt, extra)
+	params := make([]float64, len(cal.Sizes)+1)
+	for i, s := range cal.Sizes {
+		v, ok := pt.Params[s]
+		if !ok {
+			return nil, fmt.Errorf("no value for %s, a size the calibration varied", s)
+		}
+		params[i] = v
+	}
+	params[len(params)-1] = float64(pt.P)
+	pred := &Prediction{Point: pt, PerRank: make([]float64, pt.P)}
+	per := make([][]float64, len(cal.Nodes))
+	vars := make([]float64, pt.P)
+	for i, nm := range cal.Nodes {
+		per[i] = make([]float64, pt.P)
+		if nm.Op == apt.MPIInit.String() {
+			continue
+		}
+		f, ok := fs[nm.Node]
+		if !ok {
+			continue
+		}
+		for rank := 0; rank < pt.P; rank++ {
+			if !f[rank].active {
+				continue
+			}
+			y := math.Max(nm.Model.Predict(params, f[rank].x), 0)
+			per[i][rank] = y
+			pred.PerRank[rank] += y
+			vars[rank] += nm.Model.Variance(params, f[rank].x)
+		}
+	}
+	for rank, t := range pred.PerRank {
+		if t > pred.Total || rank == 0 {
+			pred.Total, pred.Rank = t, rank
+		}
+	}
+	d := 1.96 * math.Sqrt(vars[pred.Rank]+(cal.Spread*pred.Total)*(cal.Spread*pred.Total))
+	pred.Lo, pred.Hi = math.Max(pred.Total-d, 0), pred.Total+d
+	for i, nm := range cal.Nodes {
+		np := NodePrediction{Node: nm.Node, OnSlowest: per[i][pred.Rank]}
+		for _, v := range per[i] {
+			np.Max = math.Max(np.Max, v)
+		}
+		pred.Nodes = append(pred.Nodes, np)
+	}
+	return pred, nil
+}

@@ -1,0 +1,114 @@
+package calib
+
+import (
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/mkvet/mkvet/frontend/fortran"
+	"github.com/mkvet/mkvet/instrument/runs"
+	"github.com/mkvet/mkvet/model/cost"
+)
+
+// truth is a made-up machine running trap_mpi.f: 3 ns per trapezoid, 100 ns
+// to enter the loop, 2 µs per message received, 5 µs of the main program.
+func truth(n, p float64, rank int) map[string]float64 {
+	local := math.Floor(n / p)
+	out := map[string]float64{"trap/L1": 3e-9*(local-1) + 1e-7, "trapmp": 5e-6, "trapmp/M1": 0.2}
+	if rank == 0 && p > 1 {
+		out["trapmp/I1/b1/L1/M1"] = 2e-6 * (p - 1)
+	}
+	return out
+}
+
+func synthetic(rng *rand.Rand, n float64, p int, slow float64) Run {
+	r := Run{Params: map[string]float64{"n": n, "nargs": 0}, P: p, Sched: 1}
+	for rank := 0; rank < p; rank++ {
+		total := 0.0
+		for node, s := range truth(n, float64(p), rank) {
+			s *= slow * (1 + 0.01*rng.NormFloat64())
+			r.Records = append(r.Records, runs.Record{Node: node, Rank: rank, Count: 1, Timed: 1, Seconds: s})
+			if node != "trapmp/M1" {
+				total += s
+			}
+		}
+		r.Seconds = math.Max(r.Seconds, total)
+	}
+	return r
+}
+
+func TestCalibrateSynthetic(t *testing.T) {
+	path := filepath.Join("..", "..", "testdata", "programs", "trap_mpi.f")
+	prog, _ := fortran.ParseFiles([]string{path}, fortran.Config{})
+	rep, err := cost.Analyze(prog, cost.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	var rs []Run
+	for _, n := range []float64{100000, 200000, 400000} {
+		for _, p := range []int{1, 2} {
+			for rep := range 3 {
+				slow := 1.0
+				if n == 200000 && p == 2 && rep == 1 {
+					slow = 1.8 // a repetition slowed by other load
+				}
+				rs = append(rs, synthetic(rng, n, p, slow))
+			}
+		}
+	}
+	cal, m, err := Calibrate(rep, rs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cal.Sizes) != 1 || cal.Sizes[0] != "n" || cal.Points != 6 {
+		t.Errorf("sizes %v, points %d", cal.Sizes, cal.Points)
+	}
+	byNode := map[string]*NodeModel{}
+	for _, nm := range cal.Nodes {
+		byNode[nm.Node] = nm
+		t.Logf("%-22s %-6s %s", nm.Node, nm.Basis, nm.Model)
+	}
+	if l := byNode["trap/L1"]; l == nil || l.Basis != Counts || l.Model.CV > 0.02 {
+		t.Errorf("trap/L1: %+v", l)
+	}
+	for _, c := range cal.Fitted {
+		if e := math.Abs(c.Predicted-c.Measured) / c.Measured; e > 0.03 {
+			t.Errorf("fitted %s: %g vs %g", c.Point, c.Predicted, c.Measured)
+		}
+	}
+	for _, p := range []int{2, 4} {
+		pred, err := Predict(cal, m, Point{Params: map[string]float64{"n": 3200000}, P: p}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0.0
+		for rank := 0; rank < p; rank++ {
+			s := 0.0
+			for node, v := range truth(3200000, float64(p), rank) {
+				if node != "trapmp/M1" {
+					s += v
+				}
+			}
+			want = math.Max(want, s)
+		}
+		if e := math.Abs(pred.Total-want) / want; e > 0.02 {
+			t.Errorf("P=%d: predicted %g, true %g (%.1f%% off)", p, pred.Total, want, 100*e)
+		}
+		if !(pred.Lo <= pred.Total && pred.Total <= pred.Hi) {
+			t.Errorf("interval [%g, %g] around %g", pred.Lo, pred.Hi, pred.Total)
+		}
+	}
+}
+
+func TestClean(t *testing.T) {
+	rs := []Run{{Seconds: 1, Sched: 0.5}, {Seconds: 1.1, Sched: 0.95}, {Seconds: 2, Sched: 0.99}, {Seconds: 1.2, Sched: 1}}
+	got := Clean(rs)
+	if len(got) != 2 || got[0].Seconds != 1.1 || got[1].Seconds != 1.2 {
+		t.Errorf("Clean = %+v", got)
+	}
+	if got := Clean([]Run{{Seconds: 3, Sched: 0.2}, {Seconds: 1, Sched: 0.3}}); len(got) != 1 || got[0].Seconds != 1 {
+		t.Errorf("all disturbed: %+v", got)
+	}
+}

