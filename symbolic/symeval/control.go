@@ -403,11 +403,16 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	fr := ev.frame()
 	fr.loops = append(fr.loops, l)
 	fr.entries = append(fr.entries, body.clone())
+	nj := ev.jumps
 	ev.walk(l.Body, o)
+	if ev.jumps > nj {
+		markInexact(o, "the loop holds a jump (EXIT, CYCLE of an outer loop, GO TO) the evaluation does not model")
+	}
 	fr.loops = fr.loops[:len(fr.loops)-1]
 	fr.entries = fr.entries[:len(fr.entries)-1]
 	bodyDead := ev.cur.dead && !ev.cur.cycled && len(ev.cur.pending) == 0
 	if len(ev.cur.pending) > 0 {
+		ev.jumps++
 		ev.diag(pos, apt.Warning, "a GO TO out of this DO loop is not modelled: counts assume it is not taken")
 		saved.inexact = "follows a GO TO out of a DO loop"
 		o.Inexact, o.Note = true, "a GO TO leaves the loop"

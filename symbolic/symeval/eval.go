@@ -146,6 +146,8 @@ type evaluator struct {
 	sizes map[string]Value
 	// nargs is the parameter for command_argument_count().
 	nargs *Param
+	// jumps counts the jumps met that the evaluation does not model.
+	jumps int
 	// hpf is set when the program distributes arrays over an HPF processor
 	// arrangement, whose extent the variables in hpfSize give.
 	hpf     bool
@@ -522,7 +524,13 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	}
 	saved := ev.cur
 	ev.cur = ev.cur.clone()
+	jumps := ev.jumps
 	ev.walk(r.Body, o)
+	if ev.jumps > jumps && o != nil {
+		// A jump the evaluation does not model may repeat or skip any
+		// statement of the routine.
+		markInexact(o, "the routine has a jump (GO TO, EXIT, CYCLE) the evaluation does not model")
+	}
 	ev.cur = saved
 	if result != nil && (r.Kind == apt.KindFunction) {
 		res := r.Result
@@ -757,6 +765,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		}
 		ev.diag(n.Span.Start(), apt.Warning, "GO TO is not modelled: counts after it assume the jump is not taken")
 		ev.cur.inexact = "follows a GO TO the evaluation does not model"
+		ev.jumps++
 	case *apt.Cycle:
 		ev.newOcc(n, parent)
 		if fl := ev.frame().loops; len(fl) > 0 && (n.Construct == "" || n.Construct == fl[len(fl)-1].Construct) {
@@ -765,10 +774,18 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		}
 		ev.diag(n.Span.Start(), apt.Warning, "a CYCLE of an outer loop is not modelled: counts assume it is not taken")
 		ev.cur.inexact = "follows a CYCLE the evaluation does not model"
+		ev.jumps++
 	case *apt.Exit:
 		ev.newOcc(n, parent)
+		if fl := ev.frame().loops; len(fl) > 0 && (n.Construct == "" || n.Construct == fl[len(fl)-1].Construct) && fl[len(fl)-1].Iterations != nil {
+			// The user's trip count already accounts for the exit; the
+			// rest of this iteration is skipped.
+			ev.cur.dead, ev.cur.cycled = true, true
+			return
+		}
 		ev.diag(n.Span.Start(), apt.Warning, "EXIT is not modelled: counts assume the loop runs to its end")
 		ev.cur.inexact = "follows an EXIT the evaluation does not model"
+		ev.jumps++
 	case *apt.Unknown:
 		ev.newOcc(n, parent)
 		ev.diag(n.Span.Start(), apt.Warning, "statement not modelled: "+n.Diag.Msg)
@@ -1214,4 +1231,15 @@ func varyingOf(vs ...Value) (Value, bool) {
 		}
 	}
 	return Value{}, false
+}
+
+// markInexact marks o and every occurrence below it as resting on an
+// approximation.
+func markInexact(o *Occ, note string) {
+	if !o.Inexact {
+		o.Inexact, o.Note = true, note
+	}
+	for _, c := range o.Children {
+		markInexact(c, note)
+	}
 }
