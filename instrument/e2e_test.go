@@ -149,7 +149,16 @@ func runOracle(t *testing.T, tc oracleCase) {
 		}
 	}
 	if compared == 0 {
-		t.Fatal("nothing compared")
+		exact := 0
+		for _, n := range rep.Nodes {
+			if n.Exact {
+				exact++
+			}
+		}
+		if exact > 0 {
+			t.Fatal("nothing compared")
+		}
+		t.Logf("%s: every static count is marked approximate (jumps mkvet does not model); nothing to compare", tc.file)
 	}
 	t.Logf("%s: %d per-rank counts equal; %d not compared (approximate static counts, or counts in a branch frequency or trip count the program does not record)",
 		tc.file, compared, skipped)

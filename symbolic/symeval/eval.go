@@ -146,8 +146,10 @@ type evaluator struct {
 	sizes map[string]Value
 	// nargs is the parameter for command_argument_count().
 	nargs *Param
-	// jumps counts the jumps met that the evaluation does not model.
-	jumps int
+	// jumps counts the jumps met that the evaluation does not model, gotos
+	// the GO TOs among them (which may jump anywhere in the routine; EXIT
+	// and CYCLE stay within their loops).
+	jumps, gotos int
 	// hpf is set when the program distributes arrays over an HPF processor
 	// arrangement, whose extent the variables in hpfSize give.
 	hpf     bool
@@ -524,9 +526,9 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	}
 	saved := ev.cur
 	ev.cur = ev.cur.clone()
-	jumps := ev.jumps
+	gotos := ev.gotos
 	ev.walk(r.Body, o)
-	if ev.jumps > jumps && o != nil {
+	if ev.gotos > gotos && o != nil {
 		// A jump the evaluation does not model may repeat or skip any
 		// statement of the routine.
 		markInexact(o, "the routine has a jump (GO TO, EXIT, CYCLE) the evaluation does not model")
@@ -766,6 +768,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		ev.diag(n.Span.Start(), apt.Warning, "GO TO is not modelled: counts after it assume the jump is not taken")
 		ev.cur.inexact = "follows a GO TO the evaluation does not model"
 		ev.jumps++
+		ev.gotos++
 	case *apt.Cycle:
 		ev.newOcc(n, parent)
 		if fl := ev.frame().loops; len(fl) > 0 && (n.Construct == "" || n.Construct == fl[len(fl)-1].Construct) {
