@@ -118,7 +118,6 @@ func TestAnnotateOutputFile(t *testing.T) {
 		t.Errorf("existing -o without -f: exit %d, %s", code, errs)
 	}
 	_, errs, code := runMkvet(t, "annotate", "-f", "-o", out, src)
-	skipWithoutAnalyze(t, errs)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -148,7 +147,6 @@ func annotateProgram(t *testing.T, name, dir string) (string, bool) {
 		args = append(args, "-D", pt)
 	}
 	_, errs, code := runMkvet(t, append(args, filepath.Join(abs, name))...)
-	skipWithoutAnalyze(t, errs)
 	if code != 0 {
 		t.Errorf("mkvet %s: exit %d\n%s", strings.Join(args, " "), code, errs)
 		return "", false
@@ -246,7 +244,6 @@ func TestAnnotateGolden(t *testing.T) {
 				args = append(args, "-D", pt)
 			}
 			out, errs, code := runMkvet(t, append(args, name)...)
-			skipWithoutAnalyze(t, errs)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errs)
 			}

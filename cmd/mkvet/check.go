@@ -80,32 +80,13 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 		fmt.Fprintf(stderr, "mkvet "+cmd+": "+format+"\n", args...)
 		return nil, 2
 	}
-	form, ok := fortran.ParseForm(cf.form)
+	cfg, _, err := frontendConfig(cf.form, cf.incs, cf.macros, cf.cpp)
+	if err != nil {
+		return fail("%v", err)
+	}
+	assume, ok := assumeFlags(cmd, cf.assumes, stderr)
 	if !ok {
-		return fail("-form must be fixed, free or auto, not %q", cf.form)
-	}
-	cfg := fortran.Config{IncludeDirs: cf.incs, Form: form, Preprocess: cf.cpp, Defines: map[string]string{}}
-	for _, d := range cf.macros {
-		name, val, _ := strings.Cut(d, "=")
-		if name == "" {
-			return fail("-define needs NAME[=val], not %q", d)
-		}
-		cfg.Defines[name] = val
-	}
-	var assume []symbolic.Relation
-	for _, a := range cf.assumes {
-		rels, err := symbolic.ParseRelations(a)
-		if err != nil {
-			reportParseError(stderr, "assume", a, err)
-			return nil, 2
-		}
-		for _, r := range rels {
-			e, err := renameSymbols(r.E)
-			if err != nil {
-				return fail("-assume %s: %v", a, err)
-			}
-			assume = append(assume, symbolic.Relation{E: e, Op: r.Op})
-		}
+		return nil, 2
 	}
 	at, names, err := parseDefs(cf.defs)
 	if err != nil {
@@ -399,4 +380,44 @@ func checkOutput(cd *costed, ds []analyzer.Diagnostic) checkJSON {
 	}
 	slices.Sort(out.Missing)
 	return out
+}
+
+// frontendConfig builds the frontend's configuration from the flags that
+// check, annotate, whatif and instrument share.
+func frontendConfig(formName string, incs, macros []string, cpp bool) (fortran.Config, fortran.Form, error) {
+	form, ok := fortran.ParseForm(formName)
+	if !ok {
+		return fortran.Config{}, form, fmt.Errorf("-form must be fixed, free or auto, not %q", formName)
+	}
+	cfg := fortran.Config{IncludeDirs: incs, Form: form, Preprocess: cpp, Defines: map[string]string{}}
+	for _, d := range macros {
+		name, val, _ := strings.Cut(d, "=")
+		if name == "" {
+			return cfg, form, fmt.Errorf("-define needs NAME[=val], not %q", d)
+		}
+		cfg.Defines[name] = val
+	}
+	return cfg, form, nil
+}
+
+// assumeFlags reads -assume relations with the report's symbol names; ok is
+// false after a problem was reported on stderr.
+func assumeFlags(cmd string, assumes []string, stderr io.Writer) ([]symbolic.Relation, bool) {
+	var out []symbolic.Relation
+	for _, a := range assumes {
+		rels, err := symbolic.ParseRelations(a)
+		if err != nil {
+			reportParseError(stderr, "assume", a, err)
+			return nil, false
+		}
+		for _, r := range rels {
+			e, err := renameSymbols(r.E)
+			if err != nil {
+				fmt.Fprintf(stderr, "mkvet %s: -assume %s: %v\n", cmd, a, err)
+				return nil, false
+			}
+			out = append(out, symbolic.Relation{E: e, Op: r.Op})
+		}
+	}
+	return out, true
 }

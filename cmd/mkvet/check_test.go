@@ -15,15 +15,6 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 
 const programsDir = "../../testdata/programs"
 
-// skipWithoutAnalyze skips a test whose run needed cost.Analyze while it is
-// not implemented yet.
-func skipWithoutAnalyze(t *testing.T, stderr string) {
-	t.Helper()
-	if strings.Contains(stderr, "not yet implemented") {
-		t.Skipf("cost.Analyze is not available yet: %s", strings.TrimSpace(stderr))
-	}
-}
-
 func TestCheckUsage(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.f90")
@@ -77,7 +68,6 @@ func TestCheckHelpListsCheckFirst(t *testing.T) {
 func TestCheckTrap(t *testing.T) {
 	file := filepath.Join(programsDir, "trap_mpi.f")
 	out, errs, code := runMkvet(t, "check", "-D", "P=8", file)
-	skipWithoutAnalyze(t, errs)
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (findings); stderr:\n%s", code, errs)
 	}
@@ -106,7 +96,6 @@ func TestCheckTrap(t *testing.T) {
 func TestCheckJSON(t *testing.T) {
 	file := filepath.Join(programsDir, "trap_mpi.f")
 	out, errs, code := runMkvet(t, "check", "-json", "-D", "p=8", "-machine", "cluster", file)
-	skipWithoutAnalyze(t, errs)
 	if code != 1 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -250,8 +239,7 @@ func TestCheckGolden(t *testing.T) {
 			path := filepath.Join(goldenDir, name+".txt")
 			needGolden(t, path)
 			t.Chdir(programsDir)
-			sym, errs := transcript(t, "check", "-I", ".", name)
-			skipWithoutAnalyze(t, errs)
+			sym, _ := transcript(t, "check", "-I", ".", name)
 			text := sym
 			if pt := goldenPoint(name); pt != "" {
 				at, _ := transcript(t, "check", "-I", ".", "-D", pt, name)

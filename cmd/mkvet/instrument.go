@@ -11,7 +11,6 @@ import (
 	"github.com/mkvet/mkvet/frontend/fortran"
 	"github.com/mkvet/mkvet/instrument"
 	"github.com/mkvet/mkvet/model/cost"
-	"github.com/mkvet/mkvet/symbolic"
 )
 
 func init() {
@@ -60,32 +59,13 @@ func (pf *progFlags) load(cmd string, files []string, stderr io.Writer) (*loaded
 	if len(files) == 0 {
 		return fail("no Fortran files given")
 	}
-	form, ok := fortran.ParseForm(pf.form)
+	cfg, form, err := frontendConfig(pf.form, pf.incs, pf.macros, pf.cpp)
+	if err != nil {
+		return fail("%v", err)
+	}
+	assume, ok := assumeFlags(cmd, pf.assumes, stderr)
 	if !ok {
-		return fail("-form must be fixed, free or auto, not %q", pf.form)
-	}
-	cfg := fortran.Config{IncludeDirs: pf.incs, Form: form, Preprocess: pf.cpp, Defines: map[string]string{}}
-	for _, d := range pf.macros {
-		name, val, _ := strings.Cut(d, "=")
-		if name == "" {
-			return fail("-define needs NAME[=val], not %q", d)
-		}
-		cfg.Defines[name] = val
-	}
-	var assume []symbolic.Relation
-	for _, a := range pf.assumes {
-		rels, err := symbolic.ParseRelations(a)
-		if err != nil {
-			reportParseError(stderr, "assume", a, err)
-			return nil, 2
-		}
-		for _, r := range rels {
-			e, err := renameSymbols(r.E)
-			if err != nil {
-				return fail("-assume %s: %v", a, err)
-			}
-			assume = append(assume, symbolic.Relation{E: e, Op: r.Op})
-		}
+		return nil, 2
 	}
 	prog, diags := fortran.ParseFiles(files, cfg)
 	bad := false
