@@ -37,6 +37,8 @@ type predictPoint struct {
 	Hi      float64            `json:"hi"`
 	Rank    int                `json:"slowest_rank"`
 	Nodes   map[string]float64 `json:"nodes"`
+	// Warnings say where the calibration is extrapolated past what it saw.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 func runPredict(args []string, stdout, stderr io.Writer) int {
@@ -119,6 +121,7 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 		for _, n := range pred.Nodes {
 			pp.Nodes[n.Node] = n.OnSlowest
 		}
+		pp.Warnings = pred.Warnings
 		out.Points = append(out.Points, pp)
 	}
 	if *asJSON {
@@ -175,6 +178,11 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 		if n.Basis == calib.PMNF {
 			fmt.Fprintln(stdout, "* fitted by a PMNF search: its time does not follow its counts")
 			break
+		}
+	}
+	for _, pr := range preds {
+		for _, w := range pr.Warnings {
+			fmt.Fprintf(stderr, "mkvet predict: warning at P=%d: %s\n", pr.Point.P, w)
 		}
 	}
 	return 0

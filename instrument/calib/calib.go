@@ -131,6 +131,12 @@ type NodeModel struct {
 	// Mean is the node's mean measured seconds per active rank and point,
 	// to rank nodes by weight in reports.
 	Mean float64 `json:"mean"`
+	// MaxMessage is the largest mean message size (bytes per message) of a
+	// communication node in the runs fitted. MPI libraries change protocol
+	// with the message size (eager below a threshold, rendezvous above it:
+	// the size regimes of LogGP, seed 002), so a fit of small messages says
+	// little about large ones; Predict warns when it extrapolates past it.
+	MaxMessage float64 `json:"max_message,omitempty"`
 }
 
 // Calibration is a program's fitted models.
@@ -451,6 +457,7 @@ func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, e
 		names := featureNames(r.kind)
 		var obs []fit.Obs
 		sum, nsum := 0.0, 0
+		maxMsg := 0.0
 		for gi, g := range groups {
 			fs := ev.at(g.pt, g.extra)[r.id]
 			// Imported measurements (Extra-P) keep no ranks: their value is
@@ -488,6 +495,9 @@ func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, e
 					continue
 				}
 				y := median(ys)
+				if r.kind == "comm" && fs[rank].x[1] > 0 {
+					maxMsg = math.Max(maxMsg, fs[rank].x[2]/fs[rank].x[1])
+				}
 				obs = append(obs, fit.Obs{Params: paramVals(g.pt), Features: fs[rank].x, Y: y, Group: gi})
 				sum += y
 				nsum++
@@ -496,7 +506,7 @@ func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, e
 		if len(obs) == 0 {
 			continue
 		}
-		nm := &NodeModel{Node: r.id, Kind: r.kind, Op: r.op, Basis: Counts, Mean: sum / float64(nsum)}
+		nm := &NodeModel{Node: r.id, Kind: r.kind, Op: r.op, Basis: Counts, Mean: sum / float64(nsum), MaxMessage: maxMsg}
 		cm, err := countModel(obs, r.kind, params, names)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %v", r.id, err)
@@ -707,6 +717,9 @@ type Prediction struct {
 	Rank          int
 	// PerRank is every rank's predicted time.
 	PerRank []float64
+	// Warnings name what makes the prediction less trustworthy than its
+	// interval says: message sizes beyond those calibrated.
+	Warnings []string
 }
 
 // NodePrediction is one node's predicted seconds.
@@ -768,6 +781,21 @@ func Predict(cal *Calibration, m *Model, pt Point, extra map[string]float64) (*P
 			np.Max = math.Max(np.Max, v)
 		}
 		pred.Nodes = append(pred.Nodes, np)
+		if nm.Kind != "comm" || nm.MaxMessage <= 0 || np.Max < 0.01*pred.Total {
+			continue
+		}
+		f := fs[nm.Node]
+		largest := 0.0
+		for rank := range f {
+			if f[rank].active && f[rank].x[1] > 0 {
+				largest = math.Max(largest, f[rank].x[2]/f[rank].x[1])
+			}
+		}
+		if largest > 2*nm.MaxMessage {
+			pred.Warnings = append(pred.Warnings, fmt.Sprintf("%s: messages of %.0f bytes here, calibrated up to %.0f bytes; "+
+				"MPI changes protocol with size (eager, then rendezvous), so its time may be underestimated: calibrate at a size whose messages reach %.0f bytes",
+				nm.Node, largest, nm.MaxMessage, largest))
+		}
 	}
 	return pred, nil
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mkvet/mkvet/frontend/fortran"
@@ -110,5 +111,75 @@ func TestClean(t *testing.T) {
 	}
 	if got := Clean([]Run{{Seconds: 3, Sched: 0.2}, {Seconds: 1, Sched: 0.3}}); len(got) != 1 || got[0].Seconds != 1 {
 		t.Errorf("all disturbed: %+v", got)
+	}
+}
+
+// TestPredictWarnsPastCalibratedMessages calibrates shift.f on messages of
+// 512 to 2048 bytes and predicts at messages of 32 KB, where a real MPI
+// would have switched from eager to rendezvous: the prediction must say
+// that it extrapolates, and must not when the messages stay in range.
+func TestPredictWarnsPastCalibratedMessages(t *testing.T) {
+	path := filepath.Join("..", "..", "testdata", "programs", "shift.f")
+	prog, _ := fortran.ParseFiles([]string{path}, fortran.Config{})
+	rep, err := cost.Analyze(prog, cost.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const send, recv = "shift/L2/I1/b1/M1", "shift/L2/I2/b1/M1"
+	rng := rand.New(rand.NewPCG(2, 2))
+	var rs []Run
+	for _, m := range []float64{64, 128, 256} {
+		for _, p := range []int{1, 2} {
+			for range 3 {
+				n := 1000.0
+				r := Run{Params: map[string]float64{"n": n, "m": m}, P: p, Sched: 1}
+				for rank := range p {
+					noise := func(s float64) float64 { return s * (1 + 0.01*rng.NormFloat64()) }
+					loop := noise(n * m * 2e-9)
+					r.Records = append(r.Records, runs.Record{Node: "shift/L2", Rank: rank, Count: 1, Timed: 1, Seconds: loop})
+					if rank < p-1 {
+						s := noise(n * (1e-6 + 8*m*1e-10))
+						r.Records = append(r.Records, runs.Record{Node: send, Rank: rank, Count: int64(n), Timed: int64(n),
+							Seconds: s, Msgs: int64(n), Bytes: int64(n * 8 * m)})
+					}
+					if rank > 0 {
+						s := noise(n * (1e-6 + 8*m*1e-10))
+						r.Records = append(r.Records, runs.Record{Node: recv, Rank: rank, Count: int64(n), Timed: int64(n),
+							Seconds: s, RecvMsgs: int64(n), RecvBytes: int64(n * 8 * m)})
+					}
+					r.Seconds = math.Max(r.Seconds, 2*loop)
+				}
+				rs = append(rs, r)
+			}
+		}
+	}
+	cal, m, err := Calibrate(rep, rs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sendModel *NodeModel
+	for _, nm := range cal.Nodes {
+		if nm.Node == send {
+			sendModel = nm
+		}
+	}
+	if sendModel == nil || sendModel.MaxMessage != 2048 {
+		t.Fatalf("send node model %+v, want the largest message 2048 bytes", sendModel)
+	}
+	for _, tc := range []struct {
+		m    float64
+		warn bool
+	}{{256, false}, {512, false}, {4096, true}} {
+		pred, err := Predict(cal, m, Point{Params: map[string]float64{"n": 1000, "m": tc.m}, P: 2}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := false
+		for _, w := range pred.Warnings {
+			warned = warned || strings.HasPrefix(w, send+": messages of 32768 bytes")
+		}
+		if warned != tc.warn || !tc.warn && len(pred.Warnings) > 0 {
+			t.Errorf("m=%g: warnings %q, want a warning on the send: %v", tc.m, pred.Warnings, tc.warn)
+		}
 	}
 }
