@@ -65,6 +65,9 @@ func ForgetProofs() {
 	proofMemo.Lock()
 	proofMemo.m = nil
 	proofMemo.Unlock()
+	witnessMemo.Lock()
+	witnessMemo.m = nil
+	witnessMemo.Unlock()
 }
 
 func (a *Assumptions) key() string {
@@ -221,12 +224,19 @@ func (a *Assumptions) ProveWithin(r Relation, budget int) Truth {
 }
 
 func (a *Assumptions) proveWithin(r Relation, budget int) Truth {
+	// What the witnesses rule out is not tried (see witness.go): a sound
+	// proof of e >= 0 cannot exist where e < 0 at a point the relations
+	// allow.
+	var w witnessSigns
+	if _, isConst := r.E.Const(); !isConst && useWitnesses {
+		w.neg, w.zero, w.pos = a.witnesses().signs(r.E)
+	}
 	switch r.Op {
 	case EQ:
-		if r.E.IsZero() || a.nonneg(r.E, budget) && a.nonneg(r.E.Neg(), budget) {
+		if r.E.IsZero() || !w.neg && !w.pos && a.nonneg(r.E, budget) && a.nonneg(r.E.Neg(), budget) {
 			return True
 		}
-		if a.positive(r.E, budget) || a.positive(r.E.Neg(), budget) {
+		if w.canPositive() && a.positive(r.E, budget) || w.canNegative() && a.positive(r.E.Neg(), budget) {
 			return False
 		}
 		if c, ok := r.E.Const(); ok && !c.IsZero() {
@@ -234,22 +244,28 @@ func (a *Assumptions) proveWithin(r Relation, budget int) Truth {
 		}
 		return Unknown
 	case GT:
-		if a.positive(r.E, budget) {
+		if w.canPositive() && a.positive(r.E, budget) {
 			return True
 		}
-		if a.nonneg(r.E.Neg(), budget) {
+		if !w.pos && a.nonneg(r.E.Neg(), budget) {
 			return False
 		}
 		return Unknown
 	}
-	if a.nonneg(r.E, budget) {
+	if !w.neg && a.nonneg(r.E, budget) {
 		return True
 	}
-	if a.positive(r.E.Neg(), budget) {
+	if w.canNegative() && a.positive(r.E.Neg(), budget) {
 		return False
 	}
 	return Unknown
 }
+
+// witnessSigns are the signs an expression takes at the witnesses.
+type witnessSigns struct{ neg, zero, pos bool }
+
+func (w witnessSigns) canPositive() bool { return !w.neg && !w.zero }
+func (w witnessSigns) canNegative() bool { return !w.pos && !w.zero }
 
 // ProveGE decides e >= 0.
 func (a *Assumptions) ProveGE(e Expr) Truth { return a.Prove(Relation{E: e, Op: GE}) }
@@ -258,12 +274,17 @@ func (a *Assumptions) ProveGE(e Expr) Truth { return a.Prove(Relation{E: e, Op: 
 // everywhere the assumptions allow; ok is false when that is not proven.
 func (a *Assumptions) Compare(x, y Expr) (c int, ok bool) {
 	d := x.Sub(y)
-	switch {
-	case d.IsZero():
+	if d.IsZero() {
 		return 0, true
-	case a.positive(d, a.budgetOr()):
+	}
+	var w witnessSigns
+	if _, isConst := d.Const(); !isConst && a != nil && useWitnesses {
+		w.neg, w.zero, w.pos = a.witnesses().signs(d)
+	}
+	switch {
+	case w.canPositive() && a.positive(d, a.budgetOr()):
 		return 1, true
-	case a.positive(d.Neg(), a.budgetOr()):
+	case w.canNegative() && a.positive(d.Neg(), a.budgetOr()):
 		return -1, true
 	}
 	return 0, false

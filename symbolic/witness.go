@@ -1,0 +1,407 @@
+package symbolic
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+)
+
+// Witnesses: integer points that satisfy a set of relations, found by a
+// cheap randomized construction and checked exactly. A goal that is negative
+// at a witness cannot be proved non-negative, so the prover need not try.
+//
+// This changes no answer of a sound prover, only how long a failed attempt
+// takes: the prover's "unknown" comes from exhausting its search, and most of
+// the counting engine's questions whose answer is "unknown" (is floor(k*n/p)
+// >= n?) or "false" are refuted by a point such as n = 3, p = 2, k = 1 in a
+// few microseconds, where the search takes hundreds.
+
+// useWitnesses is false only in the test that checks the witnesses change
+// no answer.
+var useWitnesses = true
+
+// witnessSet holds points over vars, each satisfying every relation exactly.
+type witnessSet struct {
+	vars []string
+	pts  [][]int64
+}
+
+// maxWitnesses bounds the points kept per relation set; witnessAttempts the
+// constructions tried.
+const (
+	maxWitnesses    = 8
+	witnessAttempts = 24
+	witnessScan     = 64 // values scanned for a relation that is not linear in the symbol
+)
+
+var witnessMemo struct {
+	sync.Mutex
+	m map[string]*witnessSet
+}
+
+// witnesses returns points satisfying a's relations, from the process-wide
+// memo (emptied with ForgetProofs) or freshly built.
+func (a *Assumptions) witnesses() *witnessSet {
+	key := a.key()
+	witnessMemo.Lock()
+	w, ok := witnessMemo.m[key]
+	witnessMemo.Unlock()
+	if ok {
+		return w
+	}
+	w = findWitnesses(a.rels)
+	witnessMemo.Lock()
+	if witnessMemo.m == nil || len(witnessMemo.m) >= proofMemoMax {
+		witnessMemo.m = make(map[string]*witnessSet)
+	}
+	witnessMemo.m[key] = w
+	witnessMemo.Unlock()
+	return w
+}
+
+// witnessRel is a relation compiled over the set's vars.
+type witnessRel struct {
+	f    *Func
+	op   RelOp
+	uses []int // indices of the vars it mentions
+}
+
+func (r *witnessRel) holds(pt []int64) (bool, bool) {
+	v, err := r.f.EvalInt(pt)
+	if err != nil {
+		return false, false
+	}
+	switch r.op {
+	case EQ:
+		return v.Sign() == 0, true
+	case GT:
+		return v.Sign() > 0, true
+	}
+	return v.Sign() >= 0, true
+}
+
+// findWitnesses builds up to maxWitnesses distinct points satisfying rels.
+// Symbols are assigned one at a time; a relation whose other symbols all
+// have values is, in the remaining one, either linear (its three values at
+// 0, 1, 2 lie on a line), which bounds the symbol's range, or checked on up
+// to witnessScan candidate values. Values near the ends of a range are
+// favoured: they are where goals change sign. The construction is seeded
+// by the relations, so answers are the same from run to run.
+func findWitnesses(rels []Relation) *witnessSet {
+	w := &witnessSet{}
+	seen := map[string]bool{}
+	for _, r := range rels {
+		for _, s := range r.E.Symbols() {
+			if !seen[s] {
+				seen[s] = true
+				w.vars = append(w.vars, s)
+			}
+		}
+	}
+	slices.Sort(w.vars)
+	var wr []*witnessRel
+	for _, r := range rels {
+		f, err := r.E.Compile(w.vars)
+		if err != nil || !f.rational {
+			return w
+		}
+		x := &witnessRel{f: f, op: r.Op}
+		for _, s := range r.E.Symbols() {
+			x.uses = append(x.uses, slices.Index(w.vars, s))
+		}
+		wr = append(wr, x)
+	}
+	zero := make([]int64, len(w.vars))
+	for _, x := range wr {
+		if len(x.uses) == 0 {
+			if ok, _ := x.holds(zero); !ok {
+				return w // a constant relation that fails: no points at all
+			}
+		}
+	}
+	order := witnessOrder(len(w.vars), wr)
+	h := uint64(len(rels))
+	for _, r := range rels {
+		for _, c := range r.String() {
+			h = h*1099511628211 + uint64(c)
+		}
+	}
+	rng := rand.New(rand.NewPCG(h, 0x6d6b766574))
+	have := map[string]bool{}
+	for range witnessAttempts {
+		if len(w.pts) == maxWitnesses {
+			break
+		}
+		pt, ok := buildWitness(len(w.vars), order, wr, rng)
+		if !ok {
+			continue
+		}
+		k := string(slices.AppendSeq([]byte{}, func(yield func(byte) bool) {
+			for _, v := range pt {
+				for i := range 8 {
+					if !yield(byte(v >> (8 * i))) {
+						return
+					}
+				}
+			}
+		}))
+		if !have[k] {
+			have[k] = true
+			w.pts = append(w.pts, pt)
+		}
+	}
+	return w
+}
+
+// witnessOrder orders the vars so that relations complete early: next is
+// the var that completes the most relations, then the one that occurs most.
+func witnessOrder(n int, wr []*witnessRel) []int {
+	assigned := make([]bool, n)
+	var order []int
+	for len(order) < n {
+		best, bestDone, bestOcc := -1, -1, -1
+		for v := range n {
+			if assigned[v] {
+				continue
+			}
+			done, occ := 0, 0
+			for _, r := range wr {
+				if !slices.Contains(r.uses, v) {
+					continue
+				}
+				occ++
+				complete := true
+				for _, u := range r.uses {
+					if u != v && !assigned[u] {
+						complete = false
+					}
+				}
+				if complete {
+					done++
+				}
+			}
+			if done > bestDone || done == bestDone && occ > bestOcc {
+				best, bestDone, bestOcc = v, done, occ
+			}
+		}
+		assigned[best] = true
+		order = append(order, best)
+	}
+	return order
+}
+
+// buildWitness makes one attempt at a point.
+func buildWitness(n int, order []int, wr []*witnessRel, rng *rand.Rand) ([]int64, bool) {
+	pt := make([]int64, n)
+	assigned := make([]bool, n)
+	const inf = math.MaxInt64
+	for _, v := range order {
+		lo, hi := int64(-inf), int64(inf)
+		var other []*witnessRel
+		for _, r := range wr {
+			if !slices.Contains(r.uses, v) {
+				continue
+			}
+			complete := true
+			for _, u := range r.uses {
+				if u != v && !assigned[u] {
+					complete = false
+				}
+			}
+			if !complete {
+				continue
+			}
+			l, h, linear, ok := linearRange(r, pt, v)
+			if !ok {
+				return nil, false
+			}
+			if !linear {
+				other = append(other, r)
+				continue
+			}
+			lo, hi = max(lo, l), min(hi, h)
+		}
+		if lo > hi {
+			return nil, false
+		}
+		x, ok := pick(lo, hi, rng)
+		if !ok {
+			return nil, false
+		}
+		pt[v] = x
+		if len(other) > 0 {
+			found := false
+			// Scan from the pick, upward then downward, within the range.
+			for d := int64(0); d < witnessScan && !found; d++ {
+				for _, c := range [2]int64{x + d, x - d - 1} {
+					if c < lo || c > hi {
+						continue
+					}
+					pt[v] = c
+					all := true
+					for _, r := range other {
+						if ok, _ := r.holds(pt); !ok {
+							all = false
+							break
+						}
+					}
+					if all {
+						found = true
+						break
+					}
+				}
+			}
+			if !found {
+				return nil, false
+			}
+		}
+		assigned[v] = true
+	}
+	for _, r := range wr {
+		if ok, _ := r.holds(pt); !ok {
+			return nil, false
+		}
+	}
+	return pt, true
+}
+
+// linearRange evaluates r at x = 0, 1, 2 for var v, the other vars at their
+// values. When the three values lie on a line c*x + d it returns the integer
+// range of x that satisfies r (EQ: one value, or an empty range); linear is
+// false otherwise. ok is false when r cannot hold for any x (a constant
+// that fails).
+func linearRange(r *witnessRel, pt []int64, v int) (lo, hi int64, linear, ok bool) {
+	const inf = math.MaxInt64
+	var ys [3]Rat
+	for x := range int64(3) {
+		pt[v] = x
+		y, err := r.f.EvalInt(pt)
+		if err != nil {
+			return 0, 0, false, true
+		}
+		ys[x] = y
+	}
+	c := ys[1].Sub(ys[0])
+	if ys[2].Sub(ys[1]).Cmp(c) != 0 {
+		return 0, 0, false, true
+	}
+	d := ys[0]
+	if c.Sign() == 0 {
+		holds := d.Sign() > 0 || d.Sign() == 0 && r.op != GT
+		if r.op == EQ {
+			holds = d.Sign() == 0
+		}
+		return -inf, inf, true, holds
+	}
+	// c*x + d op 0  <=>  x op' -d/c.
+	root := d.Neg().Quo(c)
+	fl, okf := root.Floor().Int64()
+	if !okf {
+		return 0, 0, false, true
+	}
+	exact := root.IsInt()
+	switch r.op {
+	case EQ:
+		if !exact {
+			return 1, 0, true, true
+		}
+		return fl, fl, true, true
+	case GT:
+		if c.Sign() > 0 {
+			return fl + 1, inf, true, true
+		}
+		if exact {
+			return -inf, fl - 1, true, true
+		}
+		return -inf, fl, true, true
+	}
+	if c.Sign() > 0 {
+		if exact {
+			return fl, inf, true, true
+		}
+		return fl + 1, inf, true, true
+	}
+	return -inf, fl, true, true
+}
+
+// pick chooses a value in [lo, hi], favouring the ends and small offsets
+// from them; an unbounded side extends a little past the other end, and a
+// symbol bounded on neither side takes a small value.
+func pick(lo, hi int64, rng *rand.Rand) (int64, bool) {
+	const inf = math.MaxInt64
+	small := func() int64 { return [...]int64{0, 0, 1, 1, 2, 3, 4, 5, 7, 10, 16, 33}[rng.IntN(12)] }
+	switch {
+	case lo == -inf && hi == inf:
+		x := small()
+		if rng.IntN(4) == 0 {
+			x = -x
+		}
+		return x, true
+	case hi == inf:
+		if lo > inf/4 {
+			return 0, false
+		}
+		return lo + small(), true
+	case lo == -inf:
+		if hi < -inf/4 {
+			return 0, false
+		}
+		return hi - small(), true
+	}
+	span := hi - lo
+	if span < 0 || span > inf/4 {
+		return 0, false
+	}
+	switch rng.IntN(4) {
+	case 0:
+		return lo, true
+	case 1:
+		return hi, true
+	}
+	return lo + rng.Int64N(span+1), true
+}
+
+// refutes reports what the witnesses show about e: neg, zero and pos say e
+// takes a negative, zero and positive value at some witness. Symbols of e
+// that no relation mentions are unconstrained and take the witness's index
+// mod 5 minus 1.
+func (w *witnessSet) signs(e Expr) (neg, zero, pos bool) {
+	if len(w.pts) == 0 {
+		return
+	}
+	vars := w.vars
+	var extra []string
+	for _, s := range e.Symbols() {
+		if !slices.Contains(w.vars, s) {
+			extra = append(extra, s)
+		}
+	}
+	if len(extra) > 0 {
+		vars = append(slices.Clip(w.vars), extra...)
+	}
+	f, err := e.Compile(vars)
+	if err != nil || !f.rational {
+		return
+	}
+	pt := make([]int64, len(vars))
+	for i, p := range w.pts {
+		copy(pt, p)
+		for j := range extra {
+			pt[len(p)+j] = int64((i+j)%5) - 1
+		}
+		v, err := f.EvalInt(pt)
+		if err != nil {
+			continue
+		}
+		switch v.Sign() {
+		case -1:
+			neg = true
+		case 0:
+			zero = true
+		default:
+			pos = true
+		}
+	}
+	return
+}
