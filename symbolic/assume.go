@@ -227,6 +227,12 @@ func (a *Assumptions) proveWithin(r Relation, budget int) Truth {
 	// What the witnesses rule out is not tried (see witness.go): a sound
 	// proof of e >= 0 cannot exist where e < 0 at a point the relations
 	// allow.
+	// An assumption restated is answered before any witness is built.
+	switch {
+	case r.Op == GE && a.byAssumption(r.E),
+		r.Op == GT && r.E.isIntegerValued() && a.byAssumption(r.E.Sub(Int(1))):
+		return True
+	}
 	var w witnessSigns
 	if _, isConst := r.E.Const(); !isConst && useWitnesses {
 		w.neg, w.zero, w.pos = a.witnesses().signs(r.E)
@@ -292,23 +298,8 @@ func (a *Assumptions) Compare(x, y Expr) (c int, ok bool) {
 
 // nonneg proves e >= 0 within budget proof steps.
 func (a *Assumptions) nonneg(e Expr, budget int) bool {
-	// e is an assumption plus a non-negative constant: the bounds cannot see
-	// this when the assumption is not a bound on one symbol (P*floor(n/P) >= n).
-	for _, r := range a.rels {
-		if r.Op != EQ {
-			if c, ok := e.Sub(r.E).Const(); ok && c.Sign() >= 0 {
-				return true
-			}
-			continue
-		}
-		{
-			if c, ok := e.Sub(r.E).Const(); ok && c.Sign() >= 0 {
-				return true
-			}
-			if c, ok := e.Add(r.E).Const(); ok && c.Sign() >= 0 {
-				return true
-			}
-		}
+	if a.byAssumption(e) {
+		return true
 	}
 	if newProof(a, budget).prove(e, false, 0) {
 		return true
@@ -328,6 +319,23 @@ func (a *Assumptions) nonneg(e Expr, budget int) bool {
 	// k >= 1 and m = floor(n/P) >= 1), clearing D keeps it.
 	if d, ok := a.positiveDenominator(e, budget); ok {
 		return newProof(a, budget).prove(e.Mul(d), false, 0)
+	}
+	return false
+}
+
+// byAssumption reports whether e is an assumption plus a non-negative
+// constant: the bounds cannot see this when the assumption is not a bound on
+// one symbol (P*floor(n/P) >= n).
+func (a *Assumptions) byAssumption(e Expr) bool {
+	for _, r := range a.rels {
+		if c, ok := e.Sub(r.E).Const(); ok && c.Sign() >= 0 {
+			return true
+		}
+		if r.Op == EQ {
+			if c, ok := e.Add(r.E).Const(); ok && c.Sign() >= 0 {
+				return true
+			}
+		}
 	}
 	return false
 }

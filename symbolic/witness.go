@@ -32,8 +32,21 @@ type witnessSet struct {
 const (
 	maxWitnesses    = 8
 	witnessAttempts = 24
-	witnessScan     = 64 // values scanned for a relation that is not linear in the symbol
+	witnessMisses   = 6 // attempts that fail in a row before giving up
 )
+
+// scanSteps are the offsets tried each way from a pick for a relation that is
+// not linear in the symbol: 0..11, then doubling to 2^20.
+var scanSteps = func() []int64 {
+	var out []int64
+	for d := range int64(12) {
+		out = append(out, d)
+	}
+	for d := int64(16); d <= 1<<20; d *= 2 {
+		out = append(out, d)
+	}
+	return out
+}()
 
 var witnessMemo struct {
 	sync.Mutex
@@ -129,14 +142,17 @@ func findWitnesses(rels []Relation) *witnessSet {
 	}
 	rng := rand.New(rand.NewPCG(h, 0x6d6b766574))
 	have := map[string]bool{}
+	misses := 0
 	for range witnessAttempts {
-		if len(w.pts) == maxWitnesses {
+		if len(w.pts) == maxWitnesses || misses == witnessMisses {
 			break
 		}
-		pt, ok := buildWitness(len(w.vars), order, wr, rng)
+		pt, ok := buildWitness(len(w.vars), order, wr, rng, len(w.pts) == 0 && misses == 0 && len(have) == 0)
 		if !ok {
+			misses++
 			continue
 		}
+		misses = 0
 		k := string(slices.AppendSeq([]byte{}, func(yield func(byte) bool) {
 			for _, v := range pt {
 				for i := range 8 {
@@ -192,7 +208,10 @@ func witnessOrder(n int, wr []*witnessRel) []int {
 }
 
 // buildWitness makes one attempt at a point.
-func buildWitness(n int, order []int, wr []*witnessRel, rng *rand.Rand) ([]int64, bool) {
+//
+// The first attempt (low) takes every symbol's least value, the corner where
+// loop nests start.
+func buildWitness(n int, order []int, wr []*witnessRel, rng *rand.Rand, low bool) ([]int64, bool) {
 	pt := make([]int64, n)
 	assigned := make([]bool, n)
 	const inf = math.MaxInt64
@@ -226,14 +245,26 @@ func buildWitness(n int, order []int, wr []*witnessRel, rng *rand.Rand) ([]int64
 			return nil, false
 		}
 		x, ok := pick(lo, hi, rng)
+		if low {
+			switch {
+			case lo != -inf:
+				x, ok = lo, true
+			case hi != inf:
+				x, ok = min(hi, 0), true
+			default:
+				x, ok = 0, true
+			}
+		}
 		if !ok {
 			return nil, false
 		}
 		pt[v] = x
 		if len(other) > 0 {
+			// Scan outward from the pick: the next few values each way, then
+			// doubling steps, which reach a relation that holds only for large
+			// values (floor(k*n2/p) >= n1^2 needs n2 large).
 			found := false
-			// Scan from the pick, upward then downward, within the range.
-			for d := int64(0); d < witnessScan && !found; d++ {
+			for _, d := range scanSteps {
 				for _, c := range [2]int64{x + d, x - d - 1} {
 					if c < lo || c > hi {
 						continue
@@ -250,6 +281,9 @@ func buildWitness(n int, order []int, wr []*witnessRel, rng *rand.Rand) ([]int64
 						found = true
 						break
 					}
+				}
+				if found {
+					break
 				}
 			}
 			if !found {
