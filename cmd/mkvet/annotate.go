@@ -8,13 +8,15 @@ import (
 	"strings"
 
 	"github.com/mkvet/mkvet/analyzer"
+	"github.com/mkvet/mkvet/instrument/calib"
+	"github.com/mkvet/mkvet/model/cost"
 )
 
 func init() {
 	register(&command{
 		name: "annotate",
 		usage: "[-o OUT [-f]] [-D name=value,...] [-assume REL] [-I dir] [-define NAME[=val]] [-cpp] " +
-			"[-form fixed|free|auto] [-entry NAME] [-machine NAME|FILE] FILE",
+			"[-form fixed|free|auto] [-entry NAME] [-machine NAME|FILE] [-runs DB [-label NAME]] FILE",
 		short: "print the source with each loop, call and MPI call annotated with its predicted cost",
 		order: 8,
 		run:   runAnnotate,
@@ -39,6 +41,8 @@ func runAnnotate(args []string, stdout, stderr io.Writer) int {
 	cf.register(fs)
 	out := fs.String("o", "", "write the annotated source to `file` instead of stdout (never the input itself)")
 	force := fs.Bool("f", false, "overwrite the -o file when it exists")
+	runsDB := fs.String("runs", "", "also show calibrated seconds per node from the runs database `FILE` (mkvet calibrate); needs every value with -D")
+	label := fs.String("label", "", "with -runs: the program version labelled `NAME` (default: the version of FILE's contents)")
 	files, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status
@@ -82,6 +86,16 @@ func runAnnotate(args []string, stdout, stderr io.Writer) int {
 	}
 	header := "counts per rank as closed forms, with their values at " + analyzer.Point(cd.report, cd.point) +
 		" (largest and smallest where ranks differ); shares of the predicted work over all ranks"
+	if *runsDB != "" {
+		if cd.point == nil {
+			return fail("-runs needs every value: give %s", defsHint(cd.missing))
+		}
+		h, err := calibratedNotes(*runsDB, *label, files, cd, file, notes)
+		if err != nil {
+			return fail("%v", err)
+		}
+		header += "; " + h
+	}
 	if cd.point == nil {
 		header = "counts per rank as closed forms (no values: give " + defsHint(cd.missing) +
 			"); shares of the work in the limit of large sizes"
@@ -220,4 +234,43 @@ func writeNew(path string, data []byte, force bool) error {
 		return err
 	}
 	return f.Close()
+}
+
+// calibratedNotes adds to notes, per source line, the calibrated seconds of
+// each node timed in the calibration at cd's point, and returns the header's
+// account of them.
+func calibratedNotes(db, label string, files []string, cd *costed, file string, notes map[int][]string) (string, error) {
+	cal, model, prog, err := calibrationFor(db, label, files, cd.report)
+	if err != nil {
+		return "", err
+	}
+	params := map[string]float64{}
+	for k, v := range cd.point.Env {
+		if k != cost.Size {
+			params[k] = float64(v)
+		}
+	}
+	pred, err := calib.Predict(cal, model, calib.Point{Params: params, P: int(cd.point.P)}, params)
+	if err != nil {
+		return "", err
+	}
+	secs := map[string]float64{}
+	for _, np := range pred.Nodes {
+		secs[np.Node] = np.OnSlowest
+	}
+	for _, n := range cd.report.Nodes {
+		b := n.Node.Base()
+		s := secs[b.ID]
+		if s <= 0 || b.Span.File != file || b.Span.Line <= 0 {
+			continue
+		}
+		notes[b.Span.Line] = append(notes[b.Span.Line], fmt.Sprintf("calibrated %s on rank %d (%.1f%% of its %s)",
+			fmtSeconds(s), pred.Rank, 100*s/pred.Total, fmtSeconds(pred.Total)))
+	}
+	h := fmt.Sprintf("calibrated seconds from %s (program %s, %d runs) on the slowest rank, %d, which takes %s",
+		db, prog.Name(), cal.Runs, pred.Rank, fmtSeconds(pred.Total))
+	for _, w := range pred.Warnings {
+		h += "; warning: " + w
+	}
+	return h, nil
 }

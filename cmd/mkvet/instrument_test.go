@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -110,6 +111,37 @@ func TestRunsAndPredict(t *testing.T) {
 	if math.Abs(p2-3.2) > 0.05 || math.Abs(p4-1.6) > 0.03 {
 		t.Errorf("predicted %g ms and %g ms, want 3.2 and 1.6:\n%s", p2, p4, out)
 	}
+	// whatif -runs sweeps P with the same calibration: the timings were made
+	// as 2 ns per trapezoid, (n/P - 1) of them on each rank.
+	code, out, errs = mkvet(t, "whatif", "-runs", db, "-D", "n=3200000", "-P", "1..4", "-format", "json", src)
+	if code != 0 {
+		t.Fatalf("whatif -runs: %d\n%s", code, errs)
+	}
+	var wo whatifOutput
+	if err := json.Unmarshal([]byte(out), &wo); err != nil || len(wo.Tables) != 1 || len(wo.Tables[0].Rows) != 3 {
+		t.Fatalf("whatif -runs json: %v\n%s", err, out)
+	}
+	for _, r := range wo.Tables[0].Rows {
+		want := 2e-9 * (3200000/float64(r.P) - 1)
+		if math.Abs(r.Time-want) > 0.01*want || math.Abs(r.Speedup-float64(r.P)) > 0.02*float64(r.P) || r.Dominant != "trap/L1" {
+			t.Errorf("whatif -runs at P=%d: %+v, want time %g and speedup %d", r.P, r, want, r.P)
+		}
+	}
+	// annotate -runs puts the calibrated seconds on the loop's line.
+	code, out, errs = mkvet(t, "annotate", "-runs", db, "-D", "n=3200000,P=2", src)
+	if code != 0 {
+		t.Fatalf("annotate -runs: %d\n%s", code, errs)
+	}
+	lines := strings.Split(out, "\n")
+	found := false
+	for i, l := range lines {
+		if strings.Contains(l, "calibrated 3.2") && i+1 < len(lines) && strings.Contains(strings.ToLower(lines[i+1]), "do 20 i = 1, local_n-1") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("annotate -runs: no calibrated note above the loop:\n%s", out)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -119,6 +151,9 @@ func TestRunsAndPredict(t *testing.T) {
 		{[]string{"runs", "import", "-db", db, extrapTrap(t)}, "needs -label"},
 		{[]string{"predict", "-runs", db, "-P", "2", src}, "give the size n"},
 		{[]string{"predict", "-runs", db, "-D", "n=8", "-P", "x", src}, "not a process count"},
+		{[]string{"whatif", "-runs", db, "-machine", "cluster", "-D", "n=8", src}, "-machine does not apply with -runs"},
+		{[]string{"whatif", "-runs", db, src}, "give the size n"},
+		{[]string{"annotate", "-runs", db, src}, "-runs needs every value"},
 	} {
 		code, _, errs := mkvet(t, tc.args...)
 		if code != 2 || !strings.Contains(errs, tc.want) {

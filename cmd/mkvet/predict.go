@@ -83,22 +83,10 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 	if l == nil {
 		return st
 	}
-	store, prog, err := openProgram(*db, *label, files)
+	cal, model, prog, err := calibrationFor(*db, *label, files, l.report)
 	if err != nil {
 		return fail("%v", err)
 	}
-	defer store.Close()
-	cal, err := loadCalibration(store, prog)
-	if err != nil {
-		return fail("%v", err)
-	}
-	if cal == nil {
-		// Runs were imported or the fit was never stored: fit now.
-		if cal, err = fitStored(store, prog, l.report, 0.1); err != nil {
-			return fail("%v", err)
-		}
-	}
-	model := calib.NewModel(l.report, cal.Timed())
 	params := map[string]float64{}
 	for k, v := range vals {
 		params[k] = float64(v)
@@ -194,4 +182,26 @@ func boolKeys(m map[string]float64) map[string]bool {
 		out[k] = true
 	}
 	return out
+}
+
+// calibrationFor returns the calibration of the program version of files
+// (or the one labelled label) from the runs store at db, fitting the stored
+// runs when no fit was stored (runs imported from Extra-P files), and the
+// model that evaluates it over rep's static counts.
+func calibrationFor(db, label string, files []string, rep *cost.Report) (*calib.Calibration, *calib.Model, *runs.Program, error) {
+	store, prog, err := openProgram(db, label, files)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer store.Close()
+	cal, err := loadCalibration(store, prog)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if cal == nil {
+		if cal, err = fitStored(store, prog, rep, 0.1); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return cal, calib.NewModel(rep, cal.Timed()), prog, nil
 }

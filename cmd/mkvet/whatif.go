@@ -27,7 +27,7 @@ func init() {
 		usage: "[-D name=value,...] [-P 1,2,4..4096] [-machine NAME|FILE] [-set L=5us,o=1us,...] [-unit NODE=TIME] " +
 			"[-leading] [-omit TERM,...] [-balance] [-compare OTHER] [-grain K=1..256] [-constant-time T] [-size N] " +
 			"[-series N=v1,v2,...] [-format table|csv|json] [-plot FILE.svg|.png] [-plot-kind time|speedup|efficiency] " +
-			"[-phases] [-define MACRO] [-I dir] FILE...",
+			"[-phases] [-runs DB [-label NAME]] [-define MACRO] [-I dir] FILE...",
 		short: "predict time, speedup and scalability over process counts from the source alone",
 		order: 9,
 		run:   runWhatif,
@@ -43,6 +43,7 @@ type whatifFlags struct {
 	procs, set, unit, omit, compare, grain, constTime, size, series string
 	format, plot, plotKind                                          string
 	balance, leading, phases                                        bool
+	runs, label                                                     string
 }
 
 func (wf *whatifFlags) register(fs *flag.FlagSet) {
@@ -73,6 +74,9 @@ func (wf *whatifFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&wf.plot, "plot", "", "draw the sweep to `FILE` (.svg or .png)")
 	fs.StringVar(&wf.plotKind, "plot-kind", "speedup", "what -plot draws against P: `time`, speedup or efficiency")
 	fs.BoolVar(&wf.phases, "phases", false, "also print the communication phases found")
+	fs.StringVar(&wf.runs, "runs", "", "predict from the calibration in the runs database `FILE` (mkvet calibrate) "+
+		"instead of the machine profile: measured seconds per node, joined to the static counts")
+	fs.StringVar(&wf.label, "label", "", "with -runs: the program version labelled `NAME` (default: the version of FILE's contents)")
 }
 
 // usageError is a problem with the command line: exit status 2.
@@ -122,15 +126,6 @@ func runWhatif(args []string, stdout, stderr io.Writer) int {
 	if len(ps) == 0 || ps[0] < 1 {
 		return fail(usagef("-P %s: process counts start at 1", wf.procs))
 	}
-	prof, err := model.Load(wf.machine)
-	if err != nil {
-		return fail(fmt.Errorf("-machine: %w", err))
-	}
-	if wf.set != "" {
-		if err := setProfile(prof, wf.set); err != nil {
-			return fail(err)
-		}
-	}
 	kind := whatif.Speedup
 	switch wf.plotKind {
 	case "time":
@@ -142,6 +137,18 @@ func runWhatif(args []string, stdout, stderr io.Writer) int {
 		return fail(usagef("-plot-kind must be time, speedup or efficiency, not %q", wf.plotKind))
 	}
 
+	if wf.runs != "" {
+		return wf.calibrated(files, ps, kind, stdout, stderr)
+	}
+	prof, err := model.Load(wf.machine)
+	if err != nil {
+		return fail(fmt.Errorf("-machine: %w", err))
+	}
+	if wf.set != "" {
+		if err := setProfile(prof, wf.set); err != nil {
+			return fail(err)
+		}
+	}
 	run, err := wf.build(files, prof, stderr)
 	if err != nil {
 		return fail(err)
@@ -156,23 +163,31 @@ func runWhatif(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
+	if err := wf.emit(out, kind, run.analysis, stdout); err != nil {
+		return fail(err)
+	}
+	return 0
+}
+
+// emit writes out in the chosen format, and the plot when asked.
+func (wf *whatifFlags) emit(out *whatifOutput, kind whatif.PlotKind, analysis *phase.Analysis, stdout io.Writer) error {
 	switch wf.format {
 	case "json":
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		if err := enc.Encode(out); err != nil {
-			return fail(err)
+			return err
 		}
 	case "csv":
 		writeWhatifCSV(stdout, out)
 	default:
 		writeWhatifTable(stdout, out)
-		if wf.phases {
+		if wf.phases && analysis != nil {
 			fmt.Fprintln(stdout)
 			fmt.Fprintln(stdout, "phases:")
 			var b strings.Builder
-			run.analysis.Print(&b)
+			analysis.Print(&b)
 			fmt.Fprint(stdout, indentText(b.String(), "  "))
 		}
 	}
@@ -182,13 +197,13 @@ func runWhatif(args []string, stdout, stderr io.Writer) int {
 			series = append(series, whatif.Series{Label: t.Label, Rows: t.rows})
 		}
 		if err := whatif.Plot(kind, series, wf.plot); err != nil {
-			return fail(err)
+			return err
 		}
 		if wf.format == "table" {
 			fmt.Fprintf(stdout, "\nwrote %s (%s against P)\n", wf.plot, kind)
 		}
 	}
-	return 0
+	return nil
 }
 
 func indentText(s, pre string) string {
@@ -1045,7 +1060,9 @@ func writeWhatifTable(dst io.Writer, out *whatifOutput) {
 	for _, t := range out.Terms {
 		names = append(names, t.Name)
 	}
-	fmt.Fprintf(w, "T = %s\n", strings.Join(names, " + "))
+	if len(names) > 0 {
+		fmt.Fprintf(w, "T = %s\n", strings.Join(names, " + "))
+	}
 	for _, t := range out.Terms {
 		fmt.Fprintf(w, "  %s [%s] = %s\n      %s\n", t.Name, t.Kind, oneLine(t.ClosedForm), t.How)
 	}
@@ -1058,6 +1075,9 @@ func writeWhatifTable(dst io.Writer, out *whatifOutput) {
 		psi := "ψ(prev P)"
 		if out.Size != "" {
 			psi += "\t" + out.Size + " at iso-speed"
+		}
+		if !slices.ContainsFunc(t.Rows, func(r rowJSON) bool { return r.Psi != nil }) && out.Size == "" {
+			psi = "" // no isospeed (a calibrated sweep)
 		}
 		fmt.Fprintf(tw, "P\ttime\tspeedup\tefficiency\tcomm\tdominant\t%s\t\n", psi)
 		for _, r := range t.Rows {
