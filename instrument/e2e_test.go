@@ -164,33 +164,6 @@ func runOracle(t *testing.T, tc oracleCase) {
 		tc.file, compared, skipped)
 }
 
-// knownMismatch lists static counts known to differ from the measured ones;
-// the test logs them instead of failing. Keys are "file node quantity".
-// Since these runs found them, symeval marks counts under unmodelled EXIT,
-// outer CYCLE and GO TO approximate (not compared); the ELEMENTAL call below
-// is still counted once.
-var knownMismatch = map[string]string{
-	// EXIT and CYCLE of an outer loop are not modelled (symeval says so in a
-	// warning), but the counts of the enclosing loops and of the statements
-	// they skip stay marked exact: the loops run 9 and 105 times, not 10
-	// and 240.
-	"constructs_free.F90 constructs_free/L1 iterations":     "EXIT outer not modelled",
-	"constructs_free.F90 constructs_free/L1/L1 count":       "EXIT outer not modelled",
-	"constructs_free.F90 constructs_free/L1/L1 iterations":  "CYCLE/EXIT outer not modelled",
-	"constructs_free.F90 constructs_free/L1/L1/I1/b1 count": "CYCLE outer not modelled",
-	"constructs_free.F90 constructs_free/L1/L1/I2/b1 count": "CYCLE outer not modelled",
-	"constructs_free.F90 constructs_free/L1/L1/I3/b1 count": "CYCLE/EXIT outer not modelled",
-	"constructs_free.F90 constructs_free/L1/L1/I3/b2 count": "CYCLE/EXIT outer not modelled",
-	"constructs_free.F90 constructs_free/L1/L1/I3/b3 count": "CYCLE/EXIT outer not modelled",
-	// A loop built from a backward GO TO (40 m = m - 1; if (m > 0) goto
-	// 40): symeval warns that the GO TO is not modelled, but the branch
-	// holding it is counted once, as exact, where it runs k - 1 times.
-	"labels.f labels/I2/b1 count": "backward GO TO not modelled",
-	// An ELEMENTAL function applied to an array (a = tw(a)) runs once
-	// per element; the static count is one call.
-	"forms.f90 m/tw count": "elemental reference counted once",
-}
-
 // compare checks the records of one run against the report and returns the
 // number of equal per-rank values and of those not compared.
 func compare(t *testing.T, file string, rep *cost.Report, res *instrument.Result, pt sweep.Point, recs []instrument.Record) (n, skipped int) {
@@ -263,10 +236,6 @@ func compare(t *testing.T, file string, rep *cost.Report, res *instrument.Result
 					continue
 				}
 				msg := fmt.Sprintf("%s %s %s at %s rank %d: static %s = %s, measured %d", file, pr.Node, x.name, pt, rank, x.pw, v, got)
-				if why, known := knownMismatch[file+" "+pr.Node+" "+x.name]; known {
-					t.Logf("known mismatch (%s): %s", why, msg)
-					continue
-				}
 				t.Error(msg)
 			}
 		}

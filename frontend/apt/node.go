@@ -70,6 +70,9 @@ type Routine struct {
 	Formals []string `json:"formals,omitempty"`
 	// Result is the result variable of a function (its own name by default).
 	Result string `json:"result,omitempty"`
+	// Elemental marks an ELEMENTAL procedure: given array arguments it runs
+	// once per element.
+	Elemental bool `json:"elemental,omitempty"`
 	Scope  *Scope `json:"scope"`
 	// Params and Assumes are the `!mk$ param` and `!mk$ assume` annotations
 	// written inside the routine.

@@ -175,10 +175,13 @@ func (b *builder) unitHeader(s *stmt, p *parser) bool {
 	// [prefixes] [type] SUBROUTINE|FUNCTION name
 	save := p.i
 	var typ apt.Type
-	var hasType bool
+	var hasType, elemental bool
 	for {
 		switch {
-		case p.keyword("RECURSIVE"), p.keyword("PURE"), p.keyword("ELEMENTAL"), p.keyword("IMPURE"):
+		case p.keyword("ELEMENTAL"):
+			elemental = true
+			continue
+		case p.keyword("RECURSIVE"), p.keyword("PURE"), p.keyword("IMPURE"):
 			continue
 		}
 		if !hasType {
@@ -215,6 +218,7 @@ func (b *builder) unitHeader(s *stmt, p *parser) bool {
 		return false
 	}
 	r := newRoutine(name, kind)
+	r.Elemental = elemental
 	if p.accept("(") {
 		for !p.at(")") && !p.atEnd() {
 			if p.accept("*") {

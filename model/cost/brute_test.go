@@ -1,6 +1,7 @@
 package cost_test
 
 import (
+	"os"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -303,5 +304,69 @@ func TestTotalCount(t *testing.T) {
 				t.Errorf("%s %s: total %s = %s, per-rank sum %v", c.file, n.Node.Base().ID, clip(tot.String()), v, pt.Nodes[n].Count.Total)
 			}
 		}
+	}
+}
+
+// TestElementalCount: an ELEMENTAL function given a whole array or a
+// section runs once per element (Fortran 2018 §15.8.3); a scalar argument
+// makes it one call. The real gfortran runs of instrument's counts oracle
+// check the same on forms.f90.
+func TestElementalCount(t *testing.T) {
+	src := `module em
+  implicit none
+contains
+  elemental function tw(x) result(y)
+    real(8), intent(in) :: x
+    real(8) :: y
+    y = 2*x
+  end function tw
+  elemental subroutine inc(x)
+    real(8), intent(inout) :: x
+    x = x + 1
+  end subroutine inc
+end module em
+program el
+  use em
+  implicit none
+  integer :: n, m
+  real(8), allocatable :: a(:)
+  real(8) :: b(10, 3), s
+  !mk$ param n = 7
+  !mk$ param m = 4
+  read *, n, m
+  allocate (a(n))
+  a = tw(a)
+  b(2:m, :) = tw(b(2:m, :))
+  call inc(a(1:n:2))
+  s = tw(1.0d0)
+end program el
+`
+	path := filepath.Join(t.TempDir(), "el.f90")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog, _ := fortran.ParseFiles([]string{path}, fortran.Config{})
+	rep, err := cost.Analyze(prog, cost.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt, err := rep.At(map[string]int64{"n": 9, "m": 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// tw: a has n = 9 elements, b(2:5, :) 4*3 = 12, the scalar 1: 22 calls;
+	// inc: a(1:9:2) has 5 elements.
+	want := map[string]float64{"em/tw": 9 + 12 + 1, "em/inc": 5}
+	for _, n := range rep.Nodes {
+		id := n.Node.Base().ID
+		if w, ok := want[id]; ok {
+			if got := pt.Nodes[n].Count.Max; got != w || !n.Exact {
+				t.Errorf("%s: %v calls (exact %v), want %v", id, got, n.Exact, w)
+			}
+			delete(want, id)
+		}
+	}
+	for id := range want {
+		t.Errorf("%s: no node", id)
 	}
 }

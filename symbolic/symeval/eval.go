@@ -1005,6 +1005,7 @@ func (ev *evaluator) binary(b *apt.Binary) Value {
 func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 	if r := ev.routineNamed(f.Name); r != nil && !f.Intrinsic {
 		var res Value
+		defer ev.elemental(r, f.Args, f.Pos)()
 		ev.callRoutine(r, f.Args, ev.stmtOcc, &res)
 		if res.unk != nil {
 			res.unk = &unknown{hint: f.Name, what: "the result of " + f.Name, real: f.Type.Base != apt.TypeInteger}
@@ -1082,6 +1083,7 @@ func (ev *evaluator) routineNamed(name string) *apt.Routine {
 // call evaluates a CALL statement.
 func (ev *evaluator) call(c *apt.Call, o *Occ) {
 	if r := ev.routineNamed(c.Callee); r != nil {
+		defer ev.elemental(r, c.Args, c.Span.Start())()
 		ev.callRoutine(r, c.Args, o, nil)
 		return
 	}
@@ -1138,6 +1140,52 @@ func extent(lo, hi symbolic.Expr) (symbolic.Expr, bool) {
 }
 
 func mul(a, b symbolic.Expr) (symbolic.Expr, bool) { return a.Mul(b), true }
+
+// elemental prepares a call of r: an ELEMENTAL procedure given array
+// arguments runs once per element, so the state's count factor is
+// multiplied by the element count of its first array argument (conforming
+// arrays have equal counts) until the returned function restores it. An
+// array argument of unknown size leaves the count at one call, and says so.
+func (ev *evaluator) elemental(r *apt.Routine, args []apt.Expr, pos apt.Pos) func() {
+	if !r.Elemental {
+		return func() {}
+	}
+	for _, a := range args {
+		var arr apt.Expr
+		apt.InspectExpr(a, func(e apt.Expr) bool {
+			if arr != nil {
+				return false
+			}
+			switch x := e.(type) {
+			case *apt.Name:
+				if d := ev.prog.Resolve(ev.frame().routine, x.Name); d != nil && d.IsArray() {
+					arr = x
+				}
+				return false
+			case *apt.Index:
+				if slices.ContainsFunc(x.Subs, func(s apt.Expr) bool { _, ok := s.(*apt.Section); return ok }) {
+					arr = x
+				}
+				return false
+			}
+			return true
+		})
+		if arr == nil {
+			continue
+		}
+		n, ok := ev.elements(arr)
+		e, single := n.Single()
+		if !ok || !single {
+			ev.diag(pos, apt.Note, "the element count of the array argument of the elemental "+r.Name+
+				" is unknown: it is counted as one call")
+			return func() {}
+		}
+		saved := ev.cur.factor
+		ev.cur.factor = ev.cur.factor.Mul(e)
+		return func() { ev.cur.factor = saved }
+	}
+	return func() {}
+}
 
 // elements returns the number of elements an array statement's target
 // assigns: a section's size, or the whole array's.
