@@ -234,6 +234,13 @@ func (f *Func) intSum(av []Rat) (Rat, bool) {
 
 // EvalInt returns the exact value of f at an integer point.
 func (f *Func) EvalInt(vals []int64) (Rat, error) {
+	var c q64cache
+	if n, d, ok := f.evalQ64(vals, &c); ok {
+		if d == 1 {
+			return RatInt(n), nil
+		}
+		return RatFrac(n, d), nil
+	}
 	var buf [stackSlots]Rat
 	rv := buf[:0]
 	if len(vals) > stackSlots {
@@ -243,6 +250,163 @@ func (f *Func) EvalInt(vals []int64) (Rat, error) {
 		rv = append(rv, RatInt(v))
 	}
 	return f.Eval(rv)
+}
+
+// evalQ64 is EvalInt in int64 fractions, for the common case of counts at
+// integer points (floor(n*k/p) - floor(n*(k-1)/p) + 1): every coefficient is
+// a small rational, every atom a symbol, a floor or trunc, or a min or max,
+// whose arguments evaluate this way, and no product or sum overflows. The
+// value is n/d with d > 0, not reduced. ok is false otherwise, and wherever
+// the exact path would report an error (a zero divisor), which it then does.
+func (f *Func) evalQ64(vals []int64, c *q64cache) (n, d int64, ok bool) {
+	if len(vals) != len(f.vars) || len(f.atoms) > stackSlots {
+		return 0, 0, false
+	}
+	var buf [stackSlots]q64
+	av := buf[:len(f.atoms)]
+	for i, ca := range f.atoms {
+		if av[i], ok = ca.evalQ64(vals, c); !ok {
+			return 0, 0, false
+		}
+	}
+	sum := q64{0, 1}
+	for _, t := range f.terms {
+		if t.c.b != nil {
+			return 0, 0, false
+		}
+		p := q64{t.c.n, t.c.den()}
+		for _, fa := range t.fs {
+			v := av[fa.slot]
+			num, den, e := v.n, v.d, fa.e
+			if e > 0 && den == 1 {
+				for range e {
+					if p.n, ok = mul64(p.n, num); !ok {
+						return 0, 0, false
+					}
+				}
+				continue
+			}
+			if e < 0 {
+				if num == 0 {
+					return 0, 0, false
+				}
+				num, den, e = den, num, -e
+				if den < 0 {
+					num, den = -num, -den
+				}
+			}
+			for range e {
+				if p.n, ok = mul64(p.n, num); !ok {
+					return 0, 0, false
+				}
+				if p.d, ok = mul64(p.d, den); !ok {
+					return 0, 0, false
+				}
+			}
+		}
+		if sum, ok = sum.add(p); !ok {
+			return 0, 0, false
+		}
+	}
+	return sum.n, sum.d, true
+}
+
+// q64 is the fraction n/d, d > 0, not necessarily reduced.
+type q64 struct{ n, d int64 }
+
+func (x q64) add(y q64) (q64, bool) {
+	if x.d == y.d {
+		s := x.n + y.n
+		if (s^x.n)&(s^y.n) < 0 {
+			return q64{}, false
+		}
+		return q64{s, x.d}, true
+	}
+	g := int64(gcd64(uint64(x.d), uint64(y.d)))
+	a, ok1 := mul64(x.n, y.d/g)
+	b, ok2 := mul64(y.n, x.d/g)
+	d, ok3 := mul64(x.d, y.d/g)
+	s := a + b
+	if !ok1 || !ok2 || !ok3 || (s^a)&(s^b) < 0 {
+		return q64{}, false
+	}
+	return q64{s, d}, true
+}
+
+// less reports x < y.
+func (x q64) less(y q64) (bool, bool) {
+	a, ok1 := mul64(x.n, y.d)
+	b, ok2 := mul64(y.n, x.d)
+	return a < b, ok1 && ok2
+}
+
+// q64cache remembers the values of atoms during one evaluation at one point:
+// a closed form from counting repeats its floors in many pieces and inside
+// other floors (floor(floor(k*n2/p)/n1) beside floor(k*n2/p)). Atoms are
+// interned, so the pointer is the key; a few dozen are kept.
+type q64cache struct {
+	n    int
+	keys [32]*atom
+	vals [32]q64
+}
+
+// evalQ64 is an atom's value at an integer point; see Func.evalQ64.
+func (ca catom) evalQ64(vals []int64, c *q64cache) (q64, bool) {
+	if ca.a.kind == kSym {
+		return q64{vals[ca.sym], 1}, true
+	}
+	for i := range c.n {
+		if c.keys[i] == ca.a {
+			return c.vals[i], true
+		}
+	}
+	v, ok := ca.evalQ64Uncached(vals, c)
+	if ok && c.n < len(c.keys) {
+		c.keys[c.n], c.vals[c.n] = ca.a, v
+		c.n++
+	}
+	return v, ok
+}
+
+func (ca catom) evalQ64Uncached(vals []int64, c *q64cache) (q64, bool) {
+	switch ca.a.kind {
+	case kFloor, kTrunc:
+		n, d, ok := ca.args[0].evalQ64(vals, c)
+		if !ok {
+			return q64{}, false
+		}
+		q, r := floorDivMod(n, d)
+		if ca.a.kind == kTrunc && r != 0 && n < 0 {
+			q++ // toward zero: d > 0, so a negative n with a remainder was rounded down
+		}
+		return q64{q, 1}, true
+	case kMin, kMax:
+		var best q64
+		for i, sub := range ca.args {
+			n, d, ok := sub.evalQ64(vals, c)
+			if !ok {
+				return q64{}, false
+			}
+			v := q64{n, d}
+			if i == 0 {
+				best = v
+				continue
+			}
+			lt, ok := v.less(best)
+			if !ok {
+				return q64{}, false
+			}
+			gt, ok := best.less(v)
+			if !ok {
+				return q64{}, false
+			}
+			if ca.a.kind == kMin && lt || ca.a.kind == kMax && gt {
+				best = v
+			}
+		}
+		return best, true
+	}
+	return q64{}, false
 }
 
 func (a *atom) describe() string { return atomExpr(a).String() }

@@ -343,6 +343,9 @@ func (pw Piecewise) Compile(vars []string) (*PiecewiseFunc, error) {
 
 // EvalInt returns the exact value at an integer point.
 func (f *PiecewiseFunc) EvalInt(vals []int64) (Rat, error) {
+	if v, ok := f.evalQ64(vals); ok {
+		return v, nil
+	}
 	var sum Rat
 	for _, p := range f.pieces {
 		holds := true
@@ -371,4 +374,46 @@ func (f *PiecewiseFunc) EvalInt(vals []int64) (Rat, error) {
 		sum = sum.Add(v)
 	}
 	return sum, nil
+}
+
+// evalQ64 is EvalInt in int64 fractions (see Func.evalQ64): a guard needs
+// only its sign, and the pieces' values add up over common denominators.
+// ok is false when any guard or value leaves the int64 path.
+func (f *PiecewiseFunc) evalQ64(vals []int64) (Rat, bool) {
+	var c q64cache
+	sum := q64{0, 1}
+	for _, p := range f.pieces {
+		holds := true
+		for i, g := range p.guard {
+			n, _, ok := g.evalQ64(vals, &c)
+			if !ok {
+				return Rat{}, false
+			}
+			switch p.ops[i] {
+			case GE:
+				holds = n >= 0
+			case GT:
+				holds = n > 0
+			default:
+				holds = n == 0
+			}
+			if !holds {
+				break
+			}
+		}
+		if !holds {
+			continue
+		}
+		n, d, ok := p.value.evalQ64(vals, &c)
+		if !ok {
+			return Rat{}, false
+		}
+		if sum, ok = sum.add(q64{n, d}); !ok {
+			return Rat{}, false
+		}
+	}
+	if sum.d == 1 {
+		return RatInt(sum.n), true
+	}
+	return RatFrac(sum.n, sum.d), true
 }

@@ -346,6 +346,9 @@ func gcd64(a, b uint64) uint64 {
 
 // mul64 returns a*b and whether it did not overflow.
 func mul64(a, b int64) (int64, bool) {
+	if a == int64(int32(a)) && b == int64(int32(b)) {
+		return a * b, true // |a*b| <= 2^62
+	}
 	hi, lo := bits.Mul64(abs64(a), abs64(b))
 	if hi != 0 || lo > math.MaxInt64 {
 		return 0, false
