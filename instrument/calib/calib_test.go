@@ -39,13 +39,19 @@ func synthetic(rng *rand.Rand, n float64, p int, slow float64) Run {
 	return r
 }
 
-func TestCalibrateSynthetic(t *testing.T) {
-	path := filepath.Join("..", "..", "testdata", "programs", "trap_mpi.f")
-	prog, _ := fortran.ParseFiles([]string{path}, fortran.Config{})
+// costed parses and costs a program of testdata/programs.
+func costed(t *testing.T, file string) *cost.Report {
+	t.Helper()
+	prog, _ := fortran.ParseFiles([]string{filepath.Join("..", "..", "testdata", "programs", file)}, fortran.Config{})
 	rep, err := cost.Analyze(prog, cost.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rep
+}
+
+func TestCalibrateSynthetic(t *testing.T) {
+	rep := costed(t, "trap_mpi.f")
 	rng := rand.New(rand.NewPCG(1, 1))
 	var rs []Run
 	for _, n := range []float64{100000, 200000, 400000} {
@@ -119,12 +125,7 @@ func TestClean(t *testing.T) {
 // would have switched from eager to rendezvous: the prediction must say
 // that it extrapolates, and must not when the messages stay in range.
 func TestPredictWarnsPastCalibratedMessages(t *testing.T) {
-	path := filepath.Join("..", "..", "testdata", "programs", "shift.f")
-	prog, _ := fortran.ParseFiles([]string{path}, fortran.Config{})
-	rep, err := cost.Analyze(prog, cost.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := costed(t, "shift.f")
 	const send, recv = "shift/L2/I1/b1/M1", "shift/L2/I2/b1/M1"
 	rng := rand.New(rand.NewPCG(2, 2))
 	var rs []Run
