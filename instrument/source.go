@@ -353,61 +353,6 @@ func (s *stmt) canon(at int) string {
 	return b.String()
 }
 
-// keywordEnd returns the offset in s.text just after the keyword kw (lower
-// case, written without blanks) when the statement starts with it at offset
-// at, skipping blanks (insignificant in fixed form), or -1.
-func (s *stmt) keywordEnd(at int, kw string) int {
-	i := at
-	for i < len(s.text) && (s.text[i] == ' ' || s.text[i] == '\t') {
-		i++
-	}
-	for k := 0; k < len(kw); k++ {
-		for s.file.fixed && i < len(s.text) && (s.text[i] == ' ' || s.text[i] == '\t') {
-			i++
-		}
-		if i >= len(s.text) || lower(s.text[i]) != kw[k] {
-			return -1
-		}
-		i++
-	}
-	return i
-}
-
-func lower(c byte) byte {
-	if c >= 'A' && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
-
-// matchParen returns the offset of the ) closing the ( at open, skipping
-// strings, or -1.
-func (s *stmt) matchParen(open int) int {
-	depth := 0
-	var quote byte
-	for i := open; i < len(s.text); i++ {
-		c := s.text[i]
-		if quote != 0 {
-			if c == quote {
-				quote = 0
-			}
-			continue
-		}
-		switch c {
-		case '\'', '"':
-			quote = c
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
-}
-
 // exprEnd returns the end of the expression starting at offset at: the first
 // , or unmatched ) at nesting depth zero outside strings, or the end of text.
 func (s *stmt) exprEnd(at int) int {

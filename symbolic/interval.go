@@ -97,8 +97,6 @@ func (a ival) mul(b ival) ival {
 	return ival{lo: lo, hi: hi}
 }
 
-func (a ival) scale(r Rat) ival { return a.mul(point(r)) }
-
 // inv returns 1/a when 0 is not in a.
 func (a ival) inv() (ival, bool) {
 	// Both ends strictly on one side of 0 (an empty interval, from contradictory

@@ -72,8 +72,8 @@ type Routine struct {
 	Result string `json:"result,omitempty"`
 	// Elemental marks an ELEMENTAL procedure: given array arguments it runs
 	// once per element.
-	Elemental bool `json:"elemental,omitempty"`
-	Scope  *Scope `json:"scope"`
+	Elemental bool   `json:"elemental,omitempty"`
+	Scope     *Scope `json:"scope"`
 	// Params and Assumes are the `!mk$ param` and `!mk$ assume` annotations
 	// written inside the routine.
 	Params  []*Param  `json:"params,omitempty"`

@@ -1,9 +1,9 @@
 package cost_test
 
 import (
-	"os"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"

@@ -73,7 +73,3 @@ func CountTransfers(res *symeval.Result) ([]TransferCount, error) {
 	walk(res.Root)
 	return out, first
 }
-
-// Assumed returns the assumption set Analyze counts under for an evaluation
-// result: its relations, each simplified under the others.
-func Assumed(res *symeval.Result) *symbolic.Assumptions { return assumptions(res.Assume) }

@@ -287,15 +287,6 @@ func (st *Step) Name() string {
 	return st.Phases[0].Name
 }
 
-// senders and receivers of a step at a sample.
-func (st *Step) lists(p int64) (sl, rl []int64) {
-	for _, g := range st.Phases {
-		sl = append(sl, g.Senders[p]...)
-		rl = append(rl, g.Receivers[p]...)
-	}
-	return sl, rl
-}
-
 // Steps returns MK's composition of the phases in program order: a
 // wavefront's pipelines form one unit; then consecutive units whose first
 // one's receivers send nothing in the second overlap, pairwise, as in MK's

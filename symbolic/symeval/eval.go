@@ -657,14 +657,6 @@ func (ev *evaluator) paramOf(u *unknown, pos apt.Pos) symbolic.Expr {
 	return u.param.expr()
 }
 
-// closed returns v with an unknown replaced by its parameter.
-func (ev *evaluator) closed(v Value, pos apt.Pos) Value {
-	if v.unk != nil && v.Fields == nil {
-		return Known(ev.paramOf(v.unk, pos))
-	}
-	return v
-}
-
 // walk evaluates a statement list.
 func (ev *evaluator) walk(nodes []apt.Node, parent *Occ) {
 	ahead := labelsAfter(nodes)
