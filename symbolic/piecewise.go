@@ -58,7 +58,7 @@ func (a *Assumptions) simplifyAtom(at *atom, walk func(Expr) Expr) Expr {
 	case kFloor:
 		// floor(x) = c where c <= x < c + 1, c read off x's interval.
 		x := args[0]
-		iv := collectBounds(a.rels).interval(x)
+		iv := a.baseBounds().interval(x)
 		if iv.lo.finite {
 			// Intervals are loose (k/p with 1 <= k <= p bounds from 0 only via
 			// the relation k <= p): try the first few integers above the bound.
