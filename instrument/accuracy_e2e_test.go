@@ -36,7 +36,7 @@ var accuracyCases = []accuracyCase{
 	{file: "trap_reduce.f90", size: "n", calib: []int64{8000000, 12000000, 16000000}, target: 64000000},
 	{file: "shift.f", size: "n", calib: []int64{1000, 1500, 2000}, target: 8000, fixed: map[string]int64{"m": 1024}},
 	{file: "pipeline.f", size: "n", calib: []int64{1000, 1500, 2000}, target: 8000, fixed: map[string]int64{"m": 1024}},
-	{file: "pge1.f", size: "n", calib: []int64{64, 80, 96}, target: 384},
+	{file: "pge1.f", size: "n", calib: []int64{96, 104, 112}, target: 448},
 	{file: "atm2d.f90", size: "nx", calib: []int64{32, 48, 64}, target: 256, fixed: map[string]int64{"ny": 64, "niter": 1000}},
 	{file: "jacobi1d.f90", size: "n", calib: []int64{4000, 5000, 6000}, target: 24000, fixed: map[string]int64{"iters": 2000}},
 	{file: "lu_wavefront.f", size: "nz", calib: []int64{32, 48, 64}, target: 256, fixed: map[string]int64{"nx": 64, "ny": 64}},
@@ -187,6 +187,7 @@ func accuracyAttempt(t *testing.T, tc accuracyCase) (row string, e float64, dist
 				RecvMsgs: x.RecvMsgs, RecvBytes: x.RecvBytes})
 		}
 		cr.Sched = instrument.Scheduled(r.Records)
+		cr.Probe = instrument.SpeedProbe(r.Records)
 		return cr
 	}
 	// The machine's speed drifts (other tests, and on a shared host other
@@ -209,13 +210,27 @@ func accuracyAttempt(t *testing.T, tc accuracyCase) (row string, e float64, dist
 	clean := func(rs []calib.Run) int {
 		n := 0
 		for _, r := range rs {
-			if r.Sched >= calib.CleanShare {
+			if r.Undisturbed() {
 				n++
 			}
 		}
 		return n
 	}
+	// mark applies calib.MarkSlow to every run so far: the speed probes of
+	// one process count share their reference.
+	mark := func() {
+		all := slices.Concat(append(slices.Clone(byPoint), targetRuns)...)
+		calib.MarkSlow(all)
+		k := 0
+		for _, rs := range append(slices.Clone(byPoint), targetRuns) {
+			for i := range rs {
+				rs[i].Slowed = all[k].Slowed
+				k++
+			}
+		}
+	}
 	for round := 0; round < 6; round++ {
+		mark()
 		if round >= 4 && !slices.ContainsFunc(byPoint, func(rs []calib.Run) bool { return clean(rs) < 2 }) && clean(targetRuns) >= 2 {
 			break
 		}
@@ -225,6 +240,7 @@ func accuracyAttempt(t *testing.T, tc accuracyCase) (row string, e float64, dist
 		}
 		targetRuns = append(targetRuns, run(target, 2*round+1))
 	}
+	mark()
 	var training []calib.Run
 	unclean := 0
 	for _, rs := range byPoint {
@@ -234,7 +250,7 @@ func accuracyAttempt(t *testing.T, tc accuracyCase) (row string, e float64, dist
 		}
 	}
 	for _, r := range append(slices.Clone(training), targetRuns...) {
-		if r.Sched < calib.CleanShare {
+		if !r.Undisturbed() {
 			contended++
 		}
 	}
@@ -262,8 +278,8 @@ func accuracyAttempt(t *testing.T, tc accuracyCase) (row string, e float64, dist
 		meas = (measured[len(measured)/2-1] + measured[len(measured)/2]) / 2
 	}
 	if contended > 0 {
-		t.Logf("%d runs were disturbed by other load (a rank scheduled less than %.0f%% of the time) and set aside",
-			contended, 100*calib.CleanShare)
+		t.Logf("%d runs were disturbed (a rank scheduled less than %.0f%% of the time, or a speed probe over %.2f times the fastest) and set aside",
+			contended, 100*calib.CleanShare, calib.SlowFactor)
 	}
 	cp := calib.Point{Params: map[string]float64{}, P: targetP}
 	for k, v := range target.Params {

@@ -53,7 +53,12 @@ type Record struct {
 	Clock string `json:"clock,omitempty"`
 	// CPUSeconds is the rank's processor time over the program time: well
 	// below Seconds, the rank was descheduled (a loaded machine).
-	CPUSeconds   float64 `json:"cpu_seconds,omitempty"`
+	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
+	// ProbeSeconds is the slower of two timings of a fixed sweep over 64 KB,
+	// run by all ranks at once before and after the program's time: a run
+	// whose probe is well above the fastest probe of its process count met
+	// a slow spell of the machine (see calib.Clean).
+	ProbeSeconds float64 `json:"probe_seconds,omitempty"`
 	PairSeconds  float64 `json:"pair_seconds,omitempty"`
 	CountSeconds float64 `json:"count_seconds,omitempty"`
 	TimerEvents  int64   `json:"timer_events,omitempty"`
@@ -146,7 +151,7 @@ func parseRecord(line []byte) (Record, error) {
 	for _, v := range []struct {
 		name string
 		x    float64
-	}{{"seconds", rec.Seconds}, {"inclusive", rec.Inclusive}, {"cpu_seconds", rec.CPUSeconds}, {"pair_seconds", rec.PairSeconds},
+	}{{"seconds", rec.Seconds}, {"inclusive", rec.Inclusive}, {"cpu_seconds", rec.CPUSeconds}, {"probe_seconds", rec.ProbeSeconds}, {"pair_seconds", rec.PairSeconds},
 		{"count_seconds", rec.CountSeconds}, {"overhead", rec.Overhead}} {
 		if math.IsNaN(v.x) || math.IsInf(v.x, 0) || v.x < -1e-9 {
 			return rec, fmt.Errorf("%s is %v: need a finite time >= 0", v.name, v.x)
@@ -205,6 +210,18 @@ func ReadProbes(dir string) (*Result, error) {
 		return nil, fmt.Errorf("reading %s: %w", filepath.Join(dir, ProbesFile), err)
 	}
 	return &r, nil
+}
+
+// SpeedProbe returns the slowest rank's speed-probe time of a run's records, 0
+// when none recorded one.
+func SpeedProbe(recs []Record) float64 {
+	p := 0.0
+	for _, r := range recs {
+		if r.Type == TypeRun {
+			p = math.Max(p, r.ProbeSeconds)
+		}
+	}
+	return p
 }
 
 // Scheduled returns the smallest share of its program time any rank of a

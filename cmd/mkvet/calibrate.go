@@ -288,6 +288,7 @@ func indentLines(s, pre string) string {
 func storeRecords(run *runs.Run, recs []instrument.Record) []runs.Record {
 	var out []runs.Record
 	run.Sched = instrument.Scheduled(recs)
+	run.Probe = instrument.SpeedProbe(recs)
 	for _, r := range recs {
 		if r.Type == instrument.TypeRun {
 			run.Seconds = math.Max(run.Seconds, r.Seconds)
@@ -330,7 +331,7 @@ func calibRuns(db *runs.Store, prog *runs.Program) ([]calib.Run, error) {
 	}
 	var out []calib.Run
 	for _, r := range ex.Runs {
-		out = append(out, calib.Run{Params: r.Params, P: r.P, Seconds: r.Seconds, Sched: r.Sched, Records: ex.Records[r.ID]})
+		out = append(out, calib.Run{Params: r.Params, P: r.P, Seconds: r.Seconds, Sched: r.Sched, Probe: r.Probe, Records: ex.Records[r.ID]})
 	}
 	return out, nil
 }
@@ -440,6 +441,10 @@ func printCalibration(w io.Writer, cal *calib.Calibration, prog *runs.Program, f
 		if n.Why != "" {
 			notes = append(notes, n.Node+": "+n.Why)
 		}
+	}
+	for _, p := range cal.SlowPoints {
+		notes = append(notes, "point "+p+": every repetition met a slow spell of the machine (its speed probe ran over "+
+			fmt.Sprintf("%.2g", calib.SlowFactor)+" times the fastest); left out of the fit")
 	}
 	for _, s := range notes {
 		fmt.Fprintf(w, "note: %s\n", s)

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -40,8 +41,36 @@ type Run struct {
 	P       int
 	Seconds float64
 	Sched   float64
+	// Probe is the run's speed-probe time (instrument.SpeedProbe; 0 when
+	// unknown) and Slowed that MarkSlow found it well above the fastest
+	// probe of runs with the same P: the machine was in a slow spell.
+	Probe   float64
+	Slowed  bool
 	Records []runs.Record
 }
+
+// MarkSlow sets Slowed on the runs whose speed probe took more than
+// SlowFactor times the fastest probe among the runs with the same P. A
+// shared host can run a whole program 1.5-2 times slower for a while (a
+// neighbour on the core or in its caches) with every rank scheduled all the
+// time; the probe, the same work in every run, shows it where the program's
+// own time, which changes with the sizes, cannot.
+func MarkSlow(rs []Run) {
+	ref := map[int]float64{}
+	for _, r := range rs {
+		if r.Probe > 0 && (ref[r.P] == 0 || r.Probe < ref[r.P]) {
+			ref[r.P] = r.Probe
+		}
+	}
+	for i := range rs {
+		rs[i].Slowed = rs[i].Probe > 0 && rs[i].Probe > SlowFactor*ref[rs[i].P]
+	}
+}
+
+// Undisturbed reports whether nothing shows the run was disturbed: its
+// ranks were scheduled at least CleanShare of the time (or that is unknown)
+// and it was not Slowed.
+func (r Run) Undisturbed() bool { return (r.Sched == 0 || r.Sched >= CleanShare) && !r.Slowed }
 
 // CleanShare is the scheduled share above which a run counts as undisturbed
 // by other load, and SlowFactor how much slower than the fastest repetition
@@ -53,14 +82,14 @@ const (
 	SlowFactor = 1.25
 )
 
-// Clean returns the repetitions of one point undisturbed by other load: those
-// whose ranks were all scheduled at least CleanShare of the time (all of them
-// when none was), and of those the ones within SlowFactor of the fastest.
-// Timing noise on a shared machine only ever slows a run down.
+// Clean returns the repetitions of one point undisturbed by other load: the
+// Undisturbed ones (all of them when none is), and of those the ones within
+// SlowFactor of the fastest. Timing noise on a shared machine only ever
+// slows a run down.
 func Clean(rs []Run) []Run {
 	var out []Run
 	for _, r := range rs {
-		if r.Sched == 0 || r.Sched >= CleanShare {
+		if r.Undisturbed() {
 			out = append(out, r)
 		}
 	}
@@ -147,6 +176,9 @@ type Calibration struct {
 	Runs   int          `json:"runs"`
 	Points int          `json:"points"`
 	Nodes  []*NodeModel `json:"nodes"`
+	// SlowPoints are the points left out because every repetition met a
+	// slow spell of the machine (MarkSlow).
+	SlowPoints []string `json:"slow_points,omitempty"`
 	// Fitted compares the measured program time with the fitted one at
 	// each run point.
 	Fitted []Compare `json:"fitted"`
@@ -397,13 +429,15 @@ func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, e
 	if len(m.regions) == 0 {
 		return nil, nil, errors.New("calibrate: no timed node of the runs is in the static report (another program version?)")
 	}
+	rs = slices.Clone(rs)
+	MarkSlow(rs)
 	// Group repetitions by point.
 	type group struct {
 		pt    Point
 		extra map[string]float64
 		runs  []Run
 	}
-	var groups []*group
+	var groups, dropped []*group
 	byKey := map[string]*group{}
 	for _, r := range rs {
 		pt := Point{Params: r.Params, P: r.P}
@@ -416,6 +450,22 @@ func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, e
 		g.runs = append(g.runs, r)
 	}
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].pt.key() < groups[j].pt.key() })
+	// A point all of whose repetitions met a slow spell says how slow the
+	// machine was, not the program: it is left out while at least three
+	// points remain, and the calibration says so.
+	kept := groups[:0:0]
+	for _, g := range groups {
+		if !slices.ContainsFunc(g.runs, func(r Run) bool { return !r.Slowed }) {
+			dropped = append(dropped, g)
+			continue
+		}
+		kept = append(kept, g)
+	}
+	if len(kept) >= 3 {
+		groups = kept
+	} else {
+		dropped = nil
+	}
 	for _, g := range groups {
 		g.runs = Clean(g.runs)
 	}
@@ -452,6 +502,9 @@ func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, e
 	}
 	ev := &evaluator{m: m}
 	cal := &Calibration{Sizes: sizes, Runs: len(rs), Points: len(groups)}
+	for _, g := range dropped {
+		cal.SlowPoints = append(cal.SlowPoints, g.pt.String())
+	}
 	growth := workGrowth(rep, groups[len(groups)-1].pt, groups[len(groups)-1].extra, sizes)
 	for _, r := range m.regions {
 		names := featureNames(r.kind)

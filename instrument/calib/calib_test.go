@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -181,6 +182,68 @@ func TestPredictWarnsPastCalibratedMessages(t *testing.T) {
 		}
 		if warned != tc.warn || !tc.warn && len(pred.Warnings) > 0 {
 			t.Errorf("m=%g: warnings %q, want a warning on the send: %v", tc.m, pred.Warnings, tc.warn)
+		}
+	}
+}
+
+// TestMarkSlow: points all of whose repetitions ran in a slow spell of the
+// machine, which their speed probes show, are left out of the fit; kept,
+// they bend it (checked too, with the probes hidden).
+func TestMarkSlow(t *testing.T) {
+	rep := costed(t, "trap_mpi.f")
+	rng := rand.New(rand.NewPCG(4, 4))
+	var rs []Run
+	for _, n := range []float64{100000, 200000, 300000, 400000} {
+		for _, p := range []int{1, 2} {
+			for range 3 {
+				slow := 1.0
+				if n >= 300000 {
+					slow = 1.6
+				}
+				r := synthetic(rng, n, p, slow)
+				r.Probe = 3e-4 * float64(p) * slow // at P = 2 the probe is slower anyway
+				rs = append(rs, r)
+			}
+		}
+	}
+	marked := slices.Clone(rs)
+	MarkSlow(marked)
+	slowed := 0
+	for _, r := range marked {
+		if r.Slowed {
+			slowed++
+		}
+	}
+	if slowed != 12 {
+		t.Errorf("%d runs marked slow, want the 12 repetitions of n=300000 and 400000", slowed)
+	}
+	want := 0.0
+	for node, v := range truth(3200000, 2, 0) {
+		if node != "trapmp/M1" {
+			want += v
+		}
+	}
+	for _, probes := range []bool{true, false} {
+		in := slices.Clone(rs)
+		if !probes {
+			for i := range in {
+				in[i].Probe = 0
+			}
+		}
+		cal, m, err := Calibrate(rep, in, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pred, err := Predict(cal, m, Point{Params: map[string]float64{"n": 3200000}, P: 2}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := pred.Total/want - 1
+		if probes && (math.Abs(e) > 0.03 || len(cal.SlowPoints) != 4) {
+			t.Errorf("with probes: predicted %g, true %g (%.1f%% off), slow points %v", pred.Total, want, 100*e, cal.SlowPoints)
+		}
+		if !probes && math.Abs(e) < 0.1 {
+			t.Errorf("without probes the slow point should bend the fit: %.1f%% off", 100*e)
 		}
 	}
 }

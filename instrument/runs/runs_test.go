@@ -2,6 +2,7 @@ package runs
 
 import (
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"math"
@@ -30,7 +31,7 @@ func addSample(t *testing.T, s *Store, p *Program) {
 	for _, n := range []float64{64, 128} {
 		for rep := range 2 {
 			r := &Run{Program: p.ID, Source: "mkvet", P: 2, Rep: rep, Params: map[string]float64{"n": n},
-				Seconds: n * 1e-6, Sched: 0.99}
+				Seconds: n * 1e-6, Sched: 0.99, Probe: 3e-4}
 			recs := []Record{
 				{Node: "main/L1", Rank: 0, Count: 1, Iters: int64(n / 2), Timed: 1, Seconds: n * 1e-6, Inclusive: n * 1e-6},
 				{Node: "main/L1", Rank: 1, Count: 1, Iters: int64(n / 2), Timed: 1, Seconds: n * 2e-6},
@@ -56,7 +57,7 @@ func TestStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rs) != 5 || rs[0].Params["n"] != 64 || rs[4].Status != StatusFailed || rs[0].Sched != 0.99 {
+	if len(rs) != 5 || rs[0].Params["n"] != 64 || rs[4].Status != StatusFailed || rs[0].Sched != 0.99 || rs[0].Probe != 3e-4 {
 		t.Fatalf("runs %+v", rs)
 	}
 	recs, err := s.Records(rs[0].ID)
@@ -258,4 +259,41 @@ func TestReadJSONLErrors(t *testing.T) {
 			t.Errorf("ReadJSONL(%q) = %v, want %q", tc.in, err, tc.want)
 		}
 	}
+}
+
+// TestOpenUpgradesSchema1: a database written before runs had a speed probe
+// opens with the column added (0, unknown, for its runs) and its runs kept.
+func TestOpenUpgradesSchema1(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1 := strings.NewReplacer("\tprobe REAL NOT NULL DEFAULT 0,\n", "", "('schema', '2')", "('schema', '1')").Replace(schema)
+	if v1 == schema {
+		t.Fatal("the schema-1 text was not derived")
+	}
+	if _, err := db.Exec(v1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO programs (hash, created) VALUES ('h', 'now');
+		INSERT INTO runs (program, source, procs, status, seconds, started) VALUES (1, 'mkvet', 2, 'ok', 0.5, 'now')`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rs, err := s.Runs(0)
+	if err != nil || len(rs) != 1 || rs[0].Seconds != 0.5 || rs[0].Probe != 0 {
+		t.Fatalf("runs after the upgrade: %+v, %v", rs, err)
+	}
+	s.Close()
+	s2, err := Open(path) // and again, now schema 2
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2.Close()
 }

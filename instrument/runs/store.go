@@ -55,6 +55,7 @@ CREATE TABLE IF NOT EXISTS runs (
 	wall REAL NOT NULL DEFAULT 0,
 	overhead REAL NOT NULL DEFAULT 0,
 	sched REAL NOT NULL DEFAULT 0,
+	probe REAL NOT NULL DEFAULT 0,
 	started TEXT NOT NULL,
 	command TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS params (
@@ -82,7 +83,7 @@ CREATE TABLE IF NOT EXISTS models (
 	model TEXT NOT NULL,
 	created TEXT NOT NULL,
 	PRIMARY KEY (program, node));
-INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', '1');
+INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', '2');
 `
 
 // Open opens (creating when needed) the database at path.
@@ -104,7 +105,17 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
 	var v string
-	if err := db.QueryRow(`SELECT value FROM meta WHERE key = 'schema'`).Scan(&v); err != nil || v != "1" {
+	if err := db.QueryRow(`SELECT value FROM meta WHERE key = 'schema'`).Scan(&v); err == nil && v == "1" {
+		// Schema 1 had no speed probe: add the column (0, unknown, for the
+		// runs already there).
+		if _, err := db.Exec(`ALTER TABLE runs ADD COLUMN probe REAL NOT NULL DEFAULT 0;
+			UPDATE meta SET value = '2' WHERE key = 'schema'`); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("%s: upgrading the runs database: %w", path, err)
+		}
+		v = "2"
+	}
+	if v != "2" {
 		db.Close()
 		return nil, fmt.Errorf("%s: not a runs database of this mkvet (schema %q)", path, v)
 	}
@@ -240,8 +251,9 @@ type Run struct {
 	// Seconds is the program time of the slowest rank; Wall the launcher's
 	// elapsed time; Overhead the probes' estimated share of Seconds; Sched
 	// the smallest share of its time a rank spent on a processor (below 1
-	// on a loaded machine; 0 when unknown).
-	Seconds, Wall, Overhead, Sched float64
+	// on a loaded machine; 0 when unknown); Probe the slowest rank's speed
+	// probe (instrument.SpeedProbe; 0 when unknown).
+	Seconds, Wall, Overhead, Sched, Probe float64
 	Started                        time.Time
 	Command                        string
 }
@@ -275,9 +287,9 @@ func (s *Store) AddRun(r *Run, recs []Record) (int64, error) {
 		return 0, err
 	}
 	defer tx.Rollback()
-	res, err := tx.Exec(`INSERT INTO runs (program, source, procs, rep, status, error, seconds, wall, overhead, sched, started, command)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.Program, r.Source, r.P, r.Rep, r.Status, r.Error,
-		r.Seconds, r.Wall, r.Overhead, r.Sched, r.Started.UTC().Format(time.RFC3339Nano), r.Command)
+	res, err := tx.Exec(`INSERT INTO runs (program, source, procs, rep, status, error, seconds, wall, overhead, sched, probe, started, command)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.Program, r.Source, r.P, r.Rep, r.Status, r.Error,
+		r.Seconds, r.Wall, r.Overhead, r.Sched, r.Probe, r.Started.UTC().Format(time.RFC3339Nano), r.Command)
 	if err != nil {
 		return 0, err
 	}
@@ -325,7 +337,7 @@ func sortedKeys[V any](m map[string]V) []string {
 // Runs returns the runs of a program (all programs when program is 0),
 // oldest first, with their parameters.
 func (s *Store) Runs(program int64) ([]*Run, error) {
-	q := `SELECT id, program, source, procs, rep, status, error, seconds, wall, overhead, sched, started, command FROM runs`
+	q := `SELECT id, program, source, procs, rep, status, error, seconds, wall, overhead, sched, probe, started, command FROM runs`
 	var args []any
 	if program != 0 {
 		q += ` WHERE program = ?`
@@ -341,7 +353,7 @@ func (s *Store) Runs(program int64) ([]*Run, error) {
 		var r Run
 		var started string
 		if err := rows.Scan(&r.ID, &r.Program, &r.Source, &r.P, &r.Rep, &r.Status, &r.Error, &r.Seconds, &r.Wall,
-			&r.Overhead, &r.Sched, &started, &r.Command); err != nil {
+			&r.Overhead, &r.Sched, &r.Probe, &started, &r.Command); err != nil {
 			rows.Close()
 			return nil, err
 		}
