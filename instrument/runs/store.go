@@ -254,8 +254,8 @@ type Run struct {
 	// on a loaded machine; 0 when unknown); Probe the slowest rank's speed
 	// probe (instrument.SpeedProbe; 0 when unknown).
 	Seconds, Wall, Overhead, Sched, Probe float64
-	Started                        time.Time
-	Command                        string
+	Started                               time.Time
+	Command                               string
 }
 
 // Run statuses.
