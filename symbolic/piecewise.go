@@ -259,6 +259,14 @@ func (a *Assumptions) with(rels []Relation) *Assumptions {
 // feasible reports false when the relations together with a are provably
 // contradictory: some relation's negation follows from the rest.
 func (a *Assumptions) feasible(rels []Relation) bool {
+	if len(rels) == 0 {
+		return true
+	}
+	// A point satisfying them all shows they are not contradictory: no
+	// relation's negation can follow from the others (see witness.go).
+	if useWitnesses && len(a.with(rels).witnesses().pts) > 0 {
+		return true
+	}
 	for i, r := range rels {
 		rest := a.with(slices.Delete(slices.Clone(rels), i, i+1))
 		if rest.Prove(r) == False {
