@@ -59,11 +59,29 @@ func (a *Assumptions) simplifyAtom(at *atom, walk func(Expr) Expr) Expr {
 		// floor(x) = c where c <= x < c + 1, c read off x's interval.
 		x := args[0]
 		iv := a.baseBounds().interval(x)
+		// floor(x) = c needs floor(x) = c at every witness: witnesses that
+		// disagree rule every c out, and ones that agree name the only
+		// candidate (see witness.go).
+		only, tryOnly := Rat{}, false
+		if useWitnesses {
+			if vs, ok := a.witnesses().values(x); ok {
+				only, tryOnly = vs[0].Floor(), true
+				for _, v := range vs[1:] {
+					if v.Floor().Cmp(only) != 0 {
+						iv.lo.finite = false // no constant value: nothing to try
+					}
+				}
+			}
+		}
 		if iv.lo.finite {
 			// Intervals are loose (k/p with 1 <= k <= p bounds from 0 only via
 			// the relation k <= p): try the first few integers above the bound.
 			for d := int64(0); d < 3; d++ {
-				c := Const(iv.lo.v.Floor().Add(RatInt(d)))
+				cv := iv.lo.v.Floor().Add(RatInt(d))
+				if tryOnly && cv.Cmp(only) != 0 {
+					continue
+				}
+				c := Const(cv)
 				if a.Prove(Relation{E: c.Add(Int(1)).Sub(x), Op: GT}) != True {
 					continue
 				}

@@ -396,6 +396,42 @@ func pick(lo, hi int64, rng *rand.Rand) (int64, bool) {
 	return lo + rng.Int64N(span+1), true
 }
 
+// values returns e's value at every witness, when it has one at each (the
+// same conventions as signs for symbols no relation mentions).
+func (w *witnessSet) values(e Expr) ([]Rat, bool) {
+	if len(w.pts) == 0 {
+		return nil, false
+	}
+	vars := w.vars
+	var extra []string
+	for _, s := range e.Symbols() {
+		if !slices.Contains(w.vars, s) {
+			extra = append(extra, s)
+		}
+	}
+	if len(extra) > 0 {
+		vars = append(slices.Clip(w.vars), extra...)
+	}
+	f, err := e.Compile(vars)
+	if err != nil || !f.rational {
+		return nil, false
+	}
+	pt := make([]int64, len(vars))
+	out := make([]Rat, 0, len(w.pts))
+	for i, p := range w.pts {
+		copy(pt, p)
+		for j := range extra {
+			pt[len(p)+j] = int64((i+j)%5) - 1
+		}
+		v, err := f.EvalInt(pt)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, v)
+	}
+	return out, true
+}
+
 // refutes reports what the witnesses show about e: neg, zero and pos say e
 // takes a negative, zero and positive value at some witness. Symbols of e
 // that no relation mentions are unconstrained and take the witness's index
