@@ -212,40 +212,81 @@ func witnessOrder(n int, wr []*witnessRel) []int {
 // The first attempt (low) takes every symbol's least value, the corner where
 // loop nests start.
 func buildWitness(n int, order []int, wr []*witnessRel, rng *rand.Rand, low bool) ([]int64, bool) {
-	pt := make([]int64, n)
-	assigned := make([]bool, n)
-	const inf = math.MaxInt64
-	for _, v := range order {
-		lo, hi := int64(-inf), int64(inf)
-		var other []*witnessRel
-		for _, r := range wr {
-			if !slices.Contains(r.uses, v) {
-				continue
-			}
-			complete := true
-			for _, u := range r.uses {
-				if u != v && !assigned[u] {
-					complete = false
-				}
-			}
-			if !complete {
-				continue
-			}
-			l, h, linear, ok := linearRange(r, pt, v)
-			if !ok {
-				return nil, false
-			}
-			if !linear {
-				other = append(other, r)
-				continue
-			}
-			lo, hi = max(lo, l), min(hi, h)
-		}
-		if lo > hi {
+	b := &witnessBuilder{pt: make([]int64, n), assigned: make([]bool, n), order: order, wr: wr, rng: rng,
+		low: low, budget: witnessBudget}
+	if !b.assign(0) {
+		return nil, false
+	}
+	for _, r := range wr {
+		if ok, _ := r.holds(b.pt); !ok {
 			return nil, false
 		}
-		x, ok := pick(lo, hi, rng)
-		if low {
+	}
+	return b.pt, true
+}
+
+// witnessTries is how many values a symbol gets before the search backs up
+// to the one assigned before it, and witnessBudget bounds the values tried
+// in one attempt: a value that leaves no room for the symbols after it (n1
+// = 34, where floor(k*n2/p) must hold a multiple of n1 below n1^2) is
+// replaced rather than the whole attempt lost.
+const (
+	witnessTries  = 3
+	witnessBudget = 24
+)
+
+type witnessBuilder struct {
+	pt       []int64
+	assigned []bool
+	order    []int
+	wr       []*witnessRel
+	rng      *rand.Rand
+	low      bool
+	budget   int
+}
+
+// assign gives values to order[i:], backtracking.
+func (b *witnessBuilder) assign(i int) bool {
+	if i == len(b.order) {
+		return true
+	}
+	const inf = math.MaxInt64
+	v := b.order[i]
+	lo, hi := int64(-inf), int64(inf)
+	var other []*witnessRel
+	for _, r := range b.wr {
+		if !slices.Contains(r.uses, v) {
+			continue
+		}
+		complete := true
+		for _, u := range r.uses {
+			if u != v && !b.assigned[u] {
+				complete = false
+			}
+		}
+		if !complete {
+			continue
+		}
+		l, h, linear, ok := linearRange(r, b.pt, v)
+		if !ok {
+			return false
+		}
+		if !linear {
+			other = append(other, r)
+			continue
+		}
+		lo, hi = max(lo, l), min(hi, h)
+	}
+	if lo > hi {
+		return false
+	}
+	for try := range witnessTries {
+		if b.budget <= 0 {
+			return false
+		}
+		b.budget--
+		x, ok := pick(lo, hi, b.rng)
+		if b.low && try == 0 {
 			switch {
 			case lo != -inf:
 				x, ok = lo, true
@@ -256,48 +297,48 @@ func buildWitness(n int, order []int, wr []*witnessRel, rng *rand.Rand, low bool
 			}
 		}
 		if !ok {
-			return nil, false
+			return false
 		}
-		pt[v] = x
-		if len(other) > 0 {
-			// Scan outward from the pick: the next few values each way, then
-			// doubling steps, which reach a relation that holds only for large
-			// values (floor(k*n2/p) >= n1^2 needs n2 large).
-			found := false
-			for _, d := range scanSteps {
-				for _, c := range [2]int64{x + d, x - d - 1} {
-					if c < lo || c > hi {
-						continue
-					}
-					pt[v] = c
-					all := true
-					for _, r := range other {
-						if ok, _ := r.holds(pt); !ok {
-							all = false
-							break
-						}
-					}
-					if all {
-						found = true
-						break
-					}
-				}
-				if found {
+		if !b.scan(v, x, lo, hi, other) {
+			continue
+		}
+		b.assigned[v] = true
+		if b.assign(i + 1) {
+			return true
+		}
+		b.assigned[v] = false
+	}
+	return false
+}
+
+// scan sets var v to the value nearest the pick x within [lo, hi] at which
+// the relations other (not linear in v) hold: the next few values each way,
+// then doubling steps, which reach a relation that holds only for large
+// values (floor(k*n2/p) >= n1^2 needs n2 large).
+func (b *witnessBuilder) scan(v int, x, lo, hi int64, other []*witnessRel) bool {
+	b.pt[v] = x
+	if len(other) == 0 {
+		return true
+	}
+	for _, d := range scanSteps {
+		for _, c := range [2]int64{x + d, x - d - 1} {
+			if c < lo || c > hi {
+				continue
+			}
+			b.pt[v] = c
+			all := true
+			for _, r := range other {
+				if ok, _ := r.holds(b.pt); !ok {
+					all = false
 					break
 				}
 			}
-			if !found {
-				return nil, false
+			if all {
+				return true
 			}
 		}
-		assigned[v] = true
 	}
-	for _, r := range wr {
-		if ok, _ := r.holds(pt); !ok {
-			return nil, false
-		}
-	}
-	return pt, true
+	return false
 }
 
 // linearRange evaluates r at x = 0, 1, 2 for var v, the other vars at their
