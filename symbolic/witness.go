@@ -437,11 +437,13 @@ func pick(lo, hi int64, rng *rand.Rand) (int64, bool) {
 	return lo + rng.Int64N(span+1), true
 }
 
-// values returns e's value at every witness, when it has one at each (the
-// same conventions as signs for symbols no relation mentions).
-func (w *witnessSet) values(e Expr) ([]Rat, bool) {
+// eval returns e's value at each witness and whether it has one there (a
+// zero divisor, say, gives none); nil when e cannot be evaluated exactly.
+// Symbols of e that no relation mentions are unconstrained and take the
+// witness's index mod 5 minus 1.
+func (w *witnessSet) eval(e Expr) ([]Rat, []bool) {
 	if len(w.pts) == 0 {
-		return nil, false
+		return nil, nil
 	}
 	vars := w.vars
 	var extra []string
@@ -455,54 +457,36 @@ func (w *witnessSet) values(e Expr) ([]Rat, bool) {
 	}
 	f, err := e.Compile(vars)
 	if err != nil || !f.rational {
-		return nil, false
+		return nil, nil
 	}
 	pt := make([]int64, len(vars))
-	out := make([]Rat, 0, len(w.pts))
+	vals, ok := make([]Rat, len(w.pts)), make([]bool, len(w.pts))
 	for i, p := range w.pts {
 		copy(pt, p)
 		for j := range extra {
 			pt[len(p)+j] = int64((i+j)%5) - 1
 		}
 		v, err := f.EvalInt(pt)
-		if err != nil {
-			return nil, false
-		}
-		out = append(out, v)
+		vals[i], ok[i] = v, err == nil
 	}
-	return out, true
+	return vals, ok
 }
 
-// refutes reports what the witnesses show about e: neg, zero and pos say e
-// takes a negative, zero and positive value at some witness. Symbols of e
-// that no relation mentions are unconstrained and take the witness's index
-// mod 5 minus 1.
+// values returns e's value at every witness, when it has one at each.
+func (w *witnessSet) values(e Expr) ([]Rat, bool) {
+	vals, ok := w.eval(e)
+	if vals == nil || slices.Contains(ok, false) {
+		return nil, false
+	}
+	return vals, true
+}
+
+// signs reports what the witnesses show about e: neg, zero and pos say e
+// takes a negative, zero and positive value at some witness.
 func (w *witnessSet) signs(e Expr) (neg, zero, pos bool) {
-	if len(w.pts) == 0 {
-		return
-	}
-	vars := w.vars
-	var extra []string
-	for _, s := range e.Symbols() {
-		if !slices.Contains(w.vars, s) {
-			extra = append(extra, s)
-		}
-	}
-	if len(extra) > 0 {
-		vars = append(slices.Clip(w.vars), extra...)
-	}
-	f, err := e.Compile(vars)
-	if err != nil || !f.rational {
-		return
-	}
-	pt := make([]int64, len(vars))
-	for i, p := range w.pts {
-		copy(pt, p)
-		for j := range extra {
-			pt[len(p)+j] = int64((i+j)%5) - 1
-		}
-		v, err := f.EvalInt(pt)
-		if err != nil {
+	vals, ok := w.eval(e)
+	for i, v := range vals {
+		if !ok[i] {
 			continue
 		}
 		switch v.Sign() {
