@@ -22,7 +22,9 @@
 // At MPI_FINALIZE (or the end of a serial program) each rank writes
 // mkvet.<rank>.jsonl into $MKVET_OUT (default: the working directory): one
 // "run" record (program time, clock, the measured cost of a timer pair and of
-// a counter increment, how many ran, the estimated overhead) and one "node"
+// a counter increment, how many ran, the estimated overhead, and a speed
+// probe: a fixed 64 KB sweep timed on all ranks at once outside the program
+// time, which shows a shared host's slow spells) and one "node"
 // record per probe that ran, each with the run's parameter values. ReadRecords
 // and ReadRun read them back; malformed lines are reported as file:line.
 //

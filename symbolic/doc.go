@@ -44,7 +44,10 @@
 // answers wrongly. It splits min, max and trunc into cases, bounds floor(x)
 // between x - 1 + 1/D and x, and proves polynomial signs by interval
 // arithmetic and by substituting each symbol from one of its bounds (x = L + x'
-// with x' >= 0) until all coefficients are non-negative.
+// with x' >= 0) until all coefficients are non-negative. Before any proof it
+// builds a few integer points that satisfy the relations (checked exactly)
+// and tries no proof they contradict, which makes undecidable questions
+// cheap without changing an answer.
 //
 // # Text
 //
