@@ -49,13 +49,29 @@ func TestHotLoop(t *testing.T) {
 	}
 }
 
+// ruleCase is one table case of a check: a costed program, a point to
+// evaluate at (nil: symbolic) and the diagnostics of that check it must give.
+type ruleCase struct {
+	name  string
+	build func(t *testing.T) *builder
+	env   map[string]int64
+	want  []string
+}
+
+// runCase runs the check id on tc's program as a subtest.
+func runCase(t *testing.T, id string, tc ruleCase) {
+	t.Run(tc.name, func(t *testing.T) {
+		b := tc.build(t)
+		var pt *cost.Point
+		if tc.env != nil {
+			pt = b.at(tc.env)
+		}
+		expect(t, only(Run(b.r, pt, Options{}), id), tc.want...)
+	})
+}
+
 func TestHotLoopNests(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		build func(t *testing.T) *builder
-		env   map[string]int64 // nil: symbolic
-		want  []string
-	}{
+	for _, tc := range []ruleCase{
 		{
 			name: "perfect nest reported once",
 			build: func(t *testing.T) *builder {
@@ -141,24 +157,12 @@ func TestHotLoopNests(t *testing.T) {
 			want: []string{"t.f90:8:3: MK1001 loop runs n iterations per rank and holds a share P/(P + 1) of the predicted work as n grows"},
 		},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			b := tc.build(t)
-			var pt *cost.Point
-			if tc.env != nil {
-				pt = b.at(tc.env)
-			}
-			expect(t, only(Run(b.r, pt, Options{}), "MK1001"), tc.want...)
-		})
+		runCase(t, "MK1001", tc)
 	}
 }
 
 func TestImbalance(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		build func(t *testing.T) *builder
-		env   map[string]int64
-		want  []string
-	}{
+	for _, tc := range []ruleCase{
 		{
 			name: "rank-dependent trip count",
 			build: func(t *testing.T) *builder {
@@ -257,24 +261,12 @@ func TestImbalance(t *testing.T) {
 			want: nil,
 		},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			b := tc.build(t)
-			var pt *cost.Point
-			if tc.env != nil {
-				pt = b.at(tc.env)
-			}
-			expect(t, only(Run(b.r, pt, Options{}), "MK1002"), tc.want...)
-		})
+		runCase(t, "MK1002", tc)
 	}
 }
 
 func TestSerialWork(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		build func(t *testing.T) *builder
-		env   map[string]int64
-		want  []string
-	}{
+	for _, tc := range []ruleCase{
 		{
 			name: "replicated on every rank",
 			build: func(t *testing.T) *builder {
@@ -327,14 +319,7 @@ func TestSerialWork(t *testing.T) {
 			want: nil,
 		},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			b := tc.build(t)
-			var pt *cost.Point
-			if tc.env != nil {
-				pt = b.at(tc.env)
-			}
-			expect(t, only(Run(b.r, pt, Options{}), "MK1003"), tc.want...)
-		})
+		runCase(t, "MK1003", tc)
 	}
 }
 
