@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
+	"github.com/mkvet/mkvet/internal/seeds"
 	"image/png"
 	"io"
 	"os"
@@ -17,60 +17,6 @@ import (
 
 const testPrograms = "../../testdata/programs"
 
-// pachecoPred is the "Pred." columns of Pacheco's Table 11.2 (seed 004
-// §11.6), predicted speedups of the trapezoidal rule for n = 512, 1024,
-// 1536, 2048, as model/whatif's test has them; readPachecoPred checks the
-// copy against the seed when it is at hand.
-var pachecoPred = map[int64][4]string{
-	2:  {"1.9", "2.0", "2.0", "2.0"},
-	4:  {"3.6", "3.8", "3.8", "3.9"},
-	8:  {"5.8", "6.8", "7.1", "7.3"},
-	16: {"8.1", "10.7", "12.1", "12.8"},
-	32: {"9.3", "14.4", "17.6", "19.8"},
-}
-
-var pachecoN = [4]int64{512, 1024, 1536, 2048}
-
-func readPachecoPred(t *testing.T) map[int64][4]string {
-	files, _ := filepath.Glob("../../../shared/seeds/004_*.txt")
-	if len(files) == 0 {
-		t.Log("seed 004 not found; using the table copied from it")
-		return pachecoPred
-	}
-	f, err := os.Open(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	seen := 0
-	for in := false; sc.Scan(); {
-		fields := strings.Fields(sc.Text())
-		if len(fields) > 0 && fields[0] == "Processes" {
-			in = true
-			continue
-		}
-		if !in {
-			continue
-		}
-		if len(fields) != 9 {
-			break
-		}
-		p, err := strconv.ParseInt(fields[0], 10, 64)
-		if err != nil {
-			break
-		}
-		if got := [4]string{fields[1], fields[3], fields[5], fields[7]}; got != pachecoPred[p] {
-			t.Fatalf("seed 004 row p=%d reads %v, the copy %v", p, got, pachecoPred[p])
-		}
-		seen++
-	}
-	if seen != len(pachecoPred) {
-		t.Fatalf("seed 004: read %d rows", seen)
-	}
-	return pachecoPred
-}
-
 // TestWhatifPacheco is the acceptance test of issue 6: from the MPI
 // trapezoidal rule with a tree reduce (trap_reduce.f90) and a profile with
 // Pacheco's constants, whatif reproduces every printed digit of his
@@ -79,8 +25,8 @@ func readPachecoPred(t *testing.T) map[int64][4]string {
 // the constant work as he drops k3; -omit io leaves out the broadcast of
 // the input n, which he omits with the I/O.
 func TestWhatifPacheco(t *testing.T) {
-	want := readPachecoPred(t)
-	for j, n := range pachecoN {
+	want := seeds.PachecoPred(t)
+	for j, n := range seeds.PachecoN {
 		out, errs, code := runMkvet(t, "whatif", filepath.Join(testPrograms, "trap_reduce.f90"),
 			"-machine", "../../testdata/profiles/pacheco-trap.json", "-unit", "trap_mod/trap/L1=22.3us",
 			"-leading", "-omit", "io", "-D", "nargs=0,n="+strconv.FormatInt(n, 10), "-P", "1..32", "-format", "json")

@@ -2,6 +2,7 @@ package whatif
 
 import (
 	"bytes"
+	"github.com/mkvet/mkvet/internal/seeds"
 	"image"
 	"image/png"
 	"os"
@@ -16,7 +17,7 @@ import (
 func pachecoSeries(t *testing.T) []Series {
 	ps, _ := ParseSweep("1..32")
 	var out []Series
-	for _, n := range pachecoN {
+	for _, n := range seeds.PachecoN {
 		env := map[string]float64{"n": float64(n)}
 		for k, v := range pachecoEnv {
 			env[k] = v

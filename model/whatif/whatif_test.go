@@ -1,12 +1,10 @@
 package whatif
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
+	"github.com/mkvet/mkvet/internal/seeds"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,24 +32,12 @@ func pacheco() Model {
 
 var pachecoEnv = map[string]float64{"ta": 22.3e-6, "k2": 175e-6}
 
-// pachecoPred is the "Pred." columns of Pacheco's Table 11.2, predicted
-// speedups of the trapezoidal rule, for n = 512, 1024, 1536, 2048.
-var pachecoPred = map[int64][4]string{
-	2:  {"1.9", "2.0", "2.0", "2.0"},
-	4:  {"3.6", "3.8", "3.8", "3.9"},
-	8:  {"5.8", "6.8", "7.1", "7.3"},
-	16: {"8.1", "10.7", "12.1", "12.8"},
-	32: {"9.3", "14.4", "17.6", "19.8"},
-}
-
-var pachecoN = [4]int64{512, 1024, 1536, 2048}
-
 // TestPachecoSpeedups checks every printed digit of the predicted speedups
 // of Pacheco's Table 11.2 (seed 004 §11.6).
 func TestPachecoSpeedups(t *testing.T) {
-	want := readPachecoTable(t)
+	want := seeds.PachecoPred(t)
 	ps := []int64{2, 4, 8, 16, 32}
-	for j, n := range pachecoN {
+	for j, n := range seeds.PachecoN {
 		env := map[string]float64{"n": float64(n)}
 		for k, v := range pachecoEnv {
 			env[k] = v
@@ -70,54 +56,6 @@ func TestPachecoSpeedups(t *testing.T) {
 			}
 		}
 	}
-}
-
-// readPachecoTable returns pachecoPred, checked against the seed's text
-// when the seed is at hand.
-func readPachecoTable(t *testing.T) map[int64][4]string {
-	files, _ := filepath.Glob("../../../shared/seeds/004_*.txt")
-	if len(files) == 0 {
-		t.Log("seed 004 not found; using the table copied from it")
-		return pachecoPred
-	}
-	f, err := os.Open(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	seen := map[int64]bool{}
-	for inTable := false; sc.Scan(); {
-		fields := strings.Fields(sc.Text())
-		if len(fields) > 0 && fields[0] == "Processes" {
-			inTable = true
-			continue
-		}
-		if !inTable {
-			continue
-		}
-		p, err := strconv.ParseInt(fields0(fields), 10, 64)
-		if err != nil || len(fields) != 9 {
-			break // the end of the table
-		}
-		// Columns: p, then Pred. and Act. for each n.
-		got := [4]string{fields[1], fields[3], fields[5], fields[7]}
-		if got != pachecoPred[p] {
-			t.Fatalf("seed 004 row p=%d reads %v, the test's copy %v", p, got, pachecoPred[p])
-		}
-		seen[p] = true
-	}
-	if len(seen) != len(pachecoPred) {
-		t.Fatalf("seed 004: read rows for %v, want all of %v", seen, pachecoPred)
-	}
-	return pachecoPred
-}
-
-func fields0(f []string) string {
-	if len(f) == 0 {
-		return ""
-	}
-	return f[0]
 }
 
 func TestTable(t *testing.T) {
