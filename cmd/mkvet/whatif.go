@@ -271,9 +271,12 @@ func (wf *whatifFlags) build(files []string, prof *model.Profile, stderr io.Writ
 		}
 		exprs[s] = e
 	}
-	if wf.series != "" {
-		name, _, _ := strings.Cut(wf.series, "=")
-		exprs[symbolName(strings.TrimSpace(name))] = symbolic.Int(0) // set per table
+	seriesName, seriesTexts, _, err := wf.seriesOf()
+	if err != nil {
+		return nil, err
+	}
+	if seriesName != "" {
+		exprs[seriesName] = symbolic.Int(0) // set per table
 	}
 
 	prog, diags := fortran.ParseFiles(files, cfg)
@@ -288,14 +291,12 @@ func (wf *whatifFlags) build(files []string, prof *model.Profile, stderr io.Writ
 		return nil, usagef("%s: errors in the source", strings.Join(files, ", "))
 	}
 	sampleEnv := maps(exprs)
-	if wf.series != "" {
-		name, vals, _ := strings.Cut(wf.series, "=")
-		first, _, _ := strings.Cut(vals, ",")
-		v, err := symbolic.Parse(strings.TrimSpace(first))
+	if seriesName != "" {
+		v, err := symbolic.Parse(seriesTexts[0])
 		if err != nil {
 			return nil, usagef("-series %s: %v", wf.series, err)
 		}
-		sampleEnv[symbolName(strings.TrimSpace(name))] = v
+		sampleEnv[seriesName] = v
 	}
 	a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume}, Env: sampleEnv})
 	if err != nil {
@@ -697,6 +698,30 @@ type constJSON struct {
 	Why  string   `json:"why,omitempty"`
 }
 
+// seriesOf reads -series N=v1,v2,...: the report symbol of N, and each
+// value as written and as a number. name is "" without -series.
+func (wf *whatifFlags) seriesOf() (name string, texts []string, vals []float64, err error) {
+	if wf.series == "" {
+		return "", nil, nil, nil
+	}
+	n, list, ok := strings.Cut(wf.series, "=")
+	if !ok || strings.TrimSpace(n) == "" {
+		return "", nil, nil, usagef("-series %s: want N=v1,v2,...", wf.series)
+	}
+	for _, v := range strings.Split(list, ",") {
+		v = strings.TrimSpace(v)
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return "", nil, nil, usagef("-series %s: %q is not a number", wf.series, v)
+		}
+		texts, vals = append(texts, v), append(vals, x)
+	}
+	return symbolName(strings.TrimSpace(n)), texts, vals, nil
+}
+
+// seriesParam is how the tables' header shows the -series parameter.
+func seriesParam(texts []string) string { return strings.Join(texts, ",") + " (one table each)" }
+
 // evaluate computes the tables and the requested analyses.
 func (wf *whatifFlags) evaluate(run, other *whatifRun, prof *model.Profile, ps []int64) (*whatifOutput, error) {
 	net, _ := prof.Network()
@@ -705,9 +730,12 @@ func (wf *whatifFlags) evaluate(run, other *whatifRun, prof *model.Profile, ps [
 	for k, e := range run.exprs {
 		out.Params[k] = e.String()
 	}
-	if wf.series != "" {
-		name, vals, _ := strings.Cut(wf.series, "=")
-		out.Params[symbolName(strings.TrimSpace(name))] = strings.ReplaceAll(vals, " ", "") + " (one table each)"
+	seriesName, seriesTexts, seriesVals, err := wf.seriesOf()
+	if err != nil {
+		return nil, err
+	}
+	if seriesName != "" {
+		out.Params[seriesName] = seriesParam(seriesTexts)
 	}
 	for _, t := range run.terms {
 		out.Terms = append(out.Terms, termJSON{Name: t.Name, Kind: t.Kind.String(), ClosedForm: t.T.String(), How: t.How})
@@ -731,19 +759,12 @@ func (wf *whatifFlags) evaluate(run, other *whatifRun, prof *model.Profile, ps [
 		env   map[string]float64
 	}
 	points := []point{{label: "", env: run.env}}
-	seriesName := ""
-	if wf.series != "" {
-		name, vals, _ := strings.Cut(wf.series, "=")
-		seriesName = symbolName(strings.TrimSpace(name))
+	if seriesName != "" {
 		points = nil
-		for _, v := range strings.Split(vals, ",") {
-			x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-			if err != nil {
-				return nil, usagef("-series %s: %q is not a number", wf.series, v)
-			}
+		for i, x := range seriesVals {
 			env := maps2(run.env)
 			env[seriesName] = x
-			points = append(points, point{label: fmt.Sprintf("%s=%s", name, strings.TrimSpace(v)), env: env})
+			points = append(points, point{label: seriesName + "=" + seriesTexts[i], env: env})
 		}
 	}
 	size := symbolName(wf.size)

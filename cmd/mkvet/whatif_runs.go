@@ -59,21 +59,16 @@ func (wf *whatifFlags) calibrated(files []string, ps []int64, kind whatif.PlotKi
 		params map[string]float64
 	}
 	all := []series{{params: params}}
-	if wf.series != "" {
-		name, list, ok := strings.Cut(wf.series, "=")
-		if !ok {
-			return fail("-series %s: want N=v1,v2,...", wf.series)
-		}
-		name = symbolName(strings.TrimSpace(name))
+	seriesName, seriesTexts, seriesVals, err := wf.seriesOf()
+	if err != nil {
+		return fail("%v", err)
+	}
+	if seriesName != "" {
 		all = nil
-		for _, v := range strings.Split(list, ",") {
-			x, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-			if err != nil {
-				return fail("-series %s: %q is not an integer", wf.series, v)
-			}
+		for i, x := range seriesVals {
 			p := maps2(params)
-			p[name] = float64(x)
-			all = append(all, series{label: fmt.Sprintf("%s=%d", name, x), params: p})
+			p[seriesName] = x
+			all = append(all, series{label: seriesName + "=" + seriesTexts[i], params: p})
 		}
 	}
 	for _, s := range cal.Sizes {
@@ -89,9 +84,8 @@ func (wf *whatifFlags) calibrated(files []string, ps []int64, kind whatif.PlotKi
 	for k, v := range params {
 		out.Params[k] = strconv.FormatFloat(v, 'f', -1, 64)
 	}
-	if wf.series != "" {
-		name, list, _ := strings.Cut(wf.series, "=")
-		out.Params[symbolName(strings.TrimSpace(name))] = strings.ReplaceAll(list, " ", "") + " (one table each)"
+	if seriesName != "" {
+		out.Params[seriesName] = seriesParam(seriesTexts)
 	}
 	kinds := map[string]string{}
 	for _, n := range cal.Nodes {
