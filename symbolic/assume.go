@@ -224,19 +224,16 @@ func (a *Assumptions) ProveWithin(r Relation, budget int) Truth {
 }
 
 func (a *Assumptions) proveWithin(r Relation, budget int) Truth {
-	// What the witnesses rule out is not tried (see witness.go): a sound
-	// proof of e >= 0 cannot exist where e < 0 at a point the relations
-	// allow.
 	// An assumption restated is answered before any witness is built.
 	switch {
 	case r.Op == GE && a.byAssumption(r.E),
 		r.Op == GT && r.E.isIntegerValued() && a.byAssumption(r.E.Sub(Int(1))):
 		return True
 	}
-	var w witnessSigns
-	if _, isConst := r.E.Const(); !isConst && useWitnesses {
-		w.neg, w.zero, w.pos = a.witnesses().signs(r.E)
-	}
+	// What the witnesses rule out is not tried (see witness.go): a sound
+	// proof of e >= 0 cannot exist where e < 0 at a point the relations
+	// allow.
+	w := a.witnessSigns(r.E)
 	switch r.Op {
 	case EQ:
 		if r.E.IsZero() || !w.neg && !w.pos && a.nonneg(r.E, budget) && a.nonneg(r.E.Neg(), budget) {
@@ -270,6 +267,16 @@ func (a *Assumptions) proveWithin(r Relation, budget int) Truth {
 // witnessSigns are the signs an expression takes at the witnesses.
 type witnessSigns struct{ neg, zero, pos bool }
 
+// witnessSigns returns the signs e takes at the witnesses of a's relations
+// (none known for a constant, for nil assumptions, or with witnesses off).
+func (a *Assumptions) witnessSigns(e Expr) witnessSigns {
+	var w witnessSigns
+	if _, isConst := e.Const(); !isConst && a != nil && useWitnesses {
+		w.neg, w.zero, w.pos = a.witnesses().signs(e)
+	}
+	return w
+}
+
 func (w witnessSigns) canPositive() bool { return !w.neg && !w.zero }
 func (w witnessSigns) canNegative() bool { return !w.pos && !w.zero }
 
@@ -283,10 +290,7 @@ func (a *Assumptions) Compare(x, y Expr) (c int, ok bool) {
 	if d.IsZero() {
 		return 0, true
 	}
-	var w witnessSigns
-	if _, isConst := d.Const(); !isConst && a != nil && useWitnesses {
-		w.neg, w.zero, w.pos = a.witnesses().signs(d)
-	}
+	w := a.witnessSigns(d)
 	switch {
 	case w.canPositive() && a.positive(d, a.budgetOr()):
 		return 1, true

@@ -1,6 +1,7 @@
 package symbolic
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -153,15 +154,7 @@ func findWitnesses(rels []Relation) *witnessSet {
 			continue
 		}
 		misses = 0
-		k := string(slices.AppendSeq([]byte{}, func(yield func(byte) bool) {
-			for _, v := range pt {
-				for i := range 8 {
-					if !yield(byte(v >> (8 * i))) {
-						return
-					}
-				}
-			}
-		}))
+		k := fmt.Sprint(pt)
 		if !have[k] {
 			have[k] = true
 			w.pts = append(w.pts, pt)
