@@ -103,16 +103,22 @@ func (e Expr) Mul(f Expr) Expr {
 	} else if p, ok := packedMul(e, f); ok {
 		ts = p
 	} else {
-		ts = make([]term, 0, len(e.t)*len(f.t))
-		for _, x := range e.t {
-			for _, y := range f.t {
-				m := mulMono(x.m, y.m)
-				ts = append(ts, term{c: x.c.Mul(y.c), m: m, deg: x.deg + y.deg})
-			}
-		}
-		ts = sortTerms(ts)
+		ts = schoolMul(e, f)
 	}
 	return fixTerms(ts)
+}
+
+// schoolMul multiplies every pair of terms and sorts the products: the method
+// for any operands, and the reference the fast methods are tested against.
+func schoolMul(e, f Expr) []term {
+	ts := make([]term, 0, len(e.t)*len(f.t))
+	for _, x := range e.t {
+		for _, y := range f.t {
+			m := mulMono(x.m, y.m)
+			ts = append(ts, term{c: x.c.Mul(y.c), m: m, deg: x.deg + y.deg})
+		}
+	}
+	return sortTerms(ts)
 }
 
 // mulMono returns the product of two monomials (merging sorted factor lists).

@@ -1,14 +1,20 @@
 package symbolic
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+	"sync"
+)
 
-// Dense multiplication. When the exponent box of the product is small, every
+// Dense multiplication. When the exponent expBox of the product is small, every
 // product monomial has a slot in a dense array: with atom k ranging over
 // [loA_k, hiA_k] in e and [loB_k, hiB_k] in f, the product's exponent lies in
 // [loA_k+loB_k, hiA_k+hiB_k], and with mixed-radix strides (earliest atom most
 // significant) the slot of x*y is ia[x] + ib[y], one addition per term pair.
-// Reading the slots from the top gives lexicographic order; a counting sort by
-// total degree then gives the canonical graded order with no comparisons.
+// The slot alone determines the monomial, so the terms are then read out in
+// canonical order (higher total degree first, then lexicographically) by
+// walking, for each degree, the exponent vectors of that degree inside the expBox
+// from the largest down: no comparisons, no sorting, and sequential writes.
 const maxDenseSlots = 1 << 16
 
 // maxDenseAtoms bounds the atoms of a dense product (the exponent vectors are
@@ -17,8 +23,34 @@ const maxDenseAtoms = 8
 
 type expVec [maxDenseAtoms]int32
 
+// mulScratch holds a dense product's working arrays, none of which the
+// product keeps. They are reused from product to product, so that a product
+// allocates little more than its terms and their factors; in a loop of
+// products that also means fewer collections.
+type mulScratch struct {
+	va, vb []expVec
+	ia, ib []int32
+	ne, nf []int64
+	ai     []int64
+	occ    []uint64
+	found  []int32
+}
+
+var mulScratchPool = sync.Pool{New: func() any { return new(mulScratch) }}
+
+// zeroed returns s resized to n zero elements, reusing its array if it can.
+func zeroed[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
 func denseMul(e, f Expr) ([]term, bool) {
-	var atoms []*atom
+	var atomsBuf [maxDenseAtoms]*atom
+	atoms := atomsBuf[:0]
 	for _, x := range [2]Expr{e, f} {
 		for _, t := range x.t {
 			for _, fa := range t.m {
@@ -33,8 +65,10 @@ func denseMul(e, f Expr) ([]term, bool) {
 	}
 	slices.SortFunc(atoms, cmpAtom)
 	n := len(atoms)
-	vectors := func(x Expr) []expVec {
-		out := make([]expVec, len(x.t))
+	sc := mulScratchPool.Get().(*mulScratch)
+	defer mulScratchPool.Put(sc)
+	vectors := func(out []expVec, x Expr) []expVec {
+		out = zeroed(out, len(x.t))
 		for i, t := range x.t {
 			for _, fa := range t.m {
 				out[i][slices.Index(atoms, fa.a)] = fa.e
@@ -42,7 +76,8 @@ func denseMul(e, f Expr) ([]term, bool) {
 		}
 		return out
 	}
-	va, vb := vectors(e), vectors(f)
+	sc.va, sc.vb = vectors(sc.va, e), vectors(sc.vb, f)
+	va, vb := sc.va, sc.vb
 	var loA, hiA, loB, hiB expVec
 	bounds := func(vs []expVec, lo, hi *expVec) {
 		*lo, *hi = vs[0], vs[0]
@@ -54,124 +89,213 @@ func denseMul(e, f Expr) ([]term, bool) {
 	}
 	bounds(va, &loA, &hiA)
 	bounds(vb, &loB, &hiB)
-	var stride [maxDenseAtoms]int
+	var b expBox
+	b.n = n
 	slots := 1
 	for k := n - 1; k >= 0; k-- {
-		stride[k] = slots
-		width := int(hiA[k]+hiB[k]-loA[k]-loB[k]) + 1
+		b.stride[k] = slots
+		b.lo[k], b.hi[k] = loA[k]+loB[k], hiA[k]+hiB[k]
+		width := int(b.hi[k]-b.lo[k]) + 1
 		if width > maxDenseSlots || slots*width > maxDenseSlots || slots*width > max(4*len(e.t)*len(f.t), 4096) {
 			return nil, false
 		}
 		slots *= width
 	}
-	index := func(vs []expVec, lo *expVec) []int32 {
-		out := make([]int32, len(vs))
+	index := func(out []int32, vs []expVec, lo *expVec) []int32 {
+		out = zeroed(out, len(vs))
 		for i, v := range vs {
 			s := 0
 			for k := range n {
-				s += int(v[k]-lo[k]) * stride[k]
+				s += int(v[k]-lo[k]) * b.stride[k]
 			}
 			out[i] = int32(s)
 		}
 		return out
 	}
-	ia, ib := index(va, &loA), index(vb, &loB)
-	// pair[s] is a term pair i*len(f)+j whose product lands in slot s; every
-	// such pair has the same monomial, so the last one written will do.
-	pair := make([]int32, slots)
+	sc.ia, sc.ib = index(sc.ia, va, &loA), index(sc.ib, vb, &loB)
+	ia, ib := sc.ia, sc.ib
 	// Exactly one of ai (int64 sums over the denominator den) and acc (exact
 	// sums) is set.
-	ai, den, ok := accumulateInts(e, f, ia, ib, pair, slots)
+	ai, den, ok := sc.accumulateInts(e, f, ia, ib, slots)
 	var acc []Rat
 	if !ok {
 		ai = nil
-		acc = accumulateRats(e, f, ia, ib, pair, slots)
+		acc = accumulateRats(e, f, ia, ib, slots)
 	}
-	coef := func(s int) Rat {
+	sc.occ = zeroed(sc.occ, (slots+63)/64)
+	occ := sc.occ
+	if ai != nil {
+		for s, x := range ai {
+			if x != 0 {
+				occ[uint(s)/64] |= 1 << (uint(s) % 64)
+			}
+		}
+	} else {
+		for s := range acc {
+			if !acc[s].IsZero() {
+				occ[uint(s)/64] |= 1 << (uint(s) % 64)
+			}
+		}
+	}
+	found, nfactors := b.walk(sc.found[:0], occ)
+	sc.found = found
+	ts := make([]term, len(found))
+	backing := make([]factor, nfactors)
+	// The fields are stored one by one: assigning a whole term would copy it
+	// with a bulk write barrier while a collection runs.
+	next := 0
+	for i, s := range found {
+		t := &ts[i]
 		switch {
 		case ai == nil:
-			return acc[s]
+			t.c = acc[s]
 		case den == 1:
-			return Rat{n: ai[s], d: 1}
+			t.c.n, t.c.d = ai[s], 1
+		default:
+			t.c = RatFrac(ai[s], den)
 		}
-		return RatFrac(ai[s], den)
-	}
-	// Occupied slots from the top, with their total degrees.
-	var degLo, degHi int32
-	for k := range n {
-		degLo += loA[k] + loB[k]
-		degHi += hiA[k] + hiB[k]
-	}
-	nf := len(f.t)
-	// Degrees in contiguous arrays: the terms themselves are 56 bytes apart.
-	ed := make([]int32, len(e.t))
-	for i, t := range e.t {
-		ed[i] = t.deg
-	}
-	fd := make([]int32, nf)
-	for j, t := range f.t {
-		fd[j] = t.deg
-	}
-	type slotDeg struct{ s, d int32 }
-	var found []slotDeg
-	counts := make([]int, degHi-degLo+2)
-	nfactors := 0
-	for s := slots - 1; s >= 0; s-- {
-		if ai != nil && ai[s] == 0 || ai == nil && acc[s].IsZero() {
-			continue
-		}
-		p := pair[s]
-		i, j := int(p)/nf, int(p)%nf
-		d := ed[i] + fd[j]
-		counts[degHi-d+1]++
+		start := next
+		r := int(s)
 		for k := range n {
-			if va[i][k]+vb[j][k] != 0 {
-				nfactors++
+			ek := b.lo[k] + int32(r/b.stride[k])
+			r %= b.stride[k]
+			if ek != 0 {
+				backing[next].a = atoms[k]
+				backing[next].e = ek
+				next++
+				t.deg += ek
 			}
 		}
-		found = append(found, slotDeg{int32(s), d})
-	}
-	for b := 1; b < len(counts); b++ {
-		counts[b] += counts[b-1]
-	}
-	ts := make([]term, len(found))
-	backing := make([]factor, 0, nfactors)
-	for _, sd := range found {
-		s, d := int(sd.s), sd.d
-		p := pair[s]
-		i, j := int(p)/nf, int(p)%nf
-		at := counts[degHi-d]
-		counts[degHi-d]++
-		start := len(backing)
-		for k := range n {
-			if ek := va[i][k] + vb[j][k]; ek != 0 {
-				backing = append(backing, factor{a: atoms[k], e: ek})
-			}
-		}
-		ts[at] = term{c: coef(s), m: backing[start:len(backing):len(backing)], deg: d}
+		t.m = backing[start:next:next]
 	}
 	return ts, true
+}
+
+// expBox is the exponent box [lo, hi] of a dense product with its mixed-radix
+// strides (atom 0 most significant).
+type expBox struct {
+	n      int
+	lo, hi expVec
+	stride [maxDenseAtoms]int
+}
+
+// walk returns the slots set in occ in canonical monomial order (total degree
+// from the highest down, and within a degree lexicographically from the
+// largest), and the number of non-zero exponents in their vectors.
+func (b *expBox) walk(found []int32, occ []uint64) ([]int32, int) {
+	nfactors := 0
+	set := func(s int) bool { return occ[uint(s)/64]&(1<<(uint(s)%64)) != 0 }
+	n := b.n
+	switch n {
+	case 0:
+		if set(0) {
+			found = append(found, 0)
+		}
+		return found, 0
+	case 1:
+		for x := b.hi[0]; x >= b.lo[0]; x-- {
+			if s := int(x - b.lo[0]); set(s) {
+				found = append(found, int32(s))
+				if x != 0 {
+					nfactors++
+				}
+			}
+		}
+		return found, nfactors
+	}
+	// restLo[k], restHi[k]: the least and greatest sum of exponents k..n-1.
+	var restLo, restHi [maxDenseAtoms + 1]int32
+	for k := n - 1; k >= 0; k-- {
+		restLo[k] = restLo[k+1] + b.lo[k]
+		restHi[k] = restHi[k+1] + b.hi[k]
+	}
+	var v expVec
+	var rem [maxDenseAtoms]int32 // rem[k]: the degree left for atoms k..n-1
+	var base [maxDenseAtoms]int  // base[k]: the slot offset of atoms 0..k-1
+	var nz [maxDenseAtoms]int    // nz[k]: the non-zero exponents among atoms 0..k-1
+	// Atoms 0..n-3 are an odometer; atoms n-2 and n-1 are walked by the
+	// inner loop, the last exponent being what the degree leaves.
+	top := func(k int) int32 { return min(b.hi[k], rem[k]-restLo[k+1]) }
+	bottom := func(k int) int32 { return max(b.lo[k], rem[k]-restHi[k+1]) }
+	p, q := n-2, n-1
+	for d := restHi[0]; d >= restLo[0]; d-- {
+		rem[0] = d
+		k := 0
+		v[0] = top(0)
+		for {
+			for k < p {
+				rem[k+1] = rem[k] - v[k]
+				base[k+1] = base[k] + int(v[k]-b.lo[k])*b.stride[k]
+				nz[k+1] = nz[k]
+				if v[k] != 0 {
+					nz[k+1]++
+				}
+				k++
+				v[k] = top(k)
+			}
+			// k == p: walk x = v[p] down; the last exponent is rem[p] - x.
+			for x := top(p); x >= bottom(p); x-- {
+				y := rem[p] - x
+				s := base[p] + int(x-b.lo[p])*b.stride[p] + int(y-b.lo[q])
+				if set(s) {
+					found = append(found, int32(s))
+					nfactors += nz[p]
+					if x != 0 {
+						nfactors++
+					}
+					if y != 0 {
+						nfactors++
+					}
+				}
+			}
+			// Step the odometer: lower the deepest exponent above p that
+			// can go lower.
+			k--
+			for k >= 0 && v[k] <= bottom(k) {
+				k--
+			}
+			if k < 0 {
+				break
+			}
+			v[k]--
+		}
+	}
+	return found, nfactors
 }
 
 // accumulateInts sums the coefficient products into dense slots in int64: the
 // coefficients are scaled to integers over common denominators (den), and the
 // sums hold no pointers, so no GC write barriers. ok is false on overflow.
-func accumulateInts(e, f Expr, ia, ib, pair []int32, slots int) (a []int64, den int64, ok bool) {
-	ne, de, ok := scaledInts(e)
+func (sc *mulScratch) accumulateInts(e, f Expr, ia, ib []int32, slots int) (a []int64, den int64, ok bool) {
+	ne, de, ok := scaledInts(sc.ne[:0], e)
+	sc.ne = ne
 	if !ok {
 		return nil, 0, false
 	}
-	nf, df, ok := scaledInts(f)
+	nf, df, ok := scaledInts(sc.nf[:0], f)
+	sc.nf = nf
 	if !ok {
 		return nil, 0, false
 	}
 	if den, ok = mul64(de, df); !ok {
 		return nil, 0, false
 	}
-	a = make([]int64, slots)
+	sc.ai = zeroed(sc.ai, slots)
+	a = sc.ai
+	// A slot receives at most one product per term of either operand, so when
+	// min(len) * max|x| * max|y| < 2^63 no product or sum can overflow and the
+	// checks are left out.
+	if bits.Len64(maxAbs(ne))+bits.Len64(maxAbs(nf))+bits.Len(uint(min(len(ne), len(nf)))) < 63 {
+		for i, x := range ne {
+			row := a[ia[i]:]
+			for j, y := range nf {
+				row[ib[j]] += x * y
+			}
+		}
+		return a, den, true
+	}
 	for i, x := range ne {
 		base := ia[i]
-		row := int32(i * len(nf))
 		for j, y := range nf {
 			p, ok := mul64(x, y)
 			if !ok {
@@ -183,7 +307,6 @@ func accumulateInts(e, f Expr, ia, ib, pair []int32, slots int) (a []int64, den 
 				return nil, 0, false
 			}
 			a[s] = v
-			pair[s] = row + int32(j)
 		}
 	}
 	return a, den, true
@@ -191,41 +314,49 @@ func accumulateInts(e, f Expr, ia, ib, pair []int32, slots int) (a []int64, den 
 
 // accumulateRats sums the coefficient products into dense slots exactly.
 // A slot left at zero, never written or cancelled, holds no term.
-func accumulateRats(e, f Expr, ia, ib, pair []int32, slots int) []Rat {
+func accumulateRats(e, f Expr, ia, ib []int32, slots int) []Rat {
 	acc := make([]Rat, slots)
 	for i, x := range e.t {
 		base := ia[i]
 		for j, y := range f.t {
 			s := base + ib[j]
 			acc[s] = acc[s].Add(x.c.Mul(y.c))
-			pair[s] = int32(i*len(f.t) + j)
 		}
 	}
 	return acc
 }
 
-// scaledInts returns the coefficients of e times the lcm d of their
+// scaledInts appends to dst the coefficients of e times the lcm d of their
 // denominators, as int64s, when everything fits.
-func scaledInts(e Expr) (num []int64, d int64, ok bool) {
+func scaledInts(dst []int64, e Expr) (num []int64, d int64, ok bool) {
 	d = 1
 	for _, t := range e.t {
 		if t.c.b != nil {
-			return nil, 0, false
+			return dst, 0, false
 		}
 		if td := t.c.den(); td != 1 {
 			g := int64(gcd64(uint64(d), uint64(td)))
 			if d, ok = mul64(d, td/g); !ok {
-				return nil, 0, false
+				return dst, 0, false
 			}
 		}
 	}
-	num = make([]int64, len(e.t))
-	for i, t := range e.t {
+	num = dst
+	for _, t := range e.t {
 		n, ok := mul64(t.c.n, d/t.c.den())
 		if !ok {
-			return nil, 0, false
+			return dst, 0, false
 		}
-		num[i] = n
+		num = append(num, n)
 	}
 	return num, d, true
+}
+
+// maxAbs returns the largest magnitude in xs.
+func maxAbs(xs []int64) uint64 {
+	var m uint64
+	for _, x := range xs {
+		m = max(m, abs64(x))
+	}
+	return m
 }

@@ -144,7 +144,7 @@ func (f *Func) prepareInt() {
 	for i, t := range f.terms {
 		e.t[i].c = t.c
 	}
-	num, den, ok := scaledInts(e)
+	num, den, ok := scaledInts(nil, e)
 	if !ok {
 		return
 	}
