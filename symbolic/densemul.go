@@ -6,14 +6,14 @@ import (
 	"sync"
 )
 
-// Dense multiplication. When the exponent expBox of the product is small, every
+// Dense multiplication. When the exponent box of the product is small, every
 // product monomial has a slot in a dense array: with atom k ranging over
 // [loA_k, hiA_k] in e and [loB_k, hiB_k] in f, the product's exponent lies in
 // [loA_k+loB_k, hiA_k+hiB_k], and with mixed-radix strides (earliest atom most
 // significant) the slot of x*y is ia[x] + ib[y], one addition per term pair.
 // The slot alone determines the monomial, so the terms are then read out in
 // canonical order (higher total degree first, then lexicographically) by
-// walking, for each degree, the exponent vectors of that degree inside the expBox
+// walking, for each degree, the exponent vectors of that degree inside the box
 // from the largest down: no comparisons, no sorting, and sequential writes.
 const maxDenseSlots = 1 << 16
 
