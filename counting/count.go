@@ -71,7 +71,7 @@ func Sum(s *Set, w symbolic.Expr, a *symbolic.Assumptions, opt Options) (symboli
 	if a == nil {
 		a = symbolic.NewAssumptions()
 	}
-	en := &engine{opt: opt.withDefaults(), assume: a}
+	en := &engine{opt: opt.withDefaults(), base: symbolic.NewAssumptions(a.Relations()...).WithBudget(pruneBudget)}
 	for _, conj := range conjs {
 		if err := en.run(cell{vars: slices.Clone(s.Vars), rels: conj, weight: w}); err != nil {
 			return symbolic.Piecewise{}, err
@@ -95,7 +95,7 @@ type cell struct {
 
 type engine struct {
 	opt    Options
-	assume *symbolic.Assumptions
+	base   *symbolic.Assumptions // the caller's assumptions, with the prune budget
 	cells  int
 	fresh  int
 	pieces []symbolic.Piece
@@ -398,11 +398,10 @@ func (en *engine) sign(e symbolic.Expr, c cell) int {
 	if r, ok := e.Const(); ok {
 		return r.Sign()
 	}
-	a := en.context(c, "")
 	switch {
-	case a.Prove(gt(e)) == symbolic.True:
+	case en.proves(c, gt(e)):
 		return 1
-	case a.Prove(gt(e.Neg())) == symbolic.True:
+	case en.proves(c, gt(e.Neg())):
 		return -1
 	}
 	return 0
@@ -410,21 +409,32 @@ func (en *engine) sign(e symbolic.Expr, c cell) int {
 
 // isZero reports whether e is provably 0 in the cell.
 func (en *engine) isZero(e symbolic.Expr, c cell) bool {
-	if e.IsZero() {
-		return true
+	if v, ok := e.Const(); ok {
+		return v.IsZero()
 	}
-	return en.context(c, "").Prove(symbolic.Relation{E: e, Op: symbolic.EQ}) == symbolic.True
+	return en.proves(c, symbolic.Relation{E: e, Op: symbolic.EQ})
 }
 
-// context returns the assumptions plus the cell's relations that do not
-// mention the variable skip.
-func (en *engine) context(c cell, skip string) *symbolic.Assumptions {
-	a := symbolic.NewAssumptions(en.assume.Relations()...).WithBudget(pruneBudget)
-	for _, r := range c.rels {
-		if skip == "" || !r.E.Has(skip) {
-			a.Assume(r)
-		}
+// proves reports whether r provably holds in the cell. The assumptions alone
+// are asked first: the coefficients whose signs elimination needs are
+// parameters (p, n1) that they settle, and their answers are shared by every
+// cell, where each cell's own relations are a new context to build witnesses
+// and bounds for. What the assumptions refute, the cell's relations (more of
+// them) cannot prove, unless the cell is empty, where no answer matters.
+func (en *engine) proves(c cell, r symbolic.Relation) bool {
+	switch en.base.Prove(r) {
+	case symbolic.True:
+		return true
+	case symbolic.False:
+		return false
 	}
+	return en.context(c).Prove(r) == symbolic.True
+}
+
+// context returns the assumptions plus the cell's relations.
+func (en *engine) context(c cell) *symbolic.Assumptions {
+	a := en.base.Clone()
+	a.Assume(c.rels...)
 	return a
 }
 
@@ -508,7 +518,7 @@ func (en *engine) eliminate(c cell, v string) ([]cell, error) {
 	lowers = dropDominated(lowers, true)
 	uppers = dropDominated(uppers, false)
 	vars := slices.Clone(c.vars[:len(c.vars)-1])
-	ctx := en.context(cell{rels: others}, "")
+	ctx := en.context(cell{rels: others})
 	lowers = dropProven(ctx, lowers, true)
 	uppers = dropProven(ctx, uppers, false)
 	var out []cell
@@ -536,7 +546,7 @@ func (en *engine) eliminate(c cell, v string) ([]cell, error) {
 // coefficient a of r = a*v + b; in the last, r becomes b op 0. Cases that the
 // context refutes are left out.
 func (en *engine) splitSign(c cell, r symbolic.Relation, a, b symbolic.Expr) []cell {
-	ctx := en.context(c, "")
+	ctx := en.context(c)
 	var out []cell
 	for _, g := range []symbolic.Relation{gt(a), gt(a.Neg())} {
 		if ctx.Prove(g) != symbolic.False {

@@ -41,7 +41,7 @@ type Assumptions struct {
 	// dropped when a relation is added; each proof copies it with a fresh
 	// interval memo, so concurrent proofs share it read-only.
 	cache atomic.Pointer[bounds]
-	// text is the relations' canonical text, the key of the proof memo;
+	// text is the relations' key (see Relation.writeKey), the key of the proof memo;
 	// computed on first use and dropped when a relation is added.
 	text atomic.Pointer[string]
 }
@@ -76,12 +76,19 @@ func (a *Assumptions) key() string {
 	}
 	var b strings.Builder
 	for _, r := range a.rels {
-		b.WriteString(r.String())
+		r.writeKey(&b)
 		b.WriteByte(';')
 	}
 	t := b.String()
 	a.text.Store(&t)
 	return t
+}
+
+// writeKey writes a string that identifies r among relations of canonical
+// expressions: cheaper than printing it, and unambiguous.
+func (r Relation) writeKey(b *strings.Builder) {
+	b.WriteByte(byte('0' + r.Op))
+	r.E.writeKey(b)
 }
 
 // baseBounds returns a private copy of the bounds of a's relations.
@@ -206,7 +213,13 @@ func (a *Assumptions) ProveWithin(r Relation, budget int) Truth {
 	if _, ok := r.E.Const(); ok {
 		return a.proveWithin(r, budget)
 	}
-	key := a.key() + "|" + r.String() + "|" + strconv.Itoa(budget)
+	var b strings.Builder
+	b.WriteString(a.key())
+	b.WriteByte('|')
+	r.writeKey(&b)
+	b.WriteByte('|')
+	b.WriteString(strconv.Itoa(budget))
+	key := b.String()
 	proofMemo.Lock()
 	t, ok := proofMemo.m[key]
 	proofMemo.Unlock()
@@ -305,18 +318,20 @@ func (a *Assumptions) nonneg(e Expr, budget int) bool {
 	if a.byAssumption(e) {
 		return true
 	}
-	if newProof(a, budget).prove(e, false, 0) {
-		return true
-	}
 	// floor(x) + r >= 0 with r an integer is x + r >= 0, and
 	// -floor(x) + r >= 0 is x < r + 1: exact rewrites that keep the
 	// information the floor's interval bounds lose (floor(n/P) >= 1 from
-	// n >= P).
+	// n >= P), and spare the search a stand-in symbol. They are tried first;
+	// the goal as written is the fallback.
 	if x, c, r, ok := floorForm(e); ok {
-		if c > 0 {
-			return newProof(a, budget).prove(x.Add(r), false, 0)
+		if c > 0 && newProof(a, budget).prove(x.Add(r), false, 0) ||
+			c < 0 && newProof(a, budget).prove(r.Add(Int(1)).Sub(x), true, 0) {
+			return true
 		}
-		return newProof(a, budget).prove(r.Add(Int(1)).Sub(x), true, 0)
+		return newProof(a, budget).prove(e, false, 0)
+	}
+	if newProof(a, budget).prove(e, false, 0) {
+		return true
 	}
 	// e = q/D with D a product of positive atoms: e >= 0 iff q >= 0. Interval
 	// bounds lose the link between numerator and denominator ((k-1)/m with
@@ -330,8 +345,11 @@ func (a *Assumptions) nonneg(e Expr, budget int) bool {
 // byAssumption reports whether e is an assumption plus a non-negative
 // constant: the bounds cannot see this when the assumption is not a bound on
 // one symbol (P*floor(n/P) >= n).
-func (a *Assumptions) byAssumption(e Expr) bool {
-	for _, r := range a.rels {
+func (a *Assumptions) byAssumption(e Expr) bool { return restated(a.rels, e) }
+
+// restated reports whether e is one of rels plus a non-negative constant.
+func restated(rels []Relation, e Expr) bool {
+	for _, r := range rels {
 		if c, ok := e.Sub(r.E).Const(); ok && c.Sign() >= 0 {
 			return true
 		}
@@ -472,6 +490,28 @@ func (p *proof) prove(e Expr, strict bool, depth int) bool {
 	}
 	// Case splits substitute arguments into powers of the atom; large powers
 	// would expand without end, so they are not split.
+	// A case split's condition is often the goal itself (n - k*F >= 0 in
+	// the case max(-k*F, -n) = -k*F), which bounds, seeing no linear
+	// relation in it, do not use.
+	if !strict && restated(p.rels, e) || strict && e.isIntegerValued() && restated(p.rels, e.Sub(Int(1))) {
+		return true
+	}
+	// A factor common to every term whose sign its interval shows is taken
+	// out: (1 - k)*F with F = floor(-n/P) <= 0 leaves k - 1 >= 0, where
+	// bounds on the product k*F are not known.
+	if f, rest, ok := commonFactor(e); ok {
+		iv := p.bounds().interval(f)
+		switch {
+		case iv.lo.finite && (iv.lo.v.Sign() > 0 || !strict && iv.lo.v.Sign() == 0):
+			if p.prove(rest, strict, depth) {
+				return true
+			}
+		case iv.hi.finite && (iv.hi.v.Sign() < 0 || !strict && iv.hi.v.Sign() == 0):
+			if p.prove(rest.Neg(), strict, depth) {
+				return true
+			}
+		}
+	}
 	if a := splitAtom(e); a != nil && depth < maxSplitDepth && maxExp(e) <= maxShiftDegree {
 		for _, c := range splitCases(a) {
 			// The case is vacuous when its condition contradicts the relations.
@@ -484,6 +524,33 @@ func (p *proof) prove(e Expr, strict bool, depth int) bool {
 		return true
 	}
 	return p.proveFlat(e, strict)
+}
+
+// commonFactor splits e, a sum of two or more terms, as f*rest, f a power of
+// an atom every term holds to a positive power.
+func commonFactor(e Expr) (f, rest Expr, ok bool) {
+	if len(e.t) < 2 {
+		return Expr{}, Expr{}, false
+	}
+	for _, fa := range e.t[0].m {
+		if fa.e <= 0 || fa.a.kind == kConst || fa.a.kind == kSqrt || fa.a.kind == kRecip {
+			continue
+		}
+		k := fa.e
+		for _, t := range e.t[1:] {
+			i := slices.IndexFunc(t.m, func(g factor) bool { return g.a == fa.a })
+			if i < 0 || t.m[i].e <= 0 {
+				k = 0
+				break
+			}
+			k = min(k, t.m[i].e)
+		}
+		if k > 0 {
+			f = atomExpr(fa.a).Pow(int(k))
+			return f, e.Mul(atomExpr(fa.a).Pow(-int(k))), true
+		}
+	}
+	return Expr{}, Expr{}, false
 }
 
 // infeasible reports whether the relations with conds added cannot all hold,

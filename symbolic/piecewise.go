@@ -63,7 +63,13 @@ func (a *Assumptions) simplifyAtom(at *atom, walk func(Expr) Expr) Expr {
 		// disagree rule every c out, and ones that agree name the only
 		// candidate (see witness.go).
 		only, tryOnly := Rat{}, false
+		candidates := int64(3)
 		if useWitnesses {
+			if len(a.witnesses().pts) == 0 {
+				// A set whose points the search did not find is most often
+				// empty; only the interval's own candidate is worth proofs.
+				candidates = 1
+			}
 			if vs, ok := a.witnesses().values(x); ok {
 				only, tryOnly = vs[0].Floor(), true
 				for _, v := range vs[1:] {
@@ -76,7 +82,7 @@ func (a *Assumptions) simplifyAtom(at *atom, walk func(Expr) Expr) Expr {
 		if iv.lo.finite {
 			// Intervals are loose (k/p with 1 <= k <= p bounds from 0 only via
 			// the relation k <= p): try the first few integers above the bound.
-			for d := int64(0); d < 3; d++ {
+			for d := range candidates {
 				cv := iv.lo.v.Floor().Add(RatInt(d))
 				if tryOnly && cv.Cmp(only) != 0 {
 					continue

@@ -1,10 +1,11 @@
 package symbolic
 
 import (
-	"fmt"
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -136,10 +137,12 @@ func findWitnesses(rels []Relation) *witnessSet {
 	}
 	order := witnessOrder(len(w.vars), wr)
 	h := uint64(len(rels))
+	var key strings.Builder
 	for _, r := range rels {
-		for _, c := range r.String() {
-			h = h*1099511628211 + uint64(c)
-		}
+		r.writeKey(&key)
+	}
+	for _, c := range key.String() {
+		h = h*1099511628211 + uint64(c)
 	}
 	rng := rand.New(rand.NewPCG(h, 0x6d6b766574))
 	have := map[string]bool{}
@@ -154,7 +157,11 @@ func findWitnesses(rels []Relation) *witnessSet {
 			continue
 		}
 		misses = 0
-		k := fmt.Sprint(pt)
+		kb := make([]byte, 0, 8*len(pt))
+		for _, x := range pt {
+			kb = binary.LittleEndian.AppendUint64(kb, uint64(x))
+		}
+		k := string(kb)
 		if !have[k] {
 			have[k] = true
 			w.pts = append(w.pts, pt)
