@@ -398,10 +398,11 @@ func (en *engine) sign(e symbolic.Expr, c cell) int {
 	if r, ok := e.Const(); ok {
 		return r.Sign()
 	}
+	s := en.scope(c)
 	switch {
-	case en.proves(c, gt(e)):
+	case s.Prove(gt(e), true) == symbolic.True:
 		return 1
-	case en.proves(c, gt(e.Neg())):
+	case s.Prove(gt(e.Neg()), true) == symbolic.True:
 		return -1
 	}
 	return 0
@@ -412,30 +413,49 @@ func (en *engine) isZero(e symbolic.Expr, c cell) bool {
 	if v, ok := e.Const(); ok {
 		return v.IsZero()
 	}
-	return en.proves(c, symbolic.Relation{E: e, Op: symbolic.EQ})
+	return en.scope(c).Prove(symbolic.Relation{E: e, Op: symbolic.EQ}, true) == symbolic.True
 }
 
-// proves reports whether r provably holds in the cell. The assumptions alone
-// are asked first: the coefficients whose signs elimination needs are
-// parameters (p, n1) that they settle, and their answers are shared by every
-// cell, where each cell's own relations are a new context to build witnesses
-// and bounds for. What the assumptions refute, the cell's relations (more of
-// them) cannot prove, unless the cell is empty, where no answer matters.
-func (en *engine) proves(c cell, r symbolic.Relation) bool {
-	switch en.base.Prove(r) {
-	case symbolic.True:
-		return true
-	case symbolic.False:
-		return false
+// scope answers questions in a cell: under the caller's assumptions and the
+// cell's relations (ctx), the cell's variables being vars.
+type scope struct {
+	base, ctx *symbolic.Assumptions
+	vars      []string
+	// paramRels: the cell has relations on parameters alone, which the
+	// assumptions lack.
+	paramRels bool
+}
+
+// scope returns the scope of c.
+func (en *engine) scope(c cell) *scope {
+	ctx := en.base.Clone()
+	ctx.Assume(c.rels...)
+	s := &scope{base: en.base, ctx: ctx, vars: c.vars}
+	for _, r := range c.rels {
+		s.paramRels = s.paramRels || paramOnly(r.E, c.vars)
 	}
-	return en.context(c).Prove(r) == symbolic.True
+	return s
 }
 
-// context returns the assumptions plus the cell's relations.
-func (en *engine) context(c cell) *symbolic.Assumptions {
-	a := en.base.Clone()
-	a.Assume(c.rels...)
-	return a
+// Prove answers r. A question about parameters alone goes to the caller's
+// assumptions first: those answers are shared by every cell (memoized, one
+// set of witnesses and bounds), where each cell's relations are a new
+// context to build them for, and its variables more symbols for the search
+// (n >= i, i >= 1 adds nothing to n >= 1 but choices). What the assumptions
+// decide holds in the cell too: true everywhere they allow is true in the
+// cell, and false everywhere is false there (or the cell is empty, where no
+// answer matters).
+//
+// When the cell has relations on parameters alone, they are likely what a
+// bound or guard question needs (1 >= k pins k), and only questions about a
+// coefficient's sign (coefficient true) go to the assumptions first.
+func (s *scope) Prove(r symbolic.Relation, coefficient bool) symbolic.Truth {
+	if paramOnly(r.E, s.vars) && (coefficient || !s.paramRels) {
+		if t := s.base.Prove(r); t != symbolic.Unknown {
+			return t
+		}
+	}
+	return s.ctx.Prove(r)
 }
 
 // solveEq removes v through the equation a*v + b == 0: v = -b/a, guarded by the
@@ -518,7 +538,7 @@ func (en *engine) eliminate(c cell, v string) ([]cell, error) {
 	lowers = dropDominated(lowers, true)
 	uppers = dropDominated(uppers, false)
 	vars := slices.Clone(c.vars[:len(c.vars)-1])
-	ctx := en.context(cell{rels: others})
+	ctx := en.scope(cell{vars: c.vars, rels: others})
 	lowers = dropProven(ctx, lowers, true)
 	uppers = dropProven(ctx, uppers, false)
 	var out []cell
@@ -546,15 +566,15 @@ func (en *engine) eliminate(c cell, v string) ([]cell, error) {
 // coefficient a of r = a*v + b; in the last, r becomes b op 0. Cases that the
 // context refutes are left out.
 func (en *engine) splitSign(c cell, r symbolic.Relation, a, b symbolic.Expr) []cell {
-	ctx := en.context(c)
+	ctx := en.scope(c)
 	var out []cell
 	for _, g := range []symbolic.Relation{gt(a), gt(a.Neg())} {
-		if ctx.Prove(g) != symbolic.False {
+		if ctx.Prove(g, true) != symbolic.False {
 			out = append(out, withRels(c, g))
 		}
 	}
 	zero := symbolic.Relation{E: a, Op: symbolic.EQ}
-	if ctx.Prove(zero) != symbolic.False {
+	if ctx.Prove(zero, true) != symbolic.False {
 		rels := make([]symbolic.Relation, 0, len(c.rels)+1)
 		for _, x := range c.rels {
 			if x.Op == r.Op && x.E.Equal(r.E) {
@@ -569,7 +589,7 @@ func (en *engine) splitSign(c cell, r symbolic.Relation, a, b symbolic.Expr) []c
 
 // dropProven removes bounds that another bound provably dominates in the
 // context (for lower bounds: some other is always at least as large).
-func dropProven(ctx *symbolic.Assumptions, bs []symbolic.Expr, lower bool) []symbolic.Expr {
+func dropProven(ctx *scope, bs []symbolic.Expr, lower bool) []symbolic.Expr {
 	if len(bs) < 2 {
 		return bs
 	}
@@ -584,9 +604,9 @@ func dropProven(ctx *symbolic.Assumptions, bs []symbolic.Expr, lower bool) []sym
 			if !lower {
 				d = d.Neg()
 			}
-			if ctx.Prove(symbolic.Relation{E: d, Op: symbolic.GE}) == symbolic.True {
+			if ctx.Prove(symbolic.Relation{E: d, Op: symbolic.GE}, false) == symbolic.True {
 				// Equal bounds dominate each other: keep the first.
-				if j < i || ctx.Prove(symbolic.Relation{E: d.Neg(), Op: symbolic.GE}) != symbolic.True {
+				if j < i || ctx.Prove(symbolic.Relation{E: d.Neg(), Op: symbolic.GE}, false) != symbolic.True {
 					dominated = true
 					break
 				}
@@ -623,7 +643,7 @@ func extremeGuards(xs []symbolic.Expr, i int, greatest bool) []symbolic.Relation
 
 // prune drops guards the context proves and reports false when one is
 // refuted.
-func prune(ctx *symbolic.Assumptions, guards []symbolic.Relation) ([]symbolic.Relation, bool) {
+func prune(ctx *scope, guards []symbolic.Relation) ([]symbolic.Relation, bool) {
 	var kept []symbolic.Relation
 	for _, g := range guards {
 		if v, ok := g.E.Const(); ok {
@@ -632,7 +652,7 @@ func prune(ctx *symbolic.Assumptions, guards []symbolic.Relation) ([]symbolic.Re
 			}
 			continue
 		}
-		switch ctx.Prove(g) {
+		switch ctx.Prove(g, false) {
 		case symbolic.True:
 			continue
 		case symbolic.False:
