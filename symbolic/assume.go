@@ -1,7 +1,6 @@
 package symbolic
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,9 +40,12 @@ type Assumptions struct {
 	// dropped when a relation is added; each proof copies it with a fresh
 	// interval memo, so concurrent proofs share it read-only.
 	cache atomic.Pointer[bounds]
-	// text is the relations' key (see Relation.writeKey), the key of the proof memo;
-	// computed on first use and dropped when a relation is added.
+	// text is the relations' key (see Relation.writeKey), the key of the
+	// proof memo; computed on first use and dropped when a relation is added.
 	text atomic.Pointer[string]
+	// nclone is the number of leading relations a Clone copied: their
+	// witnesses are extended to the relations added since (see witness.go).
+	nclone int
 }
 
 // proofMemo remembers the answers of recent questions, process-wide: the
@@ -114,7 +116,7 @@ func (a *Assumptions) Clone() *Assumptions {
 	if a == nil {
 		return &Assumptions{}
 	}
-	return &Assumptions{rels: slices.Clone(a.rels), budget: a.budget}
+	return &Assumptions{rels: slices.Clone(a.rels), budget: a.budget, nclone: len(a.rels)}
 }
 
 // Assume adds relations.
@@ -687,7 +689,7 @@ func (p *proof) abstract(e Expr, bs *bounds) (Expr, []Relation, bool) {
 				continue
 			}
 			p.fresh++
-			name := fmt.Sprintf("\x00%d", p.fresh) // cannot clash with a user symbol
+			name := "\x00" + strconv.Itoa(p.fresh) // cannot clash with a user symbol
 			fs := Sym(name)
 			if a.kind != kFloor {
 				fs = RealSym(name)
@@ -994,7 +996,7 @@ func (s *shifter) run(e Expr, strict bool, done map[string]bool, depth int) bool
 		return err == nil && s.run(f, strict, next, depth+1)
 	}
 	s.n++
-	prime := Sym(fmt.Sprintf("\x01%d", s.n))
+	prime := Sym("\x01" + strconv.Itoa(s.n))
 	// An integer symbol with a constant lower bound L: besides x = L + x', try
 	// peeling x = L off (x = L, then x = L+1 + x'), which proves n^2 - n >= 0.
 	if isIntSym(x) {

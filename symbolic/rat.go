@@ -1,10 +1,10 @@
 package symbolic
 
 import (
-	"fmt"
 	"math"
 	"math/big"
 	"math/bits"
+	"strconv"
 )
 
 // Rat is an exact rational number. Small values live in two machine words; a value
@@ -325,9 +325,9 @@ func (r Rat) String() string {
 		return r.b.RatString()
 	}
 	if d := r.den(); d != 1 {
-		return fmt.Sprintf("%d/%d", r.n, d)
+		return strconv.FormatInt(r.n, 10) + "/" + strconv.FormatInt(d, 10)
 	}
-	return fmt.Sprint(r.n)
+	return strconv.FormatInt(r.n, 10)
 }
 
 func abs64(x int64) uint64 {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -56,16 +57,33 @@ var witnessMemo struct {
 }
 
 // witnesses returns points satisfying a's relations, from the process-wide
-// memo (emptied with ForgetProofs) or freshly built.
+// memo (emptied with ForgetProofs) or freshly built. Assumptions cloned from
+// others and then given more relations (a counting cell's context: the
+// caller's assumptions plus the cell's bounds) extend the witnesses of the
+// relations they were cloned with, which assigns only the new symbols (new
+// relations on the old symbols alone keep the old points that satisfy them);
+// a search of their own follows only when that finds nothing. The set is a
+// function of the relations and the clone point, which the memo key holds,
+// so answers stay the same from run to run.
 func (a *Assumptions) witnesses() *witnessSet {
-	key := a.key()
-	witnessMemo.Lock()
-	w, ok := witnessMemo.m[key]
-	witnessMemo.Unlock()
-	if ok {
+	n := a.nclone
+	if n >= len(a.rels) {
+		n = 0
+	}
+	key := a.key() + "^" + strconv.Itoa(n)
+	if w, ok := lookupWitnesses(key); ok {
 		return w
 	}
-	w = findWitnesses(a.rels)
+	var w *witnessSet
+	if n == 0 {
+		w = findWitnesses(a.rels)
+	} else {
+		base := (&Assumptions{rels: a.rels[:n:n]}).witnesses()
+		w = extendWitnesses(base, a.rels)
+		if len(w.pts) == 0 {
+			w = findWitnesses(a.rels)
+		}
+	}
 	witnessMemo.Lock()
 	if witnessMemo.m == nil || len(witnessMemo.m) >= proofMemoMax {
 		witnessMemo.m = make(map[string]*witnessSet)
@@ -73,6 +91,13 @@ func (a *Assumptions) witnesses() *witnessSet {
 	witnessMemo.m[key] = w
 	witnessMemo.Unlock()
 	return w
+}
+
+func lookupWitnesses(key string) (*witnessSet, bool) {
+	witnessMemo.Lock()
+	defer witnessMemo.Unlock()
+	w, ok := witnessMemo.m[key]
+	return w, ok
 }
 
 // witnessRel is a relation compiled over the set's vars.
@@ -104,47 +129,11 @@ func (r *witnessRel) holds(pt []int64) (bool, bool) {
 // favoured: they are where goals change sign. The construction is seeded
 // by the relations, so answers are the same from run to run.
 func findWitnesses(rels []Relation) *witnessSet {
-	w := &witnessSet{}
-	seen := map[string]bool{}
-	for _, r := range rels {
-		for _, s := range r.E.Symbols() {
-			if !seen[s] {
-				seen[s] = true
-				w.vars = append(w.vars, s)
-			}
-		}
+	w, wr, rng, ok := compileWitnessRels(rels)
+	if !ok {
+		return w
 	}
-	slices.Sort(w.vars)
-	var wr []*witnessRel
-	for _, r := range rels {
-		f, err := r.E.Compile(w.vars)
-		if err != nil || !f.rational {
-			return w
-		}
-		x := &witnessRel{f: f, op: r.Op}
-		for _, s := range r.E.Symbols() {
-			x.uses = append(x.uses, slices.Index(w.vars, s))
-		}
-		wr = append(wr, x)
-	}
-	zero := make([]int64, len(w.vars))
-	for _, x := range wr {
-		if len(x.uses) == 0 {
-			if ok, _ := x.holds(zero); !ok {
-				return w // a constant relation that fails: no points at all
-			}
-		}
-	}
-	order := witnessOrder(len(w.vars), wr)
-	h := uint64(len(rels))
-	var key strings.Builder
-	for _, r := range rels {
-		r.writeKey(&key)
-	}
-	for _, c := range key.String() {
-		h = h*1099511628211 + uint64(c)
-	}
-	rng := rand.New(rand.NewPCG(h, 0x6d6b766574))
+	order := witnessOrder(make([]bool, len(w.vars)), wr)
 	have := map[string]bool{}
 	misses := 0
 	for range witnessAttempts {
@@ -157,25 +146,110 @@ func findWitnesses(rels []Relation) *witnessSet {
 			continue
 		}
 		misses = 0
-		kb := make([]byte, 0, 8*len(pt))
-		for _, x := range pt {
-			kb = binary.LittleEndian.AppendUint64(kb, uint64(x))
+		w.add(have, pt)
+	}
+	return w
+}
+
+// compileWitnessRels returns an empty set over the symbols of rels, the
+// relations compiled over them, and the generator the relations seed; ok is
+// false when some relation cannot be evaluated exactly or is a false
+// constant.
+func compileWitnessRels(rels []Relation) (w *witnessSet, wr []*witnessRel, rng *rand.Rand, ok bool) {
+	w = &witnessSet{}
+	for s := range symbolsOf(rels) {
+		w.vars = append(w.vars, s)
+	}
+	slices.Sort(w.vars)
+	for _, r := range rels {
+		f, err := r.E.Compile(w.vars)
+		if err != nil || !f.rational {
+			return w, nil, nil, false
 		}
-		k := string(kb)
-		if !have[k] {
-			have[k] = true
-			w.pts = append(w.pts, pt)
+		x := &witnessRel{f: f, op: r.Op}
+		for _, s := range r.E.Symbols() {
+			x.uses = append(x.uses, slices.Index(w.vars, s))
+		}
+		wr = append(wr, x)
+	}
+	zero := make([]int64, len(w.vars))
+	for _, x := range wr {
+		if len(x.uses) == 0 {
+			if ok, _ := x.holds(zero); !ok {
+				return w, nil, nil, false // a constant relation that fails: no points at all
+			}
+		}
+	}
+	h := uint64(len(rels))
+	var key strings.Builder
+	for _, r := range rels {
+		r.writeKey(&key)
+	}
+	for _, c := range key.String() {
+		h = h*1099511628211 + uint64(c)
+	}
+	return w, wr, rand.New(rand.NewPCG(h, 0x6d6b766574)), true
+}
+
+// add appends pt unless it is already there (have holds the points' keys).
+func (w *witnessSet) add(have map[string]bool, pt []int64) {
+	kb := make([]byte, 0, 8*len(pt))
+	for _, x := range pt {
+		kb = binary.LittleEndian.AppendUint64(kb, uint64(x))
+	}
+	if k := string(kb); !have[k] {
+		have[k] = true
+		w.pts = append(w.pts, pt)
+	}
+}
+
+// extendWitnesses builds points of rels from the points of base, the set of
+// a leading part of rels: each base point keeps its values and only the
+// symbols base does not mention are assigned (a loop's index, given the
+// parameters). A base point that a new relation on its symbols excludes
+// gives nothing.
+func extendWitnesses(base *witnessSet, rels []Relation) *witnessSet {
+	w, wr, rng, ok := compileWitnessRels(rels)
+	if !ok {
+		return w
+	}
+	have := map[string]bool{}
+	for _, bp := range base.pts {
+		pt := make([]int64, len(w.vars))
+		assigned := make([]bool, len(w.vars))
+		for j, name := range base.vars {
+			i, _ := slices.BinarySearch(w.vars, name)
+			pt[i], assigned[i] = bp[j], true
+		}
+		order := witnessOrder(slices.Clone(assigned), wr)
+		for range 2 {
+			b := &witnessBuilder{pt: pt, assigned: assigned, order: order, wr: wr, rng: rng, budget: witnessBudget}
+			if b.assign(0) && holdsAll(wr, pt) {
+				w.add(have, slices.Clone(pt))
+				break
+			}
 		}
 	}
 	return w
 }
 
-// witnessOrder orders the vars so that relations complete early: next is
-// the var that completes the most relations, then the one that occurs most.
-func witnessOrder(n int, wr []*witnessRel) []int {
-	assigned := make([]bool, n)
+// holdsAll reports whether every relation holds at pt.
+func holdsAll(wr []*witnessRel, pt []int64) bool {
+	for _, r := range wr {
+		if ok, _ := r.holds(pt); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// witnessOrder orders the vars not yet assigned so that relations complete
+// early: next is the var that completes the most relations, then the one
+// that occurs most. It marks them all assigned.
+func witnessOrder(assigned []bool, wr []*witnessRel) []int {
+	n := len(assigned)
 	var order []int
-	for len(order) < n {
+	for range n - countTrue(assigned) {
 		best, bestDone, bestOcc := -1, -1, -1
 		for v := range n {
 			if assigned[v] {
@@ -214,15 +288,20 @@ func witnessOrder(n int, wr []*witnessRel) []int {
 func buildWitness(n int, order []int, wr []*witnessRel, rng *rand.Rand, low bool) ([]int64, bool) {
 	b := &witnessBuilder{pt: make([]int64, n), assigned: make([]bool, n), order: order, wr: wr, rng: rng,
 		low: low, budget: witnessBudget}
-	if !b.assign(0) {
+	if !b.assign(0) || !holdsAll(wr, b.pt) {
 		return nil, false
 	}
-	for _, r := range wr {
-		if ok, _ := r.holds(b.pt); !ok {
-			return nil, false
+	return b.pt, true
+}
+
+func countTrue(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
 		}
 	}
-	return b.pt, true
+	return n
 }
 
 // witnessTries is how many values a symbol gets before the search backs up
@@ -499,4 +578,15 @@ func (w *witnessSet) signs(e Expr) (neg, zero, pos bool) {
 		}
 	}
 	return
+}
+
+// symbolsOf returns the distinct symbols of rels.
+func symbolsOf(rels []Relation) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range rels {
+		for _, s := range r.E.Symbols() {
+			out[s] = true
+		}
+	}
+	return out
 }

@@ -26,39 +26,11 @@ func TestWitnessesChangeNoAnswer(t *testing.T) {
 			t.Fatalf("case %d: under %s, %s is %s with witnesses, %s without", i, a, relString(rel), got, want)
 		}
 		w := findWitnesses(a.rels)
-		for _, pt := range w.pts {
-			env := map[string]Rat{}
-			for k, v := range w.vars {
-				env[v] = RatInt(pt[k])
-			}
-			for _, x := range a.rels {
-				v, err := x.E.Eval(env)
-				if err != nil || !x.Holds(v) {
-					t.Fatalf("case %d: witness %v of %s violates %s", i, env, a, relString(x))
-				}
-			}
-		}
+		checkWitnesses(t, w, a.rels)
 		if n, p, z := w.signs(e); n || p || z {
 			refuted++
 		}
-		// Feasible within the enumeration window?
-		ok := false
-		for x := boxes["a"].lo; x <= boxes["a"].hi && !ok; x++ {
-			for y := boxes["b"].lo; y <= boxes["b"].hi && !ok; y++ {
-				for z := boxes["c"].lo; z <= boxes["c"].hi && !ok; z++ {
-					env := map[string]Rat{"a": RatInt(x), "b": RatInt(y), "c": RatInt(z)}
-					all := true
-					for _, x := range a.rels {
-						if v, err := x.E.Eval(env); err != nil || !x.Holds(v) {
-							all = false
-							break
-						}
-					}
-					ok = all
-				}
-			}
-		}
-		if ok {
+		if feasibleIn(a.rels, boxes) {
 			feasible++
 			if len(w.pts) > 0 {
 				found++
@@ -69,4 +41,79 @@ func TestWitnessesChangeNoAnswer(t *testing.T) {
 	if found < feasible*9/10 {
 		t.Errorf("witnesses found for %d of %d feasible relation sets, want >= 90%%", found, feasible)
 	}
+}
+
+// TestExtendedWitnesses: assumptions cloned and given more relations extend
+// the witnesses of the relations they were cloned with; every extended point
+// satisfies all the relations, and points are found for most feasible sets.
+func TestExtendedWitnesses(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 10))
+	const cases = 5000
+	feasible, found, extended := 0, 0, 0
+	for range cases {
+		full, boxes := genAssumptions(r)
+		n := 1 + r.IntN(len(full.rels))
+		a := NewAssumptions(full.rels[:n]...).Clone()
+		a.Assume(full.rels[n:]...)
+		ForgetProofs()
+		w := a.witnesses()
+		checkWitnesses(t, w, a.rels)
+		if n < len(a.rels) && len(extendWitnesses(findWitnesses(a.rels[:n]), a.rels).pts) > 0 {
+			extended++
+		}
+		if feasibleIn(a.rels, boxes) {
+			feasible++
+			if len(w.pts) > 0 {
+				found++
+			}
+		}
+	}
+	t.Logf("%d cases: %d feasible, witnesses found for %d, %d by extension", cases, feasible, found, extended)
+	if found < feasible*9/10 {
+		t.Errorf("witnesses found for %d of %d feasible relation sets, want >= 90%%", found, feasible)
+	}
+	if extended < feasible/2 {
+		t.Errorf("extension found points for %d sets of %d feasible, want >= half", extended, feasible)
+	}
+}
+
+// checkWitnesses fails the test unless every point of w satisfies every
+// relation of rels, evaluated exactly.
+func checkWitnesses(t *testing.T, w *witnessSet, rels []Relation) {
+	t.Helper()
+	for _, pt := range w.pts {
+		env := map[string]Rat{}
+		for k, v := range w.vars {
+			env[v] = RatInt(pt[k])
+		}
+		for _, x := range rels {
+			v, err := x.E.Eval(env)
+			if err != nil || !x.Holds(v) {
+				t.Fatalf("witness %v violates %s", env, relString(x))
+			}
+		}
+	}
+}
+
+// feasibleIn reports whether some point of the boxes of a, b and c satisfies
+// rels (the enumeration window of genAssumptions).
+func feasibleIn(rels []Relation, boxes map[string]box) bool {
+	for x := boxes["a"].lo; x <= boxes["a"].hi; x++ {
+		for y := boxes["b"].lo; y <= boxes["b"].hi; y++ {
+			for z := boxes["c"].lo; z <= boxes["c"].hi; z++ {
+				env := map[string]Rat{"a": RatInt(x), "b": RatInt(y), "c": RatInt(z)}
+				all := true
+				for _, x := range rels {
+					if v, err := x.E.Eval(env); err != nil || !x.Holds(v) {
+						all = false
+						break
+					}
+				}
+				if all {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
