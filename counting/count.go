@@ -417,10 +417,12 @@ func (en *engine) isZero(e symbolic.Expr, c cell) bool {
 }
 
 // scope answers questions in a cell: under the caller's assumptions and the
-// cell's relations (ctx), the cell's variables being vars.
+// cell's relations, the cell's variables being vars.
 type scope struct {
-	base, ctx *symbolic.Assumptions
-	vars      []string
+	base *symbolic.Assumptions
+	rels []symbolic.Relation
+	vars []string
+	ctx  *symbolic.Assumptions // base and rels, made on first use
 	// paramRels: the cell has relations on parameters alone, which the
 	// assumptions lack.
 	paramRels bool
@@ -428,9 +430,7 @@ type scope struct {
 
 // scope returns the scope of c.
 func (en *engine) scope(c cell) *scope {
-	ctx := en.base.Clone()
-	ctx.Assume(c.rels...)
-	s := &scope{base: en.base, ctx: ctx, vars: c.vars}
+	s := &scope{base: en.base, rels: c.rels, vars: c.vars}
 	for _, r := range c.rels {
 		s.paramRels = s.paramRels || paramOnly(r.E, c.vars)
 	}
@@ -454,6 +454,10 @@ func (s *scope) Prove(r symbolic.Relation, coefficient bool) symbolic.Truth {
 		if t := s.base.Prove(r); t != symbolic.Unknown {
 			return t
 		}
+	}
+	if s.ctx == nil {
+		s.ctx = s.base.Clone()
+		s.ctx.Assume(s.rels...)
 	}
 	return s.ctx.Prove(r)
 }
