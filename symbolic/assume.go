@@ -997,6 +997,25 @@ func (s *shifter) run(e Expr, strict bool, done map[string]bool, depth int) bool
 	}
 	s.n++
 	prime := Sym("\x01" + strconv.Itoa(s.n))
+	upper := func() bool {
+		for _, hi := range s.bounds.upper[x] {
+			if mentionsDone(hi) {
+				continue
+			}
+			f, err := e.Subst(map[string]Expr{x: hi.Sub(prime)})
+			if err == nil && s.run(f, strict, next, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	// A symbol whose terms weigh negative (k in n*p + p - k*n) is replaced
+	// from above first: the lower bounds' search would only fail, at length,
+	// before it got there.
+	fromAbove := polarity(e, x) < 0
+	if fromAbove && upper() {
+		return true
+	}
 	// An integer symbol with a constant lower bound L: besides x = L + x', try
 	// peeling x = L off (x = L, then x = L+1 + x'), which proves n^2 - n >= 0.
 	if isIntSym(x) {
@@ -1021,17 +1040,26 @@ func (s *shifter) run(e Expr, strict bool, done map[string]bool, depth int) bool
 			return true
 		}
 	}
-	for _, hi := range s.bounds.upper[x] {
-		if mentionsDone(hi) {
-			continue
-		}
-		f, err := e.Subst(map[string]Expr{x: hi.Sub(prime)})
-		if err == nil && s.run(f, strict, next, depth+1) {
-			return true
-		}
+	if !fromAbove && upper() {
+		return true
 	}
 	// Without a usable bound x ranges over everything; no proof is attempted.
 	return false
+}
+
+// polarity returns the sum of the coefficients of e's terms that hold the
+// symbol x to a positive power.
+func polarity(e Expr, x string) int {
+	var s Rat
+	for _, t := range e.t {
+		for _, f := range t.m {
+			if f.a.kind == kSym && f.a.name == x && f.e > 0 {
+				s = s.Add(t.c)
+				break
+			}
+		}
+	}
+	return s.Sign()
 }
 
 func maps1(m map[string]bool, k string) map[string]bool {
