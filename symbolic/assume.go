@@ -320,6 +320,17 @@ func (a *Assumptions) nonneg(e Expr, budget int) bool {
 	if a.byAssumption(e) {
 		return true
 	}
+	// Symbols the relations pin to a constant (1 >= k >= 1) are replaced
+	// first, so that the rewrites below see the simpler form: with k = 1,
+	// floor(k/p - 1/p) - ceil(k/p - n/p) + 1 is 1 + floor((n - 1)/p).
+	if pinned := a.baseBounds().constants(); len(pinned) > 0 {
+		if f, err := e.Subst(pinned); err == nil {
+			if c, ok := f.Const(); ok {
+				return c.Sign() >= 0
+			}
+			e = f
+		}
+	}
 	// floor(x) + r >= 0 with r an integer is x + r >= 0, and
 	// -floor(x) + r >= 0 is x < r + 1: exact rewrites that keep the
 	// information the floor's interval bounds lose (floor(n/P) >= 1 from
