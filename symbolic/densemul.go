@@ -267,12 +267,12 @@ func (b *expBox) walk(found []int32, occ []uint64) ([]int32, int) {
 // coefficients are scaled to integers over common denominators (den), and the
 // sums hold no pointers, so no GC write barriers. ok is false on overflow.
 func (sc *mulScratch) accumulateInts(e, f Expr, ia, ib []int32, slots int) (a []int64, den int64, ok bool) {
-	ne, de, ok := scaledInts(sc.ne[:0], e)
+	ne, de, ok := scaledInts(sc.ne[:0], len(e.t), func(i int) Rat { return e.t[i].c })
 	sc.ne = ne
 	if !ok {
 		return nil, 0, false
 	}
-	nf, df, ok := scaledInts(sc.nf[:0], f)
+	nf, df, ok := scaledInts(sc.nf[:0], len(f.t), func(i int) Rat { return f.t[i].c })
 	sc.nf = nf
 	if !ok {
 		return nil, 0, false
@@ -326,15 +326,16 @@ func accumulateRats(e, f Expr, ia, ib []int32, slots int) []Rat {
 	return acc
 }
 
-// scaledInts appends to dst the coefficients of e times the lcm d of their
-// denominators, as int64s, when everything fits.
-func scaledInts(dst []int64, e Expr) (num []int64, d int64, ok bool) {
+// scaledInts appends to dst the n coefficients coef(0..n-1) times the lcm d
+// of their denominators, as int64s, when everything fits.
+func scaledInts(dst []int64, n int, coef func(int) Rat) (num []int64, d int64, ok bool) {
 	d = 1
-	for _, t := range e.t {
-		if t.c.b != nil {
+	for i := range n {
+		c := coef(i)
+		if c.b != nil {
 			return dst, 0, false
 		}
-		if td := t.c.den(); td != 1 {
+		if td := c.den(); td != 1 {
 			g := int64(gcd64(uint64(d), uint64(td)))
 			if d, ok = mul64(d, td/g); !ok {
 				return dst, 0, false
@@ -342,12 +343,13 @@ func scaledInts(dst []int64, e Expr) (num []int64, d int64, ok bool) {
 		}
 	}
 	num = dst
-	for _, t := range e.t {
-		n, ok := mul64(t.c.n, d/t.c.den())
+	for i := range n {
+		c := coef(i)
+		v, ok := mul64(c.n, d/c.den())
 		if !ok {
 			return dst, 0, false
 		}
-		num = append(num, n)
+		num = append(num, v)
 	}
 	return num, d, true
 }

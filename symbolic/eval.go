@@ -85,13 +85,20 @@ type cfactor struct {
 // Compile prepares e for evaluation at points whose coordinates are the values
 // of vars, in order. It fails if e depends on a symbol not in vars.
 func (e Expr) Compile(vars []string) (*Func, error) {
-	f := &Func{vars: vars}
-	slot := map[*atom]int32{}
+	nf := 0
+	for _, t := range e.t {
+		nf += len(t.m)
+	}
+	// One array for every term's factors; atoms are found by a linear search
+	// of the few an expression has.
+	f := &Func{vars: vars, terms: make([]cterm, 0, len(e.t))}
+	fs := make([]cfactor, 0, nf)
 	for _, t := range e.t {
 		ct := cterm{c: t.c}
+		start := len(fs)
 		for _, fa := range t.m {
-			s, ok := slot[fa.a]
-			if !ok {
+			s := int32(slices.IndexFunc(f.atoms, func(ca catom) bool { return ca.a == fa.a }))
+			if s < 0 {
 				ca := catom{a: fa.a, sym: -1}
 				if fa.a.kind == kSym {
 					ca.sym = slices.Index(vars, fa.a.name)
@@ -107,11 +114,11 @@ func (e Expr) Compile(vars []string) (*Func, error) {
 					ca.args = append(ca.args, sub)
 				}
 				s = int32(len(f.atoms))
-				slot[fa.a] = s
 				f.atoms = append(f.atoms, ca)
 			}
-			ct.fs = append(ct.fs, cfactor{slot: s, e: fa.e})
+			fs = append(fs, cfactor{slot: s, e: fa.e})
 		}
+		ct.fs = fs[start:len(fs):len(fs)]
 		f.terms = append(f.terms, ct)
 	}
 	f.prepareInt()
@@ -139,12 +146,7 @@ func (f *Func) prepareInt() {
 		}
 	}
 	// The coefficients over their common denominator, when all fit in int64.
-	var e Expr
-	e.t = make([]term, len(f.terms))
-	for i, t := range f.terms {
-		e.t[i].c = t.c
-	}
-	num, den, ok := scaledInts(nil, e)
+	num, den, ok := scaledInts(nil, len(f.terms), func(i int) Rat { return f.terms[i].c })
 	if !ok {
 		return
 	}

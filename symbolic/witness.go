@@ -213,17 +213,32 @@ func extendWitnesses(base *witnessSet, rels []Relation) *witnessSet {
 	if !ok {
 		return w
 	}
+	// Where base's symbols sit among w's, and the relations on them alone,
+	// which a base point must pass before anything is assigned.
+	at := make([]int, len(base.vars))
+	old := make([]bool, len(w.vars))
+	for j, name := range base.vars {
+		at[j], _ = slices.BinarySearch(w.vars, name)
+		old[at[j]] = true
+	}
+	var oldRels []*witnessRel
+	for _, r := range wr {
+		if !slices.ContainsFunc(r.uses, func(u int) bool { return !old[u] }) {
+			oldRels = append(oldRels, r)
+		}
+	}
+	order := witnessOrder(slices.Clone(old), wr)
 	have := map[string]bool{}
 	for _, bp := range base.pts {
 		pt := make([]int64, len(w.vars))
-		assigned := make([]bool, len(w.vars))
-		for j, name := range base.vars {
-			i, _ := slices.BinarySearch(w.vars, name)
-			pt[i], assigned[i] = bp[j], true
+		for j, i := range at {
+			pt[i] = bp[j]
 		}
-		order := witnessOrder(slices.Clone(assigned), wr)
+		if !holdsAll(oldRels, pt) {
+			continue
+		}
 		for range 2 {
-			b := &witnessBuilder{pt: pt, assigned: assigned, order: order, wr: wr, rng: rng, budget: witnessBudget}
+			b := &witnessBuilder{pt: pt, assigned: slices.Clone(old), order: order, wr: wr, rng: rng, budget: witnessBudget}
 			if b.assign(0) && holdsAll(wr, pt) {
 				w.add(have, slices.Clone(pt))
 				break
