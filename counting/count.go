@@ -256,8 +256,8 @@ func withRels(c cell, rels ...symbolic.Relation) cell {
 
 // paramOnly reports whether e mentions no variable of the cell.
 func paramOnly(e symbolic.Expr, vars []string) bool {
-	for _, x := range e.Symbols() {
-		if slices.Contains(vars, x) {
+	for _, v := range vars {
+		if e.Has(v) {
 			return false
 		}
 	}

@@ -850,17 +850,19 @@ func collectBounds(rels []Relation) *bounds {
 // coefficient.
 func (b *bounds) add(rels []Relation) {
 	for _, r := range rels {
-		for _, x := range r.E.Symbols() {
-			cs, ok := r.E.Coeffs(x)
-			if !ok || cs[1].IsZero() || len(cs) > 2 || len(cs) == 2 && !hasKey(cs, 0) {
-				continue // not linear in x
+		// A symbol the relation is linear in with a constant coefficient has
+		// a term c*x of its own.
+		for _, t := range r.E.t {
+			if len(t.m) != 1 || t.m[0].a.kind != kSym || t.m[0].e != 1 {
+				continue
 			}
-			c, ok := cs[1].Const()
+			x := t.m[0].a.name
+			c, rest, ok := r.E.linearIn(x)
 			if !ok {
 				continue
 			}
 			// c*x + rest op 0  =>  x op' -rest/c
-			bound := cs[0].Neg().Scale(c.Inv())
+			bound := rest.Neg().Scale(c.Inv())
 			if r.Op == GT && isIntSym(x) && bound.isIntegerValued() {
 				// c*x + rest > 0 with integers: x > b means x >= b + 1.
 				if c.Sign() > 0 {
@@ -910,11 +912,6 @@ func (b *bounds) constants() map[string]Expr {
 		}
 	}
 	return out
-}
-
-func hasKey(m map[int]Expr, k int) bool {
-	_, ok := m[k]
-	return ok
 }
 
 // roundBound tightens a constant bound of an integer symbol: x >= 5/2 is x >= 3.

@@ -222,6 +222,36 @@ func (e Expr) Coeffs(x string) (cs map[int]Expr, ok bool) {
 	return cs, true
 }
 
+// linearIn splits e as c*x + rest with c a non-zero constant and rest free of
+// the symbol x (also inside functions); ok is false when e is not of that
+// form. It is Coeffs for the one shape bounds are read from, without maps.
+func (e Expr) linearIn(x string) (c Rat, rest Expr, ok bool) {
+	var ts []term
+	for _, t := range e.t {
+		hasX := false
+		for _, f := range t.m {
+			if f.a.kind == kSym && f.a.name == x {
+				if f.e != 1 || len(t.m) != 1 {
+					return Rat{}, Expr{}, false
+				}
+				hasX = true
+				continue
+			}
+			for _, arg := range f.a.args {
+				if arg.Has(x) {
+					return Rat{}, Expr{}, false
+				}
+			}
+		}
+		if hasX {
+			c, ok = t.c, true
+			continue
+		}
+		ts = append(ts, t)
+	}
+	return c, Expr{t: ts}, ok
+}
+
 // Lead returns the leading term of e in the canonical order (highest total
 // degree first), or 0.
 func (e Expr) Lead() Expr {
