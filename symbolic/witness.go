@@ -79,7 +79,7 @@ func (a *Assumptions) witnesses() *witnessSet {
 		w = findWitnesses(a.rels)
 	} else {
 		base := (&Assumptions{rels: a.rels[:n:n]}).witnesses()
-		w = extendWitnesses(base, a.rels)
+		w = extendWitnesses(base, a.rels, n)
 		if len(w.pts) == 0 {
 			w = findWitnesses(a.rels)
 		}
@@ -129,7 +129,7 @@ func (r *witnessRel) holds(pt []int64) (bool, bool) {
 // favoured: they are where goals change sign. The construction is seeded
 // by the relations, so answers are the same from run to run.
 func findWitnesses(rels []Relation) *witnessSet {
-	w, wr, rng, ok := compileWitnessRels(rels)
+	w, wr, rng, ok := compileWitnessRels(rels, 0)
 	if !ok {
 		return w
 	}
@@ -152,16 +152,16 @@ func findWitnesses(rels []Relation) *witnessSet {
 }
 
 // compileWitnessRels returns an empty set over the symbols of rels, the
-// relations compiled over them, and the generator the relations seed; ok is
-// false when some relation cannot be evaluated exactly or is a false
-// constant.
-func compileWitnessRels(rels []Relation) (w *witnessSet, wr []*witnessRel, rng *rand.Rand, ok bool) {
+// relations from rels[from] on compiled over them, and the generator all the
+// relations seed; ok is false when a compiled relation cannot be evaluated
+// exactly or is a false constant.
+func compileWitnessRels(rels []Relation, from int) (w *witnessSet, wr []*witnessRel, rng *rand.Rand, ok bool) {
 	w = &witnessSet{}
 	for s := range symbolsOf(rels) {
 		w.vars = append(w.vars, s)
 	}
 	slices.Sort(w.vars)
-	for _, r := range rels {
+	for _, r := range rels[from:] {
 		f, err := r.E.Compile(w.vars)
 		if err != nil || !f.rational {
 			return w, nil, nil, false
@@ -204,12 +204,13 @@ func (w *witnessSet) add(have map[string]bool, pt []int64) {
 }
 
 // extendWitnesses builds points of rels from the points of base, the set of
-// a leading part of rels: each base point keeps its values and only the
-// symbols base does not mention are assigned (a loop's index, given the
-// parameters). A base point that a new relation on its symbols excludes
-// gives nothing.
-func extendWitnesses(base *witnessSet, rels []Relation) *witnessSet {
-	w, wr, rng, ok := compileWitnessRels(rels)
+// rels[:n]: each base point keeps its values and only the symbols base does
+// not mention are assigned (a loop's index, given the parameters). Only the
+// relations after n are evaluated: the first n hold at the base points and
+// mention none of the new symbols. A base point that a new relation on its
+// symbols excludes gives nothing.
+func extendWitnesses(base *witnessSet, rels []Relation, n int) *witnessSet {
+	w, wr, rng, ok := compileWitnessRels(rels, n)
 	if !ok {
 		return w
 	}

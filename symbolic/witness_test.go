@@ -58,7 +58,7 @@ func TestExtendedWitnesses(t *testing.T) {
 		ForgetProofs()
 		w := a.witnesses()
 		checkWitnesses(t, w, a.rels)
-		if n < len(a.rels) && len(extendWitnesses(findWitnesses(a.rels[:n]), a.rels).pts) > 0 {
+		if n < len(a.rels) && len(extendWitnesses(findWitnesses(a.rels[:n]), a.rels, n).pts) > 0 {
 			extended++
 		}
 		if feasibleIn(a.rels, boxes) {
