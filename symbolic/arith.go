@@ -94,6 +94,26 @@ func (e Expr) Mul(f Expr) Expr {
 	if len(e.t) == 1 && len(e.t[0].m) == 0 {
 		return f.Scale(e.t[0].c)
 	}
+	if len(e.t) == 1 {
+		e, f = f, e
+	}
+	if len(f.t) == 1 && !hasSpecialAtoms(e) && !hasSpecialAtoms(f) {
+		// Times one term: adding the same exponent vector to every monomial
+		// keeps their order, so the product is canonical as built.
+		y := f.t[0]
+		n := len(e.t) * len(y.m)
+		for _, x := range e.t {
+			n += len(x.m)
+		}
+		ts := make([]term, len(e.t))
+		backing := make([]factor, 0, n)
+		for i, x := range e.t {
+			start := len(backing)
+			backing = appendMulMono(backing, x.m, y.m)
+			ts[i] = term{c: x.c.Mul(y.c), m: backing[start:len(backing):len(backing)], deg: x.deg + y.deg}
+		}
+		return Expr{t: ts}
+	}
 	var ts []term
 	if p, ok := denseMul(e, f); ok {
 		if !hasSpecialAtoms(e) && !hasSpecialAtoms(f) {
@@ -123,7 +143,11 @@ func schoolMul(e, f Expr) []term {
 
 // mulMono returns the product of two monomials (merging sorted factor lists).
 func mulMono(x, y []factor) []factor {
-	out := make([]factor, 0, len(x)+len(y))
+	return appendMulMono(make([]factor, 0, len(x)+len(y)), x, y)
+}
+
+// appendMulMono appends the product of two monomials to out.
+func appendMulMono(out, x, y []factor) []factor {
 	i, j := 0, 0
 	for i < len(x) && j < len(y) {
 		if x[i].a == y[j].a {

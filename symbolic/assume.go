@@ -363,16 +363,49 @@ func (a *Assumptions) byAssumption(e Expr) bool { return restated(a.rels, e) }
 // restated reports whether e is one of rels plus a non-negative constant.
 func restated(rels []Relation, e Expr) bool {
 	for _, r := range rels {
-		if c, ok := e.Sub(r.E).Const(); ok && c.Sign() >= 0 {
+		if c, ok := constDiff(e, r.E, false); ok && c.Sign() >= 0 {
 			return true
 		}
 		if r.Op == EQ {
-			if c, ok := e.Add(r.E).Const(); ok && c.Sign() >= 0 {
+			if c, ok := constDiff(e, r.E, true); ok && c.Sign() >= 0 {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// constDiff returns e - f (e + f when plus) when that is a constant, without
+// building it: the non-constant terms, which canonical order puts before the
+// constant, must cancel pairwise.
+func constDiff(e, f Expr, plus bool) (Rat, bool) {
+	et, ec := splitConst(e)
+	ft, fc := splitConst(f)
+	if len(et) != len(ft) {
+		return Rat{}, false
+	}
+	for i := range et {
+		x, y := et[i], ft[i]
+		c := y.c
+		if plus {
+			c = c.Neg()
+		}
+		if x.deg != y.deg || !monoEqual(x.m, y.m) || x.c.Cmp(c) != 0 {
+			return Rat{}, false
+		}
+	}
+	if plus {
+		return ec.Add(fc), true
+	}
+	return ec.Sub(fc), true
+}
+
+// splitConst returns e's non-constant terms and its constant term.
+func splitConst(e Expr) ([]term, Rat) {
+	if n := len(e.t); n > 0 && len(e.t[n-1].m) == 0 {
+		return e.t[:n-1], e.t[n-1].c
+	}
+	return e.t, Rat{}
 }
 
 // positiveDenominator returns the product of the non-constant atoms e holds
