@@ -1006,6 +1006,12 @@ func (s *shifter) run(e Expr, strict bool, done map[string]bool, depth int) bool
 	if !ok {
 		return false
 	}
+	// Once the substitutions so far leave no term that can be negative
+	// (n*p + p - k*n with k = p - k' is p + k'*n), intervals finish the
+	// proof; replacing every remaining symbol would take a branch each.
+	if iv := s.bounds.interval(e); iv.lo.finite && (iv.lo.v.Sign() > 0 || !strict && iv.lo.v.Sign() == 0) {
+		return true
+	}
 	// Pick the next symbol to replace: stand-ins for atoms first, since their
 	// bounds are in terms of the other symbols (floor(N/P) <= N/P).
 	var x string

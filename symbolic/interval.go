@@ -2,6 +2,7 @@ package symbolic
 
 import (
 	"math/big"
+	"strings"
 )
 
 // end is an interval endpoint: a rational, or an infinity (inf = -1 or +1).
@@ -250,6 +251,9 @@ func (b *bounds) atomIval(a *atom, depth int) ival {
 // again while its own interval is being computed (cyclic bounds) counts as
 // unbounded there, which is sound.
 func (b *bounds) symIval(a *atom, depth int) ival {
+	if strings.HasPrefix(a.name, "\x01") {
+		return ival{hi: end{inf: 1}} // a shifter's x' >= 0 (see shifter)
+	}
 	if b.memo == nil {
 		b.memo = map[string]ival{}
 	}
