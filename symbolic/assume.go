@@ -42,7 +42,7 @@ type Assumptions struct {
 	cache atomic.Pointer[bounds]
 	// text is the relations' key (see Relation.writeKey), the key of the
 	// proof memo; computed on first use and dropped when a relation is added.
-	text atomic.Pointer[string]
+	text atomic.Pointer[keyText]
 	// nclone is the number of leading relations a Clone copied: their
 	// witnesses are extended to the relations added since (see witness.go).
 	nclone int
@@ -73,18 +73,31 @@ func ForgetProofs() {
 }
 
 func (a *Assumptions) key() string {
+	k, _ := a.keys()
+	return k
+}
+
+// keys returns the key of a's relations and the key of the first nclone of
+// them (empty when a was not cloned or has no more relations than then).
+func (a *Assumptions) keys() (full, cloned string) {
 	if t := a.text.Load(); t != nil {
-		return *t
+		return t.full, t.cloned
 	}
 	var b strings.Builder
-	for _, r := range a.rels {
+	t := &keyText{}
+	for i, r := range a.rels {
+		if i == a.nclone && i > 0 {
+			t.cloned = b.String()
+		}
 		r.writeKey(&b)
 		b.WriteByte(';')
 	}
-	t := b.String()
-	a.text.Store(&t)
-	return t
+	t.full = b.String()
+	a.text.Store(t)
+	return t.full, t.cloned
 }
+
+type keyText struct{ full, cloned string }
 
 // writeKey writes a string that identifies r among relations of canonical
 // expressions: cheaper than printing it, and unambiguous.
@@ -216,14 +229,22 @@ func (a *Assumptions) ProveWithin(r Relation, budget int) Truth {
 		return a.proveWithin(r, budget)
 	}
 	var b strings.Builder
-	b.WriteString(a.key())
-	b.WriteByte('|')
 	r.writeKey(&b)
 	b.WriteByte('|')
 	b.WriteString(strconv.Itoa(budget))
-	key := b.String()
+	question := b.String()
+	full, cloned := a.keys()
+	key := full + "|" + question
 	proofMemo.Lock()
 	t, ok := proofMemo.m[key]
+	if !ok && cloned != "" {
+		// What the relations a was cloned with decided holds with more
+		// relations too: true everywhere they allow is true on fewer points,
+		// and false everywhere is false there (or there are none).
+		if t, ok = proofMemo.m[cloned+"|"+question]; ok && t == Unknown {
+			ok = false
+		}
+	}
 	proofMemo.Unlock()
 	if ok {
 		return t
