@@ -1065,18 +1065,20 @@ func (s *shifter) run(e Expr, strict bool, done map[string]bool, depth int) bool
 	}
 	s.n++
 	prime := Sym("\x01" + strconv.Itoa(s.n))
-	upper := func() bool {
-		for _, hi := range s.bounds.upper[x] {
-			if mentionsDone(hi) {
+	// replace tries x = at(b) for each bound b free of the symbols done.
+	replace := func(bs []Expr, at func(b Expr) Expr) bool {
+		for _, b := range bs {
+			if mentionsDone(b) {
 				continue
 			}
-			f, err := e.Subst(map[string]Expr{x: hi.Sub(prime)})
+			f, err := e.Subst(map[string]Expr{x: at(b)})
 			if err == nil && s.run(f, strict, next, depth+1) {
 				return true
 			}
 		}
 		return false
 	}
+	upper := func() bool { return replace(s.bounds.upper[x], func(hi Expr) Expr { return hi.Sub(prime) }) }
 	// A symbol whose terms weigh negative (k in n*p + p - k*n) is replaced
 	// from above first: the lower bounds' search would only fail, at length,
 	// before it got there.
@@ -1099,14 +1101,8 @@ func (s *shifter) run(e Expr, strict bool, done map[string]bool, depth int) bool
 			}
 		}
 	}
-	for _, lo := range s.bounds.lower[x] {
-		if mentionsDone(lo) {
-			continue
-		}
-		f, err := e.Subst(map[string]Expr{x: lo.Add(prime)})
-		if err == nil && s.run(f, strict, next, depth+1) {
-			return true
-		}
+	if replace(s.bounds.lower[x], func(lo Expr) Expr { return lo.Add(prime) }) {
+		return true
 	}
 	if !fromAbove && upper() {
 		return true

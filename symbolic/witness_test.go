@@ -12,7 +12,8 @@ import (
 func TestWitnessesChangeNoAnswer(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	const cases = 10000
-	feasible, found, refuted := 0, 0, 0
+	var tally witnessTally
+	refuted := 0
 	for i := range cases {
 		a, boxes := genAssumptions(r)
 		e := genSignExpr(r, boxes, 3)
@@ -26,20 +27,36 @@ func TestWitnessesChangeNoAnswer(t *testing.T) {
 			t.Fatalf("case %d: under %s, %s is %s with witnesses, %s without", i, a, relString(rel), got, want)
 		}
 		w := findWitnesses(a.rels)
-		checkWitnesses(t, w, a.rels)
+		tally.add(t, w, a.rels, boxes)
 		if n, p, z := w.signs(e); n || p || z {
 			refuted++
 		}
-		if feasibleIn(a.rels, boxes) {
-			feasible++
-			if len(w.pts) > 0 {
-				found++
-			}
+	}
+	t.Logf("%d cases: %d feasible, witnesses found for %d; %d goals evaluated at witnesses", cases, tally.feasible, tally.found, refuted)
+	tally.check(t)
+}
+
+// witnessTally counts the relation sets enumeration shows feasible and those
+// of them with witnesses, checking every witness on the way.
+type witnessTally struct{ feasible, found int }
+
+func (c *witnessTally) add(t *testing.T, w *witnessSet, rels []Relation, boxes map[string]box) {
+	t.Helper()
+	checkWitnesses(t, w, rels)
+	if feasibleIn(rels, boxes) {
+		c.feasible++
+		if len(w.pts) > 0 {
+			c.found++
 		}
 	}
-	t.Logf("%d cases: %d feasible, witnesses found for %d; %d goals evaluated at witnesses", cases, feasible, found, refuted)
-	if found < feasible*9/10 {
-		t.Errorf("witnesses found for %d of %d feasible relation sets, want >= 90%%", found, feasible)
+}
+
+// check fails the test unless witnesses were found for 90% of the feasible
+// sets.
+func (c *witnessTally) check(t *testing.T) {
+	t.Helper()
+	if c.found < c.feasible*9/10 {
+		t.Errorf("witnesses found for %d of %d feasible relation sets, want >= 90%%", c.found, c.feasible)
 	}
 }
 
@@ -49,7 +66,8 @@ func TestWitnessesChangeNoAnswer(t *testing.T) {
 func TestExtendedWitnesses(t *testing.T) {
 	r := rand.New(rand.NewPCG(10, 10))
 	const cases = 5000
-	feasible, found, extended := 0, 0, 0
+	var tally witnessTally
+	extended := 0
 	for range cases {
 		full, boxes := genAssumptions(r)
 		n := 1 + r.IntN(len(full.rels))
@@ -57,23 +75,15 @@ func TestExtendedWitnesses(t *testing.T) {
 		a.Assume(full.rels[n:]...)
 		ForgetProofs()
 		w := a.witnesses()
-		checkWitnesses(t, w, a.rels)
+		tally.add(t, w, a.rels, boxes)
 		if n < len(a.rels) && len(extendWitnesses(findWitnesses(a.rels[:n]), a.rels, n).pts) > 0 {
 			extended++
 		}
-		if feasibleIn(a.rels, boxes) {
-			feasible++
-			if len(w.pts) > 0 {
-				found++
-			}
-		}
 	}
-	t.Logf("%d cases: %d feasible, witnesses found for %d, %d by extension", cases, feasible, found, extended)
-	if found < feasible*9/10 {
-		t.Errorf("witnesses found for %d of %d feasible relation sets, want >= 90%%", found, feasible)
-	}
-	if extended < feasible/2 {
-		t.Errorf("extension found points for %d sets of %d feasible, want >= half", extended, feasible)
+	t.Logf("%d cases: %d feasible, witnesses found for %d, %d by extension", cases, tally.feasible, tally.found, extended)
+	tally.check(t)
+	if extended < tally.feasible/2 {
+		t.Errorf("extension found points for %d sets of %d feasible, want >= half", extended, tally.feasible)
 	}
 }
 
