@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -30,20 +31,13 @@ func init() {
 // costFlags are the flags of the subcommands that cost a program (check,
 // annotate): how to read the source, the assumptions, and the point.
 type costFlags struct {
-	defs, assumes, incs, macros multiFlag
-	form, entry, machine        string
-	cpp                         bool
+	progFlags
+	machine string
 }
 
 func (cf *costFlags) register(fs *flag.FlagSet) {
-	fs.Var(&cf.defs, "D", "evaluate at `name=value` (repeatable, or comma-separated): P, the problem sizes, values read at run time; "+
+	cf.progFlags.register(fs, "evaluate at `name=value` (repeatable, or comma-separated): P, the problem sizes, values read at run time; "+
 		"parameters with a default take it when not given")
-	fs.Var(&cf.assumes, "assume", "assume `relations` between parameters, e.g. 'n >= P' (repeatable)")
-	fs.Var(&cf.incs, "I", "add `dir` to the INCLUDE search path (repeatable)")
-	fs.Var(&cf.macros, "define", "define preprocessor macro `NAME[=val]` (repeatable)")
-	fs.StringVar(&cf.form, "form", "auto", "source form: fixed, free or auto (by file extension)")
-	fs.BoolVar(&cf.cpp, "cpp", false, "run the preprocessor on every file, not only .F/.F90")
-	fs.StringVar(&cf.entry, "entry", "", "start from routine `name` (default: the main program)")
 	fs.StringVar(&cf.machine, "machine", "", "machine profile `NAME|FILE` turning work into predicted seconds at a point (embedded: "+
 		strings.Join(model.Names(), ", ")+")")
 }
@@ -80,14 +74,6 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 		fmt.Fprintf(stderr, "mkvet "+cmd+": "+format+"\n", args...)
 		return nil, 2
 	}
-	cfg, _, err := frontendConfig(cf.form, cf.incs, cf.macros, cf.cpp)
-	if err != nil {
-		return fail("%v", err)
-	}
-	assume, ok := assumeFlags(cmd, cf.assumes, stderr)
-	if !ok {
-		return nil, 2
-	}
 	at, names, err := parseDefs(cf.defs)
 	if err != nil {
 		return fail("%v", err)
@@ -110,21 +96,12 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 			return fail("-machine: %v", err)
 		}
 	}
-
-	prog, diags := fortran.ParseFiles(files, cfg)
-	bad := false
-	for _, d := range diags {
-		fmt.Fprintln(stderr, d)
-		bad = bad || d.Severity == apt.Error
+	l, status := cf.parse(cmd, files, stderr, true)
+	if l == nil {
+		return nil, status
 	}
-	if bad {
-		return nil, 2
-	}
-	r, err := cost.Analyze(prog, cost.Options{Entry: cf.entry, Assume: assume})
-	if err != nil {
-		return fail("%v", err)
-	}
-	c = &costed{prog: prog, report: r, machine: machine}
+	r := l.report
+	c = &costed{prog: l.prog, report: r, machine: machine}
 
 	known := map[string]bool{}
 	if r.Parallel {
@@ -403,21 +380,34 @@ func frontendConfig(formName string, incs, macros []string, cpp bool) (fortran.C
 // assumeFlags reads -assume relations with the report's symbol names; ok is
 // false after a problem was reported on stderr.
 func assumeFlags(cmd string, assumes []string, stderr io.Writer) ([]symbolic.Relation, bool) {
-	var out []symbolic.Relation
+	out, src, err := readAssumes(assumes)
+	var pe *symbolic.ParseError
+	switch {
+	case errors.As(err, &pe):
+		reportParseError(stderr, "assume", src, err)
+		return nil, false
+	case err != nil:
+		fmt.Fprintf(stderr, "mkvet %s: -assume %s: %v\n", cmd, src, err)
+		return nil, false
+	}
+	return out, true
+}
+
+// readAssumes parses -assume relations into the report's symbol names; on
+// an error, src is the -assume value at fault.
+func readAssumes(assumes []string) (out []symbolic.Relation, src string, err error) {
 	for _, a := range assumes {
 		rels, err := symbolic.ParseRelations(a)
 		if err != nil {
-			reportParseError(stderr, "assume", a, err)
-			return nil, false
+			return nil, a, err
 		}
 		for _, r := range rels {
 			e, err := renameSymbols(r.E)
 			if err != nil {
-				fmt.Fprintf(stderr, "mkvet %s: -assume %s: %v\n", cmd, a, err)
-				return nil, false
+				return nil, a, err
 			}
 			out = append(out, symbolic.Relation{E: e, Op: r.Op})
 		}
 	}
-	return out, true
+	return out, "", nil
 }

@@ -24,7 +24,7 @@ func init() {
 }
 
 // progFlags are the flags that read a program: the frontend's and the
-// analysis's, shared by instrument, calibrate and predict.
+// analysis's, shared by every subcommand that reads Fortran.
 type progFlags struct {
 	defs, assumes, incs, macros multiFlag
 	form, entry                 string
@@ -59,6 +59,16 @@ func (pf *progFlags) load(cmd string, files []string, stderr io.Writer) (*loaded
 	if len(files) == 0 {
 		return fail("no Fortran files given")
 	}
+	return pf.parse(cmd, files, stderr, false)
+}
+
+// parse reads and costs the files, printing the frontend's diagnostics to
+// stderr: all of them with warnings, else the errors only.
+func (pf *progFlags) parse(cmd string, files []string, stderr io.Writer, warnings bool) (*loaded, int) {
+	fail := func(format string, args ...any) (*loaded, int) {
+		fmt.Fprintf(stderr, "mkvet "+cmd+": "+format+"\n", args...)
+		return nil, 2
+	}
 	cfg, form, err := frontendConfig(pf.form, pf.incs, pf.macros, pf.cpp)
 	if err != nil {
 		return fail("%v", err)
@@ -70,10 +80,10 @@ func (pf *progFlags) load(cmd string, files []string, stderr io.Writer) (*loaded
 	prog, diags := fortran.ParseFiles(files, cfg)
 	bad := false
 	for _, d := range diags {
-		if d.Severity == apt.Error {
+		if warnings || d.Severity == apt.Error {
 			fmt.Fprintln(stderr, d)
-			bad = true
 		}
+		bad = bad || d.Severity == apt.Error
 	}
 	if bad {
 		return nil, 2

@@ -36,9 +36,8 @@ func init() {
 
 // whatifFlags are the flags of mkvet whatif.
 type whatifFlags struct {
-	defs, assumes, incs, macros multiFlag
-	form, entry, machine        string
-	cpp                         bool
+	progFlags
+	machine string
 
 	procs, set, unit, omit, compare, grain, constTime, size, series string
 	format, plot, plotKind                                          string
@@ -47,14 +46,8 @@ type whatifFlags struct {
 }
 
 func (wf *whatifFlags) register(fs *flag.FlagSet) {
-	fs.Var(&wf.defs, "D", "set `name=value` (repeatable, or comma-separated): problem sizes and other parameters; "+
+	wf.progFlags.register(fs, "set `name=value` (repeatable, or comma-separated): problem sizes and other parameters; "+
 		"a value may use P (px=sqrt(P)); parameters with a default take it")
-	fs.Var(&wf.assumes, "assume", "assume `relations` between parameters (repeatable)")
-	fs.Var(&wf.incs, "I", "add `dir` to the INCLUDE search path (repeatable)")
-	fs.Var(&wf.macros, "define", "define preprocessor macro `NAME[=val]` (repeatable)")
-	fs.StringVar(&wf.form, "form", "auto", "source form: fixed, free or auto (by file extension)")
-	fs.BoolVar(&wf.cpp, "cpp", false, "run the preprocessor on every file, not only .F/.F90")
-	fs.StringVar(&wf.entry, "entry", "", "start from routine `name` (default: the main program)")
 	fs.StringVar(&wf.machine, "machine", "", "machine profile `NAME|FILE` (default "+model.DefaultName+"; embedded: "+
 		strings.Join(model.Names(), ", ")+")")
 	fs.StringVar(&wf.procs, "P", "1..1024", "process counts: `sweep` of values, lo..hi (doubling), lo..hi:*k, lo..hi:+d")
@@ -216,35 +209,17 @@ func indentText(s, pre string) string {
 
 // build parses, analyses and models one program.
 func (wf *whatifFlags) build(files []string, prof *model.Profile, stderr io.Writer) (*whatifRun, error) {
-	form, ok := fortran.ParseForm(wf.form)
-	if !ok {
-		return nil, usagef("-form must be fixed, free or auto, not %q", wf.form)
+	cfg, _, err := frontendConfig(wf.form, wf.incs, wf.macros, wf.cpp)
+	if err != nil {
+		return nil, usagef("%v", err)
 	}
-	cfg := fortran.Config{IncludeDirs: wf.incs, Form: form, Preprocess: wf.cpp, Defines: map[string]string{}}
-	for _, d := range wf.macros {
-		name, val, _ := strings.Cut(d, "=")
-		if name == "" {
-			return nil, usagef("-define needs NAME[=val], not %q", d)
+	assume, src, err := readAssumes(wf.assumes)
+	if err != nil {
+		var pe *symbolic.ParseError
+		if errors.As(err, &pe) {
+			return nil, usagef("-assume:1:%d: %s", pe.Col, pe.Msg)
 		}
-		cfg.Defines[name] = val
-	}
-	var assume []symbolic.Relation
-	for _, a := range wf.assumes {
-		rels, err := symbolic.ParseRelations(a)
-		if err != nil {
-			var pe *symbolic.ParseError
-			if errors.As(err, &pe) {
-				return nil, usagef("-assume:1:%d: %s", pe.Col, pe.Msg)
-			}
-			return nil, usagef("-assume %s: %v", a, err)
-		}
-		for _, r := range rels {
-			e, err := renameSymbols(r.E)
-			if err != nil {
-				return nil, usagef("-assume %s: %v", a, err)
-			}
-			assume = append(assume, symbolic.Relation{E: e, Op: r.Op})
-		}
+		return nil, usagef("-assume %s: %v", src, err)
 	}
 	at, names, err := parseDefs(wf.defs)
 	if err != nil {

@@ -31,7 +31,7 @@ func BenchmarkWhatifSweep(b *testing.B) {
 	ps, _ := whatif.ParseSweep("1..1048576")
 	prof := model.Default()
 	for _, bp := range whatifBenchPrograms {
-		wf := &whatifFlags{form: "auto", format: "table", defs: bp.defs}
+		wf := &whatifFlags{progFlags: progFlags{form: "auto", defs: bp.defs}, format: "table"}
 		run, err := wf.build([]string{filepath.Join(testPrograms, bp.file)}, prof, io.Discard)
 		if err != nil {
 			b.Fatal(err)
@@ -50,7 +50,7 @@ func BenchmarkWhatifSweep(b *testing.B) {
 // analysis: phase times, maxima over ranks, collectives.
 func BenchmarkWhatifModel(b *testing.B) {
 	for _, bp := range whatifBenchPrograms {
-		wf := &whatifFlags{form: "auto", format: "table", defs: bp.defs}
+		wf := &whatifFlags{progFlags: progFlags{form: "auto", defs: bp.defs}, format: "table"}
 		run, err := wf.build([]string{filepath.Join(testPrograms, bp.file)}, model.Default(), io.Discard)
 		if err != nil {
 			b.Fatal(err)

@@ -36,8 +36,7 @@ func (wf *whatifFlags) calibrated(files []string, ps []int64, kind whatif.PlotKi
 				"per node, not a closed form of T", f.name)
 		}
 	}
-	pf := progFlags{defs: wf.defs, assumes: wf.assumes, incs: wf.incs, macros: wf.macros, form: wf.form, entry: wf.entry, cpp: wf.cpp}
-	l, st := pf.load("whatif", files, stderr)
+	l, st := wf.load("whatif", files, stderr)
 	if l == nil {
 		return st
 	}

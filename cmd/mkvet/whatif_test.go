@@ -129,7 +129,7 @@ func TestWhatifGrain(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
-	wf := &whatifFlags{procs: "2..64", form: "auto", format: "json"}
+	wf := &whatifFlags{progFlags: progFlags{form: "auto"}, procs: "2..64", format: "json"}
 	run, err := wf.build([]string{filepath.Join(testPrograms, "pipe_block.f")}, model.Default(), io.Discard)
 	if err != nil {
 		t.Fatal(err)
