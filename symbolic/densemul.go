@@ -155,17 +155,19 @@ func denseMul(e, f Expr) ([]term, bool) {
 			t.c = RatFrac(ai[s], den)
 		}
 		start := next
-		r := int(s)
+		r := uint32(s)
+		var deg int32
 		for k := range n {
-			ek := b.lo[k] + int32(r/b.stride[k])
-			r %= b.stride[k]
-			if ek != 0 {
-				backing[next].a = atoms[k]
-				backing[next].e = ek
+			st := uint32(b.stride[k])
+			q := r / st
+			r -= q * st
+			if ek := b.lo[k] + int32(q); ek != 0 {
+				backing[next] = factor{atoms[k], ek}
 				next++
-				t.deg += ek
+				deg += ek
 			}
 		}
+		t.deg = deg
 		t.m = backing[start:next:next]
 	}
 	return ts, true
