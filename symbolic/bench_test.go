@@ -98,3 +98,25 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWitnesses builds the witness points of a counting problem's
+// parameter assumptions and of one cell (the parameters plus a BLOCK
+// distribution's bounds on a loop index), as a cold count does.
+func BenchmarkWitnesses(b *testing.B) {
+	for _, tc := range []struct{ name, rels string }{
+		{"params", "n >= 1, m >= 1, n1 >= 1, n2 >= 1, p >= 1, 1 <= k <= p"},
+		{"block_cell", "n >= 1, p >= 1, 1 <= k <= p, 1 <= j <= n, floor(n*(k-1)/p) + 1 <= j <= floor(n*k/p)"},
+	} {
+		a := NewAssumptions()
+		if err := a.AssumeText(tc.rels); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(tc.name, func(b *testing.B) {
+			var w *witnessSet
+			for b.Loop() {
+				w = findWitnesses(a.rels)
+			}
+			b.ReportMetric(float64(len(w.pts)), "points")
+		})
+	}
+}

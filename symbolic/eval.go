@@ -186,7 +186,7 @@ func (f *Func) Eval(vals []Rat) (Rat, error) {
 		for _, fa := range t.fs {
 			v := av[fa.slot]
 			if fa.e < 0 && v.IsZero() {
-				return Rat{}, fmt.Errorf("division by zero: %s is 0", f.atoms[fa.slot].a.describe())
+				return Rat{}, zeroDivisor{f.atoms[fa.slot].a}
 			}
 			switch fa.e {
 			case 1:
@@ -412,6 +412,13 @@ func (ca catom) evalQ64Uncached(vals []int64, c *q64cache) (q64, bool) {
 }
 
 func (a *atom) describe() string { return atomExpr(a).String() }
+
+// zeroDivisor is the error of an evaluation that divides by an atom whose
+// value is 0. The message is formatted only when asked for: searches that
+// evaluate at many points (witnesses) discard most such errors.
+type zeroDivisor struct{ a *atom }
+
+func (z zeroDivisor) Error() string { return "division by zero: " + z.a.describe() + " is 0" }
 
 func (ca catom) eval(vals []Rat) (Rat, error) {
 	a := ca.a

@@ -386,18 +386,22 @@ func monoIntegral(m []factor) bool {
 // Symbols returns the names of the symbols e depends on, sorted, including
 // those inside function arguments.
 func (e Expr) Symbols() []string {
-	seen := map[string]bool{}
+	return e.appendSymbols(make([]string, 0, 4))
+}
+
+// appendSymbols appends e's distinct symbols to dst, which must be sorted and
+// distinct, and returns the sorted union. Expressions mention few symbols, so
+// a sorted slice beats a set.
+func (e Expr) appendSymbols(dst []string) []string {
 	e.visitAtoms(func(a *atom) {
-		if a.kind == kSym {
-			seen[a.name] = true
+		if a.kind != kSym {
+			return
+		}
+		if i, found := slices.BinarySearch(dst, a.name); !found {
+			dst = slices.Insert(dst, i, a.name)
 		}
 	})
-	out := make([]string, 0, len(seen))
-	for s := range seen {
-		out = append(out, s)
-	}
-	slices.Sort(out)
-	return out
+	return dst
 }
 
 // Has reports whether e depends on the symbol name.

@@ -1,6 +1,7 @@
 package symbolic
 
 import (
+	"cmp"
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
@@ -105,20 +106,126 @@ type witnessRel struct {
 	f    *Func
 	op   RelOp
 	uses []int // indices of the vars it mentions
+	// linear[j]: the relation is c*x + (terms without x) for x = uses[j] and
+	// a constant c = coef[j], so one evaluation at x = 0 gives its range in x
+	// where three would have to show it is linear.
+	linear []bool
+	coef   []Rat
+	// affine: every term is a constant or a constant times a symbol, and the
+	// relation scaled by a positive integer is ic0 + sum(ilin[j]*x[uses[j]]);
+	// ranges and checks then need no evaluation at all. Most relations a
+	// counting problem gives (n >= 1, 1 <= k <= p, i <= j) are of this form.
+	affine bool
+	ic0    int64
+	ilin   []int64
+}
+
+// newWitnessRel compiles r over vars.
+func newWitnessRel(r Relation, vars []string) (*witnessRel, bool) {
+	f, err := r.E.Compile(vars)
+	if err != nil || !f.rational {
+		return nil, false
+	}
+	x := &witnessRel{f: f, op: r.Op}
+	affine := true
+	for _, t := range r.E.t {
+		if len(t.m) > 1 || len(t.m) == 1 && (t.m[0].e != 1 || t.m[0].a.kind != kSym) {
+			affine = false
+		}
+	}
+	for _, s := range r.E.Symbols() {
+		x.uses = append(x.uses, slices.Index(vars, s))
+		c, ok := coefIn(r.E, s)
+		x.linear = append(x.linear, ok)
+		x.coef = append(x.coef, c)
+	}
+	if !affine {
+		return x, true
+	}
+	num, _, ok := scaledInts(nil, len(r.E.t), func(i int) Rat { return r.E.t[i].c })
+	if !ok {
+		return x, true
+	}
+	x.ilin = make([]int64, len(x.uses))
+	for i, t := range r.E.t {
+		if len(t.m) == 0 {
+			x.ic0 = num[i]
+			continue
+		}
+		j := slices.IndexFunc(x.uses, func(u int) bool { return vars[u] == t.m[0].a.name })
+		x.ilin[j] = num[i]
+	}
+	x.affine = true
+	return x, true
+}
+
+// coefIn returns c when e is c*x + (terms without x) for a constant c.
+func coefIn(e Expr, x string) (c Rat, ok bool) {
+	for _, t := range e.t {
+		for _, f := range t.m {
+			if f.a.kind == kSym && f.a.name == x {
+				if f.e != 1 || len(t.m) != 1 {
+					return Rat{}, false
+				}
+				c, ok = t.c, true
+				continue
+			}
+			for _, arg := range f.a.args {
+				if arg.Has(x) {
+					return Rat{}, false
+				}
+			}
+		}
+	}
+	return c, ok
+}
+
+// affineRest returns ic0 + sum(ilin[j]*pt[uses[j]]) over the uses other than
+// skip (-1: none); ok is false on overflow.
+func (r *witnessRel) affineRest(pt []int64, skip int) (int64, bool) {
+	sum := r.ic0
+	for j, u := range r.uses {
+		if j == skip {
+			continue
+		}
+		p, ok := mul64(r.ilin[j], pt[u])
+		if !ok {
+			return 0, false
+		}
+		if sum, ok = add64(sum, p); !ok {
+			return 0, false
+		}
+	}
+	return sum, true
 }
 
 func (r *witnessRel) holds(pt []int64) (bool, bool) {
-	v, err := r.f.EvalInt(pt)
-	if err != nil {
-		return false, false
+	sign, done := 0, false
+	if r.affine {
+		var v int64
+		v, done = r.affineRest(pt, -1)
+		sign = cmp.Compare(v, 0)
+	}
+	if !done {
+		v, err := r.f.EvalInt(pt)
+		if err != nil {
+			return false, false
+		}
+		sign = v.Sign()
 	}
 	switch r.op {
 	case EQ:
-		return v.Sign() == 0, true
+		return sign == 0, true
 	case GT:
-		return v.Sign() > 0, true
+		return sign > 0, true
 	}
-	return v.Sign() >= 0, true
+	return sign >= 0, true
+}
+
+// add64 returns a+b and whether it did not overflow.
+func add64(a, b int64) (int64, bool) {
+	s := a + b
+	return s, (s > a) == (b > 0)
 }
 
 // findWitnesses builds up to maxWitnesses distinct points satisfying rels.
@@ -157,18 +264,13 @@ func findWitnesses(rels []Relation) *witnessSet {
 // exactly or is a false constant.
 func compileWitnessRels(rels []Relation, from int) (w *witnessSet, wr []*witnessRel, rng *rand.Rand, ok bool) {
 	w = &witnessSet{}
-	for s := range symbolsOf(rels) {
-		w.vars = append(w.vars, s)
+	for _, r := range rels {
+		w.vars = r.E.appendSymbols(w.vars)
 	}
-	slices.Sort(w.vars)
 	for _, r := range rels[from:] {
-		f, err := r.E.Compile(w.vars)
-		if err != nil || !f.rational {
+		x, ok := newWitnessRel(r, w.vars)
+		if !ok {
 			return w, nil, nil, false
-		}
-		x := &witnessRel{f: f, op: r.Op}
-		for _, s := range r.E.Symbols() {
-			x.uses = append(x.uses, slices.Index(w.vars, s))
 		}
 		wr = append(wr, x)
 	}
@@ -259,10 +361,10 @@ func holdsAll(wr []*witnessRel, pt []int64) bool {
 	return true
 }
 
-// witnessOrder orders the vars not yet assigned so that relations complete
+// forwardOrder orders the vars not yet assigned so that relations complete
 // early: next is the var that completes the most relations, then the one
 // that occurs most. It marks them all assigned.
-func witnessOrder(assigned []bool, wr []*witnessRel) []int {
+func forwardOrder(assigned []bool, wr []*witnessRel) []int {
 	n := len(assigned)
 	var order []int
 	for range n - countTrue(assigned) {
@@ -295,6 +397,80 @@ func witnessOrder(assigned []bool, wr []*witnessRel) []int {
 		order = append(order, best)
 	}
 	return order
+}
+
+// witnessOrder orders the vars not yet assigned and marks them assigned.
+// A relation is settled by the last of its vars to be assigned; when it is
+// linear in that var its range follows directly, and otherwise the builder
+// must scan candidate values, which costs tens of evaluations and can miss.
+// The forward order is kept when it settles every relation by a linear var;
+// otherwise the order is built from the back: the var
+// placed last is one in which every relation still open is linear (a loop
+// index, given the parameters), and the relations it settles are closed;
+// among several, the one in the most open relations goes last; when none is
+// linear in all of them, the one with the fewest non-linear relations.
+func witnessOrder(assigned []bool, wr []*witnessRel) []int {
+	before := slices.Clone(assigned)
+	if order := forwardOrder(assigned, wr); settlesLinearly(order, wr) {
+		return order
+	}
+	copy(assigned, before)
+	open := make([]bool, len(wr))
+	for i, r := range wr {
+		open[i] = slices.ContainsFunc(r.uses, func(u int) bool { return !assigned[u] })
+	}
+	var order []int
+	for range len(assigned) - countTrue(assigned) {
+		best, bestBad, bestOcc := -1, 0, 0
+		for v := range assigned {
+			if assigned[v] {
+				continue
+			}
+			bad, occ := 0, 0
+			for i, r := range wr {
+				j := slices.Index(r.uses, v)
+				if !open[i] || j < 0 {
+					continue
+				}
+				occ++
+				if !r.affine && !r.linear[j] {
+					bad++
+				}
+			}
+			if best < 0 || bad < bestBad || bad == bestBad && occ > bestOcc {
+				best, bestBad, bestOcc = v, bad, occ
+			}
+		}
+		assigned[best] = true
+		order = append(order, best)
+		for i, r := range wr {
+			if slices.Contains(r.uses, best) {
+				open[i] = false
+			}
+		}
+	}
+	slices.Reverse(order)
+	return order
+}
+
+// settlesLinearly reports whether every relation with a var in order is
+// linear in the last of its vars to be assigned in that order.
+func settlesLinearly(order []int, wr []*witnessRel) bool {
+	for _, r := range wr {
+		if r.affine {
+			continue
+		}
+		last, at := -1, -1
+		for j, u := range r.uses {
+			if k := slices.Index(order, u); k > at {
+				last, at = j, k
+			}
+		}
+		if last >= 0 && !r.linear[last] {
+			return false
+		}
+	}
+	return true
 }
 
 // buildWitness makes one attempt at a point.
@@ -436,27 +612,44 @@ func (b *witnessBuilder) scan(v int, x, lo, hi int64, other []*witnessRel) bool 
 	return false
 }
 
-// linearRange evaluates r at x = 0, 1, 2 for var v, the other vars at their
-// values. When the three values lie on a line c*x + d it returns the integer
-// range of x that satisfies r (EQ: one value, or an empty range); linear is
-// false otherwise. ok is false when r cannot hold for any x (a constant
-// that fails).
+// linearRange returns the integer range of var v, the other vars at their
+// values, in which r holds, when r is linear in v: r's coefficient of v is a
+// constant, or r's values at v = 0, 1, 2 lie on a line c*x + d (EQ: one
+// value, or an empty range). linear is false otherwise. ok is false when r
+// cannot hold for any value (a constant that fails).
 func linearRange(r *witnessRel, pt []int64, v int) (lo, hi int64, linear, ok bool) {
-	const inf = math.MaxInt64
-	var ys [3]Rat
-	for x := range int64(3) {
-		pt[v] = x
+	j := slices.Index(r.uses, v)
+	if r.affine {
+		if d, ok := r.affineRest(pt, j); ok && d != math.MinInt64 {
+			lo, hi := intRange(r.ilin[j], d, r.op)
+			return lo, hi, true, true
+		}
+	}
+	var c, d Rat
+	if j >= 0 && r.linear[j] {
+		pt[v] = 0
 		y, err := r.f.EvalInt(pt)
 		if err != nil {
 			return 0, 0, false, true
 		}
-		ys[x] = y
+		c, d = r.coef[j], y
+	} else {
+		var ys [3]Rat
+		for x := range int64(3) {
+			pt[v] = x
+			y, err := r.f.EvalInt(pt)
+			if err != nil {
+				return 0, 0, false, true
+			}
+			ys[x] = y
+		}
+		c = ys[1].Sub(ys[0])
+		if ys[2].Sub(ys[1]).Cmp(c) != 0 {
+			return 0, 0, false, true
+		}
+		d = ys[0]
 	}
-	c := ys[1].Sub(ys[0])
-	if ys[2].Sub(ys[1]).Cmp(c) != 0 {
-		return 0, 0, false, true
-	}
-	d := ys[0]
+	const inf = math.MaxInt64
 	if c.Sign() == 0 {
 		holds := d.Sign() > 0 || d.Sign() == 0 && r.op != GT
 		if r.op == EQ {
@@ -470,29 +663,43 @@ func linearRange(r *witnessRel, pt []int64, v int) (lo, hi int64, linear, ok boo
 	if !okf {
 		return 0, 0, false, true
 	}
-	exact := root.IsInt()
-	switch r.op {
+	lo, hi = rootRange(c.Sign(), fl, root.IsInt(), r.op)
+	return lo, hi, true, true
+}
+
+// intRange is the integer range of x where c*x + d op 0, c != 0 and d >
+// MinInt64: rootRange with the root -d/c computed in integers.
+func intRange(c, d int64, op RelOp) (lo, hi int64) {
+	fl, rem := floorDivMod(-d, c)
+	return rootRange(cmp.Compare(c, 0), fl, rem == 0, op)
+}
+
+// rootRange is the integer range of x where c*x + d op 0, given the sign of
+// c (non-zero) and the root -d/c: its floor fl and whether it is an integer.
+func rootRange(csign int, fl int64, exact bool, op RelOp) (lo, hi int64) {
+	const inf = math.MaxInt64
+	switch op {
 	case EQ:
 		if !exact {
-			return 1, 0, true, true
+			return 1, 0
 		}
-		return fl, fl, true, true
+		return fl, fl
 	case GT:
-		if c.Sign() > 0 {
-			return fl + 1, inf, true, true
+		if csign > 0 {
+			return fl + 1, inf
 		}
 		if exact {
-			return -inf, fl - 1, true, true
+			return -inf, fl - 1
 		}
-		return -inf, fl, true, true
+		return -inf, fl
 	}
-	if c.Sign() > 0 {
+	if csign > 0 {
 		if exact {
-			return fl, inf, true, true
+			return fl, inf
 		}
-		return fl + 1, inf, true, true
+		return fl + 1, inf
 	}
-	return -inf, fl, true, true
+	return -inf, fl
 }
 
 // pick chooses a value in [lo, hi], favouring the ends and small offsets
@@ -540,6 +747,22 @@ func (w *witnessSet) eval(e Expr) ([]Rat, []bool) {
 	if len(w.pts) == 0 {
 		return nil, nil
 	}
+	var q qvec
+	var bad [maxWitnesses]bool
+	if w.evalQ(e, &q, &bad) {
+		vals, ok := make([]Rat, len(w.pts)), make([]bool, len(w.pts))
+		for i := range w.pts {
+			if ok[i] = !bad[i]; ok[i] {
+				vals[i] = RatFrac(q[i].n, q[i].d)
+			}
+		}
+		return vals, ok
+	}
+	return w.evalExact(e)
+}
+
+// evalExact is eval through a compiled Func and exact rationals.
+func (w *witnessSet) evalExact(e Expr) ([]Rat, []bool) {
 	vars := w.vars
 	var extra []string
 	for _, s := range e.Symbols() {
@@ -579,7 +802,23 @@ func (w *witnessSet) values(e Expr) ([]Rat, bool) {
 // signs reports what the witnesses show about e: neg, zero and pos say e
 // takes a negative, zero and positive value at some witness.
 func (w *witnessSet) signs(e Expr) (neg, zero, pos bool) {
-	vals, ok := w.eval(e)
+	var q qvec
+	var bad [maxWitnesses]bool
+	if len(w.pts) > 0 && w.evalQ(e, &q, &bad) {
+		for i := range w.pts {
+			switch {
+			case bad[i]:
+			case q[i].n < 0:
+				neg = true
+			case q[i].n == 0:
+				zero = true
+			default:
+				pos = true
+			}
+		}
+		return
+	}
+	vals, ok := w.evalExact(e)
 	for i, v := range vals {
 		if !ok[i] {
 			continue
@@ -594,15 +833,4 @@ func (w *witnessSet) signs(e Expr) (neg, zero, pos bool) {
 		}
 	}
 	return
-}
-
-// symbolsOf returns the distinct symbols of rels.
-func symbolsOf(rels []Relation) map[string]bool {
-	out := map[string]bool{}
-	for _, r := range rels {
-		for _, s := range r.E.Symbols() {
-			out[s] = true
-		}
-	}
-	return out
 }

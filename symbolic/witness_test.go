@@ -127,3 +127,55 @@ func feasibleIn(rels []Relation, boxes map[string]box) bool {
 	}
 	return false
 }
+
+// TestWitnessEvalAgrees checks the int64 evaluation at witness points
+// against the exact compiled path (itself checked against big.Rat trees in
+// property_test.go): the same points with a value, the same values there.
+// The expressions mix the sets' symbols with symbols the sets do not
+// constrain (N, P, k), which take small values including 0 as divisors.
+func TestWitnessEvalAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 11))
+	fast, total, undefined := 0, 0, 0
+	for range 3000 {
+		a, boxes := genAssumptions(r)
+		w := findWitnesses(a.rels)
+		if len(w.pts) == 0 {
+			continue
+		}
+		for range 4 {
+			var e Expr
+			if r.IntN(2) == 0 {
+				e = genSignExpr(r, boxes, 3)
+			} else {
+				e = build(genTree(r, 4))
+			}
+			total++
+			var q qvec
+			var bad [maxWitnesses]bool
+			if !w.evalQ(e, &q, &bad) {
+				continue
+			}
+			fast++
+			vals, ok := w.evalExact(e)
+			if vals == nil {
+				t.Fatalf("%s: int64 path gave values where the exact path gives none", e)
+			}
+			for i := range w.pts {
+				if ok[i] == bad[i] {
+					t.Fatalf("%s at %v: defined %v, int64 path says %v", e, w.pts[i], ok[i], !bad[i])
+				}
+				if !ok[i] {
+					undefined++
+					continue
+				}
+				if got := RatFrac(q[i].n, q[i].d); got.Cmp(vals[i]) != 0 {
+					t.Fatalf("%s at %v (vars %v): int64 path %s, exact %s", e, w.pts[i], w.vars, got, vals[i])
+				}
+			}
+		}
+	}
+	t.Logf("%d expressions, %d on the int64 path, %d points without a value", total, fast, undefined)
+	if fast < total*3/4 || undefined == 0 {
+		t.Errorf("int64 path took %d of %d expressions with %d undefined points; the test lost its reach", fast, total, undefined)
+	}
+}
