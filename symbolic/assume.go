@@ -46,6 +46,9 @@ type Assumptions struct {
 	// nclone is the number of leading relations a Clone copied: their
 	// witnesses are extended to the relations added since (see witness.go).
 	nclone int
+	// wit holds the witnesses of rels once looked up, saving the memo key;
+	// dropped when a relation is added, and stale after ForgetProofs.
+	wit atomic.Pointer[witnessCache]
 }
 
 // proofMemo remembers the answers of recent questions, process-wide: the
@@ -69,6 +72,7 @@ func ForgetProofs() {
 	proofMemo.Unlock()
 	witnessMemo.Lock()
 	witnessMemo.m = nil
+	witnessGen.Add(1)
 	witnessMemo.Unlock()
 }
 
@@ -141,6 +145,7 @@ func (a *Assumptions) Assume(rels ...Relation) {
 		a.rels = append(a.rels, r)
 		a.cache.Store(nil)
 		a.text.Store(nil)
+		a.wit.Store(nil)
 	}
 }
 

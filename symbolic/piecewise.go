@@ -58,28 +58,31 @@ func (a *Assumptions) simplifyAtom(at *atom, walk func(Expr) Expr) Expr {
 	case kFloor:
 		// floor(x) = c where c <= x < c + 1, c read off x's interval.
 		x := args[0]
-		iv := a.baseBounds().interval(x)
 		// floor(x) = c needs floor(x) = c at every witness: witnesses that
-		// disagree rule every c out, and ones that agree name the only
-		// candidate (see witness.go).
-		only, tryOnly := Rat{}, false
+		// disagree rule every c out (the interval is then not needed), and
+		// ones that agree name the only candidate (see witness.go).
+		only, tryOnly, constant := Rat{}, false, true
 		candidates := int64(3)
 		if useWitnesses {
-			if len(a.witnesses().pts) == 0 {
+			ws := a.witnesses()
+			if len(ws.pts) == 0 {
 				// A set whose points the search did not find is most often
 				// empty; only the interval's own candidate is worth proofs.
 				candidates = 1
 			}
-			if vs, ok := a.witnesses().values(x); ok {
+			if vs, ok := ws.values(x); ok {
 				only, tryOnly = vs[0].Floor(), true
 				for _, v := range vs[1:] {
 					if v.Floor().Cmp(only) != 0 {
-						iv.lo.finite = false // no constant value: nothing to try
+						constant = false // no constant value: nothing to try
 					}
 				}
 			}
 		}
-		if iv.lo.finite {
+		if !constant {
+			break
+		}
+		if iv := a.baseBounds().interval(x); iv.lo.finite {
 			// Intervals are loose (k/p with 1 <= k <= p bounds from 0 only via
 			// the relation k <= p): try the first few integers above the bound.
 			for d := range candidates {

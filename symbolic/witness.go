@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Witnesses: integer points that satisfy a set of relations, found by a
@@ -57,6 +58,16 @@ var witnessMemo struct {
 	m map[string]*witnessSet
 }
 
+// witnessGen counts ForgetProofs calls: an Assumptions' own witnessCache
+// from an earlier generation is not used, so that a forgotten set is built
+// again wherever it is asked for.
+var witnessGen atomic.Uint64
+
+type witnessCache struct {
+	gen uint64
+	w   *witnessSet
+}
+
 // witnesses returns points satisfying a's relations, from the process-wide
 // memo (emptied with ForgetProofs) or freshly built. Assumptions cloned from
 // others and then given more relations (a counting cell's context: the
@@ -67,6 +78,16 @@ var witnessMemo struct {
 // function of the relations and the clone point, which the memo key holds,
 // so answers stay the same from run to run.
 func (a *Assumptions) witnesses() *witnessSet {
+	gen := witnessGen.Load()
+	if c := a.wit.Load(); c != nil && c.gen == gen {
+		return c.w
+	}
+	w := a.lookupOrBuildWitnesses()
+	a.wit.Store(&witnessCache{gen: gen, w: w})
+	return w
+}
+
+func (a *Assumptions) lookupOrBuildWitnesses() *witnessSet {
 	n := a.nclone
 	if n >= len(a.rels) {
 		n = 0
