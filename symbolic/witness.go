@@ -2,7 +2,6 @@ package symbolic
 
 import (
 	"cmp"
-	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -124,7 +123,9 @@ func lookupWitnesses(key string) (*witnessSet, bool) {
 
 // witnessRel is a relation compiled over the set's vars.
 type witnessRel struct {
-	f    *Func
+	f    *Func // compiled on first use for an affine relation (see fn)
+	e    Expr
+	vars []string
 	op   RelOp
 	uses []int // indices of the vars it mentions
 	// linear[j]: the relation is c*x + (terms without x) for x = uses[j] and
@@ -143,11 +144,7 @@ type witnessRel struct {
 
 // newWitnessRel compiles r over vars.
 func newWitnessRel(r Relation, vars []string) (*witnessRel, bool) {
-	f, err := r.E.Compile(vars)
-	if err != nil || !f.rational {
-		return nil, false
-	}
-	x := &witnessRel{f: f, op: r.Op}
+	x := &witnessRel{e: r.E, vars: vars, op: r.Op}
 	affine := true
 	for _, t := range r.E.t {
 		if len(t.m) > 1 || len(t.m) == 1 && (t.m[0].e != 1 || t.m[0].a.kind != kSym) {
@@ -160,11 +157,16 @@ func newWitnessRel(r Relation, vars []string) (*witnessRel, bool) {
 		x.linear = append(x.linear, ok)
 		x.coef = append(x.coef, c)
 	}
-	if !affine {
-		return x, true
+	var num []int64
+	if affine {
+		num, _, affine = scaledInts(nil, len(r.E.t), func(i int) Rat { return r.E.t[i].c })
 	}
-	num, _, ok := scaledInts(nil, len(r.E.t), func(i int) Rat { return r.E.t[i].c })
-	if !ok {
+	if !affine {
+		// Compiled now: a relation that cannot be evaluated exactly (log2)
+		// gives no witnesses.
+		if x.fn() == nil || !x.f.rational {
+			return nil, false
+		}
 		return x, true
 	}
 	x.ilin = make([]int64, len(x.uses))
@@ -178,6 +180,14 @@ func newWitnessRel(r Relation, vars []string) (*witnessRel, bool) {
 	}
 	x.affine = true
 	return x, true
+}
+
+// fn returns the relation compiled (nil if it cannot be).
+func (r *witnessRel) fn() *Func {
+	if r.f == nil {
+		r.f, _ = r.e.Compile(r.vars)
+	}
+	return r.f
 }
 
 // coefIn returns c when e is c*x + (terms without x) for a constant c.
@@ -228,7 +238,7 @@ func (r *witnessRel) holds(pt []int64) (bool, bool) {
 		sign = cmp.Compare(v, 0)
 	}
 	if !done {
-		v, err := r.f.EvalInt(pt)
+		v, err := r.fn().EvalInt(pt)
 		if err != nil {
 			return false, false
 		}
@@ -262,19 +272,18 @@ func findWitnesses(rels []Relation) *witnessSet {
 		return w
 	}
 	order := witnessOrder(make([]bool, len(w.vars)), wr)
-	have := map[string]bool{}
 	misses := 0
 	for range witnessAttempts {
 		if len(w.pts) == maxWitnesses || misses == witnessMisses {
 			break
 		}
-		pt, ok := buildWitness(len(w.vars), order, wr, rng, len(w.pts) == 0 && misses == 0 && len(have) == 0)
+		pt, ok := buildWitness(len(w.vars), order, wr, rng, len(w.pts) == 0 && misses == 0)
 		if !ok {
 			misses++
 			continue
 		}
 		misses = 0
-		w.add(have, pt)
+		w.add(pt)
 	}
 	return w
 }
@@ -314,14 +323,9 @@ func compileWitnessRels(rels []Relation, from int) (w *witnessSet, wr []*witness
 	return w, wr, rand.New(rand.NewPCG(h, 0x6d6b766574)), true
 }
 
-// add appends pt unless it is already there (have holds the points' keys).
-func (w *witnessSet) add(have map[string]bool, pt []int64) {
-	kb := make([]byte, 0, 8*len(pt))
-	for _, x := range pt {
-		kb = binary.LittleEndian.AppendUint64(kb, uint64(x))
-	}
-	if k := string(kb); !have[k] {
-		have[k] = true
+// add appends pt unless it is already there.
+func (w *witnessSet) add(pt []int64) {
+	if !slices.ContainsFunc(w.pts, func(q []int64) bool { return slices.Equal(q, pt) }) {
 		w.pts = append(w.pts, pt)
 	}
 }
@@ -352,7 +356,6 @@ func extendWitnesses(base *witnessSet, rels []Relation, n int) *witnessSet {
 		}
 	}
 	order := witnessOrder(slices.Clone(old), wr)
-	have := map[string]bool{}
 	for _, bp := range base.pts {
 		pt := make([]int64, len(w.vars))
 		for j, i := range at {
@@ -364,7 +367,7 @@ func extendWitnesses(base *witnessSet, rels []Relation, n int) *witnessSet {
 		for range 2 {
 			b := &witnessBuilder{pt: pt, assigned: slices.Clone(old), order: order, wr: wr, rng: rng, budget: witnessBudget}
 			if b.assign(0) && holdsAll(wr, pt) {
-				w.add(have, slices.Clone(pt))
+				w.add(slices.Clone(pt))
 				break
 			}
 		}
@@ -649,7 +652,7 @@ func linearRange(r *witnessRel, pt []int64, v int) (lo, hi int64, linear, ok boo
 	var c, d Rat
 	if j >= 0 && r.linear[j] {
 		pt[v] = 0
-		y, err := r.f.EvalInt(pt)
+		y, err := r.fn().EvalInt(pt)
 		if err != nil {
 			return 0, 0, false, true
 		}
@@ -658,7 +661,7 @@ func linearRange(r *witnessRel, pt []int64, v int) (lo, hi int64, linear, ok boo
 		var ys [3]Rat
 		for x := range int64(3) {
 			pt[v] = x
-			y, err := r.f.EvalInt(pt)
+			y, err := r.fn().EvalInt(pt)
 			if err != nil {
 				return 0, 0, false, true
 			}
