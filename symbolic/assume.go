@@ -698,20 +698,20 @@ func splitCases(a *atom) []splitCase {
 // replaceAtom substitutes v for every occurrence of the atom a in e (at the top
 // level of terms; atoms nested in arguments are left alone).
 func replaceAtom(e Expr, a *atom, v Expr) Expr {
-	parts := make([]Expr, 0, len(e.t))
-	for _, t := range e.t {
-		p := Const(t.c)
-		var keep []factor
-		for _, f := range t.m {
-			if f.a == a {
-				p = p.Mul(v.Pow(int(f.e)))
-				continue
-			}
-			keep = append(keep, f)
-		}
-		parts = append(parts, p.Mul(monoExpr(keep)))
+	return mustSubstTerms(e, func(b *atom) (Expr, bool) { return v, b == a })
+}
+
+// mustSubstTerms is substTerms for replacements that cannot make a divisor
+// zero (the caller knows it; a zero divisor is a bug and panics).
+func mustSubstTerms(e Expr, value func(*atom) (Expr, bool)) Expr {
+	v, err := e.substTerms(func(a *atom) (Expr, bool, error) {
+		v, ok := value(a)
+		return v, ok, nil
+	})
+	if err != nil {
+		panic("symbolic: " + err.Error())
 	}
-	return Sum(parts...)
+	return v
 }
 
 // proveFlat proves e >= 0 (strict: > 0) once min, max and trunc are split away:
@@ -822,24 +822,12 @@ func (p *proof) abstract(e Expr, bs *bounds) (Expr, []Relation, bool) {
 // reports whether any was there.
 func substAtoms(e Expr, subst map[*atom]Expr) (Expr, bool) {
 	found := false
-	parts := make([]Expr, 0, len(e.t))
-	for _, t := range e.t {
-		pr := Const(t.c)
-		var keep []factor
-		for _, f := range t.m {
-			if v, ok := subst[f.a]; ok {
-				pr = pr.Mul(v.Pow(int(f.e)))
-				found = true
-				continue
-			}
-			keep = append(keep, f)
-		}
-		parts = append(parts, pr.Mul(monoExpr(keep)))
-	}
-	if !found {
-		return e, false
-	}
-	return Sum(parts...), true
+	r := mustSubstTerms(e, func(a *atom) (Expr, bool) {
+		v, ok := subst[a]
+		found = found || ok
+		return v, ok
+	})
+	return r, found
 }
 
 // integerScale returns a monomial D >= 1 (an integer times integer symbols

@@ -536,27 +536,7 @@ func (e Expr) mapAtoms(f func(*atom) (Expr, bool)) Expr {
 		memo[a] = v
 		return v, true
 	}
-	walk = func(x Expr) Expr {
-		parts := make([]Expr, 0, len(x.t))
-		changed := false
-		for _, t := range x.t {
-			p := Const(t.c)
-			var keep []factor
-			for _, fa := range t.m {
-				if v, ok := atomValue(fa.a); ok {
-					changed = true
-					p = p.Mul(v.Pow(int(fa.e)))
-					continue
-				}
-				keep = append(keep, fa)
-			}
-			parts = append(parts, p.Mul(monoExpr(keep)))
-		}
-		if !changed {
-			return x
-		}
-		return Sum(parts...)
-	}
+	walk = func(x Expr) Expr { return mustSubstTerms(x, atomValue) }
 	return walk(e)
 }
 

@@ -18,30 +18,15 @@ func (a *Assumptions) Simplify(e Expr) Expr {
 	memo := map[*atom]Expr{}
 	var walk func(Expr) Expr
 	walk = func(e Expr) Expr {
-		parts := make([]Expr, 0, len(e.t))
-		changed := false
-		for _, t := range e.t {
-			p := Const(t.c)
-			var keep []factor
-			for _, f := range t.m {
-				v, ok := memo[f.a]
-				if !ok {
-					v = a.simplifyAtom(f.a, walk)
-					memo[f.a] = v
-				}
-				if s, isSame := singleAtom(v); isSame && s == f.a {
-					keep = append(keep, f)
-					continue
-				}
-				changed = true
-				p = p.Mul(v.Pow(int(f.e)))
+		return mustSubstTerms(e, func(at *atom) (Expr, bool) {
+			v, ok := memo[at]
+			if !ok {
+				v = a.simplifyAtom(at, walk)
+				memo[at] = v
 			}
-			parts = append(parts, p.Mul(monoExpr(keep)))
-		}
-		if !changed {
-			return e
-		}
-		return Sum(parts...)
+			s, isSame := singleAtom(v)
+			return v, !isSame || s != at
+		})
 	}
 	return walk(e)
 }

@@ -10,32 +10,79 @@ import (
 // the result brought back to canonical form (so floor(N/P) with N = 2*P becomes
 // 2). It fails when the substitution makes a divisor zero.
 func (e Expr) Subst(s map[string]Expr) (Expr, error) {
-	if len(s) == 0 {
+	if len(s) == 0 || !e.mentions(s) {
 		return e, nil
 	}
 	memo := map[*atom]Expr{}
-	parts := make([]Expr, 0, len(e.t))
-	for _, t := range e.t {
-		p := Const(t.c)
+	return e.substTerms(func(a *atom) (Expr, bool, error) { return substAtom(a, s, memo) })
+}
+
+// mentions reports whether e depends on a symbol named in s.
+func (e Expr) mentions(s map[string]Expr) bool {
+	found := false
+	e.visitAtoms(func(a *atom) {
+		if a.kind == kSym && !found {
+			_, found = s[a.name]
+		}
+	})
+	return found
+}
+
+// substTerms returns e with each atom that value reports changed replaced by
+// its value, in canonical form. A term with no changed atom is kept as it
+// is, without arithmetic: most terms of the expressions counting rewrites
+// are such (a relation's terms in the parameters when a loop variable is
+// replaced), and the rebuilt sum then only merges the changed ones into
+// them. It fails when an atom with a negative exponent becomes 0.
+func (e Expr) substTerms(value func(*atom) (Expr, bool, error)) (Expr, error) {
+	var same []term  // the unchanged terms, once a term has changed
+	var parts []Expr // the changed terms
+	for i, t := range e.t {
+		var prod Expr // the product of the changed factors' values
+		changed := false
 		var keep []factor
-		for _, f := range t.m {
-			v, changed, err := substAtom(f.a, s, memo)
+		for j, f := range t.m {
+			v, ok, err := value(f.a)
 			if err != nil {
 				return Expr{}, err
 			}
-			if !changed {
-				keep = append(keep, f)
+			if !ok {
+				if changed {
+					keep = append(keep, f)
+				}
 				continue
 			}
 			if f.e < 0 && v.IsZero() {
 				return Expr{}, fmt.Errorf("division by zero: %s becomes 0", f.a.describe())
 			}
-			p = p.Mul(v.Pow(int(f.e)))
+			pw := v.Pow(int(f.e))
+			if !changed {
+				changed, prod = true, pw
+				keep = append(keep, t.m[:j]...)
+				continue
+			}
+			prod = prod.Mul(pw)
 		}
-		if len(keep) > 0 {
-			p = p.Mul(Expr{t: []term{{c: RatInt(1), m: keep, deg: monoDeg(keep)}}})
+		if !changed {
+			if parts != nil {
+				same = append(same, t)
+			}
+			continue
 		}
-		parts = append(parts, p)
+		if parts == nil {
+			same = append(same, e.t[:i]...)
+			parts = make([]Expr, 0, len(e.t)-i+1)
+		}
+		if len(keep) > 0 || !t.c.IsOne() {
+			prod = prod.Mul(Expr{t: []term{{c: t.c, m: keep, deg: monoDeg(keep)}}})
+		}
+		parts = append(parts, prod)
+	}
+	if parts == nil {
+		return e, nil
+	}
+	if len(same) > 0 {
+		parts = append(parts, Expr{t: same})
 	}
 	return Sum(parts...), nil
 }

@@ -62,6 +62,7 @@ func (pe *pointEval) expr(e Expr, out *qvec) bool {
 	for i := range pe.n {
 		out[i] = q64{0, 1}
 	}
+	var av qvec // declared outside the loops, which keeps it on the stack
 	for _, t := range e.t {
 		if t.c.b != nil {
 			return false
@@ -71,7 +72,6 @@ func (pe *pointEval) expr(e Expr, out *qvec) bool {
 			p[i] = q64{t.c.n, t.c.den()}
 		}
 		for _, fa := range t.m {
-			var av qvec
 			if !pe.atom(fa.a, &av) {
 				return false
 			}
