@@ -6,12 +6,28 @@ import (
 )
 
 // Add returns e + f.
-func (e Expr) Add(f Expr) Expr {
-	if len(e.t) == 0 {
-		return f
-	}
+func (e Expr) Add(f Expr) Expr { return e.addSigned(f, false) }
+
+// Sub returns e - f.
+func (e Expr) Sub(f Expr) Expr { return e.addSigned(f, true) }
+
+// addSigned returns e + f, or e - f when neg: the terms of f are negated as
+// they are merged rather than copied into a negated f first.
+func (e Expr) addSigned(f Expr, neg bool) Expr {
 	if len(f.t) == 0 {
 		return e
+	}
+	if len(e.t) == 0 {
+		if neg {
+			return f.Neg()
+		}
+		return f
+	}
+	fc := func(y term) Rat {
+		if neg {
+			return y.c.Neg()
+		}
+		return y.c
 	}
 	out := make([]term, 0, len(e.t)+len(f.t))
 	i, j := 0, 0
@@ -22,10 +38,14 @@ func (e Expr) Add(f Expr) Expr {
 			out = append(out, x)
 			i++
 		case c > 0:
-			out = append(out, y)
+			out = append(out, term{c: fc(y), m: y.m, deg: y.deg})
 			j++
 		default:
-			if s := x.c.Add(y.c); !s.IsZero() {
+			s := x.c.Add(y.c)
+			if neg {
+				s = x.c.Sub(y.c)
+			}
+			if !s.IsZero() {
 				out = append(out, term{c: s, m: x.m, deg: x.deg})
 			}
 			i++
@@ -33,15 +53,14 @@ func (e Expr) Add(f Expr) Expr {
 		}
 	}
 	out = append(out, e.t[i:]...)
-	out = append(out, f.t[j:]...)
+	for _, y := range f.t[j:] {
+		out = append(out, term{c: fc(y), m: y.m, deg: y.deg})
+	}
 	if len(out) == 0 {
 		return Expr{}
 	}
 	return Expr{t: out}
 }
-
-// Sub returns e - f.
-func (e Expr) Sub(f Expr) Expr { return e.Add(f.Neg()) }
 
 // Neg returns -e.
 func (e Expr) Neg() Expr { return e.Scale(RatInt(-1)) }

@@ -3,6 +3,7 @@ package symbolic
 import (
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -63,5 +64,46 @@ func TestMulMethodsAgree(t *testing.T) {
 	}
 	if dense < 1000 || packed < 1000 {
 		t.Fatalf("too few cases exercised: dense %d, packed %d", dense, packed)
+	}
+}
+
+// TestCoeffsCanonical checks Coeffs on random expressions: the coefficients
+// recombine to the expression, none mentions the symbol, and each is in
+// canonical form (term for term what summing its terms one by one gives),
+// which Coeffs relies on the monomial order for instead of sorting.
+func TestCoeffsCanonical(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 12))
+	checked := 0
+	for range 3000 {
+		e := build(genTree(r, 4))
+		for _, x := range treeSyms {
+			cs, ok := e.Coeffs(x)
+			if !ok {
+				continue
+			}
+			checked++
+			var back Expr
+			for k, c := range cs {
+				if c.Has(x) {
+					t.Fatalf("%s: coefficient of %s^%d is %s", e, x, k, c)
+				}
+				var parts []Expr
+				for _, tm := range c.t {
+					parts = append(parts, Expr{t: []term{tm}})
+				}
+				if canon := Sum(parts...); !slices.EqualFunc(canon.t, c.t, func(a, b term) bool {
+					return a.c.Cmp(b.c) == 0 && monoEqual(a.m, b.m) && a.deg == b.deg
+				}) {
+					t.Fatalf("%s: coefficient of %s^%d is %v, not canonical (%s)", e, x, k, c.t, canon)
+				}
+				back = back.Add(c.Mul(Sym(x).Pow(k)))
+			}
+			if !Equal(back, e) {
+				t.Fatalf("%s: coefficients of %s recombine to %s", e, x, back)
+			}
+		}
+	}
+	if checked < 3000 {
+		t.Fatalf("only %d expressions had coefficients", checked)
 	}
 }

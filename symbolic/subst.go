@@ -244,14 +244,16 @@ func (e Expr) Degree(x string) (int, bool) {
 // Coeffs collects e by powers of the symbol x: e = sum over k of cs[k] * x^k,
 // with no cs[k] depending on x. ok is false when x occurs inside a function.
 func (e Expr) Coeffs(x string) (cs map[int]Expr, ok bool) {
-	cs = map[int]Expr{}
-	parts := map[int][]term{}
+	type group struct {
+		k  int
+		ts []term
+	}
+	var groups []group
 	for _, t := range e.t {
-		k := 0
-		var rest []factor
-		for _, f := range t.m {
+		k, at := 0, -1
+		for i, f := range t.m {
 			if f.a.kind == kSym && f.a.name == x {
-				k = int(f.e)
+				k, at = int(f.e), i
 				continue
 			}
 			for _, arg := range f.a.args {
@@ -259,12 +261,23 @@ func (e Expr) Coeffs(x string) (cs map[int]Expr, ok bool) {
 					return nil, false
 				}
 			}
-			rest = append(rest, f)
 		}
-		parts[k] = append(parts[k], term{c: t.c, m: rest, deg: monoDeg(rest)})
+		if at >= 0 {
+			rest := append(slices.Clip(t.m[:at]), t.m[at+1:]...)
+			t = term{c: t.c, m: rest, deg: t.deg - int32(k)}
+		}
+		g := slices.IndexFunc(groups, func(g group) bool { return g.k == k })
+		if g < 0 {
+			groups = append(groups, group{k: k})
+			g = len(groups) - 1
+		}
+		groups[g].ts = append(groups[g].ts, t)
 	}
-	for k, ts := range parts {
-		cs[k] = Expr{t: sortTerms(ts)}
+	cs = make(map[int]Expr, len(groups))
+	for _, g := range groups {
+		// Dividing by the same x^k keeps the terms in canonical order (the
+		// order is a monomial order); terms without x are untouched.
+		cs[g.k] = Expr{t: g.ts}
 	}
 	return cs, true
 }
