@@ -207,7 +207,7 @@ func eqWith(rels []symbolic.Relation, v string) int {
 		if r.Op != symbolic.EQ || !r.E.Has(v) {
 			continue
 		}
-		if cs, ok := r.E.Coeffs(v); ok && hasOnly(cs, 0, 1) {
+		if _, _, ok := r.E.Linear(v); ok {
 			return i
 		}
 	}
@@ -299,11 +299,10 @@ func (en *engine) splitAtom(c cell, at symbolic.Expr, v string) ([]cell, error) 
 //     integer-valued: s*v + m*beta = m*q + r with 0 <= r <= m-1, so floor(x) = q
 //     and v = s*(m*q + r - m*beta); q and r replace v, r innermost.
 func (en *engine) splitFloor(c cell, at, x symbolic.Expr, v string) ([]cell, error) {
-	cs, ok := x.Coeffs(v)
-	if !ok || len(cs) > 2 || !hasOnly(cs, 0, 1) {
+	alpha, beta, ok := x.Linear(v)
+	if !ok {
 		return nil, fmt.Errorf("%w: %s is not linear in %s", ErrNotExact, at, v)
 	}
-	alpha, beta := cs[1], cs[0]
 	base := c.vars[:len(c.vars)-1]
 	if m, ok := constDenominator(alpha); ok {
 		if m > int64(en.opt.MaxResidues) {
@@ -383,15 +382,6 @@ func gcd(a, b int64) int64 {
 	return a
 }
 
-func hasOnly(cs map[int]symbolic.Expr, keys ...int) bool {
-	for k := range cs {
-		if !slices.Contains(keys, k) {
-			return false
-		}
-	}
-	return true
-}
-
 // sign returns +1 or -1 when e is provably positive or negative under the
 // assumptions and the cell's relations on parameters, else 0.
 func (en *engine) sign(e symbolic.Expr, c cell) int {
@@ -466,11 +456,10 @@ func (s *scope) Prove(r symbolic.Relation, coefficient bool) symbolic.Truth {
 // divisibility of b by a when -b/a is not integer-valued.
 func (en *engine) solveEq(c cell, i int, v string) ([]cell, error) {
 	r := c.rels[i]
-	cs, ok := r.E.Coeffs(v)
-	if !ok || !hasOnly(cs, 0, 1) {
+	a, b, ok := r.E.Linear(v)
+	if !ok {
 		return nil, fmt.Errorf("%w: %s == 0 is not linear in %s", ErrNotExact, r.E, v)
 	}
-	a, b := cs[1], cs[0]
 	if !paramOnly(a, c.vars) {
 		return nil, fmt.Errorf("%w: %s == 0 multiplies %s by another variable", ErrNotExact, r.E, v)
 	}
@@ -499,11 +488,10 @@ func (en *engine) eliminate(c cell, v string) ([]cell, error) {
 			others = append(others, r)
 			continue
 		}
-		cs, _ := r.E.Coeffs(v)
-		if !hasOnly(cs, 0, 1) {
+		a, b, ok := r.E.Linear(v)
+		if !ok {
 			return nil, fmt.Errorf("%w: %s is not linear in %s", ErrNotExact, relString(r), v)
 		}
-		a, b := cs[1], cs[0]
 		if paramOnly(a, c.vars) && en.isZero(a, c) {
 			others = append(others, symbolic.Relation{E: b, Op: r.Op})
 			continue

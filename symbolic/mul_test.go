@@ -70,7 +70,8 @@ func TestMulMethodsAgree(t *testing.T) {
 // TestCoeffsCanonical checks Coeffs on random expressions: the coefficients
 // recombine to the expression, none mentions the symbol, and each is in
 // canonical form (term for term what summing its terms one by one gives),
-// which Coeffs relies on the monomial order for instead of sorting.
+// which Coeffs relies on the monomial order for instead of sorting; Linear
+// agrees with Coeffs.
 func TestCoeffsCanonical(t *testing.T) {
 	r := rand.New(rand.NewPCG(12, 12))
 	checked := 0
@@ -82,6 +83,15 @@ func TestCoeffsCanonical(t *testing.T) {
 				continue
 			}
 			checked++
+			a, b, lin := e.Linear(x)
+			_, hasSq := cs[2]
+			wantLin := true
+			for k := range cs {
+				wantLin = wantLin && (k == 0 || k == 1)
+			}
+			if lin != wantLin || lin && (!Equal(a, cs[1]) || !Equal(b, cs[0])) {
+				t.Fatalf("%s: Linear(%s) = %s, %s, %v; Coeffs %v (x^2: %v)", e, x, a, b, lin, cs, hasSq)
+			}
 			var back Expr
 			for k, c := range cs {
 				if c.Has(x) {

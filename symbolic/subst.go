@@ -282,6 +282,39 @@ func (e Expr) Coeffs(x string) (cs map[int]Expr, ok bool) {
 	return cs, true
 }
 
+// Linear splits e as a*x + b with a and b free of the symbol x (also inside
+// functions); ok is false when e is not of that form (x^2, 1/x, floor(x)).
+// It is Coeffs for the linear case, without building a map.
+func (e Expr) Linear(x string) (a, b Expr, ok bool) {
+	var at, bt []term
+	for _, t := range e.t {
+		pos := -1
+		for i, f := range t.m {
+			if f.a.kind == kSym && f.a.name == x {
+				if f.e != 1 {
+					return Expr{}, Expr{}, false
+				}
+				pos = i
+				continue
+			}
+			for _, arg := range f.a.args {
+				if arg.Has(x) {
+					return Expr{}, Expr{}, false
+				}
+			}
+		}
+		if pos < 0 {
+			bt = append(bt, t)
+			continue
+		}
+		// Dividing every term by x keeps them in canonical order (the order
+		// is a monomial order).
+		rest := append(slices.Clip(t.m[:pos]), t.m[pos+1:]...)
+		at = append(at, term{c: t.c, m: rest, deg: t.deg - 1})
+	}
+	return Expr{t: at}, Expr{t: bt}, true
+}
+
 // linearIn splits e as c*x + rest with c a non-zero constant and rest free of
 // the symbol x (also inside functions); ok is false when e is not of that
 // form. It is Coeffs for the one shape bounds are read from, without maps.
