@@ -88,6 +88,7 @@ func (a *Assumptions) keys() (full, cloned string) {
 		return t.full, t.cloned
 	}
 	var b strings.Builder
+	b.Grow(48 * len(a.rels))
 	t := &keyText{}
 	for i, r := range a.rels {
 		if i == a.nclone && i > 0 {
@@ -234,6 +235,7 @@ func (a *Assumptions) ProveWithin(r Relation, budget int) Truth {
 		return a.proveWithin(r, budget)
 	}
 	var b strings.Builder
+	b.Grow(96)
 	r.writeKey(&b)
 	b.WriteByte('|')
 	b.WriteString(strconv.Itoa(budget))

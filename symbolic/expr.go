@@ -3,6 +3,7 @@ package symbolic
 import (
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"weak"
@@ -60,6 +61,10 @@ type atom struct {
 	// integer reports whether the atom always takes integer values (for
 	// floor(x) = x and the integer-part extraction of floor).
 	integer bool
+	// self is the expression a^1, made once when the atom is interned:
+	// symbols and atoms become expressions all the time (Sym("n"), the
+	// prover's fresh symbols), and Exprs are immutable, so all share it.
+	self Expr
 }
 
 // interned maps each atom's key to the atom, weakly: an atom no expression
@@ -97,6 +102,7 @@ func intern(a *atom) *atom {
 			return old
 		}
 	}
+	a.self = Expr{t: []term{{c: RatInt(1), m: []factor{{a: a, e: 1}}, deg: 1}}}
 	interned.m[a.key] = weak.Make(a)
 	runtime.AddCleanup(a, forget, a.key)
 	return a
@@ -125,19 +131,27 @@ func lookupAtom(key string) (*atom, bool) {
 
 // writeKey writes a string that identifies e among canonical expressions.
 func (e Expr) writeKey(b *strings.Builder) {
+	var buf [48]byte // numbers are formatted here, not into new strings
 	for i, t := range e.t {
 		if i > 0 {
 			b.WriteByte('+')
 		}
-		b.WriteString(t.c.String())
+		if t.c.b != nil {
+			b.WriteString(t.c.String())
+		} else {
+			n := strconv.AppendInt(buf[:0], t.c.n, 10)
+			if d := t.c.den(); d != 1 {
+				n = strconv.AppendInt(append(n, '/'), d, 10)
+			}
+			b.Write(n)
+		}
 		for _, f := range t.m {
-			b.WriteByte('*')
-			b.WriteByte('{')
+			b.WriteString("*{")
 			b.WriteString(f.a.key)
 			b.WriteByte('}')
 			if f.e != 1 {
 				b.WriteByte('^')
-				b.WriteString(itoa(int64(f.e)))
+				b.Write(strconv.AppendInt(buf[:0], int64(f.e), 10))
 			}
 		}
 	}
@@ -311,6 +325,9 @@ func RealSym(name string) Expr { return atomExpr(intern(&atom{kind: kSym, name: 
 var Ln2 = atomExpr(intern(&atom{kind: kConst, name: "ln2"}))
 
 func atomExpr(a *atom) Expr {
+	if a.self.t != nil {
+		return a.self
+	}
 	return Expr{t: []term{{c: RatInt(1), m: []factor{{a: a, e: 1}}, deg: 1}}}
 }
 
