@@ -145,6 +145,15 @@ func disjoint(f Formula) ([][]symbolic.Relation, error) {
 			if err != nil {
 				return nil, err
 			}
+			if len(gs) == 1 {
+				// No case split: extend each conjunction in place. Each
+				// has an array of its own, or one without spare capacity
+				// (a split's copy), so appending cannot reach another.
+				for i := range out {
+					out[i] = append(out[i], gs[0]...)
+				}
+				continue
+			}
 			var next [][]symbolic.Relation
 			for _, a := range out {
 				for _, b := range gs {

@@ -127,19 +127,24 @@ type witnessRel struct {
 	e    Expr
 	vars []string
 	op   RelOp
-	uses []int // indices of the vars it mentions
-	// linear[j]: the relation is c*x + (terms without x) for x = uses[j] and
-	// a constant c = coef[j], so one evaluation at x = 0 gives its range in x
-	// where three would have to show it is linear.
-	linear []bool
-	coef   []Rat
+	uses []int    // indices of the vars it mentions
+	per  []relVar // parallel to uses
 	// affine: every term is a constant or a constant times a symbol, and the
-	// relation scaled by a positive integer is ic0 + sum(ilin[j]*x[uses[j]]);
-	// ranges and checks then need no evaluation at all. Most relations a
-	// counting problem gives (n >= 1, 1 <= k <= p, i <= j) are of this form.
+	// relation scaled by a positive integer is ic0 + sum(ilin*x) over its
+	// vars; ranges and checks then need no evaluation at all. Most relations
+	// a counting problem gives (n >= 1, 1 <= k <= p, i <= j) are of this form.
 	affine bool
 	ic0    int64
-	ilin   []int64
+}
+
+// relVar is what a witnessRel knows of one of its vars x.
+type relVar struct {
+	// linear: the relation is coef*x + (terms without x), so one evaluation
+	// at x = 0 gives its range in x where three would have to show it is
+	// linear.
+	linear bool
+	coef   Rat
+	ilin   int64 // affine relations: x's integer coefficient
 }
 
 // newWitnessRel compiles r over vars.
@@ -151,15 +156,18 @@ func newWitnessRel(r Relation, vars []string) (*witnessRel, bool) {
 			affine = false
 		}
 	}
-	for _, s := range r.E.Symbols() {
-		x.uses = append(x.uses, slices.Index(vars, s))
-		c, ok := coefIn(r.E, s)
-		x.linear = append(x.linear, ok)
-		x.coef = append(x.coef, c)
+	var sb [8]string
+	syms := r.E.appendSymbols(sb[:0])
+	x.uses = make([]int, len(syms))
+	x.per = make([]relVar, len(syms))
+	for j, s := range syms {
+		x.uses[j], _ = slices.BinarySearch(vars, s)
+		x.per[j].coef, x.per[j].linear = coefIn(r.E, s)
 	}
+	var nb [8]int64
 	var num []int64
 	if affine {
-		num, _, affine = scaledInts(nil, len(r.E.t), func(i int) Rat { return r.E.t[i].c })
+		num, _, affine = scaledInts(nb[:0], len(r.E.t), func(i int) Rat { return r.E.t[i].c })
 	}
 	if !affine {
 		// Compiled now: a relation that cannot be evaluated exactly (log2)
@@ -169,14 +177,13 @@ func newWitnessRel(r Relation, vars []string) (*witnessRel, bool) {
 		}
 		return x, true
 	}
-	x.ilin = make([]int64, len(x.uses))
 	for i, t := range r.E.t {
 		if len(t.m) == 0 {
 			x.ic0 = num[i]
 			continue
 		}
-		j := slices.IndexFunc(x.uses, func(u int) bool { return vars[u] == t.m[0].a.name })
-		x.ilin[j] = num[i]
+		j, _ := slices.BinarySearch(syms, t.m[0].a.name)
+		x.per[j].ilin = num[i]
 	}
 	x.affine = true
 	return x, true
@@ -219,7 +226,7 @@ func (r *witnessRel) affineRest(pt []int64, skip int) (int64, bool) {
 		if j == skip {
 			continue
 		}
-		p, ok := mul64(r.ilin[j], pt[u])
+		p, ok := mul64(r.per[j].ilin, pt[u])
 		if !ok {
 			return 0, false
 		}
@@ -457,7 +464,7 @@ func witnessOrder(assigned []bool, wr []*witnessRel) []int {
 					continue
 				}
 				occ++
-				if !r.affine && !r.linear[j] {
+				if !r.affine && !r.per[j].linear {
 					bad++
 				}
 			}
@@ -490,7 +497,7 @@ func settlesLinearly(order []int, wr []*witnessRel) bool {
 				last, at = j, k
 			}
 		}
-		if last >= 0 && !r.linear[last] {
+		if last >= 0 && !r.per[last].linear {
 			return false
 		}
 	}
@@ -645,18 +652,18 @@ func linearRange(r *witnessRel, pt []int64, v int) (lo, hi int64, linear, ok boo
 	j := slices.Index(r.uses, v)
 	if r.affine {
 		if d, ok := r.affineRest(pt, j); ok && d != math.MinInt64 {
-			lo, hi := intRange(r.ilin[j], d, r.op)
+			lo, hi := intRange(r.per[j].ilin, d, r.op)
 			return lo, hi, true, true
 		}
 	}
 	var c, d Rat
-	if j >= 0 && r.linear[j] {
+	if j >= 0 && r.per[j].linear {
 		pt[v] = 0
 		y, err := r.fn().EvalInt(pt)
 		if err != nil {
 			return 0, 0, false, true
 		}
-		c, d = r.coef[j], y
+		c, d = r.per[j].coef, y
 	} else {
 		var ys [3]Rat
 		for x := range int64(3) {
