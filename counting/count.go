@@ -143,6 +143,9 @@ func (en *engine) run(start cell) error {
 // clean drops relations that are true constants and reports false when one
 // is a false constant.
 func clean(c cell) (cell, bool) {
+	if !slices.ContainsFunc(c.rels, func(r symbolic.Relation) bool { _, ok := r.E.Const(); return ok }) {
+		return c, true
+	}
 	rels := c.rels[:0:0]
 	for _, r := range c.rels {
 		if v, ok := r.E.Const(); ok {

@@ -234,14 +234,19 @@ func (a *Assumptions) ProveWithin(r Relation, budget int) Truth {
 	if _, ok := r.E.Const(); ok {
 		return a.proveWithin(r, budget)
 	}
+	// The key is the relations' key, then the question: built in one
+	// buffer, the question being its tail.
+	full, cloned := a.keys()
 	var b strings.Builder
-	b.Grow(96)
+	b.Grow(len(full) + 96)
+	b.WriteString(full)
+	b.WriteByte('|')
 	r.writeKey(&b)
 	b.WriteByte('|')
-	b.WriteString(strconv.Itoa(budget))
-	question := b.String()
-	full, cloned := a.keys()
-	key := full + "|" + question
+	var nb [20]byte
+	b.Write(strconv.AppendInt(nb[:0], int64(budget), 10))
+	key := b.String()
+	question := key[len(full)+1:]
 	proofMemo.Lock()
 	t, ok := proofMemo.m[key]
 	if !ok && cloned != "" {
