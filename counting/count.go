@@ -282,7 +282,13 @@ func (en *engine) splitAtom(c cell, at symbolic.Expr, v string) ([]cell, error) 
 		}
 		return out, nil
 	case "trunc":
+		// trunc(x) is floor(x) for x >= 0 and ceil(x) below. Fortran's MOD
+		// of a loop index from 1 (CYCLIC: mod(i-1, p)) has x >= 0 on the
+		// whole cell, which then needs no second case.
 		x := args[0]
+		if en.scope(c).Prove(symbolic.Relation{E: x, Op: symbolic.GE}, false) == symbolic.True {
+			return []cell{replaceCell(c, at, symbolic.Floor(x))}, nil
+		}
 		return []cell{
 			withRels(replaceCell(c, at, symbolic.Floor(x)), symbolic.Relation{E: x, Op: symbolic.GE}),
 			withRels(replaceCell(c, at, symbolic.Ceil(x)), gt(x.Neg())),
