@@ -64,12 +64,19 @@ type Func struct {
 	// rational: no log2, sqrt or ln 2 anywhere, so the value is rational at
 	// rational points (EvalFloat then takes floors exactly).
 	rational bool
+	// qc holds the coefficients as int64 fractions for evalQ64; nil when one
+	// does not fit.
+	qc []q64
 }
 
 type catom struct {
 	a    *atom
-	sym  int     // kSym: index into the point
+	kind atomKind // a's, kept here to spare evaluation a load
+	sym  int      // kSym: index into the point
 	args []*Func // functions
+	// slot is the atom's place in an evaluation's q64cache, shared by every
+	// Func compiled together (see numberAtoms); -1 when it has none.
+	slot int32
 }
 
 type cterm struct {
@@ -85,6 +92,27 @@ type cfactor struct {
 // Compile prepares e for evaluation at points whose coordinates are the values
 // of vars, in order. It fails if e depends on a symbol not in vars.
 func (e Expr) Compile(vars []string) (*Func, error) {
+	f, err := e.compile(vars)
+	if err != nil {
+		return nil, err
+	}
+	if len(f.atoms) > 0 && !f.symbolsOnly() {
+		numberAtoms(f)
+	}
+	return f, nil
+}
+
+// symbolsOnly reports whether every atom of f is a symbol (nothing to cache).
+func (f *Func) symbolsOnly() bool {
+	for _, ca := range f.atoms {
+		if ca.a.kind != kSym {
+			return false
+		}
+	}
+	return true
+}
+
+func (e Expr) compile(vars []string) (*Func, error) {
 	nf := 0
 	for _, t := range e.t {
 		nf += len(t.m)
@@ -99,7 +127,7 @@ func (e Expr) Compile(vars []string) (*Func, error) {
 		for _, fa := range t.m {
 			s := int32(slices.IndexFunc(f.atoms, func(ca catom) bool { return ca.a == fa.a }))
 			if s < 0 {
-				ca := catom{a: fa.a, sym: -1}
+				ca := catom{a: fa.a, kind: fa.a.kind, sym: -1, slot: -1}
 				if fa.a.kind == kSym {
 					ca.sym = slices.Index(vars, fa.a.name)
 					if ca.sym < 0 {
@@ -107,7 +135,7 @@ func (e Expr) Compile(vars []string) (*Func, error) {
 					}
 				}
 				for _, x := range fa.a.args {
-					sub, err := x.Compile(vars)
+					sub, err := x.compile(vars)
 					if err != nil {
 						return nil, err
 					}
@@ -122,6 +150,14 @@ func (e Expr) Compile(vars []string) (*Func, error) {
 		f.terms = append(f.terms, ct)
 	}
 	f.prepareInt()
+	f.qc = make([]q64, len(f.terms))
+	for i, t := range f.terms {
+		if t.c.b != nil {
+			f.qc = nil
+			break
+		}
+		f.qc[i] = q64{t.c.n, t.c.den()}
+	}
 	f.rational = true
 	for _, ca := range f.atoms {
 		switch ca.a.kind {
@@ -261,24 +297,19 @@ func (f *Func) EvalInt(vals []int64) (Rat, error) {
 // value is n/d with d > 0, not reduced. ok is false otherwise, and wherever
 // the exact path would report an error (a zero divisor), which it then does.
 func (f *Func) evalQ64(vals []int64, c *q64cache) (n, d int64, ok bool) {
-	if len(vals) != len(f.vars) || len(f.atoms) > stackSlots {
+	if len(vals) != len(f.vars) || f.qc == nil {
 		return 0, 0, false
 	}
-	var buf [stackSlots]q64
-	av := buf[:len(f.atoms)]
-	for i, ca := range f.atoms {
-		if av[i], ok = ca.evalQ64(vals, c); !ok {
-			return 0, 0, false
-		}
-	}
+	// Atom values come from the point (symbols) or the cache (functions,
+	// evaluated on first use): no per-call array of them to clear.
 	sum := q64{0, 1}
-	for _, t := range f.terms {
-		if t.c.b != nil {
-			return 0, 0, false
-		}
-		p := q64{t.c.n, t.c.den()}
+	for i, t := range f.terms {
+		p := f.qc[i]
 		for _, fa := range t.fs {
-			v := av[fa.slot]
+			v, ok := f.atoms[fa.slot].evalQ64(vals, c)
+			if !ok {
+				return 0, 0, false
+			}
 			num, den, e := v.n, v.d, fa.e
 			if e > 0 && den == 1 {
 				for range e {
@@ -344,33 +375,64 @@ func (x q64) less(y q64) (bool, bool) {
 
 // q64cache remembers the values of atoms during one evaluation at one point:
 // a closed form from counting repeats its floors in many pieces and inside
-// other floors (floor(floor(k*n2/p)/n1) beside floor(k*n2/p)). Atoms are
-// interned, so the pointer is the key; a few dozen are kept.
+// other floors (floor(floor(k*n2/p)/n1) beside floor(k*n2/p)). Each function
+// atom of the Funcs evaluated together has a slot (numberAtoms), so a value
+// is found without a search.
 type q64cache struct {
-	n    int
-	keys [32]*atom
-	vals [32]q64
+	have [maxCacheSlots]bool
+	vals [maxCacheSlots]q64
+}
+
+const maxCacheSlots = 48
+
+// numberAtoms gives the function atoms of fs and of their arguments, at any
+// depth, cache slots: the same slot for the same atom (atoms are interned,
+// so the pointer identifies it) in every one of them. Atoms beyond the
+// cache's size get none and are evaluated each time.
+func numberAtoms(fs ...*Func) {
+	slots := map[*atom]int32{}
+	var visit func(f *Func)
+	visit = func(f *Func) {
+		for i := range f.atoms {
+			ca := &f.atoms[i]
+			if ca.a.kind == kSym {
+				continue
+			}
+			s, ok := slots[ca.a]
+			if !ok {
+				s = -1
+				if len(slots) < maxCacheSlots {
+					s = int32(len(slots))
+				}
+				slots[ca.a] = s
+			}
+			ca.slot = s
+			for _, sub := range ca.args {
+				visit(sub)
+			}
+		}
+	}
+	for _, f := range fs {
+		visit(f)
+	}
 }
 
 // evalQ64 is an atom's value at an integer point; see Func.evalQ64.
-func (ca catom) evalQ64(vals []int64, c *q64cache) (q64, bool) {
-	if ca.a.kind == kSym {
+func (ca *catom) evalQ64(vals []int64, c *q64cache) (q64, bool) {
+	if ca.kind == kSym {
 		return q64{vals[ca.sym], 1}, true
 	}
-	for i := range c.n {
-		if c.keys[i] == ca.a {
-			return c.vals[i], true
-		}
+	if ca.slot >= 0 && c.have[ca.slot] {
+		return c.vals[ca.slot], true
 	}
 	v, ok := ca.evalQ64Uncached(vals, c)
-	if ok && c.n < len(c.keys) {
-		c.keys[c.n], c.vals[c.n] = ca.a, v
-		c.n++
+	if ok && ca.slot >= 0 {
+		c.have[ca.slot], c.vals[ca.slot] = true, v
 	}
 	return v, ok
 }
 
-func (ca catom) evalQ64Uncached(vals []int64, c *q64cache) (q64, bool) {
+func (ca *catom) evalQ64Uncached(vals []int64, c *q64cache) (q64, bool) {
 	switch ca.a.kind {
 	case kFloor, kTrunc:
 		n, d, ok := ca.args[0].evalQ64(vals, c)

@@ -358,6 +358,12 @@ func (pw Piecewise) Compile(vars []string) (*PiecewiseFunc, error) {
 		cp.value = v
 		out.pieces = append(out.pieces, cp)
 	}
+	// The pieces share their atoms' values during one evaluation.
+	var all []*Func
+	for _, cp := range out.pieces {
+		all = append(append(all, cp.guard...), cp.value)
+	}
+	numberAtoms(all...)
 	return out, nil
 }
 
