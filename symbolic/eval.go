@@ -87,6 +87,7 @@ type cterm struct {
 type cfactor struct {
 	slot int32 // index into atoms
 	e    int32
+	sym  int32 // the atom's index into the point when it is a symbol, else -1
 }
 
 // Compile prepares e for evaluation at points whose coordinates are the values
@@ -144,7 +145,7 @@ func (e Expr) compile(vars []string) (*Func, error) {
 				s = int32(len(f.atoms))
 				f.atoms = append(f.atoms, ca)
 			}
-			fs = append(fs, cfactor{slot: s, e: fa.e})
+			fs = append(fs, cfactor{slot: s, e: fa.e, sym: int32(f.atoms[s].sym)})
 		}
 		ct.fs = fs[start:len(fs):len(fs)]
 		f.terms = append(f.terms, ct)
@@ -306,8 +307,10 @@ func (f *Func) evalQ64(vals []int64, c *q64cache) (n, d int64, ok bool) {
 	for i, t := range f.terms {
 		p := f.qc[i]
 		for _, fa := range t.fs {
-			v, ok := f.atoms[fa.slot].evalQ64(vals, c)
-			if !ok {
+			v := q64{0, 1}
+			if fa.sym >= 0 {
+				v.n = vals[fa.sym]
+			} else if v, ok = f.atoms[fa.slot].evalQ64(vals, c); !ok {
 				return 0, 0, false
 			}
 			num, den, e := v.n, v.d, fa.e
