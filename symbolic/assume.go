@@ -874,7 +874,33 @@ func ratLCM(a, b Rat) Rat {
 type bounds struct {
 	lower, upper map[string][]Expr
 	eq           map[string]Expr
-	memo         map[string]ival // symbol intervals, computed once
+	memo         []symMemo // symbol intervals, computed once per proof
+}
+
+// symMemo is a symbol's interval in a bounds' memo: a proof meets a handful
+// of symbols, which a slice searched by atom finds faster than a map.
+type symMemo struct {
+	a  *atom
+	iv ival
+}
+
+func (b *bounds) memoized(a *atom) (ival, bool) {
+	for i := range b.memo {
+		if b.memo[i].a == a {
+			return b.memo[i].iv, true
+		}
+	}
+	return ival{}, false
+}
+
+func (b *bounds) memoize(a *atom, iv ival) {
+	for i := range b.memo {
+		if b.memo[i].a == a {
+			b.memo[i].iv = iv
+			return
+		}
+	}
+	b.memo = append(b.memo, symMemo{a, iv})
 }
 
 func collectBounds(rels []Relation) *bounds {

@@ -192,14 +192,11 @@ func (b *bounds) atomIval(a *atom, depth int) ival {
 	}
 	switch a.kind {
 	case kSym:
-		if iv, ok := b.memo[a.name]; ok {
+		if iv, ok := b.memoized(a); ok {
 			return iv
 		}
 		iv := b.symIval(a, depth)
-		if b.memo == nil {
-			b.memo = map[string]ival{}
-		}
-		b.memo[a.name] = iv
+		b.memoize(a, iv)
 		return iv
 	case kConst:
 		return ival{lo: end{v: RatFrac(69, 100)}, hi: end{v: RatFrac(7, 10)}}
@@ -254,10 +251,7 @@ func (b *bounds) symIval(a *atom, depth int) ival {
 	if strings.HasPrefix(a.name, "\x01") {
 		return ival{hi: end{inf: 1}} // a shifter's x' >= 0 (see shifter)
 	}
-	if b.memo == nil {
-		b.memo = map[string]ival{}
-	}
-	b.memo[a.name] = whole // in progress
+	b.memoize(a, whole) // in progress
 	if v, ok := b.eq[a.name]; ok {
 		return b.ival(v, depth+1)
 	}

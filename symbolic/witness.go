@@ -431,15 +431,17 @@ func forwardOrder(assigned []bool, wr []*witnessRel) []int {
 }
 
 // witnessOrder orders the vars not yet assigned and marks them assigned.
-// A relation is settled by the last of its vars to be assigned; when it is
-// linear in that var its range follows directly, and otherwise the builder
-// must scan candidate values, which costs tens of evaluations and can miss.
-// The forward order is kept when it settles every relation by a linear var;
-// otherwise the order is built from the back: the var
-// placed last is one in which every relation still open is linear (a loop
-// index, given the parameters), and the relations it settles are closed;
-// among several, the one in the most open relations goes last; when none is
-// linear in all of them, the one with the fewest non-linear relations.
+//
+// A relation is settled by the last of its vars to be assigned. When it is
+// linear in that var, its range follows directly; otherwise the builder must
+// scan candidate values, which costs tens of evaluations and can miss. The
+// forward order is kept when it settles every relation by a var it is linear
+// in (the points, and so the answers, stay what they were). Otherwise the
+// order is built from the back: the var placed last is one in which every
+// relation still open is linear (a loop index, given the parameters), and
+// the relations it settles are closed. Among several such vars, the one in
+// the most open relations goes last; when there is none, the one with the
+// fewest non-linear relations.
 func witnessOrder(assigned []bool, wr []*witnessRel) []int {
 	before := slices.Clone(assigned)
 	if order := forwardOrder(assigned, wr); settlesLinearly(order, wr) {
