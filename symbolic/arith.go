@@ -33,12 +33,12 @@ func (e Expr) addSigned(f Expr, neg bool) Expr {
 	i, j := 0, 0
 	for i < len(e.t) && j < len(f.t) {
 		x, y := e.t[i], f.t[j]
-		switch c := cmpMono(x.m, x.deg, y.m, y.deg); {
+		switch c := cmpMono(x.m, y.m); {
 		case c < 0:
 			out = append(out, x)
 			i++
 		case c > 0:
-			out = append(out, term{c: fc(y), m: y.m, deg: y.deg})
+			out = append(out, term{c: fc(y), m: y.m})
 			j++
 		default:
 			s := x.c.Add(y.c)
@@ -46,7 +46,7 @@ func (e Expr) addSigned(f Expr, neg bool) Expr {
 				s = x.c.Sub(y.c)
 			}
 			if !s.IsZero() {
-				out = append(out, term{c: s, m: x.m, deg: x.deg})
+				out = append(out, term{c: s, m: x.m})
 			}
 			i++
 			j++
@@ -54,7 +54,7 @@ func (e Expr) addSigned(f Expr, neg bool) Expr {
 	}
 	out = append(out, e.t[i:]...)
 	for _, y := range f.t[j:] {
-		out = append(out, term{c: fc(y), m: y.m, deg: y.deg})
+		out = append(out, term{c: fc(y), m: y.m})
 	}
 	if len(out) == 0 {
 		return Expr{}
@@ -75,7 +75,7 @@ func (e Expr) Scale(r Rat) Expr {
 	}
 	out := make([]term, len(e.t))
 	for i, t := range e.t {
-		out[i] = term{c: t.c.Mul(r), m: t.m, deg: t.deg}
+		out[i] = term{c: t.c.Mul(r), m: t.m}
 	}
 	return Expr{t: out}
 }
@@ -129,7 +129,7 @@ func (e Expr) Mul(f Expr) Expr {
 		for i, x := range e.t {
 			start := len(backing)
 			backing = appendMulMono(backing, x.m, y.m)
-			ts[i] = term{c: x.c.Mul(y.c), m: backing[start:len(backing):len(backing)], deg: x.deg + y.deg}
+			ts[i] = term{c: x.c.Mul(y.c), m: backing[start:len(backing):len(backing)]}
 		}
 		return Expr{t: ts}
 	}
@@ -154,7 +154,7 @@ func schoolMul(e, f Expr) []term {
 	for _, x := range e.t {
 		for _, y := range f.t {
 			m := mulMono(x.m, y.m)
-			ts = append(ts, term{c: x.c.Mul(y.c), m: m, deg: x.deg + y.deg})
+			ts = append(ts, term{c: x.c.Mul(y.c), m: m})
 		}
 	}
 	return sortTerms(ts)
@@ -272,7 +272,7 @@ func packedMul(e, f Expr) ([]term, bool) {
 				continue
 			}
 			index[key] = int32(len(res))
-			res = append(res, acc{key: key, deg: x.deg + y.deg, c: c})
+			res = append(res, acc{key: key, deg: monoDeg(x.m) + monoDeg(y.m), c: c})
 		}
 	}
 	// Drop cancelled terms and sort: higher degree first, then higher packed word.
@@ -311,7 +311,7 @@ func packedMul(e, f Expr) ([]term, bool) {
 				backing = append(backing, factor{a: as[a], e: ex})
 			}
 		}
-		ts[i] = term{c: r.c, m: backing[start:len(backing):len(backing)], deg: r.deg}
+		ts[i] = term{c: r.c, m: backing[start:len(backing):len(backing)]}
 	}
 	return ts, true
 }
@@ -403,7 +403,7 @@ func fixTerms(ts []term) Expr {
 				keep = append(keep, f)
 			}
 		}
-		p = p.Mul(Expr{t: []term{{c: RatInt(1), m: keep, deg: monoDeg(keep)}}})
+		p = p.Mul(Expr{t: []term{{c: RatInt(1), m: keep}}})
 		parts = append(parts, p)
 	}
 	parts = append(parts, Expr{t: good})
@@ -438,7 +438,7 @@ func (e Expr) Pow(k int) Expr {
 		for i, f := range t.m {
 			m[i] = factor{a: f.a, e: f.e * int32(k)}
 		}
-		return fixTerms([]term{{c: t.c.PowInt(k), m: m, deg: t.deg * int32(k)}})
+		return fixTerms([]term{{c: t.c.PowInt(k), m: m}})
 	}
 	res := Int(1)
 	base := e
@@ -480,7 +480,7 @@ func invTerm(t term) Expr {
 	for i, f := range t.m {
 		m[i] = factor{a: f.a, e: -f.e}
 	}
-	return fixTerms([]term{{c: t.c.Inv(), m: m, deg: -t.deg}})
+	return fixTerms([]term{{c: t.c.Inv(), m: m}})
 }
 
 // recip returns 1/s for a sum s of two or more terms: s = c * g * s' with c the
@@ -492,11 +492,11 @@ func recip(s Expr) Expr {
 		c = c.Neg()
 	}
 	g := commonMono(s)
-	gExpr := Expr{t: []term{{c: c, m: g, deg: monoDeg(g)}}}
+	gExpr := Expr{t: []term{{c: c, m: g}}}
 	ginv := invTerm(gExpr.t[0])
 	prim := s.Mul(ginv)
 	a := intern(&atom{kind: kRecip, args: []Expr{prim}})
-	return ginv.Mul(Expr{t: []term{{c: RatInt(1), m: []factor{{a: a, e: -1}}, deg: -1}}})
+	return ginv.Mul(Expr{t: []term{{c: RatInt(1), m: []factor{{a: a, e: -1}}}}})
 }
 
 // content returns the positive rational gcd of e's coefficients: the gcd of the
@@ -581,12 +581,12 @@ func polyDiv(e, f Expr) (Expr, bool) {
 		if !ok {
 			return Expr{}, false
 		}
-		qt := Expr{t: []term{{c: lt.c.Quo(lead.c), m: m, deg: monoDeg(m)}}}
+		qt := Expr{t: []term{{c: lt.c.Quo(lead.c), m: m}}}
 		q = append(q, qt)
 		r = r.Sub(qt.Mul(den))
 	}
 	// e/f = (num/se) / (den/sf) = (num/den) * sf/se.
-	quo := Sum(q...).Mul(monoExpr(sf)).Mul(invTerm(term{c: RatInt(1), m: se, deg: monoDeg(se)}))
+	quo := Sum(q...).Mul(monoExpr(sf)).Mul(invTerm(term{c: RatInt(1), m: se}))
 	return quo, true
 }
 
@@ -615,7 +615,7 @@ func shiftMono(e Expr) []factor {
 }
 
 func monoExpr(m []factor) Expr {
-	return Expr{t: []term{{c: RatInt(1), m: m, deg: monoDeg(m)}}}
+	return Expr{t: []term{{c: RatInt(1), m: m}}}
 }
 
 // divMono returns x/y when every exponent of y is at most the one in x.

@@ -423,7 +423,7 @@ func constDiff(e, f Expr, plus bool) (Rat, bool) {
 		if plus {
 			c = c.Neg()
 		}
-		if x.deg != y.deg || !monoEqual(x.m, y.m) || x.c.Cmp(c) != 0 {
+		if !monoEqual(x.m, y.m) || x.c.Cmp(c) != 0 {
 			return Rat{}, false
 		}
 	}

@@ -156,7 +156,6 @@ func denseMul(e, f Expr) ([]term, bool) {
 		}
 		start := next
 		r := uint32(s)
-		var deg int32
 		for k := range n {
 			st := uint32(b.stride[k])
 			q := r / st
@@ -164,10 +163,8 @@ func denseMul(e, f Expr) ([]term, bool) {
 			if ek := b.lo[k] + int32(q); ek != 0 {
 				backing[next] = factor{atoms[k], ek}
 				next++
-				deg += ek
 			}
 		}
-		t.deg = deg
 		t.m = backing[start:next:next]
 	}
 	return ts, true

@@ -73,7 +73,7 @@ type catom struct {
 	a    *atom
 	kind atomKind // a's, kept here to spare evaluation a load
 	sym  int      // kSym: index into the point
-	args []*Func // functions
+	args []*Func  // functions
 	// slot is the atom's place in an evaluation's q64cache, shared by every
 	// Func compiled together (see numberAtoms); -1 when it has none.
 	slot int32

@@ -23,9 +23,8 @@ type Expr struct {
 
 // term is c * m.
 type term struct {
-	c   Rat
-	m   []factor // sorted by atom order; exponents non-zero
-	deg int32    // sum of the exponents: the total degree
+	c Rat
+	m []factor // sorted by atom order; exponents non-zero
 }
 
 // factor is a^e.
@@ -102,7 +101,7 @@ func intern(a *atom) *atom {
 			return old
 		}
 	}
-	a.self = Expr{t: []term{{c: RatInt(1), m: []factor{{a: a, e: 1}}, deg: 1}}}
+	a.self = Expr{t: []term{{c: RatInt(1), m: []factor{{a: a, e: 1}}}}}
 	interned.m[a.key] = weak.Make(a)
 	runtime.AddCleanup(a, forget, a.key)
 	return a
@@ -201,8 +200,8 @@ func cmpAtom(a, b *atom) int {
 // cmpMono orders monomials for the canonical term order: graded lexicographic,
 // higher total degree first, then by the exponent of the earliest atom. It
 // returns -1 when x comes before y.
-func cmpMono(x []factor, xdeg int32, y []factor, ydeg int32) int {
-	if xdeg != ydeg {
+func cmpMono(x, y []factor) int {
+	if xdeg, ydeg := monoDeg(x), monoDeg(y); xdeg != ydeg {
 		if xdeg > ydeg {
 			return -1
 		}
@@ -265,7 +264,7 @@ func monoEqual(x, y []factor) bool {
 func Compare(a, b Expr) int {
 	for i := 0; i < len(a.t) && i < len(b.t); i++ {
 		x, y := a.t[i], b.t[i]
-		if c := cmpMono(x.m, x.deg, y.m, y.deg); c != 0 {
+		if c := cmpMono(x.m, y.m); c != 0 {
 			return c
 		}
 		if c := x.c.Cmp(y.c); c != 0 {
@@ -328,7 +327,7 @@ func atomExpr(a *atom) Expr {
 	if a.self.t != nil {
 		return a.self
 	}
-	return Expr{t: []term{{c: RatInt(1), m: []factor{{a: a, e: 1}}, deg: 1}}}
+	return Expr{t: []term{{c: RatInt(1), m: []factor{{a: a, e: 1}}}}}
 }
 
 // IsZero reports whether e is the number 0.
@@ -446,7 +445,7 @@ func (e Expr) visitAtoms(f func(*atom)) {
 
 // sortTerms puts ts into canonical order and merges equal monomials.
 func sortTerms(ts []term) []term {
-	slices.SortFunc(ts, func(x, y term) int { return cmpMono(x.m, x.deg, y.m, y.deg) })
+	slices.SortFunc(ts, func(x, y term) int { return cmpMono(x.m, y.m) })
 	out := ts[:0]
 	for _, t := range ts {
 		if n := len(out); n > 0 && monoEqual(out[n-1].m, t.m) {

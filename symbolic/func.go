@@ -41,10 +41,10 @@ func Floor(x Expr) Expr {
 		if monoIntegral(t.m) {
 			fl := t.c.Floor()
 			if !fl.IsZero() {
-				whole = append(whole, term{c: fl, m: t.m, deg: t.deg})
+				whole = append(whole, term{c: fl, m: t.m})
 			}
 			if fr := t.c.Sub(fl); !fr.IsZero() {
-				rest = append(rest, term{c: fr, m: t.m, deg: t.deg})
+				rest = append(rest, term{c: fr, m: t.m})
 			}
 			continue
 		}

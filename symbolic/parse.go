@@ -81,7 +81,7 @@ func (r Relation) String() string {
 	var lhs, rhs []term
 	for _, t := range r.E.t {
 		if t.c.Sign() < 0 {
-			rhs = append(rhs, term{c: t.c.Neg(), m: t.m, deg: t.deg})
+			rhs = append(rhs, term{c: t.c.Neg(), m: t.m})
 		} else {
 			lhs = append(lhs, t)
 		}

@@ -74,7 +74,7 @@ func (e Expr) substTerms(value func(*atom) (Expr, bool, error)) (Expr, error) {
 			parts = make([]Expr, 0, len(e.t)-i+1)
 		}
 		if len(keep) > 0 || !t.c.IsOne() {
-			prod = prod.Mul(Expr{t: []term{{c: t.c, m: keep, deg: monoDeg(keep)}}})
+			prod = prod.Mul(Expr{t: []term{{c: t.c, m: keep}}})
 		}
 		parts = append(parts, prod)
 	}
@@ -180,7 +180,7 @@ func (e Expr) Diff(x string) (Expr, error) {
 			if rest[i].e == 0 {
 				rest = slices.Delete(rest, i, i+1)
 			}
-			p := Expr{t: []term{{c: t.c.Mul(RatInt(int64(f.e))), m: rest, deg: monoDeg(rest)}}}
+			p := Expr{t: []term{{c: t.c.Mul(RatInt(int64(f.e))), m: rest}}}
 			parts = append(parts, fixTerms(p.t).Mul(da))
 		}
 	}
@@ -264,7 +264,7 @@ func (e Expr) Coeffs(x string) (cs map[int]Expr, ok bool) {
 		}
 		if at >= 0 {
 			rest := append(slices.Clip(t.m[:at]), t.m[at+1:]...)
-			t = term{c: t.c, m: rest, deg: t.deg - int32(k)}
+			t = term{c: t.c, m: rest}
 		}
 		g := slices.IndexFunc(groups, func(g group) bool { return g.k == k })
 		if g < 0 {
@@ -310,7 +310,7 @@ func (e Expr) Linear(x string) (a, b Expr, ok bool) {
 		// Dividing every term by x keeps them in canonical order (the order
 		// is a monomial order).
 		rest := append(slices.Clip(t.m[:pos]), t.m[pos+1:]...)
-		at = append(at, term{c: t.c, m: rest, deg: t.deg - 1})
+		at = append(at, term{c: t.c, m: rest})
 	}
 	return Expr{t: at}, Expr{t: bt}, true
 }
