@@ -317,32 +317,16 @@ func (e Expr) Linear(x string) (a, b Expr, ok bool) {
 
 // linearIn splits e as c*x + rest with c a non-zero constant and rest free of
 // the symbol x (also inside functions); ok is false when e is not of that
-// form. It is Coeffs for the one shape bounds are read from, without maps.
+// form. It is Linear for the one shape bounds are read from.
 func (e Expr) linearIn(x string) (c Rat, rest Expr, ok bool) {
-	var ts []term
-	for _, t := range e.t {
-		hasX := false
-		for _, f := range t.m {
-			if f.a.kind == kSym && f.a.name == x {
-				if f.e != 1 || len(t.m) != 1 {
-					return Rat{}, Expr{}, false
-				}
-				hasX = true
-				continue
-			}
-			for _, arg := range f.a.args {
-				if arg.Has(x) {
-					return Rat{}, Expr{}, false
-				}
-			}
-		}
-		if hasX {
-			c, ok = t.c, true
-			continue
-		}
-		ts = append(ts, t)
+	a, b, ok := e.Linear(x)
+	if !ok {
+		return Rat{}, Expr{}, false
 	}
-	return c, Expr{t: ts}, ok
+	if c, ok = a.Const(); !ok || c.IsZero() {
+		return Rat{}, Expr{}, false
+	}
+	return c, b, true
 }
 
 // Lead returns the leading term of e in the canonical order (highest total

@@ -162,7 +162,7 @@ func newWitnessRel(r Relation, vars []string) (*witnessRel, bool) {
 	x.per = make([]relVar, len(syms))
 	for j, s := range syms {
 		x.uses[j], _ = slices.BinarySearch(vars, s)
-		x.per[j].coef, x.per[j].linear = coefIn(r.E, s)
+		x.per[j].coef, _, x.per[j].linear = r.E.linearIn(s)
 	}
 	var nb [8]int64
 	var num []int64
@@ -195,27 +195,6 @@ func (r *witnessRel) fn() *Func {
 		r.f, _ = r.e.Compile(r.vars)
 	}
 	return r.f
-}
-
-// coefIn returns c when e is c*x + (terms without x) for a constant c.
-func coefIn(e Expr, x string) (c Rat, ok bool) {
-	for _, t := range e.t {
-		for _, f := range t.m {
-			if f.a.kind == kSym && f.a.name == x {
-				if f.e != 1 || len(t.m) != 1 {
-					return Rat{}, false
-				}
-				c, ok = t.c, true
-				continue
-			}
-			for _, arg := range f.a.args {
-				if arg.Has(x) {
-					return Rat{}, false
-				}
-			}
-		}
-	}
-	return c, ok
 }
 
 // affineRest returns ic0 + sum(ilin[j]*pt[uses[j]]) over the uses other than
