@@ -81,3 +81,32 @@ func clip(s string) string {
 	}
 	return s
 }
+
+// TestParseBoundsSqrtPowers: a power of the square root of a sum expands a
+// power of the sum, and is bounded like one. (A+10)^(11111/2), found by
+// FuzzParse, took two minutes to expand (A+10)^5555 before it was.
+func TestParseBoundsSqrtPowers(t *testing.T) {
+	for _, s := range []string{"(A+10)^(11111/2)", "sqrt(A+10)^11111", "(A+10)^(-11111/2)", "(2*B*sqrt(A+1))^20001"} {
+		_, err := Parse(s)
+		if err == nil {
+			t.Fatalf("Parse(%q) expanded a power of a sum beyond the limit", s)
+		}
+		checkParseError(t, s, err)
+	}
+	// Within the limit the value is the one of the power written out (in
+	// floating point: a quotient by a sum has more than one form).
+	for s, want := range map[string]string{
+		"(A+10)^(7/2)":  "(A+10)^3*sqrt(A+10)",
+		"(A+10)^(-7/2)": "sqrt(A+10)/(A+10)^4",
+		"sqrt(A+1)^3":   "(A+1)*sqrt(A+1)",
+	} {
+		got, w := MustParse(s), MustParse(want)
+		for _, a := range []float64{0, 1, 2.5, 7} {
+			x, err1 := got.EvalFloat(map[string]float64{"A": a})
+			y, err2 := w.EvalFloat(map[string]float64{"A": a})
+			if err1 != nil || err2 != nil || !closeRel(x, y, 1e-12) {
+				t.Errorf("Parse(%q) = %s is %v at A = %v, want %s = %v", s, got, x, a, w, y)
+			}
+		}
+	}
+}

@@ -576,6 +576,18 @@ func (p *parser) raise(base, ex Expr, col, ecol int) (Expr, error) {
 			}
 		}
 	}
+	// sqrt(s)^k, k odd, is s^((k-1)/2)*sqrt(s), which expands a power of
+	// the sum s (for k < 0 too: the canonical form keeps sqrt(s) over s^|k|
+	// times s^((|k|-1)/2)). Its cost is bounded like any power of a sum, by
+	// expanding the positive power step by step.
+	if abs(half) > 1 && len(base.t) == 1 && hasSqrtOfSum(base) {
+		res, err := p.expandPow(base, abs(half), col)
+		if err != nil || half > 0 {
+			return res, err
+		}
+		res = base.Pow(half)
+		return res, p.checkSize(res, col)
+	}
 	if len(base.t) <= 1 || half < 0 {
 		if len(base.t) == 1 {
 			c := base.t[0].c
@@ -606,10 +618,15 @@ func (p *parser) raise(base, ex Expr, col, ecol int) (Expr, error) {
 	if half*max(cbits-1, 0)+half*bitsLen(len(base.t)) > maxBits {
 		return Expr{}, p.errf(col, "number too large (over %d bits)", maxBits)
 	}
-	// Expand step by step so that a typed (N+1)^1000^1000 is refused, not run.
+	return p.expandPow(base, half, col)
+}
+
+// expandPow returns base^k, k >= 0, multiplying step by step so that a typed
+// (N+1)^1000^1000 is refused, not run.
+func (p *parser) expandPow(base Expr, k int, col int) (Expr, error) {
 	res := Int(1)
 	work := 0
-	for range half {
+	for range k {
 		// Work is term products weighted by coefficient size in words.
 		if work += len(res.t) * len(base.t) * (1 + maxCoeffBits(res)/64); work > maxExpandWork {
 			return Expr{}, p.errf(col, "power too large to expand (over %d term products)", maxExpandWork)
@@ -620,6 +637,18 @@ func (p *parser) raise(base, ex Expr, col, ecol int) (Expr, error) {
 		}
 	}
 	return res, nil
+}
+
+// hasSqrtOfSum reports whether e's terms hold the square root of a sum.
+func hasSqrtOfSum(e Expr) bool {
+	for _, t := range e.t {
+		for _, f := range t.m {
+			if f.a.kind == kSqrt && len(f.a.args[0].t) > 1 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // argBits is the largest coefficient size in bits of an atom's argument.
