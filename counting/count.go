@@ -282,17 +282,20 @@ func (en *engine) splitAtom(c cell, at symbolic.Expr, v string) ([]cell, error) 
 		}
 		return out, nil
 	case "trunc":
-		// trunc(x) is floor(x) for x >= 0 and ceil(x) below. Fortran's MOD
-		// of a loop index from 1 (CYCLIC: mod(i-1, p)) has x >= 0 on the
-		// whole cell, which then needs no second case.
+		// trunc(x) is floor(x) for x >= 0 and ceil(x) below. A case the
+		// cell refutes is left out, like splitSign's: Fortran's MOD of a
+		// loop index from 1 (CYCLIC: mod(i-1, p)) has x >= 0 throughout.
 		x := args[0]
-		if en.scope(c).Prove(symbolic.Relation{E: x, Op: symbolic.GE}, false) == symbolic.True {
-			return []cell{replaceCell(c, at, symbolic.Floor(x))}, nil
+		nonneg := symbolic.Relation{E: x, Op: symbolic.GE}
+		floorCase := func() cell { return replaceCell(c, at, symbolic.Floor(x)) }
+		ceilCase := func() cell { return replaceCell(c, at, symbolic.Ceil(x)) }
+		switch en.scope(c).Prove(nonneg, false) {
+		case symbolic.True:
+			return []cell{floorCase()}, nil
+		case symbolic.False:
+			return []cell{ceilCase()}, nil
 		}
-		return []cell{
-			withRels(replaceCell(c, at, symbolic.Floor(x)), symbolic.Relation{E: x, Op: symbolic.GE}),
-			withRels(replaceCell(c, at, symbolic.Ceil(x)), gt(x.Neg())),
-		}, nil
+		return []cell{withRels(floorCase(), nonneg), withRels(ceilCase(), gt(x.Neg()))}, nil
 	case "floor":
 		return en.splitFloor(c, at, args[0], v)
 	}

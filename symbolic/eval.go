@@ -97,20 +97,8 @@ func (e Expr) Compile(vars []string) (*Func, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(f.atoms) > 0 && !f.symbolsOnly() {
-		numberAtoms(f)
-	}
+	numberAtoms(f)
 	return f, nil
-}
-
-// symbolsOnly reports whether every atom of f is a symbol (nothing to cache).
-func (f *Func) symbolsOnly() bool {
-	for _, ca := range f.atoms {
-		if ca.a.kind != kSym {
-			return false
-		}
-	}
-	return true
 }
 
 func (e Expr) compile(vars []string) (*Func, error) {
@@ -393,13 +381,16 @@ const maxCacheSlots = 48
 // so the pointer identifies it) in every one of them. Atoms beyond the
 // cache's size get none and are evaluated each time.
 func numberAtoms(fs ...*Func) {
-	slots := map[*atom]int32{}
+	var slots map[*atom]int32 // made at the first function atom
 	var visit func(f *Func)
 	visit = func(f *Func) {
 		for i := range f.atoms {
 			ca := &f.atoms[i]
-			if ca.a.kind == kSym {
+			if ca.kind == kSym {
 				continue
+			}
+			if slots == nil {
+				slots = map[*atom]int32{}
 			}
 			s, ok := slots[ca.a]
 			if !ok {

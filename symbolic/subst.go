@@ -250,28 +250,16 @@ func (e Expr) Coeffs(x string) (cs map[int]Expr, ok bool) {
 	}
 	var groups []group
 	for _, t := range e.t {
-		k, at := 0, -1
-		for i, f := range t.m {
-			if f.a.kind == kSym && f.a.name == x {
-				k, at = int(f.e), i
-				continue
-			}
-			for _, arg := range f.a.args {
-				if arg.Has(x) {
-					return nil, false
-				}
-			}
-		}
-		if at >= 0 {
-			rest := append(slices.Clip(t.m[:at]), t.m[at+1:]...)
-			t = term{c: t.c, m: rest}
+		k, rest, ok := divideOut(t, x)
+		if !ok {
+			return nil, false
 		}
 		g := slices.IndexFunc(groups, func(g group) bool { return g.k == k })
 		if g < 0 {
 			groups = append(groups, group{k: k})
 			g = len(groups) - 1
 		}
-		groups[g].ts = append(groups[g].ts, t)
+		groups[g].ts = append(groups[g].ts, rest)
 	}
 	cs = make(map[int]Expr, len(groups))
 	for _, g := range groups {
@@ -288,31 +276,39 @@ func (e Expr) Coeffs(x string) (cs map[int]Expr, ok bool) {
 func (e Expr) Linear(x string) (a, b Expr, ok bool) {
 	var at, bt []term
 	for _, t := range e.t {
-		pos := -1
-		for i, f := range t.m {
-			if f.a.kind == kSym && f.a.name == x {
-				if f.e != 1 {
-					return Expr{}, Expr{}, false
-				}
-				pos = i
-				continue
-			}
-			for _, arg := range f.a.args {
-				if arg.Has(x) {
-					return Expr{}, Expr{}, false
-				}
-			}
-		}
-		if pos < 0 {
+		k, rest, ok := divideOut(t, x)
+		switch {
+		case !ok || k != 0 && k != 1:
+			return Expr{}, Expr{}, false
+		case k == 0:
 			bt = append(bt, t)
-			continue
+		default:
+			// Dividing every term by x keeps them in canonical order.
+			at = append(at, rest)
 		}
-		// Dividing every term by x keeps them in canonical order (the order
-		// is a monomial order).
-		rest := append(slices.Clip(t.m[:pos]), t.m[pos+1:]...)
-		at = append(at, term{c: t.c, m: rest})
 	}
 	return Expr{t: at}, Expr{t: bt}, true
+}
+
+// divideOut returns the power k of the symbol x in t and t / x^k; ok is
+// false when x occurs inside a function of t.
+func divideOut(t term, x string) (k int, rest term, ok bool) {
+	at := -1
+	for i, f := range t.m {
+		if f.a.kind == kSym && f.a.name == x {
+			k, at = int(f.e), i
+			continue
+		}
+		for _, arg := range f.a.args {
+			if arg.Has(x) {
+				return 0, term{}, false
+			}
+		}
+	}
+	if at < 0 {
+		return 0, t, true
+	}
+	return k, term{c: t.c, m: append(slices.Clip(t.m[:at]), t.m[at+1:]...)}, true
 }
 
 // linearIn splits e as c*x + rest with c a non-zero constant and rest free of
