@@ -43,7 +43,25 @@ func lookup(name string) *command {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	// MKVET_CPUPROFILE and MKVET_MEMPROFILE name files for pprof profiles of
+	// one run, for finding what dominates the analysis of a whole program.
+	if f := os.Getenv("MKVET_CPUPROFILE"); f != "" {
+		stop, err := startCPUProfile(f)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "mkvet:", err)
+			os.Exit(2)
+		}
+		status := run(os.Args[1:], os.Stdout, os.Stderr)
+		stop()
+		os.Exit(status)
+	}
+	status := run(os.Args[1:], os.Stdout, os.Stderr)
+	if f := os.Getenv("MKVET_MEMPROFILE"); f != "" {
+		if err := writeHeapProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "mkvet:", err)
+		}
+	}
+	os.Exit(status)
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

@@ -3,7 +3,7 @@ package cost
 import (
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
-	"github.com/mkvet/mkvet/symbolic/symeval"
+	"github.com/mkvet/mkvet/symeval"
 )
 
 // TransferCount is one side of an MPI call under one alternative of its peer

@@ -3,7 +3,7 @@ package cost
 import (
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
-	"github.com/mkvet/mkvet/symbolic/symeval"
+	"github.com/mkvet/mkvet/symeval"
 )
 
 // The symbols every report uses for the SPMD structure. MPI_COMM_SIZE defines

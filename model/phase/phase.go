@@ -9,7 +9,7 @@ import (
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/model/cost"
 	"github.com/mkvet/mkvet/symbolic"
-	"github.com/mkvet/mkvet/symbolic/symeval"
+	"github.com/mkvet/mkvet/symeval"
 )
 
 // Kind classifies a communication phase (MK, seed 000 §3).

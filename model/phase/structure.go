@@ -8,7 +8,7 @@ import (
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/model/cost"
 	"github.com/mkvet/mkvet/symbolic"
-	"github.com/mkvet/mkvet/symbolic/symeval"
+	"github.com/mkvet/mkvet/symeval"
 )
 
 // chainDepth returns the number of ranks on the longest chain of messages

@@ -7,7 +7,7 @@ import (
 
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/frontend/fortran"
-	"github.com/mkvet/mkvet/symbolic/symeval"
+	"github.com/mkvet/mkvet/symeval"
 )
 
 func evaluate(t *testing.T, src string, opt symeval.Options) *symeval.Result {
