@@ -1,6 +1,8 @@
 package symbolic
 
 import (
+	"math/big"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 )
@@ -38,4 +40,77 @@ func TestEvalIntFastPath(t *testing.T) {
 	if fast < 3000 {
 		t.Errorf("only %d evaluations took the int64 path", fast)
 	}
+}
+
+// TestFloorOfIrrationalConstant checks the floors and truncations of
+// symbol-free irrational values (INT(SQRT(DBLE(P)) + 0.001) at a given P,
+// LOG(x)/LOG(2) + 1e-5) against 256-bit big.Float arithmetic, which is an
+// oracle outside the float64 path under test.
+func TestFloorOfIrrationalConstant(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	const prec = 256
+	folded := 0
+	for i := 0; i < 3000; i++ {
+		a := 1 + rng.Int64N(5000)
+		num := rng.Int64N(2001) - 1000
+		b := big.NewRat(num, 1000)
+		var e Expr
+		var want *big.Float
+		bf := new(big.Float).SetPrec(prec).SetRat(b)
+		if i%2 == 0 {
+			e = Sqrt(Int(a)).Add(Const(ratFromBig(b)))
+			s := new(big.Float).SetPrec(prec).SetInt64(a)
+			s.Sqrt(s)
+			want = s.Add(s, bf)
+		} else {
+			// log2(a) = ln(a)/ln(2): bits of the integer part plus the
+			// log of the mantissa, computed with big.Float by repeated
+			// squaring (Feynman's algorithm is overkill; 256 bits of
+			// squaring give far more than the 1e-9 margin needs).
+			e = Log2(Int(a)).Add(Const(ratFromBig(b)))
+			want = new(big.Float).SetPrec(prec).Add(bigLog2(a, prec), bf)
+		}
+		fl, _ := new(big.Float).SetPrec(prec).Set(want).Int(nil)
+		if want.Sign() < 0 && new(big.Float).SetPrec(prec).SetInt(fl).Cmp(want) != 0 {
+			fl.Sub(fl, big.NewInt(1)) // Int truncates; floor goes down
+		}
+		got := Floor(e)
+		if c, ok := got.Const(); ok {
+			folded++
+			if c.Num().Cmp(fl) != 0 || !c.IsInt() {
+				t.Fatalf("floor(%s) = %s, want %s", e, c, fl)
+			}
+		}
+		tr := Trunc(e)
+		if c, ok := tr.Const(); ok {
+			wt, _ := new(big.Float).SetPrec(prec).Set(want).Int(nil)
+			if c.Num().Cmp(wt) != 0 {
+				t.Fatalf("trunc(%s) = %s, want %s", e, c, wt)
+			}
+		}
+	}
+	if folded < 2500 {
+		t.Errorf("only %d of 3000 floors folded", folded)
+	}
+}
+
+// bigLog2 returns log2(a) to prec bits by the binary digit method: the
+// integer part is the bit length, then each squaring of the mantissa in
+// [1, 2) yields one more bit.
+func bigLog2(a int64, prec uint) *big.Float {
+	n := 63 - bits.LeadingZeros64(uint64(a))
+	m := new(big.Float).SetPrec(prec).SetInt64(a)
+	m.SetMantExp(m, -n) // a / 2^n in [1, 2)
+	res := new(big.Float).SetPrec(prec).SetInt64(int64(n))
+	bit := new(big.Float).SetPrec(prec).SetFloat64(0.5)
+	two := new(big.Float).SetPrec(prec).SetInt64(2)
+	for i := 0; i < 80; i++ {
+		m.Mul(m, m)
+		if m.Cmp(two) >= 0 {
+			m.Quo(m, two)
+			res.Add(res, bit)
+		}
+		bit.Quo(bit, two)
+	}
+	return res
 }

@@ -128,6 +128,15 @@ func lookupAtom(key string) (*atom, bool) {
 	return nil, false
 }
 
+// Key returns a string that identifies e among canonical expressions: equal
+// expressions have equal keys. It is much cheaper than String (atoms are
+// written by their interned keys) and meant for maps, not for people.
+func (e Expr) Key() string {
+	var b strings.Builder
+	e.writeKey(&b)
+	return b.String()
+}
+
 // writeKey writes a string that identifies e among canonical expressions.
 func (e Expr) writeKey(b *strings.Builder) {
 	var buf [48]byte // numbers are formatted here, not into new strings
@@ -429,6 +438,23 @@ func (e Expr) Has(name string) bool {
 		}
 	})
 	return found
+}
+
+// Size returns the size of e's tree: its terms and their factors, with the
+// factors of function arguments counted where they occur. It measures how
+// large an expression has grown (a value recomputed in every iteration of a
+// loop), not its cost to evaluate.
+func (e Expr) Size() int {
+	n := len(e.t)
+	for _, t := range e.t {
+		n += len(t.m)
+		for _, fa := range t.m {
+			for _, x := range fa.a.args {
+				n += x.Size()
+			}
+		}
+	}
+	return n
 }
 
 // visitAtoms calls f for every atom of e, recursively through function arguments.

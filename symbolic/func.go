@@ -1,6 +1,7 @@
 package symbolic
 
 import (
+	"math"
 	"math/big"
 	"slices"
 )
@@ -58,7 +59,39 @@ func Floor(x Expr) Expr {
 	if c, ok := r.Const(); ok { // a constant in [0, 1)
 		return w.Add(Const(c.Floor()))
 	}
+	if f, ok := floorOfConstant(r); ok {
+		return w.Add(Int(f))
+	}
 	return w.Add(funcExpr(kFloor, r))
+}
+
+// floatMargin is how far (relative to its magnitude, at least 1) the value of
+// a symbol-free irrational expression must lie from every integer for
+// floorOfConstant to take its floor from a float64 evaluation.
+const floatMargin = 1e-9
+
+// floorOfConstant returns floor(x) for an x without symbols whose value is
+// irrational, such as 2*sqrt(2) + 1/1000 (Fortran's INT(SQRT(8.0) + 0.001)
+// at P = 8): x is evaluated in float64 and its floor taken when the value
+// lies farther than floatMargin from every integer. The rounding error of
+// evaluating such an expression (a few sqrt, log2 and ln 2 atoms, each
+// correctly rounded, combined by a few operations) is of the order of 1e-15
+// relative, far inside the margin, so the floor is exact; nearer an integer
+// (sqrt(2)^2 - 2 written in a form the algebra does not cancel) it is left
+// symbolic. ok is false when x has a symbol or no finite value.
+func floorOfConstant(x Expr) (int64, bool) {
+	if len(x.Symbols()) > 0 {
+		return 0, false
+	}
+	v, err := x.EvalFloat(nil)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1<<52 {
+		return 0, false
+	}
+	fl := math.Floor(v)
+	if v-fl < floatMargin*max(1, math.Abs(v)) || fl+1-v < floatMargin*max(1, math.Abs(v)) {
+		return 0, false
+	}
+	return int64(fl), true
 }
 
 // Ceil returns the smallest integer not below x, as ceil(x) = -floor(-x); the
@@ -78,6 +111,14 @@ func Trunc(x Expr) Expr {
 	}
 	if x.isIntegerValued() {
 		return x
+	}
+	if f, ok := floorOfConstant(x); ok {
+		// Away from integers, trunc is floor on the positive side and
+		// floor + 1 on the negative side.
+		if f < 0 {
+			f++
+		}
+		return Int(f)
 	}
 	if x.t[0].c.Sign() < 0 {
 		return funcExpr(kTrunc, x.Neg()).Neg()

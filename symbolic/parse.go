@@ -76,6 +76,15 @@ type Relation struct {
 	Op RelOp
 }
 
+// Key returns a string that identifies the relation: equal relations (the
+// same canonical expression and operator) have equal keys; see Expr.Key.
+func (r Relation) Key() string {
+	var b strings.Builder
+	b.WriteByte(byte('0' + r.Op))
+	r.E.writeKey(&b)
+	return b.String()
+}
+
 // String prints the relation as "lhs >= rhs", moving negative terms right.
 func (r Relation) String() string {
 	var lhs, rhs []term

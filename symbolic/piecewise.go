@@ -176,6 +176,37 @@ func (pw Piecewise) Add(qw Piecewise) Piecewise {
 	return Piecewise{Pieces: append(slices.Clip(pw.Pieces), qw.Pieces...)}
 }
 
+// Merge returns pw with the values of pieces whose guards are the same
+// relations in the same order added into one piece, and pieces whose value
+// is 0 dropped. It proves nothing, so it is cheap enough to keep sums of
+// many pieces (a routine's work, added up from its statements) small.
+func (pw Piecewise) Merge() Piecewise {
+	if len(pw.Pieces) < 2 {
+		return pw
+	}
+	out := make([]Piece, 0, len(pw.Pieces))
+	index := make(map[string]int, len(pw.Pieces))
+	for _, p := range pw.Pieces {
+		if p.Value.IsZero() {
+			continue
+		}
+		key := guardKey(p.Guard)
+		if i, ok := index[key]; ok {
+			out[i].Value = out[i].Value.Add(p.Value)
+			continue
+		}
+		index[key] = len(out)
+		out = append(out, p)
+	}
+	res := out[:0]
+	for _, p := range out {
+		if !p.Value.IsZero() {
+			res = append(res, p)
+		}
+	}
+	return Piecewise{Pieces: res}
+}
+
 // Scale returns c*pw.
 func (pw Piecewise) Scale(c Expr) Piecewise {
 	out := make([]Piece, len(pw.Pieces))

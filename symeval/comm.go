@@ -1,9 +1,11 @@
 package symeval
 
 import (
+	"cmp"
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
+	"slices"
 )
 
 // procNull is MPI_PROC_NULL as the frontend's mpif.h and module mpi define
@@ -18,11 +20,11 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 	switch c.Op {
 	case apt.MPICommSize:
 		ev.res.Parallel = true
-		ev.assign(c.Result, Known(symbolic.Sym(Size)))
+		ev.assign(c.Result, ev.communicator(c.Comm).size)
 		return
 	case apt.MPICommRank:
 		ev.res.Parallel = true
-		ev.assign(c.Result, Known(symbolic.Sym(Rank)))
+		ev.assign(c.Result, ev.communicator(c.Comm).rank)
 		return
 	case apt.MPIAbort:
 		ev.cur.dead, ev.cur.cycled = true, false
@@ -37,11 +39,16 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 	}
 	if c.Op == apt.MPIBcast && c.Send != nil {
 		// Every rank ends with the root's value: unchanged when the value
-		// does not depend on the rank.
+		// does not depend on the rank, the value at the root's rank when it
+		// does and the root is known.
 		if nm, ok := c.Send.Buffer.(*apt.Name); ok && !nm.Array {
 			v := ev.load(nm.Name)
 			if !v.IsKnown() || mentions(v, []string{Rank}) {
-				ev.store(nm.Name, unknownValue(nm.Name, "the value of "+nm.Name+" broadcast at "+pos.String(), true))
+				if at, ok := ev.atRoot(v, c.Root); ok {
+					ev.store(nm.Name, at)
+				} else {
+					ev.store(nm.Name, unknownValue(nm.Name, "the value of "+nm.Name+" broadcast at "+pos.String(), true))
+				}
 			}
 		}
 	}
@@ -77,8 +84,8 @@ func (ev *evaluator) transfers(m *apt.Msg, p2p bool, pos apt.Pos) []Transfer {
 				}
 			}
 			t := Transfer{Guard: and(ca.guard, pa.guard), Peer: pa.e}
-			if m.TypeSize > 0 && ca.e != nil {
-				b := ca.e.Mul(symbolic.Int(int64(m.TypeSize)))
+			if size := ev.typeSize(m); size > 0 && ca.e != nil {
+				b := ca.e.Mul(symbolic.Int(int64(size)))
 				t.Bytes = &b
 			}
 			out = append(out, t)
@@ -107,4 +114,314 @@ func (ev *evaluator) sides(x apt.Expr, pos apt.Pos) []side {
 		out[i] = side{guard: a.Guard, e: &e}
 	}
 	return out
+}
+
+// atRoot returns v as the root process holds it: its alternatives with the
+// rank replaced by the root's. Guards that become constants are decided, so
+// that a value rank 0 read and the others never assigned is the value read.
+func (ev *evaluator) atRoot(v Value, root apt.Expr) (Value, bool) {
+	if !v.IsKnown() || root == nil {
+		return Value{}, false
+	}
+	rv, ok := ev.value(root).Single()
+	if !ok || rv.Has(Rank) {
+		return Value{}, false
+	}
+	sub := map[string]symbolic.Expr{Rank: rv}
+	var out []Alt
+	for _, a := range v.Alts {
+		e, err := a.E.Subst(sub)
+		if err != nil {
+			return Value{}, false
+		}
+		g, err := substFormula(a.Guard, sub)
+		if err != nil {
+			return Value{}, false
+		}
+		if isFalse(g) {
+			continue
+		}
+		if isTrue(g) {
+			g = nil
+		}
+		out = append(out, Alt{Guard: g, E: e})
+	}
+	if len(out) == 0 {
+		return Value{}, false
+	}
+	return Value{Alts: mergeAlts(out)}, true
+}
+
+// communicator is what the evaluation knows of an MPI communicator: its
+// size and the calling process's rank in it.
+type communicator struct {
+	size, rank Value
+}
+
+// world is MPI_COMM_WORLD: P processes, the caller being rank; their values
+// at the point when the evaluation has them.
+func (ev *evaluator) world() *communicator {
+	size, rank := symbolic.Sym(Size), symbolic.Sym(Rank)
+	if v, ok := ev.values[Size]; ok {
+		size = symbolic.Int(v)
+	}
+	if v, ok := ev.values[Rank]; ok {
+		rank = symbolic.Int(v)
+	}
+	return &communicator{size: Known(size), rank: Known(rank)}
+}
+
+// communicator returns what a communicator argument stands for: the world
+// (also when absent), MPI_COMM_SELF, or one the program made with
+// MPI_COMM_DUP or MPI_COMM_SPLIT. Any other communicator's size and rank are
+// unknown.
+func (ev *evaluator) communicator(e apt.Expr) *communicator {
+	if e == nil {
+		return ev.world()
+	}
+	v := ev.value(e)
+	if v.comm != nil {
+		return v.comm
+	}
+	if c, ok := v.Single(); ok {
+		if n, ok := c.Int64(); ok {
+			switch n {
+			case mpiCommWorld:
+				return ev.world()
+			case mpiCommSelf:
+				return &communicator{size: Known(symbolic.Int(1)), rank: Known(symbolic.Int(0))}
+			}
+		}
+	}
+	what := apt.FormatExpr(e)
+	return &communicator{
+		size: unknownValue("size_"+what, "the size of the communicator "+what, false),
+		rank: unknownValue("rank_"+what, "the rank in the communicator "+what, false),
+	}
+}
+
+// The handles of the frontend's mpif.h (Open MPI's values).
+const (
+	mpiCommWorld = 0
+	mpiCommSelf  = 1
+)
+
+// mpiRoutine evaluates the MPI routines that reach the evaluation as plain
+// calls because they move no data: MPI_COMM_DUP and MPI_COMM_SPLIT make
+// communicators whose sizes and ranks later MPI_COMM_SIZE and MPI_COMM_RANK
+// calls read. It reports whether c was one.
+func (ev *evaluator) mpiRoutine(c *apt.Call) bool {
+	arg := func(i int) apt.Expr {
+		if i < len(c.Args) {
+			if kw, ok := c.Args[i].(*apt.Keyword); ok {
+				return kw.Value
+			}
+			return c.Args[i]
+		}
+		return nil
+	}
+	var made *communicator
+	var out apt.Expr
+	switch c.Callee {
+	case "mpi_comm_dup":
+		made, out = ev.communicator(arg(0)), arg(1)
+	case "mpi_comm_split":
+		made, out = ev.split(ev.communicator(arg(0)), arg(1), arg(2)), arg(3)
+	default:
+		return false
+	}
+	if out != nil {
+		ev.assign(out, Value{comm: made})
+	}
+	// The error code, when passed: MPI_SUCCESS.
+	if last := arg(len(c.Args) - 1); last != nil && last != out {
+		if nm, ok := last.(*apt.Name); ok {
+			ev.store(nm.Name, Known(symbolic.Int(0)))
+		}
+	}
+	return true
+}
+
+// split returns the communicator MPI_COMM_SPLIT(parent, color, key) gives
+// the calling process: the processes of parent with its color, ordered by
+// (key, rank in parent). It is derived where the parent's size is a number
+// (an evaluation at a point) and color and key are closed forms of the rank:
+// the sizes are counted process by process, and the new rank is the closed
+// form among rank, mod(rank, k) and rank/k (k a group size or count) that
+// equals the ordering at every process. Otherwise size and rank are
+// unknown values.
+func (ev *evaluator) split(parent *communicator, colorArg, keyArg apt.Expr) *communicator {
+	unknownComm := func() *communicator {
+		return &communicator{
+			size: unknownValue("size_split", "the size of a communicator made by MPI_COMM_SPLIT", false),
+			rank: unknownValue("rank_split", "the rank in a communicator made by MPI_COMM_SPLIT", false),
+		}
+	}
+	ps, ok := parent.size.Single()
+	if !ok {
+		return unknownComm()
+	}
+	np, ok := ps.Int64()
+	if !ok || np < 1 || np > maxSplitProcs {
+		return unknownComm()
+	}
+	prank, ok := parent.rank.Single()
+	if !ok || !(symbolic.Equal(prank, symbolic.Sym(Rank)) || isConst(prank)) {
+		return unknownComm()
+	}
+	color, key := ev.value(colorArg), ev.value(keyArg)
+	colors, ok1 := tabulate(color, np)
+	keys, ok2 := tabulate(key, np)
+	if !ok1 || !ok2 {
+		return unknownComm()
+	}
+	type member struct{ key, r int64 }
+	groups := map[int64][]member{}
+	for r := int64(0); r < np; r++ {
+		if colors[r] == mpiUndefined {
+			continue
+		}
+		groups[colors[r]] = append(groups[colors[r]], member{keys[r], r})
+	}
+	newRank := make([]int64, np)
+	sizeOf := make([]int64, np)
+	for _, g := range groups {
+		slices.SortFunc(g, func(a, b member) int {
+			if a.key != b.key {
+				return cmp.Compare(a.key, b.key)
+			}
+			return cmp.Compare(a.r, b.r)
+		})
+		for i, m := range g {
+			newRank[m.r], sizeOf[m.r] = int64(i), int64(len(g))
+		}
+	}
+	if c, isc := prank.Int64(); isc {
+		// One process: its figures are numbers.
+		if c < 0 || c >= np || colors[c] == mpiUndefined {
+			return unknownComm()
+		}
+		return &communicator{size: Known(symbolic.Int(sizeOf[c])), rank: Known(symbolic.Int(newRank[c]))}
+	}
+	if slices.Contains(colors, mpiUndefined) {
+		return unknownComm()
+	}
+	out := &communicator{}
+	// The size: one number, or one per color.
+	if same(sizeOf) {
+		out.size = Known(symbolic.Int(sizeOf[0]))
+	} else if len(groups) <= maxAlts {
+		var alts []Alt
+		for c, g := range groups {
+			f, ok := relation(color, Known(symbolic.Int(c)), apt.OpEq)
+			if !ok {
+				return unknownComm()
+			}
+			alts = append(alts, Alt{Guard: f, E: symbolic.Int(int64(len(g)))})
+		}
+		slices.SortFunc(alts, func(a, b Alt) int { return cmp.Compare(a.Guard.String(), b.Guard.String()) })
+		out.size = Value{Alts: mergeAlts(alts)}
+	} else {
+		return unknownComm()
+	}
+	// The rank: a closed form checked at every process.
+	r := symbolic.Sym(Rank)
+	cands := []symbolic.Expr{r}
+	for _, k := range []int64{int64(len(groups)), sizeOf[0]} {
+		if k > 1 {
+			cands = append(cands, symbolic.Mod(r, symbolic.Int(k)), symbolic.IDiv(r, symbolic.Int(k)))
+		}
+	}
+	for _, cand := range cands {
+		f, err := cand.Compile([]string{Rank})
+		if err != nil {
+			continue
+		}
+		ok := true
+		for p := int64(0); p < np && ok; p++ {
+			v, err := f.EvalInt([]int64{p})
+			n, isInt := v.Int64()
+			ok = err == nil && isInt && n == newRank[p]
+		}
+		if ok {
+			out.rank = Known(cand)
+			return out
+		}
+	}
+	out.rank = unknownValue("rank_split", "the rank in a communicator made by MPI_COMM_SPLIT", false)
+	return out
+}
+
+// maxSplitProcs bounds the processes split tabulates.
+const maxSplitProcs = 1 << 16
+
+// mpiUndefined is MPI_UNDEFINED in the frontend's mpif.h.
+const mpiUndefined = -32766
+
+func same(xs []int64) bool {
+	for _, x := range xs {
+		if x != xs[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// tabulate evaluates a value of the rank at every rank 0..np-1; ok is false
+// when it is unknown or depends on anything else.
+func tabulate(v Value, np int64) ([]int64, bool) {
+	if !v.IsKnown() {
+		return nil, false
+	}
+	out := make([]int64, np)
+	for r := int64(0); r < np; r++ {
+		sub := map[string]symbolic.Expr{Rank: symbolic.Int(r)}
+		found := false
+		for _, a := range v.Alts {
+			g, err := substFormula(a.Guard, sub)
+			if err != nil {
+				return nil, false
+			}
+			t, dec := decide(g)
+			if !dec {
+				return nil, false
+			}
+			if !t {
+				continue
+			}
+			e, err := a.E.Subst(sub)
+			if err != nil {
+				return nil, false
+			}
+			n, ok := e.Int64()
+			if !ok {
+				return nil, false
+			}
+			out[r], found = n, true
+			break
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+func isConst(e symbolic.Expr) bool {
+	_, ok := e.Int64()
+	return ok
+}
+
+// typeSize returns the size in bytes of a message's datatype: a predefined
+// one named in the call, or held in a variable (dp_type =
+// MPI_DOUBLE_PRECISION); 0 when it is not known.
+func (ev *evaluator) typeSize(m *apt.Msg) int {
+	if m.TypeSize > 0 || m.Datatype == nil {
+		return m.TypeSize
+	}
+	if v := ev.value(m.Datatype); v.dtype != "" {
+		n, _ := apt.MPITypeSize(v.dtype)
+		return n
+	}
+	return 0
 }

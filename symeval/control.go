@@ -19,9 +19,9 @@ func (ev *evaluator) cond(e apt.Expr) (counting.Formula, bool) {
 	case *apt.Const:
 		if x.Kind == apt.ConstLogical {
 			if strings.Contains(strings.ToUpper(x.Text), "TRUE") {
-				return counting.And{}, true
+				return formulaTrue, true
 			}
-			return counting.Or{}, true
+			return formulaFalse, true
 		}
 	case *apt.Unary:
 		if x.Op == apt.OpNot {
@@ -41,9 +41,38 @@ func (ev *evaluator) cond(e apt.Expr) (counting.Formula, bool) {
 			}
 			return counting.Or{f, g}, true
 		case apt.OpEq, apt.OpNe, apt.OpLt, apt.OpLe, apt.OpGt, apt.OpGe:
+			if apt.TypeOf(x.X).Base == apt.TypeCharacter || apt.TypeOf(x.Y).Base == apt.TypeCharacter {
+				return charRelation(ev.value(x.X), ev.value(x.Y), x.Op)
+			}
 			a := ev.closedInt(ev.value(x.X), x.X.At())
 			b := ev.closedInt(ev.value(x.Y), x.Y.At())
 			return relation(a, b, x.Op)
+		case apt.OpEqv, apt.OpNeqv:
+			f, ok1 := ev.cond(x.X)
+			g, ok2 := ev.cond(x.Y)
+			if !ok1 || !ok2 {
+				return nil, false
+			}
+			same := or(and(f, g), and(not(f), not(g)))
+			if x.Op == apt.OpNeqv {
+				return not(same), true
+			}
+			return same, true
+		}
+	}
+	// A logical variable, array element, component or function result: its
+	// value is 1 where it is true.
+	if apt.TypeOf(e).Base == apt.TypeLogical {
+		if v := ev.value(e); v.IsKnown() {
+			var alts []counting.Formula
+			for _, a := range v.Alts {
+				alts = append(alts, and(a.Guard, rel(a.E, "==", symbolic.Int(1))))
+			}
+			f := or(alts...)
+			if f == nil {
+				f = formulaTrue
+			}
+			return f, true
 		}
 	}
 	return nil, false
@@ -68,17 +97,18 @@ func relation(a, b Value, op apt.Op) (counting.Formula, bool) {
 		for _, y := range b.Alts {
 			var r counting.Formula
 			if op == apt.OpNe {
-				r = counting.Or{counting.Rel{R: symbolic.Rel(x.E, "<", y.E)}, counting.Rel{R: symbolic.Rel(x.E, ">", y.E)}}
+				r = or(rel(x.E, "<", y.E), rel(x.E, ">", y.E))
 			} else {
-				r = counting.Rel{R: symbolic.Rel(x.E, relOps[op], y.E)}
+				r = rel(x.E, relOps[op], y.E)
 			}
 			out = append(out, and(x.Guard, y.Guard, r))
 		}
 	}
-	if len(out) == 1 {
-		return out[0], true
+	f := or(out...)
+	if f == nil {
+		f = formulaTrue
 	}
-	return out, true
+	return f, true
 }
 
 // branchCond returns the condition of one arm of an If; the ELSE arm has a
@@ -160,15 +190,33 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 			c, ok = counting.Rel{R: symbolic.Rel(exit.k, "==", exit.trips)}, true
 			exit.used = true
 		}
+		decidedTrue := false
+		if ok && c != nil {
+			if t, dec := ev.decideHere(c); dec {
+				if !t {
+					// Never taken (a condition on values that are
+					// constants here): the arm is not walked.
+					continue
+				}
+				// Always taken here: the arms after it are not reached.
+				c, decidedTrue = nil, true
+			}
+		}
 		ev.cur = saved.clone()
 		ev.cur.pending = nil
 		for _, p := range prior {
 			ev.cur.conds = append(ev.cur.conds, not(p))
 		}
+		if !ok && leaves(b.Body) && onData(b.Cond) && !ev.exitsAnnotatedLoop(b.Body) {
+			// An early exit on data the evaluation cannot see (a
+			// convergence test, an error check): taken as never taken,
+			// and said so.
+			ev.assumeNotTaken(b)
+			continue
+		}
 		switch {
 		case !ok:
-			p := ev.newParam("pct_"+routineTag(ev.frame().routine)+"_"+itoa(b.Span.Line), FromFrequency, b.Span.Start(),
-				"how often the branch at "+b.Span.Start().String()+" is taken, in percent ("+apt.FormatExpr(b.Cond)+")", false)
+			p := ev.freqParam(b)
 			f := p.expr().Div(symbolic.Int(100))
 			ev.cur.factor = ev.cur.factor.Mul(f)
 			remaining = remaining.Sub(f)
@@ -187,6 +235,10 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		states = append(states, ev.cur)
 		if ok && c != nil {
 			prior = append(prior, c)
+		}
+		if decidedTrue {
+			hasElse = true
+			break
 		}
 	}
 	ev.cur = saved
@@ -298,12 +350,16 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	savedStmt := ev.stmtOcc
 	ev.stmtOcc = o // functions called in the bounds run where the DO runs
 	defer func() { ev.stmtOcc = savedStmt }()
+	if l.Var == "" && l.Iterations == nil && ev.runWhile(l, o) {
+		return
+	}
 	body := ev.cur.clone()
 	body.pending = nil
 	var trips Value    // the trip count
 	var index Value    // the iteration number k = 0, 1, ... inside the body
 	var varValue Value // the DO variable inside the body
 	var after Value    // the DO variable after the loop
+	var lower Value    // the DO variable's first value
 	var step int64 = 1
 	switch {
 	case l.Iterations != nil || l.Var == "":
@@ -330,6 +386,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	default:
 		lo := ev.bound(l.Lower, pos)
 		hi := ev.bound(l.Upper, pos)
+		lower = lo
 		if l.Step != nil {
 			sv := ev.value(l.Step)
 			e, ok := sv.Single()
@@ -374,6 +431,14 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			after, _ = lift2(lo, trips, func(a, t symbolic.Expr) (symbolic.Expr, bool) {
 				return a.Add(t.Mul(symbolic.Int(step))), true
 			})
+		}
+	}
+	if l.Var != "" && l.Iterations == nil && lower.IsKnown() {
+		if t, ok := trips.Single(); ok {
+			if n, isc := t.Int64(); isc && ev.computesControl(l) && ev.runOK(l, n) &&
+				ev.runCounted(l, o, lower, symbolic.Int(step), n) {
+				return
+			}
 		}
 	}
 	o.Body = body.domain()
@@ -634,4 +699,122 @@ func (ev *evaluator) changedBy(key, what string, varying bool) Value {
 		real = false
 	}
 	return Value{unk: &unknown{hint: name, what: strings.Replace(what, "%s", name, 1), real: real, varying: varying}}
+}
+
+// charRelation compares two character values known to be constants, as
+// Fortran does: the shorter padded with blanks, in the processor's collating
+// order (ASCII here).
+func charRelation(a, b Value, op apt.Op) (counting.Formula, bool) {
+	if a.str == nil || b.str == nil {
+		return nil, false
+	}
+	x, y := *a.str, *b.str
+	for len(x) < len(y) {
+		x += " "
+	}
+	for len(y) < len(x) {
+		y += " "
+	}
+	c := strings.Compare(x, y)
+	var t bool
+	switch op {
+	case apt.OpEq:
+		t = c == 0
+	case apt.OpNe:
+		t = c != 0
+	case apt.OpLt:
+		t = c < 0
+	case apt.OpLe:
+		t = c <= 0
+	case apt.OpGt:
+		t = c > 0
+	case apt.OpGe:
+		t = c >= 0
+	}
+	return truth(t), true
+}
+
+// leaves reports whether a statement list always ends its path: its last
+// statement is a RETURN, STOP, EXIT, GO TO or MPI_ABORT.
+func leaves(body []apt.Node) bool {
+	if len(body) == 0 {
+		return false
+	}
+	switch n := body[len(body)-1].(type) {
+	case *apt.Return, *apt.Stop, *apt.Exit:
+		return true
+	case *apt.Goto:
+		return n.Kind == apt.GotoPlain
+	case *apt.Comm:
+		return n.Op == apt.MPIAbort
+	case *apt.Call:
+		return n.Callee == "mpi_abort" || n.Callee == "exit" || n.Callee == "abort"
+	}
+	return false
+}
+
+// assumeNotTaken records that the arm b, an exit under a condition on data
+// the evaluation cannot see, is taken as never taken.
+func (ev *evaluator) assumeNotTaken(b *apt.Branch) {
+	pos := b.Span.Start()
+	for _, a := range ev.res.Assumed {
+		if a.Pos == pos {
+			return
+		}
+	}
+	cond := "its condition"
+	if b.Cond != nil {
+		cond = apt.FormatExpr(b.Cond)
+	}
+	ev.res.Assumed = append(ev.res.Assumed, Assumption{Pos: pos,
+		What: "the early exit at " + pos.String() + " (" + cond + ") depends on data the evaluation cannot see; the counts take it as never taken"})
+}
+
+// freqParam returns the frequency parameter of an arm whose condition the
+// evaluation cannot analyse: one per arm, whatever the calling context or
+// iteration it is met in.
+func (ev *evaluator) freqParam(b *apt.Branch) *Param {
+	if p, ok := ev.freq[b]; ok {
+		return p
+	}
+	cond := "else"
+	if b.Cond != nil {
+		cond = apt.FormatExpr(b.Cond)
+	}
+	p := ev.newParam("pct_"+routineTag(ev.frame().routine)+"_"+itoa(b.Span.Line), FromFrequency, b.Span.Start(),
+		"how often the branch at "+b.Span.Start().String()+" is taken, in percent ("+cond+")", false)
+	ev.freq[b] = p
+	return p
+}
+
+// onData reports whether a condition reads real, complex, logical or
+// character values (the program's data, a norm, a flag), as opposed to
+// integers the evaluation failed to follow.
+func onData(e apt.Expr) bool {
+	if e == nil {
+		return false
+	}
+	found := false
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		switch x.(type) {
+		case *apt.Name, *apt.Index, *apt.Component, *apt.FuncCall:
+			switch apt.TypeOf(x).Base {
+			case apt.TypeReal, apt.TypeComplex, apt.TypeLogical, apt.TypeCharacter:
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// exitsAnnotatedLoop reports whether body ends with an EXIT or CYCLE of a
+// loop whose trip count the user gave: the trip count accounts for it.
+func (ev *evaluator) exitsAnnotatedLoop(body []apt.Node) bool {
+	switch body[len(body)-1].(type) {
+	case *apt.Exit, *apt.Cycle:
+		fl := ev.frame().loops
+		return len(fl) > 0 && fl[len(fl)-1].Iterations != nil
+	}
+	return false
 }

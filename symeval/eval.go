@@ -26,6 +26,14 @@ type Options struct {
 	// MaxOccs bounds the occurrences the walk creates (0: 200000), so that a
 	// call tree that grows exponentially fails instead of exhausting memory.
 	MaxOccs int
+	// Values fixes symbols to integers for an evaluation at a point: P (the
+	// size of MPI_COMM_WORLD), the parameters by name and, for the
+	// evaluation of one process, the rank. Parameters with a default take
+	// it when Values does not name them. What the program computes from
+	// these (process grids, block sizes, loops that search for a factor,
+	// arrays of sizes) is then a number, and loops whose trip counts become
+	// numbers are run when they compute values the counts need.
+	Values map[string]int64
 }
 
 // ErrTooLarge is returned when the walk exceeds Options.MaxOccs.
@@ -46,6 +54,11 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		diagSeen: map[string]bool{},
 		summary:  map[*apt.Routine]*summary{},
 		maxOccs:  opt.MaxOccs,
+		values:   opt.Values,
+		sizes2:   map[*apt.Routine]int{},
+		suffix:   map[string]int{},
+		rankMemo: map[string]rankAnswer{},
+		freq:     map[*apt.Branch]*Param{},
 	}
 	if ev.maxOccs == 0 {
 		ev.maxOccs = 200000
@@ -161,6 +174,19 @@ type evaluator struct {
 	// exitLoop is set while the top-level IF of a loop formed by GO TO is
 	// evaluated: its arm that jumps out is the loop's exit.
 	exitLoop *gotoLoopState
+	// values are Options.Values: the point the evaluation is at, if any.
+	values map[string]int64
+	// runVisits counts the node visits of loops run so far; nrun numbers
+	// the runs; sizes2 memoizes routine sizes for the run budgets.
+	runVisits int64
+	nrun      int
+	sizes2    map[*apt.Routine]int
+	// suffix is the next numeric suffix freshName tries for a base name.
+	suffix map[string]int
+	// rankMemo holds the conditions on the rank decided at a point.
+	rankMemo map[string]rankAnswer
+	// freq holds the frequency parameter of each unanalysable arm.
+	freq map[*apt.Branch]*Param
 }
 
 // frame is one activation of a routine.
@@ -176,6 +202,9 @@ type frame struct {
 	// aheadBase is the first entry of evaluator.ahead that belongs to this
 	// frame: GO TO does not leave a routine.
 	aheadBase int
+	// runs holds the run state of each enclosing loop being run (nil for
+	// one evaluated symbolically), as loops does.
+	runs []*runState
 }
 
 // domainState is the current domain: the enclosing loops' variables and
@@ -267,8 +296,11 @@ func (ev *evaluator) freshName(base string) string {
 		return ev.used[n] || ev.cur != nil && slices.Contains(ev.cur.vars, n)
 	}
 	name := base
-	for i := 2; taken(name); i++ {
+	// The next suffix to try is remembered per base, so that naming many
+	// values after one variable stays linear.
+	for i := max(2, ev.suffix[base]); taken(name); i++ {
 		name = base + "_" + strconv.Itoa(i)
+		ev.suffix[base] = i + 1
 	}
 	ev.used[name] = true
 	return name
@@ -277,12 +309,19 @@ func (ev *evaluator) freshName(base string) string {
 // newParam registers a parameter.
 func (ev *evaluator) newParam(hint string, origin Origin, pos apt.Pos, what string, real bool) *Param {
 	p := &Param{Name: ev.freshName(hint), Origin: origin, Pos: pos, What: what, Real: real}
+	if v, ok := ev.values[p.Name]; ok {
+		p.Value = &v
+	}
 	ev.params[p.Name] = p
 	ev.res.Params = append(ev.res.Params, p)
 	return p
 }
 
+// expr is the parameter's symbol, or its value at the point.
 func (p *Param) expr() symbolic.Expr {
+	if p.Value != nil {
+		return symbolic.Int(*p.Value)
+	}
 	if p.Real {
 		return symbolic.RealSym(p.Name)
 	}
@@ -327,6 +366,13 @@ func (ev *evaluator) collectAnnotations(opt Options) {
 				p.Default = &e
 			} else {
 				ev.diag(pos, apt.Warning, "cannot read the default value of parameter "+name)
+			}
+		}
+		if v, ok := ev.values[name]; ok {
+			p.Value = &v
+		} else if p.Default != nil && ev.values != nil {
+			if c, ok := p.Default.Int64(); ok {
+				p.Value = &c
 			}
 		}
 		ev.params[name] = p
@@ -593,6 +639,11 @@ func (ev *evaluator) load(name string) Value {
 		if decl.Param != nil {
 			return ev.value(decl.Param)
 		}
+		if decl.Predefined != "" {
+			if _, ok := apt.MPITypeSize(name); ok {
+				return Value{dtype: name}
+			}
+		}
 		if len(decl.Init) == 1 && !decl.IsArray() {
 			return ev.value(decl.Init[0])
 		}
@@ -645,7 +696,7 @@ func (ev *evaluator) assignKey(k string, v Value) {
 		delete(ev.env, k)
 		return
 	}
-	ev.env[k] = v
+	ev.env[k] = ev.pruneRanks(v)
 }
 
 // paramOf returns the parameter an unknown value stands for where a closed
@@ -681,7 +732,13 @@ func (ev *evaluator) walk(nodes []apt.Node, parent *Occ) {
 			}
 		}
 		fr := ev.frame()
-		if lbl := n.Base().Label; lbl != "" && len(fr.loops) > 0 && fr.loops[len(fr.loops)-1].EndLabel == lbl &&
+		if rs := fr.running(); rs != nil && lbl != "" && fr.loops[len(fr.loops)-1].EndLabel == lbl {
+			// The terminal statement of a DO being run: the paths that
+			// cycled rejoin before it.
+			if len(ev.cur.pending[rs.cycle]) > 0 {
+				ev.rejoin(rs.cycle)
+			}
+		} else if lbl := n.Base().Label; lbl != "" && len(fr.loops) > 0 && fr.loops[len(fr.loops)-1].EndLabel == lbl &&
 			(!ev.cur.dead || ev.cur.cycled) {
 			// The DO's terminal statement: every iteration reaches it,
 			// including those that jumped here.
@@ -696,6 +753,29 @@ func (ev *evaluator) walk(nodes []apt.Node, parent *Occ) {
 		}
 		ev.node(n, parent)
 	}
+}
+
+// jumpTo evaluates a jump of the current path to label from node n (a GO TO,
+// an ERR= branch): to the innermost DO's terminal statement it is a CYCLE,
+// forward it waits at its label, where the paths rejoin; any other jump is
+// not modelled.
+func (ev *evaluator) jumpTo(label string, n apt.Node) {
+	if fl := ev.frame().loops; len(fl) > 0 && fl[len(fl)-1].EndLabel == label {
+		if rs := ev.frame().running(); rs != nil {
+			ev.pendingJump(rs.cycle)
+			return
+		}
+		ev.cur.dead, ev.cur.cycled = true, true
+		return
+	}
+	if ev.forward(label) {
+		ev.pendingJump(label)
+		return
+	}
+	ev.diag(n.Base().Span.Start(), apt.Warning, "GO TO is not modelled: counts after it assume the jump is not taken")
+	ev.cur.inexact = "follows a GO TO the evaluation does not model"
+	ev.jumps++
+	ev.gotos++
 }
 
 func (ev *evaluator) node(n apt.Node, parent *Occ) {
@@ -715,6 +795,9 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 	case *apt.Comm:
 		ev.comm(n, parent)
 	case *apt.IO:
+		if ev.openInput(n, parent) {
+			return
+		}
 		o := ev.newOcc(n, parent)
 		saved := ev.stmtOcc
 		ev.stmtOcc = o
@@ -742,19 +825,8 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		ev.cur.dead, ev.cur.cycled = true, false
 	case *apt.Goto:
 		ev.newOcc(n, parent)
-		if fl := ev.frame().loops; n.Kind == apt.GotoPlain && len(fl) > 0 && len(n.Targets) == 1 && fl[len(fl)-1].EndLabel == n.Targets[0] {
-			// A jump to the innermost DO's terminal statement is a CYCLE.
-			ev.cur.dead, ev.cur.cycled = true, true
-			return
-		}
-		if n.Kind == apt.GotoPlain && len(n.Targets) == 1 && ev.forward(n.Targets[0]) {
-			// A forward jump: the path waits at its label.
-			if ev.cur.pending == nil {
-				ev.cur.pending = map[string][]jump{}
-			}
-			ev.cur.pending[n.Targets[0]] = append(ev.cur.pending[n.Targets[0]],
-				jump{conds: slices.Clone(ev.cur.conds), factor: ev.cur.factor, env: ev.env})
-			ev.cur.dead, ev.cur.cycled = true, false
+		if n.Kind == apt.GotoPlain && len(n.Targets) == 1 {
+			ev.jumpTo(n.Targets[0], n)
 			return
 		}
 		ev.diag(n.Span.Start(), apt.Warning, "GO TO is not modelled: counts after it assume the jump is not taken")
@@ -763,6 +835,10 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		ev.gotos++
 	case *apt.Cycle:
 		ev.newOcc(n, parent)
+		if rs := ev.frame().running(); rs != nil && (n.Construct == "" || n.Construct == rs.loop.Construct) {
+			ev.pendingJump(rs.cycle)
+			return
+		}
 		if fl := ev.frame().loops; len(fl) > 0 && (n.Construct == "" || n.Construct == fl[len(fl)-1].Construct) {
 			ev.cur.dead, ev.cur.cycled = true, true
 			return
@@ -772,6 +848,10 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		ev.jumps++
 	case *apt.Exit:
 		ev.newOcc(n, parent)
+		if rs := ev.frame().running(); rs != nil && (n.Construct == "" || n.Construct == rs.loop.Construct) {
+			ev.pendingJump(rs.exit)
+			return
+		}
 		if fl := ev.frame().loops; len(fl) > 0 && (n.Construct == "" || n.Construct == fl[len(fl)-1].Construct) && fl[len(fl)-1].Iterations != nil {
 			// The user's trip count already accounts for the exit; the
 			// rest of this iteration is skipped.
@@ -824,12 +904,17 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 	}
 }
 
-// assign stores v into the target of an assignment.
+// assign stores v into the target of an assignment, converted to the
+// target's type: an INTEGER variable receives trunc(v), as Fortran's
+// assignment of a real value does (ydim = sqrt(dble(num)) + 0.001d0).
 func (ev *evaluator) assign(target apt.Expr, v Value) {
 	switch t := target.(type) {
 	case *apt.Name:
 		if t.Array {
 			return
+		}
+		if t.Type.Base == apt.TypeInteger {
+			v = toInteger(v)
 		}
 		ev.store(t.Name, v)
 	case *apt.Component:
@@ -880,6 +965,8 @@ func (ev *evaluator) value(e apt.Expr) Value {
 			}
 		case apt.OpPlus:
 			return v
+		case apt.OpNot:
+			return ev.logicalValue(x)
 		}
 		return unknownValue("", "the value of "+apt.FormatExpr(e), true)
 	case *apt.Binary:
@@ -890,13 +977,51 @@ func (ev *evaluator) value(e apt.Expr) Value {
 	return unknownValue("", "the value of "+apt.FormatExpr(e), true)
 }
 
+// toInteger converts a value to INTEGER (truncation toward zero).
+func toInteger(v Value) Value {
+	if !v.IsKnown() {
+		return v
+	}
+	if r, ok := lift1(v, func(a symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Trunc(a), true }); ok {
+		return r
+	}
+	return v
+}
+
+// logicalValue is the value of a logical expression: 1 where its condition
+// holds and 0 elsewhere, or unknown when the condition is not analysable.
+func (ev *evaluator) logicalValue(e apt.Expr) Value {
+	f, ok := ev.cond(e)
+	if !ok {
+		return unknownValue("", "the logical value "+apt.FormatExpr(e), true)
+	}
+	return boolValue(f)
+}
+
+// boolValue is the logical value of a formula.
+func boolValue(f counting.Formula) Value {
+	switch {
+	case isTrue(f):
+		return Known(symbolic.Int(1))
+	case isFalse(f):
+		return Known(symbolic.Int(0))
+	}
+	return Value{Alts: []Alt{{Guard: f, E: symbolic.Int(1)}, {Guard: not(f), E: symbolic.Int(0)}}}
+}
+
 func lift1(v Value, op func(symbolic.Expr) (symbolic.Expr, bool)) (Value, bool) {
 	return liftN([]Value{v}, func(a []symbolic.Expr) (symbolic.Expr, bool) { return op(a[0]) })
 }
 
-// constValue converts a literal exactly.
+// constValue converts a literal exactly. A logical constant is 1 (true) or
+// 0 (false), the encoding every logical value has in the evaluation.
 func constValue(c *apt.Const) Value {
 	switch c.Kind {
+	case apt.ConstLogical:
+		if strings.Contains(strings.ToUpper(c.Text), "TRUE") {
+			return Known(symbolic.Int(1))
+		}
+		return Known(symbolic.Int(0))
 	case apt.ConstInt:
 		t := c.Text
 		if i := strings.IndexByte(t, '_'); i >= 0 {
@@ -914,6 +1039,10 @@ func constValue(c *apt.Const) Value {
 		if r, ok := parseDecimal(t); ok {
 			return Known(symbolic.Const(r))
 		}
+	}
+	if c.Kind == apt.ConstChar {
+		t := c.Text
+		return Value{str: &t}
 	}
 	return unknownValue("", "the constant "+c.Text, c.Kind != apt.ConstInt)
 }
@@ -985,7 +1114,7 @@ func (ev *evaluator) binary(b *apt.Binary) Value {
 			return a.Pow(int(k)), true
 		}
 	default:
-		return unknownValue("", "the logical value "+apt.FormatExpr(b), false)
+		return ev.logicalValue(b)
 	}
 	if v, ok := lift2(x, y, op); ok {
 		return v
@@ -1061,7 +1190,67 @@ var intrinsics = map[string]intrinsic{
 	"real":  {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return a[0], true }},
 	"dble":  {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return a[0], true }},
 	"float": {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return a[0], true }},
-	"sqrt":  {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Sqrt(a[0]), true }},
+	"sqrt":  {1, sqrtOf},
+}
+
+// More specific and generic names of the same functions, and the real
+// functions whose values real programs turn into integers (a process grid
+// side from SQRT, a dimension from LOG(x)/LOG(2)). Real arithmetic is taken
+// exactly: a float computation differs only within rounding of an integer,
+// which these programs guard against with a small added constant
+// (+0.00001), and a floor the algebra cannot decide stays symbolic.
+func init() {
+	alias := func(name, of string) { intrinsics[name] = intrinsics[of] }
+	for _, n := range []string{"dsqrt", "csqrt"} {
+		alias(n, "sqrt")
+	}
+	for _, n := range []string{"dfloat", "sngl", "dreal"} {
+		alias(n, "real")
+	}
+	for _, n := range []string{"amax1", "dmax1", "max1", "amax0"} {
+		alias(n, "max")
+	}
+	for _, n := range []string{"amin1", "dmin1", "min1", "amin0"} {
+		alias(n, "min")
+	}
+	for _, n := range []string{"dabs"} {
+		alias(n, "abs")
+	}
+	for _, n := range []string{"aint", "dint", "idint"} {
+		alias(n, "int")
+	}
+	intrinsics["dmod"] = intrinsics["mod"]
+	intrinsics["amod"] = intrinsics["mod"]
+	ln := intrinsic{1, func(a []symbolic.Expr) (symbolic.Expr, bool) {
+		if c, ok := a[0].Const(); ok && c.Sign() <= 0 {
+			return symbolic.Expr{}, false
+		}
+		return symbolic.Ln(a[0]), true
+	}}
+	for _, n := range []string{"log", "dlog", "alog"} {
+		intrinsics[n] = ln
+	}
+	// NINT rounds half away from zero; only a constant argument is folded.
+	round := intrinsic{1, func(a []symbolic.Expr) (symbolic.Expr, bool) {
+		if c, ok := a[0].Const(); ok {
+			h := symbolic.Const(c).Add(symbolic.Const(symbolic.RatFrac(1, 2)))
+			if c.Sign() < 0 {
+				return symbolic.Ceil(symbolic.Const(c).Sub(symbolic.Const(symbolic.RatFrac(1, 2)))), true
+			}
+			return symbolic.Floor(h), true
+		}
+		return symbolic.Expr{}, false
+	}}
+	for _, n := range []string{"nint", "idnint", "anint", "dnint"} {
+		intrinsics[n] = round
+	}
+}
+
+func sqrtOf(a []symbolic.Expr) (symbolic.Expr, bool) {
+	if c, ok := a[0].Const(); ok && c.Sign() < 0 {
+		return symbolic.Expr{}, false
+	}
+	return symbolic.Sqrt(a[0]), true
 }
 
 func (ev *evaluator) routineNamed(name string) *apt.Routine {
@@ -1077,6 +1266,9 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 	if r := ev.routineNamed(c.Callee); r != nil {
 		defer ev.elemental(r, c.Args, c.Span.Start())()
 		ev.callRoutine(r, c.Args, o, nil)
+		return
+	}
+	if ev.mpiRoutine(c) {
 		return
 	}
 	// An external routine may assign any variable passed to it.

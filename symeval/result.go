@@ -29,6 +29,19 @@ type Result struct {
 	Assume []symbolic.Relation
 	// Diags are problems met, each once.
 	Diags []apt.Diagnostic
+	// Inputs are the files the program reads only when present, which the
+	// evaluation took as absent (the program's own defaults).
+	Inputs []InputFile
+	// Assumed are the choices the evaluation made where the program
+	// depends on data it cannot see and one choice is neutral (an exit on
+	// convergence taken as never taken), each once.
+	Assumed []Assumption
+}
+
+// Assumption is a stated choice the counts rest on.
+type Assumption struct {
+	Pos  apt.Pos
+	What string
 }
 
 // Origin says where a parameter came from.
@@ -55,6 +68,9 @@ type Param struct {
 	Default *symbolic.Expr
 	// Real is set for a real-valued parameter.
 	Real bool
+	// Value is the parameter's value in an evaluation at a point
+	// (Options.Values, or the default there), nil when it stays a symbol.
+	Value *int64
 }
 
 // Domain is where an occurrence executes: the integer points of Vars (the
@@ -124,6 +140,10 @@ type Occ struct {
 	// executes (Dom plus the loop's index variable).
 	Dom  *Domain
 	Body *Domain
+	// Iters, for a loop that was run iteration by iteration, holds the
+	// domain each iteration started in (Body is then nil): the loop's
+	// iterations are the sum of their counts.
+	Iters []*Domain
 	// Children are the occurrences of the node's children, a Call's being
 	// the callee routine's occurrence, a Block's the function routines its
 	// statements call.

@@ -26,6 +26,14 @@ type Value struct {
 	unk *unknown
 	// Fields holds the components of a derived-type value.
 	Fields map[string]Value
+	// comm is set for an MPI communicator handle the program made.
+	comm *communicator
+	// dtype names the predefined MPI datatype a handle holds
+	// (dp_type = MPI_DOUBLE_PRECISION), for message sizes.
+	dtype string
+	// str is a character value known to be the constant *str (a class
+	// letter the program sets from its sizes and tests later).
+	str *string
 }
 
 // unknown is a value the evaluation cannot derive.
@@ -57,26 +65,6 @@ func (v Value) Single() (symbolic.Expr, bool) {
 		return v.Alts[0].E, true
 	}
 	return symbolic.Expr{}, false
-}
-
-func and(fs ...counting.Formula) counting.Formula {
-	var out counting.And
-	for _, f := range fs {
-		switch g := f.(type) {
-		case nil:
-		case counting.And:
-			out = append(out, g...)
-		default:
-			out = append(out, g)
-		}
-	}
-	switch len(out) {
-	case 0:
-		return nil
-	case 1:
-		return out[0]
-	}
-	return out
 }
 
 // lift2 applies op to every pair of alternatives of a and b. An unknown
@@ -174,28 +162,6 @@ func mergeAlts(alts []Alt) []Alt {
 	return out
 }
 
-func or(fs ...counting.Formula) counting.Formula {
-	var out counting.Or
-	for _, f := range fs {
-		if g, ok := f.(counting.Or); ok {
-			out = append(out, g...)
-		} else {
-			out = append(out, f)
-		}
-	}
-	if len(out) == 1 {
-		return out[0]
-	}
-	return out
-}
-
-func not(f counting.Formula) counting.Formula {
-	if n, ok := f.(counting.Not); ok {
-		return n.F
-	}
-	return counting.Not{F: f}
-}
-
 // choose is the value "a where cond holds, b elsewhere".
 func choose(cond counting.Formula, a, b Value) Value {
 	if a.Fields != nil || b.Fields != nil {
@@ -234,6 +200,15 @@ func sameValue(a, b Value) bool {
 	if a.unk != nil || b.unk != nil {
 		return a.unk == b.unk
 	}
+	if a.comm != nil || b.comm != nil {
+		return a.comm == b.comm
+	}
+	if a.dtype != "" || b.dtype != "" {
+		return a.dtype == b.dtype
+	}
+	if a.str != nil || b.str != nil {
+		return a.str != nil && b.str != nil && *a.str == *b.str
+	}
 	if len(a.Alts) != len(b.Alts) || a.Fields != nil || b.Fields != nil {
 		return false
 	}
@@ -245,9 +220,37 @@ func sameValue(a, b Value) bool {
 	return true
 }
 
+// sameFormula reports whether a and b are the same formula: the same
+// structure over equal relations.
 func sameFormula(a, b counting.Formula) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
-	return a.String() == b.String()
+	switch x := a.(type) {
+	case counting.Rel:
+		y, ok := b.(counting.Rel)
+		return ok && x.R.Op == y.R.Op && symbolic.Equal(x.R.E, y.R.E)
+	case counting.And:
+		y, ok := b.(counting.And)
+		return ok && sameList(x, y)
+	case counting.Or:
+		y, ok := b.(counting.Or)
+		return ok && sameList(x, y)
+	case counting.Not:
+		y, ok := b.(counting.Not)
+		return ok && sameFormula(x.F, y.F)
+	}
+	return false
+}
+
+func sameList(a, b []counting.Formula) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !sameFormula(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -88,7 +89,11 @@ func (pf *progFlags) parse(cmd string, files []string, stderr io.Writer, warning
 	if bad {
 		return nil, 2
 	}
-	rep, err := cost.Analyze(prog, cost.Options{Entry: pf.entry, Assume: assume})
+	var values map[string]int64
+	if os.Getenv("MKVET_POINTEVAL") != "" {
+		values, _, _ = intDefs(pf.defs)
+	}
+	rep, err := cost.Analyze(prog, cost.Options{Entry: pf.entry, Assume: assume, Values: values})
 	if err != nil {
 		return fail("%v", err)
 	}

@@ -25,11 +25,14 @@ type Options struct {
 	Assume []symbolic.Relation
 	// Weights are the operation weights; nil means DefaultWeights.
 	Weights *Weights
+	// Values evaluates at a point: P and parameters fixed to integers
+	// (symeval.Options.Values). Counts are then closed forms in the rank.
+	Values map[string]int64
 }
 
 // Analyze evaluates prog symbolically from its entry and counts every node.
 func Analyze(prog *apt.Program, opt Options) (*Report, error) {
-	res, err := symeval.Evaluate(prog, symeval.Options{Entry: opt.Entry, Params: opt.Params, Assume: opt.Assume})
+	res, err := symeval.Evaluate(prog, symeval.Options{Entry: opt.Entry, Params: opt.Params, Assume: opt.Assume, Values: opt.Values})
 	if err != nil {
 		return nil, err
 	}
@@ -38,9 +41,10 @@ func Analyze(prog *apt.Program, opt Options) (*Report, error) {
 		w = *opt.Weights
 	}
 	an := &analysis{
-		assume: assumptions(res.Assume),
-		counts: map[string]countResult{},
-		w:      w,
+		assume:     assumptions(res.Assume),
+		counts:     map[string]countResult{},
+		w:          w,
+		rankTables: map[string][]bool{},
 		rep: &Report{
 			Program:  prog,
 			Entry:    res.Entry,
@@ -50,6 +54,11 @@ func Analyze(prog *apt.Program, opt Options) (*Report, error) {
 			Diags:    slices.Clone(res.Diags),
 		},
 		byNode: map[apt.Node]*Node{},
+	}
+	if np, ok := opt.Values[Size]; ok && res.Parallel {
+		if _, fixed := opt.Values[Rank]; !fixed && np >= 1 && np <= maxRankwiseP {
+			an.np = np
+		}
 	}
 	an.rep.Assumptions = an.assume
 	an.rep.an = an
@@ -63,13 +72,22 @@ type countResult struct {
 	err error
 }
 
+// maxRankwiseP bounds the process counts at which counts are split by rank
+// classes.
+const maxRankwiseP = 1 << 16
+
 type analysis struct {
-	assume   *symbolic.Assumptions
-	counts   map[string]countResult
-	byDomain map[*symeval.Domain]countResult
-	w        Weights
-	rep      *Report
-	byNode   map[apt.Node]*Node
+	// np is P at a point where the rank is free (0 otherwise): counts are
+	// then split by rank classes; rankTables memoizes the truth of
+	// conditions on the rank at every rank.
+	np         int64
+	rankTables map[string][]bool
+	assume     *symbolic.Assumptions
+	counts     map[string]countResult
+	byDomain   map[*symeval.Domain]countResult
+	w          Weights
+	rep        *Report
+	byNode     map[apt.Node]*Node
 }
 
 // count returns how many points of d there are, times its factor, or with a
@@ -111,6 +129,27 @@ func (an *analysis) countUncached(d *symeval.Domain, extra counting.Formula, wei
 			}
 		}
 	}
+	var total symbolic.Piecewise
+	var err error
+	if an.rankwise() && onlyParam(set.Params, symeval.Rank) {
+		total, err = an.countByRank(set, weight)
+	} else {
+		total, err = an.countCases(set, weight)
+	}
+	if err != nil {
+		return symbolic.Piecewise{}, err
+	}
+	if d.Factor.NumTerms() > 0 {
+		if c, ok := d.Factor.Int64(); !ok || c != 1 {
+			total = total.Scale(d.Factor)
+		}
+	}
+	return total, nil
+}
+
+// countCases counts set case by case of the guards of its conditional
+// values, each case's relations simplified under its own conditions.
+func (an *analysis) countCases(set *counting.Set, weight *symbolic.Expr) (symbolic.Piecewise, error) {
 	vars := map[string]bool{}
 	for _, v := range set.Vars {
 		vars[v] = true
@@ -128,12 +167,17 @@ func (an *analysis) countUncached(d *symeval.Domain, extra counting.Formula, wei
 		}
 		total = total.Add(pw)
 	}
-	if d.Factor.NumTerms() > 0 {
-		if c, ok := d.Factor.Int64(); !ok || c != 1 {
-			total = total.Scale(d.Factor)
+	return total, nil
+}
+
+// onlyParam reports whether params holds no symbol but s.
+func onlyParam(params []string, s string) bool {
+	for _, p := range params {
+		if p != s {
+			return false
 		}
 	}
-	return total, nil
+	return true
 }
 
 func (an *analysis) countSet(set *counting.Set, weight *symbolic.Expr) (symbolic.Piecewise, error) {
@@ -202,13 +246,26 @@ func (an *analysis) occ(o *symeval.Occ, parent *Node) symbolic.Piecewise {
 	if err != nil {
 		an.fail(n, "count", err)
 	}
-	n.Count = n.Count.Add(cnt)
+	n.Count = n.Count.Add(cnt).Merge()
 	if o.Body != nil {
 		it, err := an.count(o.Body, nil, nil)
 		if err != nil {
 			an.fail(n, "iteration count", err)
 		}
 		n.Iterations = n.Iterations.Add(it)
+	}
+	if o.Iters != nil {
+		// A loop that was run: one domain per iteration, often the same.
+		n.hasIters = true
+		var pieces []symbolic.Piece
+		for _, d := range o.Iters {
+			it, err := an.count(d, nil, nil)
+			if err != nil {
+				an.fail(n, "iteration count", err)
+			}
+			pieces = append(pieces, it.Pieces...)
+		}
+		n.Iterations = n.Iterations.Add(symbolic.Piecewise{Pieces: pieces}).Merge()
 	}
 	var self symbolic.Piecewise
 	switch x := o.Node.(type) {
@@ -221,12 +278,13 @@ func (an *analysis) occ(o *symeval.Occ, parent *Node) symbolic.Piecewise {
 	case *apt.Comm:
 		an.comm(x, o, n)
 	}
-	n.Self = n.Self.Add(self)
+	n.Self = n.Self.Add(self).Merge()
 	work := self
 	for _, c := range o.Children {
 		work = work.Add(an.occ(c, n))
 	}
-	n.Work = n.Work.Add(work)
+	work = work.Merge()
+	n.Work = n.Work.Add(work).Merge()
 	return work
 }
 
@@ -323,6 +381,11 @@ func (an *analysis) finish(res *symeval.Result) {
 		k := pw.String()
 		if r, ok := memo[k]; ok {
 			*pw = r
+			return
+		}
+		if an.rankwise() {
+			*pw = an.simplifyAtPoint(*pw)
+			memo[k] = *pw
 			return
 		}
 		*pw = pw.SimplifyWithin(a, simplifyBudget)

@@ -100,6 +100,9 @@ type Node struct {
 	Note  string
 
 	doms []*symeval.Domain // the node's domains, one per calling context
+	// hasIters is set for a loop that was run iteration by iteration: its
+	// Iterations are a sum even where it ran no iteration.
+	hasIters bool
 }
 
 // Comm is the communication of one MPI call, per rank.

@@ -1,0 +1,586 @@
+package cost
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/mkvet/mkvet/counting"
+	"github.com/mkvet/mkvet/symbolic"
+	"github.com/mkvet/mkvet/symeval"
+)
+
+// Counting at a point. When P is a number and the rank is not, a domain's
+// conditions on the rank alone (the process's row of a grid, whether it has
+// a northern neighbour) partition the ranks into the few classes that take
+// the same branches. They are found by evaluating the conditions at every
+// rank 0..P-1; each class's domain, with those conditions decided, has no
+// disjunctions left over the rank and is counted on its own (a number, or a
+// closed form in the rank where the bounds still depend on it). Where even
+// that is beyond the counting engine, each rank of the class is counted with
+// the rank a number, which is always exact. The pieces are guarded by the
+// conditions that tell the class from the others.
+
+// maxRankClasses bounds the classes a domain is split into before each rank
+// is counted on its own.
+const maxRankClasses = 64
+
+// rankwise reports whether counts are split by rank classes: at a point with
+// P a number and the rank free.
+func (an *analysis) rankwise() bool { return an.np > 0 }
+
+// countByRank counts set (whose only free symbol besides its variables may
+// be the rank) by rank classes. weight, when not nil, is summed instead of
+// counting points.
+func (an *analysis) countByRank(set *counting.Set, weight *symbolic.Expr) (symbolic.Piecewise, error) {
+	rels := rankRelations(set.Cond)
+	if len(rels) == 0 {
+		if !mentionsSym(set, weight, symeval.Rank) {
+			return an.countCases(set, weight)
+		}
+		pw, err := an.countCases(set, weight)
+		if err == nil {
+			return pw, nil
+		}
+		return an.countEachRank(set, weight, allRanks(an.np), nil)
+	}
+	// The truth of each condition at each rank.
+	tables := make([][]bool, len(rels))
+	for i, r := range rels {
+		t, err := an.rankTable(r)
+		if err != nil {
+			return symbolic.Piecewise{}, err
+		}
+		tables[i] = t
+	}
+	type class struct {
+		key   string
+		ranks []int64
+		truth []bool
+	}
+	var classes []*class
+	byKey := map[string]*class{}
+	var kb strings.Builder
+	for r := int64(0); r < an.np; r++ {
+		kb.Reset()
+		for _, t := range tables {
+			if t[r] {
+				kb.WriteByte('1')
+			} else {
+				kb.WriteByte('0')
+			}
+		}
+		c := byKey[kb.String()]
+		if c == nil {
+			c = &class{key: kb.String()}
+			for _, t := range tables {
+				c.truth = append(c.truth, t[r])
+			}
+			byKey[c.key] = c
+			classes = append(classes, c)
+		}
+		c.ranks = append(c.ranks, r)
+	}
+	var out symbolic.Piecewise
+	for _, c := range classes {
+		truthOf := make(map[string]bool, len(rels))
+		for i, r := range rels {
+			truthOf[r.R.Key()] = c.truth[i]
+		}
+		cond := decideRelations(set.Cond, truthOf)
+		if isFalse(cond) {
+			continue
+		}
+		cs := *set
+		cs.Cond = cond
+		if isTrue(cond) {
+			cs.Cond = nil
+		}
+		guards := an.classGuards(rels, tables, c.truth, c.ranks)
+		var pw symbolic.Piecewise
+		var err error
+		if len(classes) > maxRankClasses {
+			err = counting.ErrTooComplex
+		} else {
+			if !mentionsSym(&cs, weight, symeval.Rank) {
+				cs.Params = slices.DeleteFunc(slices.Clone(cs.Params), func(s string) bool { return s == symeval.Rank })
+			}
+			pw, err = an.countCases(&cs, weight)
+		}
+		if err != nil {
+			// Rank by rank: always exact.
+			pw, err = an.countEachRank(set, weight, c.ranks, nil)
+			if err != nil {
+				return symbolic.Piecewise{}, err
+			}
+			out = out.Add(pw)
+			continue
+		}
+		for _, g := range guards {
+			out = out.Add(guardAll(pw, g))
+		}
+	}
+	return out, nil
+}
+
+// countEachRank counts set with the rank fixed to each of ranks, and returns
+// the counts as pieces guarded by rank == r (consecutive ranks with equal
+// counts share one piece lo <= rank <= hi).
+func (an *analysis) countEachRank(set *counting.Set, weight *symbolic.Expr, ranks []int64, _ []bool) (symbolic.Piecewise, error) {
+	var out symbolic.Piecewise
+	var runStart, runEnd int64 = -1, -1
+	var runVal symbolic.Expr
+	flush := func() {
+		if runStart < 0 || runVal.IsZero() {
+			return
+		}
+		r := symbolic.Sym(symeval.Rank)
+		var g []symbolic.Relation
+		if runStart == runEnd {
+			g = []symbolic.Relation{symbolic.Rel(r, "==", symbolic.Int(runStart))}
+		} else {
+			g = []symbolic.Relation{symbolic.Rel(r, ">=", symbolic.Int(runStart)), symbolic.Rel(r, "<=", symbolic.Int(runEnd))}
+		}
+		out.Pieces = append(out.Pieces, symbolic.Piece{Guard: g, Value: runVal})
+	}
+	for _, rk := range ranks {
+		sub := map[string]symbolic.Expr{symeval.Rank: symbolic.Int(rk)}
+		cond, err := substFormula(set.Cond, sub)
+		if err != nil {
+			return symbolic.Piecewise{}, err
+		}
+		var val symbolic.Expr
+		if !isFalse(cond) {
+			cs := counting.Set{Vars: set.Vars, Cond: cond}
+			if isTrue(cond) {
+				cs.Cond = nil
+			}
+			for _, p := range set.Params {
+				if p != symeval.Rank {
+					cs.Params = append(cs.Params, p)
+				}
+			}
+			var w *symbolic.Expr
+			if weight != nil {
+				we, err := weight.Subst(sub)
+				if err != nil {
+					return symbolic.Piecewise{}, err
+				}
+				w = &we
+			}
+			pw, err := an.countCases(&cs, w)
+			if err != nil {
+				return symbolic.Piecewise{}, err
+			}
+			v, ok := pw.Single()
+			if !ok {
+				return symbolic.Piecewise{}, counting.ErrTooComplex
+			}
+			val = v
+		}
+		if runStart >= 0 && rk == runEnd+1 && symbolic.Equal(val, runVal) {
+			runEnd = rk
+			continue
+		}
+		flush()
+		runStart, runEnd, runVal = rk, rk, val
+	}
+	flush()
+	return out, nil
+}
+
+// rankTable evaluates a condition on the rank at every rank 0..P-1.
+func (an *analysis) rankTable(r counting.Rel) ([]bool, error) {
+	key := r.R.Key()
+	if t, ok := an.rankTables[key]; ok {
+		return t, nil
+	}
+	c, err := counting.CompileFormula(r, []string{symeval.Rank})
+	if err != nil {
+		return nil, err
+	}
+	t := make([]bool, an.np)
+	pt := []int64{0}
+	for rk := int64(0); rk < an.np; rk++ {
+		pt[0] = rk
+		h, err := c.Holds(pt)
+		if err != nil {
+			return nil, err
+		}
+		t[rk] = h
+	}
+	an.rankTables[key] = t
+	return t, nil
+}
+
+// classGuards returns guards that hold at exactly the ranks of a class: a
+// conjunction of the class's literals, reduced greedily to those needed to
+// tell it from the other ranks. A literal that is a false equation (e /= 0)
+// is not one relation; the guard is then split into e > 0 and e < 0.
+func (an *analysis) classGuards(rels []counting.Rel, tables [][]bool, truth []bool, ranks []int64) [][]symbolic.Relation {
+	in := make([]bool, an.np)
+	for _, r := range ranks {
+		in[r] = true
+	}
+	keep := make([]bool, len(rels))
+	for i := range keep {
+		keep[i] = true
+	}
+	matches := func() bool {
+		for rk := int64(0); rk < an.np; rk++ {
+			all := true
+			for i, k := range keep {
+				if k && tables[i][rk] != truth[i] {
+					all = false
+					break
+				}
+			}
+			if all != in[rk] {
+				return false
+			}
+		}
+		return true
+	}
+	for i := range keep {
+		keep[i] = false
+		if !matches() {
+			keep[i] = true
+		}
+	}
+	guards := [][]symbolic.Relation{nil}
+	for i, k := range keep {
+		if !k {
+			continue
+		}
+		r := rels[i].R
+		if truth[i] {
+			for j := range guards {
+				guards[j] = append(guards[j], r)
+			}
+			continue
+		}
+		switch r.Op {
+		case symbolic.GE:
+			// not (e >= 0): -e > 0.
+			for j := range guards {
+				guards[j] = append(guards[j], symbolic.Rel(r.E, "<", symbolic.Int(0)))
+			}
+		case symbolic.GT:
+			for j := range guards {
+				guards[j] = append(guards[j], symbolic.Rel(r.E, "<=", symbolic.Int(0)))
+			}
+		default:
+			var split [][]symbolic.Relation
+			for _, g := range guards {
+				split = append(split,
+					append(slices.Clone(g), symbolic.Rel(r.E, ">", symbolic.Int(0))),
+					append(slices.Clone(g), symbolic.Rel(r.E, "<", symbolic.Int(0))))
+			}
+			guards = split
+		}
+	}
+	// Drop halves no rank of the class satisfies.
+	out := guards[:0]
+	for _, g := range guards {
+		if an.someRank(g, ranks) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func (an *analysis) someRank(g []symbolic.Relation, ranks []int64) bool {
+	if len(g) == 0 {
+		return true
+	}
+	a := symbolic.NewAssumptions(g...)
+	env := map[string]symbolic.Rat{}
+	for _, r := range ranks {
+		env[symeval.Rank] = symbolic.RatInt(r)
+		if ok, err := a.Holds(env); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
+func allRanks(np int64) []int64 {
+	out := make([]int64, np)
+	for i := range out {
+		out[i] = int64(i)
+	}
+	return out
+}
+
+// guardAll adds g to the guard of every piece of pw.
+func guardAll(pw symbolic.Piecewise, g []symbolic.Relation) symbolic.Piecewise {
+	if len(g) == 0 {
+		return pw
+	}
+	out := make([]symbolic.Piece, len(pw.Pieces))
+	for i, p := range pw.Pieces {
+		out[i] = symbolic.Piece{Guard: append(slices.Clone(g), p.Guard...), Value: p.Value}
+	}
+	return symbolic.Piecewise{Pieces: out}
+}
+
+// rankRelations returns the distinct relations of f that mention the rank
+// and nothing else.
+func rankRelations(f counting.Formula) []counting.Rel {
+	var out []counting.Rel
+	seen := map[string]bool{}
+	var walk func(counting.Formula)
+	walk = func(f counting.Formula) {
+		switch g := f.(type) {
+		case counting.Rel:
+			syms := g.R.E.Symbols()
+			if len(syms) == 1 && syms[0] == symeval.Rank {
+				if k := g.R.Key(); !seen[k] {
+					seen[k] = true
+					out = append(out, g)
+				}
+			}
+		case counting.And:
+			for _, x := range g {
+				walk(x)
+			}
+		case counting.Or:
+			for _, x := range g {
+				walk(x)
+			}
+		case counting.Not:
+			walk(g.F)
+		}
+	}
+	walk(f)
+	return out
+}
+
+// decideRelations replaces each relation of f whose key truth holds by its
+// truth and folds.
+func decideRelations(f counting.Formula, truth map[string]bool) counting.Formula {
+	switch g := f.(type) {
+	case nil:
+		return constant(true)
+	case counting.Rel:
+		if t, ok := truth[g.R.Key()]; ok {
+			return constant(t)
+		}
+		return g
+	case counting.And:
+		var out counting.And
+		for _, x := range g {
+			y := decideRelations(x, truth)
+			if isFalse(y) {
+				return constant(false)
+			}
+			if isTrue(y) {
+				continue
+			}
+			out = append(out, y)
+		}
+		if len(out) == 1 {
+			return out[0]
+		}
+		if len(out) == 0 {
+			return constant(true)
+		}
+		return out
+	case counting.Or:
+		var out counting.Or
+		for _, x := range g {
+			y := decideRelations(x, truth)
+			if isTrue(y) {
+				return constant(true)
+			}
+			if isFalse(y) {
+				continue
+			}
+			out = append(out, y)
+		}
+		if len(out) == 1 {
+			return out[0]
+		}
+		return out
+	case counting.Not:
+		y := decideRelations(g.F, truth)
+		switch {
+		case isTrue(y):
+			return constant(false)
+		case isFalse(y):
+			return constant(true)
+		}
+		return counting.Not{F: y}
+	}
+	return f
+}
+
+// substFormula replaces symbols in f and folds relations that become
+// constant.
+func substFormula(f counting.Formula, sub map[string]symbolic.Expr) (counting.Formula, error) {
+	switch g := f.(type) {
+	case nil:
+		return constant(true), nil
+	case counting.Rel:
+		e, err := g.R.E.Subst(sub)
+		if err != nil {
+			return nil, err
+		}
+		if c, ok := e.Const(); ok {
+			switch g.R.Op {
+			case symbolic.GE:
+				return constant(c.Sign() >= 0), nil
+			case symbolic.GT:
+				return constant(c.Sign() > 0), nil
+			default:
+				return constant(c.Sign() == 0), nil
+			}
+		}
+		return counting.Rel{R: symbolic.Relation{E: e, Op: g.R.Op}}, nil
+	case counting.And, counting.Or:
+		var xs []counting.Formula
+		isAnd := false
+		if a, ok := g.(counting.And); ok {
+			xs, isAnd = a, true
+		} else {
+			xs = g.(counting.Or)
+		}
+		var out []counting.Formula
+		for _, x := range xs {
+			y, err := substFormula(x, sub)
+			if err != nil {
+				return nil, err
+			}
+			if isAnd && isFalse(y) || !isAnd && isTrue(y) {
+				return constant(!isAnd), nil
+			}
+			if isAnd && isTrue(y) || !isAnd && isFalse(y) {
+				continue
+			}
+			out = append(out, y)
+		}
+		if len(out) == 1 {
+			return out[0], nil
+		}
+		if isAnd {
+			if len(out) == 0 {
+				return constant(true), nil
+			}
+			return counting.And(out), nil
+		}
+		return counting.Or(out), nil
+	case counting.Not:
+		y, err := substFormula(g.F, sub)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case isTrue(y):
+			return constant(false), nil
+		case isFalse(y):
+			return constant(true), nil
+		}
+		return counting.Not{F: y}, nil
+	}
+	return f, nil
+}
+
+// mentionsSym reports whether set's condition or the weight mentions s.
+func mentionsSym(set *counting.Set, weight *symbolic.Expr, s string) bool {
+	if weight != nil && weight.Has(s) {
+		return true
+	}
+	var walk func(counting.Formula) bool
+	walk = func(f counting.Formula) bool {
+		switch g := f.(type) {
+		case counting.Rel:
+			return g.R.E.Has(s)
+		case counting.And:
+			return slices.ContainsFunc(g, walk)
+		case counting.Or:
+			return slices.ContainsFunc(g, walk)
+		case counting.Not:
+			return walk(g.F)
+		}
+		return false
+	}
+	return walk(set.Cond)
+}
+
+// simplifyAtPoint simplifies a closed form in the rank at a point by
+// evaluating its guards at every rank: a piece no rank satisfies is
+// dropped, a relation every rank satisfies leaves its guard, and pieces
+// with equal guards are added. It is exact and, unlike the prover, costs
+// no more than P evaluations per relation.
+func (an *analysis) simplifyAtPoint(pw symbolic.Piecewise) symbolic.Piecewise {
+	var out []symbolic.Piece
+	index := map[string]int{}
+	for _, p := range pw.Pieces {
+		if p.Value.IsZero() {
+			continue
+		}
+		var guard []symbolic.Relation
+		var live []bool
+		drop := false
+		for _, r := range p.Guard {
+			if !onlyRankRel(r) {
+				guard = append(guard, r)
+				continue
+			}
+			t, err := an.rankTable(counting.Rel{R: r})
+			if err != nil {
+				guard = append(guard, r)
+				continue
+			}
+			if live == nil {
+				live = make([]bool, an.np)
+				for i := range live {
+					live[i] = true
+				}
+			}
+			all := true
+			for i := range live {
+				live[i] = live[i] && t[i]
+				all = all && t[i]
+			}
+			if !all {
+				guard = append(guard, r)
+			}
+		}
+		if live != nil && !slices.Contains(live, true) {
+			drop = true
+		}
+		if drop {
+			continue
+		}
+		slices.SortFunc(guard, func(x, y symbolic.Relation) int {
+			if c := symbolic.Compare(x.E, y.E); c != 0 {
+				return c
+			}
+			return int(x.Op) - int(y.Op)
+		})
+		guard = slices.CompactFunc(guard, func(x, y symbolic.Relation) bool { return x.Op == y.Op && symbolic.Equal(x.E, y.E) })
+		var kb strings.Builder
+		for _, r := range guard {
+			kb.WriteString(r.Key())
+			kb.WriteByte(';')
+		}
+		if i, ok := index[kb.String()]; ok {
+			out[i].Value = out[i].Value.Add(p.Value)
+			continue
+		}
+		index[kb.String()] = len(out)
+		out = append(out, symbolic.Piece{Guard: guard, Value: p.Value})
+	}
+	res := out[:0]
+	for _, p := range out {
+		if !p.Value.IsZero() {
+			res = append(res, p)
+		}
+	}
+	return symbolic.Piecewise{Pieces: res}
+}
+
+func onlyRankRel(r symbolic.Relation) bool {
+	syms := r.E.Symbols()
+	return len(syms) == 1 && syms[0] == symeval.Rank
+}

@@ -1,0 +1,111 @@
+package symeval
+
+import (
+	"strings"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Input files read only when present. Real programs read an input deck when
+// one exists and fall back to compiled-in defaults otherwise:
+//
+//	open (unit=3, file='inputlu.data', status='old', iostat=fstatus)
+//	if (fstatus .eq. 0) then
+//	   read (3, *) itmax ...
+//	else
+//	   itmax = itmax_default ...
+//
+// An OPEN with STATUS='OLD' that handles its own failure (IOSTAT= or ERR=),
+// and INQUIRE(FILE=..., EXIST=...), are evaluated as if the file were absent:
+// the program's own fallback is taken, its values are the defaults the source
+// gives, and Result.Inputs says so. A program that opens a file without such
+// a fallback needs it; the values it reads stay parameters.
+
+// missingIOStat is the IOSTAT= value of an OPEN of a missing file with
+// STATUS='OLD': positive, as the standard requires of an error (gfortran
+// gives 2, the system's ENOENT).
+const missingIOStat = 2
+
+// InputFile is a file the program reads only when it is present, which the
+// evaluation took as absent.
+type InputFile struct {
+	Pos apt.Pos
+	// Name is the file name as written (a constant, or the expression).
+	Name string
+	// How says what the program does when it is missing: "IOSTAT= fstatus",
+	// "ERR= 100", "INQUIRE EXIST= found".
+	How string
+}
+
+// keyword returns the value of the control item name= of an I/O statement.
+func keyword(n *apt.IO, name string) apt.Expr {
+	for _, c := range n.Control {
+		if kw, ok := c.(*apt.Keyword); ok && kw.Name == name {
+			return kw.Value
+		}
+	}
+	return nil
+}
+
+func fileName(e apt.Expr) string {
+	if c, ok := e.(*apt.Const); ok && c.Kind == apt.ConstChar {
+		return c.Text
+	}
+	if e == nil {
+		return "(no name)"
+	}
+	return apt.FormatExpr(e)
+}
+
+// openInput evaluates an OPEN or INQUIRE that tests whether an input file
+// exists, and reports whether it was one.
+func (ev *evaluator) openInput(n *apt.IO, parent *Occ) bool {
+	switch n.Kind {
+	case apt.IOOpen:
+		st, ok := keyword(n, "status").(*apt.Const)
+		if !ok || st.Kind != apt.ConstChar || !strings.EqualFold(strings.TrimSpace(st.Text), "old") {
+			return false
+		}
+		iostat, errLabel := keyword(n, "iostat"), keyword(n, "err")
+		if iostat == nil && errLabel == nil {
+			return false
+		}
+		in := InputFile{Pos: n.Span.Start(), Name: fileName(keyword(n, "file"))}
+		ev.newOcc(n, parent)
+		if iostat != nil {
+			in.How = "IOSTAT= " + apt.FormatExpr(iostat)
+			ev.assign(iostat, Known(symbolic.Int(missingIOStat)))
+		}
+		if errLabel != nil {
+			label := apt.FormatExpr(errLabel)
+			if in.How == "" {
+				in.How = "ERR= " + label
+			}
+			ev.addInput(in)
+			ev.jumpTo(label, n)
+			return true
+		}
+		ev.addInput(in)
+		return true
+	case apt.IOInquire:
+		exist, file := keyword(n, "exist"), keyword(n, "file")
+		if exist == nil || file == nil {
+			return false
+		}
+		ev.newOcc(n, parent)
+		ev.assign(exist, Known(symbolic.Int(0)))
+		ev.addInput(InputFile{Pos: n.Span.Start(), Name: fileName(file), How: "INQUIRE EXIST= " + apt.FormatExpr(exist)})
+		return true
+	}
+	return false
+}
+
+func (ev *evaluator) addInput(in InputFile) {
+	for _, x := range ev.res.Inputs {
+		if x.Pos == in.Pos {
+			return
+		}
+	}
+	ev.res.Inputs = append(ev.res.Inputs, in)
+}

@@ -1,0 +1,141 @@
+package symeval
+
+import (
+	"github.com/mkvet/mkvet/counting"
+)
+
+// Deciding conditions on the rank. At a point P is a number, so a condition
+// that depends on the rank alone (row = mod(rank, xdim) + 1 > 1, a neighbour
+// rank + xdim that must stay below P) is decided by evaluating it at every
+// rank 0..P-1: one that holds at no rank is false and one that holds at
+// every rank is true. Alternatives of values and arms of IFs that no rank
+// reaches are dropped, so chains of conditional assignments (the bounds of
+// a subdomain, its neighbours) keep only the cases some process has.
+
+// maxTabulatedP bounds the process counts conditions are tabulated at.
+const maxTabulatedP = 1 << 16
+
+// rankDecide decides f when it depends on the rank alone and P is a number.
+func (ev *evaluator) rankDecide(f counting.Formula) (truth, ok bool) {
+	np, ok := ev.values[Size]
+	if !ok || np < 1 || np > maxTabulatedP || f == nil {
+		return false, false
+	}
+	if _, fixed := ev.values[Rank]; fixed {
+		return false, false
+	}
+	key := f.String()
+	if r, ok := ev.rankMemo[key]; ok {
+		return r.truth, r.ok
+	}
+	truth, ok = ev.tabulateRanks(f, np)
+	ev.rankMemo[key] = rankAnswer{truth, ok}
+	return truth, ok
+}
+
+type rankAnswer struct{ truth, ok bool }
+
+func (ev *evaluator) tabulateRanks(f counting.Formula, np int64) (truth, ok bool) {
+	if !onlyRank(f) {
+		return false, false
+	}
+	c, err := counting.CompileFormula(f, []string{Rank})
+	if err != nil {
+		return false, false
+	}
+	some, all := false, true
+	pt := []int64{0}
+	for r := int64(0); r < np; r++ {
+		pt[0] = r
+		h, err := c.Holds(pt)
+		if err != nil {
+			return false, false
+		}
+		some = some || h
+		all = all && h
+		if some && !all {
+			return false, false
+		}
+	}
+	switch {
+	case all:
+		return true, true
+	case !some:
+		return false, true
+	}
+	return false, false
+}
+
+// onlyRank reports whether f mentions no symbol but the rank.
+func onlyRank(f counting.Formula) bool {
+	switch g := f.(type) {
+	case counting.Rel:
+		for _, s := range g.R.E.Symbols() {
+			if s != Rank {
+				return false
+			}
+		}
+		return true
+	case counting.And:
+		for _, x := range g {
+			if !onlyRank(x) {
+				return false
+			}
+		}
+		return true
+	case counting.Or:
+		for _, x := range g {
+			if !onlyRank(x) {
+				return false
+			}
+		}
+		return true
+	case counting.Not:
+		return onlyRank(g.F)
+	}
+	return false
+}
+
+// decideHere decides f from constants, or from the ranks at a point.
+func (ev *evaluator) decideHere(f counting.Formula) (truth, ok bool) {
+	if t, ok := decide(f); ok {
+		return t, true
+	}
+	return ev.rankDecide(f)
+}
+
+// pruneRanks drops the alternatives of v that no rank takes and makes one
+// that every rank takes unconditional.
+func (ev *evaluator) pruneRanks(v Value) Value {
+	if len(v.Alts) < 2 {
+		return v
+	}
+	if _, ok := ev.values[Size]; !ok {
+		return v
+	}
+	out := make([]Alt, 0, len(v.Alts))
+	changed := false
+	for _, a := range v.Alts {
+		if a.Guard == nil {
+			out = append(out, a)
+			continue
+		}
+		t, ok := ev.decideHere(a.Guard)
+		switch {
+		case !ok:
+			out = append(out, a)
+		case t:
+			// The alternatives partition the domain: this one is the
+			// value everywhere.
+			v.Alts = []Alt{{E: a.E}}
+			return v
+		default:
+			changed = true
+		}
+	}
+	if !changed || len(out) == 0 {
+		return v
+	}
+	v.Alts = mergeAlts(out)
+	return v
+}

@@ -1,0 +1,382 @@
+package symeval
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Running loops. A loop whose trip count is a number (at a point, or a
+// constant in the source) and that computes values the counts need (a
+// process-grid side found by a search, a level size halved step by step, an
+// array of cell sizes, an integer log2 by repeated doubling) is run: its body
+// is walked once per iteration with the DO variable a number, so every
+// value it computes is exact afterwards and the conditions on the iteration
+// are decided where they become constants. A DO WHILE is run while its
+// condition is decided at each test. Every iteration adds its occurrences,
+// so running is bounded by the size of the work (iterations times the nodes
+// the body reaches); a loop beyond the bounds is evaluated symbolically, its
+// body once with the iteration as a domain variable.
+//
+// Inside a running loop, EXIT and CYCLE are jumps to the loop's end and to
+// the end of the iteration, and a forward GO TO out of the loop waits at its
+// label as any forward GO TO does: the paths that took them rejoin there, so
+// a search loop that exits under a condition on the rank stays exact.
+
+const (
+	// maxRunTrips bounds the iterations of a loop that is run.
+	maxRunTrips = 4096
+	// runBudget bounds the node visits one loop run may cost, and
+	// totalRunBudget those of all runs of an evaluation.
+	runBudget      = 20000
+	totalRunBudget = 400000
+)
+
+// runState marks a loop being run in its frame: the synthetic labels its
+// EXIT and CYCLE jump to.
+type runState struct {
+	loop        *apt.Loop
+	exit, cycle string
+}
+
+// running returns the run state of the innermost loop of the frame, nil when
+// it is not being run.
+func (fr *frame) running() *runState {
+	if len(fr.runs) == 0 || len(fr.loops) == 0 {
+		return nil
+	}
+	r := fr.runs[len(fr.runs)-1]
+	if r == nil || r.loop != fr.loops[len(fr.loops)-1] {
+		return nil
+	}
+	return r
+}
+
+// runOK reports whether a loop of trips iterations may be run within the
+// budgets, and reserves the budget when it may.
+func (ev *evaluator) runOK(l *apt.Loop, trips int64) bool {
+	if trips < 0 || trips > maxRunTrips {
+		return false
+	}
+	cost := trips * int64(ev.bodySize(l.Body))
+	if cost > runBudget || ev.runVisits+cost > totalRunBudget {
+		return false
+	}
+	ev.runVisits += cost
+	return true
+}
+
+// bodySize counts the nodes a walk of nodes visits, callees included once
+// per call.
+func (ev *evaluator) bodySize(nodes []apt.Node) int {
+	n := 0
+	for _, x := range nodes {
+		apt.Inspect(x, func(y apt.Node) bool {
+			n++
+			if c, ok := y.(*apt.Call); ok {
+				if r := ev.routineNamed(c.Callee); r != nil {
+					n += ev.routineSize(r)
+				}
+			}
+			return true
+		})
+	}
+	return n
+}
+
+func (ev *evaluator) routineSize(r *apt.Routine) int {
+	if n, ok := ev.sizes2[r]; ok {
+		return n
+	}
+	ev.sizes2[r] = runBudget + 1 // a recursive call is too large to run
+	n := ev.bodySize(r.Body)
+	ev.sizes2[r] = n
+	return n
+}
+
+// computesControl reports whether running l may make values exact that the
+// symbolic evaluation of its body would lose: it assigns integer or logical
+// variables other than by x = x + c, or elements of integer or logical
+// arrays, or its variable selects array elements or is passed to a routine.
+func (ev *evaluator) computesControl(l *apt.Loop) bool {
+	mod := ev.modified(l.Body)
+	recs := map[string]symbolic.Expr{}
+	if !hasJumps(l.Body) {
+		recs = ev.recurrences(l, mod)
+	}
+	// The variables of the DO loops inside are set by those loops.
+	inner := map[string]bool{}
+	for _, n := range l.Body {
+		apt.Inspect(n, func(y apt.Node) bool {
+			if x, ok := y.(*apt.Loop); ok && x.Var != "" {
+				inner[ev.key(x.Var)] = true
+			}
+			return true
+		})
+	}
+	for _, k := range mod {
+		if _, ok := recs[k]; ok || inner[k] {
+			continue
+		}
+		if d := ev.prog.Resolve(ev.frame().routine, keyName(k)); d == nil ||
+			d.Type.Base == apt.TypeInteger || d.Type.Base == apt.TypeLogical {
+			return true
+		}
+	}
+	found := false
+	usesVar := func(e apt.Expr) bool {
+		hit := false
+		apt.InspectExpr(e, func(x apt.Expr) bool {
+			if nm, ok := x.(*apt.Name); ok && nm.Name == l.Var {
+				hit = true
+			}
+			return !hit
+		})
+		return hit
+	}
+	visitExpr := func(e apt.Expr) {
+		apt.InspectExpr(e, func(x apt.Expr) bool {
+			if ix, ok := x.(*apt.Index); ok && l.Var != "" && (ix.Type.Base == apt.TypeInteger || ix.Type.Base == apt.TypeLogical) {
+				for _, s := range ix.Subs {
+					if usesVar(s) {
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+	}
+	for _, n := range l.Body {
+		apt.Inspect(n, func(y apt.Node) bool {
+			switch x := y.(type) {
+			case *apt.Block:
+				for _, s := range x.Stmts {
+					if ix, ok := s.Target.(*apt.Index); ok && (ix.Type.Base == apt.TypeInteger || ix.Type.Base == apt.TypeLogical) {
+						found = true
+					}
+					visitExpr(s.Value)
+				}
+			case *apt.Call:
+				for _, a := range x.Args {
+					if l.Var != "" && usesVar(a) {
+						found = true
+					}
+					visitExpr(a)
+				}
+			case *apt.Loop:
+				visitExpr(x.Lower)
+				visitExpr(x.Upper)
+				visitExpr(x.Step)
+			case *apt.Branch:
+				visitExpr(x.Cond)
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// runCounted runs a counted DO of trips iterations (a number), its variable
+// lo + k*step in iteration k = 0, 1, ..., and stores the variable's value
+// after the loop. It reports false, with the state as it found it, when the
+// values the loop computes grow instead of staying numbers or small closed
+// forms (a loop over the bits of a value that varies with an enclosing
+// loop), which symbolic evaluation handles better.
+func (ev *evaluator) runCounted(l *apt.Loop, o *Occ, lo Value, step symbolic.Expr, trips int64) bool {
+	snap := ev.snapshot(o)
+	mod := ev.modified(l.Body)
+	ok := true
+	ev.runIterations(l, o, trips, func(k int64) bool {
+		if k > 0 && (!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds+runConds ||
+			len(ev.res.Params) > snap.params+runParams) {
+			ok = false
+			return false
+		}
+		if l.Var != "" {
+			v, _ := lift1(lo, func(a symbolic.Expr) (symbolic.Expr, bool) {
+				return a.Add(step.Mul(symbolic.Int(k))), true
+			})
+			ev.store(l.Var, v)
+		}
+		return true
+	})
+	if !ok || !ev.smallValues(mod) || len(ev.res.Params) > snap.params+runParams {
+		snap.restore(ev, o)
+		return false
+	}
+	if l.Var != "" {
+		after, _ := lift1(lo, func(a symbolic.Expr) (symbolic.Expr, bool) {
+			return a.Add(step.Mul(symbolic.Int(trips))), true
+		})
+		ev.store(l.Var, after)
+	}
+	return true
+}
+
+// Limits on what a run may compute: values of at most runValueSize (the
+// tree size of each alternative) and runValueAlts alternatives, and at most
+// runConds conditions added to the domain.
+const (
+	runValueSize = 48
+	runValueAlts = 8
+	runConds     = 24
+	// runParams bounds the parameters a run may create: a loop whose
+	// iterations keep meeting values the evaluation cannot derive computes
+	// nothing a run would make exact.
+	runParams = 4
+)
+
+// smallValues reports whether the values stored at keys stay within the
+// run limits.
+func (ev *evaluator) smallValues(keys []string) bool {
+	for _, k := range keys {
+		v, ok := ev.env[k]
+		if !ok || !v.IsKnown() {
+			continue
+		}
+		if len(v.Alts) > runValueAlts {
+			return false
+		}
+		for _, a := range v.Alts {
+			if a.E.Size() > runValueSize {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// runSnapshot is the evaluation state before a run, to return to when the
+// run is abandoned.
+type runSnapshot struct {
+	env               map[string]Value
+	cur               *domainState
+	kids, occs, diags int
+	params, inputs    int
+	conds             int
+}
+
+func (ev *evaluator) snapshot(o *Occ) *runSnapshot {
+	s := &runSnapshot{env: ev.env, cur: ev.cur.clone(), kids: len(o.Children), occs: ev.noccs,
+		diags: len(ev.res.Diags), params: len(ev.res.Params), inputs: len(ev.res.Inputs), conds: len(ev.cur.conds)}
+	ev.env = cloneEnv(ev.env)
+	return s
+}
+
+func (s *runSnapshot) restore(ev *evaluator, o *Occ) {
+	ev.env, ev.cur, o.Children, ev.noccs = s.env, s.cur, o.Children[:s.kids], s.occs
+	for _, d := range ev.res.Diags[s.diags:] {
+		delete(ev.diagSeen, d.Pos.String()+d.Msg)
+	}
+	ev.res.Diags = ev.res.Diags[:s.diags]
+	for _, p := range ev.res.Params[s.params:] {
+		delete(ev.params, p.Name)
+		for b, q := range ev.freq {
+			if q == p {
+				delete(ev.freq, b)
+			}
+		}
+	}
+	ev.res.Params = ev.res.Params[:s.params]
+	ev.res.Inputs = ev.res.Inputs[:s.inputs]
+	o.Iters = nil
+}
+
+// runWhile runs a DO WHILE (or a DO without control that EXITs) while its
+// condition is decided; it reports false, with the state as it found it,
+// when a test is not decided, the values it computes grow, or the budgets
+// are exceeded.
+func (ev *evaluator) runWhile(l *apt.Loop, o *Occ) bool {
+	snap := ev.snapshot(o)
+	mod := ev.modified(l.Body)
+	size := int64(ev.bodySize(l.Body)) + 1
+	ok := true
+	ev.runIterations(l, o, -1, func(k int64) bool {
+		if k > maxRunTrips || (k+1)*size > runBudget || ev.runVisits+size > totalRunBudget ||
+			!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds+runConds ||
+			len(ev.res.Params) > snap.params+runParams {
+			ok = false
+			return false
+		}
+		ev.runVisits += size
+		if l.While != nil {
+			c, analysable := ev.cond(l.While)
+			t, dec := decide(c)
+			if !analysable || !dec {
+				ok = false
+				return false
+			}
+			if !t {
+				return false
+			}
+		}
+		return true
+	})
+	if !ok {
+		snap.restore(ev, o)
+		return false
+	}
+	return true
+}
+
+// runIterations walks l's body once per iteration while next(k) allows it
+// (at most trips times when trips >= 0), with EXIT and CYCLE as jumps to the
+// loop's end and the iteration's. The loop's iterations are the domains the
+// iterations started in (Occ.Iters): earlier iterations may have narrowed
+// them, a path that left the loop taking no further iterations.
+func (ev *evaluator) runIterations(l *apt.Loop, o *Occ, trips int64, next func(k int64) bool) {
+	o.Iters = []*Domain{}
+	fr := ev.frame()
+	ev.nrun++
+	rs := &runState{loop: l, exit: "exit#" + strconv.Itoa(ev.nrun), cycle: "cycle#" + strconv.Itoa(ev.nrun)}
+	fr.loops = append(fr.loops, l)
+	fr.entries = append(fr.entries, nil)
+	fr.runs = append(fr.runs, rs)
+	nj := ev.jumps
+	defer func() {
+		if ev.jumps > nj {
+			markInexact(o, "the loop holds a jump (EXIT, CYCLE of an outer loop, GO TO) the evaluation does not model")
+		}
+	}()
+	k := int64(0)
+	for ; (trips < 0 || k < trips) && ev.err == nil; k++ {
+		if ev.cur.dead || !next(k) {
+			break
+		}
+		o.Iters = append(o.Iters, ev.cur.domain())
+		ev.walk(l.Body, o)
+		if len(ev.cur.pending[rs.cycle]) > 0 {
+			ev.rejoin(rs.cycle)
+		}
+		if ev.cur.dead && ev.cur.cycled {
+			ev.cur.dead, ev.cur.cycled = false, false
+		}
+	}
+	fr.loops = fr.loops[:len(fr.loops)-1]
+	fr.entries = fr.entries[:len(fr.entries)-1]
+	fr.runs = fr.runs[:len(fr.runs)-1]
+	if len(ev.cur.pending[rs.exit]) > 0 {
+		ev.rejoin(rs.exit)
+	}
+}
+
+// pendingJump makes the current path wait at label, where rejoin merges it
+// with the others.
+func (ev *evaluator) pendingJump(label string) {
+	if ev.cur.pending == nil {
+		ev.cur.pending = map[string][]jump{}
+	}
+	ev.cur.pending[label] = append(ev.cur.pending[label],
+		jump{conds: slices.Clone(ev.cur.conds), factor: ev.cur.factor, env: ev.env})
+	ev.cur.dead, ev.cur.cycled = true, false
+}
+
+func cloneEnv(m map[string]Value) map[string]Value {
+	out := make(map[string]Value, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
