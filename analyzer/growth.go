@@ -367,7 +367,7 @@ func (g *growth) pieces(pw symbolic.Piecewise) ([]leading, bool) {
 	if g.memo == nil || g.memoSize != len(g.sizes) {
 		g.memo, g.memoSize = map[string]piecesResult{}, len(g.sizes)
 	}
-	key := pw.String()
+	key := pw.Key()
 	if r, ok := g.memo[key]; ok {
 		return r.out, r.ok
 	}

@@ -62,6 +62,53 @@ func join(fs []Formula, sep, empty string) string {
 	return strings.Join(parts, sep)
 }
 
+// Key returns a string that identifies s: sets with the same parameters,
+// variables and condition (relation by relation, see symbolic.Relation.Key)
+// have equal keys. It is meant for maps and much cheaper than String.
+func (s *Set) Key() string {
+	var b strings.Builder
+	b.WriteString(strings.Join(s.Params, ","))
+	b.WriteByte('|')
+	b.WriteString(strings.Join(s.Vars, ","))
+	b.WriteByte('|')
+	writeFormulaKey(&b, s.Cond)
+	return b.String()
+}
+
+// FormulaKey returns a string that identifies f among formulas; see Set.Key.
+func FormulaKey(f Formula) string {
+	var b strings.Builder
+	writeFormulaKey(&b, f)
+	return b.String()
+}
+
+func writeFormulaKey(b *strings.Builder, f Formula) {
+	switch g := f.(type) {
+	case nil:
+		b.WriteByte('T')
+	case Rel:
+		b.WriteString(g.R.Key())
+	case And:
+		b.WriteString("&(")
+		for _, x := range g {
+			writeFormulaKey(b, x)
+			b.WriteByte(',')
+		}
+		b.WriteByte(')')
+	case Or:
+		b.WriteString("|(")
+		for _, x := range g {
+			writeFormulaKey(b, x)
+			b.WriteByte(',')
+		}
+		b.WriteByte(')')
+	case Not:
+		b.WriteString("!(")
+		writeFormulaKey(b, g.F)
+		b.WriteByte(')')
+	}
+}
+
 // String prints s in isl notation.
 func (s *Set) String() string {
 	cond := ""

@@ -207,6 +207,20 @@ func (pw Piecewise) Merge() Piecewise {
 	return Piecewise{Pieces: res}
 }
 
+// Key returns a string that identifies pw as written (pieces in order,
+// guards relation by relation): equal keys mean equal values. It is meant
+// for memo maps and much cheaper than String.
+func (pw Piecewise) Key() string {
+	var b strings.Builder
+	for _, p := range pw.Pieces {
+		b.WriteString(guardKey(p.Guard))
+		b.WriteByte('=')
+		p.Value.writeKey(&b)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
 // Scale returns c*pw.
 func (pw Piecewise) Scale(c Expr) Piecewise {
 	out := make([]Piece, len(pw.Pieces))

@@ -128,7 +128,7 @@ func (ev *evaluator) rejoin(label string) {
 	for _, p := range paths[1:] {
 		n = min(n, len(p.conds))
 		for i := 0; i < n; i++ {
-			if p.conds[i].String() != paths[0].conds[i].String() {
+			if !sameFormula(p.conds[i], paths[0].conds[i]) {
 				n = i
 				break
 			}

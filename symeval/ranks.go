@@ -24,7 +24,7 @@ func (ev *evaluator) rankDecide(f counting.Formula) (truth, ok bool) {
 	if _, fixed := ev.values[Rank]; fixed {
 		return false, false
 	}
-	key := f.String()
+	key := counting.FormulaKey(f)
 	if r, ok := ev.rankMemo[key]; ok {
 		return r.truth, r.ok
 	}

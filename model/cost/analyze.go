@@ -181,9 +181,9 @@ func onlyParam(params []string, s string) bool {
 }
 
 func (an *analysis) countSet(set *counting.Set, weight *symbolic.Expr) (symbolic.Piecewise, error) {
-	key := set.String()
+	key := set.Key()
 	if weight != nil {
-		key += " weight " + weight.String()
+		key += " weight " + weight.Key()
 	}
 	if r, ok := an.counts[key]; ok {
 		return r.pw, r.err
@@ -378,7 +378,7 @@ func (an *analysis) finish(res *symeval.Result) {
 			// the same assumptions; there is nothing to merge.
 			return
 		}
-		k := pw.String()
+		k := pw.Key()
 		if r, ok := memo[k]; ok {
 			*pw = r
 			return

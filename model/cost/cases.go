@@ -21,7 +21,7 @@ func cases(f counting.Formula, depth int) []counting.Formula {
 	if !ok {
 		return []counting.Formula{f}
 	}
-	key := g.String()
+	key := g.R.Key()
 	var out []counting.Formula
 	for _, truth := range []bool{true, false} {
 		h := decide(f, key, truth)
@@ -69,7 +69,7 @@ func pickGuard(f counting.Formula, inOr bool) (counting.Rel, bool) {
 func decide(f counting.Formula, key string, truth bool) counting.Formula {
 	switch g := f.(type) {
 	case counting.Rel:
-		if g.String() == key {
+		if g.R.Key() == key {
 			return constant(truth)
 		}
 		return g
