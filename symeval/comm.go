@@ -53,8 +53,40 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 		}
 	}
 	if c.Recv != nil {
-		if nm, ok := c.Recv.Buffer.(*apt.Name); ok && !nm.Array {
-			ev.store(nm.Name, unknownValue(nm.Name, "the value of "+nm.Name+" received at "+pos.String(), true))
+		switch b := c.Recv.Buffer.(type) {
+		case *apt.Name:
+			if d := ev.prog.Resolve(ev.frame().routine, b.Name); d != nil && d.IsArray() {
+				if k, ok := ev.refKey(b); ok {
+					ev.clobber(k)
+				}
+			} else {
+				ev.store(b.Name, unknownValue(b.Name, "the value of "+b.Name+" received at "+pos.String(), true))
+			}
+		case *apt.Index:
+			if k, ok := ev.arrayKey(b); ok {
+				ev.clobber(k)
+			}
+		}
+	}
+	if c.Op == apt.MPIBcast && c.Send != nil {
+		// An array broadcast: every rank ends with the root's elements.
+		var key string
+		switch b := c.Send.Buffer.(type) {
+		case *apt.Name:
+			if d := ev.prog.Resolve(ev.frame().routine, b.Name); d != nil && d.IsArray() {
+				key, _ = ev.refKey(b)
+			}
+		case *apt.Index:
+			key, _ = ev.arrayKey(b)
+		}
+		if key != "" {
+			if v, ok := ev.env[key]; ok && v.arr != nil {
+				if st, ok := ev.arrayAtRoot(v.arr, c.Root); ok {
+					ev.env[key] = Value{arr: st}
+				} else {
+					ev.clobber(key)
+				}
+			}
 		}
 	}
 }
@@ -424,4 +456,49 @@ func (ev *evaluator) typeSize(m *apt.Msg) int {
 		return n
 	}
 	return 0
+}
+
+// arrayAtRoot is atRoot for an array's state.
+func (ev *evaluator) arrayAtRoot(st *arrayState, root apt.Expr) (*arrayState, bool) {
+	rankFree := func(s *arrayStore) bool {
+		return !s.off.Has(Rank) && !formulaMentions(s.guard, Rank) && !mentions(s.val, []string{Rank})
+	}
+	if !slices.ContainsFunc(st.stores, func(s *arrayStore) bool { return !rankFree(s) }) {
+		return st, true
+	}
+	if root == nil {
+		return nil, false
+	}
+	rv, ok := ev.value(root).Single()
+	if !ok || rv.Has(Rank) {
+		return nil, false
+	}
+	sub := map[string]symbolic.Expr{Rank: rv}
+	out := &arrayState{clobbered: st.clobbered, base: st.base}
+	for _, s := range st.stores {
+		if rankFree(s) {
+			out.stores = append(out.stores, s)
+			continue
+		}
+		off, err := s.off.Subst(sub)
+		if err != nil {
+			return nil, false
+		}
+		g, err := substFormula(s.guard, sub)
+		if err != nil {
+			return nil, false
+		}
+		if isFalse(g) {
+			continue
+		}
+		if isTrue(g) {
+			g = nil
+		}
+		val, ok := ev.atRoot(s.val, root)
+		if !ok {
+			return nil, false
+		}
+		out.stores = append(out.stores, &arrayStore{off: off, guard: g, val: val})
+	}
+	return out, true
 }

@@ -496,6 +496,12 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	}
 	bodyVars := body.vars[len(saved.vars):]
 	for _, k := range mod {
+		if v := ev.env[k]; v.arr != nil {
+			// Stores to elements the loop's variable selects: which
+			// elements hold what is not followed past the loop.
+			ev.clobber(k)
+			continue
+		}
 		pv, had := pre[k]
 		if !had {
 			pv = Value{unk: &unknown{hint: keyName(k), what: "an unassigned value", undef: true}}
@@ -684,16 +690,7 @@ func isExitJump(b *apt.Branch, ev *evaluator) bool {
 // with varying, during) a loop that changes it; an integer one becomes a
 // parameter where a closed form needs it. what has a %s for the name.
 func (ev *evaluator) changedBy(key, what string, varying bool) Value {
-	name := keyName(key)
-	if rest, ok := strings.CutPrefix(key, "/"); ok {
-		// A COMMON member: its name in the current routine.
-		blk, idx, _ := strings.Cut(rest, "/#")
-		for _, c := range ev.frame().routine.Scope.Commons {
-			if i, err := strconv.Atoi(idx); err == nil && c.Name == blk && i < len(c.Vars) {
-				name = c.Vars[i]
-			}
-		}
-	}
+	name := ev.nameOfKey(key)
 	real := true
 	if decl := ev.prog.Resolve(ev.frame().routine, name); decl != nil && decl.Type.Base == apt.TypeInteger && !decl.IsArray() {
 		real = false
@@ -817,4 +814,19 @@ func (ev *evaluator) exitsAnnotatedLoop(body []apt.Node) bool {
 		return len(fl) > 0 && fl[len(fl)-1].Iterations != nil
 	}
 	return false
+}
+
+// nameOfKey returns the name the variable stored at key has in the current
+// routine: a COMMON member's name there, otherwise the key's last part.
+func (ev *evaluator) nameOfKey(key string) string {
+	name := keyName(key)
+	if rest, ok := strings.CutPrefix(key, "/"); ok {
+		blk, idx, _ := strings.Cut(rest, "/#")
+		for _, c := range ev.frame().routine.Scope.Commons {
+			if i, err := strconv.Atoi(idx); err == nil && c.Name == blk && i < len(c.Vars) {
+				name = c.Vars[i]
+			}
+		}
+	}
+	return name
 }

@@ -532,6 +532,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	fr := &frame{routine: r, id: "f" + strconv.Itoa(ev.nframe), alias: map[string]string{}, aheadBase: len(ev.ahead)}
 	// Bind actuals in the caller's frame before pushing the callee's.
 	byValue := map[string]Value{}
+	var byElement []string // arrays passed from an element the routine may assign
 	for i, formal := range r.Formals {
 		if i >= len(args) || formal == "*" {
 			continue
@@ -541,8 +542,18 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 			fr.alias[formal] = k
 			continue
 		}
+		if ix, isIx := a.(*apt.Index); isIx && ev.summarize(r).formals[i] {
+			if k, ok := ev.arrayKey(ix); ok {
+				byElement = append(byElement, k)
+			}
+		}
 		byValue[formal] = ev.value(a)
 	}
+	defer func() {
+		for _, k := range byElement {
+			ev.clobber(k)
+		}
+	}()
 	var o *Occ
 	if parent == nil {
 		// The entry routine.
@@ -911,6 +922,9 @@ func (ev *evaluator) assign(target apt.Expr, v Value) {
 	switch t := target.(type) {
 	case *apt.Name:
 		if t.Array {
+			if ev.paramName(t.Name) == "" {
+				ev.assignWhole(ev.key(t.Name), t.Type, v)
+			}
 			return
 		}
 		if t.Type.Base == apt.TypeInteger {
@@ -922,10 +936,7 @@ func (ev *evaluator) assign(target apt.Expr, v Value) {
 			ev.assignKey(k, v)
 		}
 	case *apt.Index:
-		// Array elements are not tracked: reading one gives an unknown.
-		for _, s := range t.Subs {
-			ev.value(s)
-		}
+		ev.storeElement(t, v)
 	}
 }
 
@@ -952,6 +963,9 @@ func (ev *evaluator) value(e apt.Expr) Value {
 		}
 		return unknownValue(x.Field, "the component "+apt.FormatExpr(x), x.Type.Base != apt.TypeInteger)
 	case *apt.Index:
+		if tracked(x.Type) {
+			return ev.loadElement(x)
+		}
 		for _, s := range x.Subs {
 			ev.value(s)
 		}

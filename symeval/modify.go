@@ -44,6 +44,10 @@ func (ev *evaluator) collectAssigned(nodes []apt.Node, set map[string]bool) {
 			if k, ok := ev.refKey(t); ok {
 				set[k] = true
 			}
+		case *apt.Index:
+			if k, ok := ev.arrayKey(t); ok {
+				set[k] = true
+			}
 		}
 	}
 	calls := func(e apt.Expr) {
@@ -111,6 +115,12 @@ func (ev *evaluator) applySummary(r *apt.Routine, args []apt.Expr, set map[strin
 		if i < len(args) {
 			if k, ok := ev.refKey(args[i]); ok {
 				set[k] = true
+			} else if ix, isIx := args[i].(*apt.Index); isIx {
+				// An element passed by reference: the routine may assign
+				// it, or the array from it on.
+				if k, ok := ev.arrayKey(ix); ok {
+					set[k] = true
+				}
 			}
 		}
 	}

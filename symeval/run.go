@@ -3,6 +3,7 @@ package symeval
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
@@ -120,8 +121,11 @@ func (ev *evaluator) computesControl(l *apt.Loop) bool {
 		if _, ok := recs[k]; ok || inner[k] {
 			continue
 		}
-		if d := ev.prog.Resolve(ev.frame().routine, keyName(k)); d == nil ||
-			d.Type.Base == apt.TypeInteger || d.Type.Base == apt.TypeLogical {
+		if strings.Contains(k, "%") {
+			continue // a component: its type is the field's
+		}
+		if d := ev.prog.Resolve(ev.frame().routine, ev.nameOfKey(k)); d != nil &&
+			(d.Type.Base == apt.TypeInteger || d.Type.Base == apt.TypeLogical) {
 			return true
 		}
 	}

@@ -34,6 +34,9 @@ type Value struct {
 	// str is a character value known to be the constant *str (a class
 	// letter the program sets from its sizes and tests later).
 	str *string
+	// arr is what the evaluation knows of an INTEGER or LOGICAL array's
+	// elements (see array.go).
+	arr *arrayState
 }
 
 // unknown is a value the evaluation cannot derive.
@@ -182,6 +185,12 @@ func choose(cond counting.Formula, a, b Value) Value {
 	if sameValue(a, b) {
 		return a
 	}
+	if a.arr != nil && b.arr != nil {
+		if st, ok := chooseArrays(cond, a.arr, b.arr); ok {
+			return Value{arr: st}
+		}
+		return Value{arr: &arrayState{clobbered: true}}
+	}
 	if !a.IsKnown() || !b.IsKnown() || len(a.Alts)+len(b.Alts) > maxAlts {
 		return unknownValue("", "a value assigned under a condition", false)
 	}
@@ -202,6 +211,9 @@ func sameValue(a, b Value) bool {
 	}
 	if a.comm != nil || b.comm != nil {
 		return a.comm == b.comm
+	}
+	if a.arr != nil || b.arr != nil {
+		return a.arr == b.arr
 	}
 	if a.dtype != "" || b.dtype != "" {
 		return a.dtype == b.dtype

@@ -247,6 +247,35 @@ func (p *Program) Host(r *Routine) *Routine {
 	return p.hosts[r]
 }
 
+// LookupType returns the derived type named name (lower case) visible in
+// routine r: defined in r, in the modules it USEs, or in its hosts, searched
+// in that order; nil when there is none.
+func (p *Program) LookupType(r *Routine, name string) *DerivedType {
+	p.index()
+	seen := map[*Routine]bool{}
+	var search func(r *Routine) *DerivedType
+	search = func(r *Routine) *DerivedType {
+		if r == nil || seen[r] {
+			return nil
+		}
+		seen[r] = true
+		if r.Scope != nil {
+			if dt := r.Scope.LookupType(name); dt != nil {
+				return dt
+			}
+			for _, u := range r.Scope.Uses {
+				if m := p.routines[u.Module]; m != nil && m.Kind == KindModule {
+					if dt := search(m); dt != nil {
+						return dt
+					}
+				}
+			}
+		}
+		return search(p.hosts[r])
+	}
+	return search(r)
+}
+
 // Resolve returns the declaration of name (lower case) visible in routine r: its
 // own scope, then the modules it USEs (honouring ONLY lists and renames), then its
 // host's scope and the host's modules, recursively.

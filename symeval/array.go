@@ -1,0 +1,328 @@
+package symeval
+
+import (
+	"slices"
+
+	"github.com/mkvet/mkvet/counting"
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Array elements as values. Real programs keep sizes in arrays: the cells of
+// a multi-partition (cell_size(dir, c), filled in a loop from the rank), the
+// grid of every multigrid level (m1(k), halved from the finest), the
+// dimensions of each FFT layout. The evaluation keeps, for every INTEGER or
+// LOGICAL array, the stores made to it in order: each to an element offset
+// (the subscripts linearised in column-major order, a closed form), under a
+// guard where paths joined, over the value of the elements never stored.
+// Reading an element walks the stores from the newest: a store whose offset
+// is decided equal gives the value, one decided different is skipped, and an
+// undecided one gives an alternative guarded by the offsets' equality, so
+// slice(1, stage) with stage a number and the slice filled from the rank is
+// one value per rank class. An element no store reached and no DATA gave is
+// undefined: Fortran forbids reading it, so it adds no alternative.
+//
+// What the evaluation cannot follow clobbers the array (its elements become
+// unknown): a store in a loop evaluated symbolically (its body once for all
+// iterations), a store through a subscript it cannot linearise, an array
+// passed by element to a routine that assigns it, a receive or READ into
+// it. Real arrays are not followed: they hold the program's data.
+
+// maxArrayStores bounds the stores an array keeps; past it the array is
+// clobbered.
+const maxArrayStores = 4096
+
+// arrayState is what the evaluation knows of an array's elements.
+type arrayState struct {
+	// clobbered means elements not stored since hold values the evaluation
+	// does not know; otherwise they are undefined or base.
+	clobbered bool
+	base      *Value
+	stores    []*arrayStore
+}
+
+// arrayStore is one assignment to an element: val at offset off where guard
+// holds (nil: always).
+type arrayStore struct {
+	off   symbolic.Expr
+	guard counting.Formula
+	val   Value
+}
+
+// tracked reports whether the evaluation follows the elements of an array of
+// type t.
+func tracked(t apt.Type) bool {
+	return t.Base == apt.TypeInteger || t.Base == apt.TypeLogical
+}
+
+// arrayRef resolves an element reference: the storage key of the array and
+// its element offset, and whether the array is followed.
+func (ev *evaluator) arrayRef(ix *apt.Index) (key string, off Value, ok bool) {
+	if !tracked(ix.Type) {
+		return "", Value{}, false
+	}
+	var dims []apt.Dim
+	if ix.Base != nil {
+		k, ok := ev.refKey(ix.Base)
+		if !ok {
+			return "", Value{}, false
+		}
+		key = k + "%" + ix.Name
+		dt := ev.prog.LookupType(ev.frame().routine, apt.TypeOf(ix.Base).Derived)
+		if dt == nil {
+			return "", Value{}, false
+		}
+		f := dt.Field(ix.Name)
+		if f == nil {
+			return "", Value{}, false
+		}
+		dims = f.Dims
+	} else {
+		decl := ev.prog.Resolve(ev.frame().routine, ix.Name)
+		if decl == nil || !decl.IsArray() || decl.Param != nil {
+			return "", Value{}, false
+		}
+		key, dims = ev.key(ix.Name), decl.Dims
+	}
+	if len(dims) != len(ix.Subs) {
+		return key, Value{}, false
+	}
+	// Column-major offset: sum over k of (s_k - lo_k) * stride_k.
+	offset := Known(symbolic.Int(0))
+	stride := Known(symbolic.Int(1))
+	for k, s := range ix.Subs {
+		if _, isSec := s.(*apt.Section); isSec {
+			return key, Value{}, false
+		}
+		sv := ev.closedInt(ev.value(s), s.At())
+		lo := Known(symbolic.Int(1))
+		if dims[k].Lo != nil {
+			lo = ev.value(dims[k].Lo)
+		}
+		term, ok := lift2(sv, lo, func(a, b symbolic.Expr) (symbolic.Expr, bool) { return a.Sub(b), true })
+		if !ok {
+			return key, Value{}, false
+		}
+		term, ok = lift2(term, stride, mul)
+		if !ok {
+			return key, Value{}, false
+		}
+		if offset, ok = lift2(offset, term, func(a, b symbolic.Expr) (symbolic.Expr, bool) { return a.Add(b), true }); !ok {
+			return key, Value{}, false
+		}
+		if k == len(ix.Subs)-1 {
+			break
+		}
+		ext, ok := ev.dimExtent(dims[k])
+		if !ok {
+			return key, Value{}, false
+		}
+		if stride, ok = lift2(stride, ext, mul); !ok {
+			return key, Value{}, false
+		}
+	}
+	return key, offset, true
+}
+
+// arrayOf returns the state of the array stored at key.
+func (ev *evaluator) arrayOf(key string, decl *apt.Var) *arrayState {
+	v, ok := ev.env[key]
+	if ok && v.arr != nil {
+		return v.arr
+	}
+	if ok {
+		// Assigned by what the evaluation does not follow.
+		return &arrayState{clobbered: true}
+	}
+	st := &arrayState{}
+	if decl != nil && len(decl.Init) > 0 {
+		// DATA or an initialiser: elements in array element order.
+		for i, e := range decl.Init {
+			st.stores = append(st.stores, &arrayStore{off: symbolic.Int(int64(i)), val: ev.value(e)})
+		}
+	}
+	return st
+}
+
+// storeElement evaluates an assignment to an array element.
+func (ev *evaluator) storeElement(ix *apt.Index, v Value) {
+	key, off, ok := ev.arrayRef(ix)
+	if key == "" {
+		return
+	}
+	if !ok {
+		ev.clobber(key)
+		return
+	}
+	if ix.Type.Base == apt.TypeInteger {
+		v = toInteger(v)
+	}
+	st := ev.arrayOf(key, ev.declOf(ix))
+	next := &arrayState{clobbered: st.clobbered, base: st.base}
+	next.stores = slices.Clip(st.stores)
+	for _, a := range off.Alts {
+		s := &arrayStore{off: a.E, guard: a.Guard, val: v}
+		if a.Guard == nil {
+			// A store to a constant offset replaces the earlier ones to it.
+			if _, isConst := a.E.Int64(); isConst {
+				next.stores = slices.DeleteFunc(slices.Clone(next.stores), func(o *arrayStore) bool {
+					return o.guard == nil && symbolic.Equal(o.off, a.E)
+				})
+			}
+		}
+		next.stores = append(next.stores, s)
+	}
+	if len(next.stores) > maxArrayStores {
+		ev.clobber(key)
+		return
+	}
+	ev.env[key] = Value{arr: next}
+}
+
+func (ev *evaluator) declOf(ix *apt.Index) *apt.Var {
+	if ix.Base != nil {
+		return nil
+	}
+	return ev.prog.Resolve(ev.frame().routine, ix.Name)
+}
+
+// clobber makes every element of the array at key unknown.
+func (ev *evaluator) clobber(key string) {
+	ev.env[key] = Value{arr: &arrayState{clobbered: true}}
+}
+
+// loadElement evaluates a reference to an array element.
+func (ev *evaluator) loadElement(ix *apt.Index) Value {
+	unknown := unknownValue(ix.Name, "an element of "+ix.Name, ix.Type.Base != apt.TypeInteger)
+	key, off, ok := ev.arrayRef(ix)
+	if !ok {
+		return unknown
+	}
+	st := ev.arrayOf(key, ev.declOf(ix))
+	var out []Alt
+	for _, oa := range off.Alts {
+		alts, ok := ev.readOffset(st, oa.E)
+		if !ok {
+			return unknown
+		}
+		for _, a := range alts {
+			out = append(out, Alt{Guard: and(oa.Guard, a.Guard), E: a.E})
+		}
+		if len(out) > maxAlts {
+			return unknown
+		}
+	}
+	if len(out) == 0 {
+		return unknown
+	}
+	return ev.pruneRanks(Value{Alts: mergeAlts(out)})
+}
+
+// readOffset returns the alternatives of the element at offset o.
+func (ev *evaluator) readOffset(st *arrayState, o symbolic.Expr) ([]Alt, bool) {
+	var out []Alt
+	var notPrev counting.Formula // no newer store matched
+	for i := len(st.stores) - 1; i >= 0; i-- {
+		s := st.stores[i]
+		m := and(s.guard, rel(s.off, "==", o))
+		if m == nil {
+			m = formulaTrue
+		}
+		t, dec := ev.decideHere(m)
+		if dec && !t {
+			continue
+		}
+		if !s.val.IsKnown() {
+			return nil, false
+		}
+		here := and(notPrev, m)
+		if dec && t {
+			here = notPrev
+		}
+		for _, a := range s.val.Alts {
+			g := and(here, a.Guard)
+			if isFalse(g) {
+				continue
+			}
+			out = append(out, Alt{Guard: g, E: a.E})
+		}
+		if len(out) > maxAlts {
+			return nil, false
+		}
+		if dec && t {
+			return out, true
+		}
+		notPrev = and(notPrev, not(m))
+		if isFalse(notPrev) {
+			return out, true
+		}
+	}
+	switch {
+	case st.base != nil && st.base.IsKnown():
+		for _, a := range st.base.Alts {
+			out = append(out, Alt{Guard: and(notPrev, a.Guard), E: a.E})
+		}
+	case st.clobbered:
+		return nil, false
+	case len(out) > 0 && !isTrue(notPrev) && notPrev != nil:
+		// Where no store matched the element is undefined, and Fortran
+		// forbids reading it: the oldest alternative covers that case, so
+		// that the alternatives still partition the domain.
+		out[len(out)-1].Guard = or(out[len(out)-1].Guard, notPrev)
+	}
+	return out, len(out) > 0
+}
+
+// assignWhole evaluates an assignment to a whole array: a scalar value sets
+// every element; anything else clobbers it.
+func (ev *evaluator) assignWhole(key string, t apt.Type, v Value) {
+	if !tracked(t) {
+		return
+	}
+	if e, ok := v.Single(); ok {
+		if t.Base == apt.TypeInteger {
+			e = symbolic.Trunc(e)
+		}
+		b := Known(e)
+		ev.env[key] = Value{arr: &arrayState{base: &b}}
+		return
+	}
+	ev.clobber(key)
+}
+
+// chooseArrays is choose for two states of one array: the stores both paths
+// share, then each path's own under its condition.
+func chooseArrays(cond counting.Formula, a, b *arrayState) (*arrayState, bool) {
+	if a.clobbered != b.clobbered || a.base != b.base {
+		return nil, false
+	}
+	n := 0
+	for n < len(a.stores) && n < len(b.stores) && a.stores[n] == b.stores[n] {
+		n++
+	}
+	out := &arrayState{clobbered: a.clobbered, base: a.base, stores: slices.Clone(a.stores[:n])}
+	for _, s := range a.stores[n:] {
+		out.stores = append(out.stores, &arrayStore{off: s.off, guard: and(cond, s.guard), val: s.val})
+	}
+	nc := not(cond)
+	for _, s := range b.stores[n:] {
+		out.stores = append(out.stores, &arrayStore{off: s.off, guard: and(nc, s.guard), val: s.val})
+	}
+	return out, len(out.stores) <= maxArrayStores
+}
+
+// arrayKey returns the storage key of the array an element reference is
+// to.
+func (ev *evaluator) arrayKey(ix *apt.Index) (string, bool) {
+	if ix.Base != nil {
+		k, ok := ev.refKey(ix.Base)
+		if !ok {
+			return "", false
+		}
+		return k + "%" + ix.Name, true
+	}
+	if ev.paramName(ix.Name) != "" {
+		return "", false
+	}
+	return ev.key(ix.Name), true
+}
