@@ -1,6 +1,8 @@
 package symeval
 
 import (
+	"fmt"
+	"os"
 	"maps"
 	"slices"
 	"strconv"
@@ -216,6 +218,7 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		}
 		switch {
 		case !ok:
+			ev.freqUses++
 			p := ev.freqParam(b)
 			f := p.expr().Div(symbolic.Int(100))
 			ev.cur.factor = ev.cur.factor.Mul(f)
@@ -433,15 +436,6 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			})
 		}
 	}
-	if l.Var != "" && l.Iterations == nil && lower.IsKnown() {
-		if t, ok := trips.Single(); ok {
-			if n, isc := t.Int64(); isc && ev.computesControl(l) && ev.runOK(l, n) &&
-				ev.runCounted(l, o, lower, symbolic.Int(step), n) {
-				return
-			}
-		}
-	}
-	o.Body = body.domain()
 	// Variables the body changes: closed forms for x = x + c, unknown
 	// otherwise while the body runs.
 	mod := ev.modified(l.Body)
@@ -449,6 +443,36 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	recs := map[string]symbolic.Expr{}
 	if !jumps {
 		recs = ev.recurrences(l, mod)
+	}
+	probed := false
+	if l.Var != "" && l.Iterations == nil && lower.IsKnown() {
+		if t, ok := trips.Single(); ok {
+			if n, isc := t.Int64(); isc {
+				scalars, arrays := ev.computesControl(l)
+				if len(scalars) > 0 && !arrays && !jumps && n > 2 {
+					probed = true
+					// Counters incremented deep in the body have closed
+					// forms; running is for what has none.
+					probed := ev.probeIncrements(l, o, body, varValue, mod, recs)
+					for k, c := range probed {
+						recs[k] = c
+					}
+					scalars = slices.DeleteFunc(scalars, func(k string) bool { _, ok := probed[k]; return ok })
+				}
+				if debugRuns {
+					fmt.Fprintf(os.Stderr, "run? %s trips=%d scalars=%v arrays=%v\n", pos, n, scalars, arrays)
+				}
+				if (len(scalars) > 0 || arrays) && ev.runOK(l, n) && ev.runCounted(l, o, lower, symbolic.Int(step), n) {
+					return
+				}
+			}
+		}
+	}
+	o.Body = body.domain()
+	if !jumps && !probed {
+		for k, c := range ev.probeIncrements(l, o, body, varValue, mod, recs) {
+			recs[k] = c
+		}
 	}
 	pre := maps.Clone(ev.env)
 	for _, k := range mod {
@@ -829,4 +853,85 @@ func (ev *evaluator) nameOfKey(key string) string {
 		}
 	}
 	return name
+}
+
+var debugRuns = os.Getenv("MKVET_DEBUG_RUNS") != ""
+
+// probeIncrements finds the integer variables that one iteration of l's
+// body increases by an amount the iteration does not change, however deep
+// in the body the increase is (a counter incremented in an inner loop:
+// buff_len = buff_len + 1 inside a loop over i2, in a loop over i3). The
+// body is walked once in a sandbox with each candidate a fresh symbol x0 and
+// the DO variable a symbol: a candidate that ends the walk as x0 + c, with c
+// free of those symbols and of the body's own variables, is a recurrence
+// x = x + c. The sandbox is discarded.
+func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, varValue Value, mod []string, recs map[string]symbolic.Expr) map[string]symbolic.Expr {
+	var cands []string
+	for _, k := range mod {
+		if _, ok := recs[k]; ok || strings.Contains(k, "%") || ev.paramName(ev.nameOfKey(k)) != "" {
+			continue
+		}
+		if _, isArr := ev.env[k]; isArr && ev.env[k].arr != nil {
+			continue
+		}
+		d := ev.prog.Resolve(ev.frame().routine, ev.nameOfKey(k))
+		if d == nil || d.IsArray() || d.Type.Base != apt.TypeInteger || (l.Var != "" && ev.key(l.Var) == k) {
+			continue
+		}
+		cands = append(cands, k)
+	}
+	if len(cands) == 0 || ev.probing > 0 {
+		return nil
+	}
+	ev.probing++
+	defer func() { ev.probing-- }()
+	snap := ev.snapshot(o)
+	defer snap.restore(ev, o)
+	saved := ev.cur
+	defer func() { ev.cur = saved }()
+	syms := map[string]string{}
+	for i, k := range cands {
+		s := "probe#" + strconv.Itoa(i)
+		syms[k] = s
+		ev.env[k] = Known(symbolic.Sym(s))
+	}
+	for _, k := range mod {
+		if _, ok := syms[k]; ok {
+			continue
+		}
+		ev.env[k] = ev.changedBy(k, "the value of %s as the loop changes it", true)
+	}
+	iter := "probe#var"
+	if l.Var != "" {
+		ev.store(l.Var, Known(symbolic.Sym(iter)))
+	}
+	ev.cur = body.clone()
+	fr := ev.frame()
+	fr.loops = append(fr.loops, l)
+	fr.entries = append(fr.entries, body.clone())
+	ev.walk(l.Body, o)
+	fr.loops = fr.loops[:len(fr.loops)-1]
+	fr.entries = fr.entries[:len(fr.entries)-1]
+	out := map[string]symbolic.Expr{}
+	for k, s := range syms {
+		v, ok := ev.env[k].Single()
+		if !ok || ev.cur.dead {
+			continue
+		}
+		c := v.Sub(symbolic.Sym(s))
+		bad := c.Has(iter)
+		for _, t := range syms {
+			bad = bad || c.Has(t)
+		}
+		for _, bv := range ev.cur.vars[len(saved.vars):] {
+			bad = bad || c.Has(bv)
+		}
+		for _, bv := range body.vars {
+			bad = bad || c.Has(bv)
+		}
+		if !bad {
+			out[k] = c
+		}
+	}
+	return out
 }

@@ -187,6 +187,10 @@ type evaluator struct {
 	rankMemo map[string]rankAnswer
 	// freq holds the frequency parameter of each unanalysable arm.
 	freq map[*apt.Branch]*Param
+	// probing is set while a loop body is walked to find its increments.
+	probing int
+	// freqUses counts the arms taken with a frequency parameter.
+	freqUses int
 }
 
 // frame is one activation of a routine.

@@ -60,6 +60,9 @@ type gotoLoopState struct {
 // runs only, so the statements after it run T-1 times. Values the loop
 // changes are unknown after it.
 func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
+	if ev.runGotoLoop(seg, parent) {
+		return
+	}
 	first := seg[0].Base()
 	pos := first.Span.Start()
 	p := ev.newParam("trips_"+routineTag(ev.frame().routine)+"_"+itoa(pos.Line), FromTripCount, pos,

@@ -1,6 +1,8 @@
 package symeval
 
 import (
+	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -98,10 +100,13 @@ func (ev *evaluator) routineSize(r *apt.Routine) int {
 }
 
 // computesControl reports whether running l may make values exact that the
-// symbolic evaluation of its body would lose: it assigns integer or logical
-// variables other than by x = x + c, or elements of integer or logical
-// arrays, or its variable selects array elements or is passed to a routine.
-func (ev *evaluator) computesControl(l *apt.Loop) bool {
+// symbolic evaluation of its body would lose: it assigns elements of
+// INTEGER or LOGICAL arrays, its variable selects array elements or is
+// passed to a routine (arrays reports these), or it assigns INTEGER or
+// LOGICAL variables other than by x = x + c at the top of the body (their
+// storage keys are in scalars: an increment deeper in the body may still
+// have a closed form, see probeIncrements).
+func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool) {
 	mod := ev.modified(l.Body)
 	recs := map[string]symbolic.Expr{}
 	if !hasJumps(l.Body) {
@@ -126,10 +131,16 @@ func (ev *evaluator) computesControl(l *apt.Loop) bool {
 		}
 		if d := ev.prog.Resolve(ev.frame().routine, ev.nameOfKey(k)); d != nil &&
 			(d.Type.Base == apt.TypeInteger || d.Type.Base == apt.TypeLogical) {
-			return true
+			if d.IsArray() {
+				arrays = true
+			} else {
+				scalars = append(scalars, k)
+			}
 		}
 	}
-	found := false
+	if arrays {
+		return scalars, true
+	}
 	usesVar := func(e apt.Expr) bool {
 		hit := false
 		apt.InspectExpr(e, func(x apt.Expr) bool {
@@ -142,14 +153,14 @@ func (ev *evaluator) computesControl(l *apt.Loop) bool {
 	}
 	visitExpr := func(e apt.Expr) {
 		apt.InspectExpr(e, func(x apt.Expr) bool {
-			if ix, ok := x.(*apt.Index); ok && l.Var != "" && (ix.Type.Base == apt.TypeInteger || ix.Type.Base == apt.TypeLogical) {
+			if ix, ok := x.(*apt.Index); ok && l.Var != "" && tracked(ix.Type) {
 				for _, s := range ix.Subs {
 					if usesVar(s) {
-						found = true
+						arrays = true
 					}
 				}
 			}
-			return !found
+			return !arrays
 		})
 	}
 	for _, n := range l.Body {
@@ -157,15 +168,15 @@ func (ev *evaluator) computesControl(l *apt.Loop) bool {
 			switch x := y.(type) {
 			case *apt.Block:
 				for _, s := range x.Stmts {
-					if ix, ok := s.Target.(*apt.Index); ok && (ix.Type.Base == apt.TypeInteger || ix.Type.Base == apt.TypeLogical) {
-						found = true
+					if ix, ok := s.Target.(*apt.Index); ok && tracked(ix.Type) {
+						arrays = true
 					}
 					visitExpr(s.Value)
 				}
 			case *apt.Call:
 				for _, a := range x.Args {
 					if l.Var != "" && usesVar(a) {
-						found = true
+						arrays = true
 					}
 					visitExpr(a)
 				}
@@ -176,10 +187,10 @@ func (ev *evaluator) computesControl(l *apt.Loop) bool {
 			case *apt.Branch:
 				visitExpr(x.Cond)
 			}
-			return !found
+			return !arrays
 		})
 	}
-	return found
+	return scalars, arrays
 }
 
 // runCounted runs a counted DO of trips iterations (a number), its variable
@@ -194,7 +205,7 @@ func (ev *evaluator) runCounted(l *apt.Loop, o *Occ, lo Value, step symbolic.Exp
 	ok := true
 	ev.runIterations(l, o, trips, func(k int64) bool {
 		if k > 0 && (!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds+runConds ||
-			len(ev.res.Params) > snap.params+runParams) {
+			len(ev.res.Params) > snap.params+runParams || ev.freqUses > snap.freqUses) {
 			ok = false
 			return false
 		}
@@ -206,7 +217,18 @@ func (ev *evaluator) runCounted(l *apt.Loop, o *Occ, lo Value, step symbolic.Exp
 		}
 		return true
 	})
-	if !ok || !ev.smallValues(mod) || len(ev.res.Params) > snap.params+runParams {
+	if !ok || !ev.smallValues(mod) || len(ev.res.Params) > snap.params+runParams || ev.freqUses > snap.freqUses {
+		if debugRuns {
+			fmt.Fprintf(os.Stderr, "run abandoned %s: ok=%v small=%v params=%d conds=%d\n", l.Span.Start(), ok, ev.smallValues(mod), len(ev.res.Params)-snap.params, len(ev.cur.conds)-snap.conds)
+			for _, k := range mod {
+				if v := ev.env[k]; v.IsKnown() && (len(v.Alts) > runValueAlts || v.Alts[0].E.Size() > runValueSize) {
+					fmt.Fprintf(os.Stderr, "   %s = %v\n", k, v.Alts)
+				}
+			}
+			for _, p := range ev.res.Params[snap.params:] {
+				fmt.Fprintf(os.Stderr, "   param %s: %s\n", p.Name, p.What)
+			}
+		}
 		snap.restore(ev, o)
 		return false
 	}
@@ -228,7 +250,8 @@ const (
 	runConds     = 24
 	// runParams bounds the parameters a run may create: a loop whose
 	// iterations keep meeting values the evaluation cannot derive computes
-	// nothing a run would make exact.
+	// nothing a run would make exact. For the same reason a run stops at
+	// the first branch on data it takes with a frequency.
 	runParams = 4
 )
 
@@ -260,11 +283,13 @@ type runSnapshot struct {
 	kids, occs, diags int
 	params, inputs    int
 	conds             int
+	freqUses          int
 }
 
 func (ev *evaluator) snapshot(o *Occ) *runSnapshot {
 	s := &runSnapshot{env: ev.env, cur: ev.cur.clone(), kids: len(o.Children), occs: ev.noccs,
-		diags: len(ev.res.Diags), params: len(ev.res.Params), inputs: len(ev.res.Inputs), conds: len(ev.cur.conds)}
+		diags: len(ev.res.Diags), params: len(ev.res.Params), inputs: len(ev.res.Inputs), conds: len(ev.cur.conds),
+		freqUses: ev.freqUses}
 	ev.env = cloneEnv(ev.env)
 	return s
 }
@@ -299,8 +324,10 @@ func (ev *evaluator) runWhile(l *apt.Loop, o *Occ) bool {
 	ok := true
 	ev.runIterations(l, o, -1, func(k int64) bool {
 		if k > maxRunTrips || (k+1)*size > runBudget || ev.runVisits+size > totalRunBudget ||
-			!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds+runConds ||
-			len(ev.res.Params) > snap.params+runParams {
+			!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds ||
+			len(ev.res.Params) > snap.params+runParams || ev.freqUses > snap.freqUses {
+			// Every test must be decided: a loop whose exit depends on
+			// the rank is left to the symbolic evaluation.
 			ok = false
 			return false
 		}
@@ -383,4 +410,45 @@ func cloneEnv(m map[string]Value) map[string]Value {
 		out[k] = v
 	}
 	return out
+}
+
+// runGotoLoop runs a loop built from a label and a GO TO back to it, seg
+// being the statements from the label to the GO TO: the statements before
+// the GO TO are walked once per iteration while some path goes on, the
+// paths that jump forward out of it waiting at their labels as any forward
+// GO TO does. It reports false, with the state as it found it, when the
+// iterations exceed the budgets, meet a branch on data, or compute values
+// that grow.
+func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
+	if parent == nil {
+		return false
+	}
+	snap := ev.snapshot(parent)
+	mod := ev.modified(seg)
+	size := int64(ev.bodySize(seg)) + 1
+	for k := int64(0); ; k++ {
+		if k > maxRunTrips || (k+1)*size > runBudget || ev.runVisits+size > totalRunBudget ||
+			!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds ||
+			len(ev.res.Params) > snap.params+runParams || ev.freqUses > snap.freqUses || ev.err != nil {
+			// A loop whose exit is not decided at each test (it depends
+			// on the rank) is left to the symbolic evaluation.
+			snap.restore(ev, parent)
+			return false
+		}
+		ev.runVisits += size
+		for _, n := range seg[:len(seg)-1] {
+			if ev.cur.dead {
+				break
+			}
+			ev.node(n, parent)
+		}
+		if ev.cur.dead {
+			if ev.cur.cycled {
+				// A CYCLE of an enclosing DO ended every path.
+				return true
+			}
+			return true
+		}
+		ev.newOcc(seg[len(seg)-1], parent) // the GO TO back
+	}
 }

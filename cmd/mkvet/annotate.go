@@ -16,7 +16,7 @@ func init() {
 	register(&command{
 		name: "annotate",
 		usage: "[-o OUT [-f]] [-D name=value,...] [-assume REL] [-I dir] [-define NAME[=val]] [-cpp] " +
-			"[-form fixed|free|auto] [-entry NAME] [-machine NAME|FILE] [-runs DB [-label NAME]] FILE",
+			"[-form fixed|free|auto] [-entry NAME] [-machine NAME|FILE] [-runs DB [-label NAME]] FILE...",
 		short: "print the source with each loop, call and MPI call annotated with its predicted cost",
 		order: 8,
 		run:   runAnnotate,
@@ -31,16 +31,20 @@ const annotationTag = "! mkvet: "
 // freeLineMax is the longest free-form line the standard allows.
 const freeLineMax = 132
 
-// runAnnotate writes the source of FILE with one comment per loop, call and
-// MPI call: its per-rank count as a closed form, the value at the -D point
-// and its share of the program's work. The input file is never modified.
+// runAnnotate writes the source of each FILE with one comment per loop,
+// call and MPI call: its per-rank count as a closed form, the value at the
+// -D point and its share of the program's work. The files are analysed as
+// one program; the inputs are never modified. One file goes to stdout or
+// -o FILE; several go to stdout one after the other, each after a line
+// "==> FILE <==" as head(1) prints them, or into the directory -o DIR under
+// their own names.
 func runAnnotate(args []string, stdout, stderr io.Writer) int {
 	c := lookup("annotate")
 	fs := newFlagSet(c, stderr)
 	var cf costFlags
 	cf.register(fs)
-	out := fs.String("o", "", "write the annotated source to `file` instead of stdout (never the input itself)")
-	force := fs.Bool("f", false, "overwrite the -o file when it exists")
+	out := fs.String("o", "", "write the annotated source to `path` instead of stdout: a file for one input, a directory for several (never an input itself)")
+	force := fs.Bool("f", false, "overwrite the -o file(s) when they exist")
 	runsDB := fs.String("runs", "", "also show calibrated seconds per node from the runs database `FILE` (mkvet calibrate); needs every value with -D")
 	label := fs.String("label", "", "with -runs: the program version labelled `NAME` (default: the version of FILE's contents)")
 	files, status, ok := parseFlags(fs, args)
@@ -51,38 +55,67 @@ func runAnnotate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mkvet annotate: "+format+"\n", args...)
 		return 2
 	}
-	if len(files) != 1 {
+	if len(files) == 0 {
 		fs.Usage()
-		return fail("want exactly one source file, found %d", len(files))
+		return fail("no source files")
 	}
-	file := files[0]
+	// Where each file's annotated copy goes, checked before any work.
+	dests := make([]string, len(files))
 	if *out != "" {
-		if same, err := sameFile(file, *out); err != nil {
-			return fail("%v", err)
-		} else if same {
-			return fail("-o %s is the input file; annotate never modifies its input", *out)
+		if len(files) == 1 {
+			dests[0] = *out
+		} else {
+			if st, err := os.Stat(*out); err != nil || !st.IsDir() {
+				return fail("-o %s: with %d files -o names an existing directory", *out, len(files))
+			}
+			seen := map[string]string{}
+			for i, f := range files {
+				dests[i] = filepath.Join(*out, filepath.Base(f))
+				if prev, dup := seen[dests[i]]; dup {
+					return fail("%s and %s would both be written to %s", prev, f, dests[i])
+				}
+				seen[dests[i]] = f
+			}
 		}
-		if _, err := os.Stat(*out); err == nil && !*force {
-			return fail("-o %s exists; use -f to overwrite it", *out)
+		for i, f := range files {
+			if same, err := sameFile(f, dests[i]); err != nil {
+				return fail("%v", err)
+			} else if same {
+				return fail("-o %s is the input file %s; annotate never modifies its input", dests[i], f)
+			}
+			for _, g := range files {
+				if same, _ := sameFile(g, dests[i]); same {
+					return fail("-o would overwrite the input %s; annotate never modifies its input", g)
+				}
+			}
+			if _, err := os.Stat(dests[i]); err == nil && !*force {
+				return fail("%s exists; use -f to overwrite it", dests[i])
+			}
 		}
 	}
-	src, err := os.ReadFile(file)
-	if err != nil {
-		return fail("%v", err)
+	srcs := make([][]byte, len(files))
+	for i, f := range files {
+		var err error
+		if srcs[i], err = os.ReadFile(f); err != nil {
+			return fail("%v", err)
+		}
 	}
 	cd, status := cf.load("annotate", files, stderr)
 	if cd == nil {
 		return status
 	}
-	notes := map[int][]string{}
+	notes := map[string]map[int][]string{}
+	for _, f := range files {
+		notes[f] = map[int][]string{}
+	}
 	sums := analyzer.Summaries(cd.report, cd.point, analyzer.Options{Machine: cd.machine, Given: cd.given})
 	for _, n := range cd.report.Nodes {
 		s, ok := sums[n]
 		sp := n.Node.Base().Span
-		if !ok || sp.File != file || sp.Line <= 0 {
-			continue // another file: an INCLUDE'd header is not annotated
+		if !ok || notes[sp.File] == nil || sp.Line <= 0 {
+			continue // an INCLUDE'd header is not annotated
 		}
-		notes[sp.Line] = append(notes[sp.Line], s)
+		notes[sp.File][sp.Line] = append(notes[sp.File][sp.Line], s)
 	}
 	header := "counts per rank as closed forms, with their values at " + analyzer.Point(cd.report, cd.point) +
 		" (largest and smallest where ranks differ); shares of the predicted work over all ranks"
@@ -90,9 +123,12 @@ func runAnnotate(args []string, stdout, stderr io.Writer) int {
 		if cd.point == nil {
 			return fail("-runs needs every value: give %s", defsHint(cd.missing))
 		}
-		h, err := calibratedNotes(*runsDB, *label, files, cd, file, notes)
-		if err != nil {
-			return fail("%v", err)
+		var h string
+		for _, f := range files {
+			var err error
+			if h, err = calibratedNotes(*runsDB, *label, files, cd, f, notes[f]); err != nil {
+				return fail("%v", err)
+			}
 		}
 		header += "; " + h
 	}
@@ -100,14 +136,24 @@ func runAnnotate(args []string, stdout, stderr io.Writer) int {
 		header = "counts per rank as closed forms (no values: give " + defsHint(cd.missing) +
 			"); shares of the work in the limit of large sizes"
 	}
-	text := annotateSource(src, header, notes, isFreeForm(file, cf.form))
-	if *out == "" {
-		_, err = stdout.Write(text)
-	} else {
-		err = writeNew(*out, text, *force)
-	}
-	if err != nil {
-		return fail("%v", err)
+	for i, f := range files {
+		text := annotateSource(srcs[i], header, notes[f], isFreeForm(f, cf.form))
+		var err error
+		switch {
+		case *out != "":
+			err = writeNew(dests[i], text, *force)
+		case len(files) > 1:
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			fmt.Fprintf(stdout, "==> %s <==\n", f)
+			_, err = stdout.Write(text)
+		default:
+			_, err = stdout.Write(text)
+		}
+		if err != nil {
+			return fail("%v", err)
+		}
 	}
 	return 0
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mkvet/mkvet/counting"
@@ -241,6 +242,9 @@ func (an *analysis) occ(o *symeval.Occ, parent *Node) symbolic.Piecewise {
 		if n.Note == "" {
 			n.Note = o.Note
 		}
+	}
+	if sym := os.Getenv("MKVET_DEBUG_SYM"); sym != "" && strings.Contains(o.Dom.Set().String(), sym) {
+		fmt.Fprintln(os.Stderr, "SYM", o.Node.Base().ID, o.Node.Base().Span.Start(), o.Dom.Set())
 	}
 	cnt, err := an.count(o.Dom, nil, nil)
 	if err != nil {
