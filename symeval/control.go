@@ -2,8 +2,8 @@ package symeval
 
 import (
 	"fmt"
-	"os"
 	"maps"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
