@@ -440,6 +440,19 @@ func (e Expr) Has(name string) bool {
 	return found
 }
 
+// HasBigCoefficient reports whether a coefficient of e (at its top level)
+// is a rational whose numerator or denominator does not fit in 64 bits: a
+// value computed by long chains of real arithmetic (a random number
+// generator's state) rather than a size.
+func (e Expr) HasBigCoefficient() bool {
+	for _, t := range e.t {
+		if t.c.b != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // Size returns the size of e's tree: its terms and their factors, with the
 // factors of function arguments counted where they occur. It measures how
 // large an expression has grown (a value recomputed in every iteration of a

@@ -587,7 +587,7 @@ func mentions(v Value, syms []string) bool {
 	}
 	for _, a := range v.Alts {
 		for _, s := range syms {
-			if a.E.Has(s) || (a.Guard != nil && strings.Contains(" "+a.Guard.String()+" ", s)) {
+			if a.E.Has(s) || formulaMentions(a.Guard, s) {
 				return true
 			}
 		}

@@ -59,6 +59,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		suffix:   map[string]int{},
 		rankMemo: map[string]rankAnswer{},
 		freq:     map[*apt.Branch]*Param{},
+		consts:   map[*apt.Const]Value{},
 	}
 	if ev.maxOccs == 0 {
 		ev.maxOccs = 200000
@@ -191,6 +192,8 @@ type evaluator struct {
 	probing int
 	// freqUses counts the arms taken with a frequency parameter.
 	freqUses int
+	// consts caches the values of literals.
+	consts map[*apt.Const]Value
 }
 
 // frame is one activation of a routine.
@@ -906,6 +909,15 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 		}
 		switch s.Kind {
 		case apt.StmtAssign:
+			if untrackedArray(s.Target) {
+				// An element of the program's data: its value is not
+				// followed, only the routines the expression calls run.
+				ev.evalCalls(s.Value)
+				if s.Mask != nil {
+					ev.evalCalls(s.Mask)
+				}
+				continue
+			}
 			v := ev.value(s.Value)
 			if s.Mask != nil {
 				ev.value(s.Mask)
@@ -917,6 +929,33 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 			}
 		}
 	}
+}
+
+// untrackedArray reports whether an assignment's target is an element,
+// section or whole of an array whose values the evaluation does not follow
+// (REAL, COMPLEX, CHARACTER: the program's data).
+func untrackedArray(target apt.Expr) bool {
+	switch t := target.(type) {
+	case *apt.Index:
+		return !tracked(t.Type)
+	case *apt.Name:
+		return t.Array && !tracked(t.Type)
+	case *apt.Component:
+		return t.Array && !tracked(t.Type)
+	}
+	return false
+}
+
+// evalCalls runs the routines an expression calls, without evaluating the
+// rest of it.
+func (ev *evaluator) evalCalls(e apt.Expr) {
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		if f, ok := x.(*apt.FuncCall); ok && !f.Intrinsic && ev.routineNamed(f.Name) != nil {
+			ev.value(f)
+			return false
+		}
+		return true
+	})
 }
 
 // assign stores v into the target of an assignment, converted to the
@@ -950,7 +989,12 @@ func (ev *evaluator) value(e apt.Expr) Value {
 	case nil:
 		return unknownValue("", "a missing value", false)
 	case *apt.Const:
-		return constValue(x)
+		if v, ok := ev.consts[x]; ok {
+			return v
+		}
+		v := constValue(x)
+		ev.consts[x] = v
+		return v
 	case *apt.Name:
 		if x.Array {
 			return unknownValue(x.Name, "the array "+x.Name, true)
@@ -1135,6 +1179,16 @@ func (ev *evaluator) binary(b *apt.Binary) Value {
 		return ev.logicalValue(b)
 	}
 	if v, ok := lift2(x, y, op); ok {
+		if apt.TypeOf(b).Base != apt.TypeInteger {
+			// Real arithmetic whose exact value outgrows 64-bit
+			// fractions is the program's data (a random number
+			// generator's state), not a size: it is not followed.
+			for _, a := range v.Alts {
+				if a.E.HasBigCoefficient() {
+					return unknownValue("", "the value of "+apt.FormatExpr(b), true)
+				}
+			}
+		}
 		return v
 	}
 	return unknownValue("", "the value of "+apt.FormatExpr(b), true)

@@ -33,9 +33,15 @@ type Options struct {
 
 // Analyze evaluates prog symbolically from its entry and counts every node.
 func Analyze(prog *apt.Program, opt Options) (*Report, error) {
+	t0 := time.Now()
 	res, err := symeval.Evaluate(prog, symeval.Options{Entry: opt.Entry, Params: opt.Params, Assume: opt.Assume, Values: opt.Values})
 	if err != nil {
 		return nil, err
+	}
+	if debugTimes {
+		defer func(t1 time.Time) {
+			fmt.Fprintf(os.Stderr, "cost.Analyze: evaluate %v, count and compose %v\n", t1.Sub(t0), time.Since(t1))
+		}(time.Now())
 	}
 	w := DefaultWeights()
 	if opt.Weights != nil {
@@ -561,3 +567,5 @@ func floorOverVars(e symbolic.Expr, vars map[string]bool) bool {
 	}
 	return false
 }
+
+var debugTimes = os.Getenv("MKVET_DEBUG_TIMES") != ""
