@@ -69,6 +69,14 @@ func (p *pass) at() string {
 	var parts []string
 	seen := map[string]bool{cost.Rank: true}
 	for _, q := range p.r.Params {
+		if (q.Origin == cost.FromFrequency || q.Lo != nil) && q.Default != nil {
+			// A branch frequency or bounded value at its neutral default
+			// is noted apart.
+			if d, ok := q.Default.Int64(); ok && p.pt.Env[q.Name] == d {
+				seen[q.Name] = true
+				continue
+			}
+		}
 		if v, ok := p.pt.Env[q.Name]; ok && !seen[q.Name] {
 			parts = append(parts, q.Name+"="+strconv.FormatInt(v, 10))
 			seen[q.Name] = true
@@ -654,6 +662,12 @@ func unresolvedParams(p *pass) {
 		if slices.Contains(p.opt.Given, q.Name) {
 			continue
 		}
+		impact, measured := p.impact(q)
+		if measured && impact < NeutralShare {
+			// It does not matter here: its default stands (Neutral
+			// lists it for the note).
+			continue
+		}
 		var origin, how string
 		switch q.Origin {
 		case cost.FromRead:
@@ -683,6 +697,10 @@ func unresolvedParams(p *pass) {
 			give = fmt.Sprintf("give it with a '!mk$ iterations ...' line before the loop or -D %s=...", q.Name)
 		}
 		msg := fmt.Sprintf("%s %s, so the counts keep it as the parameter %s; %s", q.What, how, q.Name, give)
+		if measured {
+			facts["impact"] = Round(impact)
+			msg += fmt.Sprintf("; it moves the predicted work by %.0f%% at %s", 100*impact, p.pointText())
+		}
 		if q.Default != nil {
 			facts["default"] = q.Default.String()
 			msg += fmt.Sprintf(" (without one the analysis uses %s = %s)", q.Name, q.Default)
@@ -690,6 +708,116 @@ func unresolvedParams(p *pass) {
 		p.report(loop, q.Pos, msg, facts)
 	}
 }
+
+// NeutralShare is the share of the predicted work below which a value the
+// analysis cannot derive does not matter at a point: MK3001 does not ask for
+// it and its default stands (issue 13: "only where it moves the predicted
+// work at the point by 1% or more").
+const NeutralShare = 0.01
+
+// frequencyRange is the range a branch frequency (in percent) can take.
+var frequencyRange = [2]int64{0, 100}
+
+// impact returns how much the predicted work at the point moves when the
+// parameter q spans its range (a branch frequency 0..100), as a share of the
+// work at the point, taking the larger of the heaviest rank's and the total
+// over ranks. It is measured only at a point and for a parameter with a
+// range and a default.
+func (p *pass) impact(q *cost.Param) (float64, bool) {
+	if p.pt == nil || q.Default == nil {
+		return 0, false
+	}
+	lo, hi, ok := paramRange(q, p.pt)
+	if !ok {
+		return 0, false
+	}
+	return Impact(p.r, p.pt, q.Name, lo, hi)
+}
+
+// paramRange returns the range of values q can take at pt: 0..100 for a
+// branch frequency, its bounds evaluated at the point for a bounded value.
+func paramRange(q *cost.Param, pt *cost.Point) (lo, hi int64, ok bool) {
+	if q.Origin == cost.FromFrequency {
+		return frequencyRange[0], frequencyRange[1], true
+	}
+	if q.Lo == nil || q.Hi == nil {
+		return 0, 0, false
+	}
+	env := map[string]symbolic.Rat{}
+	for k, v := range pt.Env {
+		env[k] = symbolic.RatInt(v)
+	}
+	l, err1 := q.Lo.Eval(env)
+	h, err2 := q.Hi.Eval(env)
+	if err1 != nil || err2 != nil {
+		return 0, 0, false
+	}
+	lo, ok1 := l.Int64()
+	hi, ok2 := h.Int64()
+	return lo, hi, ok1 && ok2
+}
+
+// Impact returns how much the program's work at pt moves when the symbol
+// name takes lo and hi instead of its value there: |W(hi) - W(lo)| over
+// W(pt), for the heaviest rank and for the total over ranks, the larger.
+func Impact(r *cost.Report, pt *cost.Point, name string, lo, hi int64) (float64, bool) {
+	at := func(v int64) (float64, float64, bool) {
+		env := map[string]symbolic.Rat{}
+		for k, x := range pt.Env {
+			env[k] = symbolic.RatInt(x)
+		}
+		env[name] = symbolic.RatInt(v)
+		maxW, total := 0.0, 0.0
+		for rk := int64(0); rk < pt.P; rk++ {
+			env[cost.Rank] = symbolic.RatInt(rk)
+			w, err := r.Work.Eval(env)
+			if err != nil {
+				return 0, 0, false
+			}
+			f := w.Float64()
+			maxW, total = max(maxW, f), total+f
+		}
+		return maxW, total, true
+	}
+	m0, t0, ok1 := at(lo)
+	m1, t1, ok2 := at(hi)
+	if !ok1 || !ok2 || pt.Work.Max <= 0 || pt.Work.Total <= 0 {
+		return 0, false
+	}
+	return max(math.Abs(m1-m0)/pt.Work.Max, math.Abs(t1-t0)/pt.Work.Total), true
+}
+
+// Neutral lists the parameters that take their defaults at pt because they
+// move the predicted work by less than NeutralShare (MK3001 does not ask for
+// them), with their impact.
+func Neutral(r *cost.Report, pt *cost.Point, given []string) []NeutralParam {
+	if pt == nil {
+		return nil
+	}
+	var out []NeutralParam
+	for _, q := range r.Params {
+		if slices.Contains(given, q.Name) || q.Default == nil || q.Value != nil {
+			continue
+		}
+		lo, hi, ok := paramRange(q, pt)
+		if !ok {
+			continue
+		}
+		if imp, ok := Impact(r, pt, q.Name, lo, hi); ok && imp < NeutralShare {
+			out = append(out, NeutralParam{Param: q, Impact: imp})
+		}
+	}
+	return out
+}
+
+// NeutralParam is a parameter whose default stands at a point.
+type NeutralParam struct {
+	Param  *cost.Param
+	Impact float64
+}
+
+// pointText names the point: "n=1024, P=8".
+func (p *pass) pointText() string { return Point(p.r, p.pt) }
 
 // ---- MK3002 ----
 

@@ -24,6 +24,12 @@ type Options struct {
 	// MaxResidues bounds the residue classes of a split by a constant modulus
 	// (default 64).
 	MaxResidues int
+	// Budget, when not nil, is a number of case-split cells shared by many
+	// counts (a whole program's): each count spends its cells from it, and
+	// a count that finds it spent fails with ErrTooComplex. It bounds the
+	// work of an analysis deterministically, where MaxCells bounds one
+	// count.
+	Budget *int
 }
 
 func (o Options) withDefaults() Options {
@@ -108,6 +114,12 @@ func (en *engine) run(start cell) error {
 		stack = stack[:len(stack)-1]
 		if en.cells++; en.cells > en.opt.MaxCells {
 			return fmt.Errorf("%w: more than %d case-split cells", ErrTooComplex, en.opt.MaxCells)
+		}
+		if b := en.opt.Budget; b != nil {
+			if *b <= 0 {
+				return fmt.Errorf("%w: the analysis's budget of case-split cells is spent", ErrTooComplex)
+			}
+			*b--
 		}
 		c, ok := clean(c)
 		if !ok || c.weight.IsZero() {

@@ -1,6 +1,7 @@
 package symeval
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/mkvet/mkvet/counting"
@@ -199,6 +200,19 @@ func (ev *evaluator) loadElement(ix *apt.Index) Value {
 		return unknown
 	}
 	st := ev.arrayOf(key, ev.declOf(ix))
+	// One unknown (and so one parameter) per element of one state of the
+	// array, however often it is read.
+	if e, single := off.Single(); single {
+		mk := fmt.Sprintf("%s|%p|%s", key, st, e.Key())
+		if v, ok := ev.env[key]; !ok || v.arr != st {
+			mk = fmt.Sprintf("%s|initial|%s", key, e.Key())
+		}
+		if u, ok := ev.unkElems[mk]; ok {
+			unknown = Value{unk: u}
+		} else {
+			ev.unkElems[mk] = unknown.unk
+		}
+	}
 	var out []Alt
 	for _, oa := range off.Alts {
 		alts, ok := ev.readOffset(st, oa.E)

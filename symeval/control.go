@@ -209,7 +209,7 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		for _, p := range prior {
 			ev.cur.conds = append(ev.cur.conds, not(p))
 		}
-		if !ok && leaves(b.Body) && onData(b.Cond) && !ev.exitsAnnotatedLoop(b.Body) {
+		if !ok && (stops(b.Body) || leaves(b.Body) && onData(b.Cond) && !ev.exitsAnnotatedLoop(b.Body)) {
 			// An early exit on data the evaluation cannot see (a
 			// convergence test, an error check): taken as never taken,
 			// and said so.
@@ -440,7 +440,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	// otherwise while the body runs.
 	mod := ev.modified(l.Body)
 	jumps := hasJumps(l.Body)
-	recs := map[string]symbolic.Expr{}
+	recs := map[string]Value{}
 	if !jumps {
 		recs = ev.recurrences(l, mod)
 	}
@@ -477,7 +477,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	pre := maps.Clone(ev.env)
 	for _, k := range mod {
 		if c, ok := recs[k]; ok && index.IsKnown() {
-			if v, ok := lift2(ev.env[k], index, func(x0, i symbolic.Expr) (symbolic.Expr, bool) { return x0.Add(c.Mul(i)), true }); ok {
+			if v, ok := liftN([]Value{ev.env[k], index, c}, affine); ok {
 				ev.env[k] = v
 				continue
 			}
@@ -531,9 +531,12 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			pv = Value{unk: &unknown{hint: keyName(k), what: "an unassigned value", undef: true}}
 		}
 		if c, ok := recs[k]; ok && trips.IsKnown() {
-			if v, ok := lift2(pv, trips, func(x0, t symbolic.Expr) (symbolic.Expr, bool) { return x0.Add(c.Mul(t)), true }); ok {
+			if v, ok := liftN([]Value{pv, trips, c}, affine); ok {
 				ev.env[k] = v
 				continue
+			}
+			if debugRuns {
+				fmt.Fprintf(os.Stderr, "recurrence %s at %s: liftN failed: pv=%d alts trips=%d c=%d (%v)\n", k, pos, len(pv.Alts), len(trips.Alts), len(c.Alts), pv.unk)
 			}
 		}
 		end := ev.env[k]
@@ -541,7 +544,13 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			ev.env[k] = chooseUndef(ran, end, pv)
 			continue
 		}
-		ev.env[k] = ev.changedBy(k, "the value of %s after the loop at "+pos.String(), false)
+		v := ev.afterLoop(k, pos)
+		if v.unk != nil && v.unk.lo == nil {
+			if lo, hi, ok := ev.counterRange(l, k, pv, trips); ok {
+				v.unk.lo, v.unk.hi = &lo, &hi
+			}
+		}
+		ev.env[k] = v
 	}
 	if l.Var != "" {
 		if after.IsKnown() {
@@ -598,12 +607,12 @@ func mentions(v Value, syms []string) bool {
 // recurrences finds the variables the body updates only by x = x + c (or
 // x = x - c, x = c + x) with c invariant, in one statement at the top level of
 // the body. It returns c by storage key.
-func (ev *evaluator) recurrences(l *apt.Loop, mod []string) map[string]symbolic.Expr {
+func (ev *evaluator) recurrences(l *apt.Loop, mod []string) map[string]Value {
 	counts := map[string]int{}
 	for _, k := range mod {
 		counts[k] = 0
 	}
-	out := map[string]symbolic.Expr{}
+	out := map[string]Value{}
 	modSet := map[string]bool{}
 	for _, k := range mod {
 		modSet[k] = true
@@ -652,7 +661,7 @@ func (ev *evaluator) recurrences(l *apt.Loop, mod []string) map[string]symbolic.
 			}
 			v := ev.value(inc)
 			if e, ok := v.Single(); ok {
-				out[k] = e.Scale(symbolic.RatInt(sign))
+				out[k] = Known(e.Scale(symbolic.RatInt(sign)))
 			}
 		}
 	}
@@ -755,6 +764,23 @@ func charRelation(a, b Value, op apt.Op) (counting.Formula, bool) {
 	return truth(t), true
 }
 
+// stops reports whether a statement list ends the program (STOP,
+// MPI_ABORT): an error check.
+func stops(body []apt.Node) bool {
+	if len(body) == 0 {
+		return false
+	}
+	switch n := body[len(body)-1].(type) {
+	case *apt.Stop:
+		return true
+	case *apt.Comm:
+		return n.Op == apt.MPIAbort
+	case *apt.Call:
+		return n.Callee == "mpi_abort" || n.Callee == "abort"
+	}
+	return false
+}
+
 // leaves reports whether a statement list always ends its path: its last
 // statement is a RETURN, STOP, EXIT, GO TO or MPI_ABORT.
 func leaves(body []apt.Node) bool {
@@ -787,8 +813,11 @@ func (ev *evaluator) assumeNotTaken(b *apt.Branch) {
 	if b.Cond != nil {
 		cond = apt.FormatExpr(b.Cond)
 	}
-	ev.res.Assumed = append(ev.res.Assumed, Assumption{Pos: pos,
-		What: "the early exit at " + pos.String() + " (" + cond + ") depends on data the evaluation cannot see; the counts take it as never taken"})
+	what := "the early exit at " + pos.String() + " (" + cond + ") depends on data the evaluation cannot see; the counts take it as never taken"
+	if stops(b.Body) {
+		what = "the error check at " + pos.String() + " (" + cond + ") is one the evaluation cannot decide; the counts take it as passing (the program goes on)"
+	}
+	ev.res.Assumed = append(ev.res.Assumed, Assumption{Pos: pos, What: what})
 }
 
 // freqParam returns the frequency parameter of an arm whose condition the
@@ -804,6 +833,10 @@ func (ev *evaluator) freqParam(b *apt.Branch) *Param {
 	}
 	p := ev.newParam("pct_"+routineTag(ev.frame().routine)+"_"+itoa(b.Span.Line), FromFrequency, b.Span.Start(),
 		"how often the branch at "+b.Span.Start().String()+" is taken, in percent ("+cond+")", false)
+	// A neutral default, half the time: the analysis says where the
+	// frequency matters (analyzer MK3001) and takes this elsewhere.
+	half := symbolic.Int(NeutralFrequency)
+	p.Default = &half
 	ev.freq[b] = p
 	return p
 }
@@ -865,7 +898,7 @@ var debugRuns = os.Getenv("MKVET_DEBUG_RUNS") != ""
 // the DO variable a symbol: a candidate that ends the walk as x0 + c, with c
 // free of those symbols and of the body's own variables, is a recurrence
 // x = x + c. The sandbox is discarded.
-func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, varValue Value, mod []string, recs map[string]symbolic.Expr) map[string]symbolic.Expr {
+func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, varValue Value, mod []string, recs map[string]Value) map[string]Value {
 	var cands []string
 	for _, k := range mod {
 		if _, ok := recs[k]; ok || strings.Contains(k, "%") || ev.paramName(ev.nameOfKey(k)) != "" {
@@ -879,6 +912,9 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 			continue
 		}
 		cands = append(cands, k)
+	}
+	if debugRuns {
+		fmt.Fprintf(os.Stderr, "probe %s cands=%v probing=%d\n", l.Span.Start(), cands, ev.probing)
 	}
 	if len(cands) == 0 || ev.probing > 0 {
 		return nil
@@ -912,26 +948,153 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 	ev.walk(l.Body, o)
 	fr.loops = fr.loops[:len(fr.loops)-1]
 	fr.entries = fr.entries[:len(fr.entries)-1]
-	out := map[string]symbolic.Expr{}
+	out := map[string]Value{}
+	var banned []string // what the increment must not depend on
+	banned = append(banned, iter)
+	for _, t := range syms {
+		banned = append(banned, t)
+	}
+	// Variables of this loop and of loops inside it; an enclosing loop's
+	// do not change while this one runs.
+	banned = append(banned, ev.cur.vars[min(len(saved.vars), len(ev.cur.vars)):]...)
+	banned = append(banned, body.vars[min(len(saved.vars), len(body.vars)):]...)
 	for k, s := range syms {
-		v, ok := ev.env[k].Single()
-		if !ok || ev.cur.dead {
+		v := ev.env[k]
+		if !v.IsKnown() || ev.cur.dead {
+			if debugRuns {
+				fmt.Fprintf(os.Stderr, "probe %s: %s unknown (dead %v): %+v\n", l.Span.Start(), k, ev.cur.dead, v.unk)
+			}
 			continue
 		}
-		c := v.Sub(symbolic.Sym(s))
-		bad := c.Has(iter)
-		for _, t := range syms {
-			bad = bad || c.Has(t)
+		// Each alternative x0 + c under a guard that does not change
+		// from one iteration to the next.
+		var alts []Alt
+		for _, a := range v.Alts {
+			c := a.E.Sub(symbolic.Sym(s))
+			alts = append(alts, Alt{Guard: a.Guard, E: c})
 		}
-		for _, bv := range ev.cur.vars[len(saved.vars):] {
-			bad = bad || c.Has(bv)
-		}
-		for _, bv := range body.vars {
-			bad = bad || c.Has(bv)
-		}
-		if !bad {
+		c := Value{Alts: alts}
+		if !mentions(c, banned) {
 			out[k] = c
+		} else if debugRuns {
+			fmt.Fprintf(os.Stderr, "probe %s: %s ends as %v (banned %v)\n", l.Span.Start(), k, v.Alts, banned)
 		}
 	}
+	if debugRuns {
+		fmt.Fprintf(os.Stderr, "probe %s cands %v found %v\n", l.Span.Start(), cands, out)
+	}
 	return out
+}
+
+// NeutralFrequency is the default of a branch frequency parameter, in
+// percent.
+const NeutralFrequency = 50
+
+// affine is x0 + c*i, the value of a recurrence x = x + c after i steps.
+func affine(a []symbolic.Expr) (symbolic.Expr, bool) { return a[0].Add(a[2].Mul(a[1])), true }
+
+// afterLoop returns the unknown value a variable has after the loop at pos:
+// one for the variable and the loop, whatever the calling context, so that
+// one parameter stands for it.
+func (ev *evaluator) afterLoop(key string, pos apt.Pos) Value {
+	mk := ev.nameOfKey(key) + "@" + pos.String()
+	if u, ok := ev.afterLoops[mk]; ok {
+		return Value{unk: u}
+	}
+	v := ev.changedBy(key, "the value of %s after the loop at "+pos.String(), false)
+	ev.afterLoops[mk] = v.unk
+	return v
+}
+
+// counterRange bounds a variable a loop changes only by x = x + c or
+// x = x - c (c a constant) outside inner loops, each at most once per
+// iteration, whatever the branches taken: after trips iterations from x0 it
+// lies between x0 + trips*(the sum of the negative steps) and x0 +
+// trips*(the sum of the positive ones).
+func (ev *evaluator) counterRange(l *apt.Loop, key string, x0, trips Value) (lo, hi symbolic.Expr, ok bool) {
+	start, ok1 := x0.Single()
+	t, ok2 := trips.Single()
+	if !ok1 || !ok2 {
+		return symbolic.Expr{}, symbolic.Expr{}, false
+	}
+	name := ev.nameOfKey(key)
+	var down, up int64
+	valid, found := true, false
+	var visit func(nodes []apt.Node, inLoop bool)
+	visit = func(nodes []apt.Node, inLoop bool) {
+		for _, n := range nodes {
+			switch x := n.(type) {
+			case *apt.Block:
+				for _, s := range x.Stmts {
+					nm, isName := s.Target.(*apt.Name)
+					if s.Kind != apt.StmtAssign || !isName || nm.Name != name {
+						continue
+					}
+					found = true
+					c, ok := stepOf(s.Value, name)
+					if !ok || inLoop {
+						valid = false
+						continue
+					}
+					if c < 0 {
+						down += c
+					} else {
+						up += c
+					}
+				}
+			case *apt.If:
+				for _, b := range x.Branches {
+					visit(b.Body, inLoop)
+				}
+			case *apt.Loop:
+				visit(x.Body, true)
+			case *apt.Call:
+				if ev.routineNamed(x.Callee) != nil {
+					for _, a := range x.Args {
+						if an, ok := a.(*apt.Name); ok && an.Name == name {
+							valid = false
+						}
+					}
+				}
+			case *apt.IO:
+				if slices.Contains(x.Reads, name) {
+					valid = false
+				}
+			}
+		}
+	}
+	visit(l.Body, false)
+	if !valid || !found {
+		return symbolic.Expr{}, symbolic.Expr{}, false
+	}
+	tm := symbolic.Max(t, symbolic.Int(0))
+	return start.Add(tm.Mul(symbolic.Int(down))), start.Add(tm.Mul(symbolic.Int(up))), true
+}
+
+// stepOf returns c for x + c, c + x or x - c with c an integer constant.
+func stepOf(e apt.Expr, name string) (int64, bool) {
+	b, ok := e.(*apt.Binary)
+	if !ok || (b.Op != apt.OpAdd && b.Op != apt.OpSub) {
+		return 0, false
+	}
+	isX := func(e apt.Expr) bool { n, ok := e.(*apt.Name); return ok && n.Name == name }
+	constOf := func(e apt.Expr) (int64, bool) {
+		c, ok := e.(*apt.Const)
+		if !ok || c.Kind != apt.ConstInt {
+			return 0, false
+		}
+		v, err := strconv.ParseInt(strings.TrimSpace(strings.SplitN(c.Text, "_", 2)[0]), 10, 64)
+		return v, err == nil
+	}
+	switch {
+	case isX(b.X):
+		c, ok := constOf(b.Y)
+		if b.Op == apt.OpSub {
+			c = -c
+		}
+		return c, ok
+	case isX(b.Y) && b.Op == apt.OpAdd:
+		return constOf(b.X)
+	}
+	return 0, false
 }

@@ -3,6 +3,7 @@ package symeval
 import (
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,20 +47,22 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		return nil, err
 	}
 	ev := &evaluator{
-		prog:     prog,
-		res:      &Result{Program: prog, Entry: entry},
-		env:      map[string]Value{},
-		params:   map[string]*Param{},
-		used:     map[string]bool{Size: true, Rank: true},
-		diagSeen: map[string]bool{},
-		summary:  map[*apt.Routine]*summary{},
-		maxOccs:  opt.MaxOccs,
-		values:   opt.Values,
-		sizes2:   map[*apt.Routine]int{},
-		suffix:   map[string]int{},
-		rankMemo: map[string]rankAnswer{},
-		freq:     map[*apt.Branch]*Param{},
-		consts:   map[*apt.Const]Value{},
+		prog:       prog,
+		res:        &Result{Program: prog, Entry: entry},
+		env:        map[string]Value{},
+		params:     map[string]*Param{},
+		used:       map[string]bool{Size: true, Rank: true},
+		diagSeen:   map[string]bool{},
+		summary:    map[*apt.Routine]*summary{},
+		maxOccs:    opt.MaxOccs,
+		values:     opt.Values,
+		sizes2:     map[*apt.Routine]int{},
+		suffix:     map[string]int{},
+		rankMemo:   map[string]rankAnswer{},
+		freq:       map[*apt.Branch]*Param{},
+		consts:     map[*apt.Const]Value{},
+		unkElems:   map[string]*unknown{},
+		afterLoops: map[string]*unknown{},
 	}
 	if ev.maxOccs == 0 {
 		ev.maxOccs = 200000
@@ -86,6 +89,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		return nil, ev.err
 	}
 	ev.res.Root = root
+	ev.res.Occurrences = ev.noccs
 	if ev.res.Parallel {
 		ev.res.Assume = append([]symbolic.Relation{
 			symbolic.Rel(symbolic.Sym(Size), ">=", symbolic.Int(1)),
@@ -194,6 +198,17 @@ type evaluator struct {
 	freqUses int
 	// consts caches the values of literals.
 	consts map[*apt.Const]Value
+	// byRankDepth is set while a loop is run rank by rank.
+	byRankDepth int
+	// rel holds the program's control-relevant variables (relevance.go).
+	rel *relevance
+	// running counts the loops being run, one inside the other.
+	running int
+	// unkElems holds the unknown value of each array element the
+	// evaluation could not derive, by array state and offset; afterLoops
+	// the unknown value of each variable after each loop.
+	unkElems   map[string]*unknown
+	afterLoops map[string]*unknown
 }
 
 // frame is one activation of a routine.
@@ -316,6 +331,9 @@ func (ev *evaluator) freshName(base string) string {
 // newParam registers a parameter.
 func (ev *evaluator) newParam(hint string, origin Origin, pos apt.Pos, what string, real bool) *Param {
 	p := &Param{Name: ev.freshName(hint), Origin: origin, Pos: pos, What: what, Real: real}
+	if debugRuns {
+		fmt.Fprintf(os.Stderr, "newParam %s probing=%d byRank=%d: %s\n", p.Name, ev.probing, ev.byRankDepth, what)
+	}
 	if v, ok := ev.values[p.Name]; ok {
 		p.Value = &v
 	}
@@ -510,6 +528,10 @@ func (ev *evaluator) key(name string) string {
 // newOcc records an occurrence of n in the current domain.
 func (ev *evaluator) newOcc(n apt.Node, parent *Occ) *Occ {
 	ev.noccs++
+	if ev.running > 0 || ev.probing > 0 {
+		// The work of runs and probes, against their budgets.
+		ev.runVisits++
+	}
 	if ev.noccs > ev.maxOccs && ev.err == nil {
 		ev.err = fmt.Errorf("%w (more than %d node occurrences)", ErrTooLarge, ev.maxOccs)
 	}
@@ -722,6 +744,13 @@ func (ev *evaluator) assignKey(k string, v Value) {
 func (ev *evaluator) paramOf(u *unknown, pos apt.Pos) symbolic.Expr {
 	if u.param == nil {
 		u.param = ev.newParam(u.hint, FromUnresolved, pos, u.what, u.real)
+		if u.lo != nil && u.hi != nil {
+			// A bounded value: the midpoint stands for it where it moves
+			// the work too little to ask for (analyzer MK3001).
+			u.param.Lo, u.param.Hi = u.lo, u.hi
+			mid := symbolic.FloorDiv(u.lo.Add(*u.hi), symbolic.Int(2))
+			u.param.Default = &mid
+		}
 	}
 	return u.param.expr()
 }

@@ -3,6 +3,7 @@ package symeval
 import (
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/symbolic"
+	"slices"
 )
 
 // The formulas of domains and guards are built through the helpers below,
@@ -82,6 +83,9 @@ func and(fs ...counting.Formula) counting.Formula {
 		return nil
 	case 1:
 		return out[0]
+	}
+	if contradicts(out) {
+		return formulaFalse
 	}
 	return out
 }
@@ -222,4 +226,179 @@ func formulaMentions(f counting.Formula, s string) bool {
 		return formulaMentions(g.F, s)
 	}
 	return false
+}
+
+// contradicts reports whether the conjunction f is false for a reason a
+// glance finds: two of its relations bound one symbol x (a*x + c with
+// constant a and c) to values no integer meets, such as k == 3 with
+// not (k == 3) or with k == 2. Guards of values read from arrays with a
+// symbolic subscript carry such equations, and the combinations of two
+// such values are mostly impossible.
+func contradicts(f counting.Formula) bool {
+	return contradictsDepth(f, 2)
+}
+
+// contradictsDepth is contradicts looking through at most depth levels of
+// disjunctions inside the conjunction: a conjunction with a disjunction is
+// false when each disjunct, with the rest, is.
+func contradictsDepth(f counting.Formula, depth int) bool {
+	a, ok := f.(counting.And)
+	if !ok || len(a) < 2 || len(a) > 32 {
+		return false
+	}
+	if depth > 0 {
+		for i, g := range a {
+			o, isOr := g.(counting.Or)
+			if !isOr || len(o) == 0 || len(o) > 8 {
+				continue
+			}
+			rest := append(slices.Clone([]counting.Formula(a[:i])), a[i+1:]...)
+			all := true
+			for _, d := range o {
+				conj := append(slices.Clone(rest), d)
+				if sub, ok := d.(counting.And); ok {
+					conj = append(slices.Clone(rest), sub...)
+				}
+				if !contradictsDepth(counting.And(conj), depth-1) {
+					all = false
+					break
+				}
+			}
+			if all {
+				return true
+			}
+		}
+	}
+	type bounds struct {
+		lo, hi     symbolic.Rat
+		hasLo      bool
+		hasHi      bool
+		eq         *symbolic.Rat
+		neq        []symbolic.Rat
+		contradict bool
+	}
+	bs := map[string]*bounds{}
+	get := func(x string) *bounds {
+		if b, ok := bs[x]; ok {
+			return b
+		}
+		b := &bounds{}
+		bs[x] = b
+		return b
+	}
+	// single returns x and the value v with e == coef*(x - v), coef's sign.
+	single := func(e symbolic.Expr) (string, symbolic.Rat, int, bool) {
+		syms := e.Symbols()
+		if len(syms) != 1 {
+			return "", symbolic.Rat{}, 0, false
+		}
+		ca, cb, ok := e.Linear(syms[0])
+		if !ok {
+			return "", symbolic.Rat{}, 0, false
+		}
+		av, ok1 := ca.Const()
+		bv, ok2 := cb.Const()
+		if !ok1 || !ok2 || av.IsZero() {
+			return "", symbolic.Rat{}, 0, false
+		}
+		return syms[0], bv.Neg().Quo(av), av.Sign(), true
+	}
+	for _, g := range a {
+		switch x := g.(type) {
+		case counting.Rel:
+			name, v, sign, ok := single(x.R.E)
+			if !ok {
+				continue
+			}
+			b := get(name)
+			ceil := func(r symbolic.Rat) symbolic.Rat { return r.Neg().Floor().Neg() }
+			switch {
+			case x.R.Op == symbolic.EQ:
+				if b.eq != nil && !b.eq.Equal(v) {
+					return true
+				}
+				b.eq = &v
+			case sign > 0:
+				// a*x + c >= 0 (> 0) with a > 0: x >= v (x > v).
+				lo := ceil(v)
+				if x.R.Op == symbolic.GT {
+					lo = v.Floor().Add(symbolic.RatInt(1))
+				}
+				if !b.hasLo || lo.Cmp(b.lo) > 0 {
+					b.lo, b.hasLo = lo, true
+				}
+			default:
+				// With a < 0: x <= v (x < v).
+				hi := v.Floor()
+				if x.R.Op == symbolic.GT {
+					hi = ceil(v).Sub(symbolic.RatInt(1))
+				}
+				if !b.hasHi || hi.Cmp(b.hi) < 0 {
+					b.hi, b.hasHi = hi, true
+				}
+			}
+		case counting.Not:
+			if r, ok := x.F.(counting.Rel); ok && r.R.Op == symbolic.EQ {
+				if name, v, _, ok := single(r.R.E); ok {
+					b := get(name)
+					b.neq = append(b.neq, v)
+				}
+			}
+		}
+	}
+	for _, b := range bs {
+		if b.hasLo && b.hasHi && b.lo.Cmp(b.hi) > 0 {
+			return true
+		}
+		if b.eq != nil {
+			if !b.eq.IsInt() || b.hasLo && b.eq.Cmp(b.lo) < 0 || b.hasHi && b.eq.Cmp(b.hi) > 0 {
+				return true
+			}
+			for _, n := range b.neq {
+				if n.Equal(*b.eq) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// formulaSize is the number of relations in f.
+func formulaSize(f counting.Formula) int {
+	switch g := f.(type) {
+	case counting.Rel:
+		return 1
+	case counting.And:
+		n := 0
+		for _, x := range g {
+			n += formulaSize(x)
+		}
+		return n
+	case counting.Or:
+		n := 0
+		for _, x := range g {
+			n += formulaSize(x)
+		}
+		return n
+	case counting.Not:
+		return formulaSize(g.F)
+	}
+	return 0
+}
+
+// maxGuardSize bounds the relations of one alternative's guard: a value
+// whose cases need more is unknown rather than a formula that grows with
+// every operation on it.
+const maxGuardSize = 64
+
+// guardsSmall reports whether every alternative's guard is within
+// maxGuardSize.
+func guardsSmall(alts []Alt) bool {
+	for _, a := range alts {
+		if a.Guard != nil && formulaSize(a.Guard) > maxGuardSize {
+			return false
+		}
+	}
+	return true
 }

@@ -32,6 +32,10 @@ type Result struct {
 	// Inputs are the files the program reads only when present, which the
 	// evaluation took as absent (the program's own defaults).
 	Inputs []InputFile
+	// Occurrences is the number of node occurrences the evaluation made: a
+	// measure of the program's size as evaluated (calling contexts and run
+	// iterations included).
+	Occurrences int
 	// Assumed are the choices the evaluation made where the program
 	// depends on data it cannot see and one choice is neutral (an exit on
 	// convergence taken as never taken), each once.
@@ -71,6 +75,9 @@ type Param struct {
 	// Value is the parameter's value in an evaluation at a point
 	// (Options.Values, or the default there), nil when it stays a symbol.
 	Value *int64
+	// Lo and Hi bound the values the parameter can take, where the
+	// evaluation knows them (a branch frequency is 0..100); nil otherwise.
+	Lo, Hi *symbolic.Expr
 }
 
 // Domain is where an occurrence executes: the integer points of Vars (the

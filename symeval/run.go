@@ -33,8 +33,8 @@ const (
 	maxRunTrips = 4096
 	// runBudget bounds the node visits one loop run may cost, and
 	// totalRunBudget those of all runs of an evaluation.
-	runBudget      = 20000
-	totalRunBudget = 400000
+	runBudget      = 50000
+	totalRunBudget = 500000
 )
 
 // runState marks a loop being run in its frame: the synthetic labels its
@@ -64,11 +64,10 @@ func (ev *evaluator) runOK(l *apt.Loop, trips int64) bool {
 		return false
 	}
 	cost := trips * int64(ev.bodySize(l.Body))
-	if cost > runBudget || ev.runVisits+cost > totalRunBudget {
-		return false
+	if debugRuns {
+		fmt.Fprintf(os.Stderr, "runOK %s trips=%d cost=%d total=%d\n", l.Span.Start(), trips, cost, ev.runVisits)
 	}
-	ev.runVisits += cost
-	return true
+	return cost <= runBudget && ev.runVisits+cost <= totalRunBudget
 }
 
 // bodySize counts the nodes a walk of nodes visits, callees included once
@@ -108,7 +107,7 @@ func (ev *evaluator) routineSize(r *apt.Routine) int {
 // have a closed form, see probeIncrements).
 func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool) {
 	mod := ev.modified(l.Body)
-	recs := map[string]symbolic.Expr{}
+	recs := map[string]Value{}
 	if !hasJumps(l.Body) {
 		recs = ev.recurrences(l, mod)
 	}
@@ -122,6 +121,7 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 			return true
 		})
 	}
+	r := ev.frame().routine
 	for _, k := range mod {
 		if _, ok := recs[k]; ok || inner[k] {
 			continue
@@ -129,8 +129,9 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 		if strings.Contains(k, "%") {
 			continue // a component: its type is the field's
 		}
-		if d := ev.prog.Resolve(ev.frame().routine, ev.nameOfKey(k)); d != nil &&
-			(d.Type.Base == apt.TypeInteger || d.Type.Base == apt.TypeLogical) {
+		name := ev.nameOfKey(k)
+		if d := ev.prog.Resolve(r, name); d != nil &&
+			(d.Type.Base == apt.TypeInteger || d.Type.Base == apt.TypeLogical) && ev.relevant(r, name) {
 			if d.IsArray() {
 				arrays = true
 			} else {
@@ -153,7 +154,7 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 	}
 	visitExpr := func(e apt.Expr) {
 		apt.InspectExpr(e, func(x apt.Expr) bool {
-			if ix, ok := x.(*apt.Index); ok && l.Var != "" && tracked(ix.Type) {
+			if ix, ok := x.(*apt.Index); ok && l.Var != "" && tracked(ix.Type) && (ix.Base != nil || ev.relevant(r, ix.Name)) {
 				for _, s := range ix.Subs {
 					if usesVar(s) {
 						arrays = true
@@ -168,14 +169,14 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 			switch x := y.(type) {
 			case *apt.Block:
 				for _, s := range x.Stmts {
-					if ix, ok := s.Target.(*apt.Index); ok && tracked(ix.Type) {
+					if ix, ok := s.Target.(*apt.Index); ok && tracked(ix.Type) && (ix.Base != nil || ev.relevant(r, ix.Name)) {
 						arrays = true
 					}
 					visitExpr(s.Value)
 				}
 			case *apt.Call:
 				for _, a := range x.Args {
-					if l.Var != "" && usesVar(a) {
+					if l.Var != "" && usesVar(a) && ev.relevant(r, l.Var) {
 						arrays = true
 					}
 					visitExpr(a)
@@ -204,6 +205,10 @@ func (ev *evaluator) runCounted(l *apt.Loop, o *Occ, lo Value, step symbolic.Exp
 	mod := ev.modified(l.Body)
 	ok := true
 	ev.runIterations(l, o, trips, func(k int64) bool {
+		if ev.runVisits > totalRunBudget || ev.runVisits-snap.visits > runBudget {
+			ok = false
+			return false
+		}
 		if k > 0 && (!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds+runConds ||
 			len(ev.res.Params) > snap.params+runParams || ev.freqUses > snap.freqUses) {
 			ok = false
@@ -284,12 +289,13 @@ type runSnapshot struct {
 	params, inputs    int
 	conds             int
 	freqUses          int
+	visits            int64
 }
 
 func (ev *evaluator) snapshot(o *Occ) *runSnapshot {
 	s := &runSnapshot{env: ev.env, cur: ev.cur.clone(), kids: len(o.Children), occs: ev.noccs,
 		diags: len(ev.res.Diags), params: len(ev.res.Params), inputs: len(ev.res.Inputs), conds: len(ev.cur.conds),
-		freqUses: ev.freqUses}
+		freqUses: ev.freqUses, visits: ev.runVisits}
 	ev.env = cloneEnv(ev.env)
 	return s
 }
@@ -318,12 +324,194 @@ func (s *runSnapshot) restore(ev *evaluator, o *Occ) {
 // when a test is not decided, the values it computes grow, or the budgets
 // are exceeded.
 func (ev *evaluator) runWhile(l *apt.Loop, o *Occ) bool {
+	if ev.runWhileOnce(l, o) {
+		return true
+	}
+	return ev.byRank([]apt.Expr{l.While}, l.Body, l.Span.Start(), o, func() bool { return ev.runWhileOnce(l, o) })
+}
+
+// maxRankSplit bounds the process counts at which a loop whose exit depends
+// on the rank is run rank by rank.
+const maxRankSplit = 16
+
+// byRank runs a loop (run does it; header and body are its control
+// expressions and statements) once per rank where P is a number: each time
+// with the domain restricted to rank == r and the values the loop reads
+// taken at that rank, so that every test is decided (a loop over the bits
+// of a rank-dependent offset, a search that stops at a different step on
+// each process). The values it leaves are joined, one alternative per rank
+// where they differ; a loop every rank leaves by a forward GO TO leaves its
+// paths waiting at the label, where they rejoin. It reports false, with the
+// state as it found it, where P is not a number, is beyond maxRankSplit, or
+// a rank's run fails.
+func (ev *evaluator) byRank(header []apt.Expr, body []apt.Node, pos apt.Pos, o *Occ, run func() bool) bool {
+	np, ok := ev.values[Size]
+	if _, fixed := ev.values[Rank]; !ok || fixed || np < 1 || np > maxRankSplit || ev.byRankDepth > 0 {
+		return false
+	}
+	ev.byRankDepth++
+	defer func() { ev.byRankDepth-- }()
+	snap := ev.snapshot(o)
+	baseEnv, baseCur := ev.env, ev.cur.clone()
+	read := ev.keysRead(header, body)
+	mod := ev.modified(body)
+	envs := make([]map[string]Value, np)
+	var pending map[string][]jump
+	alive := 0
+	for r := int64(0); r < np; r++ {
+		sub := map[string]symbolic.Expr{Rank: symbolic.Int(r)}
+		ev.env = cloneEnv(baseEnv)
+		for _, k := range read {
+			if v, ok := ev.env[k]; ok && v.IsKnown() {
+				if w, ok := substValue(v, sub); ok {
+					ev.env[k] = w
+				}
+			}
+		}
+		ev.cur = baseCur.clone()
+		ev.cur.pending = nil
+		ev.cur.conds = append(ev.cur.conds, rel(symbolic.Sym(Rank), "==", symbolic.Int(r)))
+		if !run() {
+			snap.restore(ev, o)
+			return false
+		}
+		switch {
+		case !ev.cur.dead && len(ev.cur.pending) == 0:
+			alive++
+			envs[r] = ev.env
+		case ev.cur.dead && !ev.cur.cycled && len(ev.cur.pending) > 0:
+			if pending == nil {
+				pending = map[string][]jump{}
+			}
+			for l, js := range ev.cur.pending {
+				pending[l] = append(pending[l], js...)
+			}
+		default:
+			snap.restore(ev, o)
+			return false
+		}
+	}
+	if alive != 0 && alive != int(np) {
+		snap.restore(ev, o)
+		return false
+	}
+	ev.env, ev.cur = cloneEnv(baseEnv), baseCur
+	if alive == 0 {
+		// Every rank left by a forward GO TO: the paths wait at their
+		// labels, with the rank's values.
+		ev.cur.dead, ev.cur.cycled = true, false
+		if ev.cur.pending == nil {
+			ev.cur.pending = map[string][]jump{}
+		}
+		for l, js := range pending {
+			ev.cur.pending[l] = append(ev.cur.pending[l], js...)
+		}
+		return true
+	}
+	rank := symbolic.Sym(Rank)
+	for _, k := range mod {
+		var alts []Alt
+		ok := true
+		for r, env := range envs {
+			v, has := env[k]
+			if !has || v.arr != nil || v.comm != nil || v.Fields != nil || !v.IsKnown() {
+				ok = false
+				break
+			}
+			for _, a := range v.Alts {
+				alts = append(alts, Alt{Guard: and(rel(rank, "==", symbolic.Int(int64(r))), a.Guard), E: a.E})
+			}
+		}
+		if ok {
+			if merged := mergeAlts(alts); len(merged) <= maxAlts {
+				ev.env[k] = Value{Alts: merged}
+				continue
+			}
+		}
+		ev.env[k] = ev.changedBy(k, "the value of %s after the loop at "+pos.String(), false)
+	}
+	return true
+}
+
+// keysRead returns the storage keys of the variables a loop's control
+// expressions and body mention.
+func (ev *evaluator) keysRead(header []apt.Expr, body []apt.Node) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(e apt.Expr) {
+		apt.InspectExpr(e, func(x apt.Expr) bool {
+			if nm, ok := x.(*apt.Name); ok {
+				if k := ev.key(nm.Name); !seen[k] {
+					seen[k] = true
+					out = append(out, k)
+				}
+			}
+			return true
+		})
+	}
+	for _, e := range header {
+		add(e)
+	}
+	for _, n := range body {
+		apt.Inspect(n, func(y apt.Node) bool {
+			switch x := y.(type) {
+			case *apt.Block:
+				for _, s := range x.Stmts {
+					add(s.Value)
+					add(s.Target)
+				}
+			case *apt.Branch:
+				add(x.Cond)
+			case *apt.Loop:
+				add(x.Lower)
+				add(x.Upper)
+				add(x.Step)
+				add(x.While)
+			case *apt.Call:
+				for _, a := range x.Args {
+					add(a)
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// substValue replaces symbols in every alternative of v, guards included,
+// dropping alternatives whose guards become false.
+func substValue(v Value, sub map[string]symbolic.Expr) (Value, bool) {
+	var out []Alt
+	for _, a := range v.Alts {
+		e, err := a.E.Subst(sub)
+		if err != nil {
+			return Value{}, false
+		}
+		g, err := substFormula(a.Guard, sub)
+		if err != nil {
+			return Value{}, false
+		}
+		if isFalse(g) {
+			continue
+		}
+		if isTrue(g) {
+			g = nil
+		}
+		out = append(out, Alt{Guard: g, E: e})
+	}
+	if len(out) == 0 {
+		return Value{}, false
+	}
+	return Value{Alts: mergeAlts(out)}, true
+}
+
+// runWhileOnce is runWhile with every test decided in the current state.
+func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
 	snap := ev.snapshot(o)
 	mod := ev.modified(l.Body)
-	size := int64(ev.bodySize(l.Body)) + 1
 	ok := true
 	ev.runIterations(l, o, -1, func(k int64) bool {
-		if k > maxRunTrips || (k+1)*size > runBudget || ev.runVisits+size > totalRunBudget ||
+		if k > maxRunTrips || ev.runVisits-snap.visits > runBudget || ev.runVisits > totalRunBudget ||
 			!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds ||
 			len(ev.res.Params) > snap.params+runParams || ev.freqUses > snap.freqUses {
 			// Every test must be decided: a loop whose exit depends on
@@ -331,11 +519,13 @@ func (ev *evaluator) runWhile(l *apt.Loop, o *Occ) bool {
 			ok = false
 			return false
 		}
-		ev.runVisits += size
 		if l.While != nil {
 			c, analysable := ev.cond(l.While)
-			t, dec := decide(c)
+			t, dec := ev.decideHere(c)
 			if !analysable || !dec {
+				if debugRuns {
+					fmt.Fprintf(os.Stderr, "while test at %s not decided (analysable %v): %v\n", l.Span.Start(), analysable, c)
+				}
 				ok = false
 				return false
 			}
@@ -346,6 +536,13 @@ func (ev *evaluator) runWhile(l *apt.Loop, o *Occ) bool {
 		return true
 	})
 	if !ok {
+		if debugRuns {
+			fmt.Fprintf(os.Stderr, "while run abandoned %s: visits=%d small=%v params=%d conds=%d freq=%d\n", l.Span.Start(), ev.runVisits, ev.smallValues(mod),
+				len(ev.res.Params)-snap.params, len(ev.cur.conds)-snap.conds, ev.freqUses-snap.freqUses)
+			for _, p := range ev.res.Params[snap.params:] {
+				fmt.Fprintf(os.Stderr, "   param %s: %s\n", p.Name, p.What)
+			}
+		}
 		snap.restore(ev, o)
 		return false
 	}
@@ -358,7 +555,11 @@ func (ev *evaluator) runWhile(l *apt.Loop, o *Occ) bool {
 // iterations started in (Occ.Iters): earlier iterations may have narrowed
 // them, a path that left the loop taking no further iterations.
 func (ev *evaluator) runIterations(l *apt.Loop, o *Occ, trips int64, next func(k int64) bool) {
-	o.Iters = []*Domain{}
+	ev.running++
+	defer func() { ev.running-- }()
+	if o.Iters == nil {
+		o.Iters = []*Domain{}
+	}
 	fr := ev.frame()
 	ev.nrun++
 	rs := &runState{loop: l, exit: "exit#" + strconv.Itoa(ev.nrun), cycle: "cycle#" + strconv.Itoa(ev.nrun)}
@@ -425,9 +626,10 @@ func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
 	}
 	snap := ev.snapshot(parent)
 	mod := ev.modified(seg)
-	size := int64(ev.bodySize(seg)) + 1
+	ev.running++
+	defer func() { ev.running-- }()
 	for k := int64(0); ; k++ {
-		if k > maxRunTrips || (k+1)*size > runBudget || ev.runVisits+size > totalRunBudget ||
+		if k > maxRunTrips || ev.runVisits-snap.visits > runBudget || ev.runVisits > totalRunBudget ||
 			!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds ||
 			len(ev.res.Params) > snap.params+runParams || ev.freqUses > snap.freqUses || ev.err != nil {
 			// A loop whose exit is not decided at each test (it depends
@@ -435,7 +637,6 @@ func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
 			snap.restore(ev, parent)
 			return false
 		}
-		ev.runVisits += size
 		for _, n := range seg[:len(seg)-1] {
 			if ev.cur.dead {
 				break

@@ -50,6 +50,9 @@ type unknown struct {
 	// varying marks a value a loop changes from one iteration to the next:
 	// one parameter cannot stand for it.
 	varying bool
+	// lo and hi bound the value where the evaluation knows bounds (a
+	// counter a loop changes by at most one step per iteration).
+	lo, hi *symbolic.Expr
 }
 
 // Known returns the value of e.
@@ -76,7 +79,7 @@ func lift2(a, b Value, op func(x, y symbolic.Expr) (symbolic.Expr, bool)) (Value
 	if !a.IsKnown() || !b.IsKnown() {
 		return Value{}, false
 	}
-	if len(a.Alts)*len(b.Alts) > maxAlts {
+	if len(a.Alts)*len(b.Alts) > maxCombos {
 		return Value{}, false
 	}
 	var out []Alt
@@ -86,11 +89,21 @@ func lift2(a, b Value, op func(x, y symbolic.Expr) (symbolic.Expr, bool)) (Value
 			if !ok {
 				return Value{}, false
 			}
-			out = append(out, Alt{Guard: and(x.Guard, y.Guard), E: e})
+			g := and(x.Guard, y.Guard)
+			if isFalse(g) {
+				continue
+			}
+			out = append(out, Alt{Guard: g, E: e})
 		}
 	}
-	return Value{Alts: mergeAlts(out)}, true
+	out = mergeAlts(out)
+	return Value{Alts: out}, len(out) <= maxAlts && guardsSmall(out)
 }
+
+// maxCombos bounds the combinations of alternatives an operation tries;
+// those whose guards contradict each other (k == 2 with k == 3) are
+// dropped before maxAlts applies to the rest.
+const maxCombos = 1024
 
 // liftN applies op to every combination of alternatives of vs.
 func liftN(vs []Value, op func([]symbolic.Expr) (symbolic.Expr, bool)) (Value, bool) {
@@ -100,7 +113,7 @@ func liftN(vs []Value, op func([]symbolic.Expr) (symbolic.Expr, bool)) (Value, b
 			return Value{}, false
 		}
 		n *= len(v.Alts)
-		if n > maxAlts {
+		if n > maxCombos {
 			return Value{}, false
 		}
 	}
@@ -113,11 +126,13 @@ func liftN(vs []Value, op func([]symbolic.Expr) (symbolic.Expr, bool)) (Value, b
 			args[i] = v.Alts[idx[i]].E
 			guards = append(guards, v.Alts[idx[i]].Guard)
 		}
-		e, ok := op(args)
-		if !ok {
-			return Value{}, false
+		if g := and(guards...); !isFalse(g) {
+			e, ok := op(args)
+			if !ok {
+				return Value{}, false
+			}
+			out = append(out, Alt{Guard: g, E: e})
 		}
-		out = append(out, Alt{Guard: and(guards...), E: e})
 		i := 0
 		for ; i < len(vs); i++ {
 			idx[i]++
@@ -130,7 +145,8 @@ func liftN(vs []Value, op func([]symbolic.Expr) (symbolic.Expr, bool)) (Value, b
 			break
 		}
 	}
-	return Value{Alts: mergeAlts(out)}, true
+	out = mergeAlts(out)
+	return Value{Alts: out}, len(out) <= maxAlts && guardsSmall(out)
 }
 
 // mergeAlts joins alternatives with equal expressions, so that a value that
@@ -202,7 +218,11 @@ func choose(cond counting.Formula, a, b Value) Value {
 	for _, x := range b.Alts {
 		out = append(out, Alt{Guard: and(nc, x.Guard), E: x.E})
 	}
-	return Value{Alts: mergeAlts(out)}
+	out = mergeAlts(out)
+	if !guardsSmall(out) {
+		return unknownValue("", "a value assigned under conditions too many to follow", false)
+	}
+	return Value{Alts: out}
 }
 
 func sameValue(a, b Value) bool {

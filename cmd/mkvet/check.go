@@ -15,6 +15,7 @@ import (
 	"github.com/mkvet/mkvet/model"
 	"github.com/mkvet/mkvet/model/cost"
 	"github.com/mkvet/mkvet/symbolic"
+	"github.com/mkvet/mkvet/symeval"
 )
 
 func init() {
@@ -211,6 +212,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 	ds := analyzer.Run(cd.report, cd.point, analyzer.Options{Share: *share, Imbalance: *imb, Machine: cd.machine, Given: cd.given})
+	neutral := analyzer.Neutral(cd.report, cd.point, cd.given)
+	if !*jsonOut {
+		printNotes(stderr, "check", cd, neutral)
+	}
 	if *jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -228,6 +233,37 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// printNotes tells, one line each, what the evaluation took without being
+// told: input files taken as absent (the program's own defaults), choices
+// made where the program depends on data (an exit on convergence not
+// taken), and values that take neutral defaults because they move the
+// predicted work by less than 1% at the point.
+func printNotes(w io.Writer, cmd string, cd *costed, neutral []analyzer.NeutralParam) {
+	for _, in := range cd.report.Inputs {
+		fmt.Fprintf(w, "mkvet %s: note: %s: %s is read only when present (%s): taken as absent, so the program's own defaults are used\n",
+			cmd, in.Pos, in.Name, in.How)
+	}
+	for _, a := range cd.report.Assumed {
+		fmt.Fprintf(w, "mkvet %s: note: %s\n", cmd, a.What)
+	}
+	var freq, other []string
+	for _, n := range neutral {
+		if n.Param.Origin == cost.FromFrequency {
+			freq = append(freq, n.Param.Name)
+		} else {
+			other = append(other, fmt.Sprintf("%s = %s (%s, between %s and %s)", n.Param.Name, n.Param.Default, n.Param.What, n.Param.Lo, n.Param.Hi))
+		}
+	}
+	if len(freq) > 0 {
+		fmt.Fprintf(w, "mkvet %s: note: %d branch frequencies move the predicted work by less than 1%% at %s and take the neutral default of %d%%: %s\n",
+			cmd, len(freq), analyzer.Point(cd.report, cd.point), symeval.NeutralFrequency, strings.Join(freq, ", "))
+	}
+	if len(other) > 0 {
+		fmt.Fprintf(w, "mkvet %s: note: %d bounded values move the predicted work by less than 1%% at %s and take the middle of their range: %s\n",
+			cmd, len(other), analyzer.Point(cd.report, cd.point), strings.Join(other, "; "))
+	}
 }
 
 // checkJSON is the -json output of mkvet check; README.md documents it.

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -89,15 +88,21 @@ func (pf *progFlags) parse(cmd string, files []string, stderr io.Writer, warning
 	if bad {
 		return nil, 2
 	}
-	var values map[string]int64
-	if os.Getenv("MKVET_POINTEVAL") != "" {
-		values, _, _ = intDefs(pf.defs)
-	}
-	rep, err := cost.Analyze(prog, cost.Options{Entry: pf.entry, Assume: assume, Values: values})
+	values, _, _ := intDefs(pf.defs)
+	rep, err := analyze(prog, cost.Options{Entry: pf.entry, Assume: assume}, values)
 	if err != nil {
 		return fail("%v", err)
 	}
 	return &loaded{files: files, prog: prog, report: rep, form: form}, 0
+}
+
+// analyze costs prog, at the -D values when there are some
+// (cost.AnalyzeAt).
+func analyze(prog *apt.Program, opt cost.Options, values map[string]int64) (*cost.Report, error) {
+	if len(values) == 0 {
+		return cost.Analyze(prog, opt)
+	}
+	return cost.AnalyzeAt(prog, opt, values)
 }
 
 // intDefs reads -D values that must be integers, keyed by report symbol

@@ -29,12 +29,21 @@ type Options struct {
 	// Values evaluates at a point: P and parameters fixed to integers
 	// (symeval.Options.Values). Counts are then closed forms in the rank.
 	Values map[string]int64
+	// Budget, when positive, bounds the analysis's work deterministically:
+	// the case-split cells of all its counts together (counting.Options.
+	// Budget) and a hundred times as many node occurrences of its
+	// evaluation. Counts beyond it fail as too complex.
+	Budget int
 }
 
 // Analyze evaluates prog symbolically from its entry and counts every node.
 func Analyze(prog *apt.Program, opt Options) (*Report, error) {
 	t0 := time.Now()
-	res, err := symeval.Evaluate(prog, symeval.Options{Entry: opt.Entry, Params: opt.Params, Assume: opt.Assume, Values: opt.Values})
+	sopt := symeval.Options{Entry: opt.Entry, Params: opt.Params, Assume: opt.Assume, Values: opt.Values}
+	if opt.Budget > 0 {
+		sopt.MaxOccs = 100 * opt.Budget
+	}
+	res, err := symeval.Evaluate(prog, sopt)
 	if err != nil {
 		return nil, err
 	}
@@ -52,6 +61,7 @@ func Analyze(prog *apt.Program, opt Options) (*Report, error) {
 		counts:     map[string]countResult{},
 		w:          w,
 		rankTables: map[string][]bool{},
+		budget:     opt.Budget,
 		rep: &Report{
 			Program:  prog,
 			Entry:    res.Entry,
@@ -89,6 +99,9 @@ type analysis struct {
 	// conditions on the rank at every rank.
 	np         int64
 	rankTables map[string][]bool
+	// budget is the case-split cells the counts may still spend (when
+	// Options.Budget is positive).
+	budget int
 	assume     *symbolic.Assumptions
 	counts     map[string]countResult
 	byDomain   map[*symeval.Domain]countResult
@@ -203,11 +216,16 @@ func (an *analysis) countSet(set *counting.Set, weight *symbolic.Expr) (symbolic
 			fmt.Fprintln(os.Stderr, "DEBUG", time.Since(t0), key, err)
 		}
 	}()
-	if weight == nil {
-		pw, err = counting.Count(set, an.assume)
-	} else {
-		pw, err = counting.Sum(set, *weight, an.assume, counting.Options{})
+	copt := counting.Options{}
+	if an.budget > 0 || an.rep.budgeted {
+		an.rep.budgeted = true
+		copt.Budget = &an.budget
 	}
+	w := symbolic.Int(1)
+	if weight != nil {
+		w = *weight
+	}
+	pw, err = counting.Sum(set, w, an.assume, copt)
 	an.counts[key] = countResult{pw, err}
 	return pw, err
 }
@@ -438,13 +456,17 @@ func (an *analysis) finish(res *symeval.Result) {
 		}
 	}
 	for _, p := range res.Params {
-		if !used[p.Name] && p.Default == nil {
+		if !used[p.Name] && p.Default == nil && p.Value == nil {
 			continue
 		}
 		an.rep.Params = append(an.rep.Params, &Param{
-			Name: p.Name, Origin: origins[p.Origin], Pos: p.Pos, What: p.What, Default: p.Default,
+			Name: p.Name, Origin: origins[p.Origin], Pos: p.Pos, What: p.What, Default: p.Default, Value: p.Value,
+			Lo: p.Lo, Hi: p.Hi,
 		})
 	}
+	an.rep.Inputs = res.Inputs
+	an.rep.Assumed = res.Assumed
+	an.rep.Occurrences = res.Occurrences
 }
 
 var origins = map[symeval.Origin]ParamOrigin{

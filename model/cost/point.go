@@ -71,7 +71,7 @@ func (r *Report) MissingParams(env map[string]int64) []string {
 		}
 	}
 	for _, p := range r.Params {
-		if _, ok := env[p.Name]; !ok && p.Default == nil {
+		if _, ok := env[p.Name]; !ok && p.Default == nil && p.Value == nil {
 			out = append(out, p.Name)
 		}
 	}
@@ -87,6 +87,10 @@ func (r *Report) At(env map[string]int64) (*Point, error) {
 	for _, p := range r.Params {
 		if v, ok := env[p.Name]; ok {
 			full[p.Name] = v
+			continue
+		}
+		if p.Value != nil {
+			full[p.Name] = *p.Value
 			continue
 		}
 		if p.Default == nil {

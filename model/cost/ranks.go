@@ -577,7 +577,47 @@ func (an *analysis) simplifyAtPoint(pw symbolic.Piecewise) symbolic.Piecewise {
 			res = append(res, p)
 		}
 	}
-	return symbolic.Piecewise{Pieces: res}
+	return an.uniform(symbolic.Piecewise{Pieces: res})
+}
+
+// uniform returns the constant a closed form in the rank takes at every
+// rank 0..P-1 as one unguarded piece, and pw itself when the ranks differ
+// (or it has other symbols): the cases of rank classes that all count the
+// same print as one number.
+func (an *analysis) uniform(pw symbolic.Piecewise) symbolic.Piecewise {
+	if len(pw.Pieces) < 2 {
+		return pw
+	}
+	for _, p := range pw.Pieces {
+		if len(p.Value.Symbols()) > 0 {
+			return pw
+		}
+		for _, g := range p.Guard {
+			if !onlyRankRel(g) {
+				return pw
+			}
+		}
+	}
+	f, err := pw.Compile([]string{symeval.Rank})
+	if err != nil {
+		return pw
+	}
+	var first symbolic.Rat
+	for rk := int64(0); rk < an.np; rk++ {
+		v, err := f.EvalInt([]int64{rk})
+		if err != nil {
+			return pw
+		}
+		if rk == 0 {
+			first = v
+		} else if !v.Equal(first) {
+			return pw
+		}
+	}
+	if first.IsZero() {
+		return symbolic.Piecewise{}
+	}
+	return symbolic.PiecewiseOf(symbolic.Const(first))
 }
 
 func onlyRankRel(r symbolic.Relation) bool {

@@ -41,8 +41,17 @@ type Report struct {
 	// Diags are problems met during evaluation (unmodelled constructs,
 	// recursion, unresolved values), each once.
 	Diags []apt.Diagnostic
+	// Inputs are the files the program reads only when present, taken as
+	// absent; Assumed the stated choices the counts rest on (symeval).
+	Inputs  []symeval.InputFile
+	Assumed []symeval.Assumption
+	// Occurrences is the number of node occurrences of the evaluation
+	// (symeval.Result.Occurrences).
+	Occurrences int
 
 	an *analysis // for closed forms computed on demand (TotalCount)
+	// budgeted is set when the analysis ran under Options.Budget.
+	budgeted bool
 }
 
 // ParamOrigin says where a parameter came from.
@@ -71,6 +80,14 @@ type Param struct {
 	// Default is the value from `!mk$ param name = value`, or the constant the
 	// program assigns before overwriting it from input; nil when there is none.
 	Default *symbolic.Expr
+	// Value is the parameter's value in a report evaluated at a point
+	// (Options.Values): the counts have it built in. Nil otherwise.
+	Value *int64
+	// Lo and Hi bound the values it can take where the evaluation knows
+	// them (a counter a loop changes at most once per iteration); the
+	// analysis then tells whether it matters. A branch frequency's range,
+	// 0..100, is implied.
+	Lo, Hi *symbolic.Expr
 }
 
 // Node is one APT node with its counts and costs. All Piecewise values are

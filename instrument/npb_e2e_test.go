@@ -1,0 +1,181 @@
+package instrument_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/frontend/fortran"
+	"github.com/mkvet/mkvet/instrument"
+	"github.com/mkvet/mkvet/instrument/sweep"
+	"github.com/mkvet/mkvet/internal/corpora"
+	"github.com/mkvet/mkvet/internal/e2e"
+	"github.com/mkvet/mkvet/model/cost"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// npbCases are the NAS Parallel Benchmarks of the real-run counts oracle
+// (issue 13) with the process counts each runs on: powers of two, and
+// squares for BT and SP.
+var npbCases = []struct {
+	bench string
+	ps    []int
+}{
+	{"LU", []int{1, 2, 4}}, {"CG", []int{1, 2, 4}}, {"MG", []int{1, 2, 4}}, {"FT", []int{1, 2, 4}},
+	{"EP", []int{1, 2, 4}}, {"BT", []int{1, 4}}, {"SP", []int{1, 4}},
+}
+
+// hotShare is the share of the predicted work from which a loop nest's
+// counts must be exact and equal the counters.
+const hotShare = 0.01
+
+// TestNPBCountsMatchRunsE2E builds each NPB benchmark at class S with
+// mkvet's instrumentation (a counter in every loop body), configured by its
+// own setparams for each process count, runs it with Open MPI and checks
+// that every loop nest holding 1% or more of the predicted work has an exact
+// per-rank count, entries and iterations, equal to the counters on every
+// rank. The static counts are those `mkvet check -D P=p` computes, with no
+// other value given: NPB's class is compiled in.
+func TestNPBCountsMatchRunsE2E(t *testing.T) {
+	dir := corpora.Dir(t)
+	e2e.Require(t, "mpif77", "mpirun", "cc")
+	npb, err := corpora.NewNPB(dir, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for _, c := range npbCases {
+		t.Run(c.bench, func(t *testing.T) {
+			for _, p := range c.ps {
+				npbOracle(t, npb, c.bench, p)
+			}
+		})
+	}
+	t.Logf("NPB counts oracle: %v", time.Since(start).Round(time.Second))
+}
+
+func npbOracle(t *testing.T, npb *corpora.NPB, bench string, p int) {
+	t.Helper()
+	files, inc, err := npb.Configure(bench, p, "S")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, diags := fortran.ParseFiles(files, fortran.Config{IncludeDirs: []string{inc}})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Fatalf("%s: parse: %v", bench, d)
+		}
+	}
+	point := map[string]int64{cost.Size: int64(p)}
+	rep, err := cost.AnalyzeAt(prog, cost.Options{}, point)
+	if err != nil {
+		t.Fatalf("%s P=%d: %v", bench, p, err)
+	}
+	pt, err := rep.At(point)
+	if err != nil {
+		t.Fatalf("%s P=%d: the analysis needs more than P: %v", bench, p, err)
+	}
+	cfg := &sweep.Config{
+		Prog: prog, Files: files,
+		Options: instrument.Options{BodyCounters: true, IncludeDirs: []string{inc}},
+		Build:   "mpif77 -O1 -fallow-argument-mismatch {srcs} -o {exe}", Launcher: testLauncher,
+		Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: mpiEnv(),
+	}
+	b, err := cfg.Compile(nil)
+	if err != nil {
+		t.Fatalf("%s P=%d: %v", bench, p, err)
+	}
+	run := cfg.Run(b, sweep.Point{P: p}, 0, filepath.Join(cfg.Dir, "run"), "npb")
+	if run.Err != nil {
+		t.Fatalf("%s P=%d: %v\n%s", bench, p, run.Err, run.Stderr)
+	}
+	byNode := map[string]map[int]instrument.Record{}
+	for _, r := range run.Records {
+		if r.Type != instrument.TypeNode {
+			continue
+		}
+		if byNode[r.Node] == nil {
+			byNode[r.Node] = map[int]instrument.Record{}
+		}
+		byNode[r.Node][r.Rank] = r
+	}
+	env := map[string]symbolic.Rat{}
+	for k, v := range pt.Env {
+		env[k] = symbolic.RatInt(v)
+	}
+	hot, exact, equal, others, othersEqual := 0, 0, 0, 0, 0
+	var bad []string
+	for _, n := range rep.Nodes {
+		if _, ok := n.Node.(*apt.Loop); !ok {
+			continue
+		}
+		id := n.Node.Base().ID
+		share := pt.Nodes[n].Work.Total / pt.Work.Total
+		isHot := share >= hotShare
+		if isHot {
+			hot++
+		} else {
+			others++
+		}
+		if !n.Exact {
+			if isHot {
+				bad = append(bad, fmt.Sprintf("%s (%s, %.1f%% of the work): count not exact: %s", id, n.Node.Base().Span.Start(), 100*share, n.Note))
+			}
+			continue
+		}
+		if isHot {
+			exact++
+		}
+		ok := true
+		for _, q := range []struct {
+			name string
+			pw   symbolic.Piecewise
+			got  func(instrument.Record) int64
+		}{
+			{"entries", n.Count, func(r instrument.Record) int64 { return r.Count }},
+			{"iterations", n.Iterations, func(r instrument.Record) int64 { return r.Iters }},
+		} {
+			for rank := 0; rank < p; rank++ {
+				env[cost.Rank] = symbolic.RatInt(int64(rank))
+				v, err := q.pw.Eval(env)
+				want, isInt := v.Int64()
+				got := q.got(byNode[id][rank])
+				if err == nil && isInt && v.IsInt() && want == got {
+					continue
+				}
+				ok = false
+				if isHot {
+					bad = append(bad, fmt.Sprintf("%s (%s, %.1f%% of the work) rank %d: static %s %s = %s, counter %d",
+						id, n.Node.Base().Span.Start(), 100*share, rank, q.name, clipPW(q.pw), v, got))
+				}
+			}
+		}
+		switch {
+		case ok && isHot:
+			equal++
+		case ok:
+			othersEqual++
+		}
+	}
+	t.Logf("%s P=%d: %d loop nests hold 1%% or more of the work: %d exact, %d equal to the counters; %d/%d other loops equal",
+		bench, p, hot, exact, equal, othersEqual, others)
+	if hot == 0 {
+		t.Errorf("%s P=%d: no loop nest holds 1%% of the work", bench, p)
+	}
+	if len(bad) > 0 {
+		slices.Sort(bad)
+		t.Errorf("%s P=%d: %d disagreements on hot loop nests:\n  %s", bench, p, len(bad), strings.Join(bad, "\n  "))
+	}
+}
+
+func clipPW(pw symbolic.Piecewise) string {
+	s := strings.ReplaceAll(pw.String(), "\n", "; ")
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	return s
+}

@@ -1,0 +1,209 @@
+// Package corpora finds the real applications mkvet is measured on (the NAS
+// Parallel Benchmarks 3.3 and CloverLeaf, kept beside the repository in
+// ../shared/corpora or where MKVET_CORPORA points) and prepares them for
+// tests and benchmarks: a private copy of NPB with its problem class and
+// process count configured by its own setparams, and each benchmark's
+// source files as its Makefile lists them. The corpora are test data and
+// are never copied into the repository; tests that need them skip, naming
+// the directory, when they are absent.
+package corpora
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// Dir returns the corpora directory: $MKVET_CORPORA, or shared/corpora
+// beside the repository. It skips t (with a message naming the directory)
+// when the directory is absent.
+func Dir(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("MKVET_CORPORA")
+	if dir == "" {
+		dir = filepath.Join(repoRoot(), "..", "shared", "corpora")
+	}
+	if st, err := os.Stat(filepath.Join(dir, "NPB3.3-MPI")); err != nil || !st.IsDir() {
+		t.Skipf("the corpora are not at %s (set MKVET_CORPORA to their directory); skipping", dir)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+// repoRoot returns the repository's root, from this file's place in it.
+func repoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// NPB is a private copy of NPB3.3-MPI with config/make.def written for
+// gfortran and Open MPI and sys/setparams built.
+type NPB struct {
+	Dir string
+}
+
+// Benchmarks are the Fortran benchmarks of NPB 3.3 MPI.
+var Benchmarks = []string{"BT", "CG", "EP", "FT", "LU", "MG", "SP"}
+
+// NewNPB copies NPB3.3-MPI from the corpora into dir and builds setparams
+// with cc (the copy is the program's own build tree: setparams records the
+// compiler flags of config/make.def in each npbparams.h).
+func NewNPB(corpora, dir string) (*NPB, error) {
+	src := filepath.Join(corpora, "NPB3.3-MPI")
+	dst := filepath.Join(dir, "NPB3.3-MPI")
+	if err := copyTree(src, dst); err != nil {
+		return nil, err
+	}
+	tmpl, err := os.ReadFile(filepath.Join(dst, "config", "make.def.template"))
+	if err != nil {
+		return nil, err
+	}
+	def := string(tmpl)
+	for _, r := range []struct{ re, repl string }{
+		{`(?m)^MPIF77.*$`, "MPIF77 = mpif77"},
+		{`(?m)^MPICC.*$`, "MPICC = mpicc"},
+		{`(?m)^CC .*$`, "CC = cc"},
+		{`(?m)^FFLAGS.*$`, "FFLAGS = -O2 -fallow-argument-mismatch"},
+		{`(?m)^FLINKFLAGS.*$`, "FLINKFLAGS = -O2"},
+		{`(?m)^FMPI_LIB.*$`, "FMPI_LIB ="},
+		{`(?m)^FMPI_INC.*$`, "FMPI_INC ="},
+	} {
+		def = regexp.MustCompile(r.re).ReplaceAllString(def, r.repl)
+	}
+	if err := os.WriteFile(filepath.Join(dst, "config", "make.def"), []byte(def), 0o644); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("cc", "-o", "setparams", "setparams.c")
+	cmd.Dir = filepath.Join(dst, "sys")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("building setparams: %v\n%s", err, out)
+	}
+	return &NPB{Dir: dst}, nil
+}
+
+// Configure writes bench's npbparams.h for p processes and class (setparams
+// bench p class, run in the benchmark's directory) and returns the
+// benchmark's source files in its Makefile's order, and the directory its
+// INCLUDE files are in.
+func (n *NPB) Configure(bench string, p int, class string) (files []string, incDir string, err error) {
+	dir := filepath.Join(n.Dir, bench)
+	cmd := exec.Command(filepath.Join(n.Dir, "sys", "setparams"), strings.ToLower(bench), fmt.Sprint(p), class)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, "", fmt.Errorf("setparams %s %d %s: %v\n%s", bench, p, class, err, out)
+	}
+	files, err = Sources(dir)
+	return files, dir, err
+}
+
+// Sources returns the Fortran sources of an NPB benchmark directory: the
+// objects of its Makefile's OBJS list (with ${COMMON} the common directory,
+// ${RAND} randdp and $(VEC) empty), and BT's default I/O module btio.
+func Sources(dir string) ([]string, error) {
+	mk, err := os.ReadFile(filepath.Join(dir, "Makefile"))
+	if err != nil {
+		return nil, err
+	}
+	var objs []string
+	in := false
+	for _, line := range strings.Split(string(mk), "\n") {
+		if strings.HasPrefix(line, "OBJS") {
+			in = true
+			line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(line, "OBJS")), "="))
+		}
+		if !in {
+			continue
+		}
+		cont := strings.HasSuffix(strings.TrimSpace(line), "\\")
+		line = strings.TrimSuffix(strings.TrimSpace(line), "\\")
+		objs = append(objs, strings.Fields(line)...)
+		if !cont {
+			break
+		}
+	}
+	if filepath.Base(dir) == "BT" {
+		objs = append(objs, "btio.o")
+	}
+	r := strings.NewReplacer("${COMMON}", "../common", "$(VEC)", "", "${RAND}", "randdp")
+	var out []string
+	for _, o := range objs {
+		f := filepath.Join(dir, strings.TrimSuffix(r.Replace(o), ".o")+".f")
+		if _, err := os.Stat(f); err != nil {
+			return nil, fmt.Errorf("%s lists %s: %v", filepath.Join(dir, "Makefile"), o, err)
+		}
+		out = append(out, filepath.Clean(f))
+	}
+	return out, nil
+}
+
+// CloverLeaf returns the Fortran sources of CloverLeaf in the order its
+// Makefile compiles them into clover_leaf (modules before their users).
+func CloverLeaf(corpora string) ([]string, error) {
+	dir := filepath.Join(corpora, "CloverLeaf_ref")
+	mk, err := os.ReadFile(filepath.Join(dir, "Makefile"))
+	if err != nil {
+		return nil, err
+	}
+	rule := string(mk)
+	i := strings.Index(rule, "\nclover_leaf:")
+	if i < 0 {
+		return nil, fmt.Errorf("%s has no clover_leaf rule", filepath.Join(dir, "Makefile"))
+	}
+	rule = rule[i+1:]
+	if j := strings.Index(rule, "\n\n"); j >= 0 {
+		rule = rule[:j]
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, line := range strings.Split(rule, "\n")[1:] {
+		for _, m := range regexp.MustCompile(`^\s*([A-Za-z0-9_/]+\.f90)\b`).FindAllStringSubmatch(line, -1) {
+			f := filepath.Join(dir, m[1])
+			if seen[f] {
+				continue
+			}
+			if _, err := os.Stat(f); err != nil {
+				return nil, fmt.Errorf("%s lists %s: %v", filepath.Join(dir, "Makefile"), m[1], err)
+			}
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s lists no .f90 files for clover_leaf", filepath.Join(dir, "Makefile"))
+	}
+	return out, nil
+}
+
+// copyTree copies the regular files and directories under src to dst.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}
