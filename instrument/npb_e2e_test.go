@@ -108,7 +108,7 @@ func npbOracle(t *testing.T, npb *corpora.NPB, bench string, p int) {
 		env[k] = symbolic.RatInt(v)
 	}
 	hot, exact, equal, others, othersEqual := 0, 0, 0, 0, 0
-	var bad []string
+	var bad, data []string
 	for _, n := range rep.Nodes {
 		if _, ok := n.Node.(*apt.Loop); !ok {
 			continue
@@ -123,7 +123,11 @@ func npbOracle(t *testing.T, npb *corpora.NPB, bench string, p int) {
 		}
 		if !n.Exact {
 			if isHot {
-				bad = append(bad, fmt.Sprintf("%s (%s, %.1f%% of the work): count not exact: %s", id, n.Node.Base().Span.Start(), 100*share, n.Note))
+				if onData(rep, n) {
+					data = append(data, fmt.Sprintf("%s (%s, %.1f%%): %s", id, n.Node.Base().Span.Start(), 100*share, n.Note))
+				} else {
+					bad = append(bad, fmt.Sprintf("%s (%s, %.1f%% of the work): count not exact: %s", id, n.Node.Base().Span.Start(), 100*share, n.Note))
+				}
 			}
 			continue
 		}
@@ -161,8 +165,14 @@ func npbOracle(t *testing.T, npb *corpora.NPB, bench string, p int) {
 			othersEqual++
 		}
 	}
-	t.Logf("%s P=%d: %d loop nests hold 1%% or more of the work: %d exact, %d equal to the counters; %d/%d other loops equal",
-		bench, p, hot, exact, equal, othersEqual, others)
+	t.Logf("%s P=%d: %d loop nests hold 1%% or more of the work: %d exact, %d equal to the counters, %d depend on data; %d/%d other loops equal",
+		bench, p, hot, exact, equal, len(data), othersEqual, others)
+	for _, d := range data {
+		t.Logf("  depends on data: %s", d)
+	}
+	if want := dataNests[bench]; len(data) > want {
+		t.Errorf("%s P=%d: %d hot loop nests depend on data, %d expected", bench, p, len(data), want)
+	}
 	if hot == 0 {
 		t.Errorf("%s P=%d: no loop nest holds 1%% of the work", bench, p)
 	}
@@ -170,6 +180,32 @@ func npbOracle(t *testing.T, npb *corpora.NPB, bench string, p int) {
 		slices.Sort(bad)
 		t.Errorf("%s P=%d: %d disagreements on hot loop nests:\n  %s", bench, p, len(bad), strings.Join(bad, "\n  "))
 	}
+}
+
+// dataNests are the hot loop nests of each benchmark whose counts depend on
+// the program's data, which no static analysis derives: MG's search for
+// the extreme values of its random initial grid calls bubble under a
+// comparison of random numbers.
+var dataNests = map[string]int{"MG": 2}
+
+// onData reports whether a node's count is approximate because of a branch
+// on data the analysis cannot see (its count carries a frequency
+// parameter, which MK3001 asks for where it matters).
+func onData(rep *cost.Report, n *cost.Node) bool {
+	freq := map[string]bool{}
+	for _, q := range rep.Params {
+		if q.Origin == cost.FromFrequency {
+			freq[q.Name] = true
+		}
+	}
+	for _, pc := range n.Count.Pieces {
+		for _, s := range pc.Value.Symbols() {
+			if freq[s] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func clipPW(pw symbolic.Piecewise) string {

@@ -200,9 +200,14 @@ func (ev *evaluator) loadElement(ix *apt.Index) Value {
 		return unknown
 	}
 	st := ev.arrayOf(key, ev.declOf(ix))
+	// An element selected by a loop's variable varies from one iteration
+	// to the next: no one parameter stands for it.
+	if mentions(off, ev.cur.vars) {
+		unknown.unk.varying = true
+	}
 	// One unknown (and so one parameter) per element of one state of the
 	// array, however often it is read.
-	if e, single := off.Single(); single {
+	if e, single := off.Single(); single && !unknown.unk.varying {
 		mk := fmt.Sprintf("%s|%p|%s", key, st, e.Key())
 		if v, ok := ev.env[key]; !ok || v.arr != st {
 			mk = fmt.Sprintf("%s|initial|%s", key, e.Key())

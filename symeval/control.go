@@ -348,6 +348,7 @@ func chooseUndef(c counting.Formula, a, b Value) Value {
 // loop evaluates a DO loop: its body once, in the domain extended by the
 // loop's index variable.
 func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
+	follower := ev.follower
 	o := ev.newOcc(l, parent)
 	pos := l.Span.Start()
 	savedStmt := ev.stmtOcc
@@ -499,7 +500,25 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	}
 	fr.loops = fr.loops[:len(fr.loops)-1]
 	fr.entries = fr.entries[:len(fr.entries)-1]
-	bodyDead := ev.cur.dead && !ev.cur.cycled && len(ev.cur.pending) == 0
+	exitOnly := false
+	if debugRuns && len(ev.cur.pending) > 0 {
+		fmt.Fprintf(os.Stderr, "loop %s pending %v follower %q\n", pos, slices.Collect(maps.Keys(ev.cur.pending)), follower)
+	}
+	if len(ev.cur.pending) > 0 && follower != "" {
+		exitOnly = true
+		for lbl := range ev.cur.pending {
+			exitOnly = exitOnly && lbl == follower
+		}
+		if exitOnly {
+			// Every jump out goes to the statement right after the loop,
+			// which the paths that run to the end reach too: an EXIT.
+			// The loop's own iterations are then not exact; what follows
+			// it is, its state being the one before the loop.
+			ev.cur.pending = nil
+			o.Inexact, o.Note = true, "the loop may be left early by GO TO "+follower+" on a condition the evaluation cannot analyse"
+		}
+	}
+	bodyDead := ev.cur.dead && !ev.cur.cycled && len(ev.cur.pending) == 0 && !exitOnly
 	if len(ev.cur.pending) > 0 {
 		ev.jumps++
 		ev.diag(pos, apt.Warning, "a GO TO out of this DO loop is not modelled: counts assume it is not taken")
@@ -507,7 +526,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		o.Inexact, o.Note = true, "a GO TO leaves the loop"
 	}
 	ev.cur = saved
-	if ev.cur.inexact == "" && body.inexact != "" {
+	if ev.cur.inexact == "" && body.inexact != "" && !exitOnly {
 		ev.cur.inexact = body.inexact
 	}
 	if bodyDead {

@@ -204,6 +204,10 @@ type evaluator struct {
 	rel *relevance
 	// running counts the loops being run, one inside the other.
 	running int
+	// follower is the label of the statement after the one being
+	// evaluated, "" when it has none: a GO TO it from inside a loop is an
+	// exit.
+	follower string
 	// unkElems holds the unknown value of each array element the
 	// evaluation could not derive, by array state and offset; afterLoops
 	// the unknown value of each variable after each loop.
@@ -326,6 +330,19 @@ func (ev *evaluator) freshName(base string) string {
 	}
 	ev.used[name] = true
 	return name
+}
+
+// releaseName makes a name freshName gave free again (its parameter was
+// discarded with an abandoned run).
+func (ev *evaluator) releaseName(name string) {
+	delete(ev.used, name)
+	i := strings.LastIndexByte(name, '_')
+	if i < 0 {
+		return
+	}
+	if n, err := strconv.Atoi(name[i+1:]); err == nil && n < ev.suffix[name[:i]] {
+		ev.suffix[name[:i]] = n
+	}
 }
 
 // newParam registers a parameter.
@@ -789,14 +806,20 @@ func (ev *evaluator) walk(nodes []apt.Node, parent *Occ) {
 			(!ev.cur.dead || ev.cur.cycled) {
 			// The DO's terminal statement: every iteration reaches it,
 			// including those that jumped here.
-			inexact := ev.cur.inexact
+			inexact, pending := ev.cur.inexact, ev.cur.pending
 			ev.cur = fr.entries[len(fr.entries)-1].clone()
 			if inexact != "" {
 				ev.cur.inexact = inexact
 			}
+			// Paths that jumped out of the loop still wait at their labels.
+			ev.cur.pending = pending
 		}
 		if ev.cur.dead {
 			continue
+		}
+		ev.follower = ""
+		if i+1 < len(nodes) {
+			ev.follower = nodes[i+1].Base().Label
 		}
 		ev.node(n, parent)
 	}

@@ -308,6 +308,7 @@ func (s *runSnapshot) restore(ev *evaluator, o *Occ) {
 	ev.res.Diags = ev.res.Diags[:s.diags]
 	for _, p := range ev.res.Params[s.params:] {
 		delete(ev.params, p.Name)
+		ev.releaseName(p.Name)
 		for b, q := range ev.freq {
 			if q == p {
 				delete(ev.freq, b)
