@@ -522,7 +522,7 @@ func commInLoop(p *pass) {
 		if c.Op.IsCollective() {
 			verb = "runs"
 		}
-		if !growsWithInput(msgs) {
+		if !growsWithInput(msgs) && !p.iteratesAtPoint(n) {
 			continue
 		}
 		facts := map[string]any{"op": c.Op.String(), "messages": p.closed(msgs)}
@@ -634,6 +634,32 @@ func (p *pass) messageSeconds(n *cost.Node, mv cost.Values) (float64, bool) {
 		return 0, false
 	}
 	return mv.Max * net.Seconds(b.Float64()), true
+}
+
+// iteratesAtPoint reports whether, at the point, the loop nearest around n
+// runs more than one iteration per entry on some rank: in a report
+// evaluated at a point the sizes are numbers, so whether a count grows with
+// them shows as a loop that repeats.
+func (p *pass) iteratesAtPoint(n *cost.Node) bool {
+	if p.pt == nil {
+		return false
+	}
+	for a := n.Parent; a != nil; a = a.Parent {
+		if _, ok := a.Node.(*apt.Loop); !ok {
+			continue
+		}
+		v := p.pt.Nodes[a]
+		if v == nil {
+			return false
+		}
+		for rk := range v.Iterations.PerRank {
+			if v.Count.PerRank[rk] > 0 && v.Iterations.PerRank[rk] > v.Count.PerRank[rk] {
+				return true
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // growsWithInput reports whether a count is a closed form in the sizes or P

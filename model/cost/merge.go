@@ -32,6 +32,17 @@ func AnalyzeAt(prog *apt.Program, opt Options, values map[string]int64) (*Report
 	if _, ok := values[Size]; pt.Parallel && !ok {
 		return Analyze(prog, opt)
 	}
+	if len(pt.MissingParams(values)) > 0 {
+		// The point is not complete (a value only the user can give):
+		// the results are symbolic, and the symbolic evaluation's are
+		// the ones to show, where it finishes within its budget.
+		sopt := opt
+		sopt.Budget = symbolicBudget
+		if sym, err := Analyze(prog, sopt); err == nil {
+			return sym, nil
+		}
+		return pt, nil
+	}
 	if pt.Occurrences > symbolicOccurrences || programNodes(prog) > symbolicNodes {
 		return pt, nil
 	}
