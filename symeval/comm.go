@@ -27,8 +27,10 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 		ev.assign(c.Result, ev.communicator(c.Comm).rank)
 		return
 	case apt.MPIAbort:
-		ev.cur.dead, ev.cur.cycled = true, false
+		ev.stop(pos)
 		return
+	case apt.MPIFinalize:
+		ev.cur.finalized = true
 	}
 	p2p := !c.Op.IsCollective()
 	if c.Send != nil && sends(c.Op) {

@@ -233,7 +233,9 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		}
 		ev.env = maps.Clone(pre)
 		bo := ev.newOcc(b, o)
+		ev.arms++
 		ev.walk(b.Body, bo)
+		ev.arms--
 		outs = append(outs, outcome{cond: c, analysable: ok, env: ev.env, dead: ev.cur.dead, cycled: ev.cur.cycled})
 		states = append(states, ev.cur)
 		if ok && c != nil {
@@ -254,22 +256,42 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		}
 	}
 	ev.env = ev.join(pre, outs, hasElse)
-	allDead, allCycled := hasElse, true
-	for _, out := range outs {
+	allDead, allCycled, allStopped := hasElse, true, hasElse
+	var stopAt apt.Pos
+	for i, out := range outs {
 		if out.dead && !out.cycled {
 			allCycled = false
 		}
 		if out.dead && out.analysable && out.cond != nil {
 			ev.cur.conds = append(ev.cur.conds, not(out.cond))
+			if states[i].stopped {
+				ev.cur.stopConds = append(ev.cur.stopConds, out.cond)
+			}
+		}
+		// Conditions under which paths inside the arm stopped.
+		for _, c := range states[i].stopConds[min(len(saved.stopConds), len(states[i].stopConds)):] {
+			if !slices.ContainsFunc(ev.cur.stopConds, func(d counting.Formula) bool { return sameFormula(c, d) }) {
+				ev.cur.stopConds = append(ev.cur.stopConds, and(out.cond, c))
+			}
 		}
 		if !out.dead {
-			allDead = false
-		} else if !out.analysable {
-			ev.cur.inexact = "follows a RETURN under a condition the evaluation cannot analyse"
+			allDead, allStopped = false, false
+		} else {
+			if !states[i].stopped {
+				allStopped = false
+			} else {
+				stopAt = states[i].stopAt
+			}
+			if !out.analysable {
+				ev.cur.inexact = "follows an exit (RETURN, GO TO, STOP) under a condition the evaluation cannot analyse"
+			}
 		}
 	}
 	if allDead {
 		ev.cur.dead, ev.cur.cycled = true, allCycled
+		if allStopped {
+			ev.cur.stopped, ev.cur.stopAt = true, stopAt
+		}
 	}
 }
 

@@ -90,6 +90,12 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 	}
 	ev.res.Root = root
 	ev.res.Occurrences = ev.noccs
+	if e := ev.entryEnd; e != nil && e.dead && e.stopped {
+		// Every path of the program stops before its end: at a point,
+		// an error check the values fail (a build for another number of
+		// processes, a subdomain too small).
+		ev.res.Stopped = &Stopped{Pos: e.stopAt}
+	}
 	if ev.res.Parallel {
 		ev.res.Assume = append([]symbolic.Relation{
 			symbolic.Rel(symbolic.Sym(Size), ">=", symbolic.Int(1)),
@@ -204,6 +210,11 @@ type evaluator struct {
 	rel *relevance
 	// running counts the loops being run, one inside the other.
 	running int
+	// arms counts the IF arms being walked, one inside the other (across
+	// calls): a STOP under none of them is the program's normal end.
+	arms int
+	// entryEnd is the entry routine's state when its walk ended.
+	entryEnd *domainState
 	// follower is the label of the statement after the one being
 	// evaluated, "" when it has none: a GO TO it from inside a loop is an
 	// exit.
@@ -244,8 +255,18 @@ type domainState struct {
 	// cycled is set when the path ended by starting the next iteration of
 	// the innermost loop (CYCLE, or GO TO its terminal statement) rather
 	// than by leaving the routine.
-	cycled  bool
-	inexact string
+	cycled bool
+	// stopped is set when the path ended the program (STOP, MPI_ABORT),
+	// at stopAt; stopConds are the conditions under which paths of this
+	// state stopped, the live path being where none holds: a caller's
+	// path goes on only there.
+	stopped   bool
+	stopAt    apt.Pos
+	stopConds []counting.Formula
+	// finalized is set once the path has called MPI_FINALIZE: a STOP
+	// after it ends a finished run, not a failed check.
+	finalized bool
+	inexact   string
 	// pending holds the forward GO TOs taken on paths of this state, by
 	// target label: where the label is reached, those paths rejoin.
 	pending map[string][]jump
@@ -267,6 +288,7 @@ func (d *domainState) clone() *domainState {
 	c.snap = nil
 	c.vars = slices.Clone(d.vars)
 	c.conds = slices.Clone(d.conds)
+	c.stopConds = slices.Clone(d.stopConds)
 	if d.pending != nil {
 		c.pending = make(map[string][]jump, len(d.pending))
 		for k, v := range d.pending {
@@ -629,6 +651,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	}
 	saved := ev.cur
 	ev.cur = ev.cur.clone()
+	ev.cur.stopConds = nil
 	gotos := ev.gotos
 	ev.walk(r.Body, o)
 	if ev.gotos > gotos && o != nil {
@@ -636,7 +659,25 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 		// statement of the routine.
 		markInexact(o, "the routine has a jump (GO TO, EXIT, CYCLE) the evaluation does not model")
 	}
+	// A STOP in the routine ends the caller's path too: everywhere, or
+	// where its conditions held (the caller goes on where none did).
+	done := ev.cur
 	ev.cur = saved
+	if done.dead && done.stopped {
+		ev.cur.dead, ev.cur.cycled, ev.cur.stopped, ev.cur.stopAt = true, false, true, done.stopAt
+	} else {
+		for _, c := range done.stopConds {
+			if formulaMentionsAny(c, done.vars[len(saved.vars):]) {
+				ev.cur.inexact = "follows a routine that may stop under a condition on its own loop"
+				continue
+			}
+			ev.cur.conds = append(ev.cur.conds, not(c))
+			ev.cur.stopConds = append(ev.cur.stopConds, c)
+		}
+	}
+	if parent == nil {
+		ev.entryEnd = done
+	}
 	if result != nil && (r.Kind == apt.KindFunction) {
 		res := r.Result
 		if res == "" {
@@ -890,9 +931,12 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 				ev.store(name, Known(p.expr()))
 			}
 		}
-	case *apt.Return, *apt.Stop:
+	case *apt.Return:
 		ev.newOcc(n, parent)
 		ev.cur.dead, ev.cur.cycled = true, false
+	case *apt.Stop:
+		ev.newOcc(n, parent)
+		ev.stop(n.Span.Start())
 	case *apt.Goto:
 		ev.newOcc(n, parent)
 		if n.Kind == apt.GotoPlain && len(n.Targets) == 1 {
@@ -1601,4 +1645,25 @@ func markInexact(o *Occ, note string) {
 	for _, c := range o.Children {
 		markInexact(c, note)
 	}
+}
+
+// stop ends the current path by a STOP or MPI_ABORT at pos. Under a branch
+// and before MPI_FINALIZE it is one of the program's own checks failing
+// (stopped, which callers and the result see); elsewhere it is the
+// program's normal end, the path merely ends as at a RETURN.
+func (ev *evaluator) stop(pos apt.Pos) {
+	ev.cur.dead, ev.cur.cycled = true, false
+	if ev.arms > 0 && !ev.cur.finalized {
+		ev.cur.stopped, ev.cur.stopAt = true, pos
+	}
+}
+
+// formulaMentionsAny reports whether f mentions any of the symbols.
+func formulaMentionsAny(f counting.Formula, syms []string) bool {
+	for _, s := range syms {
+		if formulaMentions(f, s) {
+			return true
+		}
+	}
+	return false
 }

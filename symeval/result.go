@@ -32,6 +32,9 @@ type Result struct {
 	// Inputs are the files the program reads only when present, which the
 	// evaluation took as absent (the program's own defaults).
 	Inputs []InputFile
+	// Stopped is set when every path of the program stops (STOP,
+	// MPI_ABORT) before its end.
+	Stopped *Stopped
 	// Occurrences is the number of node occurrences the evaluation made: a
 	// measure of the program's size as evaluated (calling contexts and run
 	// iterations included).
@@ -40,6 +43,12 @@ type Result struct {
 	// depends on data it cannot see and one choice is neutral (an exit on
 	// convergence taken as never taken), each once.
 	Assumed []Assumption
+}
+
+// Stopped says where every path of the program ends by STOP or MPI_ABORT
+// before its end.
+type Stopped struct {
+	Pos apt.Pos
 }
 
 // Assumption is a stated choice the counts rest on.

@@ -103,6 +103,10 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 	}
 	r := l.report
 	c = &costed{prog: l.prog, report: r, machine: machine}
+	if r.Stopped != nil {
+		return fail("at %s the program stops at %s on every process before its end: one of its own checks fails there "+
+			"(a build for another number of processes, a problem too small or too large for them)", pointText(env), r.Stopped.Pos)
+	}
 
 	known := map[string]bool{}
 	if r.Parallel {
@@ -446,4 +450,23 @@ func readAssumes(assumes []string) (out []symbolic.Relation, src string, err err
 		}
 	}
 	return out, "", nil
+}
+
+// pointText formats -D values as "n=1024, P=8", P last.
+func pointText(env map[string]int64) string {
+	var keys []string
+	for k := range env {
+		if k != cost.Size {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	if _, ok := env[cost.Size]; ok {
+		keys = append(keys, cost.Size)
+	}
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%d", k, env[k])
+	}
+	return strings.Join(parts, ", ")
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/mkvet/mkvet/model/phase"
 	"github.com/mkvet/mkvet/model/whatif"
 	"github.com/mkvet/mkvet/symbolic"
+	"github.com/mkvet/mkvet/symeval"
 )
 
 func init() {
@@ -88,6 +89,19 @@ type whatifRun struct {
 	env      map[string]float64 // constant parameter values
 	exprs    map[string]symbolic.Expr
 	unitNote string
+	// points, when set, holds one model per process count of the sweep,
+	// each from an evaluation at that P (perP).
+	points []*pointModel
+	why    string // why the models are per P
+}
+
+// pointModel is the model of one process count from an evaluation at it.
+type pointModel struct {
+	p        int64
+	analysis *phase.Analysis
+	model    whatif.Model
+	terms    []phase.Term
+	stopped  *symeval.Stopped
 }
 
 func runWhatif(args []string, stdout, stderr io.Writer) int {
@@ -142,17 +156,22 @@ func runWhatif(args []string, stdout, stderr io.Writer) int {
 			return fail(err)
 		}
 	}
-	run, err := wf.build(files, prof, stderr)
+	run, err := wf.build(files, prof, ps, stderr)
 	if err != nil {
 		return fail(err)
 	}
 	var other *whatifRun
 	if wf.compare != "" {
-		if other, err = wf.build([]string{wf.compare}, prof, stderr); err != nil {
+		if other, err = wf.build([]string{wf.compare}, prof, ps, stderr); err != nil {
 			return fail(fmt.Errorf("-compare %s: %w", wf.compare, err))
 		}
 	}
-	out, err := wf.evaluate(run, other, prof, ps)
+	var out *whatifOutput
+	if run.points != nil {
+		out, err = wf.evaluatePerP(run, prof, ps)
+	} else {
+		out, err = wf.evaluate(run, other, prof, ps)
+	}
 	if err != nil {
 		return fail(err)
 	}
@@ -208,7 +227,7 @@ func indentText(s, pre string) string {
 }
 
 // build parses, analyses and models one program.
-func (wf *whatifFlags) build(files []string, prof *model.Profile, stderr io.Writer) (*whatifRun, error) {
+func (wf *whatifFlags) build(files []string, prof *model.Profile, ps []int64, stderr io.Writer) (*whatifRun, error) {
 	cfg, _, err := frontendConfig(wf.form, wf.incs, wf.macros, wf.cpp)
 	if err != nil {
 		return nil, usagef("%v", err)
@@ -273,11 +292,27 @@ func (wf *whatifFlags) build(files []string, prof *model.Profile, stderr io.Writ
 		}
 		sampleEnv[seriesName] = v
 	}
+	if cost.LargeProgram(prog) {
+		// A whole application: its values come from P through the
+		// program's own computations, evaluated at each P.
+		return wf.buildPerP(prog, files, prof, ps, exprs, assume,
+			"a whole application is evaluated at each process count: what it computes from P (process grids, block sizes) is then exact")
+	}
 	a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume}, Env: sampleEnv})
 	if err != nil {
 		return nil, err
 	}
 	r := &whatifRun{file: strings.Join(files, " "), analysis: a, exprs: exprs, env: map[string]float64{}}
+	if err := r.checkParams(wf); err != nil && a.Report.Parallel && seriesName == "" {
+		// Values the symbolic evaluation cannot derive may come from P
+		// at each process count.
+		run, perr := wf.buildPerP(prog, files, prof, ps, exprs, assume,
+			"values the closed forms need are derived at each process count: "+err.Error())
+		if perr == nil {
+			return run, nil
+		}
+		return nil, err
+	}
 	known := map[string]bool{}
 	for _, p := range a.Report.Params {
 		known[p.Name] = true
@@ -292,9 +327,6 @@ func (wf *whatifFlags) build(files []string, prof *model.Profile, stderr io.Writ
 	if len(unknown) > 0 {
 		slices.Sort(unknown)
 		fmt.Fprintf(stderr, "mkvet whatif: note: -D %s: not a parameter of %s; ignored\n", strings.Join(unknown, ", "), strings.Join(files, " "))
-	}
-	if err := r.checkParams(wf); err != nil {
-		return nil, err
 	}
 	mopt := phase.ModelOptions{Profile: prof, Balance: wf.balance, Leading: wf.leading}
 	if wf.unit != "" {
@@ -1181,4 +1213,132 @@ func csvQuote(s string) string {
 		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 	}
 	return s
+}
+
+// buildPerP makes one model per process count of the sweep, each from an
+// evaluation at that P (cost.Options.Values) with the sizes -D gives: what
+// the program computes from P is then exact, and no closed form in P is
+// needed. A process count at which the program stops (one of its own
+// checks fails there) keeps no model and its row says so.
+func (wf *whatifFlags) buildPerP(prog *apt.Program, files []string, prof *model.Profile, ps []int64,
+	exprs map[string]symbolic.Expr, assume []symbolic.Relation, why string) (*whatifRun, error) {
+	if wf.grain != "" || wf.constTime != "" || wf.compare != "" || wf.series != "" || wf.unit != "" {
+		return nil, usagef("-grain, -constant-time, -compare, -series and -unit need a closed form in P, which %s lacks (%s)",
+			strings.Join(files, " "), why)
+	}
+	r := &whatifRun{file: strings.Join(files, " "), exprs: exprs, env: map[string]float64{}, why: why}
+	all := ps
+	if !slices.Contains(ps, 1) {
+		all = append([]int64{1}, ps...) // the speedups are relative to P = 1
+	}
+	mopt := phase.ModelOptions{Profile: prof, Balance: wf.balance, Leading: wf.leading}
+	for _, p := range all {
+		values := map[string]int64{cost.Size: p}
+		at := map[string]symbolic.Rat{cost.Size: symbolic.RatInt(p)}
+		for name, e := range exprs {
+			v, err := e.Eval(at)
+			if err != nil || !v.IsInt() {
+				return nil, usagef("-D %s=%s: not an integer at P=%d", name, e, p)
+			}
+			n, _ := v.Int64()
+			values[name] = n
+		}
+		a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume, Values: values},
+			SampleP: []int64{p}})
+		pm := &pointModel{p: p}
+		var rep *cost.Report
+		if a != nil {
+			rep = a.Report
+		}
+		if err != nil {
+			// Only a program that stops at this P has no sample to give.
+			var serr error
+			if rep, serr = cost.Analyze(prog, cost.Options{Entry: wf.entry, Assume: assume, Values: values}); serr != nil || rep.Stopped == nil {
+				return nil, fmt.Errorf("P=%d: %w", p, err)
+			}
+		}
+		if rep.Stopped != nil {
+			pm.stopped = rep.Stopped
+			r.points = append(r.points, pm)
+			continue
+		}
+		if missing := rep.MissingParams(values); len(missing) > 0 {
+			return nil, usagef("P=%d: no value for %s; give %s", p, strings.Join(missing, ", "), defsHint(missing))
+		}
+		m, terms, err := a.Model(mopt)
+		if err != nil {
+			return nil, fmt.Errorf("P=%d: %w", p, err)
+		}
+		pm.analysis, pm.model, pm.terms = a, m, terms
+		r.points = append(r.points, pm)
+		if r.analysis == nil {
+			r.analysis = a
+		}
+	}
+	if r.analysis == nil {
+		return nil, fmt.Errorf("the program stops at every process count of the sweep (first at %s)", r.points[0].stopped.Pos)
+	}
+	for name, e := range exprs {
+		if c, ok := e.Const(); ok {
+			r.env[name] = c.Float64()
+		}
+	}
+	return r, nil
+}
+
+// evaluatePerP is evaluate for a run with one model per process count.
+func (wf *whatifFlags) evaluatePerP(run *whatifRun, prof *model.Profile, ps []int64) (*whatifOutput, error) {
+	net, _ := prof.Network()
+	out := &whatifOutput{Version: 1, File: run.file, Machine: prof.Name, Network: modelName(net),
+		Params: map[string]string{}, Notes: []string{"each process count is evaluated on its own: " + run.why}}
+	for k, e := range run.exprs {
+		out.Params[k] = e.String()
+	}
+	var t1 float64
+	rows := map[int64]rowJSON{}
+	for _, pm := range run.points {
+		if pm.stopped != nil {
+			rows[pm.p] = rowJSON{P: pm.p, Time: math.NaN(), Dominant: "stops at " + pm.stopped.Pos.String(), Terms: map[string]float64{}}
+			out.Notes = append(out.Notes, fmt.Sprintf("P=%d: the program stops at %s on every process (one of its own checks fails there)",
+				pm.p, pm.stopped.Pos))
+			continue
+		}
+		rs, err := whatif.Table(pm.model, run.env, []int64{pm.p})
+		if err != nil {
+			return nil, fmt.Errorf("P=%d: %w", pm.p, err)
+		}
+		rows[pm.p] = rowOf(pm.model, rs[0])
+		if pm.p == 1 {
+			t1 = rs[0].Time
+		}
+		for _, t := range pm.terms {
+			if t.Max != nil && t.Max.Method == phase.Approx {
+				out.Notes = append(out.Notes, fmt.Sprintf("P=%d: %s: the maximum over ranks is %s", pm.p, t.Name, t.Max.Note))
+			}
+		}
+		if len(out.Terms) == 0 || pm.p == ps[len(ps)-1] {
+			out.Terms = out.Terms[:0]
+			for _, t := range pm.terms {
+				out.Terms = append(out.Terms, termJSON{Name: t.Name, Kind: t.Kind.String(), ClosedForm: fmt.Sprintf("%s (at P=%d)", t.T, pm.p), How: t.How})
+			}
+		}
+	}
+	t := &tableJSON{Label: strings.TrimSuffix(baseName(run.file), ".f")}
+	for _, p := range ps {
+		rj := rows[p]
+		if t1 > 0 && !math.IsNaN(rj.Time) && rj.Time > 0 {
+			rj.Speedup = t1 / rj.Time
+			rj.Efficiency = rj.Speedup / float64(p)
+		} else {
+			rj.Speedup, rj.Efficiency = math.NaN(), math.NaN()
+		}
+		t.Rows = append(t.Rows, rj)
+		t.rows = append(t.rows, whatif.Row{P: rj.P, Time: rj.Time, Speedup: rj.Speedup, Efficiency: rj.Efficiency,
+			CommShare: rj.CommShare, Dominant: rj.Dominant, Exact: rj.Exact})
+	}
+	if t1 == 0 {
+		out.Notes = append(out.Notes, "no speedups: the program does not run on one process")
+	}
+	out.Tables = append(out.Tables, t)
+	return out, nil
 }

@@ -32,7 +32,7 @@ func BenchmarkWhatifSweep(b *testing.B) {
 	prof := model.Default()
 	for _, bp := range whatifBenchPrograms {
 		wf := &whatifFlags{progFlags: progFlags{form: "auto", defs: bp.defs}, format: "table"}
-		run, err := wf.build([]string{filepath.Join(testPrograms, bp.file)}, prof, io.Discard)
+		run, err := wf.build([]string{filepath.Join(testPrograms, bp.file)}, prof, ps, io.Discard)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -51,7 +51,7 @@ func BenchmarkWhatifSweep(b *testing.B) {
 func BenchmarkWhatifModel(b *testing.B) {
 	for _, bp := range whatifBenchPrograms {
 		wf := &whatifFlags{progFlags: progFlags{form: "auto", defs: bp.defs}, format: "table"}
-		run, err := wf.build([]string{filepath.Join(testPrograms, bp.file)}, model.Default(), io.Discard)
+		run, err := wf.build([]string{filepath.Join(testPrograms, bp.file)}, model.Default(), nil, io.Discard)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -130,7 +130,7 @@ func TestWhatifGrain(t *testing.T) {
 		t.Fatal(err)
 	}
 	wf := &whatifFlags{progFlags: progFlags{form: "auto"}, procs: "2..64", format: "json"}
-	run, err := wf.build([]string{filepath.Join(testPrograms, "pipe_block.f")}, model.Default(), io.Discard)
+	run, err := wf.build([]string{filepath.Join(testPrograms, "pipe_block.f")}, model.Default(), nil, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

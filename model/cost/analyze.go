@@ -101,13 +101,13 @@ type analysis struct {
 	rankTables map[string][]bool
 	// budget is the case-split cells the counts may still spend (when
 	// Options.Budget is positive).
-	budget int
-	assume     *symbolic.Assumptions
-	counts     map[string]countResult
-	byDomain   map[*symeval.Domain]countResult
-	w          Weights
-	rep        *Report
-	byNode     map[apt.Node]*Node
+	budget   int
+	assume   *symbolic.Assumptions
+	counts   map[string]countResult
+	byDomain map[*symeval.Domain]countResult
+	w        Weights
+	rep      *Report
+	byNode   map[apt.Node]*Node
 }
 
 // count returns how many points of d there are, times its factor, or with a
@@ -467,6 +467,9 @@ func (an *analysis) finish(res *symeval.Result) {
 	an.rep.Inputs = res.Inputs
 	an.rep.Assumed = res.Assumed
 	an.rep.Occurrences = res.Occurrences
+	an.rep.Stopped = res.Stopped
+	an.rep.Eval = res
+	an.rep.RankwiseP = an.np
 }
 
 var origins = map[symeval.Origin]ParamOrigin{

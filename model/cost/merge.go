@@ -43,7 +43,7 @@ func AnalyzeAt(prog *apt.Program, opt Options, values map[string]int64) (*Report
 		}
 		return pt, nil
 	}
-	if pt.Occurrences > symbolicOccurrences || programNodes(prog) > symbolicNodes {
+	if pt.Occurrences > symbolicOccurrences || LargeProgram(prog) {
 		return pt, nil
 	}
 	sopt := opt
@@ -201,6 +201,12 @@ func notePW(pw symbolic.Piecewise, used map[string]bool) {
 		}
 	}
 }
+
+// LargeProgram reports whether prog is a whole application rather than a
+// kernel: more APT nodes than symbolicNodes. Its closed forms in P would
+// need values only an evaluation at a point derives; commands evaluate it
+// at each point instead of looking for them.
+func LargeProgram(prog *apt.Program) bool { return programNodes(prog) > symbolicNodes }
 
 func programNodes(prog *apt.Program) int {
 	n := 0

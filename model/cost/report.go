@@ -48,6 +48,15 @@ type Report struct {
 	// Occurrences is the number of node occurrences of the evaluation
 	// (symeval.Result.Occurrences).
 	Occurrences int
+	// Stopped is set when every path of the program stops (STOP,
+	// MPI_ABORT) before its end: at a point, an error check the values
+	// fail.
+	Stopped *symeval.Stopped
+	// Eval is the symbolic evaluation the report counts.
+	Eval *symeval.Result
+	// RankwiseP is P of an evaluation at a point where the rank is free
+	// (the closed forms are then in the rank alone), 0 otherwise.
+	RankwiseP int64
 
 	an *analysis // for closed forms computed on demand (TotalCount)
 	// budgeted is set when the analysis ran under Options.Budget.

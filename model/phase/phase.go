@@ -227,13 +227,13 @@ func Analyze(prog *apt.Program, opt Options) (*Analysis, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := symeval.Evaluate(prog, symeval.Options{Entry: opt.Cost.Entry, Params: opt.Cost.Params, Assume: opt.Cost.Assume})
-	if err != nil {
-		return nil, err
-	}
+	// The report's own evaluation: at a point (opt.Cost.Values) its
+	// transfers are the point's.
+	res := rep.Eval
 	a := &Analysis{Report: rep, Eval: res, assume: rep.Assumptions, rankFree: withoutRank(rep.Assumptions),
 		loopVars: map[*symeval.Occ]map[string]bool{}}
 	a.pv = newProver(a.rankFree)
+	a.pv.np = rep.RankwiseP
 	if err := a.makeSamples(opt); err != nil {
 		return nil, err
 	}

@@ -2,8 +2,11 @@ package phase
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"strings"
 
+	"github.com/mkvet/mkvet/model/cost"
 	"github.com/mkvet/mkvet/symbolic"
 )
 
@@ -83,7 +86,13 @@ func disjoint(pw symbolic.Piecewise, a *prover) ([]region, error) {
 				}
 			}
 		}
-		if len(next) > maxRegions {
+		if len(next) > max(maxRegions, int(a.np)+1) {
+			if os.Getenv("MKVET_DEBUG_PW") != "" {
+				fmt.Fprintf(os.Stderr, "disjoint: %d pieces np=%d\n", len(pw.Pieces), a.np)
+				for _, p := range pw.Pieces[:min(6, len(pw.Pieces))] {
+					fmt.Fprintf(os.Stderr, "   %v if %v\n", p.Value, p.Guard)
+				}
+			}
 			return nil, errTooManyRegions
 		}
 		regions = next
@@ -117,10 +126,42 @@ func empty(g []symbolic.Relation, pv *prover) bool {
 	if e, ok := pv.empty[k]; ok {
 		return e
 	}
+	if e, ok := pv.rankEmpty(g); ok {
+		pv.empty[k] = e
+		return e
+	}
 	pw := symbolic.Piecewise{Pieces: []symbolic.Piece{{Guard: g, Value: symbolic.Int(1)}}}
 	e := len(pw.SimplifyWithin(pv.a, proofBudget).Pieces) == 0
 	pv.empty[k] = e
 	return e
+}
+
+// rankEmpty decides a conjunction of relations on the rank alone at a
+// point, by trying every rank 0..P-1; ok is false when it is not one.
+func (pv *prover) rankEmpty(g []symbolic.Relation) (empty, ok bool) {
+	if pv.np <= 0 {
+		return false, false
+	}
+	for _, r := range g {
+		for _, s := range r.E.Symbols() {
+			if s != cost.Rank && s != cost.Size {
+				return false, false
+			}
+		}
+	}
+	a := symbolic.NewAssumptions(g...)
+	// P is the point's, wherever the phase composition reintroduced it (a
+	// rank singled out as floor(P/2)).
+	env := map[string]symbolic.Rat{cost.Size: symbolic.RatInt(pv.np)}
+	for rk := int64(0); rk < pv.np; rk++ {
+		env[cost.Rank] = symbolic.RatInt(rk)
+		if h, err := a.Holds(env); err != nil {
+			return false, false
+		} else if h {
+			return false, true
+		}
+	}
+	return true, true
 }
 
 // prover holds the assumptions pw operations decide guards under, with a
@@ -129,6 +170,9 @@ func empty(g []symbolic.Relation, pv *prover) bool {
 type prover struct {
 	a     *symbolic.Assumptions
 	empty map[string]bool
+	// np is P of an analysis at a point (cost.Report.RankwiseP): a guard
+	// on the rank alone is then decided by trying every rank.
+	np int64
 }
 
 func newProver(a *symbolic.Assumptions) *prover { return &prover{a: a, empty: map[string]bool{}} }
