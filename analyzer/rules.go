@@ -35,6 +35,15 @@ func newPass(r *cost.Report, pt *cost.Point, opt Options) *pass {
 
 // report adds a diagnostic of the current check at node n (nil for none).
 func (p *pass) report(n *cost.Node, pos apt.Pos, msg string, facts map[string]any) {
+	if n != nil && !n.Exact && !strings.HasPrefix(p.check.ID, "MK3") {
+		// A count that rests on an approximation is never printed as if
+		// it were exact (MK3003 says why at the node too).
+		msg += " [approximate: " + noteOf(n) + "]"
+		if facts == nil {
+			facts = map[string]any{}
+		}
+		facts["approximate"] = noteOf(n)
+	}
 	d := Diagnostic{Pos: pos, ID: p.check.ID, Severity: p.check.Severity, Message: msg, Facts: facts}
 	if n != nil {
 		d.Node = n.Node.Base().ID
@@ -879,10 +888,7 @@ func approximate(p *pass) {
 		if n.Exact || n.Parent != nil && !n.Parent.Exact {
 			continue
 		}
-		note := n.Note
-		if note == "" {
-			note = "no reason given"
-		}
+		note := noteOf(n)
 		// One note per reason among siblings (every statement after an
 		// unmodelled GO TO), none where MK3002 says the same.
 		if k := (key{n.Parent, note}); said[note] || done[k] {
@@ -892,6 +898,14 @@ func approximate(p *pass) {
 		}
 		p.report(n, apt.Pos{}, "count is approximate: "+note, map[string]any{"note": note})
 	}
+}
+
+// noteOf is why n's count is approximate.
+func noteOf(n *cost.Node) string {
+	if n.Note == "" {
+		return "no reason given"
+	}
+	return n.Note
 }
 
 // ---- formatting ----

@@ -102,6 +102,9 @@ func Summaries(r *cost.Report, pt *cost.Point, opt Options) map[*cost.Node]strin
 				}
 			}
 		}
+		if !n.Exact {
+			s += " [approximate: " + noteOf(n) + "]"
+		}
 		out[n] = s
 	}
 	return out
