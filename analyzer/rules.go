@@ -78,13 +78,11 @@ func (p *pass) at() string {
 	var parts []string
 	seen := map[string]bool{cost.Rank: true}
 	for _, q := range p.r.Params {
-		if (q.Origin == cost.FromFrequency || q.Lo != nil) && q.Default != nil {
+		if (q.Origin == cost.FromFrequency || q.Lo != nil) && q.Default != nil && !slices.Contains(p.opt.Given, q.Name) {
 			// A branch frequency or bounded value at its neutral default
 			// is noted apart.
-			if d, ok := q.Default.Int64(); ok && p.pt.Env[q.Name] == d {
-				seen[q.Name] = true
-				continue
-			}
+			seen[q.Name] = true
+			continue
 		}
 		if v, ok := p.pt.Env[q.Name]; ok && !seen[q.Name] {
 			parts = append(parts, q.Name+"="+strconv.FormatInt(v, 10))

@@ -3,6 +3,7 @@ package symeval
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -43,9 +44,12 @@ type arrayState struct {
 }
 
 // arrayStore is one assignment to an element: val at offset off where guard
-// holds (nil: always).
+// holds (nil: always). A store with upTo set stands for a loop's stores to
+// the offsets off..*upTo, whose values the evaluation does not follow: the
+// elements outside that range keep theirs.
 type arrayStore struct {
 	off   symbolic.Expr
+	upTo  *symbolic.Expr
 	guard counting.Formula
 	val   Value
 }
@@ -197,6 +201,13 @@ func (ev *evaluator) loadElement(ix *apt.Index) Value {
 	unknown := unknownValue(ix.Name, "an element of "+ix.Name, ix.Type.Base != apt.TypeInteger)
 	key, off, ok := ev.arrayRef(ix)
 	if !ok {
+		// An element selected by a value that changes from one iteration
+		// to the next (a random index) is another element each time.
+		for _, s := range ix.Subs {
+			if v := ev.value(s); v.unk != nil && v.unk.varying {
+				unknown.unk.varying = true
+			}
+		}
 		return unknown
 	}
 	st := ev.arrayOf(key, ev.declOf(ix))
@@ -208,7 +219,7 @@ func (ev *evaluator) loadElement(ix *apt.Index) Value {
 	// One unknown (and so one parameter) per element of one state of the
 	// array, however often it is read.
 	if e, single := off.Single(); single && !unknown.unk.varying {
-		mk := fmt.Sprintf("%s|%p|%s", key, st, e.Key())
+		mk := elemKey(key, st, e)
 		if v, ok := ev.env[key]; !ok || v.arr != st {
 			mk = fmt.Sprintf("%s|initial|%s", key, e.Key())
 		}
@@ -237,12 +248,26 @@ func (ev *evaluator) loadElement(ix *apt.Index) Value {
 	return ev.pruneRanks(Value{Alts: mergeAlts(out)})
 }
 
+// elemKey identifies the element at offset off of one state of an array.
+func elemKey(key string, st *arrayState, off symbolic.Expr) string {
+	return fmt.Sprintf("%s|%p|%s", key, st, off.Key())
+}
+
 // readOffset returns the alternatives of the element at offset o.
 func (ev *evaluator) readOffset(st *arrayState, o symbolic.Expr) ([]Alt, bool) {
 	var out []Alt
 	var notPrev counting.Formula // no newer store matched
 	for i := len(st.stores) - 1; i >= 0; i-- {
 		s := st.stores[i]
+		if s.upTo != nil {
+			// Stores of a loop to a range of offsets: an element
+			// decided outside it is not one of them.
+			in := and(s.guard, rel(s.off, "<=", o), rel(o, "<=", *s.upTo))
+			if t, dec := ev.decideHere(in); dec && !t {
+				continue
+			}
+			return nil, false
+		}
 		m := and(s.guard, rel(s.off, "==", o))
 		if m == nil {
 			m = formulaTrue
@@ -307,6 +332,116 @@ func (ev *evaluator) assignWhole(key string, t apt.Type, v Value) {
 		return
 	}
 	ev.clobber(key)
+}
+
+// loopStores returns, for an array a DO loop with unit step stores to only
+// by assignments to A(v + c) (v the DO variable, c a constant: one
+// subscript), the offsets those stores reach as v runs from lo to hi. Any
+// other change to the array in the body (a store through another
+// subscript, a call, a READ) makes it fail.
+func (ev *evaluator) loopStores(body []apt.Node, doVar, key string, lo, hi Value) (from, to symbolic.Expr, decl *apt.Var, ok bool) {
+	l, ok1 := lo.Single()
+	h, ok2 := hi.Single()
+	if !ok1 || !ok2 {
+		return symbolic.Expr{}, symbolic.Expr{}, nil, false
+	}
+	var cs []int64
+	valid := true
+	var visit func(nodes []apt.Node)
+	visit = func(nodes []apt.Node) {
+		for _, n := range nodes {
+			switch x := n.(type) {
+			case *apt.Block:
+				for _, st := range x.Stmts {
+					ix, isIx := st.Target.(*apt.Index)
+					if !isIx {
+						if nm, isName := st.Target.(*apt.Name); isName && ev.key(nm.Name) == key {
+							valid = false
+						}
+						continue
+					}
+					if k, ok := ev.arrayKey(ix); !ok || k != key {
+						continue
+					}
+					c, ok := offsetOf(ix, doVar)
+					if !ok || ix.Base != nil {
+						valid = false
+						continue
+					}
+					decl = ev.prog.Resolve(ev.frame().routine, ix.Name)
+					cs = append(cs, c)
+				}
+			case *apt.If:
+				for _, b := range x.Branches {
+					visit(b.Body)
+				}
+			case *apt.Loop:
+				visit(x.Body)
+			default:
+				mod := map[string]bool{}
+				ev.collectAssigned([]apt.Node{n}, mod)
+				if mod[key] {
+					valid = false
+				}
+			}
+		}
+	}
+	visit(body)
+	if !valid || len(cs) == 0 || decl == nil || len(decl.Dims) != 1 {
+		return symbolic.Expr{}, symbolic.Expr{}, nil, false
+	}
+	lb := Known(symbolic.Int(1))
+	if decl.Dims[0].Lo != nil {
+		lb = ev.value(decl.Dims[0].Lo)
+	}
+	b, ok := lb.Single()
+	if !ok {
+		return symbolic.Expr{}, symbolic.Expr{}, nil, false
+	}
+	cmin, cmax := slices.Min(cs), slices.Max(cs)
+	return l.Add(symbolic.Int(cmin)).Sub(b), h.Add(symbolic.Int(cmax)).Sub(b), decl, true
+}
+
+// offsetOf returns c for a one-subscript reference A(v + c), A(v - c) or
+// A(v).
+func offsetOf(ix *apt.Index, v string) (int64, bool) {
+	if len(ix.Subs) != 1 {
+		return 0, false
+	}
+	switch s := ix.Subs[0].(type) {
+	case *apt.Name:
+		return 0, s.Name == v
+	case *apt.Binary:
+		nm, ok := s.X.(*apt.Name)
+		c, isConst := s.Y.(*apt.Const)
+		if !ok || !isConst || nm.Name != v || c.Kind != apt.ConstInt {
+			return 0, false
+		}
+		n, err := strconv.ParseInt(c.Text, 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		switch s.Op {
+		case apt.OpAdd:
+			return n, true
+		case apt.OpSub:
+			return -n, true
+		}
+	}
+	return 0, false
+}
+
+// clobberRange marks the elements at offsets from..to of the array at key
+// as changed by a loop, keeping what the evaluation knows of the others.
+func (ev *evaluator) clobberRange(key string, decl *apt.Var, from, to symbolic.Expr) {
+	st := ev.arrayOf(key, decl)
+	next := &arrayState{clobbered: st.clobbered, base: st.base, stores: slices.Clip(st.stores)}
+	next.stores = append(next.stores, &arrayStore{off: from, upTo: &to})
+	if len(next.stores) > maxArrayStores {
+		ev.clobber(key)
+		return
+	}
+	ev.env[key] = Value{arr: next}
 }
 
 // chooseArrays is choose for two states of one array: the stores both paths

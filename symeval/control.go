@@ -172,8 +172,8 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 	var states []*domainState
 	hasElse := false
 	remaining := symbolic.Int(1)
-	exit := ev.exitLoop
-	ev.exitLoop = nil
+	exit, back := ev.exitLoop, ev.backLoop
+	ev.exitLoop, ev.backLoop = nil, nil
 	// Every condition is evaluated in the state before the IF; a function
 	// it calls runs where the IF runs.
 	savedStmt := ev.stmtOcc
@@ -192,6 +192,12 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 			c, ok = counting.Rel{R: symbolic.Rel(exit.k, "==", exit.trips)}, true
 			exit.used = true
 		}
+		if back != nil && !back.used && b.Cond != nil {
+			// The bottom test of a loop built from GO TO: back to the
+			// head on every run but the last.
+			c, ok = counting.Rel{R: symbolic.Rel(back.k, "<=", back.trips.Sub(symbolic.Int(1)))}, true
+			back.used = true
+		}
 		decidedTrue := false
 		if ok && c != nil {
 			if t, dec := ev.decideHere(c); dec {
@@ -209,7 +215,9 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		for _, p := range prior {
 			ev.cur.conds = append(ev.cur.conds, not(p))
 		}
-		if !ok && (stops(b.Body) || leaves(b.Body) && onData(b.Cond) && !ev.exitsAnnotatedLoop(b.Body)) {
+		errorExit := stops(b.Body) || ev.jumpsToStop(b.Body)
+		if !ok && (errorExit || leaves(b.Body) && onData(b.Cond) && !ev.exitsAnnotatedLoop(b.Body)) ||
+			ok && c != nil && errorExit && ev.onUnresolved(c) {
 			// An early exit on data the evaluation cannot see (a
 			// convergence test, an error check): taken as never taken,
 			// and said so.
@@ -343,7 +351,7 @@ func (ev *evaluator) join(pre map[string]Value, outs []outcome, hasElse bool) ma
 			v := get(out.env)
 			if !out.analysable {
 				if !sameValue(v, rest) {
-					rest = unknownValue(k, "a value assigned under a condition the evaluation cannot analyse", true)
+					rest = eitherOf(k, v, rest)
 				}
 				continue
 			}
@@ -352,6 +360,43 @@ func (ev *evaluator) join(pre map[string]Value, outs []outcome, hasElse bool) ma
 		env[k] = rest
 	}
 	return env
+}
+
+// eitherOf is the value of k after a branch on data: v or rest, the
+// evaluation cannot say which. It is unknown, but between the least and the
+// greatest of the values it can be where both are known or bounded (a
+// count that a data test may increment: nzv or nzv + 1), so that the
+// analysis can tell whether it matters (MK3001) and take the midpoint where
+// it does not.
+func eitherOf(k string, v, rest Value) Value {
+	u := &unknown{hint: k, what: "a value assigned under a condition the evaluation cannot analyse", real: true}
+	lo1, hi1, ok1 := rangeOf(v)
+	lo2, hi2, ok2 := rangeOf(rest)
+	if ok1 && ok2 {
+		lo, hi := symbolic.Min(lo1, lo2), symbolic.Max(hi1, hi2)
+		u.lo, u.hi = &lo, &hi
+		u.real = !lo.IsIntegerValued() || !hi.IsIntegerValued()
+	}
+	return Value{unk: u}
+}
+
+// rangeOf returns the least and greatest values v can take: the extremes
+// of its alternatives, or an unknown's bounds.
+func rangeOf(v Value) (lo, hi symbolic.Expr, ok bool) {
+	if v.unk != nil {
+		if v.unk.lo != nil && v.unk.hi != nil && !v.unk.varying {
+			return *v.unk.lo, *v.unk.hi, true
+		}
+		return symbolic.Expr{}, symbolic.Expr{}, false
+	}
+	if !v.IsKnown() || v.Fields != nil || v.arr != nil || v.str != nil || v.comm != nil {
+		return symbolic.Expr{}, symbolic.Expr{}, false
+	}
+	es := make([]symbolic.Expr, len(v.Alts))
+	for i, a := range v.Alts {
+		es[i] = a.E
+	}
+	return symbolic.Min(es...), symbolic.Max(es...), true
 }
 
 // chooseUndef is choose where a never-assigned value on one side is taken to
@@ -387,7 +432,18 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	var after Value    // the DO variable after the loop
 	var lower Value    // the DO variable's first value
 	var step int64 = 1
+	var lf *loopFrame // for the loops inside, when the DO is symbolic
+	var rows *rowSpan
+	if l.Var != "" && l.Iterations == nil {
+		rows = ev.telescope(l)
+	}
 	switch {
+	case rows != nil:
+		// The inner loop of a sweep over row pointers (rows.go): its
+		// body runs span times in all, in the domain around the rows.
+		body = rows.body
+		varValue = unknownValue(l.Var, "the value of "+l.Var+" in the loop at "+pos.String(), false)
+		varValue.unk.varying = true
 	case l.Iterations != nil || l.Var == "":
 		var t Value
 		if l.Iterations != nil {
@@ -413,20 +469,51 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		lo := ev.bound(l.Lower, pos)
 		hi := ev.bound(l.Upper, pos)
 		lower = lo
+		var stepE symbolic.Expr // a step that is not a constant
 		if l.Step != nil {
-			sv := ev.value(l.Step)
+			sv := ev.closedInt(ev.value(l.Step), pos)
 			e, ok := sv.Single()
 			c, isInt := e.Int64()
-			if !ok || !isInt || c == 0 {
-				ev.diag(l.Step.At(), apt.Warning, "the DO step "+apt.FormatExpr(l.Step)+" is not a constant: its loop counts as if the step were 1")
-				o.Inexact, o.Note = true, "the DO step is not a constant"
-			} else {
+			switch {
+			case ok && isInt && c != 0:
 				step = c
+			case ok && !isInt && ev.provedHere(symbolic.Rel(e, ">=", symbolic.Int(1))):
+				// A step known to be positive (DO i = me+1, n, np):
+				// the counting engine counts the stride exactly.
+				stepE = e
+			case ok && !isInt && ev.provedHere(symbolic.Rel(e, "<=", symbolic.Int(-1))):
+				stepE, step = e, -1
+			default:
+				ev.diag(l.Step.At(), apt.Warning, "the DO step "+apt.FormatExpr(l.Step)+" is neither a constant nor of a known sign: its loop is counted as if the step were 1")
+				o.Inexact, o.Note = true, "the DO step is neither a constant nor of a known sign (counted as 1)"
 			}
 		}
 		name := ev.loopVarName(l.Var)
 		v := symbolic.Sym(name)
 		body.vars = append(body.vars, name)
+		if stepE.IsZero() && step == 1 {
+			lf = &loopFrame{loop: l, v: name, lo: lo, hi: hi, unit: true}
+		}
+		if !stepE.IsZero() {
+			// The domain variable is the iteration number k >= 0; the
+			// DO variable is lo + s*k, within hi.
+			body.conds = append(body.conds, counting.Rel{R: symbolic.Rel(v, ">=", symbolic.Int(0))})
+			op := apt.OpLe
+			if step < 0 {
+				op = apt.OpGe
+			}
+			varValue, _ = lift1(lo, func(a symbolic.Expr) (symbolic.Expr, bool) { return a.Add(stepE.Mul(v)), true })
+			f, _ := relation(varValue, hi, op)
+			body.conds = append(body.conds, f)
+			index = Known(v)
+			trips, _ = lift2(lo, hi, func(a, b symbolic.Expr) (symbolic.Expr, bool) {
+				return symbolic.Max(symbolic.FloorDiv(b.Sub(a).Add(stepE), stepE), symbolic.Int(0)), true
+			})
+			if trips.IsKnown() {
+				after, _ = lift2(lo, trips, func(a, t symbolic.Expr) (symbolic.Expr, bool) { return a.Add(t.Mul(stepE)), true })
+			}
+			break
+		}
 		if step == 1 {
 			f1, _ := relation(Known(v), lo, apt.OpGe)
 			f2, _ := relation(Known(v), hi, apt.OpLe)
@@ -499,6 +586,14 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	}
 	pre := maps.Clone(ev.env)
 	for _, k := range mod {
+		if v := ev.env[k]; v.arr != nil && lf != nil {
+			// An array the loop stores to through A(i + c) only:
+			// the elements outside that range keep their values.
+			if from, to, decl, ok := ev.loopStores(l.Body, l.Var, k, lf.lo, lf.hi); ok {
+				ev.clobberRange(k, decl, from, to)
+				continue
+			}
+		}
 		if c, ok := recs[k]; ok && index.IsKnown() {
 			if v, ok := liftN([]Value{ev.env[k], index, c}, affine); ok {
 				ev.env[k] = v
@@ -515,13 +610,21 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	fr := ev.frame()
 	fr.loops = append(fr.loops, l)
 	fr.entries = append(fr.entries, body.clone())
-	nj := ev.jumps
+	if lf != nil {
+		lf.outer, lf.entry, lf.mod, lf.pre = saved, fr.entries[len(fr.entries)-1], mod, pre
+	}
+	fr.loopFrames = append(fr.loopFrames, lf)
+	nj := ev.frame().jumps
 	ev.walk(l.Body, o)
-	if ev.jumps > nj {
+	if rows != nil && rowDomains(o, rows.row) {
+		markInexact(o, "the entries of a row are counted in all rows together, but a branch inside depends on the row")
+	}
+	if ev.frame().jumps > nj {
 		markInexact(o, "the loop holds a jump (EXIT, CYCLE of an outer loop, GO TO) the evaluation does not model")
 	}
 	fr.loops = fr.loops[:len(fr.loops)-1]
 	fr.entries = fr.entries[:len(fr.entries)-1]
+	fr.loopFrames = fr.loopFrames[:len(fr.loopFrames)-1]
 	exitOnly := false
 	if debugRuns && len(ev.cur.pending) > 0 {
 		fmt.Fprintf(os.Stderr, "loop %s pending %v follower %q\n", pos, slices.Collect(maps.Keys(ev.cur.pending)), follower)
@@ -542,7 +645,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	}
 	bodyDead := ev.cur.dead && !ev.cur.cycled && len(ev.cur.pending) == 0 && !exitOnly
 	if len(ev.cur.pending) > 0 {
-		ev.jumps++
+		ev.frame().jumps++
 		ev.diag(pos, apt.Warning, "a GO TO out of this DO loop is not modelled: counts assume it is not taken")
 		saved.inexact = "follows a GO TO out of a DO loop"
 		o.Inexact, o.Note = true, "a GO TO leaves the loop"
@@ -563,7 +666,15 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	for _, k := range mod {
 		if v := ev.env[k]; v.arr != nil {
 			// Stores to elements the loop's variable selects: which
-			// elements hold what is not followed past the loop.
+			// elements hold what is not followed past the loop, but
+			// those out of the stores' reach keep their values.
+			if pv, had := pre[k]; had && pv.arr != nil && lf != nil {
+				if from, to, decl, ok := ev.loopStores(l.Body, l.Var, k, lf.lo, lf.hi); ok {
+					ev.env[k] = pv
+					ev.clobberRange(k, decl, from, to)
+					continue
+				}
+			}
 			ev.clobber(k)
 			continue
 		}
@@ -588,6 +699,8 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		v := ev.afterLoop(k, pos)
 		if v.unk != nil && v.unk.lo == nil {
 			if lo, hi, ok := ev.counterRange(l, k, pv, trips); ok {
+				v.unk.lo, v.unk.hi = &lo, &hi
+			} else if lo, hi, ok := ev.subscriptRange(l.Body, k, pv); ok {
 				v.unk.lo, v.unk.hi = &lo, &hi
 			}
 		}
@@ -822,6 +935,63 @@ func stops(body []apt.Node) bool {
 	return false
 }
 
+// onUnresolved reports whether f mentions a value the evaluation could not
+// derive (an entry count of assembled data, a trip count on data): an
+// error check on it is one on the data.
+func (ev *evaluator) onUnresolved(f counting.Formula) bool {
+	for _, p := range ev.res.Params {
+		if (p.Origin == FromUnresolved || p.Origin == FromTripCount) && formulaMentions(f, p.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// jumpsToStop reports whether a statement list ends by a GO TO to an
+// error exit of its routine: a labelled statement from which the routine
+// only reports (I/O, calls of no routine of the program) and stops (`goto
+// 9999` ... `9999 write(*,*) 'no room'; stop`).
+func (ev *evaluator) jumpsToStop(body []apt.Node) bool {
+	if len(body) == 0 {
+		return false
+	}
+	g, ok := body[len(body)-1].(*apt.Goto)
+	if !ok || g.Kind != apt.GotoPlain || len(g.Targets) != 1 {
+		return false
+	}
+	nodes := ev.frame().routine.Body
+	for i, n := range nodes {
+		if n.Base().Label != g.Targets[0] {
+			continue
+		}
+		for _, m := range nodes[i:] {
+			switch x := m.(type) {
+			case *apt.Continue, *apt.IO:
+			case *apt.Stop:
+				return true
+			case *apt.Comm:
+				if x.Op == apt.MPIAbort {
+					return true
+				}
+				if x.Op != apt.MPIFinalize {
+					return false
+				}
+			case *apt.Call:
+				if x.Callee == "mpi_abort" || x.Callee == "abort" || x.Callee == "exit" {
+					return true
+				}
+				if ev.routineNamed(x.Callee) != nil {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return false
+	}
+	return false
+}
+
 // leaves reports whether a statement list always ends its path: its last
 // statement is a RETURN, STOP, EXIT, GO TO or MPI_ABORT.
 func leaves(body []apt.Node) bool {
@@ -986,9 +1156,11 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 	fr := ev.frame()
 	fr.loops = append(fr.loops, l)
 	fr.entries = append(fr.entries, body.clone())
+	fr.loopFrames = append(fr.loopFrames, nil)
 	ev.walk(l.Body, o)
 	fr.loops = fr.loops[:len(fr.loops)-1]
 	fr.entries = fr.entries[:len(fr.entries)-1]
+	fr.loopFrames = fr.loopFrames[:len(fr.loopFrames)-1]
 	out := map[string]Value{}
 	var banned []string // what the increment must not depend on
 	banned = append(banned, iter)
@@ -1038,6 +1210,11 @@ func affine(a []symbolic.Expr) (symbolic.Expr, bool) { return a[0].Add(a[2].Mul(
 // one for the variable and the loop, whatever the calling context, so that
 // one parameter stands for it.
 func (ev *evaluator) afterLoop(key string, pos apt.Pos) Value {
+	if len(ev.cur.vars) > 0 {
+		// Inside a loop evaluated for all its iterations at once: the
+		// value after the inner loop may be another on each of them.
+		return ev.changedBy(key, "the value of %s after the loop at "+pos.String(), true)
+	}
 	mk := ev.nameOfKey(key) + "@" + pos.String()
 	if u, ok := ev.afterLoops[mk]; ok {
 		return Value{unk: u}
@@ -1110,6 +1287,89 @@ func (ev *evaluator) counterRange(l *apt.Loop, key string, x0, trips Value) (lo,
 	}
 	tm := symbolic.Max(t, symbolic.Int(0))
 	return start.Add(tm.Mul(symbolic.Int(down))), start.Add(tm.Mul(symbolic.Int(up))), true
+}
+
+// subscriptRange bounds a counter that a loop only steps up (x = x + c,
+// c > 0, anywhere in its body) and that subscripts a store right after
+// every step (nnz = nnz + 1; ...; a(nnz) = v): a conforming program stays
+// within the array's bounds, so after the loop the counter lies between
+// its start and the larger of its start and the array's upper bound. It
+// is how an assembled matrix's entry count is bounded by its storage.
+func (ev *evaluator) subscriptRange(body []apt.Node, key string, x0 Value) (lo, hi symbolic.Expr, ok bool) {
+	lo0, hi0, ok := rangeOf(x0)
+	if !ok {
+		return symbolic.Expr{}, symbolic.Expr{}, false
+	}
+	name := ev.nameOfKey(key)
+	var ubs []symbolic.Expr
+	valid, found := true, false
+	var visit func(nodes []apt.Node)
+	visit = func(nodes []apt.Node) {
+		pending := false // a step not yet followed by a store through it
+		for _, n := range nodes {
+			switch x := n.(type) {
+			case *apt.Block:
+				for _, st := range x.Stmts {
+					if ix, ok := st.Target.(*apt.Index); ok && pending && len(ix.Subs) == 1 {
+						if sn, ok := ix.Subs[0].(*apt.Name); ok && sn.Name == name && ix.Base == nil {
+							if ub, ok := ev.upperBound(ix.Name); ok {
+								ubs = append(ubs, ub)
+								pending = false
+							}
+						}
+					}
+					nm, isName := st.Target.(*apt.Name)
+					if st.Kind != apt.StmtAssign || !isName || nm.Name != name {
+						continue
+					}
+					if pending {
+						valid = false
+					}
+					found = true
+					if c, ok := stepOf(st.Value, name); !ok || c <= 0 {
+						valid = false
+					}
+					pending = true
+				}
+			case *apt.If:
+				for _, b := range x.Branches {
+					if !leaves(b.Body) {
+						visit(b.Body)
+					}
+				}
+			case *apt.Loop:
+				visit(x.Body)
+			case *apt.Call:
+				for _, a := range x.Args {
+					if an, ok := a.(*apt.Name); ok && an.Name == name {
+						valid = false
+					}
+				}
+			case *apt.IO:
+				if slices.Contains(x.Reads, name) {
+					valid = false
+				}
+			}
+		}
+		if pending {
+			valid = false
+		}
+	}
+	visit(body)
+	if !valid || !found || len(ubs) == 0 {
+		return symbolic.Expr{}, symbolic.Expr{}, false
+	}
+	return lo0, symbolic.Max(append(ubs, hi0)...), true
+}
+
+// upperBound is the upper bound of a one-dimensional array's subscript, as
+// declared, when the evaluation knows it.
+func (ev *evaluator) upperBound(name string) (symbolic.Expr, bool) {
+	d := ev.prog.Resolve(ev.frame().routine, name)
+	if d == nil || len(d.Dims) != 1 || d.Dims[0].Hi == nil {
+		return symbolic.Expr{}, false
+	}
+	return ev.closedInt(ev.value(d.Dims[0].Hi), d.Dims[0].Hi.At()).Single()
 }
 
 // stepOf returns c for x + c, c + x or x - c with c an integer constant.

@@ -62,6 +62,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		freq:       map[*apt.Branch]*Param{},
 		consts:     map[*apt.Const]Value{},
 		unkElems:   map[string]*unknown{},
+		spans:      map[string]*Param{},
 		afterLoops: map[string]*unknown{},
 	}
 	if ev.maxOccs == 0 {
@@ -173,7 +174,6 @@ type evaluator struct {
 	// jumps counts the jumps met that the evaluation does not model, gotos
 	// the GO TOs among them (which may jump anywhere in the routine; EXIT
 	// and CYCLE stay within their loops).
-	jumps, gotos int
 	// hpf is set when the program distributes arrays over an HPF processor
 	// arrangement, whose extent the variables in hpfSize give.
 	hpf     bool
@@ -185,6 +185,10 @@ type evaluator struct {
 	// exitLoop is set while the top-level IF of a loop formed by GO TO is
 	// evaluated: its arm that jumps out is the loop's exit.
 	exitLoop *gotoLoopState
+	// backLoop is set while the bottom test of a loop formed by GO TO
+	// (`if (c) goto head`) is evaluated: its branch is taken on every run
+	// but the last.
+	backLoop *gotoLoopState
 	// values are Options.Values: the point the evaluation is at, if any.
 	values map[string]int64
 	// runVisits counts the node visits of loops run so far; nrun numbers
@@ -222,7 +226,10 @@ type evaluator struct {
 	// unkElems holds the unknown value of each array element the
 	// evaluation could not derive, by array state and offset; afterLoops
 	// the unknown value of each variable after each loop.
-	unkElems   map[string]*unknown
+	unkElems map[string]*unknown
+	// spans holds the parameter of each sum of row lengths (rows.go), by
+	// array state and first and last row.
+	spans      map[string]*Param
 	afterLoops map[string]*unknown
 }
 
@@ -242,6 +249,43 @@ type frame struct {
 	// runs holds the run state of each enclosing loop being run (nil for
 	// one evaluated symbolically), as loops does.
 	runs []*runState
+	// loopFrames holds, as loops does, what each enclosing loop evaluated
+	// symbolically leaves for the loops inside it (nil for others).
+	loopFrames []*loopFrame
+	// gotoHeads are the loops built from GO TO being evaluated, innermost
+	// last.
+	gotoHeads []gotoHead
+	// gotos counts the jumps of the routine the evaluation does not
+	// model: any statement of it may then repeat or be skipped. jumps
+	// counts those and the exits and cycles of its loops it does not
+	// model, which make the loop around them inexact.
+	gotos, jumps int
+	// elems holds the element count of the actual array each array dummy
+	// argument is bound to, where the caller knows it.
+	elems map[string]symbolic.Expr
+}
+
+// arrayElems returns how many elements the array name has in the current
+// routine: the product of its declared extents, or, for a dummy argument
+// declared assumed-size (a(*)), its actual's.
+func (ev *evaluator) arrayElems(name string) (symbolic.Expr, bool) {
+	d := ev.prog.Resolve(ev.frame().routine, name)
+	if d == nil || !d.IsArray() {
+		return symbolic.Expr{}, false
+	}
+	n := symbolic.Int(1)
+	for _, dim := range d.Dims {
+		ext, ok := ev.dimExtent(dim)
+		e, single := ext.Single()
+		if !ok || !single {
+			if n, ok := ev.frame().elems[name]; ok {
+				return n, true
+			}
+			return symbolic.Expr{}, false
+		}
+		n = n.Mul(e)
+	}
+	return n, true
 }
 
 // domainState is the current domain: the enclosing loops' variables and
@@ -266,7 +310,14 @@ type domainState struct {
 	// finalized is set once the path has called MPI_FINALIZE: a STOP
 	// after it ends a finished run, not a failed check.
 	finalized bool
-	inexact   string
+	// returned holds the values of the path that reached a RETURN (or the
+	// routine's end) before forward GO TOs rejoined at a later label (an
+	// error exit `9999 continue` after the RETURN).
+	returned map[string]Value
+	// halted is set when a STOP or MPI_ABORT ended the path, a failed
+	// check or not.
+	halted  bool
+	inexact string
 	// pending holds the forward GO TOs taken on paths of this state, by
 	// target label: where the label is reached, those paths rejoin.
 	pending map[string][]jump
@@ -608,6 +659,15 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 		a := args[i]
 		if k, ok := ev.refKey(a); ok {
 			fr.alias[formal] = k
+			if nm, isName := a.(*apt.Name); isName {
+				// An assumed-size dummy has the elements of its actual.
+				if n, ok := ev.arrayElems(nm.Name); ok {
+					if fr.elems == nil {
+						fr.elems = map[string]symbolic.Expr{}
+					}
+					fr.elems[formal] = n
+				}
+			}
 			continue
 		}
 		if ix, isIx := a.(*apt.Index); isIx && ev.summarize(r).formals[i] {
@@ -652,9 +712,8 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	saved := ev.cur
 	ev.cur = ev.cur.clone()
 	ev.cur.stopConds = nil
-	gotos := ev.gotos
 	ev.walk(r.Body, o)
-	if ev.gotos > gotos && o != nil {
+	if fr.gotos > 0 && o != nil {
 		// A jump the evaluation does not model may repeat or skip any
 		// statement of the routine.
 		markInexact(o, "the routine has a jump (GO TO, EXIT, CYCLE) the evaluation does not model")
@@ -663,6 +722,12 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	// where its conditions held (the caller goes on where none did).
 	done := ev.cur
 	ev.cur = saved
+	if done.dead && done.halted && done.returned != nil {
+		// The paths that jumped to an error exit stopped, after the
+		// others had returned: the routine returns, with their values.
+		ev.env = done.returned
+		done.stopped = false
+	}
 	if done.dead && done.stopped {
 		ev.cur.dead, ev.cur.cycled, ev.cur.stopped, ev.cur.stopAt = true, false, true, done.stopAt
 	} else {
@@ -871,6 +936,12 @@ func (ev *evaluator) walk(nodes []apt.Node, parent *Occ) {
 // forward it waits at its label, where the paths rejoin; any other jump is
 // not modelled.
 func (ev *evaluator) jumpTo(label string, n apt.Node) {
+	fr := ev.frame()
+	if gh := fr.gotoHeads; len(gh) > 0 && gh[len(gh)-1].label == label && gh[len(gh)-1].depth == len(fr.loops) {
+		// Back to the head of the loop built from GO TO: its next run.
+		ev.cur.dead, ev.cur.cycled = true, true
+		return
+	}
 	if fl := ev.frame().loops; len(fl) > 0 && fl[len(fl)-1].EndLabel == label {
 		if rs := ev.frame().running(); rs != nil {
 			ev.pendingJump(rs.cycle)
@@ -885,8 +956,8 @@ func (ev *evaluator) jumpTo(label string, n apt.Node) {
 	}
 	ev.diag(n.Base().Span.Start(), apt.Warning, "GO TO is not modelled: counts after it assume the jump is not taken")
 	ev.cur.inexact = "follows a GO TO the evaluation does not model"
-	ev.jumps++
-	ev.gotos++
+	ev.frame().jumps++
+	ev.frame().gotos++
 }
 
 func (ev *evaluator) node(n apt.Node, parent *Occ) {
@@ -945,8 +1016,8 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		}
 		ev.diag(n.Span.Start(), apt.Warning, "GO TO is not modelled: counts after it assume the jump is not taken")
 		ev.cur.inexact = "follows a GO TO the evaluation does not model"
-		ev.jumps++
-		ev.gotos++
+		ev.frame().jumps++
+		ev.frame().gotos++
 	case *apt.Cycle:
 		ev.newOcc(n, parent)
 		if rs := ev.frame().running(); rs != nil && (n.Construct == "" || n.Construct == rs.loop.Construct) {
@@ -959,7 +1030,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		}
 		ev.diag(n.Span.Start(), apt.Warning, "a CYCLE of an outer loop is not modelled: counts assume it is not taken")
 		ev.cur.inexact = "follows a CYCLE the evaluation does not model"
-		ev.jumps++
+		ev.frame().jumps++
 	case *apt.Exit:
 		ev.newOcc(n, parent)
 		if rs := ev.frame().running(); rs != nil && (n.Construct == "" || n.Construct == rs.loop.Construct) {
@@ -974,7 +1045,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		}
 		ev.diag(n.Span.Start(), apt.Warning, "EXIT is not modelled: counts assume the loop runs to its end")
 		ev.cur.inexact = "follows an EXIT the evaluation does not model"
-		ev.jumps++
+		ev.frame().jumps++
 	case *apt.Unknown:
 		ev.newOcc(n, parent)
 		ev.diag(n.Span.Start(), apt.Warning, "statement not modelled: "+n.Diag.Msg)
@@ -1294,10 +1365,21 @@ func (ev *evaluator) binary(b *apt.Binary) Value {
 func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 	if r := ev.routineNamed(f.Name); r != nil && !f.Intrinsic {
 		var res Value
+		// A function of values that change from one iteration to the
+		// next (a random number generator's seed) returns one that does.
+		varying := false
+		for _, a := range f.Args {
+			switch a.(type) {
+			case *apt.Name, *apt.Index:
+				if v := ev.value(a); v.unk != nil && v.unk.varying {
+					varying = true
+				}
+			}
+		}
 		defer ev.elemental(r, f.Args, f.Pos)()
 		ev.callRoutine(r, f.Args, ev.stmtOcc, &res)
 		if res.unk != nil {
-			res.unk = &unknown{hint: f.Name, what: "the result of " + f.Name, real: f.Type.Base != apt.TypeInteger}
+			res.unk = &unknown{hint: f.Name, what: "the result of " + f.Name, real: f.Type.Base != apt.TypeInteger, varying: varying}
 		}
 		return res
 	}
@@ -1652,7 +1734,7 @@ func markInexact(o *Occ, note string) {
 // (stopped, which callers and the result see); elsewhere it is the
 // program's normal end, the path merely ends as at a RETURN.
 func (ev *evaluator) stop(pos apt.Pos) {
-	ev.cur.dead, ev.cur.cycled = true, false
+	ev.cur.dead, ev.cur.cycled, ev.cur.halted = true, false, true
 	if ev.arms > 0 && !ev.cur.finalized {
 		ev.cur.stopped, ev.cur.stopAt = true, pos
 	}

@@ -1,6 +1,7 @@
 package symeval
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 
@@ -42,8 +43,34 @@ func backJump(nodes []apt.Node, i int, label string) int {
 		if g, ok := nodes[j].(*apt.Goto); ok && g.Kind == apt.GotoPlain && len(g.Targets) == 1 && g.Targets[0] == label {
 			return j
 		}
+		if condJumpTo(nodes[j], label) != nil {
+			return j
+		}
 	}
 	return -1
+}
+
+// condJumpTo returns the branch of n when n is `if (c) goto label` (a
+// block IF with that one statement and no other arm): the test at the
+// bottom of a loop built from GO TO, the FORTRAN 77 do-while.
+func condJumpTo(n apt.Node, label string) *apt.Branch {
+	f, ok := n.(*apt.If)
+	if !ok || len(f.Branches) != 1 || f.Branches[0].Cond == nil || len(f.Branches[0].Body) != 1 {
+		return nil
+	}
+	g, ok := f.Branches[0].Body[0].(*apt.Goto)
+	if !ok || g.Kind != apt.GotoPlain || len(g.Targets) != 1 || g.Targets[0] != label {
+		return nil
+	}
+	return f.Branches[0]
+}
+
+// gotoHead is a loop built from GO TO being evaluated: a GO TO its label
+// from inside it, with no DO loop of its body in between, starts its next
+// run (a cycle).
+type gotoHead struct {
+	label string
+	depth int // the frame's DO loops around the GO TO loop
 }
 
 // gotoLoopState describes a loop built from GO TO while its body is walked:
@@ -69,6 +96,12 @@ func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
 	p := ev.newParam("trips_"+routineTag(ev.frame().routine)+"_"+itoa(pos.Line), FromTripCount, pos,
 		"how many times the loop formed by GO TO "+label+" at "+pos.String()+" runs its first statement", false)
 	ev.res.Assume = append(ev.res.Assume, symbolic.Rel(p.expr(), ">=", symbolic.Int(1)))
+	if lo, ok := ev.leastTrips(seg); ok {
+		// Known from below only: the analysis takes the least value and
+		// says so, and asks for it where more runs would matter.
+		p.Lo, p.Default = &lo, &lo
+		p.What += fmt.Sprintf(" (at least %s: its exit waits for a counter that grows by steps)", lo)
+	}
 	kname := ev.loopVarName("k")
 	k := symbolic.Sym(kname)
 	saved := ev.cur
@@ -78,25 +111,48 @@ func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
 	body.conds = append(body.conds,
 		counting.Rel{R: symbolic.Rel(k, ">=", symbolic.Int(1))},
 		counting.Rel{R: symbolic.Rel(k, "<=", p.expr())})
+	before := map[string]Value{}
 	for _, key := range ev.modified(seg) {
+		before[key] = ev.env[key]
 		ev.env[key] = ev.changedBy(key, "the value of %s as the loop at "+pos.String()+" changes it", true)
 	}
 	ev.cur = body
 	st := &gotoLoopState{k: k, trips: p.expr()}
+	last := seg[len(seg)-1]
+	bottom := condJumpTo(last, label) != nil
+	// The loop's test is its first statement after the labelled CONTINUE
+	// the loop may start with (`10 continue; if (c) goto 20`).
+	test := 0
+	for test < len(seg)-1 {
+		if _, isCont := seg[test].(*apt.Continue); !isCont {
+			break
+		}
+		test++
+	}
+	fr := ev.frame()
+	fr.gotoHeads = append(fr.gotoHeads, gotoHead{label: label, depth: len(fr.loops)})
 	for idx, n := range seg[:len(seg)-1] {
 		if ev.cur.dead {
 			break
 		}
-		if _, isIf := n.(*apt.If); isIf && idx == 0 {
+		if _, isIf := n.(*apt.If); isIf && idx == test && !bottom {
 			ev.exitLoop = st
 		}
 		ev.node(n, parent)
 		ev.exitLoop = nil
 	}
-	if !ev.cur.dead {
-		ev.newOcc(seg[len(seg)-1], parent) // the GO TO back
+	if bottom && !ev.cur.dead {
+		// The test at the bottom goes back on every run but the last.
+		ev.backLoop = st
+		ev.node(last, parent)
+		ev.backLoop = nil
+		ev.cur.dead, ev.cur.cycled = false, false
 	}
-	if !st.used {
+	fr.gotoHeads = fr.gotoHeads[:len(fr.gotoHeads)-1]
+	if !ev.cur.dead && !bottom {
+		ev.newOcc(last, parent) // the GO TO back
+	}
+	if !st.used && !bottom {
 		ev.diag(pos, apt.Warning, "the loop formed by GO TO "+label+" has no exit at its first statement: its counts are not exact")
 		saved.inexact = "follows a loop built from GO TO the evaluation cannot bound"
 	}
@@ -108,8 +164,109 @@ func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
 	// with the loop's values unknown.
 	ev.cur = saved
 	for _, key := range ev.modified(seg) {
-		ev.env[key] = ev.changedBy(key, "the value of %s after the loop at "+pos.String(), false)
+		v := ev.changedBy(key, "the value of %s after the loop at "+pos.String(), false)
+		// A counter stepped at most once a run lies between its start
+		// and its start plus the runs times its steps.
+		if x0, had := before[key]; had && v.unk != nil {
+			if lo, hi, ok := ev.counterRange(&apt.Loop{Body: seg}, key, x0, Known(p.expr())); ok {
+				v.unk.lo, v.unk.hi = &lo, &hi
+			}
+		}
+		ev.env[key] = v
 	}
+}
+
+// leastTrips bounds from below the runs of a loop built from GO TO whose
+// test is `if (v >= b) goto out` (or >) with v changed in the loop only by
+// v = v + c, c > 0, at most once a run, and b unchanged: v needs at least
+// ceil((b - v0)/c) increments to pass the test, so the head runs at least
+// that many times plus one. A generator filling nz distinct slots, which
+// retries on a collision, is such a loop.
+func (ev *evaluator) leastTrips(seg []apt.Node) (symbolic.Expr, bool) {
+	test := 0
+	for test < len(seg)-1 {
+		if _, isCont := seg[test].(*apt.Continue); !isCont {
+			break
+		}
+		test++
+	}
+	ifn, ok := seg[test].(*apt.If)
+	if !ok || len(ifn.Branches) != 1 || ifn.Branches[0].Cond == nil || len(ifn.Branches[0].Body) != 1 {
+		return symbolic.Expr{}, false
+	}
+	if g, ok := ifn.Branches[0].Body[0].(*apt.Goto); !ok || g.Kind != apt.GotoPlain {
+		return symbolic.Expr{}, false
+	}
+	cond, ok := ifn.Branches[0].Cond.(*apt.Binary)
+	if !ok || (cond.Op != apt.OpGe && cond.Op != apt.OpGt) {
+		return symbolic.Expr{}, false
+	}
+	v, ok := cond.X.(*apt.Name)
+	if !ok {
+		return symbolic.Expr{}, false
+	}
+	mod := map[string]bool{}
+	ev.collectAssigned(seg, mod)
+	if ev.exprMentions(cond.Y, mod) {
+		return symbolic.Expr{}, false
+	}
+	// v's steps: positive constants, outside inner loops, at most one
+	// per path through a run.
+	var step int64
+	valid := true
+	var visit func(nodes []apt.Node, inLoop bool) int64
+	visit = func(nodes []apt.Node, inLoop bool) int64 {
+		var most int64
+		for _, n := range nodes {
+			switch x := n.(type) {
+			case *apt.Block:
+				for _, st := range x.Stmts {
+					if nm, ok := st.Target.(*apt.Name); ok && nm.Name == v.Name {
+						c, ok := stepOf(st.Value, v.Name)
+						if !ok || c <= 0 || inLoop {
+							valid = false
+						}
+						most += c
+					}
+				}
+			case *apt.If:
+				var arm int64
+				for _, b := range x.Branches {
+					arm = max(arm, visit(b.Body, inLoop))
+				}
+				most += arm
+			case *apt.Loop:
+				visit(x.Body, true)
+			case *apt.Call:
+				for _, a := range x.Args {
+					if an, ok := a.(*apt.Name); ok && an.Name == v.Name {
+						valid = false
+					}
+				}
+			case *apt.IO:
+				if slices.Contains(x.Reads, v.Name) {
+					valid = false
+				}
+			}
+		}
+		return most
+	}
+	step = visit(seg, false)
+	if !valid || step <= 0 || !mod[ev.key(v.Name)] {
+		return symbolic.Expr{}, false
+	}
+	x0, ok1 := ev.load(v.Name).Single()
+	b, ok2 := ev.closedInt(ev.value(cond.Y), cond.Y.At()).Single()
+	if !ok1 || !ok2 {
+		return symbolic.Expr{}, false
+	}
+	need := b.Sub(x0)
+	if cond.Op == apt.OpGt {
+		need = need.Add(symbolic.Int(1))
+	}
+	c := symbolic.Int(step)
+	lo := symbolic.Max(symbolic.FloorDiv(need.Add(c).Sub(symbolic.Int(1)), c), symbolic.Int(0)).Add(symbolic.Int(1))
+	return lo, true
 }
 
 // rejoin merges the paths that jumped to label with the one that reaches it
@@ -120,6 +277,10 @@ func (ev *evaluator) rejoin(label string) {
 	paths := js
 	if !ev.cur.dead {
 		paths = append([]jump{{conds: ev.cur.conds, factor: ev.cur.factor, env: ev.env}}, js...)
+	} else if !ev.cur.cycled && !ev.cur.stopped && ev.cur.returned == nil {
+		// The path in sequence returned: its values are the routine's
+		// unless the jumps' paths return too.
+		ev.cur.returned = ev.env
 	}
 	ev.cur.dead, ev.cur.cycled = false, false
 	if len(paths) == 1 {

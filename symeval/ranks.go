@@ -2,6 +2,7 @@ package symeval
 
 import (
 	"github.com/mkvet/mkvet/counting"
+	"github.com/mkvet/mkvet/symbolic"
 )
 
 // Deciding conditions on the rank. At a point P is a number, so a condition
@@ -138,4 +139,18 @@ func (ev *evaluator) pruneRanks(v Value) Value {
 	}
 	v.Alts = mergeAlts(out)
 	return v
+}
+
+// provedHere reports whether r holds for every P >= 1 and rank in 0..P-1,
+// under the caller's and the annotations' assumptions: a DO step of P is
+// then known to be positive.
+func (ev *evaluator) provedHere(r symbolic.Relation) bool {
+	rels := []symbolic.Relation{
+		symbolic.Rel(symbolic.Sym(Size), ">=", symbolic.Int(1)),
+		symbolic.Rel(symbolic.Sym(Rank), ">=", symbolic.Int(0)),
+		symbolic.Rel(symbolic.Sym(Rank), "<=", symbolic.Sym(Size).Sub(symbolic.Int(1))),
+	}
+	rels = append(rels, ev.res.Assume...)
+	rels = append(rels, ev.annotAssume...)
+	return symbolic.NewAssumptions(rels...).Prove(r) == symbolic.True
 }

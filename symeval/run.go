@@ -306,7 +306,9 @@ func (s *runSnapshot) restore(ev *evaluator, o *Occ) {
 		delete(ev.diagSeen, d.Pos.String()+d.Msg)
 	}
 	ev.res.Diags = ev.res.Diags[:s.diags]
+	dropped := map[*Param]bool{}
 	for _, p := range ev.res.Params[s.params:] {
+		dropped[p] = true
 		delete(ev.params, p.Name)
 		ev.releaseName(p.Name)
 		for b, q := range ev.freq {
@@ -315,9 +317,66 @@ func (s *runSnapshot) restore(ev *evaluator, o *Occ) {
 			}
 		}
 	}
+	if len(dropped) > 0 {
+		ev.forgetParams(dropped)
+	}
 	ev.res.Params = ev.res.Params[:s.params]
 	ev.res.Inputs = ev.res.Inputs[:s.inputs]
 	o.Iters = nil
+}
+
+// forgetParams unlinks the parameters a failed run created from the
+// unknowns and memos that outlive the run (unknowns are shared by pointer,
+// so restoring the environment does not undo their parameters): the next
+// use creates them again.
+func (ev *evaluator) forgetParams(dropped map[*Param]bool) {
+	names := map[string]bool{}
+	for p := range dropped {
+		names[p.Name] = true
+	}
+	mentions := func(e *symbolic.Expr) bool {
+		if e == nil {
+			return false
+		}
+		for _, s := range e.Symbols() {
+			if names[s] {
+				return true
+			}
+		}
+		return false
+	}
+	forget := func(u *unknown) {
+		if dropped[u.param] {
+			u.param = nil
+		}
+		if mentions(u.lo) || mentions(u.hi) {
+			// Bounds in the run's parameters, whose names may be reused.
+			u.lo, u.hi = nil, nil
+		}
+	}
+	var visit func(v Value)
+	visit = func(v Value) {
+		if v.unk != nil {
+			forget(v.unk)
+		}
+		for _, f := range v.Fields {
+			visit(f)
+		}
+	}
+	for _, v := range ev.env {
+		visit(v)
+	}
+	for _, u := range ev.unkElems {
+		forget(u)
+	}
+	for _, u := range ev.afterLoops {
+		forget(u)
+	}
+	for k, p := range ev.spans {
+		if dropped[p] {
+			delete(ev.spans, k)
+		}
+	}
 }
 
 // runWhile runs a DO WHILE (or a DO without control that EXITs) while its
@@ -566,10 +625,11 @@ func (ev *evaluator) runIterations(l *apt.Loop, o *Occ, trips int64, next func(k
 	rs := &runState{loop: l, exit: "exit#" + strconv.Itoa(ev.nrun), cycle: "cycle#" + strconv.Itoa(ev.nrun)}
 	fr.loops = append(fr.loops, l)
 	fr.entries = append(fr.entries, nil)
+	fr.loopFrames = append(fr.loopFrames, nil)
 	fr.runs = append(fr.runs, rs)
-	nj := ev.jumps
+	nj := ev.frame().jumps
 	defer func() {
-		if ev.jumps > nj {
+		if ev.frame().jumps > nj {
 			markInexact(o, "the loop holds a jump (EXIT, CYCLE of an outer loop, GO TO) the evaluation does not model")
 		}
 	}()
@@ -589,6 +649,7 @@ func (ev *evaluator) runIterations(l *apt.Loop, o *Occ, trips int64, next func(k
 	}
 	fr.loops = fr.loops[:len(fr.loops)-1]
 	fr.entries = fr.entries[:len(fr.entries)-1]
+	fr.loopFrames = fr.loopFrames[:len(fr.loopFrames)-1]
 	fr.runs = fr.runs[:len(fr.runs)-1]
 	if len(ev.cur.pending[rs.exit]) > 0 {
 		ev.rejoin(rs.exit)
@@ -645,12 +706,30 @@ func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
 			ev.node(n, parent)
 		}
 		if ev.cur.dead {
-			if ev.cur.cycled {
-				// A CYCLE of an enclosing DO ended every path.
-				return true
-			}
+			// An exit (or a CYCLE of an enclosing DO) ended every path.
 			return true
 		}
-		ev.newOcc(seg[len(seg)-1], parent) // the GO TO back
+		last := seg[len(seg)-1]
+		b := condJumpTo(last, seg[0].Base().Label)
+		if b == nil {
+			ev.newOcc(last, parent) // the GO TO back
+			continue
+		}
+		// A test at the bottom: back to the head while it holds.
+		f, ok := ev.cond(b.Cond)
+		t, dec := false, false
+		if ok {
+			t, dec = ev.decideHere(f)
+		}
+		if !dec {
+			snap.restore(ev, parent)
+			return false
+		}
+		o := ev.newOcc(last, parent)
+		if !t {
+			return true
+		}
+		bo := ev.newOcc(b, o)
+		ev.newOcc(b.Body[0], bo)
 	}
 }

@@ -455,6 +455,26 @@ func (an *analysis) finish(res *symeval.Result) {
 			used[s] = true
 		}
 	}
+	// A kept parameter's default and bounds may name others (a counter
+	// between 0 and a loop's trip count): those are kept too.
+	for grew := true; grew; {
+		grew = false
+		for _, p := range res.Params {
+			if !used[p.Name] && p.Default == nil && p.Value == nil {
+				continue
+			}
+			for _, e := range []*symbolic.Expr{p.Default, p.Lo, p.Hi} {
+				if e == nil {
+					continue
+				}
+				for _, s := range e.Symbols() {
+					if !used[s] {
+						used[s], grew = true, true
+					}
+				}
+			}
+		}
+	}
 	for _, p := range res.Params {
 		if !used[p.Name] && p.Default == nil && p.Value == nil {
 			continue
