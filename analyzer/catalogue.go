@@ -112,7 +112,8 @@ outermost loop's closed-form iteration count; when these together hold less than
 in loop nests, the next largest nests are added until they hold half, so that the nests named always
 account for most of the loops' time (half of the nests' work, not of the program's: work outside
 every DO loop, whole-array statements or loops built from GO TO, would otherwise make every nest
-hot). A share that is a closed form in P is reported when it is provably at least the threshold, and
+hot), and with the last one added every nest whose work is within 5% of it (the prediction does not
+order them: sweeps along x, y and z with the same work are named together). A share that is a closed form in P is reported when it is provably at least the threshold, and
 is not ranked with the others.
 `,
 		Example: `program hot

@@ -178,7 +178,8 @@ func (f fraction) facts(m map[string]any) {
 // reported; when those together hold less than half of the work in loop
 // nests, the next largest nests are added until they hold half, so that the
 // nests named always account for most of the loops' time, however flat the
-// profile. Half of the nests' work rather than of the program's: work
+// profile, with the nests whose work is within tieShare of the last one
+// added. Half of the nests' work rather than of the program's: work
 // outside every DO loop (whole-array statements, loops built from GO TO)
 // could otherwise make every nest, down to the smallest, "hot".
 func hotLoops(p *pass) {
@@ -231,12 +232,14 @@ func hotLoops(p *pass) {
 			}
 		}
 		slices.SortStableFunc(rest, func(a, b nest) int { return cmp.Compare(b.f.value, a.f.value) })
+		last := math.Inf(1) // no nest added yet: none is a tie
 		for _, x := range rest {
-			if held >= inNests/2 {
+			if held >= inNests/2 && x.f.value < last*(1-tieShare) {
 				break
 			}
 			chosen[x.n] = true
 			held += x.f.value
+			last = x.f.value
 		}
 	}
 	for _, x := range nests {
@@ -245,6 +248,12 @@ func hotLoops(p *pass) {
 		}
 	}
 }
+
+// tieShare is how close (relative) a nest's work must be to the last nest
+// MK1001 adds to reach half of the nests' work to be added with it: the
+// prediction does not order nests that close (three sweeps along x, y and
+// z with the same work), so naming one and not the others would be chance.
+const tieShare = 0.05
 
 // isNest reports whether n is a loop nest: a loop with no enclosing loop in
 // its routine. A routine's node hangs below the call that first reached it,
