@@ -101,12 +101,21 @@ var Checks = []*Check{
 		ID:       "MK1001",
 		Title:    "hot loop nest",
 		Severity: apt.Warning,
-		Doc: `A loop nest holds a large share (10% by default) of the program's predicted work: it is where
-time goes, and where tuning, vectorization or a better distribution pays. The share is of the work
-summed over all ranks at a point (-D), or without a point the limit of the share as every problem
-size grows with P fixed. Only the outermost hot loop of a nest is reported, with its closed-form
-iteration count; an inner loop is reported too when its enclosing nest branches into several loops
-and it holds more than half of the nest's work (a time-step loop around one dominant sweep).`,
+		Doc: `The loop nests that hold most of the program's predicted work: where time goes, and where
+tuning, vectorization or a better distribution pays. A loop nest is a routine's outermost loop with
+the loops inside it in that routine; its work is its own, less the work of the nests of the routines
+it calls, which are nests of their own (a time-step loop whose body calls the sweeps is not where the
+time goes; the sweeps are). Calls without nests of their own count in the calling nest. The share is
+of the work summed over all ranks at a point (-D), or without a point the limit of the share as every
+problem size grows with P fixed. Every nest holding 10% (-share) or more is reported, with its
+outermost loop's closed-form iteration count; when these together hold less than half of the work
+in loop nests, the next largest nests are added until they hold half, so that the nests named always
+account for most of the loops' time (half of the nests' work, not of the program's: work outside
+every DO loop, whole-array statements or loops built from GO TO, would otherwise make every nest
+hot), and with the last one added every nest whose work is within 5% of it (the prediction does not
+order them: sweeps along x, y and z with the same work are named together). A share that is a closed form in P is reported when it is provably at least the threshold, and
+is not ranked with the others.
+`,
 		Example: `program hot
   implicit none
   integer :: n, i, j
@@ -123,14 +132,14 @@ end program hot
 `,
 		Facts: []Fact{
 			{"iterations", "closed form: how many times each rank runs the loop body"},
-			{"work", "closed form: the nest's work per rank in operation units"},
+			{"work", "closed form: the nest's own work per rank in operation units (without the nests of the routines it calls)"},
 			{"share", "share of the predicted work (at the point, or its limit as the sizes grow when that is a number)"},
 			{"share_expr", "the limit of the share as a closed form in P and rank, when it is not a number"},
 			{"sizes", "the problem sizes whose growth the limit takes (symbolic share)"},
 			{"iterations_max", "at a point: the most iterations any rank runs"},
 			{"iterations_min", "at a point: the fewest iterations any rank runs"},
 			{"max_ranks", "at a point: the ranks that run the most iterations (\"0-3\")"},
-			{"seconds", "at a point with a machine: predicted time of the nest's work on its heaviest rank"},
+			{"seconds", "at a point with a machine: predicted time of the nest's own work on its heaviest rank"},
 		},
 		run: hotLoops,
 	},

@@ -91,9 +91,27 @@ func (b *builder) add(n apt.Node, parent *cost.Node, count, iters, work string) 
 			cn.Depth++
 		}
 	}
+	if isNest(cn) {
+		// A nest that calls no nests of other routines: its own work is
+		// its work (nest sets it otherwise).
+		cn.NestWork = cn.Work
+	}
 	b.r.Nodes = append(b.r.Nodes, cn)
 	b.r.ByID[n.Base().ID] = cn
 	return cn
+}
+
+// nest sets the own work of a loop nest whose calls reach nests of other
+// routines (cost.Node.NestWork).
+func (b *builder) nest(n *cost.Node, work string) *cost.Node {
+	n.NestWork = pw(b.t, work)
+	return n
+}
+
+// routine adds a called routine's node below the call that reaches it.
+func (b *builder) routine(call *cost.Node, name string, line int, count, work string) *cost.Node {
+	r := &apt.Routine{NodeBase: base(name, line), Name: name, Kind: apt.KindSubroutine}
+	return b.add(r, call, count, "", work)
 }
 
 func base(id string, line int) apt.NodeBase {

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -176,59 +177,113 @@ func (f fraction) facts(m map[string]any) {
 
 // ---- MK1001 ----
 
+// hotLoops reports the loop nests that hold most of the predicted work. A
+// nest is a routine's outermost loop with the loops inside it in that
+// routine, and its work is its own (cost.Node.NestWork): a driver loop whose
+// body calls routines with nests of their own is not where the time goes,
+// their nests are. Every nest holding the threshold share or more is
+// reported; when those together hold less than half of the work in loop
+// nests, the next largest nests are added until they hold half, so that the
+// nests named always account for most of the loops' time, however flat the
+// profile, with the nests whose work is within tieShare of the last one
+// added. Half of the nests' work rather than of the program's: work
+// outside every DO loop (whole-array statements, loops built from GO TO)
+// could otherwise make every nest, down to the smallest, "hot".
 func hotLoops(p *pass) {
 	var progV *cost.Values
 	if p.pt != nil {
 		progV = &p.pt.Work
 	}
-	hot := map[*cost.Node]fraction{}
-	var loops []*cost.Node
+	type nest struct {
+		n *cost.Node
+		f fraction
+	}
+	var nests []nest
+	inNests := 0.0 // the numeric shares summed: the share of the work in nests
 	for _, n := range p.r.Nodes {
-		if _, ok := n.Node.(*apt.Loop); !ok {
+		if !isNest(n) {
 			continue
 		}
 		var nv *cost.Values
 		if v := p.values(n); v != nil {
-			nv = &v.Work
+			nv = &v.NestWork
 		}
-		if f := p.share(n.Work, nv, p.r.Work, progV); p.atLeast(f, p.opt.Share, false) {
-			hot[n] = f
-			loops = append(loops, n)
-		}
-	}
-	var visit func(a, root *cost.Node)
-	visit = func(a, root *cost.Node) {
-		inner := p.nearestLoops(a)
-		if len(inner) == 1 {
-			visit(inner[0], root) // one nest, perfect or nearly
-			return
-		}
-		for _, c := range inner {
-			f, isHot := hot[c]
-			if !isHot {
-				continue
-			}
-			var cv, rv *cost.Values
-			if p.pt != nil {
-				cv, rv = &p.values(c).Work, &p.values(root).Work
-			}
-			if p.atLeast(p.share(c.Work, cv, root.Work, rv), 0.5, true) {
-				p.hotLoop(c, f)
-				visit(c, c)
-			}
+		f := p.share(n.NestWork, nv, p.r.Work, progV)
+		nests = append(nests, nest{n, f})
+		if f.numeric {
+			inNests += f.value
 		}
 	}
-	for _, n := range loops {
-		if p.enclosingLoop(n, func(a *cost.Node) bool { _, ok := hot[a]; return ok }) != nil {
+	chosen := map[*cost.Node]bool{}
+	held, half := 0.0, false
+	for _, x := range nests {
+		if !p.atLeast(x.f, p.opt.Share, false) {
 			continue
 		}
-		p.hotLoop(n, hot[n])
-		visit(n, n)
+		chosen[x.n] = true
+		if x.f.numeric {
+			held += x.f.value
+		}
+		// A share that is a closed form in P is not summed, but may be
+		// half of the work on its own.
+		half = half || p.atLeast(x.f, 0.5, false)
+	}
+	if !half {
+		// The largest of the others, until half of the nests' work is
+		// named. A share that is no number cannot be ranked and is left
+		// out.
+		var rest []nest
+		for _, x := range nests {
+			if !chosen[x.n] && x.f.numeric && x.f.value > 0 {
+				rest = append(rest, x)
+			}
+		}
+		slices.SortStableFunc(rest, func(a, b nest) int { return cmp.Compare(b.f.value, a.f.value) })
+		last := math.Inf(1) // no nest added yet: none is a tie
+		for _, x := range rest {
+			if held >= inNests/2 && x.f.value < last*(1-tieShare) {
+				break
+			}
+			chosen[x.n] = true
+			held += x.f.value
+			last = x.f.value
+		}
+	}
+	for _, x := range nests {
+		if chosen[x.n] {
+			p.hotLoop(x.n, x.f)
+		}
 	}
 }
 
+// tieShare is how close (relative) a nest's work must be to the last nest
+// MK1001 adds to reach half of the nests' work to be added with it: the
+// prediction does not order nests that close (three sweeps along x, y and
+// z with the same work), so naming one and not the others would be chance.
+const tieShare = 0.05
+
+// isNest reports whether n is a loop nest: a loop with no enclosing loop in
+// its routine. A routine's node hangs below the call that first reached it,
+// so the walk stops at the routine.
+func isNest(n *cost.Node) bool {
+	if _, ok := n.Node.(*apt.Loop); !ok {
+		return false
+	}
+	for a := n.Parent; a != nil; a = a.Parent {
+		switch a.Node.(type) {
+		case *apt.Routine:
+			return true
+		case *apt.Loop:
+			return false
+		}
+	}
+	return true
+}
+
+// hotLoop reports one nest with its outermost loop's iteration count and
+// its share f of the predicted work.
 func (p *pass) hotLoop(n *cost.Node, f fraction) {
-	facts := map[string]any{"iterations": p.closed(n.Iterations), "work": p.closed(n.Work)}
+	facts := map[string]any{"iterations": p.closed(n.Iterations), "work": p.closed(n.NestWork)}
 	f.facts(facts)
 	msg := fmt.Sprintf("loop runs %s and holds %s of the predicted work", p.howMany(n.Iterations, "iterations"), f.text())
 	if v := p.values(n); v != nil {
@@ -237,7 +292,7 @@ func (p *pass) hotLoop(n *cost.Node, f fraction) {
 		facts["iterations_min"] = it.Min
 		facts["max_ranks"] = cost.Ranks(it.MaxRanks)
 		tail := spread(it, "iterations", p.r.Parallel)
-		if s, ok := p.seconds(v.Work.Max); ok {
+		if s, ok := p.seconds(v.NestWork.Max); ok {
 			facts["seconds"] = round(s)
 			tail += ", " + duration(s) + " on " + p.opt.Machine.Name
 		}
@@ -247,24 +302,6 @@ func (p *pass) hotLoop(n *cost.Node, f fraction) {
 		msg += " as " + grow(sz)
 	}
 	p.report(n, apt.Pos{}, msg, facts)
-}
-
-// nearestLoops returns the loops below a whose nearest enclosing loop is a,
-// in preorder.
-func (p *pass) nearestLoops(a *cost.Node) []*cost.Node {
-	var out []*cost.Node
-	var walk func(n *cost.Node)
-	walk = func(n *cost.Node) {
-		for _, k := range p.kids[n] {
-			if _, ok := k.Node.(*apt.Loop); ok {
-				out = append(out, k)
-				continue
-			}
-			walk(k)
-		}
-	}
-	walk(a)
-	return out
 }
 
 // enclosingLoop returns the nearest loop enclosing n (within its routine)

@@ -2,6 +2,7 @@ package instrument_test
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -307,4 +308,82 @@ func mentions(n *cost.Node, syms map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// TestNestTimersE2E runs nests.f instrumented with Options.NestTimers at a
+// size where its routines' nests are left by GO TO and by RETURN 600 times
+// inside one enclosing nest: had the jumps left their timers open, the
+// regions would pile up past the runtime's 512 levels. It checks that no
+// region overflowed, that every timed nest was timed once per entry on
+// every rank, that the routines called from loops had their nests timed,
+// and that a rank's nests' exclusive times add up to no more than its
+// program time.
+func TestNestTimersE2E(t *testing.T) {
+	e2e.Require(t, "mpif77", "mpirun")
+	path := filepath.Join("testdata", "nests.f")
+	prog, diags := fortran.ParseFiles([]string{path}, fortran.Config{})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Fatalf("parse: %v", d)
+		}
+	}
+	cfg := &sweep.Config{
+		Prog: prog, Files: []string{path}, Options: instrument.Options{NestTimers: true},
+		Build: "mpif77 -O1 {srcs} -o {exe}", Launcher: testLauncher,
+		Dir: t.TempDir(), Timeout: 2 * time.Minute, Env: mpiEnv(),
+	}
+	size := map[string]int64{"n": 600}
+	b, err := cfg.Compile(size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const p = 2
+	run := cfg.Run(b, sweep.Point{Params: size, P: p}, 0, filepath.Join(cfg.Dir, "run"), "nests")
+	if run.Err != nil {
+		t.Fatalf("%v\n%s", run.Err, run.Stderr)
+	}
+	timed := map[string]bool{}
+	for _, pr := range b.Result.Probes {
+		if pr.Timed {
+			timed[pr.Node] = true
+		}
+	}
+	for _, id := range []string{"scale/L1", "upto/L1", "find/L1"} {
+		if !timed[id] {
+			t.Errorf("%s, a nest of a routine called from a loop, is not timed", id)
+		}
+	}
+	program := map[int]float64{}
+	excl := map[int]float64{}
+	nests := 0
+	for _, r := range run.Records {
+		if r.Type == instrument.TypeRun {
+			program[r.Rank] = r.Seconds
+			if r.Overflow != 0 {
+				t.Errorf("rank %d: %d timed regions overflowed the runtime's stack: a jump left a nest's timer open", r.Rank, r.Overflow)
+			}
+			continue
+		}
+		if !timed[r.Node] || !strings.Contains(r.Node, "/L") {
+			continue
+		}
+		nests++
+		excl[r.Rank] += r.Seconds
+		if r.Seconds < 0 {
+			t.Errorf("%s rank %d: exclusive time %g", r.Node, r.Rank, r.Seconds)
+		}
+		if r.Timed != r.Count {
+			t.Errorf("%s rank %d: timed %d times, entered %d", r.Node, r.Rank, r.Timed, r.Count)
+		}
+	}
+	if nests != p*len(slices.DeleteFunc(slices.Collect(maps.Keys(timed)), func(id string) bool { return !strings.Contains(id, "/L") })) {
+		t.Errorf("%d nest records, want every timed nest on every rank", nests)
+	}
+	for rank := range p {
+		// The nests run after MPI_INIT, in the program time; allow for
+		// the clock's granularity.
+		if excl[rank] > program[rank]*1.01+1e-5 {
+			t.Errorf("rank %d: the nests' exclusive times add up to %gs, beyond the program time %gs", rank, excl[rank], program[rank])
+		}
+	}
 }

@@ -37,6 +37,14 @@ type Options struct {
 	// body, even an innermost loop whose trip count could be added on
 	// entry: slower, but a count taken from the execution itself.
 	BodyCounters bool
+	// NestTimers times every routine's outermost DO loops (every loop
+	// nest), also in routines called from loops, so that each nest's
+	// exclusive time is measured: the time spent in it less the nests of
+	// the routines it calls and its MPI calls, which are timed regions of
+	// their own. A jump out of a timed nest (GO TO, RETURN) closes its
+	// timer first. A timer pair on every call of a small routine costs
+	// more than its body, which the nests' shares then carry.
+	NestTimers bool
 	// ProgramOnly leaves out every probe but those measuring the program
 	// time (from MPI_INIT's return, or the start, to the end): the baseline
 	// against which the probes' overhead is measured.
@@ -52,10 +60,11 @@ type Probe struct {
 	// Op is the MPI operation of a comm probe.
 	Op string `json:"op,omitempty"`
 	// Timed is set when the probe also times its node: routines not called
-	// from inside a loop, the outermost loops of those routines, and every
-	// MPI call. Iters is set when a loop's body executions are counted: by
-	// a counter in its body, or for an innermost loop that runs to its end
-	// by adding its trip count on entry.
+	// from inside a loop, the outermost loops of those routines (of every
+	// routine with Options.NestTimers), and every MPI call. Iters is set
+	// when a loop's body executions are counted: by a counter in its body,
+	// or for an innermost loop that runs to its end by adding its trip
+	// count on entry.
 	Timed bool    `json:"timed"`
 	Iters bool    `json:"iters,omitempty"`
 	Pos   apt.Pos `json:"pos"`
@@ -249,6 +258,17 @@ type instr struct {
 	doTerm, target map[*apt.Routine]map[string]bool
 	stmtRoutine    map[*stmt]*apt.Routine
 	header         map[*stmt]bool // DO statements already given a loop's probes
+	// nest is the timed loop nest being planned (Options.NestTimers),
+	// whose timer a jump out of it closes; nil outside one.
+	nest *timedNest
+	// labelLine gives, per routine, the line of each labelled statement.
+	labelLine map[*apt.Routine]map[string]int
+}
+
+// timedNest is a routine's outermost loop timed under Options.NestTimers.
+type timedNest struct {
+	slot int
+	loop *apt.Loop
 }
 
 func (in *instr) read(name, path string) (*sourceFile, error) {
@@ -757,11 +777,21 @@ func (in *instr) node(r *apt.Routine, n apt.Node, depth int, timed bool, rslot i
 	case *apt.Comm:
 		in.comm(r, n)
 	case *apt.Return:
-		if timed {
+		switch {
+		case timed:
+			// The routine's exit closes the regions opened in it.
 			if pre, _, ok := in.around(n); ok {
 				*pre = append(*pre, exit(rslot))
 			}
+		case in.nest != nil:
+			if pre, _, ok := in.around(n); ok {
+				*pre = append(*pre, exit(in.nest.slot))
+			}
 		}
+	case *apt.Goto:
+		// An assigned GO TO without its list jumps anywhere; a computed
+		// one falls through when its index is out of range.
+		in.jump(r, n, n.Targets, n.Kind == apt.GotoComputed || n.Kind == apt.GotoAssigned && len(n.Targets) == 0)
 	case *apt.Stop:
 		if !in.res.MPI {
 			if pre, _, ok := in.around(n); ok {
@@ -827,7 +857,7 @@ func (in *instr) loop(r *apt.Routine, l *apt.Loop, depth int, timed bool, rslot 
 		e.post = append(e.post, iters(k))
 		p.Iters = true
 	}
-	if depth == 0 && timed {
+	if depth == 0 && (timed || in.opt.NestTimers) {
 		t, _ := in.stmtOf(l.Span.End())
 		if t == nil {
 			in.note(l.Span.End(), "loop %s: its last statement was not found; not timed", l.ID)
@@ -835,11 +865,66 @@ func (in *instr) loop(r *apt.Routine, l *apt.Loop, depth int, timed bool, rslot 
 			p.Timed = true
 			e.pre = append(e.pre, enter(k))
 			in.afterLoop(t, l, exit(k))
+			if in.opt.NestTimers {
+				in.nest = &timedNest{slot: k, loop: l}
+				defer func() { in.nest = nil }()
+			}
 		}
 	}
 	for _, c := range l.Body {
 		in.node(r, c, depth+1, timed, rslot)
 	}
+}
+
+// jump closes the timer of the nest being planned before a jump (at node
+// n, to targets) that leaves it: the loop's own exit probe after its last
+// statement would not run, and its region would stay open, taking the time
+// of what follows, until an enclosing region closed. A jump that may stay
+// in the nest or leave it (maybe: a jump that may also go on in place),
+// or whose targets are not known, keeps the timer open, with a note.
+func (in *instr) jump(r *apt.Routine, n apt.Node, targets []string, maybe bool) {
+	if in.nest == nil {
+		return
+	}
+	l := in.nest.loop
+	out := 0
+	for _, t := range targets {
+		line, ok := in.labelLines(r)[strings.TrimLeft(t, "0")]
+		if !ok || line < l.Span.Line || line > l.Span.EndLine {
+			out++
+		}
+	}
+	switch {
+	case out > 0 && (maybe || out < len(targets)), maybe && len(targets) == 0:
+		in.note(n.Base().Span.Start(), "a jump that may leave loop nest %s: its timer stays open until an enclosing timed region closes", l.ID)
+	case out > 0:
+		if pre, _, ok := in.around(n); ok {
+			*pre = append(*pre, exit(in.nest.slot))
+		} else {
+			in.note(n.Base().Span.Start(), "a jump out of loop nest %s was not found in the source; its timer stays open", l.ID)
+		}
+	}
+}
+
+// labelLines returns the line of each labelled statement of r (labels
+// without leading zeros).
+func (in *instr) labelLines(r *apt.Routine) map[string]int {
+	if m, ok := in.labelLine[r]; ok {
+		return m
+	}
+	m := map[string]int{}
+	if sf := in.file(r.Span.File); sf != nil {
+		for _, s := range sf.stmts {
+			if s.label != "" && in.stmtRoutine[s] == r {
+				m[strings.TrimLeft(s.label, "0")] = s.first
+			}
+		}
+	}
+	if in.labelLine == nil {
+		in.labelLine = map[*apt.Routine]map[string]int{}
+	}
+	in.labelLine[r] = m
+	return m
 }
 
 // tripCountable reports whether a loop's body executions are its Fortran
@@ -922,7 +1007,19 @@ func (in *instr) branches(r *apt.Routine, f *apt.If, depth int, timed bool, rslo
 		switch {
 		case in.opt.ProgramOnly:
 		case f.Kind == apt.IfArithmetic:
-			// Three GO TOs: nothing to count in between.
+			// Three GO TOs: nothing to count in between. A jump out of
+			// a timed nest closes its timer before the IF, when every
+			// label leaves it.
+			var targets []string
+			for _, ab := range f.Branches {
+				for _, c := range ab.Body {
+					if g, ok := c.(*apt.Goto); ok {
+						targets = append(targets, g.Targets...)
+					}
+				}
+			}
+			in.jump(r, f, targets, false)
+			return
 		case f.Kind == apt.IfLogical:
 			if len(b.Body) == 0 {
 				break

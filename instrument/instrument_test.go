@@ -126,11 +126,17 @@ func parse(t *testing.T, path string) *apt.Program {
 // programs with golden files (go test -update rewrites them). The e2e test
 // compiles and runs them and checks their counters.
 func TestGolden(t *testing.T) {
-	for _, name := range []string{"labels.f", "forms.f90"} {
+	for _, tc := range []struct {
+		name string
+		opt  Options
+	}{{"labels.f", Options{}}, {"forms.f90", Options{}}, {"nests.f", Options{NestTimers: true}}} {
+		name := tc.name
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join("testdata", name)
 			dir := t.TempDir()
-			res, err := Instrument(parse(t, path), []string{path}, Options{Dir: dir, Values: map[string]int64{"n": 12}})
+			opt := tc.opt
+			opt.Dir, opt.Values = dir, map[string]int64{"n": 12}
+			res, err := Instrument(parse(t, path), []string{path}, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -159,6 +165,42 @@ func TestGolden(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// TestNestTimers checks which loops Options.NestTimers times: every
+// routine's outermost loops, those of the routines called from loops too,
+// and no inner loop; without the option only the outermost loops of the
+// routines not called from loops. A jump that may leave a nest or stay is
+// noted.
+func TestNestTimers(t *testing.T) {
+	path := filepath.Join("testdata", "nests.f")
+	timed := func(opt Options) []string {
+		opt.Dir = t.TempDir()
+		res, err := Instrument(parse(t, path), []string{path}, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, p := range res.Probes {
+			if p.Kind == "loop" && p.Timed {
+				out = append(out, p.Node)
+			}
+		}
+		if opt.NestTimers {
+			want := "a jump that may leave loop nest nests/L4: its timer stays open"
+			if !slices.ContainsFunc(res.Notes, func(n Note) bool { return strings.Contains(n.Msg, want) }) {
+				t.Errorf("notes %v, want one saying %q", res.Notes, want)
+			}
+		}
+		return out
+	}
+	main := []string{"nests/L1", "nests/L2", "nests/L3", "nests/L4"}
+	if got := timed(Options{}); !slices.Equal(got, main) {
+		t.Errorf("timed loops by default %v, want %v", got, main)
+	}
+	if got, want := timed(Options{NestTimers: true}), append(main, "scale/L1", "upto/L1", "find/L1"); !slices.Equal(got, want) {
+		t.Errorf("timed loops with NestTimers %v, want %v", got, want)
 	}
 }
 

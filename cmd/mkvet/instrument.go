@@ -16,7 +16,7 @@ import (
 func init() {
 	register(&command{
 		name:  "instrument",
-		usage: "-o DIR [-D name=value,...] [-I dir] [-define NAME[=val]] [-cpp] [-form fixed|free|auto] [-entry NAME] FILE...",
+		usage: "-o DIR [-D name=value,...] [-nest-timers] [-I dir] [-define NAME[=val]] [-cpp] [-form fixed|free|auto] [-entry NAME] FILE...",
 		short: "write an instrumented copy of the program and its runtime module, probes keyed by APT node",
 		order: 40,
 		run:   runInstrument,
@@ -150,6 +150,8 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 		"rewritten; a size assigned from a constant becomes the default of its MKVET_PARAM_<NAME> override")
 	out := fs.String("o", "", "write the instrumented copy into `DIR` (required; never an input's directory)")
 	probes := fs.String("probes", "all", "`all` probes, or time: only the program time (the baseline for measuring the probes' overhead)")
+	nests := fs.Bool("nest-timers", false, "time every routine's outermost loops (every loop nest), also in routines called from loops: "+
+		"each nest's exclusive time, to set beside MK1001's shares")
 	files, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status
@@ -171,6 +173,7 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 	opt := l.instrumentOptions(&pf)
 	opt.Dir = *out
 	opt.Values = vals
+	opt.NestTimers = *nests
 	switch *probes {
 	case "all":
 	case "time":

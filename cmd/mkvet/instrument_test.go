@@ -35,6 +35,19 @@ func TestInstrumentCommand(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), "parameter (n = 64)") || !strings.Contains(string(b), "call mkvet_finish()") {
 		t.Errorf("instrumented copy:\n%s", b)
 	}
+	// atm2d.f90's sweep is called from a loop: its nest is timed with
+	// -nest-timers only.
+	timedLoops := func(args ...string) string {
+		d := filepath.Join(t.TempDir(), "nests")
+		code, out, errs := mkvet(t, append(append([]string{"instrument", "-o", d}, args...), filepath.Join(programsDir, "atm2d.f90"))...)
+		if code != 0 {
+			t.Fatalf("status %d\n%s", code, errs)
+		}
+		return out
+	}
+	if plain, nests := timedLoops(), timedLoops("-nest-timers"); !strings.Contains(plain, "; 9 timed") || !strings.Contains(nests, "; 10 timed") {
+		t.Errorf("timed probes: want 9, and 10 with -nest-timers:\n%s%s", plain, nests)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string

@@ -79,7 +79,7 @@ func Analyze(prog *apt.Program, opt Options) (*Report, error) {
 	}
 	an.rep.Assumptions = an.assume
 	an.rep.an = an
-	an.rep.Work = an.occ(res.Root, nil)
+	an.rep.Work, _, _ = an.occ(res.Root, nil, false)
 	an.finish(res)
 	return an.rep, nil
 }
@@ -258,7 +258,16 @@ func (an *analysis) fail(n *Node, what string, err error) {
 // (MK's composition, seed 000 §4: children's work already carries their own
 // execution counts, so a loop's work is its body's, an IF's its arms', a
 // CALL's its callee's in this context).
-func (an *analysis) occ(o *symeval.Occ, parent *Node) symbolic.Piecewise {
+//
+// It also returns the part of that work that lies in no loop nest below
+// the occurrence, excl, and whether any nest below took a part (cut; excl
+// is then not the whole work). inNest says whether the occurrence is inside
+// a loop of its own routine. A loop nest (a loop with no enclosing loop in
+// its routine) keeps its excl as its NestWork and passes nothing up: the
+// nests of the routines a nest calls are nests of their own, and the
+// routines' statements outside their nests are the calling nest's, context
+// by context, which the aggregated nodes could not tell apart.
+func (an *analysis) occ(o *symeval.Occ, parent *Node, inNest bool) (work, excl symbolic.Piecewise, cut bool) {
 	n := an.node(o, parent)
 	n.doms = append(n.doms, o.Dom)
 	if o.Inexact {
@@ -307,13 +316,33 @@ func (an *analysis) occ(o *symeval.Occ, parent *Node) symbolic.Piecewise {
 		an.comm(x, o, n)
 	}
 	n.Self = n.Self.Add(self).Merge()
-	work := self
-	for _, c := range o.Children {
-		work = work.Add(an.occ(c, n))
+	_, isLoop := o.Node.(*apt.Loop)
+	if _, isRoutine := o.Node.(*apt.Routine); isRoutine {
+		inNest = false // a called routine's loops start nests of their own
+	}
+	work = self
+	var parts []symbolic.Piecewise // the children's excl, summed only when a nest cut some
+	for _, ch := range o.Children {
+		w, e, chCut := an.occ(ch, n, inNest || isLoop)
+		work = work.Add(w)
+		parts = append(parts, e)
+		cut = cut || chCut
 	}
 	work = work.Merge()
 	n.Work = n.Work.Add(work).Merge()
-	return work
+	excl = work
+	if cut {
+		excl = self
+		for _, e := range parts {
+			excl = excl.Add(e)
+		}
+		excl = excl.Merge()
+	}
+	if isLoop && !inNest {
+		n.NestWork = n.NestWork.Add(excl).Merge()
+		return work, symbolic.Piecewise{}, true
+	}
+	return work, excl, cut
 }
 
 // blockWork is the work of a block's statements: each statement's weight
@@ -438,6 +467,9 @@ func (an *analysis) finish(res *symeval.Result) {
 		simp(&n.Count)
 		simp(&n.Work)
 		simp(&n.Self)
+		if len(n.NestWork.Pieces) > 0 {
+			simp(&n.NestWork)
+		}
 		if len(n.Iterations.Pieces) > 0 {
 			simp(&n.Iterations)
 		}

@@ -145,6 +145,13 @@ func ClosedForms(pt, sym *Report, env map[string]int64) (*Report, int) {
 				[2]*symbolic.Piecewise{&n.Comm.BytesSent, &s.Comm.BytesSent},
 				[2]*symbolic.Piecewise{&n.Comm.BytesReceived, &s.Comm.BytesReceived})
 		}
+		// A nest's own work takes the symbolic form wherever the two
+		// agree, whatever the node's other figures do: it is only read as
+		// a share, and leaves them as they are.
+		if (len(n.NestWork.Pieces) > 0 || len(s.NestWork.Pieces) > 0) && same(s.NestWork, n.NestWork) {
+			n.NestWork = s.NestWork
+			notePW(s.NestWork, used)
+		}
 		ok := true
 		for _, p := range pairs {
 			if !same(*p[1], *p[0]) {

@@ -23,6 +23,8 @@ type Point struct {
 // NodeValues are a node's figures at a point.
 type NodeValues struct {
 	Count, Iterations, Work Values
+	// NestWork is a loop nest's own work (Node.NestWork); zero elsewhere.
+	NestWork Values
 	// Communication figures, for Comm nodes.
 	Messages, BytesSent Values
 }
@@ -171,6 +173,11 @@ func (r *Report) At(env map[string]int64) (*Point, error) {
 		}
 		if nv.Work, err = eval(n.Work); err != nil {
 			return nil, fmt.Errorf("%s: work: %v", n.Node.Base().ID, err)
+		}
+		if len(n.NestWork.Pieces) > 0 {
+			if nv.NestWork, err = eval(n.NestWork); err != nil {
+				return nil, fmt.Errorf("%s: nest work: %v", n.Node.Base().ID, err)
+			}
 		}
 		if len(n.Iterations.Pieces) > 0 {
 			if nv.Iterations, err = eval(n.Iterations); err != nil {

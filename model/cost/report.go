@@ -117,6 +117,15 @@ type Node struct {
 	// Work is MK's inclusive composition: Self plus the children's Work, a
 	// Call's callee work in the call's context.
 	Self, Work symbolic.Piecewise
+	// NestWork is, for a loop nest (a loop with no enclosing loop in its
+	// routine, with the loops inside it there), the nest's own work: Work
+	// less the work of the loop nests of the routines it calls, which are
+	// nests of their own. The statements of those routines outside their
+	// nests count here, in the context of each call. Empty for other nodes.
+	// The nests' NestWork and the work outside every nest add up to the
+	// program's Work, so a nest's share says where the time goes without
+	// counting a driver loop around the nests it calls.
+	NestWork symbolic.Piecewise
 	// Comm holds the communication of a Comm node (nil otherwise).
 	Comm *Comm
 	// Exact is false when a count rests on an approximation (an unanalysable
