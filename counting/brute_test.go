@@ -358,3 +358,63 @@ func TestCountAgainstBruteForce(t *testing.T) {
 		t.Errorf("%d of %d systems refused as too complex (limit 1%%)", len(tooComplex), cases)
 	}
 }
+
+// TestSumAtPointAgainstBruteForce checks the point fallback on the nests
+// the engine refuses in closed form (a stride that is an outer variable,
+// a product of two variables) against enumeration.
+func TestSumAtPointAgainstBruteForce(t *testing.T) {
+	a := symbolic.NewAssumptions()
+	for n := int64(0); n <= 40; n += 3 {
+		cases := []struct {
+			set   string
+			brute func() int64
+		}{
+			{fmt.Sprintf("{ [k, i] : 2 <= k <= %d and i >= 0 and 2*k + i*k <= %d }", n, n), func() int64 {
+				c := int64(0)
+				for k := int64(2); k <= n; k++ {
+					for i := 2 * k; i <= n; i += k {
+						c++
+					}
+				}
+				return c
+			}},
+			{fmt.Sprintf("{ [i, j] : 1 <= i <= %d and 1 <= j and i*j <= %d }", n, n), func() int64 {
+				c := int64(0)
+				for i := int64(1); i <= n; i++ {
+					for j := int64(1); i*j <= n; j++ {
+						c++
+					}
+				}
+				return c
+			}},
+			{fmt.Sprintf("{ [i, j, l] : 1 <= i <= %d and 1 <= j <= i and 0 <= l and l*j <= i }", n), func() int64 {
+				c := int64(0)
+				for i := int64(1); i <= n; i++ {
+					for j := int64(1); j <= i; j++ {
+						for l := int64(0); l*j <= i; l++ {
+							c++
+						}
+					}
+				}
+				return c
+			}},
+		}
+		for _, c := range cases {
+			s, err := ParseSet(c.set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pw, err := SumAtPoint(s, symbolic.Int(1), a, Options{})
+			if err != nil {
+				t.Fatalf("%s: %v", c.set, err)
+			}
+			got, err := pw.Eval(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := c.brute(); !got.Equal(symbolic.RatInt(want)) {
+				t.Errorf("%s: %s, brute force %d", c.set, got, want)
+			}
+		}
+	}
+}

@@ -141,9 +141,9 @@ func (ev *evaluator) pruneRanks(v Value) Value {
 	return v
 }
 
-// provedHere reports whether r holds for every P >= 1 and rank in 0..P-1,
-// under the caller's and the annotations' assumptions: a DO step of P is
-// then known to be positive.
+// provedHere reports whether r holds for every P >= 1 and rank in 0..P-1
+// in the current domain, under the caller's and the annotations'
+// assumptions: a DO step of P is then known to be positive.
 func (ev *evaluator) provedHere(r symbolic.Relation) bool {
 	rels := []symbolic.Relation{
 		symbolic.Rel(symbolic.Sym(Size), ">=", symbolic.Int(1)),
@@ -152,5 +152,21 @@ func (ev *evaluator) provedHere(r symbolic.Relation) bool {
 	}
 	rels = append(rels, ev.res.Assume...)
 	rels = append(rels, ev.annotAssume...)
+	// And the domain's own relations: an enclosing loop's bounds on its
+	// variable (DO i = 2*k, n, k inside DO k = 2, n).
+	var visit func(f counting.Formula)
+	visit = func(f counting.Formula) {
+		switch g := f.(type) {
+		case counting.Rel:
+			rels = append(rels, g.R)
+		case counting.And:
+			for _, x := range g {
+				visit(x)
+			}
+		}
+	}
+	for _, f := range ev.cur.conds {
+		visit(f)
+	}
 	return symbolic.NewAssumptions(rels...).Prove(r) == symbolic.True
 }

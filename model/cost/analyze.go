@@ -226,6 +226,14 @@ func (an *analysis) countSet(set *counting.Set, weight *symbolic.Expr) (symbolic
 		w = *weight
 	}
 	pw, err = counting.Sum(set, w, an.assume, copt)
+	if err != nil && len(set.Params) == 0 && (errors.Is(err, counting.ErrNotExact) || errors.Is(err, counting.ErrTooComplex)) {
+		// Every value fixed (a point, a rank): the set is finite and
+		// enumerating its outer variables counts it exactly.
+		if pe, e := counting.SumAtPoint(set, w, an.assume, copt); e == nil {
+			pw, err = pe, nil
+			an.rep.Enumerated++
+		}
+	}
 	an.counts[key] = countResult{pw, err}
 	return pw, err
 }

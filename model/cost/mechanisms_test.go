@@ -1028,6 +1028,8 @@ var stepShapes = []shape{
 	{name: "sizes", add: stepSizes},
 	{name: "sendcyclic", add: stepSendCyclic},
 	{name: "after", add: stepAfter},
+	{name: "rankstep", add: stepRankDependent},
+	{name: "outervar", add: stepOuterVar},
 }
 
 // stepPositive and stepNegatives are steps computed from P and the sizes

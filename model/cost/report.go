@@ -48,6 +48,10 @@ type Report struct {
 	// Occurrences is the number of node occurrences of the evaluation
 	// (symeval.Result.Occurrences).
 	Occurrences int
+	// Enumerated counts the sets the analysis counted by enumerating
+	// their outer variables at the point (counting.SumAtPoint), having no
+	// closed form within the counting engine's reach.
+	Enumerated int
 	// Stopped is set when every path of the program stops (STOP,
 	// MPI_ABORT) before its end: at a point, an error check the values
 	// fail.

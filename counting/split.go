@@ -1,0 +1,215 @@
+package counting
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Counting at a point. With every parameter fixed a set is finite, and a
+// count the engine refuses in closed form (a product of two variables, the
+// sieve DO i = 2*k, n, k; more cases than the limits allow) is still exact
+// by splitting: the outermost variable runs over the values its constant
+// bounds allow, and the set that remains for each value has one variable
+// less. The engine counts each of those in closed form where it can and
+// splits again where it cannot, so the work is the product of the ranges
+// split, bounded by MaxSplit.
+
+// MaxSplit bounds the values SumAtPoint enumerates, over all levels of one
+// count.
+const MaxSplit = 1 << 17
+
+// ErrUnbounded is returned by SumAtPoint for a set whose outermost variable
+// has no constant bound.
+var ErrUnbounded = errors.New("no constant bounds to split on")
+
+// SumAtPoint is Sum for a set without parameters: where Sum fails with
+// ErrNotExact or ErrTooComplex, the outermost variable is enumerated
+// between its constant bounds and the rest summed for each of its values.
+// The result is a constant (a piecewise value with one unguarded piece, or
+// none for an empty set).
+func SumAtPoint(s *Set, w symbolic.Expr, a *symbolic.Assumptions, opt Options) (symbolic.Piecewise, error) {
+	if len(s.Params) > 0 {
+		panic(fmt.Sprintf("counting: SumAtPoint of a set with parameters %v", s.Params))
+	}
+	budget := MaxSplit
+	return sumSplit(s, w, a, opt, &budget)
+}
+
+func sumSplit(s *Set, w symbolic.Expr, a *symbolic.Assumptions, opt Options, budget *int) (symbolic.Piecewise, error) {
+	pw, err := Sum(s, w, a, opt)
+	if err == nil || len(s.Vars) == 0 || !errors.Is(err, ErrNotExact) && !errors.Is(err, ErrTooComplex) {
+		return pw, err
+	}
+	v := s.Vars[0]
+	lo, hi, ok := constBounds(s.Cond, v)
+	if !ok {
+		return symbolic.Piecewise{}, fmt.Errorf("%w (%s): %v", ErrUnbounded, v, err)
+	}
+	if hi < lo {
+		return symbolic.Piecewise{}, nil
+	}
+	if n := hi - lo + 1; n > int64(*budget) {
+		return symbolic.Piecewise{}, fmt.Errorf("%w: splitting on %s would take %d values (limit %d): %v", ErrTooComplex, v, n, MaxSplit, err)
+	}
+	*budget -= int(hi - lo + 1)
+	total := symbolic.RatInt(0)
+	for x := lo; x <= hi; x++ {
+		sub := map[string]symbolic.Expr{v: symbolic.Int(x)}
+		cond, err := substFormula(s.Cond, sub)
+		if err != nil {
+			return symbolic.Piecewise{}, err
+		}
+		wx, err := w.Subst(sub)
+		if err != nil {
+			return symbolic.Piecewise{}, err
+		}
+		rest := &Set{Vars: slices.Clone(s.Vars[1:]), Cond: cond}
+		if len(rest.Vars) == 0 {
+			// A point: it is in the set when the condition holds there.
+			c, err := CompileFormula(cond, nil)
+			if err != nil {
+				return symbolic.Piecewise{}, err
+			}
+			in, err := c.Holds(nil)
+			if err != nil {
+				return symbolic.Piecewise{}, err
+			}
+			if in {
+				r, ok := wx.Const()
+				if !ok {
+					return symbolic.Piecewise{}, fmt.Errorf("counting: weight %s is not constant at a point", wx)
+				}
+				total = total.Add(r)
+			}
+			continue
+		}
+		part, err := sumSplit(rest, wx, a, opt, budget)
+		if err != nil {
+			return symbolic.Piecewise{}, err
+		}
+		r, err := part.Eval(nil)
+		if err != nil {
+			return symbolic.Piecewise{}, err
+		}
+		total = total.Add(r)
+	}
+	if total.IsZero() {
+		return symbolic.Piecewise{}, nil
+	}
+	return symbolic.Piecewise{Pieces: []symbolic.Piece{{Value: symbolic.Const(total)}}}, nil
+}
+
+// constBounds finds constant bounds on v among the relations of f that
+// every point must satisfy (the top-level conjunction) and that mention v
+// alone, linearly.
+func constBounds(f Formula, v string) (lo, hi int64, ok bool) {
+	hasLo, hasHi := false, false
+	var visit func(f Formula)
+	visit = func(f Formula) {
+		switch g := f.(type) {
+		case And:
+			for _, x := range g {
+				visit(x)
+			}
+		case Rel:
+			syms := g.R.E.Symbols()
+			if len(syms) != 1 || syms[0] != v {
+				return
+			}
+			a, b, lin := g.R.E.Linear(v)
+			ca, ok1 := a.Const()
+			cb, ok2 := b.Const()
+			if !lin || !ok1 || !ok2 || ca.IsZero() {
+				return
+			}
+			// a*v + b op 0 with op >=, > or ==.
+			bound := cb.Neg().Quo(ca)
+			up, down := bound.Floor(), bound.Neg().Floor().Neg() // floor and ceil
+			strict := g.R.Op == symbolic.GT
+			isLower := ca.Sign() > 0 // v >= -b/a
+			if g.R.Op == symbolic.EQ {
+				if !bound.IsInt() {
+					lo, hi, hasLo, hasHi = 1, 0, true, true
+					return
+				}
+				n, _ := bound.Int64()
+				setLo(&lo, &hasLo, n)
+				setHi(&hi, &hasHi, n)
+				return
+			}
+			if isLower {
+				n, _ := down.Int64()
+				if strict && bound.IsInt() {
+					n++
+				}
+				setLo(&lo, &hasLo, n)
+			} else {
+				n, _ := up.Int64()
+				if strict && bound.IsInt() {
+					n--
+				}
+				setHi(&hi, &hasHi, n)
+			}
+		}
+	}
+	visit(f)
+	return lo, hi, hasLo && hasHi
+}
+
+func setLo(lo *int64, has *bool, n int64) {
+	if !*has || n > *lo {
+		*lo = n
+	}
+	*has = true
+}
+
+func setHi(hi *int64, has *bool, n int64) {
+	if !*has || n < *hi {
+		*hi = n
+	}
+	*has = true
+}
+
+// substFormula substitutes sub into every relation of f.
+func substFormula(f Formula, sub map[string]symbolic.Expr) (Formula, error) {
+	switch g := f.(type) {
+	case nil:
+		return nil, nil
+	case Rel:
+		e, err := g.R.E.Subst(sub)
+		if err != nil {
+			return nil, err
+		}
+		return Rel{R: symbolic.Relation{E: e, Op: g.R.Op}}, nil
+	case And:
+		out := make(And, len(g))
+		for i, x := range g {
+			y, err := substFormula(x, sub)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = y
+		}
+		return out, nil
+	case Or:
+		out := make(Or, len(g))
+		for i, x := range g {
+			y, err := substFormula(x, sub)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = y
+		}
+		return out, nil
+	case Not:
+		y, err := substFormula(g.F, sub)
+		if err != nil {
+			return nil, err
+		}
+		return Not{F: y}, nil
+	}
+	panic("counting: unknown formula type")
+}
