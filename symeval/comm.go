@@ -29,8 +29,6 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 	case apt.MPIAbort:
 		ev.stop(pos)
 		return
-	case apt.MPIFinalize:
-		ev.cur.finalized = true
 	}
 	p2p := !c.Op.IsCollective()
 	if c.Send != nil && sends(c.Op) {

@@ -307,9 +307,6 @@ type domainState struct {
 	stopped   bool
 	stopAt    apt.Pos
 	stopConds []counting.Formula
-	// finalized is set once the path has called MPI_FINALIZE: a STOP
-	// after it ends a finished run, not a failed check.
-	finalized bool
 	// returned holds the values of the path that reached a RETURN (or the
 	// routine's end) before forward GO TOs rejoined at a later label (an
 	// error exit `9999 continue` after the RETURN).
@@ -1730,12 +1727,14 @@ func markInexact(o *Occ, note string) {
 }
 
 // stop ends the current path by a STOP or MPI_ABORT at pos. Under a branch
-// and before MPI_FINALIZE it is one of the program's own checks failing
-// (stopped, which callers and the result see); elsewhere it is the
-// program's normal end, the path merely ends as at a RETURN.
+// and outside the DO loops of its routine it is one of the program's own
+// checks failing (stopped, which callers and the result see), whether or
+// not it finalizes MPI first (`call mpi_finalize; stop` after an error
+// message); elsewhere (the last statement, the end of a time loop) it is
+// the program's normal end, and the path merely ends as at a RETURN.
 func (ev *evaluator) stop(pos apt.Pos) {
 	ev.cur.dead, ev.cur.cycled, ev.cur.halted = true, false, true
-	if ev.arms > 0 && !ev.cur.finalized {
+	if ev.arms > 0 && len(ev.frame().loops) == 0 {
 		ev.cur.stopped, ev.cur.stopAt = true, pos
 	}
 }

@@ -50,15 +50,16 @@ func backJump(nodes []apt.Node, i int, label string) int {
 	return -1
 }
 
-// condJumpTo returns the branch of n when n is `if (c) goto label` (a
-// block IF with that one statement and no other arm): the test at the
-// bottom of a loop built from GO TO, the FORTRAN 77 do-while.
+// condJumpTo returns the branch of n when n is `if (c) goto label`, or a
+// block IF with no other arm whose statements end with that GO TO: the test
+// at the bottom of a loop built from GO TO, the FORTRAN 77 do-while.
 func condJumpTo(n apt.Node, label string) *apt.Branch {
 	f, ok := n.(*apt.If)
-	if !ok || len(f.Branches) != 1 || f.Branches[0].Cond == nil || len(f.Branches[0].Body) != 1 {
+	if !ok || len(f.Branches) != 1 || f.Branches[0].Cond == nil || len(f.Branches[0].Body) == 0 {
 		return nil
 	}
-	g, ok := f.Branches[0].Body[0].(*apt.Goto)
+	body := f.Branches[0].Body
+	g, ok := body[len(body)-1].(*apt.Goto)
 	if !ok || g.Kind != apt.GotoPlain || len(g.Targets) != 1 || g.Targets[0] != label {
 		return nil
 	}

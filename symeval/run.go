@@ -57,6 +57,129 @@ func (fr *frame) running() *runState {
 	return r
 }
 
+// freshScalars returns the variables the body of l sets anew on every
+// iteration from the DO variable and values the loop does not change
+// (iglob = ipt + i), before any read of them in the body: their value is a
+// closed form in the iteration, so evaluating the body once for all
+// iterations keeps them exact and the loop need not be run for them.
+func (ev *evaluator) freshScalars(l *apt.Loop, mod []string) map[string]bool {
+	changed := map[string]bool{}
+	for _, k := range mod {
+		changed[k] = true
+	}
+	fresh := map[string]bool{}
+	read := map[string]bool{} // read before being set on this iteration
+	reads := func(e apt.Expr) []string {
+		var out []string
+		apt.InspectExpr(e, func(x apt.Expr) bool {
+			switch y := x.(type) {
+			case *apt.Name:
+				out = append(out, ev.key(y.Name))
+			case *apt.Index:
+				out = append(out, ev.key(y.Name))
+			case *apt.FuncCall:
+				if ev.routineNamed(y.Name) != nil {
+					out = append(out, "#call") // may read anything
+				}
+			}
+			return true
+		})
+		return out
+	}
+	loopVar := ""
+	if l.Var != "" {
+		loopVar = ev.key(l.Var)
+	}
+	ok := func(e apt.Expr) bool {
+		for _, k := range reads(e) {
+			if k == "#call" || changed[k] && k != loopVar && !fresh[k] {
+				return false
+			}
+		}
+		return true
+	}
+	for _, n := range l.Body {
+		if inner, isLoop := n.(*apt.Loop); isLoop && inner.Var != "" {
+			// A loop inside: what it sets anew on each of its own
+			// iterations before reading it needs no run of this loop
+			// either, unless this loop reads it after the inner one.
+			innerFresh := ev.freshScalars(inner, ev.modified(inner.Body))
+			apt.Inspect(inner, func(y apt.Node) bool {
+				if bb, ok := y.(*apt.Block); ok {
+					for _, st := range bb.Stmts {
+						for _, e := range append([]apt.Expr{st.Value, st.Mask}, st.Args...) {
+							for _, k := range reads(e) {
+								if !innerFresh[k] {
+									read[k] = true
+								}
+							}
+						}
+					}
+				}
+				return true
+			})
+			mod := map[string]bool{}
+			ev.collectAssigned([]apt.Node{n}, mod)
+			for k := range mod {
+				if innerFresh[k] && !read[k] {
+					fresh[k] = true
+				} else {
+					delete(fresh, k)
+					read[k] = true
+				}
+			}
+			continue
+		}
+		b, isBlock := n.(*apt.Block)
+		if !isBlock {
+			// Anything else may read or set them: what is fresh so far
+			// stays so, what is read there is read.
+			apt.Inspect(n, func(y apt.Node) bool {
+				if bb, ok := y.(*apt.Block); ok {
+					for _, st := range bb.Stmts {
+						for _, e := range append([]apt.Expr{st.Value, st.Mask}, st.Args...) {
+							for _, k := range reads(e) {
+								read[k] = true
+							}
+						}
+					}
+				}
+				return true
+			})
+			mod := map[string]bool{}
+			ev.collectAssigned([]apt.Node{n}, mod)
+			for k := range mod {
+				delete(fresh, k)
+				read[k] = true
+			}
+			continue
+		}
+		for _, st := range b.Stmts {
+			for _, k := range reads(st.Value) {
+				read[k] = true
+			}
+			for _, k := range reads(st.Mask) {
+				read[k] = true
+			}
+			nm, isName := st.Target.(*apt.Name)
+			if !isName || st.Kind != apt.StmtAssign {
+				continue
+			}
+			k := ev.key(nm.Name)
+			if read[k] && !fresh[k] {
+				continue // read before this iteration set it: carried
+			}
+			if ok(st.Value) {
+				fresh[k] = true
+			} else {
+				delete(fresh, k)
+				read[k] = true
+			}
+		}
+	}
+	return fresh
+}
+
 // runOK reports whether a loop of trips iterations may be run within the
 // budgets, and reserves the budget when it may.
 func (ev *evaluator) runOK(l *apt.Loop, trips int64) bool {
@@ -122,8 +245,9 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 		})
 	}
 	r := ev.frame().routine
+	fresh := ev.freshScalars(l, mod)
 	for _, k := range mod {
-		if _, ok := recs[k]; ok || inner[k] {
+		if _, ok := recs[k]; ok || inner[k] || fresh[k] {
 			continue
 		}
 		if strings.Contains(k, "%") {
@@ -696,6 +820,11 @@ func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
 			len(ev.res.Params) > snap.params+runParams || ev.freqUses > snap.freqUses || ev.err != nil {
 			// A loop whose exit is not decided at each test (it depends
 			// on the rank) is left to the symbolic evaluation.
+			if debugRuns {
+				fmt.Fprintf(os.Stderr, "runGotoLoop %s: k=%d visits=%d small=%v conds=%d/%d params=%d/%d freq=%d/%d err=%v\n",
+					seg[0].Base().Span.Start(), k, ev.runVisits-snap.visits, ev.smallValues(mod), len(ev.cur.conds), snap.conds,
+					len(ev.res.Params), snap.params, ev.freqUses, snap.freqUses, ev.err)
+			}
 			snap.restore(ev, parent)
 			return false
 		}
@@ -722,6 +851,9 @@ func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
 			t, dec = ev.decideHere(f)
 		}
 		if !dec {
+			if debugRuns {
+				fmt.Fprintf(os.Stderr, "runGotoLoop %s: bottom test %s not decided (%v)\n", seg[0].Base().Span.Start(), apt.FormatExpr(b.Cond), f)
+			}
 			snap.restore(ev, parent)
 			return false
 		}
@@ -730,6 +862,10 @@ func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
 			return true
 		}
 		bo := ev.newOcc(b, o)
-		ev.newOcc(b.Body[0], bo)
+		ev.walk(b.Body[:len(b.Body)-1], bo)
+		if ev.cur.dead {
+			return true
+		}
+		ev.newOcc(b.Body[len(b.Body)-1], bo)
 	}
 }

@@ -99,6 +99,8 @@ type analysis struct {
 	// conditions on the rank at every rank.
 	np         int64
 	rankTables map[string][]bool
+	// guardMemo holds the ranks each guard of a count holds at (merge).
+	guardMemo map[guardID]rankKey
 	// budget is the case-split cells the counts may still spend (when
 	// Options.Budget is positive).
 	budget   int
@@ -291,13 +293,13 @@ func (an *analysis) occ(o *symeval.Occ, parent *Node, inNest bool) (work, excl s
 	if err != nil {
 		an.fail(n, "count", err)
 	}
-	n.Count = n.Count.Add(cnt).Merge()
+	an.accumulate(&n.Count, cnt)
 	if o.Body != nil {
 		it, err := an.count(o.Body, nil, nil)
 		if err != nil {
 			an.fail(n, "iteration count", err)
 		}
-		n.Iterations = n.Iterations.Add(it)
+		an.accumulate(&n.Iterations, it)
 	}
 	if o.Iters != nil {
 		// A loop that was run: one domain per iteration, often the same.
@@ -310,7 +312,7 @@ func (an *analysis) occ(o *symeval.Occ, parent *Node, inNest bool) (work, excl s
 			}
 			pieces = append(pieces, it.Pieces...)
 		}
-		n.Iterations = n.Iterations.Add(symbolic.Piecewise{Pieces: pieces}).Merge()
+		an.accumulate(&n.Iterations, symbolic.Piecewise{Pieces: pieces})
 	}
 	var self symbolic.Piecewise
 	switch x := o.Node.(type) {
@@ -323,35 +325,55 @@ func (an *analysis) occ(o *symeval.Occ, parent *Node, inNest bool) (work, excl s
 	case *apt.Comm:
 		an.comm(x, o, n)
 	}
-	n.Self = n.Self.Add(self).Merge()
+	an.accumulate(&n.Self, self)
 	_, isLoop := o.Node.(*apt.Loop)
 	if _, isRoutine := o.Node.(*apt.Routine); isRoutine {
 		inNest = false // a called routine's loops start nests of their own
 	}
-	work = self
+	// The children's pieces are gathered and merged once: adding them one
+	// by one would copy the growing sum for every child.
+	pieces := slices.Clone(self.Pieces)
 	var parts []symbolic.Piecewise // the children's excl, summed only when a nest cut some
 	for _, ch := range o.Children {
 		w, e, chCut := an.occ(ch, n, inNest || isLoop)
-		work = work.Add(w)
+		pieces = append(pieces, w.Pieces...)
 		parts = append(parts, e)
 		cut = cut || chCut
 	}
-	work = work.Merge()
-	n.Work = n.Work.Add(work).Merge()
+	work = an.merge(symbolic.Piecewise{Pieces: pieces})
+	an.accumulate(&n.Work, work)
 	excl = work
 	if cut {
-		excl = self
+		ps := slices.Clone(self.Pieces)
 		for _, e := range parts {
-			excl = excl.Add(e)
+			ps = append(ps, e.Pieces...)
 		}
-		excl = excl.Merge()
+		excl = an.merge(symbolic.Piecewise{Pieces: ps})
 	}
 	if isLoop && !inNest {
-		n.NestWork = n.NestWork.Add(excl).Merge()
+		an.accumulate(&n.NestWork, excl)
 		return work, symbolic.Piecewise{}, true
 	}
 	return work, excl, cut
 }
+
+// accumulate adds pw to a node's figure, which sums the node's
+// occurrences (calling contexts, iterations of loops that were run): the
+// pieces are appended in place and merged when they grow, so that a node
+// met thousands of times costs linear time. finish merges what is left.
+func (an *analysis) accumulate(dst *symbolic.Piecewise, pw symbolic.Piecewise) {
+	if len(pw.Pieces) == 0 {
+		return
+	}
+	dst.Pieces = append(dst.Pieces, pw.Pieces...)
+	if len(dst.Pieces) > accumulateMerge {
+		*dst = an.merge(*dst)
+	}
+}
+
+// accumulateMerge is the number of pieces a node's figure gathers before
+// accumulate merges them.
+const accumulateMerge = 64
 
 // blockWork is the work of a block's statements: each statement's weight
 // times the block's count, or for an array statement the sum of its element
@@ -438,6 +460,7 @@ func (an *analysis) finish(res *symeval.Result) {
 	// a guard left unsimplified costs only readability.
 	memo := map[string]symbolic.Piecewise{}
 	simp := func(pw *symbolic.Piecewise) {
+		*pw = an.merge(*pw) // what accumulate left unmerged
 		if len(pw.Pieces) <= 1 {
 			// One piece came from counting, which simplified it under
 			// the same assumptions; there is nothing to merge.

@@ -580,6 +580,109 @@ func (an *analysis) simplifyAtPoint(pw symbolic.Piecewise) symbolic.Piecewise {
 	return an.uniform(symbolic.Piecewise{Pieces: res})
 }
 
+// merge adds the pieces of pw with equal guards (symbolic.Piecewise.Merge)
+// or, at a point, with guards that hold at the same ranks: closed forms in
+// the rank count each class of ranks in their own terms (rank == 0, 0 >=
+// trunc(rank/2), 2*trunc(rank/2) >= rank), and the work of a routine sums
+// hundreds of them, whose pieces would otherwise pile up case by case. A
+// piece no rank takes is dropped. The guard kept is the first piece's.
+func (an *analysis) merge(pw symbolic.Piecewise) symbolic.Piecewise {
+	if !an.rankwise() || len(pw.Pieces) < 2 {
+		return pw.Merge()
+	}
+	out := make([]symbolic.Piece, 0, len(pw.Pieces))
+	index := map[string]int{}
+	for _, p := range pw.Pieces {
+		if p.Value.IsZero() {
+			continue
+		}
+		key, live := an.guardRanks(p.Guard)
+		if !live {
+			continue
+		}
+		if i, ok := index[key]; ok {
+			out[i].Value = out[i].Value.Add(p.Value)
+			continue
+		}
+		index[key] = len(out)
+		out = append(out, p)
+	}
+	res := out[:0]
+	for _, p := range out {
+		if !p.Value.IsZero() {
+			res = append(res, p)
+		}
+	}
+	return symbolic.Piecewise{Pieces: res}
+}
+
+// guardRanks returns a key for the ranks a guard holds at, with the key of
+// its relations on other symbols, and whether any rank satisfies it. Guards
+// are shared by the pieces of memoized counts, so the answer is memoized by
+// the guard's backing array.
+func (an *analysis) guardRanks(g []symbolic.Relation) (key string, live bool) {
+	if len(g) == 0 {
+		return "", true
+	}
+	mk := guardID{&g[0], len(g)}
+	if r, ok := an.guardMemo[mk]; ok {
+		return r.key, r.live
+	}
+	var bits []byte
+	var other strings.Builder
+	for _, r := range g {
+		if !onlyRankRel(r) {
+			other.WriteString(r.Key())
+			other.WriteByte(';')
+			continue
+		}
+		t, err := an.rankTable(counting.Rel{R: r})
+		if err != nil {
+			other.WriteString(r.Key())
+			other.WriteByte(';')
+			continue
+		}
+		if bits == nil {
+			bits = make([]byte, (an.np+7)/8)
+			for i := range bits {
+				bits[i] = 0xff
+			}
+		}
+		for i, h := range t {
+			if !h {
+				bits[i/8] &^= 1 << (i % 8)
+			}
+		}
+	}
+	live = true
+	if bits != nil {
+		live = false
+		for i := int64(0); i < an.np; i++ {
+			if bits[i/8]&(1<<(i%8)) != 0 {
+				live = true
+				break
+			}
+		}
+	}
+	key = string(bits) + "|" + other.String()
+	if an.guardMemo == nil {
+		an.guardMemo = map[guardID]rankKey{}
+	}
+	an.guardMemo[mk] = rankKey{key, live}
+	return key, live
+}
+
+// guardID identifies a guard slice by its backing array and length.
+type guardID struct {
+	first *symbolic.Relation
+	n     int
+}
+
+type rankKey struct {
+	key  string
+	live bool
+}
+
 // uniform returns the constant a closed form in the rank takes at every
 // rank 0..P-1 as one unguarded piece, and pw itself when the ranks differ
 // (or it has other symbols): the cases of rank classes that all count the
