@@ -114,8 +114,8 @@ type analysis struct {
 
 // count returns how many points of d there are, times its factor, or with a
 // weight the weighted sum over them. The domain is first split on the guards
-// of conditional values (see cases), each case simplified under its own
-// conditions; identical sets are counted once.
+// of conditional values (see cases), each relation of a case simplified
+// under the case's other conditions; identical sets are counted once.
 func (an *analysis) count(d *symeval.Domain, extra counting.Formula, weight *symbolic.Expr) (symbolic.Piecewise, error) {
 	if extra == nil && weight == nil {
 		// Occurrences in an unchanged state share their Domain.
@@ -170,7 +170,8 @@ func (an *analysis) countUncached(d *symeval.Domain, extra counting.Formula, wei
 }
 
 // countCases counts set case by case of the guards of its conditional
-// values, each case's relations simplified under its own conditions.
+// values, each relation of a case simplified under the case's other
+// conditions (simplifyDomain).
 func (an *analysis) countCases(set *counting.Set, weight *symbolic.Expr) (symbolic.Piecewise, error) {
 	vars := map[string]bool{}
 	for _, v := range set.Vars {
@@ -179,7 +180,7 @@ func (an *analysis) countCases(set *counting.Set, weight *symbolic.Expr) (symbol
 	var total symbolic.Piecewise
 	for _, c := range cases(set.Cond, maxGuardSplits) {
 		cs := *set
-		cs.Cond = an.simplify(c, vars, an.local(c))
+		cs.Cond = an.simplifyDomain(c, vars)
 		if isFalse(cs.Cond) {
 			continue
 		}
@@ -566,29 +567,47 @@ var origins = map[symeval.Origin]ParamOrigin{
 
 // assumptions builds the assumption set, each relation simplified under the
 // others (so that mod(n,P) == 0 with n >= P >= 1 reads with floor, not
-// trunc, and the prover can use it).
+// trunc, and the prover can use it), one at a time and never under itself
+// (see simplifyDomain).
 func assumptions(rels []symbolic.Relation) *symbolic.Assumptions {
-	a := symbolic.NewAssumptions(rels...)
+	cur := slices.Clone(rels)
+	all := symbolic.NewAssumptions(rels...)
+	for i, r := range cur {
+		if len(r.E.FuncAtoms()) == 0 || all.Simplify(r.E).Equal(r.E) {
+			continue // nothing to decide, or nothing decided with all of them
+		}
+		others := symbolic.NewAssumptions(cur[:i]...)
+		others.Assume(cur[i+1:]...)
+		cur[i] = symbolic.Relation{E: others.Simplify(r.E), Op: r.Op}
+	}
 	var out []symbolic.Relation
-	for _, r := range rels {
-		e := a.Simplify(r.E)
-		out = append(out, symbolic.Relation{E: e, Op: r.Op})
+	for _, r := range cur {
+		out = append(out, r)
 		if r.Op == symbolic.EQ {
 			// e == 0 as two inequalities too, which bound propagation uses
 			// (P*floor(n/P) == n gives P*floor(n/P) >= n).
-			out = append(out, symbolic.Relation{E: e, Op: symbolic.GE}, symbolic.Relation{E: e.Neg(), Op: symbolic.GE})
+			out = append(out, symbolic.Relation{E: r.E, Op: symbolic.GE}, symbolic.Relation{E: r.E.Neg(), Op: symbolic.GE})
 		}
 	}
 	return symbolic.NewAssumptions(out...)
 }
 
-// simplify rewrites every relation of f under the assumptions (trunc of a
-// non-negative value is floor, min and max decided by them), which the
-// counting engine needs to know the signs of divisors.
 // local returns the assumptions with the top-level relations of a domain's
 // condition added (the loop bounds), under which trunc((k-1)/m) of a loop
 // variable k >= 1 reads as floor.
 func (an *analysis) local(f counting.Formula) *symbolic.Assumptions {
+	rels := topRels(f)
+	if len(rels) == 0 {
+		return an.assume
+	}
+	a := an.assume.Clone()
+	a.Assume(rels...)
+	return a
+}
+
+// topRels returns the relations of f's top-level conjunction: those every
+// point of the domain satisfies.
+func topRels(f counting.Formula) []symbolic.Relation {
 	var rels []symbolic.Relation
 	var walk func(f counting.Formula)
 	walk = func(f counting.Formula) {
@@ -602,14 +621,89 @@ func (an *analysis) local(f counting.Formula) *symbolic.Assumptions {
 		}
 	}
 	walk(f)
-	if len(rels) == 0 {
-		return an.assume
-	}
-	a := an.assume.Clone()
-	a.Assume(rels...)
-	return a
+	return rels
 }
 
+// simplifyDomain rewrites a domain's condition for counting (see simplify):
+// the relations of its top-level conjunction (the loop bounds) one at a
+// time, each under the assumptions and the others as they stand, those
+// before it already rewritten; the rest (disjunctions, negations) under the
+// assumptions and all the top-level relations.
+//
+// A relation must never be simplified under assumptions that hold it: under
+// r, whatever r implies is true, so r would be rewritten into something it
+// only implies, not something equivalent. With i >= k + 1, the bound i <=
+// min(1, k + 1) implies k + 1 <= 1; under itself min(1, k + 1) is then k + 1
+// and the bound becomes i <= k + 1, which holds for k >= 1 too, where the
+// loop DO i = k + 1, min(1, k + 1) does not run: the rewritten domain has a
+// point for every k. Under the other relation alone (i >= k + 1 says
+// nothing of k) the min stays. Rewriting one relation at a time under the
+// others keeps the conjunction equivalent at each step; rewriting all of
+// them at once under the others as given would not (two copies of one bound
+// would each justify the other's rewriting). The parts below the top level
+// may use all the top-level relations: those hold wherever the domain does,
+// and their rewritten forms are equivalent to them.
+//
+// A relation that all the top-level relations (itself included) leave
+// unchanged is kept without building its own context: keeping a relation is
+// always sound, and fewer assumptions rarely decide more.
+func (an *analysis) simplifyDomain(f counting.Formula, vars map[string]bool) counting.Formula {
+	var items []counting.Formula
+	var flat func(f counting.Formula)
+	flat = func(f counting.Formula) {
+		if g, ok := f.(counting.And); ok {
+			for _, x := range g {
+				flat(x)
+			}
+			return
+		}
+		items = append(items, f)
+	}
+	flat(f)
+	all := an.local(f)
+	// held[j] are the relations item j requires, as rewritten so far.
+	held := make([][]symbolic.Relation, len(items))
+	for j, it := range items {
+		if r, ok := it.(counting.Rel); ok {
+			held[j] = []symbolic.Relation{r.R}
+		}
+	}
+	out := make(counting.And, len(items))
+	for j, it := range items {
+		r, ok := it.(counting.Rel)
+		if !ok {
+			out[j] = an.simplify(it, vars, all)
+			continue
+		}
+		g := an.simplify(r, vars, all)
+		if gr, ok := g.(counting.Rel); ok && gr.R.Op == r.R.Op && gr.R.E.Equal(r.R.E) {
+			out[j] = r
+			continue
+		}
+		ctx := an.assume.Clone()
+		for k, rels := range held {
+			if k != j {
+				ctx.Assume(rels...)
+			}
+		}
+		g = an.simplify(r, vars, ctx)
+		if isFalse(g) {
+			return g
+		}
+		out[j] = g
+		held[j] = topRels(g)
+	}
+	if _, ok := f.(counting.And); !ok && len(out) == 1 {
+		return out[0]
+	}
+	return out
+}
+
+// simplify rewrites every relation of f under local (trunc of a
+// non-negative value is floor, min and max decided by them), which the
+// counting engine needs to know the signs of divisors. The result is
+// equivalent to f wherever local holds, so local must not rest on f's own
+// relations (see simplifyDomain).
 func (an *analysis) simplify(f counting.Formula, vars map[string]bool, local *symbolic.Assumptions) counting.Formula {
 	switch g := f.(type) {
 	case counting.Rel:
