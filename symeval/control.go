@@ -355,7 +355,7 @@ func (ev *evaluator) join(pre map[string]Value, outs []outcome, hasElse bool) ma
 				}
 				continue
 			}
-			rest = chooseUndef(out.cond, v, rest)
+			rest = ev.chooseUndef(out.cond, v, rest)
 		}
 		env[k] = rest
 	}
@@ -402,14 +402,14 @@ func rangeOf(v Value) (lo, hi symbolic.Expr, ok bool) {
 // chooseUndef is choose where a never-assigned value on one side is taken to
 // be the other side's: reading it would be undefined behaviour in Fortran, so
 // the program may only rely on the assigned one.
-func chooseUndef(c counting.Formula, a, b Value) Value {
+func (ev *evaluator) chooseUndef(c counting.Formula, a, b Value) Value {
 	if b.unk != nil && b.unk.undef {
 		return a
 	}
 	if a.unk != nil && a.unk.undef {
 		return b
 	}
-	return choose(c, a, b)
+	return ev.choose(c, a, b)
 }
 
 // loop evaluates a DO loop: its body once, in the domain extended by the
@@ -693,7 +693,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		}
 		end := ev.env[k]
 		if end.IsKnown() && ran != nil && !jumps && !mentions(end, bodyVars) {
-			ev.env[k] = chooseUndef(ran, end, pv)
+			ev.env[k] = ev.chooseUndef(ran, end, pv)
 			continue
 		}
 		v := ev.afterLoop(k, pos)

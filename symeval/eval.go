@@ -63,6 +63,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		consts:     map[*apt.Const]Value{},
 		unkElems:   map[string]*unknown{},
 		spans:      map[string]*Param{},
+		rankSets:   map[string][]bool{},
 		afterLoops: map[string]*unknown{},
 	}
 	if ev.maxOccs == 0 {
@@ -229,7 +230,10 @@ type evaluator struct {
 	unkElems map[string]*unknown
 	// spans holds the parameter of each sum of row lengths (rows.go), by
 	// array state and first and last row.
-	spans      map[string]*Param
+	spans map[string]*Param
+	// rankSets memoizes the ranks conditions on the rank alone hold at,
+	// at a point (rankAlts).
+	rankSets   map[string][]bool
 	afterLoops map[string]*unknown
 }
 

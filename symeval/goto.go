@@ -333,7 +333,7 @@ func (ev *evaluator) rejoin(label string) {
 		}
 		v := get(paths[len(paths)-1].env)
 		for i := len(paths) - 2; i >= 0; i-- {
-			v = chooseUndef(guards[i], get(paths[i].env), v)
+			v = ev.chooseUndef(guards[i], get(paths[i].env), v)
 		}
 		env[k] = v
 	}

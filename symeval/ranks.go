@@ -1,6 +1,8 @@
 package symeval
 
 import (
+	"slices"
+
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/symbolic"
 )
@@ -169,4 +171,137 @@ func (ev *evaluator) provedHere(r symbolic.Relation) bool {
 		visit(f)
 	}
 	return symbolic.NewAssumptions(rels...).Prove(r) == symbolic.True
+}
+
+// rankAlts rewrites, at a point, alternatives whose guards are conditions
+// on the rank alone by the sets of ranks they select: alternatives no rank
+// takes are dropped, and those with equal values are one alternative whose
+// guard is the smallest of theirs that selects their ranks, or a short
+// union of rank ranges. A block size chosen by the process's row and
+// column through chains of IFs (first row, last column, the remainder's
+// ranks) keeps few small guards instead of conjunctions of every test
+// made, whichever is smaller. Alternatives with other symbols in their guards are kept as they
+// are.
+func (ev *evaluator) rankAlts(alts []Alt) []Alt {
+	np, ok := ev.values[Size]
+	if !ok || np < 1 || np > maxTabulatedP || len(alts) < 2 {
+		return alts
+	}
+	if _, fixed := ev.values[Rank]; fixed {
+		return alts
+	}
+	sets := make([][]bool, len(alts))
+	for i, a := range alts {
+		if a.Guard == nil || !onlyRank(a.Guard) {
+			return alts
+		}
+		t, ok := ev.rankSet(a.Guard, np)
+		if !ok {
+			return alts
+		}
+		sets[i] = t
+	}
+	type group struct {
+		e     symbolic.Expr
+		ranks []bool
+		best  counting.Formula
+		size  int
+	}
+	var groups []*group
+	for i, a := range alts {
+		any := false
+		for _, h := range sets[i] {
+			any = any || h
+		}
+		if !any {
+			continue // no rank takes it
+		}
+		var g *group
+		for _, x := range groups {
+			if symbolic.Equal(x.e, a.E) {
+				g = x
+				break
+			}
+		}
+		if g == nil {
+			g = &group{e: a.E, ranks: make([]bool, np)}
+			groups = append(groups, g)
+		}
+		for r, h := range sets[i] {
+			g.ranks[r] = g.ranks[r] || h
+		}
+	}
+	if len(groups) == 1 {
+		return []Alt{{E: groups[0].e}}
+	}
+	out := make([]Alt, 0, len(groups))
+	for _, g := range groups {
+		// The smallest original guard selecting exactly these ranks.
+		for i, a := range alts {
+			if slices.Equal(sets[i], g.ranks) {
+				if sz := formulaSize(a.Guard); g.best == nil || sz < g.size {
+					g.best, g.size = a.Guard, sz
+				}
+			}
+		}
+		if rr := rankRanges(g.ranks); g.best == nil || formulaSize(rr) < g.size {
+			g.best = rr
+		}
+		out = append(out, Alt{Guard: g.best, E: g.e})
+	}
+	return out
+}
+
+// rankSet tabulates a condition on the rank alone at ranks 0..np-1.
+func (ev *evaluator) rankSet(f counting.Formula, np int64) ([]bool, bool) {
+	key := counting.FormulaKey(f)
+	if t, ok := ev.rankSets[key]; ok {
+		return t, t != nil
+	}
+	c, err := counting.CompileFormula(f, []string{Rank})
+	if err != nil {
+		ev.rankSets[key] = nil
+		return nil, false
+	}
+	t := make([]bool, np)
+	pt := []int64{0}
+	for r := int64(0); r < np; r++ {
+		pt[0] = r
+		h, err := c.Holds(pt)
+		if err != nil {
+			ev.rankSets[key] = nil
+			return nil, false
+		}
+		t[r] = h
+	}
+	ev.rankSets[key] = t
+	return t, true
+}
+
+// rankRanges is a formula selecting the ranks set in t: a union of ranges
+// of consecutive ranks.
+func rankRanges(t []bool) counting.Formula {
+	r := symbolic.Sym(Rank)
+	var parts counting.Or
+	for lo := 0; lo < len(t); lo++ {
+		if !t[lo] {
+			continue
+		}
+		hi := lo
+		for hi+1 < len(t) && t[hi+1] {
+			hi++
+		}
+		if lo == hi {
+			parts = append(parts, counting.Rel{R: symbolic.Rel(r, "==", symbolic.Int(int64(lo)))})
+		} else {
+			parts = append(parts, counting.And{
+				counting.Rel{R: symbolic.Rel(r, ">=", symbolic.Int(int64(lo)))},
+				counting.Rel{R: symbolic.Rel(r, "<=", symbolic.Int(int64(hi)))}})
+		}
+		lo = hi
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return parts
 }

@@ -1,8 +1,10 @@
 package symeval
 
 import (
+	"fmt"
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/symbolic"
+	"os"
 )
 
 // maxAlts bounds the alternatives a value may hold; a value with more becomes
@@ -182,18 +184,18 @@ func mergeAlts(alts []Alt) []Alt {
 }
 
 // choose is the value "a where cond holds, b elsewhere".
-func choose(cond counting.Formula, a, b Value) Value {
+func (ev *evaluator) choose(cond counting.Formula, a, b Value) Value {
 	if a.Fields != nil || b.Fields != nil {
 		if a.Fields == nil || b.Fields == nil {
 			return unknownValue("", "a derived-type value assigned on some paths only", false)
 		}
 		out := Value{Fields: map[string]Value{}}
 		for k, av := range a.Fields {
-			out.Fields[k] = choose(cond, av, b.Fields[k])
+			out.Fields[k] = ev.choose(cond, av, b.Fields[k])
 		}
 		for k, bv := range b.Fields {
 			if _, ok := a.Fields[k]; !ok {
-				out.Fields[k] = choose(cond, Value{unk: &unknown{hint: k, what: "component " + k}}, bv)
+				out.Fields[k] = ev.choose(cond, Value{unk: &unknown{hint: k, what: "component " + k}}, bv)
 			}
 		}
 		return out
@@ -218,7 +220,12 @@ func choose(cond counting.Formula, a, b Value) Value {
 	for _, x := range b.Alts {
 		out = append(out, Alt{Guard: and(nc, x.Guard), E: x.E})
 	}
-	out = mergeAlts(out)
+	out = ev.rankAlts(mergeAlts(out))
+	if !guardsSmall(out) && debugRuns {
+		for _, a := range out {
+			fmt.Fprintf(os.Stderr, "choose: too big: %s (%d) where %v\n", a.E, formulaSize(a.Guard), a.Guard)
+		}
+	}
 	if !guardsSmall(out) {
 		return unknownValue("", "a value assigned under conditions too many to follow", false)
 	}

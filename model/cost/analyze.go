@@ -99,6 +99,8 @@ type analysis struct {
 	// conditions on the rank at every rank.
 	np         int64
 	rankTables map[string][]bool
+	// simpMemo holds each domain case as simplifyDomain rewrote it.
+	simpMemo map[string]counting.Formula
 	// guardMemo holds the ranks each guard of a count holds at (merge).
 	guardMemo map[guardID]rankKey
 	// budget is the case-split cells the counts may still spend (when
@@ -178,9 +180,21 @@ func (an *analysis) countCases(set *counting.Set, weight *symbolic.Expr) (symbol
 		vars[v] = true
 	}
 	var total symbolic.Piecewise
+	vkey := strings.Join(set.Vars, ",") + "|"
 	for _, c := range cases(set.Cond, maxGuardSplits) {
 		cs := *set
-		cs.Cond = an.simplifyDomain(c, vars)
+		// The same cases recur across rank classes and calling
+		// contexts: each is simplified once.
+		k := vkey + counting.FormulaKey(c)
+		sc, ok := an.simpMemo[k]
+		if !ok {
+			sc = an.simplifyDomain(c, vars)
+			if an.simpMemo == nil {
+				an.simpMemo = map[string]counting.Formula{}
+			}
+			an.simpMemo[k] = sc
+		}
+		cs.Cond = sc
 		if isFalse(cs.Cond) {
 			continue
 		}

@@ -1,6 +1,10 @@
 package cost
 
 import (
+	"fmt"
+	"os"
+	"slices"
+
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
 )
@@ -32,7 +36,14 @@ func AnalyzeAt(prog *apt.Program, opt Options, values map[string]int64) (*Report
 	if _, ok := values[Size]; pt.Parallel && !ok {
 		return Analyze(prog, opt)
 	}
-	if len(pt.MissingParams(values)) > 0 {
+	if m := pt.MissingParams(values); len(m) > 0 {
+		if debugTimes {
+			for _, q := range pt.Params {
+				if slices.Contains(m, q.Name) {
+					fmt.Fprintf(os.Stderr, "cost.AnalyzeAt: no value for %s (%s) at %s\n", q.Name, q.What, q.Pos)
+				}
+			}
+		}
 		// The point is not complete (a value only the user can give):
 		// the results are symbolic, and the symbolic evaluation's are
 		// the ones to show, where it finishes within its budget.
