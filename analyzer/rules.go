@@ -729,8 +729,8 @@ func unresolvedParams(p *pass) {
 		}
 	}
 	for _, q := range p.r.Params {
-		if slices.Contains(p.opt.Given, q.Name) {
-			continue
+		if slices.Contains(p.opt.Given, q.Name) || q.Defaulted {
+			continue // a defaulted input is in the notes
 		}
 		impact, measured := p.impact(q)
 		if measured && impact < NeutralShare {

@@ -174,6 +174,11 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 	remaining := symbolic.Int(1)
 	exit, back := ev.exitLoop, ev.backLoop
 	ev.exitLoop, ev.backLoop = nil, nil
+	doExit := ev.doExit
+	if fr := ev.frame(); doExit != nil && (doExit.used || len(fr.entries) == 0 || fr.entries[len(fr.entries)-1] == nil ||
+		len(ev.cur.conds) != len(fr.entries[len(fr.entries)-1].conds)) {
+		doExit = nil // not at the top level of the loop's body
+	}
 	// Every condition is evaluated in the state before the IF; a function
 	// it calls runs where the IF runs.
 	savedStmt := ev.stmtOcc
@@ -191,6 +196,13 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 			// The exit of a loop built from GO TO: taken on its last run.
 			c, ok = counting.Rel{R: symbolic.Rel(exit.k, "==", exit.trips)}, true
 			exit.used = true
+		}
+		if doExit != nil && !doExit.used && b.Cond != nil && isExit(b) {
+			// The exit of a DO without control: taken on its last trip;
+			// the rest of the body runs on the others.
+			c, ok = counting.Rel{R: symbolic.Rel(doExit.k, "==", doExit.trips)}, true
+			doExit.used = true
+			ev.exitTaken = true
 		}
 		if back != nil && !back.used && b.Cond != nil {
 			// The bottom test of a loop built from GO TO: back to the
@@ -215,7 +227,7 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		for _, p := range prior {
 			ev.cur.conds = append(ev.cur.conds, not(p))
 		}
-		errorExit := stops(b.Body) || ev.jumpsToStop(b.Body)
+		errorExit := ev.stops(b.Body) || ev.jumpsToStop(b.Body)
 		if !ok && (errorExit || leaves(b.Body) && onData(b.Cond) && !ev.exitsAnnotatedLoop(b.Body)) ||
 			ok && c != nil && errorExit && ev.onUnresolved(c) {
 			// An early exit on data the evaluation cannot see (a
@@ -433,6 +445,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	var lower Value    // the DO variable's first value
 	var step int64 = 1
 	var lf *loopFrame // for the loops inside, when the DO is symbolic
+	var doExit *gotoLoopState
 	var rows *rowSpan
 	if l.Var != "" && l.Iterations == nil {
 		rows = ev.telescope(l)
@@ -452,6 +465,14 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		if !t.IsKnown() {
 			p := ev.newParam("trips_"+routineTag(ev.frame().routine)+"_"+itoa(pos.Line), FromTripCount, pos,
 				"the trip count of the loop at "+pos.String(), false)
+			if l.Var == "" && ev.readsInput(l.Body) {
+				// A loop over the lines of input (a deck, a file of
+				// records): at least one; MK3001 asks for it where
+				// more would matter.
+				one := symbolic.Int(1)
+				p.Lo, p.Default = &one, &one
+				p.What += " (the lines of input it reads; at least 1)"
+			}
 			t = Known(p.expr())
 		}
 		trips = t
@@ -460,6 +481,13 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		body.conds = append(body.conds, counting.Rel{R: symbolic.Rel(symbolic.Sym(k), ">=", symbolic.Int(1))})
 		f, _ := relation(Known(symbolic.Sym(k)), t, apt.OpLe)
 		body.conds = append(body.conds, f)
+		if l.Var == "" && l.Iterations == nil {
+			if te, ok := t.Single(); ok {
+				// A DO without control ends by its EXIT: the first
+				// `IF (c) EXIT` of its body is taken on its last trip.
+				doExit = &gotoLoopState{k: symbolic.Sym(k), trips: te}
+			}
+		}
 		index = Known(symbolic.Sym(k).Sub(symbolic.Int(1)))
 		if l.Var != "" {
 			lo := ev.closedInt(ev.value(l.Lower), pos)
@@ -615,7 +643,13 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	}
 	fr.loopFrames = append(fr.loopFrames, lf)
 	nj := ev.frame().jumps
+	savedExit := ev.doExit
+	ev.doExit = doExit
 	ev.walk(l.Body, o)
+	ev.doExit = savedExit
+	if doExit != nil && !doExit.used {
+		ev.diag(pos, apt.Warning, "the DO loop without control has no IF (...) EXIT at its top level: its trip count is a parameter")
+	}
 	if rows != nil && rowDomains(o, rows.row) {
 		markInexact(o, "the entries of a row are counted in all rows together, but a branch inside depends on the row")
 	}
@@ -663,7 +697,14 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		ran, _ = relation(trips, Known(symbolic.Int(1)), apt.OpGe)
 	}
 	bodyVars := body.vars[len(saved.vars):]
+	deck := ev.deckKeys(l)
 	for _, k := range mod {
+		if kw, ok := deck[k]; ok {
+			// Set from an input deck by keyword: an input, defaulting
+			// to the value before the deck was read.
+			ev.env[k] = ev.deckValue(k, kw, pre[k])
+			continue
+		}
 		if v := ev.env[k]; v.arr != nil {
 			// Stores to elements the loop's variable selects: which
 			// elements hold what is not followed past the loop, but
@@ -873,6 +914,15 @@ func isExitJump(b *apt.Branch, ev *evaluator) bool {
 	return ok && g.Kind == apt.GotoPlain && len(g.Targets) == 1 && ev.forward(g.Targets[0])
 }
 
+// isExit reports whether an arm is a single EXIT of the innermost loop.
+func isExit(b *apt.Branch) bool {
+	if len(b.Body) != 1 {
+		return false
+	}
+	x, ok := b.Body[0].(*apt.Exit)
+	return ok && x.Construct == ""
+}
+
 // changedBy is the unknown value of the variable stored at key after (or,
 // with varying, during) a loop that changes it; an integer one becomes a
 // parameter where a closed form needs it. what has a %s for the name.
@@ -919,8 +969,9 @@ func charRelation(a, b Value, op apt.Op) (counting.Formula, bool) {
 }
 
 // stops reports whether a statement list ends the program (STOP,
-// MPI_ABORT): an error check.
-func stops(body []apt.Node) bool {
+// MPI_ABORT, or a call of a routine that always does, such as an error
+// reporter that prints and aborts): an error check.
+func (ev *evaluator) stops(body []apt.Node) bool {
 	if len(body) == 0 {
 		return false
 	}
@@ -930,17 +981,45 @@ func stops(body []apt.Node) bool {
 	case *apt.Comm:
 		return n.Op == apt.MPIAbort
 	case *apt.Call:
-		return n.Callee == "mpi_abort" || n.Callee == "abort"
+		if n.Callee == "mpi_abort" || n.Callee == "abort" {
+			return true
+		}
+		if r := ev.routineNamed(n.Callee); r != nil {
+			return ev.alwaysStops(r)
+		}
 	}
 	return false
 }
 
+// alwaysStops reports whether every call of r ends the program: its last
+// statement (trailing CONTINUE and RETURN aside) stops it.
+func (ev *evaluator) alwaysStops(r *apt.Routine) bool {
+	if v, ok := ev.stopping[r]; ok {
+		return v
+	}
+	ev.stopping[r] = false // a recursive call does not stop by itself
+	body := r.Body
+	for len(body) > 0 {
+		switch body[len(body)-1].(type) {
+		case *apt.Continue, *apt.Return:
+			body = body[:len(body)-1]
+			continue
+		}
+		break
+	}
+	v := ev.stops(body)
+	ev.stopping[r] = v
+	return v
+}
+
 // onUnresolved reports whether f mentions a value the evaluation could not
-// derive (an entry count of assembled data, a trip count on data): an
-// error check on it is one on the data.
+// derive (an entry count of assembled data, a trip count on data) or an
+// input the point does not fix (a value of the deck): an error check on it
+// is one the evaluation cannot decide, taken as passing (the input is
+// taken to be valid).
 func (ev *evaluator) onUnresolved(f counting.Formula) bool {
 	for _, p := range ev.res.Params {
-		if (p.Origin == FromUnresolved || p.Origin == FromTripCount) && formulaMentions(f, p.Name) {
+		if (p.Origin == FromUnresolved || p.Origin == FromTripCount || p.Origin == FromRead && p.Value == nil) && formulaMentions(f, p.Name) {
 			return true
 		}
 	}
@@ -1025,7 +1104,7 @@ func (ev *evaluator) assumeNotTaken(b *apt.Branch) {
 		cond = apt.FormatExpr(b.Cond)
 	}
 	what := "the early exit at " + pos.String() + " (" + cond + ") depends on data the evaluation cannot see; the counts take it as never taken"
-	if stops(b.Body) {
+	if ev.stops(b.Body) {
 		what = "the error check at " + pos.String() + " (" + cond + ") is one the evaluation cannot decide; the counts take it as passing (the program goes on)"
 	}
 	ev.res.Assumed = append(ev.res.Assumed, Assumption{Pos: pos, What: what})

@@ -63,6 +63,9 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		consts:     map[*apt.Const]Value{},
 		unkElems:   map[string]*unknown{},
 		spans:      map[string]*Param{},
+		reading:    map[*apt.Routine]bool{},
+		deckParams: map[string]*Param{},
+		stopping:   map[*apt.Routine]bool{},
 		rankSets:   map[string][]bool{},
 		afterLoops: map[string]*unknown{},
 	}
@@ -186,6 +189,11 @@ type evaluator struct {
 	// exitLoop is set while the top-level IF of a loop formed by GO TO is
 	// evaluated: its arm that jumps out is the loop's exit.
 	exitLoop *gotoLoopState
+	// doExit is the DO without control being evaluated symbolically,
+	// whose first top-level `IF (c) EXIT` is taken on its last trip;
+	// exitTaken tells the EXIT of that arm it is accounted for.
+	doExit    *gotoLoopState
+	exitTaken bool
 	// backLoop is set while the bottom test of a loop formed by GO TO
 	// (`if (c) goto head`) is evaluated: its branch is taken on every run
 	// but the last.
@@ -220,6 +228,9 @@ type evaluator struct {
 	arms int
 	// entryEnd is the entry routine's state when its walk ended.
 	entryEnd *domainState
+	// rest holds the statements after the one being evaluated in its
+	// statement list (what an OPEN's IOSTAT= is tested by).
+	rest []apt.Node
 	// follower is the label of the statement after the one being
 	// evaluated, "" when it has none: a GO TO it from inside a loop is an
 	// exit.
@@ -231,6 +242,12 @@ type evaluator struct {
 	// spans holds the parameter of each sum of row lengths (rows.go), by
 	// array state and first and last row.
 	spans map[string]*Param
+	// reading memoizes routineReads; deckParams holds the input
+	// parameter of each variable an input deck sets (deck.go).
+	reading    map[*apt.Routine]bool
+	deckParams map[string]*Param
+	// stopping memoizes alwaysStops.
+	stopping map[*apt.Routine]bool
 	// rankSets memoizes the ranks conditions on the rank alone hold at,
 	// at a point (rankAlts).
 	rankSets   map[string][]bool
@@ -928,6 +945,7 @@ func (ev *evaluator) walk(nodes []apt.Node, parent *Occ) {
 		if i+1 < len(nodes) {
 			ev.follower = nodes[i+1].Base().Label
 		}
+		ev.rest = nodes[i+1:]
 		ev.node(n, parent)
 	}
 }
@@ -988,6 +1006,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 			ev.value(it)
 		}
 		ev.stmtOcc = saved
+		ev.ioStatus(n)
 		if n.Kind == apt.IORead {
 			for _, name := range n.Reads {
 				if ev.paramName(name) != "" {
@@ -995,6 +1014,14 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 				}
 				decl := ev.prog.Resolve(ev.frame().routine, name)
 				real := decl == nil || decl.Type.Base != apt.TypeInteger
+				if internalUnit(n.Unit) {
+					// Converted from a character value the program holds
+					// (a word of a deck): data, another each time.
+					v := unknownValue(name, "the value converted into "+name+" at "+n.Span.Start().String(), real)
+					v.unk.varying = true
+					ev.store(name, v)
+					continue
+				}
 				if decl != nil && decl.IsArray() {
 					ev.store(name, unknownValue(name, "an element of "+name, real))
 					continue
@@ -1036,6 +1063,13 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		ev.newOcc(n, parent)
 		if rs := ev.frame().running(); rs != nil && (n.Construct == "" || n.Construct == rs.loop.Construct) {
 			ev.pendingJump(rs.exit)
+			return
+		}
+		if ev.exitTaken {
+			// The exit of a DO without control, on its last trip: the
+			// loop's trip count accounts for it.
+			ev.exitTaken = false
+			ev.cur.dead, ev.cur.cycled = true, true
 			return
 		}
 		if fl := ev.frame().loops; len(fl) > 0 && (n.Construct == "" || n.Construct == fl[len(fl)-1].Construct) && fl[len(fl)-1].Iterations != nil {
@@ -1740,6 +1774,13 @@ func (ev *evaluator) stop(pos apt.Pos) {
 	ev.cur.dead, ev.cur.cycled, ev.cur.halted = true, false, true
 	if ev.arms > 0 && len(ev.frame().loops) == 0 {
 		ev.cur.stopped, ev.cur.stopAt = true, pos
+	}
+	if debugRuns {
+		var names []string
+		for _, fr := range ev.frames {
+			names = append(names, fr.routine.Name)
+		}
+		fmt.Fprintf(os.Stderr, "stop at %s (stopped=%v) via %v conds=%v\n", pos, ev.cur.stopped, names, ev.cur.conds)
 	}
 }
 

@@ -71,6 +71,14 @@ func (ev *evaluator) openInput(n *apt.IO, parent *Occ) bool {
 		if iostat == nil && errLabel == nil {
 			return false
 		}
+		if iostat != nil && errLabel == nil && ev.failureStops(iostat, ev.rest) {
+			// The program stops when the file is missing: it needs it
+			// (an input deck the run must have), so it is taken as
+			// present and what is read from it is input.
+			ev.newOcc(n, parent)
+			ev.assign(iostat, Known(symbolic.Int(0)))
+			return true
+		}
 		in := InputFile{Pos: n.Span.Start(), Name: fileName(keyword(n, "file"))}
 		ev.newOcc(n, parent)
 		if iostat != nil {
@@ -99,6 +107,56 @@ func (ev *evaluator) openInput(n *apt.IO, parent *Occ) bool {
 		return true
 	}
 	return false
+}
+
+// failureStops reports whether the first statement of rest that tests the
+// status variable st is an IF whose arm for a failure (st /= 0, st > 0,
+// st .ne. 0) is an error exit of the program.
+func (ev *evaluator) failureStops(st apt.Expr, rest []apt.Node) bool {
+	name := apt.FormatExpr(st)
+	for _, n := range rest {
+		f, ok := n.(*apt.If)
+		if !ok {
+			if mentionsName(n, name) {
+				return false
+			}
+			continue
+		}
+		for _, b := range f.Branches {
+			bin, ok := b.Cond.(*apt.Binary)
+			if !ok || apt.FormatExpr(bin.X) != name {
+				continue
+			}
+			c, isConst := bin.Y.(*apt.Const)
+			if !isConst || c.Text != "0" || (bin.Op != apt.OpNe && bin.Op != apt.OpGt) {
+				continue
+			}
+			return ev.stops(b.Body) || ev.jumpsToStop(b.Body)
+		}
+		return false
+	}
+	return false
+}
+
+// mentionsName reports whether a statement mentions the variable name.
+func mentionsName(n apt.Node, name string) bool {
+	found := false
+	apt.Inspect(n, func(m apt.Node) bool {
+		if b, ok := m.(*apt.Block); ok {
+			for _, st := range b.Stmts {
+				for _, e := range append([]apt.Expr{st.Target, st.Value, st.Mask}, st.Args...) {
+					apt.InspectExpr(e, func(x apt.Expr) bool {
+						if nm, ok := x.(*apt.Name); ok && nm.Name == name {
+							found = true
+						}
+						return !found
+					})
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 func (ev *evaluator) addInput(in InputFile) {

@@ -84,6 +84,9 @@ type Param struct {
 	// Value is the parameter's value in an evaluation at a point
 	// (Options.Values, or the default there), nil when it stays a symbol.
 	Value *int64
+	// Defaulted is set when Value is the program's own default for an
+	// input the point does not give (an input deck's keyword left out).
+	Defaulted bool
 	// Lo and Hi bound the values the parameter can take, where the
 	// evaluation knows them (a branch frequency is 0..100); nil otherwise.
 	Lo, Hi *symbolic.Expr

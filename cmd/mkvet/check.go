@@ -252,6 +252,16 @@ func printNotes(w io.Writer, cmd string, cd *costed, neutral []analyzer.NeutralP
 	for _, a := range cd.report.Assumed {
 		fmt.Fprintf(w, "mkvet %s: note: %s\n", cmd, a.What)
 	}
+	var deck []string
+	for _, q := range cd.report.Params {
+		if q.Defaulted && q.Value != nil {
+			deck = append(deck, fmt.Sprintf("%s=%d", q.Name, *q.Value))
+		}
+	}
+	if len(deck) > 0 {
+		fmt.Fprintf(w, "mkvet %s: note: the input deck's values are the program's own defaults where -D gives none: %s; give your deck's values with -D\n",
+			cmd, strings.Join(deck, ", "))
+	}
 	var freq, other []string
 	for _, n := range neutral {
 		if n.Param.Origin == cost.FromFrequency {

@@ -558,7 +558,7 @@ func (an *analysis) finish(res *symeval.Result) {
 			continue
 		}
 		an.rep.Params = append(an.rep.Params, &Param{
-			Name: p.Name, Origin: origins[p.Origin], Pos: p.Pos, What: p.What, Default: p.Default, Value: p.Value,
+			Name: p.Name, Origin: origins[p.Origin], Pos: p.Pos, What: p.What, Default: p.Default, Value: p.Value, Defaulted: p.Defaulted,
 			Lo: p.Lo, Hi: p.Hi,
 		})
 	}

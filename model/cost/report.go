@@ -96,6 +96,10 @@ type Param struct {
 	// Value is the parameter's value in a report evaluated at a point
 	// (Options.Values): the counts have it built in. Nil otherwise.
 	Value *int64
+	// Defaulted is set when Value is the program's own default for an
+	// input the point does not give (an input deck's keyword left out):
+	// the notes list these, MK3001 does not ask for them one by one.
+	Defaulted bool
 	// Lo and Hi bound the values it can take where the evaluation knows
 	// them (a counter a loop changes at most once per iteration); the
 	// analysis then tells whether it matters. A branch frequency's range,

@@ -1,0 +1,213 @@
+package symeval
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Input decks. Applications read their settings from a deck of keywords and
+// values, parsed by a loop over its lines:
+//
+//	grid%x_cells = 10                  ! the default
+//	do
+//	   stat = parse_getline(dummy)
+//	   if (stat /= 0) exit
+//	   select case (word)
+//	   case ('x_cells')
+//	      grid%x_cells = parse_getival(parse_getword(.true.))
+//	   ...
+//
+// What the deck holds is input, as a value READ is: after such a loop, a
+// variable assigned under a test of a character value against a literal
+// (SELECT CASE or IF word == 'x_cells') holds an input parameter named
+// after the variable, whose default is the variable's value before the loop
+// (the program's own default when the deck leaves the keyword out). The
+// loop is recognised by its structure (it reads, and dispatches on
+// character literals), never by a name.
+
+// deckKeyword is a variable a deck loop sets by keyword.
+type deckKeyword struct {
+	keyword string  // the literal it is set under
+	pos     apt.Pos // the assignment
+	integer bool    // an INTEGER (or LOGICAL) variable: its default is kept
+}
+
+// deckKeys returns the storage keys the loop l sets from an input deck by
+// keyword, or nil when l is no deck loop.
+func (ev *evaluator) deckKeys(l *apt.Loop) map[string]deckKeyword {
+	if !ev.readsInput(l.Body) {
+		return nil
+	}
+	out := map[string]deckKeyword{}
+	twice := map[string]bool{}
+	add := func(key string, kw deckKeyword) {
+		if prev, ok := out[key]; ok && prev.keyword != kw.keyword {
+			twice[key] = true
+		}
+		if _, ok := out[key]; !ok {
+			out[key] = kw
+		}
+	}
+	apt.Inspect(&apt.Loop{Body: l.Body}, func(n apt.Node) bool {
+		f, ok := n.(*apt.If)
+		if !ok {
+			return true
+		}
+		for _, b := range f.Branches {
+			kw, ok := keywordOf(f, b)
+			if !ok {
+				continue
+			}
+			for _, m := range b.Body {
+				blk, isBlock := m.(*apt.Block)
+				if !isBlock {
+					continue
+				}
+				for _, st := range blk.Stmts {
+					if st.Kind != apt.StmtAssign || st.Target == nil {
+						continue
+					}
+					key, ok := ev.refKey(st.Target)
+					if !ok {
+						continue
+					}
+					t := apt.TypeOf(st.Target).Base
+					add(key, deckKeyword{keyword: kw, pos: st.Span.Start(), integer: t == apt.TypeInteger || t == apt.TypeLogical})
+				}
+			}
+		}
+		return true
+	})
+	for k := range twice {
+		kw := out[k]
+		kw.keyword = "" // set under several keywords: named after itself
+		out[k] = kw
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// keywordOf returns the literal an arm tests a character value against:
+// a CASE ('x_cells') of a character selector, or IF (word == 'x_cells').
+func keywordOf(f *apt.If, b *apt.Branch) (string, bool) {
+	if f.Selector != nil && apt.TypeOf(f.Selector).Base == apt.TypeCharacter && len(b.Cases) > 0 {
+		if c, ok := b.Cases[0].Lo.(*apt.Const); ok && c.Kind == apt.ConstChar && !b.Cases[0].Range {
+			return c.Text, true
+		}
+		return "", false
+	}
+	bin, ok := b.Cond.(*apt.Binary)
+	if !ok || bin.Op != apt.OpEq {
+		return "", false
+	}
+	for _, pair := range [][2]apt.Expr{{bin.X, bin.Y}, {bin.Y, bin.X}} {
+		if c, ok := pair[1].(*apt.Const); ok && c.Kind == apt.ConstChar && apt.TypeOf(pair[0]).Base == apt.TypeCharacter {
+			if _, lit := pair[0].(*apt.Const); !lit {
+				return c.Text, true
+			}
+		}
+	}
+	return "", false
+}
+
+// readsInput reports whether nodes read input: a READ from a unit (not an
+// internal file), or a call of a routine that does.
+func (ev *evaluator) readsInput(nodes []apt.Node) bool {
+	found := false
+	apt.Inspect(&apt.Loop{Body: nodes}, func(n apt.Node) bool {
+		switch x := n.(type) {
+		case *apt.IO:
+			if x.Kind == apt.IORead && !internalUnit(x.Unit) {
+				found = true
+			}
+		case *apt.Call:
+			if r := ev.routineNamed(x.Callee); r != nil && ev.routineReads(r) {
+				found = true
+			}
+		case *apt.Block:
+			for _, st := range x.Stmts {
+				for _, e := range append([]apt.Expr{st.Target, st.Value, st.Mask}, st.Args...) {
+					apt.InspectExpr(e, func(y apt.Expr) bool {
+						if fc, ok := y.(*apt.FuncCall); ok {
+							if r := ev.routineNamed(fc.Name); r != nil && ev.routineReads(r) {
+								found = true
+							}
+						}
+						return !found
+					})
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// routineReads memoizes readsInput over a routine's body.
+func (ev *evaluator) routineReads(r *apt.Routine) bool {
+	if v, ok := ev.reading[r]; ok {
+		return v
+	}
+	ev.reading[r] = false // recursion
+	v := ev.readsInput(r.Body)
+	ev.reading[r] = v
+	return v
+}
+
+// internalUnit reports whether a READ's unit is a character variable (an
+// internal file: converting a word of the deck, not reading input).
+func internalUnit(u apt.Expr) bool {
+	return u != nil && apt.TypeOf(u).Base == apt.TypeCharacter
+}
+
+// deckValue returns the input parameter a deck loop at pos leaves in the
+// variable stored at key, with the value before the loop as its default.
+func (ev *evaluator) deckValue(key string, kw deckKeyword, before Value) Value {
+	if p, ok := ev.deckParams[key]; ok {
+		return Known(p.expr())
+	}
+	name := ev.nameOfKey(key)
+	what := fmt.Sprintf("the value of %s the input deck sets", name)
+	if kw.keyword != "" {
+		what = fmt.Sprintf("the value of %s the input deck sets with the keyword %s", name, strings.TrimSpace(kw.keyword))
+	}
+	p := ev.newParam(keyName(key), FromRead, kw.pos, what, !kw.integer)
+	if e, ok := before.Single(); ok && kw.integer {
+		// The program's own default, when the deck leaves it out.
+		p.Default = &e
+		p.What += fmt.Sprintf(" (the program's default: %s)", e)
+		if _, point := ev.values[Size]; point && p.Value == nil {
+			// At a point the deck's values are those given, or the
+			// program's defaults: what the program computes from them
+			// (a decomposition of the grid) is then exact. Said so.
+			if c, ok := e.Int64(); ok {
+				p.Value, p.Defaulted = &c, true
+			}
+		}
+	}
+	ev.deckParams[key] = p
+	return Known(p.expr())
+}
+
+// ioStatus evaluates the IOSTAT= of an I/O statement other than an input
+// file's OPEN: an OPEN, WRITE or CLOSE is taken to succeed (0; an error
+// check on it then passes), a READ's status depends on the data it meets
+// (the end of a deck), another value on each execution.
+func (ev *evaluator) ioStatus(n *apt.IO) {
+	st := keyword(n, "iostat")
+	if st == nil {
+		return
+	}
+	if n.Kind != apt.IORead {
+		ev.assign(st, Known(symbolic.Int(0)))
+		return
+	}
+	v := unknownValue(keyName(apt.FormatExpr(st)), "the status of the READ at "+n.Span.Start().String(), false)
+	v.unk.varying = true
+	ev.assign(st, v)
+}
