@@ -39,6 +39,7 @@ type costFlags struct {
 func (cf *costFlags) register(fs *flag.FlagSet) {
 	cf.progFlags.register(fs, "evaluate at `name=value` (repeatable, or comma-separated): P, the problem sizes, values read at run time; "+
 		"parameters with a default take it when not given")
+	cf.progFlags.registerConfigure(fs, "once, for the -D point,")
 	fs.StringVar(&cf.machine, "machine", "", "machine profile `NAME|FILE` turning work into predicted seconds at a point (embedded: "+
 		strings.Join(model.Names(), ", ")+")")
 }
@@ -47,6 +48,7 @@ func (cf *costFlags) register(fs *flag.FlagSet) {
 // evaluated at the point.
 type costed struct {
 	prog    *apt.Program
+	sources map[string][]byte // the inputs as -configure left them, nil without
 	report  *cost.Report
 	point   *cost.Point // nil when symbolic
 	missing []string    // symbols without a value when symbolic
@@ -102,10 +104,18 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 		return nil, status
 	}
 	r := l.report
-	c = &costed{prog: l.prog, report: r, machine: machine}
+	c = &costed{prog: l.prog, sources: l.sources, report: r, machine: machine}
 	if r.Stopped != nil {
-		return fail("at %s the program stops at %s on every process before its end: one of its own checks fails there "+
-			"(a build for another number of processes, a problem too small or too large for them)", pointText(env), r.Stopped.Pos)
+		why := "(a build for another number of processes, a problem too small or too large for them)"
+		if k := stoppingCheck(compiledChecks(l.prog), r.Stopped.Pos); k != nil {
+			why = fmt.Sprintf("(%s: the build is for P=%d", k.describe(), k.value)
+			if cf.configure == "" {
+				why += "; -configure CMD configures the program for the -D point, NPB: -configure '../sys/setparams BENCH {P} CLASS'"
+			}
+			why += ")"
+		}
+		return fail("at %s the program stops at %s on every process before its end: one of its own checks fails there %s",
+			pointText(env), r.Stopped.Pos, why)
 	}
 
 	known := map[string]bool{}
