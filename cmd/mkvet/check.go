@@ -110,7 +110,7 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 		if k := stoppingCheck(compiledChecks(l.prog), r.Stopped.Pos); k != nil {
 			why = fmt.Sprintf("(%s: the build is for P=%d", k.describe(), k.value)
 			if cf.configure == "" {
-				why += "; -configure CMD configures the program for the -D point, NPB: -configure '../sys/setparams BENCH {P} CLASS'"
+				why += "; " + strings.Replace(configureHint, "for each P", "for the -D point", 1)
 			}
 			why += ")"
 		}
@@ -142,6 +142,17 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 		}
 		fmt.Fprintf(stderr, "mkvet %s: note: -D %s: not a parameter of the program (its parameters: %s); ignored\n",
 			cmd, strings.Join(unknown, ", "), orNone(params))
+	}
+	if p, ok := env[cost.Size]; ok && cf.configure == "" {
+		// The program runs at P, but values compiled for another P
+		// (arrays sized for it) would be mixed in silently.
+		for _, k := range compiledChecks(l.prog) {
+			if k.value != p {
+				fmt.Fprintf(stderr, "mkvet %s: note: the build is for P=%d (%s): the values compiled for it are used at P=%d; %s\n",
+					cmd, k.value, k.describe(), p, strings.Replace(configureHint, "for each P", "for the -D point", 1))
+				break
+			}
+		}
 	}
 	for s := range env {
 		c.given = append(c.given, s)

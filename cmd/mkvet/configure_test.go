@@ -17,7 +17,8 @@ import (
 // benchmarks are: src/prog.f INCLUDEs src/cfg.h, which sizes each
 // process's block by nproc_compiled and is written by ../tools/setp P in
 // src (here for 4; setp refuses counts other than 1, 2, 4, ..., 64), and
-// the program stops when MPI_COMM_SIZE differs from nproc_compiled.
+// the program stops when MPI_COMM_SIZE differs from nproc_compiled
+// (src/atleast.f only when it is smaller).
 // common/sweep.f is the loop, in a directory of its own, so that the tree
 // mirrored holds tools/ beside src/.
 var configureDir = filepath.Join("testdata", "configure")
@@ -280,6 +281,23 @@ func TestWhatifCompiledFor(t *testing.T) {
 		if !strings.Contains(squeeze(out), squeeze(want)) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestCompiledForMixed: a program that stops only below the count it is
+// built for (src/atleast.f, as NPB's LU) runs above it with the values
+// compiled for it; whatif's notes and check's say so, naming the rows.
+func TestCompiledForMixed(t *testing.T) {
+	args := []string{"-I", filepath.Join(configureDir, "src"), filepath.Join(configureDir, "src", "atleast.f"),
+		filepath.Join(configureDir, "common", "sweep.f")}
+	out, errs, code := runMkvet(t, append([]string{"whatif", "-P", "1..16"}, args...)...)
+	if want := "; the rows at P=8, 16 use the values compiled for P=4; -configure CMD configures the program for each P"; code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, output lacks %q:\n%s%s", code, want, out, errs)
+	}
+	_, errs, code = runMkvet(t, append([]string{"check", "-D", "P=8"}, args...)...)
+	if want := "the build is for P=4 (" + filepath.Join(configureDir, "src", "atleast.f") + ":13:7 compares the process count (nprocs) with " +
+		"nproc_compiled = 4, a named constant (" + filepath.Join(configureDir, "src", "cfg.h") + ":2:15)): the values compiled for it are used at P=8"; code != 1 || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, stderr lacks %q:\n%s", code, want, errs)
 	}
 }
 
