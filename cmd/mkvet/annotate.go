@@ -104,6 +104,11 @@ func runAnnotate(args []string, stdout, stderr io.Writer) int {
 	if cd == nil {
 		return status
 	}
+	for i, f := range files {
+		if b, ok := cd.sources[f]; ok {
+			srcs[i] = b // as the -configure step left it: the lines the positions count
+		}
+	}
 	notes := map[string]map[int][]string{}
 	for _, f := range files {
 		notes[f] = map[int][]string{}

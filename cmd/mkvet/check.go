@@ -39,6 +39,7 @@ type costFlags struct {
 func (cf *costFlags) register(fs *flag.FlagSet) {
 	cf.progFlags.register(fs, "evaluate at `name=value` (repeatable, or comma-separated): P, the problem sizes, values read at run time; "+
 		"parameters with a default take it when not given")
+	cf.progFlags.registerConfigure(fs, "once, for the -D point,")
 	fs.StringVar(&cf.machine, "machine", "", "machine profile `NAME|FILE` turning work into predicted seconds at a point (embedded: "+
 		strings.Join(model.Names(), ", ")+")")
 }
@@ -47,6 +48,7 @@ func (cf *costFlags) register(fs *flag.FlagSet) {
 // evaluated at the point.
 type costed struct {
 	prog    *apt.Program
+	sources map[string][]byte // the inputs as -configure left them, nil without
 	report  *cost.Report
 	point   *cost.Point // nil when symbolic
 	missing []string    // symbols without a value when symbolic
@@ -102,10 +104,18 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 		return nil, status
 	}
 	r := l.report
-	c = &costed{prog: l.prog, report: r, machine: machine}
+	c = &costed{prog: l.prog, sources: l.sources, report: r, machine: machine}
 	if r.Stopped != nil {
-		return fail("at %s the program stops at %s on every process before its end: one of its own checks fails there "+
-			"(a build for another number of processes, a problem too small or too large for them)", pointText(env), r.Stopped.Pos)
+		why := "(a build for another number of processes, a problem too small or too large for them)"
+		if k := stoppingCheck(compiledChecks(l.prog), r.Stopped.Pos); k != nil {
+			why = fmt.Sprintf("(%s: the build is for P=%d", k.describe(), k.value)
+			if cf.configure == "" {
+				why += "; " + strings.Replace(configureHint, "for each P", "for the -D point", 1)
+			}
+			why += ")"
+		}
+		return fail("at %s the program stops at %s on every process before its end: one of its own checks fails there %s",
+			pointText(env), r.Stopped.Pos, why)
 	}
 
 	known := map[string]bool{}
@@ -132,6 +142,17 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 		}
 		fmt.Fprintf(stderr, "mkvet %s: note: -D %s: not a parameter of the program (its parameters: %s); ignored\n",
 			cmd, strings.Join(unknown, ", "), orNone(params))
+	}
+	if p, ok := env[cost.Size]; ok && cf.configure == "" {
+		// The program runs at P, but values compiled for another P
+		// (arrays sized for it) would be mixed in silently.
+		for _, k := range compiledChecks(l.prog) {
+			if k.value != p {
+				fmt.Fprintf(stderr, "mkvet %s: note: the build is for P=%d (%s): the values compiled for it are used at P=%d; %s\n",
+					cmd, k.value, k.describe(), p, strings.Replace(configureHint, "for each P", "for the -D point", 1))
+				break
+			}
+		}
 	}
 	for s := range env {
 		c.given = append(c.given, s)

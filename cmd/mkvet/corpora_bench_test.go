@@ -31,9 +31,10 @@ const (
 const corporaTimeout = 120 * time.Second
 
 // corporaP is the process count of the runs with P given, and the count
-// NPB is configured for by setparams (also for the runs with P symbolic and
-// for whatif, which need a build of the program too). BT and SP need a
-// square; 4 is a square and a power of two, as the others need.
+// NPB is configured for by setparams (also for the runs with P symbolic,
+// which need a build of the program too; whatif configures each P of its
+// sweep with -configure). BT and SP need a square; 4 is a square and a
+// power of two, as the others need.
 const corporaP = 4
 
 // corporaSweep is the process counts of the whatif runs.
@@ -59,17 +60,30 @@ func (c corporaCase) name() string {
 
 // corporaProgramCases are the runs measured on one program whose input
 // (the -I flags and the source files) is input: check and annotate with P
-// given and with P symbolic, and whatif over the sweep.
-func corporaProgramCases(program, class string, input []string) []corporaCase {
+// given and with P symbolic, and whatif over the sweep, with -configure
+// when configure is not "" (NPB: each process count of the sweep
+// configured by the benchmark's own setparams, not the build for
+// corporaP).
+func corporaProgramCases(program, class, configure string, input []string) []corporaCase {
 	pdef := []string{"-D", "P=" + strconv.Itoa(corporaP)}
 	pval := strconv.Itoa(corporaP)
+	whatif := []string{"whatif", "-P", corporaSweep}
+	if configure != "" {
+		whatif = append(whatif, "-configure", configure)
+	}
 	return []corporaCase{
 		{program, class, pval, "check", slices.Concat([]string{"check"}, pdef, input)},
 		{program, class, "sym", "check", slices.Concat([]string{"check"}, input)},
 		{program, class, pval, "annotate", slices.Concat([]string{"annotate"}, pdef, input)},
 		{program, class, "sym", "annotate", slices.Concat([]string{"annotate"}, input)},
-		{program, class, corporaSweep, "whatif", slices.Concat([]string{"whatif", "-P", corporaSweep}, input)},
+		{program, class, corporaSweep, "whatif", slices.Concat(whatif, input)},
 	}
+}
+
+// npbConfigure is the -configure command of an NPB benchmark's whatif
+// runs: its setparams for each P of the sweep, at the class.
+func npbConfigure(bench, class string) string {
+	return "../sys/setparams " + strings.ToLower(bench) + " {P} " + class
 }
 
 // corporaSuite is the binary measured, the directory its runs work in,
@@ -118,14 +132,14 @@ func corporaSetup(tb testing.TB) *corporaSuite {
 	var cases []corporaCase
 	for _, bench := range corpora.Benchmarks {
 		for _, class := range corporaClasses {
-			cases = append(cases, corporaProgramCases(bench, class, inputs[bench+"/"+class])...)
+			cases = append(cases, corporaProgramCases(bench, class, npbConfigure(bench, class), inputs[bench+"/"+class])...)
 		}
 	}
 	clover, err := corpora.CloverLeaf(dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cases = append(cases, corporaProgramCases("CloverLeaf", "-", clover)...)
+	cases = append(cases, corporaProgramCases("CloverLeaf", "-", "", clover)...)
 	return &corporaSuite{
 		bin: bin, work: work, cases: cases,
 		short: strings.NewReplacer(work+string(filepath.Separator), "", dir+string(filepath.Separator), ""),
@@ -227,7 +241,8 @@ func (s *corporaSuite) run(c corporaCase) (corporaResult, error) {
 
 // BenchmarkCorpora measures issue 13's acceptance goal: the time and peak
 // memory of mkvet check, annotate (each with P=4 and with P symbolic) and
-// whatif -P 1..1024 on each NPB Fortran benchmark at classes S and W and on
+// whatif -P 1..1024 (for NPB with -configure '../sys/setparams BENCH {P}
+// CLASS') on each NPB Fortran benchmark at classes S and W and on
 // CloverLeaf, each run a process of its own. Besides s/op it reports
 // peak-MB (the maximum resident set size), cpu-s/op, and failed and
 // timeout (1 when the run ended so); a failed run is logged with its exit

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -29,6 +31,9 @@ type progFlags struct {
 	defs, assumes, incs, macros multiFlag
 	form, entry                 string
 	cpp                         bool
+	// configure is the -configure command of check, annotate and whatif
+	// (registerConfigure), "" for none.
+	configure string
 }
 
 func (pf *progFlags) register(fs *flag.FlagSet, defsUsage string) {
@@ -47,6 +52,9 @@ type loaded struct {
 	prog   *apt.Program
 	report *cost.Report
 	form   fortran.Form
+	// sources are the input files as read from the -configure mirror (the
+	// configure step may rewrite them), nil without -configure.
+	sources map[string][]byte
 }
 
 // load parses and costs the files. Problems go to stderr; status 2 means
@@ -77,7 +85,26 @@ func (pf *progFlags) parse(cmd string, files []string, stderr io.Writer, warning
 	if !ok {
 		return nil, 2
 	}
-	prog, diags := fortran.ParseFiles(files, cfg)
+	values, _, err := intDefs(pf.defs)
+	if err != nil {
+		return fail("%v", err)
+	}
+	var prog *apt.Program
+	var diags []apt.Diagnostic
+	var sources map[string][]byte
+	if pf.configure != "" {
+		var conf *configurer
+		if prog, diags, sources, conf, err = pf.configured(files, cfg, values); err != nil {
+			return fail("%v", err)
+		}
+		fmt.Fprintf(stderr, "mkvet %s: note: -configure ran %q %s", cmd, conf.command, conf.where())
+		if g := generatedNote(conf.generated(), valuesText(conf.vals, conf.placeholders())); g != "" {
+			fmt.Fprintf(stderr, "; %s", g)
+		}
+		fmt.Fprintln(stderr)
+	} else {
+		prog, diags = fortran.ParseFiles(files, cfg)
+	}
 	bad := false
 	for _, d := range diags {
 		if warnings || d.Severity == apt.Error {
@@ -88,12 +115,46 @@ func (pf *progFlags) parse(cmd string, files []string, stderr io.Writer, warning
 	if bad {
 		return nil, 2
 	}
-	values, _, _ := intDefs(pf.defs)
 	rep, err := analyze(prog, cost.Options{Entry: pf.entry, Assume: assume}, values)
 	if err != nil {
 		return fail("%v", err)
 	}
-	return &loaded{files: files, prog: prog, report: rep, form: form}, 0
+	return &loaded{files: files, prog: prog, report: rep, form: form, sources: sources}, 0
+}
+
+// configured runs the -configure command once for the -D point in a
+// private mirror of the source tree and reads the program from it, with
+// the input files as the mirror holds them; the mirror is removed before
+// it returns (conf still describes the run).
+func (pf *progFlags) configured(files []string, cfg fortran.Config, values map[string]int64) (
+	prog *apt.Program, diags []apt.Diagnostic, sources map[string][]byte, conf *configurer, err error) {
+	if conf, err = newConfigurer(pf.configure, files, pf.incs); err != nil {
+		return nil, nil, nil, nil, fmt.Errorf("-configure: %v", err)
+	}
+	defer conf.close()
+	if err := conf.checkPlaceholders(func(s string) bool { _, ok := values[s]; return ok }); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	vals := map[string]string{}
+	for k, v := range values {
+		vals[k] = strconv.FormatInt(v, 10)
+	}
+	prog, diags, err = conf.parse(files, cfg, vals)
+	var ce *configureError
+	if errors.As(err, &ce) {
+		return nil, nil, nil, nil, fmt.Errorf("-configure: the program cannot be configured for %s: %q failed: %s",
+			valuesText(vals, conf.placeholders()), ce.command, ce.first)
+	}
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	sources = map[string][]byte{}
+	for _, f := range files {
+		if b, err := conf.readFile(f); err == nil {
+			sources[f] = b
+		}
+	}
+	return prog, diags, sources, conf, nil
 }
 
 // analyze costs prog, at the -D values when there are some

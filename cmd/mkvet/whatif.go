@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -28,7 +29,7 @@ func init() {
 		usage: "[-D name=value,...] [-P 1,2,4..4096] [-machine NAME|FILE] [-set L=5us,o=1us,...] [-unit NODE=TIME] " +
 			"[-leading] [-omit TERM,...] [-balance] [-compare OTHER] [-grain K=1..256] [-constant-time T] [-size N] " +
 			"[-series N=v1,v2,...] [-format table|csv|json] [-plot FILE.svg|.png] [-plot-kind time|speedup|efficiency] " +
-			"[-phases] [-runs DB [-label NAME]] [-define MACRO] [-I dir] FILE...",
+			"[-phases] [-runs DB [-label NAME]] [-configure CMD] [-define MACRO] [-I dir] FILE...",
 		short: "predict time, speedup and scalability over process counts from the source alone",
 		order: 9,
 		run:   runWhatif,
@@ -49,6 +50,7 @@ type whatifFlags struct {
 func (wf *whatifFlags) register(fs *flag.FlagSet) {
 	wf.progFlags.register(fs, "set `name=value` (repeatable, or comma-separated): problem sizes and other parameters; "+
 		"a value may use P (px=sqrt(P)); parameters with a default take it")
+	wf.progFlags.registerConfigure(fs, "before each process count's evaluation")
 	fs.StringVar(&wf.machine, "machine", "", "machine profile `NAME|FILE` (default "+model.DefaultName+"; embedded: "+
 		strings.Join(model.Names(), ", ")+")")
 	fs.StringVar(&wf.procs, "P", "1..1024", "process counts: `sweep` of values, lo..hi (doubling), lo..hi:*k, lo..hi:+d")
@@ -102,6 +104,18 @@ type pointModel struct {
 	model    whatif.Model
 	terms    []phase.Term
 	stopped  *symeval.Stopped
+	// stopCheck, when the program stops at this P, is the comparison of the
+	// process count with a named constant that stops it (nil when the
+	// check compares something else).
+	stopCheck *compiledCheck
+	// unconfigured is why -configure could not configure the program at
+	// this P: the first line of the command's error output.
+	unconfigured string
+	// env holds the values of the parameters at this P: those given, and
+	// the defaults of the others (a branch frequency's neutral 50%).
+	env map[string]float64
+	// defaulted are the parameters that took their default, as name=value.
+	defaulted []string
 }
 
 func runWhatif(args []string, stdout, stderr io.Writer) int {
@@ -273,16 +287,12 @@ func (wf *whatifFlags) build(files []string, prof *model.Profile, ps []int64, st
 		exprs[seriesName] = symbolic.Int(0) // set per table
 	}
 
-	prog, diags := fortran.ParseFiles(files, cfg)
-	bad := false
-	for _, d := range diags {
-		if d.Severity == apt.Error {
-			fmt.Fprintln(stderr, d)
-			bad = true
-		}
+	if wf.configure != "" {
+		return wf.buildConfigured(files, cfg, prof, ps, exprs, assume, stderr)
 	}
-	if bad {
-		return nil, usagef("%s: errors in the source", strings.Join(files, ", "))
+	prog, diags := fortran.ParseFiles(files, cfg)
+	if err := sourceErrors(diags, files, stderr); err != nil {
+		return nil, err
 	}
 	sampleEnv := maps(exprs)
 	if seriesName != "" {
@@ -295,8 +305,15 @@ func (wf *whatifFlags) build(files []string, prof *model.Profile, ps []int64, st
 	if cost.LargeProgram(prog) {
 		// A whole application: its values come from P through the
 		// program's own computations, evaluated at each P.
-		return wf.buildPerP(prog, files, prof, ps, exprs, assume,
+		return wf.buildPerP(fixedProgram(prog), files, prof, ps, exprs, assume,
 			"a whole application is evaluated at each process count: what it computes from P (process grids, block sizes) is then exact")
+	}
+	if checks := compiledChecks(prog); len(checks) > 0 && seriesName == "" && wf.perPFlags(files, "") == nil {
+		// A build for one process count: a closed form in P would mix
+		// its compiled values with every P (and be zero where the
+		// program stops); at each P the program's own checks decide.
+		return wf.buildPerP(fixedProgram(prog), files, prof, ps, exprs, assume,
+			fmt.Sprintf("%s, so the build may be for one process count, and its own checks decide where it runs", checks[0].describe()))
 	}
 	a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume}, Env: sampleEnv})
 	if err != nil {
@@ -306,7 +323,7 @@ func (wf *whatifFlags) build(files []string, prof *model.Profile, ps []int64, st
 	if err := r.checkParams(wf); err != nil && a.Report.Parallel && seriesName == "" {
 		// Values the symbolic evaluation cannot derive may come from P
 		// at each process count.
-		run, perr := wf.buildPerP(prog, files, prof, ps, exprs, assume,
+		run, perr := wf.buildPerP(fixedProgram(prog), files, prof, ps, exprs, assume,
 			"values the closed forms need are derived at each process count: "+err.Error())
 		if perr == nil {
 			return run, nil
@@ -664,18 +681,42 @@ type tableJSON struct {
 }
 
 type rowJSON struct {
-	P          int64              `json:"p"`
-	Time       float64            `json:"time"`
-	Speedup    float64            `json:"speedup"`
-	Efficiency float64            `json:"efficiency"`
-	CommShare  float64            `json:"comm_share"`
-	Dominant   string             `json:"dominant"`
-	Terms      map[string]float64 `json:"terms"`
+	P          int64   `json:"p"`
+	Time       float64 `json:"time"`
+	Speedup    float64 `json:"speedup"`
+	Efficiency float64 `json:"efficiency"`
+	CommShare  float64 `json:"comm_share"`
+	Dominant   string  `json:"dominant"`
+	// Why says why a process count has no time (time, speedup and
+	// efficiency null): the program stops there, or -configure cannot
+	// configure it there.
+	Why   string             `json:"why,omitempty"`
+	Terms map[string]float64 `json:"terms"`
 	// Psi is SCALA's isospeed scalability from the previous P; Scaled the
 	// problem size that keeps the average speed there.
 	Psi    *float64 `json:"psi,omitempty"`
 	Scaled *float64 `json:"scaled_size,omitempty"`
 	Exact  bool     `json:"exact"`
+}
+
+// MarshalJSON writes the values of a row with no time (Why) as null:
+// JSON has no NaN.
+func (r rowJSON) MarshalJSON() ([]byte, error) {
+	type plain rowJSON
+	num := func(v float64) *float64 {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil
+		}
+		return &v
+	}
+	// The fields before plain shadow its own and keep their order.
+	return json.Marshal(struct {
+		P          int64    `json:"p"`
+		Time       *float64 `json:"time"`
+		Speedup    *float64 `json:"speedup"`
+		Efficiency *float64 `json:"efficiency"`
+		plain
+	}{r.P, num(r.Time), num(r.Speedup), num(r.Efficiency), plain(r)})
 }
 
 type compareJSON struct {
@@ -1108,7 +1149,19 @@ func writeWhatifTable(dst io.Writer, out *whatifOutput) {
 			psi = "" // no isospeed (a calibrated sweep)
 		}
 		fmt.Fprintf(tw, "P\ttime\tspeedup\tefficiency\tcomm\tdominant\t%s\t\n", psi)
+		// The dominant cells are padded to one width: a row with no time
+		// ends in its reason, which is not a cell (it would widen the
+		// column), and the rows on either side of it align as blocks of
+		// their own.
+		domWidth := len("dominant")
 		for _, r := range t.Rows {
+			domWidth = max(domWidth, len(r.Dominant))
+		}
+		for _, r := range t.Rows {
+			if r.Why != "" {
+				fmt.Fprintf(tw, "%d\t-\t-\t-\t-\t  %s\n", r.P, r.Why)
+				continue
+			}
 			ps, ns := "", ""
 			if r.Psi != nil {
 				ps = fmt.Sprintf("%.3f", *r.Psi)
@@ -1118,7 +1171,7 @@ func writeWhatifTable(dst io.Writer, out *whatifOutput) {
 			if out.Size != "" {
 				extra += "\t" + ns
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%.3f\t%.3f\t%.3f\t%s\t%s\t\n", r.P, fmtSeconds(r.Time), r.Speedup, r.Efficiency, r.CommShare, r.Dominant, extra)
+			fmt.Fprintf(tw, "%d\t%s\t%.3f\t%.3f\t%.3f\t%*s\t%s\t\n", r.P, fmtSeconds(r.Time), r.Speedup, r.Efficiency, r.CommShare, domWidth, r.Dominant, extra)
 		}
 		tw.Flush()
 	}
@@ -1201,9 +1254,13 @@ func writeWhatifCSV(w io.Writer, out *whatifOutput) {
 			for _, term := range out.Terms {
 				ts = append(ts, strconv.FormatFloat(r.Terms[term.Name], 'g', 9, 64))
 			}
+			dominant := r.Dominant
+			if r.Why != "" {
+				dominant = r.Why // no time: why
+			}
 			fmt.Fprintf(w, "%s,%d,%s,%s,%s,%s,%s,%s,%s\n", csvQuote(t.Label), r.P, strconv.FormatFloat(r.Time, 'g', 9, 64),
 				strconv.FormatFloat(r.Speedup, 'g', 9, 64), strconv.FormatFloat(r.Efficiency, 'g', 9, 64),
-				strconv.FormatFloat(r.CommShare, 'g', 6, 64), csvQuote(r.Dominant), psi, strings.Join(ts, ","))
+				strconv.FormatFloat(r.CommShare, 'g', 6, 64), csvQuote(dominant), psi, strings.Join(ts, ","))
 		}
 	}
 }
@@ -1215,37 +1272,214 @@ func csvQuote(s string) string {
 	return s
 }
 
-// buildPerP makes one model per process count of the sweep, each from an
-// evaluation at that P (cost.Options.Values) with the sizes -D gives: what
-// the program computes from P is then exact, and no closed form in P is
-// needed. A process count at which the program stops (one of its own
-// checks fails there) keeps no model and its row says so.
-func (wf *whatifFlags) buildPerP(prog *apt.Program, files []string, prof *model.Profile, ps []int64,
-	exprs map[string]symbolic.Expr, assume []symbolic.Relation, why string) (*whatifRun, error) {
+// sourceErrors prints the frontend's errors to stderr, and says so when
+// there are some.
+func sourceErrors(diags []apt.Diagnostic, files []string, stderr io.Writer) error {
+	bad := false
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			fmt.Fprintln(stderr, d)
+			bad = true
+		}
+	}
+	if bad {
+		return usagef("%s: errors in the source", strings.Join(files, ", "))
+	}
+	return nil
+}
+
+// sweepWithOne is the process counts buildPerP evaluates: the sweep, with
+// P = 1 first when the sweep lacks it (the speedups are relative to it).
+func sweepWithOne(ps []int64) []int64 {
+	if slices.Contains(ps, 1) {
+		return ps
+	}
+	return append([]int64{1}, ps...)
+}
+
+// pointValues returns P and the -D values at process count p.
+func pointValues(exprs map[string]symbolic.Expr, p int64) (map[string]int64, error) {
+	values := map[string]int64{cost.Size: p}
+	at := map[string]symbolic.Rat{cost.Size: symbolic.RatInt(p)}
+	for name, e := range exprs {
+		v, err := e.Eval(at)
+		if err != nil || !v.IsInt() {
+			return nil, usagef("-D %s=%s: not an integer at P=%d", name, e, p)
+		}
+		n, _ := v.Int64()
+		values[name] = n
+	}
+	return values, nil
+}
+
+// perPSource gives buildPerP the program to evaluate at process count p
+// (values holds P and the -D values there), or why it cannot be
+// configured there (unconfigured, prog nil).
+type perPSource func(p int64, values map[string]int64) (prog *apt.Program, unconfigured string, err error)
+
+// fixedProgram is the perPSource of a program read once: the same program
+// at every P.
+func fixedProgram(prog *apt.Program) perPSource {
+	return func(int64, map[string]int64) (*apt.Program, string, error) { return prog, "", nil }
+}
+
+// perPFlags refuses the flags that need a closed form in P, which an
+// evaluation at each P does not give.
+func (wf *whatifFlags) perPFlags(files []string, why string) error {
 	if wf.grain != "" || wf.constTime != "" || wf.compare != "" || wf.series != "" || wf.unit != "" {
-		return nil, usagef("-grain, -constant-time, -compare, -series and -unit need a closed form in P, which %s lacks (%s)",
+		return usagef("-grain, -constant-time, -compare, -series and -unit need a closed form in P, which %s lacks (%s)",
 			strings.Join(files, " "), why)
 	}
-	r := &whatifRun{file: strings.Join(files, " "), exprs: exprs, env: map[string]float64{}, why: why}
-	all := ps
-	if !slices.Contains(ps, 1) {
-		all = append([]int64{1}, ps...) // the speedups are relative to P = 1
+	return nil
+}
+
+// buildConfigured is build with -configure: each process count of the
+// sweep is configured by the command in one private mirror of the source
+// tree, read from it and evaluated on its own (buildPerP), so that values
+// compiled in for one P (NPB's npbparams.h) are those of the P evaluated.
+// A P at which the command fails keeps no model, and its row says why.
+func (wf *whatifFlags) buildConfigured(files []string, cfg fortran.Config, prof *model.Profile, ps []int64,
+	exprs map[string]symbolic.Expr, assume []symbolic.Relation, stderr io.Writer) (*whatifRun, error) {
+	why := "-configure configures the program for each process count"
+	if err := wf.perPFlags(files, why); err != nil {
+		return nil, err
 	}
-	mopt := phase.ModelOptions{Profile: prof, Balance: wf.balance, Leading: wf.leading}
-	for _, p := range all {
-		values := map[string]int64{cost.Size: p}
-		at := map[string]symbolic.Rat{cost.Size: symbolic.RatInt(p)}
-		for name, e := range exprs {
-			v, err := e.Eval(at)
-			if err != nil || !v.IsInt() {
-				return nil, usagef("-D %s=%s: not an integer at P=%d", name, e, p)
+	conf, err := newConfigurer(wf.configure, files, wf.incs)
+	if err != nil {
+		return nil, usagef("-configure: %v", err)
+	}
+	defer conf.close()
+	if err := conf.checkPlaceholders(func(s string) bool {
+		_, ok := exprs[s]
+		return ok || s == cost.Size
+	}); err != nil {
+		return nil, err
+	}
+	// The next process count is configured and parsed while the one
+	// before is evaluated: the command and the parse cost the sweep
+	// nothing where an evaluation takes longer than they do.
+	type configured struct {
+		p            int64
+		prog         *apt.Program
+		diags        []apt.Diagnostic
+		unconfigured string
+		command      string
+		generated    []string
+		err          error
+	}
+	next := make(chan configured, 1)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(next)
+		for _, p := range sweepWithOne(ps) {
+			c := configured{p: p}
+			values, err := pointValues(exprs, p)
+			if err == nil {
+				vals := map[string]string{}
+				for k, v := range values {
+					vals[k] = strconv.FormatInt(v, 10)
+				}
+				c.prog, c.diags, err = conf.parse(files, cfg, vals)
+				c.command, c.generated = conf.command, conf.generated()
 			}
-			n, _ := v.Int64()
-			values[name] = n
+			var ce *configureError
+			if errors.As(err, &ce) {
+				c.unconfigured = ce.first
+			} else {
+				c.err = err
+			}
+			select {
+			case next <- c:
+			case <-done:
+				return
+			}
+		}
+	}()
+	// Stop the goroutine before the mirror is removed (defers run last
+	// first).
+	defer wg.Wait()
+	defer close(done)
+	generated := map[string]bool{}
+	src := func(p int64, values map[string]int64) (*apt.Program, string, error) {
+		c, ok := <-next
+		if !ok || c.p != p {
+			return nil, "", fmt.Errorf("P=%d: -configure: internal error: configured P=%d", p, c.p)
+		}
+		if c.err != nil || c.unconfigured != "" {
+			return nil, c.unconfigured, c.err
+		}
+		if err := sourceErrors(c.diags, files, stderr); err != nil {
+			return nil, "", fmt.Errorf("P=%d: configured by %q: %w", p, c.command, err)
+		}
+		for _, g := range c.generated {
+			generated[g] = true
+		}
+		return c.prog, "", nil
+	}
+	run, err := wf.buildPerP(src, files, prof, ps, exprs, assume, why)
+	if err != nil {
+		if run == nil {
+			return nil, err
+		}
+		// No process count has a model: say where the command ran.
+		return nil, fmt.Errorf("%w; -configure ran %q %s", err, conf.template, conf.where())
+	}
+	note := fmt.Sprintf("-configure ran %q for it %s", conf.template, conf.where())
+	var gen []string
+	for g := range generated {
+		gen = append(gen, g)
+	}
+	slices.Sort(gen)
+	if g := generatedNote(gen, "that process count"); g != "" {
+		note += "; " + g
+	}
+	run.why = note
+	return run, nil
+}
+
+// buildPerP makes one model per process count of the sweep, each from an
+// evaluation at that P (cost.Options.Values) with the sizes -D gives of the
+// program src gives there: what the program computes from P is then exact,
+// and no closed form in P is needed. A process count at which the program
+// stops (one of its own checks fails there) or cannot be configured keeps
+// no model and its row says so.
+func (wf *whatifFlags) buildPerP(src perPSource, files []string, prof *model.Profile, ps []int64,
+	exprs map[string]symbolic.Expr, assume []symbolic.Relation, why string) (*whatifRun, error) {
+	if err := wf.perPFlags(files, why); err != nil {
+		return nil, err
+	}
+	r := &whatifRun{file: strings.Join(files, " "), exprs: exprs, env: map[string]float64{}, why: why}
+	mopt := phase.ModelOptions{Profile: prof, Balance: wf.balance, Leading: wf.leading}
+	// The comparisons of P with named constants, found once per program
+	// (the same program at every P without -configure).
+	var checksOf *apt.Program
+	var checks []compiledCheck
+	compiled := func(prog *apt.Program) []compiledCheck {
+		if prog != checksOf {
+			checksOf, checks = prog, compiledChecks(prog)
+		}
+		return checks
+	}
+	for _, p := range sweepWithOne(ps) {
+		values, err := pointValues(exprs, p)
+		if err != nil {
+			return nil, err
+		}
+		pm := &pointModel{p: p}
+		prog, unconfigured, err := src(p, values)
+		if err != nil {
+			return nil, err
+		}
+		if prog == nil {
+			pm.unconfigured = unconfigured
+			r.points = append(r.points, pm)
+			continue
 		}
 		a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume, Values: values},
 			SampleP: []int64{p}})
-		pm := &pointModel{p: p}
 		var rep *cost.Report
 		if a != nil {
 			rep = a.Report
@@ -1254,17 +1488,20 @@ func (wf *whatifFlags) buildPerP(prog *apt.Program, files []string, prof *model.
 			// Only a program that stops at this P has no sample to give.
 			var serr error
 			if rep, serr = cost.Analyze(prog, cost.Options{Entry: wf.entry, Assume: assume, Values: values}); serr != nil || rep.Stopped == nil {
-				return nil, fmt.Errorf("P=%d: %w", p, err)
+				return nil, fmt.Errorf("P=%d: %s%w", p, wf.compiledHint(compiled(prog), p, r.analysis != nil), err)
 			}
 		}
 		if rep.Stopped != nil {
 			pm.stopped = rep.Stopped
+			pm.stopCheck = stoppingCheck(compiled(prog), rep.Stopped.Pos)
 			r.points = append(r.points, pm)
 			continue
 		}
 		if missing := rep.MissingParams(values); len(missing) > 0 {
-			return nil, usagef("P=%d: no value for %s; give %s", p, strings.Join(missing, ", "), defsHint(missing))
+			return nil, usagef("P=%d: %sno value for %s; give %s", p, wf.compiledHint(compiled(prog), p, r.analysis != nil),
+				strings.Join(missing, ", "), defsHint(missing))
 		}
+		pm.env, pm.defaulted = pointEnv(rep, values)
 		m, terms, err := a.Model(mopt)
 		if err != nil {
 			return nil, fmt.Errorf("P=%d: %w", p, err)
@@ -1276,7 +1513,9 @@ func (wf *whatifFlags) buildPerP(prog *apt.Program, files []string, prof *model.
 		}
 	}
 	if r.analysis == nil {
-		return nil, fmt.Errorf("the program stops at every process count of the sweep (first at %s)", r.points[0].stopped.Pos)
+		// r goes back with the error: buildConfigured adds where the
+		// command ran.
+		return r, fmt.Errorf("the program cannot be evaluated at any process count of the sweep: %s", r.points[0].noTime())
 	}
 	for name, e := range exprs {
 		if c, ok := e.Const(); ok {
@@ -1284,6 +1523,139 @@ func (wf *whatifFlags) buildPerP(prog *apt.Program, files []string, prof *model.
 		}
 	}
 	return r, nil
+}
+
+// compiledHint explains, after an evaluation at P failed, that the build
+// has values compiled for another process count, when a comparison of P
+// with a named constant says so (the arrays sized for it no longer hold
+// what the program computes at P); without such a comparison, when
+// another P was evaluated, that it may have.
+func (wf *whatifFlags) compiledHint(checks []compiledCheck, p int64, evaluated bool) string {
+	if wf.configure != "" {
+		return ""
+	}
+	for _, k := range checks {
+		if k.value != p {
+			return fmt.Sprintf("the build is for P=%d (%s), and its values compiled for that P may not hold at P=%d (%s): ",
+				k.value, k.describe(), p, configureHint)
+		}
+	}
+	if evaluated {
+		return fmt.Sprintf("values the program needs are not known at P=%d though they were at other process counts "+
+			"(if the build has values compiled in for one process count, as NPB's npbparams.h, %s): ", p, configureHint)
+	}
+	return ""
+}
+
+// pointEnv returns the values of rep's parameters at an evaluation with
+// values: those given, the ones the report has built in, and the defaults
+// of the others (a default may use other parameters, so they are taken
+// until no more can be), with the defaulted ones as name=value.
+func pointEnv(rep *cost.Report, values map[string]int64) (map[string]float64, []string) {
+	env := map[string]float64{}
+	at := map[string]symbolic.Rat{}
+	for k, v := range values {
+		env[k], at[k] = float64(v), symbolic.RatInt(v)
+	}
+	var defaulted []string
+	for progress := true; progress; {
+		progress = false
+		for _, p := range rep.Params {
+			if _, ok := env[p.Name]; ok {
+				continue
+			}
+			switch {
+			case p.Value != nil:
+				env[p.Name], at[p.Name] = float64(*p.Value), symbolic.RatInt(*p.Value)
+			case p.Default != nil:
+				v, err := p.Default.Eval(at)
+				if err != nil {
+					continue
+				}
+				env[p.Name], at[p.Name] = v.Float64(), v
+				defaulted = append(defaulted, p.Name+"="+v.String())
+			default:
+				continue
+			}
+			progress = true
+		}
+	}
+	return env, defaulted
+}
+
+// configureHint suggests -configure.
+const configureHint = "-configure CMD configures the program for each P, NPB: -configure '../sys/setparams BENCH {P} CLASS'"
+
+// noTime says why a process count has no model.
+func (pm *pointModel) noTime() string {
+	if pm.unconfigured != "" {
+		return fmt.Sprintf("P=%d: the build cannot be configured: %s", pm.p, pm.unconfigured)
+	}
+	return fmt.Sprintf("P=%d: the program stops at %s on every process (one of its own checks fails there)", pm.p, pm.stopped.Pos)
+}
+
+// stopGroup is the process counts of a sweep at which the program stops
+// at one place.
+type stopGroup struct {
+	pos   apt.Pos
+	ps    []string
+	check *compiledCheck
+}
+
+// stopGroups groups the process counts of the sweep ps at which the
+// program stops by where it stops, in the order of the sweep.
+func (r *whatifRun) stopGroups(ps []int64) []*stopGroup {
+	var out []*stopGroup
+	for _, pm := range r.points {
+		if pm.stopped == nil || !slices.Contains(ps, pm.p) {
+			continue
+		}
+		i := slices.IndexFunc(out, func(g *stopGroup) bool { return g.pos == pm.stopped.Pos })
+		if i < 0 {
+			out = append(out, &stopGroup{pos: pm.stopped.Pos, check: pm.stopCheck})
+			i = len(out) - 1
+		}
+		out[i].ps = append(out[i].ps, strconv.FormatInt(pm.p, 10))
+	}
+	return out
+}
+
+// compiledNote says, for a sweep without -configure, that the program
+// stops at some process counts of the sweep through its own checks: with
+// the process count the build is for when such a check compares P with a
+// named constant, and which rows then use values compiled for another P,
+// else where the checks are; and suggests -configure.
+func (r *whatifRun) compiledNote(ps []int64) string {
+	groups := r.stopGroups(ps)
+	if len(groups) == 0 {
+		return ""
+	}
+	var check *compiledCheck
+	var parts, where []string
+	for _, g := range groups {
+		where = append(where, g.pos.String())
+		if g.check != nil {
+			if check == nil {
+				check = g.check
+			}
+			parts = append(parts, fmt.Sprintf("at P=%s the program stops at %s, where %s", strings.Join(g.ps, ", "), g.pos, g.check.describe()))
+		}
+	}
+	if check == nil {
+		return fmt.Sprintf("the program stops through its own checks (at %s); if it has values compiled in for one process count "+
+			"(as NPB's npbparams.h), %s", strings.Join(where, ", "), configureHint)
+	}
+	note := fmt.Sprintf("the build is for P=%d: %s", check.value, strings.Join(parts, "; "))
+	var others []string
+	for _, pm := range r.points {
+		if pm.analysis != nil && pm.p != check.value && slices.Contains(ps, pm.p) {
+			others = append(others, strconv.FormatInt(pm.p, 10))
+		}
+	}
+	if len(others) > 0 {
+		note += fmt.Sprintf("; the rows at P=%s use the values compiled for P=%d", strings.Join(others, ", "), check.value)
+	}
+	return note + "; " + configureHint
 }
 
 // evaluatePerP is evaluate for a run with one model per process count.
@@ -1295,15 +1667,27 @@ func (wf *whatifFlags) evaluatePerP(run *whatifRun, prof *model.Profile, ps []in
 		out.Params[k] = e.String()
 	}
 	var t1 float64
+	var defaulted []string
 	rows := map[int64]rowJSON{}
 	for _, pm := range run.points {
-		if pm.stopped != nil {
-			rows[pm.p] = rowJSON{P: pm.p, Time: math.NaN(), Dominant: "stops at " + pm.stopped.Pos.String(), Terms: map[string]float64{}}
-			out.Notes = append(out.Notes, fmt.Sprintf("P=%d: the program stops at %s on every process (one of its own checks fails there)",
-				pm.p, pm.stopped.Pos))
+		if pm.unconfigured != "" {
+			rows[pm.p] = rowJSON{P: pm.p, Time: math.NaN(), Why: "cannot be configured: " + pm.unconfigured, Terms: map[string]float64{}}
 			continue
 		}
-		rs, err := whatif.Table(pm.model, run.env, []int64{pm.p})
+		if pm.stopped != nil {
+			rows[pm.p] = rowJSON{P: pm.p, Time: math.NaN(), Why: "stops at " + pm.stopped.Pos.String(), Terms: map[string]float64{}}
+			continue
+		}
+		env := maps2(run.env)
+		for k, v := range pm.env {
+			env[k] = v
+		}
+		for _, d := range pm.defaulted {
+			if !slices.Contains(defaulted, d) {
+				defaulted = append(defaulted, d)
+			}
+		}
+		rs, err := whatif.Table(pm.model, env, []int64{pm.p})
 		if err != nil {
 			return nil, fmt.Errorf("P=%d: %w", pm.p, err)
 		}
@@ -1338,6 +1722,18 @@ func (wf *whatifFlags) evaluatePerP(run *whatifRun, prof *model.Profile, ps []in
 	}
 	if t1 == 0 {
 		out.Notes = append(out.Notes, "no speedups: the program does not run on one process")
+	}
+	if len(defaulted) > 0 {
+		out.Notes = append(out.Notes, "values no -D gave take their defaults: "+strings.Join(defaulted, ", "))
+	}
+	for _, g := range run.stopGroups(ps) {
+		out.Notes = append(out.Notes, fmt.Sprintf("P=%s: the program stops at %s on every process (one of its own checks fails there)",
+			strings.Join(g.ps, ", "), g.pos))
+	}
+	if wf.configure == "" {
+		if n := run.compiledNote(ps); n != "" {
+			out.Notes = append(out.Notes, n)
+		}
 	}
 	out.Tables = append(out.Tables, t)
 	return out, nil

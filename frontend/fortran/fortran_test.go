@@ -463,6 +463,39 @@ func TestIncludeAndPreprocessor(t *testing.T) {
 	}
 }
 
+// TestReadFileHook: with Config.ReadFile every source and INCLUDE file is
+// read through it under the names positions show, found by the usual
+// search (the including file's directory, then -I), and the files on disk
+// are not read.
+func TestReadFileHook(t *testing.T) {
+	files := map[string]string{
+		filepath.Join("src", "main.f"): "      program m\n      include 'cfg.h'\n      integer k\n      k = np\n      end\n",
+		filepath.Join("src", "cfg.h"):  "      integer np\n      parameter (np = 16)\n",
+	}
+	var read []string
+	cfg := Config{ReadFile: func(name string) ([]byte, error) {
+		read = append(read, name)
+		if s, ok := files[name]; ok {
+			return []byte(s), nil
+		}
+		return nil, os.ErrNotExist
+	}}
+	prog, diags := ParseFiles([]string{filepath.Join("src", "main.f")}, cfg)
+	if len(diags) != 0 {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	if want := []string{filepath.Join("src", "main.f"), filepath.Join("src", "cfg.h")}; strings.Join(read, " ") != strings.Join(want, " ") {
+		t.Errorf("read %v, want %v", read, want)
+	}
+	np := prog.Resolve(prog.Routines[0], "np")
+	if np == nil || apt.FormatExpr(np.Param) != "16" || np.Pos.File != filepath.Join("src", "cfg.h") {
+		t.Errorf("PARAMETER from the header read through the hook: %+v", np)
+	}
+	if f := prog.Routines[0].Span.File; f != filepath.Join("src", "main.f") {
+		t.Errorf("routine in %q, want src/main.f", f)
+	}
+}
+
 func TestAnnotationsAndDirectives(t *testing.T) {
 	src := "" +
 		"program a\n" +

@@ -29,6 +29,12 @@ type Config struct {
 	// Files are in-memory include files by name, consulted after the search path
 	// (tests and fuzzing use them instead of the file system).
 	Files map[string][]byte
+	// ReadFile, when set, reads every source and INCLUDE file in place of
+	// os.ReadFile. It is given the name positions will show, so a caller can
+	// read another copy of the tree under the original names: mkvet's
+	// -configure reads a configured mirror of the source tree while every
+	// position names the user's files.
+	ReadFile func(name string) ([]byte, error)
 }
 
 // maxIncludeDepth bounds INCLUDE and #include nesting, which catches include cycles.
@@ -50,6 +56,14 @@ type frontend struct {
 	pendingAssumes []*apt.Assume
 }
 
+// readFile reads a source or INCLUDE file through Config.ReadFile when set.
+func (fe *frontend) readFile(name string) ([]byte, error) {
+	if fe.cfg.ReadFile != nil {
+		return fe.cfg.ReadFile(name)
+	}
+	return os.ReadFile(name)
+}
+
 func (fe *frontend) diag(pos apt.Pos, sev apt.Severity, msg string) {
 	fe.diags = append(fe.diags, apt.Diagnostic{Pos: pos, Severity: sev, Msg: msg})
 }
@@ -61,7 +75,7 @@ func (fe *frontend) diag(pos apt.Pos, sev apt.Severity, msg string) {
 func ParseFiles(paths []string, cfg Config) (*apt.Program, []apt.Diagnostic) {
 	fe := newFrontend(cfg)
 	for _, path := range paths {
-		src, err := os.ReadFile(path)
+		src, err := fe.readFile(path)
 		if err != nil {
 			fe.diag(apt.Pos{File: path}, apt.Error, fmt.Sprintf("reading %s: %v", path, err))
 			continue

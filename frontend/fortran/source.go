@@ -2,7 +2,6 @@ package fortran
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -541,13 +540,13 @@ func splitLines(name string, src []byte) []srcLine {
 // first, then the -I directories in order.
 func (fe *frontend) findInclude(name, from string) (string, []byte, bool) {
 	if filepath.IsAbs(name) {
-		b, err := os.ReadFile(name)
+		b, err := fe.readFile(name)
 		return name, b, err == nil
 	}
 	dirs := append([]string{filepath.Dir(from)}, fe.cfg.IncludeDirs...)
 	for _, d := range dirs {
 		p := filepath.Join(d, name)
-		if b, err := os.ReadFile(p); err == nil {
+		if b, err := fe.readFile(p); err == nil {
 			return p, b, true
 		}
 	}
