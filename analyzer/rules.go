@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/model/cost"
@@ -79,6 +80,10 @@ func (p *pass) at() string {
 	var parts []string
 	seen := map[string]bool{cost.Rank: true}
 	for _, q := range p.r.Params {
+		if q.Defaulted && !slices.Contains(p.opt.Given, q.Name) {
+			seen[q.Name] = true // the notes list the program's defaults taken
+			continue
+		}
 		if (q.Origin == cost.FromFrequency || q.Lo != nil) && q.Default != nil && !slices.Contains(p.opt.Given, q.Name) {
 			// A branch frequency or bounded value at its neutral default
 			// is noted apart.
@@ -810,7 +815,7 @@ func paramRange(q *cost.Param, pt *cost.Point) (lo, hi int64, ok bool) {
 	if q.Origin == cost.FromFrequency {
 		return frequencyRange[0], frequencyRange[1], true
 	}
-	if q.Lo == nil || q.Hi == nil {
+	if q.Lo == nil {
 		return 0, 0, false
 	}
 	env := map[string]symbolic.Rat{}
@@ -818,29 +823,41 @@ func paramRange(q *cost.Param, pt *cost.Point) (lo, hi int64, ok bool) {
 		env[k] = symbolic.RatInt(v)
 	}
 	l, err1 := q.Lo.Eval(env)
-	h, err2 := q.Hi.Eval(env)
-	if err1 != nil || err2 != nil {
+	lo, ok1 := l.Int64()
+	if err1 != nil || !ok1 {
 		return 0, 0, false
 	}
-	lo, ok1 := l.Int64()
+	if q.Hi == nil {
+		// Known from below only (a loop over the lines of an input
+		// deck runs at least once): how much doubling it moves the work.
+		return lo, 2 * max(lo, 1), true
+	}
+	h, err2 := q.Hi.Eval(env)
+	if err2 != nil {
+		return 0, 0, false
+	}
 	hi, ok2 := h.Int64()
-	return lo, hi, ok1 && ok2
+	return lo, hi, ok2
 }
 
 // Impact returns how much the program's work at pt moves when the symbol
 // name takes lo and hi instead of its value there: |W(hi) - W(lo)| over
 // W(pt), for the heaviest rank and for the total over ranks, the larger.
+// The work's closed form is compiled once per report and point (workFunc).
 func Impact(r *cost.Report, pt *cost.Point, name string, lo, hi int64) (float64, bool) {
+	wf, ok := workFunc(r, pt)
+	if !ok {
+		return 0, false
+	}
 	at := func(v int64) (float64, float64, bool) {
-		env := map[string]symbolic.Rat{}
-		for k, x := range pt.Env {
-			env[k] = symbolic.RatInt(x)
+		vals := slices.Clone(wf.vals)
+		if i, ok := wf.index[name]; ok {
+			vals[i] = v
 		}
-		env[name] = symbolic.RatInt(v)
 		maxW, total := 0.0, 0.0
 		for rk := int64(0); rk < pt.P; rk++ {
-			env[cost.Rank] = symbolic.RatInt(rk)
-			w, err := r.Work.Eval(env)
+			vals[wf.rank] = rk
+			w, err := wf.f.EvalInt(vals)
 			if err != nil {
 				return 0, 0, false
 			}
@@ -855,6 +872,58 @@ func Impact(r *cost.Report, pt *cost.Point, name string, lo, hi int64) (float64,
 		return 0, false
 	}
 	return max(math.Abs(m1-m0)/pt.Work.Max, math.Abs(t1-t0)/pt.Work.Total), true
+}
+
+// compiledWork is a report's work compiled over its symbols, with their
+// values at a point.
+type compiledWork struct {
+	f     *symbolic.PiecewiseFunc
+	index map[string]int
+	vals  []int64
+	rank  int
+}
+
+var (
+	workMu    sync.Mutex
+	workCache = map[workKey]*compiledWork{}
+)
+
+type workKey struct {
+	r  *cost.Report
+	pt *cost.Point
+}
+
+// workFunc returns r's work compiled for evaluations at pt that change one
+// parameter (Impact is asked for every parameter of the program).
+func workFunc(r *cost.Report, pt *cost.Point) (*compiledWork, bool) {
+	workMu.Lock()
+	defer workMu.Unlock()
+	k := workKey{r, pt}
+	if w, ok := workCache[k]; ok {
+		return w, w != nil
+	}
+	if len(workCache) > 64 {
+		clear(workCache)
+	}
+	vars := []string{cost.Rank}
+	index := map[string]int{cost.Rank: 0}
+	vals := []int64{0}
+	for name, v := range pt.Env {
+		if name == cost.Rank {
+			continue
+		}
+		index[name] = len(vars)
+		vars = append(vars, name)
+		vals = append(vals, v)
+	}
+	f, err := r.Work.Compile(vars)
+	if err != nil {
+		workCache[k] = nil
+		return nil, false
+	}
+	w := &compiledWork{f: f, index: index, vals: vals, rank: 0}
+	workCache[k] = w
+	return w, true
 }
 
 // Neutral lists the parameters that take their defaults at pt because they

@@ -2,6 +2,7 @@ package symeval
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 
@@ -66,8 +67,49 @@ func (ev *evaluator) arrayRef(ix *apt.Index) (key string, off Value, ok bool) {
 	if !tracked(ix.Type) {
 		return "", Value{}, false
 	}
+	return ev.indexRef(ix)
+}
+
+// fieldRef resolves a component of an element of an array of derived type
+// (chunk%tiles(t)%t_xmax): the elements' INTEGER or LOGICAL field is
+// followed as an array of its own, keyed by the array's key and the field,
+// at the element's offset.
+func (ev *evaluator) fieldRef(c *apt.Component) (key string, off Value, ok bool) {
+	bi, isIx := c.Base.(*apt.Index)
+	if !isIx || c.Array || !tracked(c.Type) {
+		return "", Value{}, false
+	}
+	k, off, ok := ev.indexRef(bi)
+	if k == "" {
+		return "", Value{}, false
+	}
+	return k + "%" + c.Field, off, ok
+}
+
+// indexRef is arrayRef whatever the element type.
+func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
 	var dims []apt.Dim
-	if ix.Base != nil {
+	var outer Value // the offset of the element of an array of derived type holding this array
+	nested := false
+	if bi, isIx := ix.Base.(*apt.Index); isIx {
+		// An array component of an element of an array of derived type
+		// (chunk%tiles(t)%neighbours(k)): the field's elements of all the
+		// elements, the element's block then the component's offset.
+		bk, boff, bok := ev.indexRef(bi)
+		if bk == "" || !bok {
+			return "", Value{}, false
+		}
+		key, outer, nested = bk+"%"+ix.Name, boff, true
+		dt := ev.prog.LookupType(ev.frame().routine, bi.Type.Derived)
+		if dt == nil {
+			return "", Value{}, false
+		}
+		f := dt.Field(ix.Name)
+		if f == nil {
+			return "", Value{}, false
+		}
+		dims = f.Dims
+	} else if ix.Base != nil {
 		k, ok := ev.refKey(ix.Base)
 		if !ok {
 			return "", Value{}, false
@@ -126,6 +168,27 @@ func (ev *evaluator) arrayRef(ix *apt.Index) (key string, off Value, ok bool) {
 			return key, Value{}, false
 		}
 	}
+	if nested {
+		// The component's elements of one element form a block of the
+		// component's size.
+		size := Known(symbolic.Int(1))
+		for _, d := range dims {
+			ext, ok := ev.dimExtent(d)
+			if !ok {
+				return key, Value{}, false
+			}
+			if size, ok = lift2(size, ext, mul); !ok {
+				return key, Value{}, false
+			}
+		}
+		blk, ok := lift2(outer, size, mul)
+		if !ok {
+			return key, Value{}, false
+		}
+		if offset, ok = lift2(blk, offset, func(a, b symbolic.Expr) (symbolic.Expr, bool) { return a.Add(b), true }); !ok {
+			return key, Value{}, false
+		}
+	}
 	return key, offset, true
 }
 
@@ -152,6 +215,23 @@ func (ev *evaluator) arrayOf(key string, decl *apt.Var) *arrayState {
 // storeElement evaluates an assignment to an array element.
 func (ev *evaluator) storeElement(ix *apt.Index, v Value) {
 	key, off, ok := ev.arrayRef(ix)
+	ev.storeAt(key, off, ok, ev.declOf(ix), ix.Type, v)
+}
+
+// storeField evaluates an assignment to a component of an element of an
+// array of derived type (fieldRef).
+func (ev *evaluator) storeField(c *apt.Component, v Value) bool {
+	key, off, ok := ev.fieldRef(c)
+	if key == "" {
+		return false
+	}
+	ev.storeAt(key, off, ok, nil, c.Type, v)
+	return true
+}
+
+// storeAt stores v at offset off of the array at key (ok false: an
+// offset the evaluation cannot follow, which clobbers the array).
+func (ev *evaluator) storeAt(key string, off Value, ok bool, decl *apt.Var, t apt.Type, v Value) {
 	if key == "" {
 		return
 	}
@@ -159,10 +239,10 @@ func (ev *evaluator) storeElement(ix *apt.Index, v Value) {
 		ev.clobber(key)
 		return
 	}
-	if ix.Type.Base == apt.TypeInteger {
+	if t.Base == apt.TypeInteger {
 		v = toInteger(v)
 	}
-	st := ev.arrayOf(key, ev.declOf(ix))
+	st := ev.arrayOf(key, decl)
 	next := &arrayState{clobbered: st.clobbered, base: st.base}
 	next.stores = slices.Clip(st.stores)
 	for _, a := range off.Alts {
@@ -198,8 +278,24 @@ func (ev *evaluator) clobber(key string) {
 
 // loadElement evaluates a reference to an array element.
 func (ev *evaluator) loadElement(ix *apt.Index) Value {
-	unknown := unknownValue(ix.Name, "an element of "+ix.Name, ix.Type.Base != apt.TypeInteger)
 	key, off, ok := ev.arrayRef(ix)
+	return ev.loadAt(key, off, ok, ev.declOf(ix), ix, ix.Name, ix.Type)
+}
+
+// loadField evaluates a component of an element of an array of derived
+// type (fieldRef); ok is false when it is not one the evaluation follows.
+func (ev *evaluator) loadField(c *apt.Component) (Value, bool) {
+	key, off, ok := ev.fieldRef(c)
+	if key == "" {
+		return Value{}, false
+	}
+	return ev.loadAt(key, off, ok, nil, c.Base.(*apt.Index), c.Field, c.Type), true
+}
+
+// loadAt reads the element at offset off of the array at key; ix is the
+// reference whose subscripts select it, name what to call an unknown.
+func (ev *evaluator) loadAt(key string, off Value, ok bool, decl *apt.Var, ix *apt.Index, name string, t apt.Type) Value {
+	unknown := unknownValue(name, "an element of "+name, t.Base != apt.TypeInteger)
 	if !ok {
 		// An element selected by a value that changes from one iteration
 		// to the next (a random index) is another element each time.
@@ -210,7 +306,7 @@ func (ev *evaluator) loadElement(ix *apt.Index) Value {
 		}
 		return unknown
 	}
-	st := ev.arrayOf(key, ev.declOf(ix))
+	st := ev.arrayOf(key, decl)
 	// An element selected by a loop's variable varies from one iteration
 	// to the next: no one parameter stands for it.
 	if mentions(off, ev.cur.vars) {
@@ -233,6 +329,16 @@ func (ev *evaluator) loadElement(ix *apt.Index) Value {
 	for _, oa := range off.Alts {
 		alts, ok := ev.readOffset(st, oa.E)
 		if !ok {
+			if debugRuns {
+				var subs []string
+				for _, sb := range ix.Subs {
+					subs = append(subs, fmt.Sprint(ev.value(sb).Alts))
+				}
+				fmt.Fprintf(os.Stderr, "loadAt %s off=%s clobbered=%v stores=%d at %s %s subs=%v\n", key, oa.E, st.clobbered, len(st.stores), ix.Pos, apt.FormatExpr(ix), subs)
+				for _, s := range st.stores {
+					fmt.Fprintf(os.Stderr, "   store off=%s upTo=%v guard=%v val=%v unk=%v\n", s.off, s.upTo, s.guard, s.val.Alts, s.val.unk != nil)
+				}
+			}
 			return unknown
 		}
 		for _, a := range alts {
@@ -259,7 +365,7 @@ func (ev *evaluator) readOffset(st *arrayState, o symbolic.Expr) ([]Alt, bool) {
 	var notPrev counting.Formula // no newer store matched
 	for i := len(st.stores) - 1; i >= 0; i-- {
 		s := st.stores[i]
-		if s.upTo != nil {
+		if s.upTo != nil && !s.val.IsKnown() {
 			// Stores of a loop to a range of offsets: an element
 			// decided outside it is not one of them.
 			in := and(s.guard, rel(s.off, "<=", o), rel(o, "<=", *s.upTo))
@@ -269,6 +375,11 @@ func (ev *evaluator) readOffset(st *arrayState, o symbolic.Expr) ([]Alt, bool) {
 			return nil, false
 		}
 		m := and(s.guard, rel(s.off, "==", o))
+		if s.upTo != nil {
+			// One value stored to a range of offsets (a whole
+			// component array of one element set at once).
+			m = and(s.guard, rel(s.off, "<=", o), rel(o, "<=", *s.upTo))
+		}
 		if m == nil {
 			m = formulaTrue
 		}
@@ -444,6 +555,119 @@ func (ev *evaluator) clobberRange(key string, decl *apt.Var, from, to symbolic.E
 	ev.env[key] = Value{arr: next}
 }
 
+// storeBlock evaluates an assignment of one value to a whole array
+// component of an element of an array of derived type
+// (chunk%tiles(t)%mask = 0): a store to the element's block of the field.
+func (ev *evaluator) storeBlock(c *apt.Component, v Value) bool {
+	bi, isIx := c.Base.(*apt.Index)
+	if !isIx || !c.Array || !tracked(c.Type) {
+		return false
+	}
+	bk, boff, ok := ev.indexRef(bi)
+	if bk == "" {
+		return false
+	}
+	key := bk + "%" + c.Field
+	dt := ev.prog.LookupType(ev.frame().routine, bi.Type.Derived)
+	var f *apt.Var
+	if dt != nil {
+		f = dt.Field(c.Field)
+	}
+	e, single := v.Single()
+	if !ok || f == nil || !single {
+		ev.clobber(key)
+		return true
+	}
+	size := Known(symbolic.Int(1))
+	for _, d := range f.Dims {
+		ext, ok := ev.dimExtent(d)
+		if !ok {
+			ev.clobber(key)
+			return true
+		}
+		if size, ok = lift2(size, ext, mul); !ok {
+			ev.clobber(key)
+			return true
+		}
+	}
+	first, ok1 := lift2(boff, size, mul)
+	last, ok2 := lift2(first, size, func(a, b symbolic.Expr) (symbolic.Expr, bool) { return a.Add(b).Sub(symbolic.Int(1)), true })
+	lo, ok3 := first.Single()
+	hi, ok4 := last.Single()
+	if !ok1 || !ok2 || !ok3 || !ok4 {
+		ev.clobber(key)
+		return true
+	}
+	if c.Type.Base == apt.TypeInteger {
+		e = symbolic.Trunc(e)
+	}
+	st := ev.arrayOf(key, nil)
+	next := &arrayState{clobbered: st.clobbered, base: st.base, stores: slices.Clip(st.stores)}
+	next.stores = append(next.stores, &arrayStore{off: lo, upTo: &hi, val: Known(e)})
+	if len(next.stores) > maxArrayStores {
+		ev.clobber(key)
+		return true
+	}
+	ev.env[key] = Value{arr: next}
+	return true
+}
+
+// maxBlockCopy bounds the elements blockOf copies.
+const maxBlockCopy = 64
+
+// blockOf returns the elements of a whole array component of an element
+// of an array of derived type (chunk%tiles(t)%neighbours), as an array of
+// its own from offset 0, with the key of the field's array: an actual
+// argument bound to an array dummy. It fails for a component of unknown or
+// large size, or an element the evaluation cannot place.
+func (ev *evaluator) blockOf(c *apt.Component) (Value, string, bool) {
+	bi, isIx := c.Base.(*apt.Index)
+	if !isIx || !c.Array || !tracked(c.Type) {
+		return Value{}, "", false
+	}
+	bk, boff, ok := ev.indexRef(bi)
+	if bk == "" || !ok {
+		return Value{}, "", false
+	}
+	key := bk + "%" + c.Field
+	dt := ev.prog.LookupType(ev.frame().routine, bi.Type.Derived)
+	if dt == nil {
+		return Value{}, key, false
+	}
+	f := dt.Field(c.Field)
+	if f == nil {
+		return Value{}, key, false
+	}
+	n := int64(1)
+	for _, d := range f.Dims {
+		ext, ok := ev.dimExtent(d)
+		e, single := ext.Single()
+		m, isConst := e.Int64()
+		if !ok || !single || !isConst {
+			return Value{}, key, false
+		}
+		n *= m
+	}
+	first, ok := boff.Single()
+	if !ok || n > maxBlockCopy {
+		return Value{}, key, false
+	}
+	first = first.Mul(symbolic.Int(n))
+	st := ev.arrayOf(key, nil)
+	out := &arrayState{}
+	for i := int64(0); i < n; i++ {
+		alts, ok := ev.readOffset(st, first.Add(symbolic.Int(i)))
+		if !ok {
+			if st.clobbered {
+				return Value{}, key, false
+			}
+			continue // never stored: undefined, as in the actual
+		}
+		out.stores = append(out.stores, &arrayStore{off: symbolic.Int(i), val: Value{Alts: alts}})
+	}
+	return Value{arr: out}, key, true
+}
+
 // chooseArrays is choose for two states of one array: the stores both paths
 // share, then each path's own under its condition.
 func chooseArrays(cond counting.Formula, a, b *arrayState) (*arrayState, bool) {
@@ -468,6 +692,13 @@ func chooseArrays(cond counting.Formula, a, b *arrayState) (*arrayState, bool) {
 // arrayKey returns the storage key of the array an element reference is
 // to.
 func (ev *evaluator) arrayKey(ix *apt.Index) (string, bool) {
+	if bi, isIx := ix.Base.(*apt.Index); isIx {
+		k, ok := ev.arrayKey(bi)
+		if !ok {
+			return "", false
+		}
+		return k + "%" + ix.Name, true
+	}
 	if ix.Base != nil {
 		k, ok := ev.refKey(ix.Base)
 		if !ok {

@@ -185,8 +185,11 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 	ev.stmtOcc = o
 	conds := make([]counting.Formula, len(n.Branches))
 	oks := make([]bool, len(n.Branches))
+	onDeck := make([]bool, len(n.Branches)) // decided by an input deck's defaults
 	for i, b := range n.Branches {
+		ev.deckSeen = false
 		conds[i], oks[i] = ev.branchCond(n, b)
+		onDeck[i] = ev.deckSeen
 	}
 	ev.stmtOcc = savedStmt
 	pre = ev.env
@@ -212,7 +215,13 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		}
 		decidedTrue := false
 		if ok && c != nil {
-			if t, dec := ev.decideHere(c); dec {
+			if t, dec := ev.decideHere(c); dec && t && onDeck[bi] && (ev.stops(b.Body) || ev.jumpsToStop(b.Body)) {
+				// The program's defaults for its input deck fail one of
+				// its checks: the deck of a run must satisfy them, so the
+				// check is taken as passing.
+				ev.assumeDeckValid(b)
+				continue
+			} else if dec {
 				if !t {
 					// Never taken (a condition on values that are
 					// constants here): the arm is not walked.
@@ -363,7 +372,7 @@ func (ev *evaluator) join(pre map[string]Value, outs []outcome, hasElse bool) ma
 			v := get(out.env)
 			if !out.analysable {
 				if !sameValue(v, rest) {
-					rest = eitherOf(k, v, rest)
+					rest = eitherOf(keyName(k), v, rest)
 				}
 				continue
 			}
@@ -433,7 +442,19 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	savedStmt := ev.stmtOcc
 	ev.stmtOcc = o // functions called in the bounds run where the DO runs
 	defer func() { ev.stmtOcc = savedStmt }()
-	if l.Var == "" && l.Iterations == nil && ev.runWhile(l, o) {
+	var counted symbolic.Expr // the trip count of a DO without control that ends on a counter
+	hasCounted := false
+	if l.Var == "" && l.Iterations == nil && l.While == nil {
+		counted, hasCounted = ev.counterExit(l)
+	}
+	tooLong := false
+	if hasCounted {
+		n, isConst := counted.Int64()
+		tooLong = !isConst || n > maxRunTrips // no run could finish it
+	}
+	// A loop that reads input on each trip ends on what it reads: no run
+	// decides its tests.
+	if l.Var == "" && l.Iterations == nil && !tooLong && !ev.readsInput(l.Body) && ev.runWhile(l, o) {
 		return
 	}
 	body := ev.cur.clone()
@@ -462,16 +483,26 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		if l.Iterations != nil {
 			t = ev.closedInt(ev.value(l.Iterations), pos)
 		}
+		if !t.IsKnown() && hasCounted {
+			// A loop that ends when a counter it steps reaches a bound
+			// (a time loop with a step limit): its trip count follows.
+			t = Known(counted)
+		}
+		if p, ok := ev.tripParams[l]; !t.IsKnown() && ok {
+			// One parameter per loop, whatever the calling context.
+			t = Known(p.expr())
+		}
 		if !t.IsKnown() {
 			p := ev.newParam("trips_"+routineTag(ev.frame().routine)+"_"+itoa(pos.Line), FromTripCount, pos,
 				"the trip count of the loop at "+pos.String(), false)
-			if l.Var == "" && ev.readsInput(l.Body) {
+			ev.tripParams[l] = p
+			if l.Var == "" && (ev.readsInput(l.Body) || l.While != nil && onText(l.While)) {
 				// A loop over the lines of input (a deck, a file of
-				// records): at least one; MK3001 asks for it where
-				// more would matter.
+				// records), or over the characters of a text: at least
+				// one trip; MK3001 asks for it where more would matter.
 				one := symbolic.Int(1)
 				p.Lo, p.Default = &one, &one
-				p.What += " (the lines of input it reads; at least 1)"
+				p.What += " (it goes over input or text; at least 1)"
 			}
 			t = Known(p.expr())
 		}
@@ -578,9 +609,16 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	// otherwise while the body runs.
 	mod := ev.modified(l.Body)
 	jumps := hasJumps(l.Body)
+	if doExit != nil && jumps && onlyExitJumps(l.Body) {
+		// Its one EXIT ends its last trip (doExit): every other trip runs
+		// the whole body, so its recurrences stand.
+		jumps = false
+	}
 	recs := map[string]Value{}
+	var toggles map[string]bool
 	if !jumps {
 		recs = ev.recurrences(l, mod)
+		toggles = ev.toggles(l, mod)
 	}
 	probed := false
 	if l.Var != "" && l.Iterations == nil && lower.IsKnown() {
@@ -627,6 +665,18 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 				ev.env[k] = v
 				continue
 			}
+		}
+		if toggles[k] && index.IsKnown() {
+			if v, ok := liftN([]Value{ev.env[k], index}, parity); ok {
+				ev.env[k] = v
+				continue
+			}
+		}
+		if v := ev.env[k]; v.arr != nil {
+			// An array the loop stores to out of the evaluation's sight:
+			// its elements are unknown while the loop runs.
+			ev.clobber(k)
+			continue
 		}
 		ev.env[k] = ev.changedBy(k, "the value of %s as the loop at "+pos.String()+" changes it", true)
 	}
@@ -697,7 +747,12 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		ran, _ = relation(trips, Known(symbolic.Int(1)), apt.OpGe)
 	}
 	bodyVars := body.vars[len(saved.vars):]
-	deck := ev.deckKeys(l)
+	var deck map[string]deckKeyword
+	if len(saved.vars) == 0 && len(ev.frame().loops) == 0 {
+		// The deck loop that reads all of it, not a loop inside one
+		// (whose values are one line's).
+		deck = ev.deckKeys(l)
+	}
 	for _, k := range mod {
 		if kw, ok := deck[k]; ok {
 			// Set from an input deck by keyword: an input, defaulting
@@ -722,6 +777,12 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		pv, had := pre[k]
 		if !had {
 			pv = Value{unk: &unknown{hint: keyName(k), what: "an unassigned value", undef: true}}
+		}
+		if toggles[k] && trips.IsKnown() {
+			if v, ok := liftN([]Value{pv, trips}, parity); ok {
+				ev.env[k] = v
+				continue
+			}
 		}
 		if c, ok := recs[k]; ok && trips.IsKnown() {
 			if v, ok := liftN([]Value{pv, trips, c}, affine); ok {
@@ -797,6 +858,74 @@ func mentions(v Value, syms []string) bool {
 		}
 	}
 	return false
+}
+
+// toggles finds the LOGICAL variables the body flips with x = .not. x, in
+// one statement at its top level and nowhere else: the direction of a
+// sweep that alternates from one step to the next (advect_x). After k
+// trips such a value is x0 when k is even and the other when it is odd
+// (parity), so the branches on it stay exact.
+func (ev *evaluator) toggles(l *apt.Loop, mod []string) map[string]bool {
+	modSet := map[string]bool{}
+	for _, k := range mod {
+		modSet[k] = true
+	}
+	count := map[string]int{}
+	apt.Inspect(&apt.Loop{Body: l.Body}, func(n apt.Node) bool {
+		if b, ok := n.(*apt.Block); ok {
+			for _, st := range b.Stmts {
+				if nm, ok := st.Target.(*apt.Name); ok && st.Kind == apt.StmtAssign {
+					count[ev.key(nm.Name)]++
+				}
+			}
+		}
+		return true
+	})
+	out := map[string]bool{}
+	for _, n := range l.Body {
+		b, ok := n.(*apt.Block)
+		if !ok {
+			continue
+		}
+		for _, st := range b.Stmts {
+			nm, ok := st.Target.(*apt.Name)
+			if !ok || st.Kind != apt.StmtAssign || nm.Type.Base != apt.TypeLogical {
+				continue
+			}
+			u, ok := st.Value.(*apt.Unary)
+			if !ok || u.Op != apt.OpNot {
+				continue
+			}
+			if x, ok := u.X.(*apt.Name); ok && x.Name == nm.Name {
+				k := ev.key(nm.Name)
+				// Assigned here only: callees that might set it count as
+				// changes the syntactic count does not see.
+				if count[k] == 1 && modSet[k] && !ev.setByCalls(l.Body, k) {
+					out[k] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// setByCalls reports whether a call in body may assign the variable at key.
+func (ev *evaluator) setByCalls(body []apt.Node, key string) bool {
+	set := map[string]bool{}
+	apt.Inspect(&apt.Loop{Body: body}, func(n apt.Node) bool {
+		if c, ok := n.(*apt.Call); ok {
+			if r := ev.routineNamed(c.Callee); r != nil {
+				ev.applySummary(r, c.Args, set)
+			}
+		}
+		return true
+	})
+	return set[key]
+}
+
+// parity is (x0 + k) mod 2: a flag x0 in 0..1 flipped k times.
+func parity(a []symbolic.Expr) (symbolic.Expr, bool) {
+	return symbolic.Modulo(a[0].Add(a[1]), symbolic.Int(2)), true
 }
 
 // recurrences finds the variables the body updates only by x = x + c (or
@@ -914,13 +1043,163 @@ func isExitJump(b *apt.Branch, ev *evaluator) bool {
 	return ok && g.Kind == apt.GotoPlain && len(g.Targets) == 1 && ev.forward(g.Targets[0])
 }
 
-// isExit reports whether an arm is a single EXIT of the innermost loop.
+// isExit reports whether an arm ends with an EXIT of the innermost loop
+// (after what the program does on its way out).
 func isExit(b *apt.Branch) bool {
-	if len(b.Body) != 1 {
+	if len(b.Body) == 0 {
 		return false
 	}
-	x, ok := b.Body[0].(*apt.Exit)
-	return ok && x.Construct == ""
+	x, ok := b.Body[len(b.Body)-1].(*apt.Exit)
+	if !ok || x.Construct != "" {
+		return false
+	}
+	for _, n := range b.Body[:len(b.Body)-1] {
+		if leaves([]apt.Node{n}) {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyExitJumps reports whether the only jump of body is the EXIT ending
+// the arm of its first top-level IF that ends with one (the exit of a DO
+// without control).
+func onlyExitJumps(body []apt.Node) bool {
+	seen := false
+	for _, n := range body {
+		if f, ok := n.(*apt.If); ok && !seen && len(f.Branches) > 0 && f.Branches[0].Cond != nil && isExit(f.Branches[0]) {
+			seen = true
+			if hasJumps(f.Branches[0].Body[:len(f.Branches[0].Body)-1]) {
+				return false
+			}
+			for _, b := range f.Branches[1:] {
+				if hasJumps(b.Body) {
+					return false
+				}
+			}
+			continue
+		}
+		if hasJumps([]apt.Node{n}) {
+			return false
+		}
+	}
+	return seen
+}
+
+// counterExit returns the trip count of a DO without control whose first
+// top-level `IF (c) ... EXIT` ends it when a counter reaches a bound:
+// c is v >= e (or v > e), possibly or'ed with tests on data (the time of a
+// simulation passing its end), v is stepped by a constant c > 0 once per
+// trip at the top level of the body and nowhere else, e does not change in
+// the loop. The tests on data are taken as never true, and said so: the
+// loop runs until the counter reaches the bound.
+func (ev *evaluator) counterExit(l *apt.Loop) (symbolic.Expr, bool) {
+	none := symbolic.Expr{}
+	testAt := -1
+	var arm *apt.Branch
+	for i, n := range l.Body {
+		if f, ok := n.(*apt.If); ok && len(f.Branches) > 0 && f.Branches[0].Cond != nil && isExit(f.Branches[0]) {
+			testAt, arm = i, f.Branches[0]
+			break
+		}
+	}
+	if arm == nil {
+		return none, false
+	}
+	var parts []apt.Expr
+	var split func(e apt.Expr)
+	split = func(e apt.Expr) {
+		if b, ok := e.(*apt.Binary); ok && b.Op == apt.OpOr {
+			split(b.X)
+			split(b.Y)
+			return
+		}
+		parts = append(parts, e)
+	}
+	split(arm.Cond)
+	var counter *apt.Name
+	var bound apt.Expr
+	strict := false
+	var data []string
+	for _, d := range parts {
+		b, ok := d.(*apt.Binary)
+		if ok {
+			x, y, op := b.X, b.Y, b.Op
+			if op == apt.OpLe || op == apt.OpLt { // e <= v is v >= e
+				x, y = y, x
+				op = map[apt.Op]apt.Op{apt.OpLe: apt.OpGe, apt.OpLt: apt.OpGt}[op]
+			}
+			if nm, isName := x.(*apt.Name); isName && (op == apt.OpGe || op == apt.OpGt) && nm.Type.Base == apt.TypeInteger && counter == nil {
+				counter, bound, strict = nm, y, op == apt.OpGt
+				continue
+			}
+		}
+		if !onData(d) {
+			return none, false
+		}
+		data = append(data, apt.FormatExpr(d))
+	}
+	if counter == nil {
+		return none, false
+	}
+	mod := map[string]bool{}
+	ev.collectAssigned(l.Body, mod)
+	if ev.exprMentions(bound, mod) {
+		return none, false
+	}
+	// The counter's one step, at the top level.
+	stepAt, step := -1, int64(0)
+	for i, n := range l.Body {
+		b, ok := n.(*apt.Block)
+		if !ok {
+			continue
+		}
+		for _, st := range b.Stmts {
+			if nm, ok := st.Target.(*apt.Name); ok && nm.Name == counter.Name {
+				c, ok := stepOf(st.Value, counter.Name)
+				if !ok || c <= 0 || stepAt >= 0 {
+					return none, false
+				}
+				stepAt, step = i, c
+			}
+		}
+	}
+	if stepAt < 0 {
+		return none, false
+	}
+	// Nowhere else: the top-level blocks hold the one step found.
+	other := map[string]bool{}
+	for i, n := range l.Body {
+		if i == stepAt {
+			continue
+		}
+		ev.collectAssigned([]apt.Node{n}, other)
+	}
+	if other[ev.key(counter.Name)] {
+		return none, false
+	}
+	x0, ok1 := ev.load(counter.Name).Single()
+	e, ok2 := ev.closedInt(ev.value(bound), bound.At()).Single()
+	if !ok1 || !ok2 {
+		return none, false
+	}
+	need := e.Sub(x0) // steps of c needed to reach e
+	if strict {
+		need = need.Add(symbolic.Int(1))
+	}
+	c := symbolic.Int(step)
+	k := symbolic.FloorDiv(need.Add(c).Sub(symbolic.Int(1)), c) // ceil(need/c)
+	if stepAt > testAt {
+		k = k.Add(symbolic.Int(1)) // the test sees the count before the step
+	}
+	trips := symbolic.Max(k, symbolic.Int(1))
+	pos := arm.Span.Start()
+	what := fmt.Sprintf("the loop at %s ends when %s reaches %s", l.Span.Start(), counter.Name, apt.FormatExpr(bound))
+	if len(data) > 0 {
+		what = fmt.Sprintf("the exit at %s tests data too (%s): taken as never true, so %s", pos, strings.Join(data, ", "), what)
+	}
+	ev.res.Assumed = appendAssumption(ev.res.Assumed, Assumption{Pos: pos, What: what})
+	return trips, true
 }
 
 // changedBy is the unknown value of the variable stored at key after (or,
@@ -1110,6 +1389,19 @@ func (ev *evaluator) assumeNotTaken(b *apt.Branch) {
 	ev.res.Assumed = append(ev.res.Assumed, Assumption{Pos: pos, What: what})
 }
 
+// assumeDeckValid records that an error check the program's defaults for
+// its input deck fail is taken as passing.
+func (ev *evaluator) assumeDeckValid(b *apt.Branch) {
+	pos := b.Span.Start()
+	cond := "its condition"
+	if b.Cond != nil {
+		cond = apt.FormatExpr(b.Cond)
+	}
+	ev.res.Assumed = appendAssumption(ev.res.Assumed, Assumption{Pos: pos,
+		What: "the program's defaults for its input deck fail its check at " + pos.String() + " (" + cond +
+			"); a run's deck passes it, so it is taken as passing: give the deck's values with -D"})
+}
+
 // freqParam returns the frequency parameter of an arm whose condition the
 // evaluation cannot analyse: one per arm, whatever the calling context or
 // iteration it is met in.
@@ -1129,6 +1421,19 @@ func (ev *evaluator) freqParam(b *apt.Branch) *Param {
 	p.Default = &half
 	ev.freq[b] = p
 	return p
+}
+
+// onText reports whether a condition compares character values (a parser
+// skipping blanks), so that its loop runs over text.
+func onText(e apt.Expr) bool {
+	found := false
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		if b, ok := x.(*apt.Binary); ok && (apt.TypeOf(b.X).Base == apt.TypeCharacter || apt.TypeOf(b.Y).Base == apt.TypeCharacter) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // onData reports whether a condition reads real, complex, logical or

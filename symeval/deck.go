@@ -96,7 +96,7 @@ func (ev *evaluator) deckKeys(l *apt.Loop) map[string]deckKeyword {
 // a CASE ('x_cells') of a character selector, or IF (word == 'x_cells').
 func keywordOf(f *apt.If, b *apt.Branch) (string, bool) {
 	if f.Selector != nil && apt.TypeOf(f.Selector).Base == apt.TypeCharacter && len(b.Cases) > 0 {
-		if c, ok := b.Cases[0].Lo.(*apt.Const); ok && c.Kind == apt.ConstChar && !b.Cases[0].Range {
+		if c, ok := b.Cases[0].Lo.(*apt.Const); ok && c.Kind == apt.ConstChar && !b.Cases[0].Range && isKeyword(c.Text) {
 			return c.Text, true
 		}
 		return "", false
@@ -106,13 +106,32 @@ func keywordOf(f *apt.If, b *apt.Branch) (string, bool) {
 		return "", false
 	}
 	for _, pair := range [][2]apt.Expr{{bin.X, bin.Y}, {bin.Y, bin.X}} {
-		if c, ok := pair[1].(*apt.Const); ok && c.Kind == apt.ConstChar && apt.TypeOf(pair[0]).Base == apt.TypeCharacter {
+		if c, ok := pair[1].(*apt.Const); ok && c.Kind == apt.ConstChar && isKeyword(c.Text) && apt.TypeOf(pair[0]).Base == apt.TypeCharacter {
 			if _, lit := pair[0].(*apt.Const); !lit {
 				return c.Text, true
 			}
 		}
 	}
 	return "", false
+}
+
+// isKeyword reports whether a literal reads as a keyword of a deck: a
+// name of two or more letters, digits and underscores starting with a
+// letter (not a delimiter such as '*' or '!' a parser tests for).
+func isKeyword(s string) bool {
+	s = strings.TrimSpace(s)
+	if len(s) < 2 {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+		case i > 0 && (r >= '0' && r <= '9' || r == '_'):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // readsInput reports whether nodes read input: a READ from a unit (not an
@@ -169,7 +188,9 @@ func internalUnit(u apt.Expr) bool {
 // variable stored at key, with the value before the loop as its default.
 func (ev *evaluator) deckValue(key string, kw deckKeyword, before Value) Value {
 	if p, ok := ev.deckParams[key]; ok {
-		return Known(p.expr())
+		v := Known(p.expr())
+		v.deck = p.Defaulted
+		return v
 	}
 	name := ev.nameOfKey(key)
 	what := fmt.Sprintf("the value of %s the input deck sets", name)
@@ -177,21 +198,27 @@ func (ev *evaluator) deckValue(key string, kw deckKeyword, before Value) Value {
 		what = fmt.Sprintf("the value of %s the input deck sets with the keyword %s", name, strings.TrimSpace(kw.keyword))
 	}
 	p := ev.newParam(keyName(key), FromRead, kw.pos, what, !kw.integer)
+	deck := false
 	if e, ok := before.Single(); ok && kw.integer {
 		// The program's own default, when the deck leaves it out.
 		p.Default = &e
 		p.What += fmt.Sprintf(" (the program's default: %s)", e)
-		if _, point := ev.values[Size]; point && p.Value == nil {
-			// At a point the deck's values are those given, or the
-			// program's defaults: what the program computes from them
-			// (a decomposition of the grid) is then exact. Said so.
-			if c, ok := e.Int64(); ok {
-				p.Value, p.Defaulted = &c, true
+		if c, isConst := e.Int64(); isConst && p.Value == nil {
+			if _, point := ev.values[Size]; point {
+				// At a point the deck's values are those given, or the
+				// program's defaults: what the program computes from
+				// them (how the grid is split, which kernels run) is
+				// then exact. The values computed from a default carry
+				// a mark, so that a check the defaults fail is known
+				// for what it is; the notes list the defaults taken.
+				p.Value, p.Defaulted, deck = &c, true, true
 			}
 		}
 	}
 	ev.deckParams[key] = p
-	return Known(p.expr())
+	v := Known(p.expr())
+	v.deck = deck
+	return v
 }
 
 // ioStatus evaluates the IOSTAT= of an I/O statement other than an input

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -63,6 +64,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		consts:     map[*apt.Const]Value{},
 		unkElems:   map[string]*unknown{},
 		spans:      map[string]*Param{},
+		tripParams: map[apt.Node]*Param{},
 		reading:    map[*apt.Routine]bool{},
 		deckParams: map[string]*Param{},
 		stopping:   map[*apt.Routine]bool{},
@@ -189,6 +191,9 @@ type evaluator struct {
 	// exitLoop is set while the top-level IF of a loop formed by GO TO is
 	// evaluated: its arm that jumps out is the loop's exit.
 	exitLoop *gotoLoopState
+	// deckSeen is set when value meets a value computed from the
+	// program's defaults for an input deck (Value.deck).
+	deckSeen bool
 	// doExit is the DO without control being evaluated symbolically,
 	// whose first top-level `IF (c) EXIT` is taken on its last trip;
 	// exitTaken tells the EXIT of that arm it is accounted for.
@@ -242,6 +247,8 @@ type evaluator struct {
 	// spans holds the parameter of each sum of row lengths (rows.go), by
 	// array state and first and last row.
 	spans map[string]*Param
+	// tripParams holds the trip-count parameter of each loop that has one.
+	tripParams map[apt.Node]*Param
 	// reading memoizes routineReads; deckParams holds the input
 	// parameter of each variable an input deck sets (deck.go).
 	reading    map[*apt.Routine]bool
@@ -281,6 +288,9 @@ type frame struct {
 	// counts those and the exits and cycles of its loops it does not
 	// model, which make the loop around them inexact.
 	gotos, jumps int
+	// charLens holds the length of the actual character value each
+	// assumed-length dummy (CHARACTER(LEN=*)) is bound to, where known.
+	charLens map[string]int64
 	// elems holds the element count of the actual array each array dummy
 	// argument is bound to, where the caller knows it.
 	elems map[string]symbolic.Expr
@@ -441,6 +451,9 @@ func (ev *evaluator) newParam(hint string, origin Origin, pos apt.Pos, what stri
 	p := &Param{Name: ev.freshName(hint), Origin: origin, Pos: pos, What: what, Real: real}
 	if debugRuns {
 		fmt.Fprintf(os.Stderr, "newParam %s probing=%d byRank=%d: %s\n", p.Name, ev.probing, ev.byRankDepth, what)
+		if os.Getenv("MKVET_DEBUG_STACK") == p.Name {
+			debug.PrintStack()
+		}
 	}
 	if v, ok := ev.values[p.Name]; ok {
 		p.Value = &v
@@ -675,6 +688,13 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 			continue
 		}
 		a := args[i]
+		if n, ok := ev.charLen(a); ok {
+			// An assumed-length character dummy has its actual's length.
+			if fr.charLens == nil {
+				fr.charLens = map[string]int64{}
+			}
+			fr.charLens[formal] = n
+		}
 		if k, ok := ev.refKey(a); ok {
 			fr.alias[formal] = k
 			if nm, isName := a.(*apt.Name); isName {
@@ -691,6 +711,18 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 		if ix, isIx := a.(*apt.Index); isIx && ev.summarize(r).formals[i] {
 			if k, ok := ev.arrayKey(ix); ok {
 				byElement = append(byElement, k)
+			}
+		}
+		if c, isComp := a.(*apt.Component); isComp {
+			if v, key, ok := ev.blockOf(c); ok {
+				// A whole array component of an element of an array of
+				// derived type (tiles(t)%neighbours): its elements, copied
+				// in; what the routine may store there is not followed.
+				byValue[formal] = v
+				if ev.summarize(r).formals[i] {
+					byElement = append(byElement, key)
+				}
+				continue
 			}
 		}
 		byValue[formal] = ev.value(a)
@@ -1177,6 +1209,9 @@ func (ev *evaluator) assign(target apt.Expr, v Value) {
 		}
 		ev.store(t.Name, v)
 	case *apt.Component:
+		if ev.storeField(t, v) || ev.storeBlock(t, v) {
+			return
+		}
 		if k, ok := ev.refKey(t); ok && !t.Array {
 			ev.assignKey(k, v)
 		}
@@ -1187,6 +1222,14 @@ func (ev *evaluator) assign(target apt.Expr, v Value) {
 
 // value evaluates an expression.
 func (ev *evaluator) value(e apt.Expr) Value {
+	v := ev.value1(e)
+	if v.deck {
+		ev.deckSeen = true
+	}
+	return v
+}
+
+func (ev *evaluator) value1(e apt.Expr) Value {
 	switch x := e.(type) {
 	case nil:
 		return unknownValue("", "a missing value", false)
@@ -1203,6 +1246,9 @@ func (ev *evaluator) value(e apt.Expr) Value {
 		}
 		return ev.load(x.Name)
 	case *apt.Component:
+		if v, ok := ev.loadField(x); ok {
+			return v
+		}
 		if k, ok := ev.refKey(x); ok {
 			if v, ok := ev.env[k]; ok {
 				return v
@@ -1414,13 +1460,26 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 		defer ev.elemental(r, f.Args, f.Pos)()
 		ev.callRoutine(r, f.Args, ev.stmtOcc, &res)
 		if res.unk != nil {
+			// A function that reads input returns what it read: data,
+			// another value on each call (the status of the next line).
+			varying = varying || ev.routineReads(r)
 			res.unk = &unknown{hint: f.Name, what: "the result of " + f.Name, real: f.Type.Base != apt.TypeInteger, varying: varying}
 		}
 		return res
 	}
 	args := make([]Value, len(f.Args))
 	for i, a := range f.Args {
+		if apt.TypeOf(a).Base == apt.TypeCharacter {
+			args[i] = ev.value(a) // text: never a parameter
+			continue
+		}
 		args[i] = ev.closedInt(ev.value(a), a.At())
+	}
+	if v, ok := ev.charIntrinsic(f); ok {
+		if _, vary := varyingOf(args...); vary && v.unk != nil {
+			v.unk.varying = true
+		}
+		return v
 	}
 	if v, ok := varyingOf(args...); ok {
 		return v
@@ -1440,6 +1499,59 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 		}
 	}
 	return unknownValue(name, "the result of "+apt.FormatExpr(f), f.Type.Base != apt.TypeInteger)
+}
+
+// charLen returns the length of a character expression: a constant
+// declared length, an assumed-length dummy's actual's, a literal's.
+func (ev *evaluator) charLen(e apt.Expr) (int64, bool) {
+	if c, ok := e.(*apt.Const); ok && c.Kind == apt.ConstChar {
+		return int64(len(c.Text)), true
+	}
+	t := apt.TypeOf(e)
+	if t.Base != apt.TypeCharacter || t.Len == nil {
+		return 0, false
+	}
+	if _, star := t.Len.(*apt.Star); star {
+		if nm, ok := e.(*apt.Name); ok {
+			n, ok := ev.frame().charLens[nm.Name]
+			return n, ok
+		}
+		return 0, false
+	}
+	v, ok := ev.value(t.Len).Single()
+	if !ok {
+		return 0, false
+	}
+	return v.Int64()
+}
+
+// charIntrinsic evaluates an intrinsic that measures or searches character
+// data (LEN_TRIM, INDEX, ICHAR of a line of input): a value of the data,
+// another on each call, but within the bounds the intrinsic itself sets
+// (0..the declared length, 0..255), so that a loop over the characters of a
+// line is bounded and the analysis can tell whether it matters.
+func (ev *evaluator) charIntrinsic(f *apt.FuncCall) (Value, bool) {
+	if len(f.Args) == 0 || apt.TypeOf(f.Args[0]).Base != apt.TypeCharacter {
+		return Value{}, false
+	}
+	var lo, hi symbolic.Expr
+	switch f.Name {
+	case "len", "len_trim", "index", "scan", "verify":
+		n, ok := ev.charLen(f.Args[0])
+		if !ok {
+			return Value{}, false
+		}
+		if f.Name == "len" {
+			return Known(symbolic.Int(n)), true
+		}
+		lo, hi = symbolic.Int(0), symbolic.Int(n)
+	case "ichar", "iachar":
+		lo, hi = symbolic.Int(0), symbolic.Int(255)
+	default:
+		return Value{}, false
+	}
+	u := &unknown{hint: f.Name, what: "the result of " + apt.FormatExpr(f) + " (data)", lo: &lo, hi: &hi}
+	return Value{unk: u}, true
 }
 
 type intrinsic struct {

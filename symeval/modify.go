@@ -43,6 +43,12 @@ func (ev *evaluator) collectAssigned(nodes []apt.Node, set map[string]bool) {
 		case *apt.Component:
 			if k, ok := ev.refKey(t); ok {
 				set[k] = true
+			} else if bi, isIx := t.Base.(*apt.Index); isIx {
+				// A component of an element of an array of derived
+				// type: the field's array (fieldRef).
+				if k, ok := ev.arrayKey(bi); ok {
+					set[k+"%"+t.Field] = true
+				}
 			}
 		case *apt.Index:
 			if k, ok := ev.arrayKey(t); ok {
@@ -97,6 +103,18 @@ func (ev *evaluator) collectAssigned(nodes []apt.Node, set map[string]bool) {
 					}
 				}
 			case *apt.If:
+				if arms, ok := ev.decidedArms(x, nodes); ok {
+					// Arms decided by values nothing here changes (a
+					// kernel chosen by an input flag): only those taken
+					// assign.
+					for _, b := range arms {
+						if b.Cond != nil {
+							calls(b.Cond)
+						}
+						ev.collectAssigned(b.Body, set)
+					}
+					return false
+				}
 				for _, b := range x.Branches {
 					if b.Cond != nil {
 						calls(b.Cond)
@@ -106,6 +124,132 @@ func (ev *evaluator) collectAssigned(nodes []apt.Node, set map[string]bool) {
 			return true
 		})
 	}
+}
+
+// decidedArms returns the arms of f that can be taken, when the conditions
+// before them are decided by the current values: constants (an input
+// deck's flags, PARAMETERs) that no statement of scope changes. It reports
+// false when some condition is not so decided.
+func (ev *evaluator) decidedArms(f *apt.If, scope []apt.Node) ([]*apt.Branch, bool) {
+	if f.Selector != nil || ev.frames == nil || len(ev.frames) == 0 {
+		return nil, false
+	}
+	var out []*apt.Branch
+	for _, b := range f.Branches {
+		if b.Cond == nil {
+			return append(out, b), true // ELSE: reached
+		}
+		if !ev.invariantIn(b.Cond, scope) {
+			return nil, false
+		}
+		c, ok := ev.cond(b.Cond)
+		if !ok {
+			return nil, false
+		}
+		t, dec := decide(c)
+		if !dec {
+			return nil, false
+		}
+		if t {
+			return append(out, b), true
+		}
+	}
+	return out, true
+}
+
+// invariantIn reports whether e is a test of LOGICAL scalars (flags, such
+// as which kernels to use) that no statement of scope assigns, passes to a
+// routine or reads into, and whose values are known: deciding it then
+// evaluates nothing else (no parameter is made, no function runs).
+func (ev *evaluator) invariantIn(e apt.Expr, scope []apt.Node) bool {
+	names := map[string]bool{}
+	ok := true
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		switch y := x.(type) {
+		case *apt.Name:
+			if y.Array || y.Type.Base != apt.TypeLogical {
+				ok = false
+				return false
+			}
+			if _, known := ev.load(y.Name).Single(); !known {
+				ok = false
+			}
+			names[y.Name] = true
+		case *apt.Component:
+			nm, isName := y.Base.(*apt.Name)
+			if !isName || y.Array || y.Type.Base != apt.TypeLogical {
+				ok = false
+				return false
+			}
+			if k, kok := ev.refKey(y); !kok {
+				ok = false
+			} else if _, known := ev.env[k].Single(); !known {
+				ok = false
+			}
+			names[nm.Name] = true
+			return false
+		case *apt.Unary, *apt.Const:
+		case *apt.Binary:
+			switch y.Op {
+			case apt.OpAnd, apt.OpOr, apt.OpNot, apt.OpEqv, apt.OpNeqv:
+			default:
+				ok = false
+			}
+		default:
+			ok = false
+		}
+		return ok
+	})
+	if !ok {
+		return false
+	}
+	touched := false
+	base := func(x apt.Expr) {
+		for x != nil && !touched {
+			switch y := x.(type) {
+			case *apt.Name:
+				touched = names[y.Name]
+				return
+			case *apt.Index:
+				if names[y.Name] {
+					touched = true
+					return
+				}
+				x = y.Base
+			case *apt.Component:
+				x = y.Base
+			default:
+				return
+			}
+		}
+	}
+	for _, n := range scope {
+		apt.Inspect(n, func(m apt.Node) bool {
+			switch y := m.(type) {
+			case *apt.Block:
+				for _, st := range y.Stmts {
+					base(st.Target)
+				}
+			case *apt.Call:
+				for _, a := range y.Args {
+					base(a)
+				}
+			case *apt.IO:
+				for _, r := range y.Reads {
+					touched = touched || names[r]
+				}
+			case *apt.Loop:
+				touched = touched || names[y.Var]
+			case *apt.Comm:
+				if y.Recv != nil {
+					base(y.Recv.Buffer)
+				}
+				base(y.Result)
+			}
+			return !touched
+		})
+	}
+	return !touched
 }
 
 // applySummary adds what a call of r with args may assign.

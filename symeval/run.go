@@ -414,12 +414,13 @@ type runSnapshot struct {
 	conds             int
 	freqUses          int
 	visits            int64
+	assumed           int
 }
 
 func (ev *evaluator) snapshot(o *Occ) *runSnapshot {
 	s := &runSnapshot{env: ev.env, cur: ev.cur.clone(), kids: len(o.Children), occs: ev.noccs,
 		diags: len(ev.res.Diags), params: len(ev.res.Params), inputs: len(ev.res.Inputs), conds: len(ev.cur.conds),
-		freqUses: ev.freqUses, visits: ev.runVisits}
+		freqUses: ev.freqUses, visits: ev.runVisits, assumed: len(ev.res.Assumed)}
 	ev.env = cloneEnv(ev.env)
 	return s
 }
@@ -446,6 +447,7 @@ func (s *runSnapshot) restore(ev *evaluator, o *Occ) {
 	}
 	ev.res.Params = ev.res.Params[:s.params]
 	ev.res.Inputs = ev.res.Inputs[:s.inputs]
+	ev.res.Assumed = ev.res.Assumed[:s.assumed]
 	o.Iters = nil
 }
 
@@ -499,6 +501,16 @@ func (ev *evaluator) forgetParams(dropped map[*Param]bool) {
 	for k, p := range ev.spans {
 		if dropped[p] {
 			delete(ev.spans, k)
+		}
+	}
+	for k, p := range ev.deckParams {
+		if dropped[p] {
+			delete(ev.deckParams, k)
+		}
+	}
+	for k, p := range ev.tripParams {
+		if dropped[p] {
+			delete(ev.tripParams, k)
 		}
 	}
 }

@@ -39,6 +39,10 @@ type Value struct {
 	// arr is what the evaluation knows of an INTEGER or LOGICAL array's
 	// elements (see array.go).
 	arr *arrayState
+	// deck marks a value computed from the program's defaults for values
+	// of an input deck (deck.go): a check it fails is the defaults', not
+	// the run's.
+	deck bool
 }
 
 // unknown is a value the evaluation cannot derive.
@@ -99,7 +103,7 @@ func lift2(a, b Value, op func(x, y symbolic.Expr) (symbolic.Expr, bool)) (Value
 		}
 	}
 	out = mergeAlts(out)
-	return Value{Alts: out}, len(out) <= maxAlts && guardsSmall(out)
+	return Value{Alts: out, deck: a.deck || b.deck}, len(out) <= maxAlts && guardsSmall(out)
 }
 
 // maxCombos bounds the combinations of alternatives an operation tries;
@@ -148,7 +152,11 @@ func liftN(vs []Value, op func([]symbolic.Expr) (symbolic.Expr, bool)) (Value, b
 		}
 	}
 	out = mergeAlts(out)
-	return Value{Alts: out}, len(out) <= maxAlts && guardsSmall(out)
+	deck := false
+	for _, v := range vs {
+		deck = deck || v.deck
+	}
+	return Value{Alts: out, deck: deck}, len(out) <= maxAlts && guardsSmall(out)
 }
 
 // mergeAlts joins alternatives with equal expressions, so that a value that
@@ -229,7 +237,7 @@ func (ev *evaluator) choose(cond counting.Formula, a, b Value) Value {
 	if !guardsSmall(out) {
 		return unknownValue("", "a value assigned under conditions too many to follow", false)
 	}
-	return Value{Alts: out}
+	return Value{Alts: out, deck: a.deck || b.deck}
 }
 
 func sameValue(a, b Value) bool {

@@ -293,12 +293,24 @@ func printNotes(w io.Writer, cmd string, cd *costed, neutral []analyzer.NeutralP
 	}
 	if len(freq) > 0 {
 		fmt.Fprintf(w, "mkvet %s: note: %d branch frequencies move the predicted work by less than 1%% at %s and take the neutral default of %d%%: %s\n",
-			cmd, len(freq), analyzer.Point(cd.report, cd.point), symeval.NeutralFrequency, strings.Join(freq, ", "))
+			cmd, len(freq), analyzer.Point(cd.report, cd.point), symeval.NeutralFrequency, firstOf(freq, ", "))
 	}
 	if len(other) > 0 {
 		fmt.Fprintf(w, "mkvet %s: note: %d bounded values move the predicted work by less than 1%% at %s and take the middle of their range: %s\n",
-			cmd, len(other), analyzer.Point(cd.report, cd.point), strings.Join(other, "; "))
+			cmd, len(other), analyzer.Point(cd.report, cd.point), firstOf(other, "; "))
 	}
+}
+
+// noteItems bounds the items a note lists; -json lists every parameter.
+const noteItems = 6
+
+// firstOf joins the first noteItems items and says how many more there
+// are.
+func firstOf(items []string, sep string) string {
+	if len(items) <= noteItems {
+		return strings.Join(items, sep)
+	}
+	return strings.Join(items[:noteItems], sep) + fmt.Sprintf("%sand %d more (-json lists them)", sep, len(items)-noteItems)
 }
 
 // checkJSON is the -json output of mkvet check; README.md documents it.
