@@ -102,9 +102,9 @@ func sumSplit(s *Set, w symbolic.Expr, a *symbolic.Assumptions, opt Options, bud
 	return symbolic.Piecewise{Pieces: []symbolic.Piece{{Value: symbolic.Const(total)}}}, nil
 }
 
-// constBounds finds constant bounds on v among the relations of f that
-// every point must satisfy (the top-level conjunction) and that mention v
-// alone, linearly.
+// constBounds finds constant bounds on v that every point of f satisfies:
+// from the relations on v alone, linear, in the top-level conjunction, and
+// through disjunctions whose every case bounds v (the hull of the cases).
 func constBounds(f Formula, v string) (lo, hi int64, ok bool) {
 	hasLo, hasHi := false, false
 	var visit func(f Formula)
@@ -113,6 +113,27 @@ func constBounds(f Formula, v string) (lo, hi int64, ok bool) {
 		case And:
 			for _, x := range g {
 				visit(x)
+			}
+		case Or:
+			// Each case must bound v; the hull of their bounds does.
+			var l, h int64
+			first := true
+			for _, x := range g {
+				xl, xh, ok := constBounds(x, v)
+				if !ok {
+					return
+				}
+				if first || xl < l {
+					l = xl
+				}
+				if first || xh > h {
+					h = xh
+				}
+				first = false
+			}
+			if !first {
+				setLo(&lo, &hasLo, l)
+				setHi(&hi, &hasHi, h)
 			}
 		case Rel:
 			syms := g.R.E.Symbols()

@@ -641,6 +641,27 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 				if (len(scalars) > 0 || arrays) && ev.runOK(l, n) && ev.runCounted(l, o, lower, symbolic.Int(step), n) {
 					return
 				}
+			} else if onRankAlone(t) && l.Step == nil {
+				// A loop whose trip count depends on the rank (do i = 1,
+				// me) and that computes values the counts need (a prefix
+				// sum over the ranks before): run rank by rank where P is
+				// small, each rank's values then exact.
+				if scalars, arrays := ev.computesControl(l); len(scalars) > 0 || arrays {
+					st := int64(1)
+					if ev.byRank([]apt.Expr{l.Lower, l.Upper}, l.Body, pos, o, func() bool {
+						lo, ok1 := ev.closedInt(ev.value(l.Lower), pos).Single()
+						hi, ok2 := ev.closedInt(ev.value(l.Upper), pos).Single()
+						a, c1 := lo.Int64()
+						b, c2 := hi.Int64()
+						if !ok1 || !ok2 || !c1 || !c2 {
+							return false
+						}
+						n := max((b-a+st)/st, 0)
+						return ev.runOK(l, n) && ev.runCounted(l, o, Known(lo), symbolic.Int(st), n)
+					}) {
+						return
+					}
+				}
 			}
 		}
 	}
@@ -1606,6 +1627,23 @@ func (ev *evaluator) afterLoop(key string, pos apt.Pos) Value {
 	v := ev.changedBy(key, "the value of %s after the loop at "+pos.String(), false)
 	ev.afterLoops[mk] = v.unk
 	return v
+}
+
+// onRankAlone reports whether e mentions the rank and no symbol but the
+// rank and P.
+func onRankAlone(e symbolic.Expr) bool {
+	syms := e.Symbols()
+	hasRank := false
+	for _, s := range syms {
+		switch s {
+		case Rank:
+			hasRank = true
+		case Size:
+		default:
+			return false
+		}
+	}
+	return hasRank
 }
 
 // counterRange bounds a variable a loop changes only by x = x + c or

@@ -285,6 +285,17 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 					}
 				}
 			}
+			// A field of an element of an array of derived type selected
+			// by the loop's variable (levels(k)%n as a bound).
+			if c, ok := x.(*apt.Component); ok && l.Var != "" && tracked(c.Type) {
+				if bi, isIx := c.Base.(*apt.Index); isIx {
+					for _, s := range bi.Subs {
+						if usesVar(s) {
+							arrays = true
+						}
+					}
+				}
+			}
 			return !arrays
 		})
 	}
@@ -295,6 +306,11 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 				for _, s := range x.Stmts {
 					if ix, ok := s.Target.(*apt.Index); ok && tracked(ix.Type) && (ix.Base != nil || ev.relevant(r, ix.Name)) {
 						arrays = true
+					}
+					if c, ok := s.Target.(*apt.Component); ok && tracked(c.Type) {
+						if _, isIx := c.Base.(*apt.Index); isIx {
+							arrays = true // fields of an array of derived type
+						}
 					}
 					visitExpr(s.Value)
 				}

@@ -3,8 +3,10 @@ package cost_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -83,9 +85,16 @@ func generate(mech mechanism, rng *rand.Rand) *gen {
 // its own seed for the points); a failure prints the program, the point,
 // the discrepancies by rank and node, and the inexact nodes.
 func TestMechanismsAgainstExecution(t *testing.T) {
+	// MKVET_MECH_SEED and MKVET_MECH_PROGRAMS widen the search locally
+	// (another seed, more programs); CI runs the fixed ones.
+	seed, _ := strconv.ParseUint(os.Getenv("MKVET_MECH_SEED"), 10, 64)
+	more, _ := strconv.Atoi(os.Getenv("MKVET_MECH_PROGRAMS"))
 	for mi, mech := range mechanisms {
 		t.Run(mech.name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(1, uint64(mi+1)))
+			rng := rand.New(rand.NewPCG(1+seed, uint64(mi+1)))
+			if more > 0 {
+				mech.programs = more
+			}
 			gens := make([]*gen, mech.programs)
 			for i := range gens {
 				gens[i] = generate(mech, rng)
@@ -446,6 +455,8 @@ var arrayShapes = []shape{
 	{name: "matrix", add: arrayMatrix},
 	{name: "derived", freeOnly: true, add: arrayDerived},
 	{name: "module", freeOnly: true, add: arrayModule},
+	{name: "offset", add: arrayOffset},
+	{name: "derivedarray", freeOnly: true, add: arrayDerivedArray},
 }
 
 // arrayValues are element values in terms of P (np), the rank (me) and the
