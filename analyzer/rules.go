@@ -205,8 +205,11 @@ func hotLoops(p *pass) {
 	}
 	var nests []nest
 	inNests := 0.0 // the numeric shares summed: the share of the work in nests
+	if p.r.WorkMissing {
+		return // no share is known (MK3002 says why)
+	}
 	for _, n := range p.r.Nodes {
-		if !isNest(n) {
+		if !isNest(n) || n.Missing.Has(cost.FigNestWork) {
 			continue
 		}
 		var nv *cost.Values
@@ -290,7 +293,12 @@ func isNest(n *cost.Node) bool {
 func (p *pass) hotLoop(n *cost.Node, f fraction) {
 	facts := map[string]any{"iterations": p.closed(n.Iterations), "work": p.closed(n.NestWork)}
 	f.facts(facts)
-	msg := fmt.Sprintf("loop runs %s and holds %s of the predicted work", p.howMany(n.Iterations, "iterations"), f.text())
+	runs := p.howMany(n.Iterations, "iterations")
+	if n.Missing.Has(cost.FigIterations) {
+		runs = "iterations " + p.missingMark()
+		delete(facts, "iterations")
+	}
+	msg := fmt.Sprintf("loop runs %s and holds %s of the predicted work", runs, f.text())
 	if v := p.values(n); v != nil {
 		it := v.Iterations
 		facts["iterations_max"] = it.Max
@@ -332,6 +340,9 @@ func imbalance(p *pass) {
 		default:
 			continue
 		}
+		if n.CountMissing() || n.Missing.Has(cost.FigWork) {
+			continue // nothing known to compare
+		}
 		if !p.rankDependent(n) || n.Parent != nil && p.rankDependent(n.Parent) {
 			continue // not where the difference starts
 		}
@@ -340,6 +351,9 @@ func imbalance(p *pass) {
 		ctx := n
 		if _, ok := n.Node.(*apt.Branch); ok && n.Parent != nil {
 			ctx = n.Parent
+		}
+		if ctx.Missing.Has(cost.FigWork) {
+			continue
 		}
 		if p.pt != nil {
 			p.imbalanceAt(n, ctx)
@@ -451,12 +465,12 @@ func serialWork(p *pass) {
 	}
 	// A program whose work never depends on P is taken as weak-scaling (its
 	// sizes are per rank): nothing there is expected to shrink.
-	if !valuesHave(p.r.Work, cost.Size) {
+	if p.r.WorkMissing || !valuesHave(p.r.Work, cost.Size) {
 		return
 	}
 	qualifies := map[*cost.Node]bool{}
 	for _, n := range p.r.Nodes {
-		if _, ok := n.Node.(*apt.Loop); !ok || len(n.Work.Pieces) == 0 {
+		if _, ok := n.Node.(*apt.Loop); !ok || len(n.Work.Pieces) == 0 || n.Missing != 0 {
 			continue
 		}
 		if valuesHave(n.Work, cost.Size) || valuesHave(n.Work, cost.Rank) {
@@ -555,7 +569,7 @@ func rankCondition(pw symbolic.Piecewise) (cond string, rest symbolic.Piecewise,
 func commInLoop(p *pass) {
 	for _, n := range p.r.Nodes {
 		c, ok := n.Node.(*apt.Comm)
-		if !ok || n.Comm == nil || n.Depth == 0 {
+		if !ok || n.Comm == nil || n.Depth == 0 || n.CountMissing() {
 			continue
 		}
 		switch c.Op {
@@ -961,6 +975,7 @@ func (p *pass) pointText() string { return Point(p.r, p.pt) }
 // ---- MK3002 ----
 
 func evaluationProblems(p *pass) {
+	p.noClosedForm()
 	seen := map[apt.Diagnostic]bool{}
 	for _, d := range p.r.Diags {
 		if seen[d] {
@@ -974,6 +989,80 @@ func evaluationProblems(p *pass) {
 		p.out = append(p.out, Diagnostic{Pos: d.Pos, ID: p.check.ID, Severity: sev, Message: d.Msg,
 			Facts: map[string]any{"severity": sev.String()}})
 	}
+}
+
+// noClosedForm reports, once for the program, the counts that have no
+// closed form within the analysis's limits (cost.Node.Missing): a whole
+// application analysed with P symbolic leaves most of them to an
+// evaluation at a point, and one line saying so reads better than one per
+// loop.
+func (p *pass) noClosedForm() {
+	missing := p.r.NoClosedForm()
+	if len(missing) == 0 && !p.r.WorkMissing {
+		return
+	}
+	total := 0
+	for _, n := range p.r.Nodes {
+		switch n.Node.(type) {
+		case *apt.Loop, *apt.Call, *apt.Comm:
+			total++
+		}
+	}
+	counted := 0
+	for _, n := range missing {
+		switch n.Node.(type) {
+		case *apt.Loop, *apt.Call, *apt.Comm:
+			counted++
+		}
+	}
+	var pos apt.Pos
+	if p.r.Entry != nil {
+		pos = p.r.Entry.Span.Start()
+	}
+	facts := map[string]any{"no_closed_form": counted, "nodes": total, "work_missing": p.r.WorkMissing}
+	if p.r.Budget > 0 {
+		facts["budget"] = p.r.Budget
+	}
+	what := fmt.Sprintf("the counts of %d of the %d loops, calls and MPI calls have", counted, total)
+	if counted == 0 {
+		what = "the program's work has"
+	}
+	msg := fmt.Sprintf("%s no closed form %swithin the analysis's limits", what, p.inP())
+	if p.r.WorkMissing && counted > 0 {
+		msg += ", nor has the program's work"
+	}
+	if hint := p.pointHint(); hint != "" {
+		msg += "; " + hint + " evaluates them exactly at a point"
+	}
+	p.out = append(p.out, Diagnostic{Pos: pos, ID: p.check.ID, Severity: apt.Note, Message: msg, Facts: facts})
+}
+
+// inP is "in P " for a parallel program's closed forms, whose P is free.
+func (p *pass) inP() string {
+	if p.r.Parallel && p.pt == nil {
+		return "in P "
+	}
+	return ""
+}
+
+// pointHint is how to evaluate at a point: -D P=n for a parallel program
+// whose P is free (an evaluation at a point derives what the program
+// computes from P, a process grid, itself), else every value given with
+// -D.
+func (p *pass) pointHint() string {
+	switch {
+	case p.pt != nil:
+		return ""
+	case p.r.Parallel && !slices.Contains(p.opt.Given, cost.Size):
+		return "-D P=n"
+	}
+	return "every value given with -D"
+}
+
+// missingMark stands for a count with no closed form within the analysis's
+// limits, in annotations and messages.
+func (p *pass) missingMark() string {
+	return "[no closed form " + p.inP() + "within the limits]"
 }
 
 // ---- MK3003 ----

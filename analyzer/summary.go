@@ -29,11 +29,12 @@ func Summaries(r *cost.Report, pt *cost.Point, opt Options) map[*cost.Node]strin
 		var count symbolic.Piecewise
 		var unit string
 		var vals *cost.Values
+		fig := cost.FigCount
 		v := p.values(n)
 		withWork := true
 		switch a := n.Node.(type) {
 		case *apt.Loop:
-			head, count, unit = "loop", n.Iterations, "iterations"
+			head, count, unit, fig = "loop", n.Iterations, "iterations", cost.FigIterations
 			if v != nil {
 				vals = &v.Iterations
 			}
@@ -47,6 +48,7 @@ func Summaries(r *cost.Report, pt *cost.Point, opt Options) map[*cost.Node]strin
 				continue
 			}
 			withWork = false
+			fig = cost.FigComm | cost.FigCount
 			head, count, unit = a.Op.String(), n.Comm.Messages, "messages"
 			if v != nil {
 				vals = &v.Messages
@@ -73,11 +75,16 @@ func Summaries(r *cost.Report, pt *cost.Point, opt Options) map[*cost.Node]strin
 		default:
 			continue
 		}
+		if n.Missing.Has(fig) {
+			// Nothing is printed that could be read as the count.
+			out[n] = head + ": " + p.missingMark()
+			continue
+		}
 		s := head + ": " + p.howMany(count, unit)
 		if vals != nil {
 			s += " = " + spread(*vals, "", r.Parallel)
 		}
-		if withWork {
+		if withWork && !n.Missing.Has(cost.FigWork) && !r.WorkMissing {
 			var nv *cost.Values
 			if v != nil {
 				nv = &v.Work
@@ -90,7 +97,7 @@ func Summaries(r *cost.Report, pt *cost.Point, opt Options) map[*cost.Node]strin
 			}
 			// And of its routine's, for a node of a routine other than the
 			// entry (MK's per-routine breakdown).
-			if rn := r.ByID[n.Routine.ID]; rn != nil && n.Routine != r.Entry {
+			if rn := r.ByID[n.Routine.ID]; rn != nil && n.Routine != r.Entry && !rn.Missing.Has(cost.FigWork) {
 				var rv *cost.Values
 				if pt != nil {
 					if x := pt.Nodes[rn]; x != nil {

@@ -603,3 +603,84 @@ func (e Expr) Coeff() (c Rat, ok bool) {
 	}
 	return e.t[0].c, true
 }
+
+// AtomSet gathers the distinct function atoms (floor, trunc, min, max,
+// log2, sqrt, reciprocals) of expressions, nested ones included: a measure
+// of how hard a set of constraints is to count, without building keys.
+type AtomSet struct{ m map[*atom]struct{} }
+
+// Add adds e's function atoms to s.
+func (s *AtomSet) Add(e Expr) {
+	e.visitAtoms(func(a *atom) {
+		if a.kind == kSym || a.kind == kConst {
+			return
+		}
+		if s.m == nil {
+			s.m = map[*atom]struct{}{}
+		}
+		s.m[a] = struct{}{}
+	})
+}
+
+// Len returns the number of distinct atoms added.
+func (s *AtomSet) Len() int { return len(s.m) }
+
+// WriteKeyRenamed writes e's key (Key) with every symbol s written as
+// name(s): expressions equal up to a renaming of their symbols (a loop nest
+// over cell_size_200 and one over cell_size_375) get equal keys under
+// renamings that map them to the same names. The terms are in e's own
+// canonical order, which depends on the names: equal keys mean equal
+// expressions up to the renamings, while unequal keys may still be such.
+func (e Expr) WriteKeyRenamed(b *strings.Builder, name func(string) string) {
+	var buf [48]byte
+	for i, t := range e.t {
+		if i > 0 {
+			b.WriteByte('+')
+		}
+		if t.c.b != nil {
+			b.WriteString(t.c.String())
+		} else {
+			n := strconv.AppendInt(buf[:0], t.c.n, 10)
+			if d := t.c.den(); d != 1 {
+				n = strconv.AppendInt(append(n, '/'), d, 10)
+			}
+			b.Write(n)
+		}
+		for _, f := range t.m {
+			b.WriteString("*{")
+			writeAtomRenamed(b, f.a, name)
+			b.WriteByte('}')
+			if f.e != 1 {
+				b.WriteByte('^')
+				b.Write(strconv.AppendInt(buf[:0], int64(f.e), 10))
+			}
+		}
+	}
+}
+
+// writeAtomRenamed writes a's interning key with its symbols renamed.
+func writeAtomRenamed(b *strings.Builder, a *atom, name func(string) string) {
+	b.WriteByte(byte('0' + a.kind))
+	switch a.kind {
+	case kSym:
+		b.WriteString(name(a.name))
+		if a.real {
+			b.WriteString("'r")
+		}
+	case kConst:
+		b.WriteString(a.name)
+	default:
+		for _, x := range a.args {
+			b.WriteByte('(')
+			x.WriteKeyRenamed(b, name)
+			b.WriteByte(')')
+		}
+	}
+}
+
+// WriteKeyRenamed writes r's key (Key) with its symbols renamed; see
+// Expr.WriteKeyRenamed.
+func (r Relation) WriteKeyRenamed(b *strings.Builder, name func(string) string) {
+	b.WriteByte(byte('0' + r.Op))
+	r.E.WriteKeyRenamed(b, name)
+}

@@ -158,10 +158,11 @@ func (pf *progFlags) configured(files []string, cfg fortran.Config, values map[s
 }
 
 // analyze costs prog, at the -D values when there are some
-// (cost.AnalyzeAt).
+// (cost.AnalyzeAt), else symbolically (cost.AnalyzeSymbolic: a whole
+// application within a budget).
 func analyze(prog *apt.Program, opt cost.Options, values map[string]int64) (*cost.Report, error) {
 	if len(values) == 0 {
-		return cost.Analyze(prog, opt)
+		return cost.AnalyzeSymbolic(prog, opt)
 	}
 	return cost.AnalyzeAt(prog, opt, values)
 }

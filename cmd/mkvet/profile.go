@@ -3,8 +3,11 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"runtime"
 	"runtime/pprof"
+	"sync"
+	"syscall"
 )
 
 // startCPUProfile starts a CPU profile written to path; the returned function
@@ -18,9 +21,27 @@ func startCPUProfile(path string) (func(), error) {
 		f.Close()
 		return nil, fmt.Errorf("cpu profile: %w", err)
 	}
+	// A run stopped by SIGINT or SIGTERM (a timeout) writes its profile
+	// before it ends: the runs worth profiling are the ones that do not
+	// finish.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		})
+	}
+	go func() {
+		s := <-sig
+		stop()
+		fmt.Fprintf(os.Stderr, "mkvet: %v: cpu profile written to %s\n", s, path)
+		os.Exit(2)
+	}()
 	return func() {
-		pprof.StopCPUProfile()
-		f.Close()
+		signal.Stop(sig)
+		stop()
 	}, nil
 }
 

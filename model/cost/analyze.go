@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,7 +33,10 @@ type Options struct {
 	// Budget, when positive, bounds the analysis's work deterministically:
 	// the case-split cells of all its counts together (counting.Options.
 	// Budget) and a hundred times as many node occurrences of its
-	// evaluation. Counts beyond it fail as too complex.
+	// evaluation. Counts beyond it, and closed forms of more than
+	// budgetPieces cases, have no closed form within the limits
+	// (Node.Missing); once it is spent the remaining counts are not
+	// attempted.
 	Budget int
 }
 
@@ -70,8 +74,14 @@ func Analyze(prog *apt.Program, opt Options) (*Report, error) {
 			Weights:  w,
 			Diags:    slices.Clone(res.Diags),
 		},
-		byNode: map[apt.Node]*Node{},
+		byNode:   map[apt.Node]*Node{},
+		budgeted: opt.Budget > 0,
+		strict:   opt.Budget > 0 && LargeProgram(prog),
 	}
+	if an.strict {
+		an.spare = opt.Budget
+	}
+	an.rep.Budget = opt.Budget
 	if np, ok := opt.Values[Size]; ok && res.Parallel {
 		if _, fixed := opt.Values[Rank]; !fixed && np >= 1 && np <= maxRankwiseP {
 			an.np = np
@@ -79,7 +89,8 @@ func Analyze(prog *apt.Program, opt Options) (*Report, error) {
 	}
 	an.rep.Assumptions = an.assume
 	an.rep.an = an
-	an.rep.Work, _, _ = an.occ(res.Root, nil, false)
+	root := an.occ(res.Root, nil, false)
+	an.rep.Work, an.rep.WorkMissing = root.work, root.workMissing
 	an.finish(res)
 	return an.rep, nil
 }
@@ -87,6 +98,9 @@ func Analyze(prog *apt.Program, opt Options) (*Report, error) {
 type countResult struct {
 	pw  symbolic.Piecewise
 	err error
+	// names are the canonical names of the symbols of the set counted
+	// (shapeKey), for renaming pw to another set of the same shape.
+	names map[string]string
 }
 
 // maxRankwiseP bounds the process counts at which counts are split by rank
@@ -103,9 +117,18 @@ type analysis struct {
 	simpMemo map[string]counting.Formula
 	// guardMemo holds the ranks each guard of a count holds at (merge).
 	guardMemo map[guardID]rankKey
-	// budget is the case-split cells the counts may still spend (when
-	// Options.Budget is positive).
+	// budget is the case-split cells the counts may still spend when
+	// budgeted (Options.Budget is positive).
 	budget   int
+	budgeted bool
+	// spare is the cells a strict analysis has for cheap counts once its
+	// budget is spent (spareCells each).
+	spare int
+	// strict is set for the budgeted analysis of a whole application
+	// (LargeProgram): each count is bounded too (budgetCells, budgetAtoms,
+	// budgetSize, budgetPieces), so that the budget spreads over many
+	// nodes rather than going to a few hard ones.
+	strict   bool
 	assume   *symbolic.Assumptions
 	counts   map[string]countResult
 	byDomain map[*symeval.Domain]countResult
@@ -119,6 +142,9 @@ type analysis struct {
 // of conditional values (see cases), each relation of a case simplified
 // under the case's other conditions; identical sets are counted once.
 func (an *analysis) count(d *symeval.Domain, extra counting.Formula, weight *symbolic.Expr) (symbolic.Piecewise, error) {
+	if an.spent() {
+		return symbolic.Piecewise{}, errSpent
+	}
 	if extra == nil && weight == nil {
 		// Occurrences in an unchanged state share their Domain.
 		if an.byDomain == nil {
@@ -128,7 +154,7 @@ func (an *analysis) count(d *symeval.Domain, extra counting.Formula, weight *sym
 			return r.pw, r.err
 		}
 		pw, err := an.countUncached(d, nil, nil)
-		an.byDomain[d] = countResult{pw, err}
+		an.byDomain[d] = countResult{pw: pw, err: err}
 		return pw, err
 	}
 	return an.countUncached(d, extra, weight)
@@ -153,6 +179,16 @@ func (an *analysis) countUncached(d *symeval.Domain, extra counting.Formula, wei
 			}
 		}
 	}
+	if an.strict {
+		if n, size := setMeasure(set.Cond, weight); n > budgetAtoms || size > budgetSize {
+			if debugBudget {
+				fmt.Fprintf(os.Stderr, "cost: %d function atoms, size %d, beyond the limits: %s\n", n, size, set)
+			}
+			return symbolic.Piecewise{}, errTooManyAtoms
+		} else if debugBudget {
+			fmt.Fprintf(os.Stderr, "cost: counting %d function atoms, size %d: %s\n", n, size, set)
+		}
+	}
 	var total symbolic.Piecewise
 	var err error
 	if an.rankwise() && onlyParam(set.Params, symeval.Rank) {
@@ -168,8 +204,86 @@ func (an *analysis) countUncached(d *symeval.Domain, extra counting.Formula, wei
 			total = total.Scale(d.Factor)
 		}
 	}
+	if an.strict && len(total.Pieces) > budgetPieces {
+		return symbolic.Piecewise{}, errTooManyCases
+	}
 	return total, nil
 }
+
+// budgetCells bounds the case-split cells of one count in a budgeted
+// analysis (counting.Options.MaxCells): a count that needs more would
+// spend the budget that many others need.
+const budgetCells = 256
+
+// budgetPieces bounds the cases of a closed form a budgeted analysis keeps
+// (a count, a node's work): one of more cases has no closed form within
+// the limits. Such forms (hundreds of cases over the guards of a process
+// grid's subdomain bounds) are beyond reading, and composing them costs
+// more than all the others together.
+const budgetPieces = 24
+
+// budgetAtoms bounds the distinct function atoms (floors, mods, mins,
+// nested ones included) of a set a budgeted analysis counts. The prover's
+// work on a set grows with them far faster than with its cells: a set over
+// a process grid's subdomain bounds holds dozens of nested floors by
+// parameters, and each of its cells costs milliseconds of witness searches
+// where a loop nest's cells cost microseconds. Their closed forms, when the
+// engine reaches them, run to hundreds of cases.
+const budgetAtoms = 8
+
+// budgetSize bounds the size of a set's conditions (symbolic.Expr.Size,
+// summed) in a strict analysis: products of floors by parameters (a
+// subdomain's bounds over a process grid found by a search) make sets whose
+// every cell costs the prover milliseconds.
+const budgetSize = 256
+
+// setMeasure returns the number of distinct function atoms of f and
+// weight, and the sum of the sizes of their expressions (symbolic.Expr.Size).
+func setMeasure(f counting.Formula, weight *symbolic.Expr) (atoms, size int) {
+	var s symbolic.AtomSet
+	var walk func(counting.Formula)
+	walk = func(f counting.Formula) {
+		switch g := f.(type) {
+		case counting.Rel:
+			s.Add(g.R.E)
+			size += g.R.E.Size()
+		case counting.And:
+			for _, x := range g {
+				walk(x)
+			}
+		case counting.Or:
+			for _, x := range g {
+				walk(x)
+			}
+		case counting.Not:
+			walk(g.F)
+		}
+	}
+	walk(f)
+	if weight != nil {
+		s.Add(*weight)
+		size += weight.Size()
+	}
+	return s.Len(), size
+}
+
+// errSpent, errTooManyCases and errTooManyAtoms are why a budgeted analysis leaves a count
+// without a closed form.
+var (
+	errSpent        = fmt.Errorf("%w: the analysis's budget is spent", counting.ErrTooComplex)
+	errTooManyCases = fmt.Errorf("%w: a closed form of more than %d cases", counting.ErrTooComplex, budgetPieces)
+	errTooManyAtoms = fmt.Errorf("%w: more than %d floors, mods, mins and maxes", counting.ErrTooComplex, budgetAtoms)
+)
+
+// spent reports whether a budgeted analysis has spent its budget: no count
+// is then attempted.
+func (an *analysis) spent() bool {
+	return an.budgeted && an.budget <= 0 && (!an.strict || an.spare <= 0)
+}
+
+// spareCells bounds the cells of one count a strict analysis makes once its
+// budget is spent, from its spare cells (as many as its budget).
+const spareCells = 12
 
 // countCases counts set case by case of the guards of its conditional
 // values, each relation of a case simplified under the case's other
@@ -218,25 +332,34 @@ func onlyParam(params []string, s string) bool {
 }
 
 func (an *analysis) countSet(set *counting.Set, weight *symbolic.Expr) (symbolic.Piecewise, error) {
-	key := set.Key()
-	if weight != nil {
-		key += " weight " + weight.Key()
-	}
+	key, names := an.shapeKey(set, weight)
 	if r, ok := an.counts[key]; ok {
-		return r.pw, r.err
+		if r.err != nil {
+			return symbolic.Piecewise{}, r.err
+		}
+		return renamePW(r.pw, r.names, names)
 	}
 	var pw symbolic.Piecewise
 	var err error
-	t0 := time.Now()
-	defer func() {
-		if os.Getenv("MKVET_DEBUG") != "" {
-			fmt.Fprintln(os.Stderr, "DEBUG", time.Since(t0), key, err)
-		}
-	}()
+	if debugCounts {
+		t0 := time.Now()
+		defer func() { fmt.Fprintln(os.Stderr, "DEBUG", time.Since(t0), key, err) }()
+	}
 	copt := counting.Options{}
-	if an.budget > 0 || an.rep.budgeted {
-		an.rep.budgeted = true
+	if an.budgeted {
+		if an.spent() {
+			return symbolic.Piecewise{}, errSpent
+		}
 		copt.Budget = &an.budget
+		if an.strict {
+			copt.MaxCells = budgetCells
+			if an.budget <= 0 {
+				// The budget is spent: the counts that need only a few
+				// cells (a call made once per rank) still get them, from
+				// the spare cells.
+				copt.Budget, copt.MaxCells = &an.spare, spareCells
+			}
+		}
 	}
 	w := symbolic.Int(1)
 	if weight != nil {
@@ -251,8 +374,144 @@ func (an *analysis) countSet(set *counting.Set, weight *symbolic.Expr) (symbolic
 			an.rep.Enumerated++
 		}
 	}
-	an.counts[key] = countResult{pw, err}
+	an.counts[key] = countResult{pw: pw, err: err, names: names}
 	return pw, err
+}
+
+// shapeKey returns a key of the count of set (with weight, under the
+// assumptions) that sets equal up to a renaming of their symbols share, and
+// the renaming: the canonical name of each symbol of the set and of the
+// assumptions that bear on them, in order of first appearance. The loop
+// nests of a routine called for every cell of a grid count the same sets
+// over parameters named per call (cell_size_200, cell_size_375): each shape
+// is counted once and its closed form renamed (renamePW).
+//
+// The assumptions on the set's symbols are part of the key, renamed with
+// them: those that mention a symbol of the set, and then those that mention
+// a symbol of these, to a fixed point. The others say nothing about the
+// set's symbols, so the count does not depend on them.
+func (an *analysis) shapeKey(set *counting.Set, weight *symbolic.Expr) (string, map[string]string) {
+	names := make(map[string]string, len(set.Params)+len(set.Vars))
+	var b strings.Builder
+	b.Grow(256)
+	name := func(s string) string {
+		if n, ok := names[s]; ok {
+			return n
+		}
+		n := "#" + strconv.Itoa(len(names))
+		names[s] = n
+		return n
+	}
+	for _, v := range set.Vars {
+		b.WriteString(name(v))
+		b.WriteByte(',')
+	}
+	b.WriteByte('|')
+	writeFormulaRenamed(&b, set.Cond, name)
+	if weight != nil {
+		b.WriteString("|w")
+		weight.WriteKeyRenamed(&b, name)
+	}
+	b.WriteByte('|')
+	for _, p := range set.Params {
+		b.WriteString(name(p))
+		b.WriteByte(',')
+	}
+	// The assumptions on these symbols, to a fixed point.
+	rels := an.assume.Relations()
+	used := make([]bool, len(rels))
+	for grew := true; grew; {
+		grew = false
+		for i, r := range rels {
+			if used[i] {
+				continue
+			}
+			syms := r.E.Symbols()
+			if !slices.ContainsFunc(syms, func(s string) bool { _, ok := names[s]; return ok }) {
+				continue
+			}
+			used[i], grew = true, true
+			for _, s := range syms {
+				name(s)
+			}
+		}
+	}
+	b.WriteString("|a")
+	for i, r := range rels {
+		if used[i] {
+			r.WriteKeyRenamed(&b, name)
+			b.WriteByte(';')
+		}
+	}
+	return b.String(), names
+}
+
+// writeFormulaRenamed writes f's key (counting.FormulaKey) with its symbols
+// renamed.
+func writeFormulaRenamed(b *strings.Builder, f counting.Formula, name func(string) string) {
+	switch g := f.(type) {
+	case nil:
+		b.WriteByte('T')
+	case counting.Rel:
+		g.R.WriteKeyRenamed(b, name)
+	case counting.And:
+		b.WriteString("&(")
+		for _, x := range g {
+			writeFormulaRenamed(b, x, name)
+			b.WriteByte(',')
+		}
+		b.WriteByte(')')
+	case counting.Or:
+		b.WriteString("|(")
+		for _, x := range g {
+			writeFormulaRenamed(b, x, name)
+			b.WriteByte(',')
+		}
+		b.WriteByte(')')
+	case counting.Not:
+		b.WriteString("!(")
+		writeFormulaRenamed(b, g.F, name)
+		b.WriteByte(')')
+	}
+}
+
+// renamePW returns pw, a count of a set whose symbols had the canonical
+// names from, with each symbol renamed to the one that has the same
+// canonical name in to (see shapeKey).
+func renamePW(pw symbolic.Piecewise, from, to map[string]string) (symbolic.Piecewise, error) {
+	inv := make(map[string]string, len(to))
+	for s, c := range to {
+		inv[c] = s
+	}
+	var sub map[string]symbolic.Expr
+	for s, c := range from {
+		if t, ok := inv[c]; ok && t != s {
+			if sub == nil {
+				sub = map[string]symbolic.Expr{}
+			}
+			sub[s] = symbolic.Sym(t)
+		}
+	}
+	if sub == nil {
+		return pw, nil
+	}
+	out := symbolic.Piecewise{Pieces: make([]symbolic.Piece, len(pw.Pieces))}
+	for i, pc := range pw.Pieces {
+		v, err := pc.Value.Subst(sub)
+		if err != nil {
+			return symbolic.Piecewise{}, err
+		}
+		g := make([]symbolic.Relation, len(pc.Guard))
+		for j, r := range pc.Guard {
+			e, err := r.E.Subst(sub)
+			if err != nil {
+				return symbolic.Piecewise{}, err
+			}
+			g[j] = symbolic.Relation{E: e, Op: r.Op}
+		}
+		out.Pieces[i] = symbolic.Piece{Guard: g, Value: v}
+	}
+	return out, nil
 }
 
 // node returns the report node of n, creating it on first sight.
@@ -265,6 +524,18 @@ func (an *analysis) node(o *symeval.Occ, parent *Node) *Node {
 	an.rep.Nodes = append(an.rep.Nodes, n)
 	an.rep.ByID[o.Node.Base().ID] = n
 	return n
+}
+
+// failFig records that figure fig of n has no closed form: a count beyond
+// the counting engine's limits or the analysis's budget leaves the figure
+// missing (Node.Missing), never a part of it standing for the whole; other
+// failures are reported too (fail).
+func (an *analysis) failFig(n *Node, fig Figure, what string, err error) {
+	n.Missing |= fig
+	if errors.Is(err, counting.ErrTooComplex) {
+		return
+	}
+	an.fail(n, what, err)
 }
 
 func (an *analysis) fail(n *Node, what string, err error) {
@@ -292,7 +563,10 @@ func (an *analysis) fail(n *Node, what string, err error) {
 // nests of the routines a nest calls are nests of their own, and the
 // routines' statements outside their nests are the calling nest's, context
 // by context, which the aggregated nodes could not tell apart.
-func (an *analysis) occ(o *symeval.Occ, parent *Node, inNest bool) (work, excl symbolic.Piecewise, cut bool) {
+//
+// A work with a part that has no closed form within the limits is missing
+// (workMissing, exclMissing) and so are the works that include it.
+func (an *analysis) occ(o *symeval.Occ, parent *Node, inNest bool) occResult {
 	n := an.node(o, parent)
 	n.doms = append(n.doms, o.Dom)
 	if o.Inexact {
@@ -301,20 +575,21 @@ func (an *analysis) occ(o *symeval.Occ, parent *Node, inNest bool) (work, excl s
 			n.Note = o.Note
 		}
 	}
-	if sym := os.Getenv("MKVET_DEBUG_SYM"); sym != "" && strings.Contains(o.Dom.Set().String(), sym) {
+	if debugSym != "" && strings.Contains(o.Dom.Set().String(), debugSym) {
 		fmt.Fprintln(os.Stderr, "SYM", o.Node.Base().ID, o.Node.Base().Span.Start(), o.Dom.Set())
 	}
 	cnt, err := an.count(o.Dom, nil, nil)
+	cntMissing := err != nil
 	if err != nil {
-		an.fail(n, "count", err)
+		an.failFig(n, FigCount, "count", err)
 	}
-	an.accumulate(&n.Count, cnt)
+	an.accumulate(n, FigCount, &n.Count, cnt)
 	if o.Body != nil {
 		it, err := an.count(o.Body, nil, nil)
 		if err != nil {
-			an.fail(n, "iteration count", err)
+			an.failFig(n, FigIterations, "iteration count", err)
 		}
-		an.accumulate(&n.Iterations, it)
+		an.accumulate(n, FigIterations, &n.Iterations, it)
 	}
 	if o.Iters != nil {
 		// A loop that was run: one domain per iteration, often the same.
@@ -323,24 +598,29 @@ func (an *analysis) occ(o *symeval.Occ, parent *Node, inNest bool) (work, excl s
 		for _, d := range o.Iters {
 			it, err := an.count(d, nil, nil)
 			if err != nil {
-				an.fail(n, "iteration count", err)
+				an.failFig(n, FigIterations, "iteration count", err)
 			}
 			pieces = append(pieces, it.Pieces...)
 		}
-		an.accumulate(&n.Iterations, symbolic.Piecewise{Pieces: pieces})
+		an.accumulate(n, FigIterations, &n.Iterations, symbolic.Piecewise{Pieces: pieces})
 	}
 	var self symbolic.Piecewise
+	selfMissing := false
 	switch x := o.Node.(type) {
 	case *apt.Block:
-		self = an.blockWork(x, o, n, cnt)
+		self, selfMissing = an.blockWork(x, o, n, cnt, cntMissing)
 	case *apt.Call:
 		if !an.w.Call.IsZero() {
-			self = cnt.Scale(symbolic.Const(an.w.Call))
+			self, selfMissing = cnt.Scale(symbolic.Const(an.w.Call)), cntMissing
 		}
 	case *apt.Comm:
 		an.comm(x, o, n)
 	}
-	an.accumulate(&n.Self, self)
+	if selfMissing {
+		n.Missing |= FigSelf
+		self = symbolic.Piecewise{}
+	}
+	an.accumulate(n, FigSelf, &n.Self, self)
 	_, isLoop := o.Node.(*apt.Loop)
 	if _, isRoutine := o.Node.(*apt.Routine); isRoutine {
 		inNest = false // a called routine's loops start nests of their own
@@ -349,40 +629,79 @@ func (an *analysis) occ(o *symeval.Occ, parent *Node, inNest bool) (work, excl s
 	// by one would copy the growing sum for every child.
 	pieces := slices.Clone(self.Pieces)
 	var parts []symbolic.Piecewise // the children's excl, summed only when a nest cut some
+	r := occResult{workMissing: selfMissing}
+	partsMissing := selfMissing
 	for _, ch := range o.Children {
-		w, e, chCut := an.occ(ch, n, inNest || isLoop)
-		pieces = append(pieces, w.Pieces...)
-		parts = append(parts, e)
-		cut = cut || chCut
+		c := an.occ(ch, n, inNest || isLoop)
+		r.workMissing = r.workMissing || c.workMissing
+		partsMissing = partsMissing || c.exclMissing
+		if !r.workMissing {
+			pieces = append(pieces, c.work.Pieces...)
+		}
+		parts = append(parts, c.excl)
+		r.cut = r.cut || c.cut
 	}
-	work = an.merge(symbolic.Piecewise{Pieces: pieces})
-	an.accumulate(&n.Work, work)
-	excl = work
-	if cut {
+	if !r.workMissing {
+		r.work = an.merge(symbolic.Piecewise{Pieces: pieces})
+		if an.strict && len(r.work.Pieces) > budgetPieces {
+			r.work, r.workMissing = symbolic.Piecewise{}, true
+		}
+	}
+	if r.workMissing {
+		n.Missing |= FigWork
+	}
+	an.accumulate(n, FigWork, &n.Work, r.work)
+	r.excl, r.exclMissing = r.work, r.workMissing
+	if r.cut {
+		r.exclMissing = partsMissing
 		ps := slices.Clone(self.Pieces)
 		for _, e := range parts {
 			ps = append(ps, e.Pieces...)
 		}
-		excl = an.merge(symbolic.Piecewise{Pieces: ps})
+		r.excl = symbolic.Piecewise{}
+		if !r.exclMissing {
+			r.excl = an.merge(symbolic.Piecewise{Pieces: ps})
+		}
 	}
 	if isLoop && !inNest {
-		an.accumulate(&n.NestWork, excl)
-		return work, symbolic.Piecewise{}, true
+		if r.exclMissing {
+			n.Missing |= FigNestWork
+		}
+		an.accumulate(n, FigNestWork, &n.NestWork, r.excl)
+		return occResult{work: r.work, workMissing: r.workMissing, cut: true}
 	}
-	return work, excl, cut
+	return r
 }
 
-// accumulate adds pw to a node's figure, which sums the node's
+// occResult is what occ returns: an occurrence's inclusive work, the part
+// of it in no loop nest below (excl), whether a nest below took a part
+// (cut), and whether each has no closed form within the limits.
+type occResult struct {
+	work, excl               symbolic.Piecewise
+	workMissing, exclMissing bool
+	cut                      bool
+}
+
+// accumulate adds pw to figure fig of node n, which sums the node's
 // occurrences (calling contexts, iterations of loops that were run): the
 // pieces are appended in place and merged when they grow, so that a node
-// met thousands of times costs linear time. finish merges what is left.
-func (an *analysis) accumulate(dst *symbolic.Piecewise, pw symbolic.Piecewise) {
+// met thousands of times costs linear time. finish merges what is left. A
+// figure that is missing stays empty.
+func (an *analysis) accumulate(n *Node, fig Figure, dst *symbolic.Piecewise, pw symbolic.Piecewise) {
+	if n.Missing.Has(fig) {
+		dst.Pieces = nil
+		return
+	}
 	if len(pw.Pieces) == 0 {
 		return
 	}
 	dst.Pieces = append(dst.Pieces, pw.Pieces...)
-	if len(dst.Pieces) > accumulateMerge {
+	if len(dst.Pieces) > accumulateMerge || an.strict && len(dst.Pieces) > budgetPieces {
 		*dst = an.merge(*dst)
+		if an.strict && len(dst.Pieces) > budgetPieces {
+			n.Missing |= fig
+			dst.Pieces = nil
+		}
 	}
 }
 
@@ -393,9 +712,10 @@ const accumulateMerge = 64
 // blockWork is the work of a block's statements: each statement's weight
 // times the block's count, or for an array statement the sum of its element
 // counts over the domain.
-func (an *analysis) blockWork(b *apt.Block, o *symeval.Occ, n *Node, cnt symbolic.Piecewise) symbolic.Piecewise {
+// cntMissing says that the block's count has no closed form; the work
+// returned is then missing too (missing) when the block has scalar work.
+func (an *analysis) blockWork(b *apt.Block, o *symeval.Occ, n *Node, cnt symbolic.Piecewise, cntMissing bool) (out symbolic.Piecewise, missing bool) {
 	scalar := symbolic.Rat{}
-	var out symbolic.Piecewise
 	for i, s := range b.Stmts {
 		w := an.w.Of(s.Ops)
 		if w.IsZero() {
@@ -403,10 +723,14 @@ func (an *analysis) blockWork(b *apt.Block, o *symeval.Occ, n *Node, cnt symboli
 		}
 		if i < len(o.Sizes) && o.Sizes[i] != nil {
 			for _, alt := range o.Sizes[i].Alts {
+				if missing {
+					break
+				}
 				weight := alt.E.Mul(symbolic.Const(w))
 				pw, err := an.count(o.Dom, alt.Guard, &weight)
 				if err != nil {
-					an.fail(n, "array statement work", err)
+					an.failFig(n, FigSelf, "array statement work", err)
+					missing = true
 					continue
 				}
 				out = out.Add(pw)
@@ -416,9 +740,13 @@ func (an *analysis) blockWork(b *apt.Block, o *symeval.Occ, n *Node, cnt symboli
 		scalar = scalar.Add(w)
 	}
 	if !scalar.IsZero() {
+		missing = missing || cntMissing
 		out = out.Add(cnt.Scale(symbolic.Const(scalar)))
 	}
-	return out
+	if missing {
+		return symbolic.Piecewise{}, true
+	}
+	return out, false
 }
 
 // comm counts a Comm's messages and bytes per rank (SCALA's number of
@@ -429,9 +757,13 @@ func (an *analysis) comm(c *apt.Comm, o *symeval.Occ, n *Node) {
 	}
 	side := func(ts []symeval.Transfer, msgs, bytes *symbolic.Piecewise) {
 		for _, t := range ts {
+			if n.Missing.Has(FigComm) {
+				*msgs, *bytes = symbolic.Piecewise{}, symbolic.Piecewise{}
+				return
+			}
 			pw, err := an.count(o.Dom, t.Guard, nil)
 			if err != nil {
-				an.fail(n, "message count", err)
+				an.failFig(n, FigComm, "message count", err)
 				continue
 			}
 			*msgs = msgs.Add(pw)
@@ -444,7 +776,7 @@ func (an *analysis) comm(c *apt.Comm, o *symeval.Occ, n *Node) {
 			}
 			bw, err := an.count(o.Dom, t.Guard, t.Bytes)
 			if err != nil {
-				an.fail(n, "data volume", err)
+				an.failFig(n, FigComm, "data volume", err)
 				continue
 			}
 			*bytes = bytes.Add(bw)
@@ -460,11 +792,21 @@ func (an *analysis) comm(c *apt.Comm, o *symeval.Occ, n *Node) {
 	}
 	side(o.Sends, &n.Comm.Messages, &n.Comm.BytesSent)
 	side(o.Recvs, &n.Comm.Received, &n.Comm.BytesReceived)
+	if n.Missing.Has(FigComm) {
+		n.Comm.Messages, n.Comm.Received = symbolic.Piecewise{}, symbolic.Piecewise{}
+		n.Comm.BytesSent, n.Comm.BytesReceived = symbolic.Piecewise{}, symbolic.Piecewise{}
+	}
 }
 
 // simplifyBudget bounds the prover's steps per question when the final
 // closed forms are simplified.
 const simplifyBudget = 60
+
+// strictTidyPieces bounds the pieces of the figures a strict analysis (a
+// whole application with P symbolic) simplifies when it finishes: the
+// hundreds of node figures of NPB SP would otherwise take most of its time
+// to tidy, to little effect. The figures after them are merged only.
+const strictTidyPieces = 200
 
 // finish simplifies every closed form under the assumptions and keeps the
 // parameters the counts depend on.
@@ -474,6 +816,7 @@ func (an *analysis) finish(res *symeval.Result) {
 	// each distinct one is simplified once, with a small proof budget, since
 	// a guard left unsimplified costs only readability.
 	memo := map[string]symbolic.Piecewise{}
+	tidyPieces := strictTidyPieces
 	simp := func(pw *symbolic.Piecewise) {
 		*pw = an.merge(*pw) // what accumulate left unmerged
 		if len(pw.Pieces) <= 1 {
@@ -491,8 +834,20 @@ func (an *analysis) finish(res *symeval.Result) {
 			memo[k] = *pw
 			return
 		}
+		if an.strict {
+			if tidyPieces <= 0 {
+				return
+			}
+			tidyPieces -= len(pw.Pieces)
+		}
 		*pw = pw.SimplifyWithin(a, simplifyBudget)
 		memo[k] = *pw
+	}
+	// The work figures of a strict analysis are read only as shares of
+	// one another; its counts are printed.
+	simpWork := simp
+	if an.strict {
+		simpWork = func(pw *symbolic.Piecewise) { *pw = an.merge(*pw) }
 	}
 	used := map[string]bool{}
 	note := func(pw symbolic.Piecewise) {
@@ -507,20 +862,25 @@ func (an *analysis) finish(res *symeval.Result) {
 			}
 		}
 	}
-	simp(&an.rep.Work)
+	simpWork(&an.rep.Work)
 	note(an.rep.Work)
 	for _, n := range an.rep.Nodes {
 		simp(&n.Count)
-		simp(&n.Work)
-		simp(&n.Self)
+		simpWork(&n.Work)
+		simpWork(&n.Self)
 		if len(n.NestWork.Pieces) > 0 {
-			simp(&n.NestWork)
+			simpWork(&n.NestWork)
 		}
 		if len(n.Iterations.Pieces) > 0 {
 			simp(&n.Iterations)
 		}
 		note(n.Count)
 		note(n.Iterations)
+		// The work of nodes whose parents' work is missing (the program's,
+		// in a budgeted analysis) is read on its own.
+		note(n.Work)
+		note(n.Self)
+		note(n.NestWork)
 		if n.Comm != nil {
 			for _, pw := range []*symbolic.Piecewise{&n.Comm.Messages, &n.Comm.Received, &n.Comm.BytesSent, &n.Comm.BytesReceived} {
 				simp(pw)
@@ -784,4 +1144,11 @@ func floorOverVars(e symbolic.Expr, vars map[string]bool) bool {
 	return false
 }
 
-var debugTimes = os.Getenv("MKVET_DEBUG_TIMES") != ""
+var (
+	debugTimes = os.Getenv("MKVET_DEBUG_TIMES") != ""
+	debugSym   = os.Getenv("MKVET_DEBUG_SYM")
+	// debugCounts prints each set counted with the time it took.
+	debugCounts = os.Getenv("MKVET_DEBUG") != ""
+	// debugBudget prints the sets a budgeted analysis leaves uncounted.
+	debugBudget = os.Getenv("MKVET_DEBUG_BUDGET") != ""
+)

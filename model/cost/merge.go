@@ -21,6 +21,22 @@ const (
 	symbolicOccurrences = 5000
 )
 
+// largeBudget is the budget of the symbolic analysis of a whole application
+// (LargeProgram; Options.Budget): the closed forms in P the counting engine
+// reaches within it are kept, and the analysis takes a few tenths of a
+// second where counting every node would take tens of seconds (NPB LU, SP,
+// MG). Evaluating at a point derives every count.
+const largeBudget = 2000
+
+// budgetFor is the budget of a symbolic analysis of prog: largeBudget for a
+// whole application, else symbolicBudget.
+func budgetFor(prog *apt.Program) int {
+	if LargeProgram(prog) {
+		return largeBudget
+	}
+	return symbolicBudget
+}
+
 // AnalyzeAt costs prog at a point: P and parameters fixed to values (Options.
 // Values), so that what the program computes from them is exact, with the
 // symbolic closed forms of a budgeted symbolic evaluation where they agree
@@ -34,7 +50,7 @@ func AnalyzeAt(prog *apt.Program, opt Options, values map[string]int64) (*Report
 		return nil, err
 	}
 	if _, ok := values[Size]; pt.Parallel && !ok {
-		return Analyze(prog, opt)
+		return AnalyzeSymbolic(prog, opt)
 	}
 	if m := pt.MissingParams(values); len(m) > 0 {
 		if debugTimes {
@@ -48,7 +64,7 @@ func AnalyzeAt(prog *apt.Program, opt Options, values map[string]int64) (*Report
 		// the results are symbolic, and the symbolic evaluation's are
 		// the ones to show, where it finishes within its budget.
 		sopt := opt
-		sopt.Budget = symbolicBudget
+		sopt.Budget = budgetFor(prog)
 		if sym, err := Analyze(prog, sopt); err == nil {
 			return sym, nil
 		}
@@ -65,6 +81,18 @@ func AnalyzeAt(prog *apt.Program, opt Options, values map[string]int64) (*Report
 	}
 	r, _ := ClosedForms(pt, sym, values)
 	return r, nil
+}
+
+// AnalyzeSymbolic is Analyze for closed forms in P and the sizes. A whole
+// application (LargeProgram) is analysed under a budget (Options.Budget,
+// symbolicBudget when opt has none): its closed forms in P that the counting
+// engine reaches within it are kept, the others are missing (Node.Missing),
+// and evaluating at a point (AnalyzeAt) derives them all.
+func AnalyzeSymbolic(prog *apt.Program, opt Options) (*Report, error) {
+	if opt.Budget == 0 && opt.Values == nil && LargeProgram(prog) {
+		opt.Budget = largeBudget
+	}
+	return Analyze(prog, opt)
 }
 
 // Two evaluations of one program. The evaluation at a point (Options.Values)
@@ -142,7 +170,7 @@ func ClosedForms(pt, sym *Report, env map[string]int64) (*Report, int) {
 		// An approximate symbolic form may stand for an equally
 		// approximate point (the same unmodelled jump), never for an
 		// exact one; the node keeps the point's exactness and note.
-		if s == nil || (!s.Exact && n.Exact) || (s.Comm == nil) != (n.Comm == nil) {
+		if s == nil || (!s.Exact && n.Exact) || (s.Comm == nil) != (n.Comm == nil) || s.Missing != 0 {
 			continue
 		}
 		pairs := [][2]*symbolic.Piecewise{{&n.Count, &s.Count}, {&n.Work, &s.Work}, {&n.Self, &s.Self}}
@@ -182,7 +210,7 @@ func ClosedForms(pt, sym *Report, env map[string]int64) (*Report, int) {
 		}
 		taken++
 	}
-	if same(sym.Work, pt.Work) {
+	if !sym.WorkMissing && same(sym.Work, pt.Work) {
 		pt.Work = sym.Work
 		notePW(sym.Work, used)
 	}

@@ -38,6 +38,11 @@ type Report struct {
 	// routine's Work); Weights are the operation weights used.
 	Work    symbolic.Piecewise
 	Weights Weights
+	// WorkMissing is set when Work has no closed form within the
+	// analysis's limits (see Node.Missing): Work is then empty and unknown.
+	WorkMissing bool
+	// Budget is the analysis's budget (Options.Budget), 0 when unbounded.
+	Budget int
 	// Diags are problems met during evaluation (unmodelled constructs,
 	// recursion, unresolved values), each once.
 	Diags []apt.Diagnostic
@@ -63,8 +68,18 @@ type Report struct {
 	RankwiseP int64
 
 	an *analysis // for closed forms computed on demand (TotalCount)
-	// budgeted is set when the analysis ran under Options.Budget.
-	budgeted bool
+}
+
+// NoClosedForm returns the nodes one of whose counts has no closed form
+// within the analysis's limits (Node.CountMissing), in report order.
+func (r *Report) NoClosedForm() []*Node {
+	var out []*Node
+	for _, n := range r.Nodes {
+		if n.CountMissing() {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // ParamOrigin says where a parameter came from.
@@ -141,12 +156,39 @@ type Node struct {
 	// Note then says why.
 	Exact bool
 	Note  string
+	// Missing names the figures that have no closed form within the
+	// analysis's limits (the counting engine's work limits, Options.Budget):
+	// they are left empty, and an empty figure named here is unknown, never
+	// 0. A node's Work (and its parents') is missing when any part of it
+	// is. Figures at a point (Options.Values) are always derived.
+	Missing Figure
 
 	doms []*symeval.Domain // the node's domains, one per calling context
 	// hasIters is set for a loop that was run iteration by iteration: its
 	// Iterations are a sum even where it ran no iteration.
 	hasIters bool
 }
+
+// Figure names figures of a node, for Node.Missing.
+type Figure uint8
+
+// The figures of a node.
+const (
+	FigCount      Figure = 1 << iota // Count
+	FigIterations                    // Iterations
+	FigSelf                          // Self
+	FigWork                          // Work
+	FigNestWork                      // NestWork
+	FigComm                          // Comm's messages and bytes
+)
+
+// Has reports whether f names any of the figures of g.
+func (f Figure) Has(g Figure) bool { return f&g != 0 }
+
+// CountMissing reports whether one of n's counts (its count, a loop's
+// iterations, a Comm's messages) has no closed form within the analysis's
+// limits.
+func (n *Node) CountMissing() bool { return n.Missing.Has(FigCount | FigIterations | FigComm) }
 
 // Comm is the communication of one MPI call, per rank.
 type Comm struct {
