@@ -67,6 +67,16 @@ type Options struct {
 	// Share is the share of the program's work from which a loop nest is hot
 	// (MK1001) and from which serial work matters (MK1003); default 0.10.
 	Share float64
+	// Cover is the share of the work in loop nests that the nests MK1001
+	// names hold at least; default 3/4. Half would name the nests holding
+	// half of the predicted time, but the default weights count operations,
+	// not cycles: against measured time per nest (NPB MG class S, mkvet's
+	// own timers) a vectorised stencil runs at half its predicted share, a
+	// recurrence the processor cannot overlap (a random-number generator)
+	// and a buffer being cleared at two to three times theirs. Three
+	// quarters of the predicted work covers the nests holding half of the
+	// measured time across that spread.
+	Cover float64
 	// Imbalance is the max/mean ratio of per-rank work from which MK1002
 	// reports at a point; default 1.05.
 	Imbalance float64
@@ -85,6 +95,9 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	if o.Share <= 0 {
 		o.Share = 0.10
+	}
+	if o.Cover <= 0 || o.Cover > 1 {
+		o.Cover = 0.75
 	}
 	if o.Imbalance <= 0 {
 		o.Imbalance = 1.05
@@ -108,11 +121,13 @@ it calls, which are nests of their own (a time-step loop whose body calls the sw
 time goes; the sweeps are). Calls without nests of their own count in the calling nest. The share is
 of the work summed over all ranks at a point (-D), or without a point the limit of the share as every
 problem size grows with P fixed. Every nest holding 10% (-share) or more is reported, with its
-outermost loop's closed-form iteration count; when these together hold less than half of the work
-in loop nests, the next largest nests are added until they hold half, so that the nests named always
-account for most of the loops' time (half of the nests' work, not of the program's: work outside
-every DO loop, whole-array statements or loops built from GO TO, would otherwise make every nest
-hot), and with the last one added every nest whose work is within 5% of it (the prediction does not
+outermost loop's closed-form iteration count; when these together hold less than three quarters of
+the work in loop nests, the next largest nests are added until they hold three quarters, so that the
+nests named account for most of the loops' time even where the default weights misjudge a nest's
+cost two or three times (operations are counted, not cycles: a vectorised stencil runs faster, a
+recurrence the processor cannot overlap slower than its share). Three quarters of the nests' work,
+not of the program's: work outside every DO loop, whole-array statements or loops built from GO TO,
+would otherwise make every nest hot; and with the last one added every nest whose work is within 5% of it (the prediction does not
 order them: sweeps along x, y and z with the same work are named together). A share that is a closed form in P is reported when it is provably at least the threshold, and
 is not ranked with the others.
 `,

@@ -187,13 +187,14 @@ func (f fraction) facts(m map[string]any) {
 // routine, and its work is its own (cost.Node.NestWork): a driver loop whose
 // body calls routines with nests of their own is not where the time goes,
 // their nests are. Every nest holding the threshold share or more is
-// reported; when those together hold less than half of the work in loop
-// nests, the next largest nests are added until they hold half, so that the
-// nests named always account for most of the loops' time, however flat the
-// profile, with the nests whose work is within tieShare of the last one
-// added. Half of the nests' work rather than of the program's: work
-// outside every DO loop (whole-array statements, loops built from GO TO)
-// could otherwise make every nest, down to the smallest, "hot".
+// reported; when those together hold less than Options.Cover (three
+// quarters) of the work in loop nests, the next largest nests are added
+// until they hold it, so that the nests named always account for most of
+// the loops' time, however flat the profile, with the nests whose work is
+// within tieShare of the last one added. A share of the nests' work rather
+// than of the program's: work outside every DO loop (whole-array
+// statements, loops built from GO TO) could otherwise make every nest,
+// down to the smallest, "hot".
 func hotLoops(p *pass) {
 	var progV *cost.Values
 	if p.pt != nil {
@@ -223,7 +224,7 @@ func hotLoops(p *pass) {
 		}
 	}
 	chosen := map[*cost.Node]bool{}
-	held, half := 0.0, false
+	held, covered := 0.0, false
 	for _, x := range nests {
 		if !p.atLeast(x.f, p.opt.Share, false) {
 			continue
@@ -232,12 +233,12 @@ func hotLoops(p *pass) {
 		if x.f.numeric {
 			held += x.f.value
 		}
-		// A share that is a closed form in P is not summed, but may be
-		// half of the work on its own.
-		half = half || p.atLeast(x.f, 0.5, false)
+		// A share that is a closed form in P is not summed, but may
+		// cover the work on its own.
+		covered = covered || p.atLeast(x.f, p.opt.Cover, false)
 	}
-	if !half {
-		// The largest of the others, until half of the nests' work is
+	if !covered {
+		// The largest of the others, until Cover of the nests' work is
 		// named. A share that is no number cannot be ranked and is left
 		// out.
 		var rest []nest
@@ -249,7 +250,7 @@ func hotLoops(p *pass) {
 		slices.SortStableFunc(rest, func(a, b nest) int { return cmp.Compare(b.f.value, a.f.value) })
 		last := math.Inf(1) // no nest added yet: none is a tie
 		for _, x := range rest {
-			if held >= inNests/2 && x.f.value < last*(1-tieShare) {
+			if held >= inNests*p.opt.Cover && x.f.value < last*(1-tieShare) {
 				break
 			}
 			chosen[x.n] = true

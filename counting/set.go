@@ -184,6 +184,15 @@ func disjoint(f Formula) ([][]symbolic.Relation, error) {
 	case nil:
 		return [][]symbolic.Relation{nil}, nil
 	case Rel:
+		if c, ok := f.R.E.Const(); ok {
+			// A relation between constants (a guard on an array element
+			// whose index a split fixed) is decided here, before it
+			// multiplies the cases of the formula around it.
+			if f.R.Holds(c) {
+				return [][]symbolic.Relation{nil}, nil
+			}
+			return nil, nil
+		}
 		return [][]symbolic.Relation{{f.R}}, nil
 	case And:
 		out := [][]symbolic.Relation{nil}

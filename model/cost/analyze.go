@@ -128,13 +128,16 @@ type analysis struct {
 	// (LargeProgram): each count is bounded too (budgetCells, budgetAtoms,
 	// budgetSize, budgetPieces), so that the budget spreads over many
 	// nodes rather than going to a few hard ones.
-	strict   bool
-	assume   *symbolic.Assumptions
-	counts   map[string]countResult
-	byDomain map[*symeval.Domain]countResult
-	w        Weights
-	rep      *Report
-	byNode   map[apt.Node]*Node
+	strict bool
+	assume *symbolic.Assumptions
+	// loopBodies are the blocks that are a DO loop's whole body
+	// (recurrence), found on first use.
+	loopBodies map[*apt.Block]bool
+	counts     map[string]countResult
+	byDomain   map[*symeval.Domain]countResult
+	w          Weights
+	rep        *Report
+	byNode     map[apt.Node]*Node
 }
 
 // count returns how many points of d there are, times its factor, or with a
@@ -738,6 +741,16 @@ func (an *analysis) blockWork(b *apt.Block, o *symeval.Occ, n *Node, cnt symboli
 			continue
 		}
 		scalar = scalar.Add(w)
+	}
+	if an.loopBodies == nil {
+		an.loopBodies = loopBodies(an.rep.Program)
+	}
+	if an.loopBodies[b] && !scalar.IsZero() {
+		// A chain of dependent operations carried from one iteration to
+		// the next bounds the loop's rate (recurrence).
+		if rec, ok := an.w.recurrence(b.Stmts); ok && rec.Cmp(scalar) > 0 {
+			scalar = rec
+		}
 	}
 	if !scalar.IsZero() {
 		missing = missing || cntMissing
