@@ -170,6 +170,35 @@ func cloverOracle(t *testing.T, cfg *sweep.Config, b *sweep.Build, prog *apt.Pro
 	if data := countsOracle(t, "CloverLeaf", p, rep, pt, byNode, nil); len(data) > 0 {
 		t.Errorf("CloverLeaf P=%d: %d hot loop nests depend on data, none expected", p, len(data))
 	}
+	if p == cloverPs[len(cloverPs)-1] {
+		logCloverNests(t, rep, pt, byNode, p)
+	}
+}
+
+// logCloverNests logs the hot loops at the largest P: each one's share of
+// the predicted work and its iterations per rank, as the counters give them
+// (the static counts equal them when the oracle passes).
+func logCloverNests(t *testing.T, rep *cost.Report, pt *cost.Point, byNode map[string]map[int]instrument.Record, p int) {
+	t.Helper()
+	var table strings.Builder
+	fmt.Fprintf(&table, "CloverLeaf P=%d: loops holding 1%% or more of the predicted work, iterations per rank (counters):\n", p)
+	for _, n := range rep.Nodes {
+		if _, ok := n.Node.(*apt.Loop); !ok {
+			continue
+		}
+		share := pt.Nodes[n].Work.Total / pt.Work.Total
+		if share < hotShare {
+			continue
+		}
+		id := n.Node.Base().ID
+		pos := n.Node.Base().Span.Start()
+		var iters []string
+		for rank := 0; rank < p; rank++ {
+			iters = append(iters, fmt.Sprint(byNode[id][rank].Iters))
+		}
+		fmt.Fprintf(&table, "    %-58s %-30s %5.1f%%  %s\n", id, fmt.Sprintf("%s:%d", filepath.Base(pos.File), pos.Line), 100*share, strings.Join(iters, " "))
+	}
+	t.Log(strings.TrimSuffix(table.String(), "\n"))
 }
 
 func tailOf(s string, n int) string {
