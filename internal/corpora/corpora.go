@@ -207,3 +207,52 @@ func copyTree(src, dst string) error {
 		return os.WriteFile(target, data, 0o644)
 	})
 }
+
+// Clover is a private copy of CloverLeaf_ref: the program's own build tree,
+// where a test writes its input deck.
+type Clover struct {
+	Dir string
+	// Files are the Fortran sources of clover_leaf in the Makefile's order;
+	// CFiles the C sources its c_lover rule compiles (timer_c.c and the C
+	// kernels), which clover_leaf links whichever kernels the deck chooses.
+	Files, CFiles []string
+}
+
+// NewCloverLeaf copies CloverLeaf_ref from the corpora into dir. It skips t,
+// naming the directory, when the corpora hold no CloverLeaf_ref.
+func NewCloverLeaf(t testing.TB, corpora, dir string) (*Clover, error) {
+	t.Helper()
+	src := filepath.Join(corpora, "CloverLeaf_ref")
+	if st, err := os.Stat(src); err != nil || !st.IsDir() {
+		t.Skipf("CloverLeaf is not at %s (set MKVET_CORPORA to the corpora's directory); skipping", src)
+	}
+	if err := copyTree(src, filepath.Join(dir, "CloverLeaf_ref")); err != nil {
+		return nil, err
+	}
+	c := &Clover{Dir: filepath.Join(dir, "CloverLeaf_ref")}
+	var err error
+	if c.Files, err = CloverLeaf(dir); err != nil {
+		return nil, err
+	}
+	mk, err := os.ReadFile(filepath.Join(c.Dir, "Makefile"))
+	if err != nil {
+		return nil, err
+	}
+	rule := string(mk)
+	i := strings.Index(rule, "\nc_lover:")
+	if i < 0 {
+		return nil, fmt.Errorf("%s has no c_lover rule", filepath.Join(c.Dir, "Makefile"))
+	}
+	rule = rule[i+1:]
+	if j := strings.Index(rule, "\n\n"); j >= 0 {
+		rule = rule[:j]
+	}
+	for _, m := range regexp.MustCompile(`(?m)^\s*([A-Za-z0-9_/]+\.c)\b`).FindAllStringSubmatch(rule, -1) {
+		f := filepath.Join(c.Dir, m[1])
+		if _, err := os.Stat(f); err != nil {
+			return nil, fmt.Errorf("%s lists %s: %v", filepath.Join(c.Dir, "Makefile"), m[1], err)
+		}
+		c.CFiles = append(c.CFiles, f)
+	}
+	return c, nil
+}

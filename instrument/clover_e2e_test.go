@@ -1,0 +1,209 @@
+package instrument_test
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/frontend/fortran"
+	"github.com/mkvet/mkvet/instrument"
+	"github.com/mkvet/mkvet/instrument/sweep"
+	"github.com/mkvet/mkvet/internal/corpora"
+	"github.com/mkvet/mkvet/internal/e2e"
+	"github.com/mkvet/mkvet/model/cost"
+)
+
+// cloverDeck is the small input deck of the CloverLeaf oracle: the shipped
+// InputDecks/clover.in (two states, tiles_per_chunk 1, profiler_on) on a
+// 32x32 grid for 10 steps, with an end_time large enough that the step
+// limit ends the run.
+var cloverDeck = map[string]string{"x_cells": "32", "y_cells": "32", "end_step": "10", "end_time": "1000.0"}
+
+// cloverPoint is the analysis point beside P: the deck's values under the
+// names mkvet asks for them (its note on the input deck's values, as `mkvet
+// check -D` takes them). state_max is the number of states the deck
+// defines; profiler_on a keyword without a value, set when present. The
+// values the deck leaves out are the program's own defaults, which mkvet
+// takes by itself (test_problem=0, the Fortran kernels, summary_frequency=10).
+var cloverPoint = map[string]int64{
+	"x_cells": 32, "y_cells": 32, "end_step": 10, "state_max": 2, "tiles_per_chunk": 1, "profiler_on": 1,
+}
+
+// cloverPs are the process counts of the CloverLeaf oracle.
+var cloverPs = []int{1, 2, 4}
+
+// TestCloverLeafCountsMatchRunsE2E is the real-run counts oracle on
+// CloverLeaf 1.3 (issue 13, item 6): built with mkvet's instrumentation and
+// the flags of its Makefile's GNU configuration (without OpenMP), linked
+// with its C kernels and timer, it runs a small deck on 1, 2 and 4 ranks,
+// and every loop nest holding 1% or more of the predicted work, analysed at
+// P and the deck's values, must have an exact per-rank count, entries and
+// iterations, equal to the counters on every rank.
+func TestCloverLeafCountsMatchRunsE2E(t *testing.T) {
+	dir := corpora.Dir(t)
+	e2e.Require(t, "mpif90", "mpicc", "mpirun")
+	start := time.Now()
+	clover, err := corpora.NewCloverLeaf(t, dir, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	deck, err := writeCloverDeck(clover.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, diags := fortran.ParseFiles(clover.Files, fortran.Config{})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Fatalf("CloverLeaf: parse: %v", d)
+		}
+	}
+	// The flags of the Makefile's GNU configuration (FLAGS_GNU, CFLAGS_GNU)
+	// without OpenMP: the counters are not atomic, and the instrumentation
+	// puts a nest's probes between an OpenMP loop directive and its DO, which
+	// the directive's rules forbid; without -fopenmp the directives are
+	// comments. The C kernels and timer are compiled as c_lover does and
+	// linked into every build.
+	const flags = "-O3 -march=native -funroll-loops"
+	var objs []string
+	for _, c := range clover.CFiles {
+		obj := filepath.Join(clover.Dir, strings.TrimSuffix(filepath.Base(c), ".c")+".o")
+		cmd := exec.Command("mpicc", append(strings.Fields(flags), "-c", c, "-o", obj)...)
+		cmd.Dir = clover.Dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("mpicc %s: %v\n%s", c, err, out)
+		}
+		objs = append(objs, obj)
+	}
+	cfg := &sweep.Config{
+		Prog: prog, Files: clover.Files,
+		Options: instrument.Options{BodyCounters: true, NestTimers: true},
+		Build:   "mpif90 " + flags + " {srcs} " + strings.Join(objs, " ") + " -o {exe}", Launcher: testLauncher,
+		Dir: t.TempDir(), Timeout: 2 * time.Minute, Env: mpiEnv(),
+	}
+	b, err := cfg.Compile(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("CloverLeaf: built in %v", time.Since(start).Round(time.Second))
+	for _, p := range cloverPs {
+		cloverOracle(t, cfg, b, prog, deck, p)
+	}
+	t.Logf("CloverLeaf counts oracle: %v", time.Since(start).Round(time.Second))
+}
+
+// writeCloverDeck writes the oracle's deck, InputDecks/clover.in with
+// cloverDeck's values, as clover.in in the build copy and returns it.
+func writeCloverDeck(dir string) ([]byte, error) {
+	src, err := os.ReadFile(filepath.Join(dir, "InputDecks", "clover.in"))
+	if err != nil {
+		return nil, err
+	}
+	deck := string(src)
+	for _, k := range slices.Sorted(maps.Keys(cloverDeck)) {
+		re := regexp.MustCompile(`(?m)^(\s*)` + k + `\s*=.*$`)
+		if !re.MatchString(deck) {
+			return nil, fmt.Errorf("InputDecks/clover.in sets no %s", k)
+		}
+		deck = re.ReplaceAllString(deck, "${1}"+k+"="+cloverDeck[k])
+	}
+	return []byte(deck), os.WriteFile(filepath.Join(dir, "clover.in"), []byte(deck), 0o644)
+}
+
+func cloverOracle(t *testing.T, cfg *sweep.Config, b *sweep.Build, prog *apt.Program, deck []byte, p int) {
+	t.Helper()
+	point := map[string]int64{cost.Size: int64(p)}
+	for k, v := range cloverPoint {
+		point[k] = v
+	}
+	rep, err := cost.AnalyzeAt(prog, cost.Options{}, point)
+	if err != nil {
+		t.Fatalf("CloverLeaf P=%d: %v", p, err)
+	}
+	// Each value given is one mkvet asks for, and it asks for no other.
+	for _, k := range sortedKeys(cloverPoint) {
+		if !slices.ContainsFunc(rep.Params, func(q *cost.Param) bool { return q.Name == k }) {
+			t.Errorf("CloverLeaf P=%d: the point gives %s, which the analysis does not ask for", p, k)
+		}
+	}
+	if missing := rep.MissingParams(point); len(missing) > 0 {
+		t.Fatalf("CloverLeaf P=%d: the analysis needs more than P and the deck: %v", p, missing)
+	}
+	runDir := filepath.Join(cfg.Dir, fmt.Sprint("run-P", p))
+	if err := os.MkdirAll(runDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(runDir, "clover.in"), deck, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := cfg.Run(b, sweep.Point{P: p}, 0, runDir, "clover")
+	if run.Err != nil {
+		t.Fatalf("CloverLeaf P=%d: %v\n%s\n%s", p, run.Err, run.Stdout, run.Stderr)
+	}
+	if out, err := os.ReadFile(filepath.Join(runDir, "clover.out")); err != nil || !strings.Contains(string(out), "Calculation complete") {
+		t.Fatalf("CloverLeaf P=%d: the run did not complete (clover.out: %v)\n%s", p, err, tailOf(string(out), 2000))
+	}
+	byNode := map[string]map[int]instrument.Record{}
+	for _, r := range run.Records {
+		if r.Type != instrument.TypeNode {
+			continue
+		}
+		if byNode[r.Node] == nil {
+			byNode[r.Node] = map[int]instrument.Record{}
+		}
+		byNode[r.Node][r.Rank] = r
+	}
+	pt, err := rep.At(point)
+	if err != nil {
+		t.Fatalf("CloverLeaf P=%d: %v", p, err)
+	}
+	// CloverLeaf's hot nests run over the grid; the branches on data in
+	// their bodies (the limiters of the advection, the viscosity's test)
+	// leave the nests' own counts exact.
+	if data := countsOracle(t, "CloverLeaf", p, rep, pt, byNode, nil); len(data) > 0 {
+		t.Errorf("CloverLeaf P=%d: %d hot loop nests depend on data, none expected", p, len(data))
+	}
+	if p == cloverPs[len(cloverPs)-1] {
+		logCloverNests(t, rep, pt, byNode, p)
+	}
+}
+
+// logCloverNests logs the hot loops at the largest P: each one's share of
+// the predicted work and its iterations per rank, as the counters give them
+// (the static counts equal them when the oracle passes).
+func logCloverNests(t *testing.T, rep *cost.Report, pt *cost.Point, byNode map[string]map[int]instrument.Record, p int) {
+	t.Helper()
+	var table strings.Builder
+	fmt.Fprintf(&table, "CloverLeaf P=%d: loops holding 1%% or more of the predicted work, iterations per rank (counters):\n", p)
+	for _, n := range rep.Nodes {
+		if _, ok := n.Node.(*apt.Loop); !ok {
+			continue
+		}
+		share := pt.Nodes[n].Work.Total / pt.Work.Total
+		if share < hotShare {
+			continue
+		}
+		id := n.Node.Base().ID
+		pos := n.Node.Base().Span.Start()
+		var iters []string
+		for rank := 0; rank < p; rank++ {
+			iters = append(iters, fmt.Sprint(byNode[id][rank].Iters))
+		}
+		fmt.Fprintf(&table, "    %-58s %-30s %5.1f%%  %s\n", id, fmt.Sprintf("%s:%d", filepath.Base(pos.File), pos.Line), 100*share, strings.Join(iters, " "))
+	}
+	t.Log(strings.TrimSuffix(table.String(), "\n"))
+}
+
+func tailOf(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "..." + s[len(s)-n:]
+}
