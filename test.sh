@@ -28,5 +28,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 go vet ./...
 # -p 1: one test binary at a time. The calibration accuracy tests time real MPI
 # runs on both cores; another package's tests running beside them make the
-# timings they fit and check noise, not the program.
-go test -p 1 -count=1 ./...
+# timings they fit and check noise, not the program. -timeout 30m: the
+# corpora oracles build and run NPB and CloverLeaf in one test binary, about
+# five minutes on two cores, which a loaded machine can double past the
+# default ten.
+go test -p 1 -count=1 -timeout 30m ./...
