@@ -468,6 +468,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	var lf *loopFrame // for the loops inside, when the DO is symbolic
 	var doExit *gotoLoopState
 	var rows *rowSpan
+	rankNote := "" // why the trip count is approximate (setTripRange)
 	if l.Var != "" && l.Iterations == nil {
 		rows = ev.telescope(l)
 	}
@@ -496,6 +497,9 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			p := ev.newParam("trips_"+routineTag(ev.frame().routine)+"_"+itoa(pos.Line), FromTripCount, pos,
 				"the trip count of the loop at "+pos.String(), false)
 			ev.tripParams[l] = p
+			if r, ok := ev.tripRanges[l]; ok {
+				setTripRange(p, r[0], r[1])
+			}
 			if l.Var == "" && (ev.readsInput(l.Body) || l.While != nil && onText(l.While)) {
 				// A loop over the lines of input (a deck, a file of
 				// records), or over the characters of a text: at least
@@ -507,12 +511,17 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			t = Known(p.expr())
 		}
 		trips = t
+		if p, ok := ev.tripParams[l]; ok && p.ByRank && mentions(t, []string{p.Name}) {
+			// One value of a trip count stands for every rank's: the
+			// loop and its body are approximate (marked once walked).
+			rankNote = byRankNote(p)
+		}
 		k := ev.loopVarName("k")
 		body.vars = append(body.vars, k)
 		body.conds = append(body.conds, counting.Rel{R: symbolic.Rel(symbolic.Sym(k), ">=", symbolic.Int(1))})
 		f, _ := relation(Known(symbolic.Sym(k)), t, apt.OpLe)
 		body.conds = append(body.conds, f)
-		if l.Var == "" && l.Iterations == nil {
+		if l.Var == "" && l.Iterations == nil && l.While == nil {
 			if te, ok := t.Single(); ok {
 				// A DO without control ends by its EXIT: the first
 				// `IF (c) EXIT` of its body is taken on its last trip.
@@ -718,6 +727,9 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	ev.doExit = doExit
 	ev.walk(l.Body, o)
 	ev.doExit = savedExit
+	if rankNote != "" {
+		markInexact(o, rankNote)
+	}
 	if doExit != nil && !doExit.used {
 		ev.diag(pos, apt.Warning, "the DO loop without control has no IF (...) EXIT at its top level: its trip count is a parameter")
 	}

@@ -224,6 +224,12 @@ type evaluator struct {
 	consts map[*apt.Const]Value
 	// byRankDepth is set while a loop is run rank by rank.
 	byRankDepth int
+	// lastTrips is the trip count of the last GO TO loop run
+	// (runGotoLoop), tripRanges the least and largest trip counts over
+	// the ranks of the DO WHILE loops whose runs the rank decides
+	// (rankTripBounds), for their trip-count parameters.
+	lastTrips  int64
+	tripRanges map[*apt.Loop][2]int64
 	// rel holds the program's control-relevant variables (relevance.go).
 	rel *relevance
 	// running counts the loops being run, one inside the other.

@@ -92,12 +92,16 @@ func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
 		ev.byRank(nil, seg, seg[0].Base().Span.Start(), parent, func() bool { return ev.runGotoLoop(seg, parent) }) {
 		return
 	}
+	lo, hi, probed := ev.rankTripBounds(nil, seg, parent, func() bool { return ev.runGotoLoop(seg, parent) },
+		func() int64 { return ev.lastTrips })
 	first := seg[0].Base()
 	pos := first.Span.Start()
 	p := ev.newParam("trips_"+routineTag(ev.frame().routine)+"_"+itoa(pos.Line), FromTripCount, pos,
 		"how many times the loop formed by GO TO "+label+" at "+pos.String()+" runs its first statement", false)
 	ev.res.Assume = append(ev.res.Assume, symbolic.Rel(p.expr(), ">=", symbolic.Int(1)))
-	if lo, ok := ev.leastTrips(seg); ok {
+	if probed {
+		setTripRange(p, lo, hi)
+	} else if lo, ok := ev.leastTrips(seg); ok {
 		// Known from below only: the analysis takes the least value and
 		// says so, and asks for it where more runs would matter.
 		p.Lo, p.Default = &lo, &lo
@@ -107,6 +111,16 @@ func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
 	k := symbolic.Sym(kname)
 	saved := ev.cur
 	body := saved.clone()
+	if probed {
+		// One value of the trip count stands for every rank's: the
+		// occurrences of the loop's statements are approximate.
+		kids := len(parent.Children)
+		defer func() {
+			for _, c := range parent.Children[kids:] {
+				markInexact(c, byRankNote(p))
+			}
+		}()
+	}
 	body.pending = nil
 	body.vars = append(body.vars, kname)
 	body.conds = append(body.conds,

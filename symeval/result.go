@@ -1,6 +1,7 @@
 package symeval
 
 import (
+	"fmt"
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
@@ -90,6 +91,17 @@ type Param struct {
 	// Lo and Hi bound the values the parameter can take, where the
 	// evaluation knows them (a branch frequency is 0..100); nil otherwise.
 	Lo, Hi *symbolic.Expr
+	// ByRank is set for a trip count that differs from rank to rank,
+	// each rank's run deciding it, beyond the process counts at which
+	// loops are run rank by rank: Lo and Hi are its least and largest
+	// values over the ranks, and one value stands for all of them, so
+	// the counts resting on it are approximate.
+	ByRank bool
+}
+
+// byRankNote is why a count resting on a ByRank trip count is approximate.
+func byRankNote(p *Param) string {
+	return fmt.Sprintf("its trip count differs from rank to rank (%s, between %s and %s); one value stands for every rank", p.Name, p.Lo, p.Hi)
 }
 
 // Domain is where an occurrence executes: the integer points of Vars (the

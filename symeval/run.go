@@ -539,7 +539,25 @@ func (ev *evaluator) runWhile(l *apt.Loop, o *Occ) bool {
 	if ev.runWhileOnce(l, o) {
 		return true
 	}
-	return ev.byRank([]apt.Expr{l.While}, l.Body, l.Span.Start(), o, func() bool { return ev.runWhileOnce(l, o) })
+	if ev.byRank([]apt.Expr{l.While}, l.Body, l.Span.Start(), o, func() bool { return ev.runWhileOnce(l, o) }) {
+		return true
+	}
+	if lo, hi, ok := ev.rankTripBounds([]apt.Expr{l.While}, l.Body, o, func() bool { return ev.runWhileOnce(l, o) },
+		func() int64 { return int64(len(o.Iters)) }); ok {
+		// The loop's trip-count parameter (one per loop) ranges over
+		// the trip counts of every context.
+		if r, seen := ev.tripRanges[l]; seen {
+			lo, hi = min(lo, r[0]), max(hi, r[1])
+		}
+		if ev.tripRanges == nil {
+			ev.tripRanges = map[*apt.Loop][2]int64{}
+		}
+		ev.tripRanges[l] = [2]int64{lo, hi}
+		if p, ok := ev.tripParams[l]; ok {
+			setTripRange(p, lo, hi)
+		}
+	}
+	return false
 }
 
 // maxRankSplit bounds the process counts at which a loop whose exit depends
@@ -571,18 +589,7 @@ func (ev *evaluator) byRank(header []apt.Expr, body []apt.Node, pos apt.Pos, o *
 	var pending map[string][]jump
 	alive := 0
 	for r := int64(0); r < np; r++ {
-		sub := map[string]symbolic.Expr{Rank: symbolic.Int(r)}
-		ev.env = cloneEnv(baseEnv)
-		for _, k := range read {
-			if v, ok := ev.env[k]; ok && v.IsKnown() {
-				if w, ok := substValue(v, sub); ok {
-					ev.env[k] = w
-				}
-			}
-		}
-		ev.cur = baseCur.clone()
-		ev.cur.pending = nil
-		ev.cur.conds = append(ev.cur.conds, rel(symbolic.Sym(Rank), "==", symbolic.Int(r)))
+		ev.enterRank(baseEnv, baseCur, read, r)
 		if !run() {
 			snap.restore(ev, o)
 			return false
@@ -643,6 +650,95 @@ func (ev *evaluator) byRank(header []apt.Expr, body []apt.Node, pos apt.Pos, o *
 		ev.env[k] = ev.changedBy(k, "the value of %s after the loop at "+pos.String(), false)
 	}
 	return true
+}
+
+// enterRank sets the state for a run of a loop at rank r: the values the
+// loop reads (the storage keys read) taken at that rank, and the domain
+// restricted to rank == r.
+func (ev *evaluator) enterRank(baseEnv map[string]Value, baseCur *domainState, read []string, r int64) {
+	sub := map[string]symbolic.Expr{Rank: symbolic.Int(r)}
+	ev.env = cloneEnv(baseEnv)
+	for _, k := range read {
+		if v, ok := ev.env[k]; ok && v.IsKnown() {
+			if w, ok := substValue(v, sub); ok {
+				ev.env[k] = w
+			}
+		}
+	}
+	ev.cur = baseCur.clone()
+	ev.cur.pending = nil
+	ev.cur.conds = append(ev.cur.conds, rel(symbolic.Sym(Rank), "==", symbolic.Int(r)))
+}
+
+// Trip counts at more ranks than maxRankSplit. Running a loop rank by rank
+// keeps each rank's occurrences and values, which costs too much beyond a
+// few ranks; a loop whose exit depends on the rank (binary powering of a
+// rank-dependent exponent, a search per process) still has, at each rank,
+// a trip count the run decides. rankTripBounds runs it at every rank and
+// keeps only the least and the largest trip count: the loop's trip-count
+// parameter gets them as its range, and MK3001 asks for its value only
+// where the range moves the predicted work (the middle of the range
+// stands for it elsewhere, and says so).
+const (
+	// maxTripProbeP bounds the process counts at which trip counts are
+	// probed rank by rank.
+	maxTripProbeP = 1 << 12
+	// tripProbeBudget bounds the node visits of all the runs of one probe.
+	tripProbeBudget = 1 << 21
+)
+
+// rankTripBounds runs a loop (run does it, trips reads the trip count of a
+// run that finished) at every rank where P is a number beyond maxRankSplit,
+// each run undone, and returns the least and largest trip counts. It
+// reports false, with the state as it found it, where P is not such a
+// number, a rank's run fails, or the runs exceed tripProbeBudget.
+func (ev *evaluator) rankTripBounds(header []apt.Expr, body []apt.Node, o *Occ, run func() bool, trips func() int64) (lo, hi int64, ok bool) {
+	np, ok := ev.values[Size]
+	if _, fixed := ev.values[Rank]; !ok || fixed || np <= maxRankSplit || np > maxTripProbeP || ev.byRankDepth > 0 || o == nil {
+		return 0, 0, false
+	}
+	ev.byRankDepth++
+	defer func() { ev.byRankDepth-- }()
+	visits := ev.runVisits
+	defer func() { ev.runVisits = visits }()
+	snap := ev.snapshot(o)
+	defer snap.restore(ev, o)
+	baseEnv, baseCur := ev.env, ev.cur.clone()
+	read := ev.keysRead(header, body)
+	spent := int64(0)
+	for r := int64(0); r < np; r++ {
+		ev.enterRank(baseEnv, baseCur, read, r)
+		ev.runVisits = visits
+		if !run() {
+			return 0, 0, false
+		}
+		t := trips()
+		spent += ev.runVisits - visits
+		snap.restore(ev, o) // every run is undone; restoring twice is harmless
+		if spent > tripProbeBudget {
+			return 0, 0, false
+		}
+		if r == 0 || t < lo {
+			lo = t
+		}
+		if r == 0 || t > hi {
+			hi = t
+		}
+	}
+	return lo, hi, true
+}
+
+// tripRangeNote is what setTripRange adds to a parameter's description.
+const tripRangeNote = " (a run at each rank decides it)"
+
+// setTripRange gives a trip-count parameter the range rankTripBounds found.
+func setTripRange(p *Param, lo, hi int64) {
+	l, h := symbolic.Int(lo), symbolic.Int(hi)
+	mid := symbolic.Int((lo + hi) / 2)
+	p.Lo, p.Hi, p.Default, p.ByRank = &l, &h, &mid, true
+	if !strings.HasSuffix(p.What, tripRangeNote) {
+		p.What += tripRangeNote
+	}
 }
 
 // keysRead returns the storage keys of the variables a loop's control
@@ -842,7 +938,11 @@ func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
 	mod := ev.modified(seg)
 	ev.running++
 	defer func() { ev.running-- }()
-	for k := int64(0); ; k++ {
+	var k int64
+	// The first statement runs once per pass: k+1 times when the run
+	// ends in pass k (rankTripBounds reads it).
+	defer func() { ev.lastTrips = k + 1 }()
+	for k = 0; ; k++ {
 		if k > maxRunTrips || ev.runVisits-snap.visits > runBudget || ev.runVisits > totalRunBudget ||
 			!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds ||
 			len(ev.res.Params) > snap.params+runParams || ev.freqUses > snap.freqUses || ev.err != nil {

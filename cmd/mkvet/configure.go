@@ -544,10 +544,18 @@ func compiledChecks(prog *apt.Program) []compiledCheck {
 				}
 			case *apt.If:
 				for _, b := range n.Branches {
+					stops := stopsIn(b.Body)
 					apt.InspectExpr(b.Cond, func(e apt.Expr) bool {
 						bin, ok := e.(*apt.Binary)
 						if !ok || !bin.Op.IsRelational() {
 							return true
+						}
+						if bin.Op != apt.OpEq && bin.Op != apt.OpNe && !stops {
+							// An ordering that chooses a layout (np <= nz)
+							// says nothing of the build; one whose branch
+							// stops the program (num < nnodes_compiled),
+							// or an equation, does.
+							return false
 						}
 						for _, sides := range [][2]apt.Expr{{bin.X, bin.Y}, {bin.Y, bin.X}} {
 							s, ok1 := sides[0].(*apt.Name)
@@ -570,6 +578,24 @@ func compiledChecks(prog *apt.Program) []compiledCheck {
 		routine(r)
 	}
 	return out
+}
+
+// stopsIn reports whether a statement list holds a STOP or an MPI_ABORT
+// (in its own statements and their branches, not in routines it calls).
+func stopsIn(body []apt.Node) bool {
+	found := false
+	for _, n := range body {
+		apt.Inspect(n, func(x apt.Node) bool {
+			switch x := x.(type) {
+			case *apt.Stop:
+				found = true
+			case *apt.Comm:
+				found = found || x.Op == apt.MPIAbort
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // constInt evaluates a named constant's integer value: literals, other

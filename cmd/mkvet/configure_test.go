@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/frontend/fortran"
 	"github.com/mkvet/mkvet/internal/e2e"
 )
 
@@ -337,4 +340,51 @@ func TestCheckConfigure(t *testing.T) {
 		t.Errorf("exit %d, want %s annotated with 4096/16 elements 10 times:\n%s%s", code, sweep, out, errs)
 	}
 	emptyDir(t, tmp)
+}
+
+// TestCompiledChecksNeedAStopOrAnEquation checks which comparisons of the
+// process count with a named constant say what P a build is for: an
+// equation (MG's `nprocs .ne. nprocs_compiled`, which only warns), or an
+// ordering whose branch stops the program (LU's `num .lt. nnodes_compiled`
+// before MPI_ABORT); not an ordering that chooses a layout (FT's
+// `np .le. nz`).
+func TestCompiledChecksNeedAStopOrAnEquation(t *testing.T) {
+	src := `      program layout
+      include 'mpif.h'
+      integer nz, nmin, nbuilt
+      parameter (nz = 64, nmin = 2, nbuilt = 8)
+      integer np, ierr, l
+      call MPI_INIT(ierr)
+      call MPI_COMM_SIZE(MPI_COMM_WORLD, np, ierr)
+      if (np .le. nz) then
+         l = 1
+      else
+         l = 2
+      endif
+      if (np .lt. nmin) then
+         call MPI_ABORT(MPI_COMM_WORLD, 1, ierr)
+      endif
+      if (np .ne. nbuilt) then
+         write (*,*) 'warning: compiled for', nbuilt
+      endif
+      call MPI_FINALIZE(ierr)
+      end
+`
+	file := filepath.Join(t.TempDir(), "layout.f")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog, diags := fortran.ParseFiles([]string{file}, fortran.Config{})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Fatal(d)
+		}
+	}
+	var got []string
+	for _, c := range compiledChecks(prog) {
+		got = append(got, fmt.Sprintf("%s=%d", c.param, c.value))
+	}
+	if want := []string{"nmin=2", "nbuilt=8"}; !slices.Equal(got, want) {
+		t.Errorf("compiledChecks = %v, want %v", got, want)
+	}
 }

@@ -111,6 +111,9 @@ type pointModel struct {
 	// unconfigured is why -configure could not configure the program at
 	// this P: the first line of the command's error output.
 	unconfigured string
+	// incomplete is why the evaluation at this P gives no time: counts
+	// without a value within the analysis's limits (phase.IncompleteError).
+	incomplete string
 	// env holds the values of the parameters at this P: those given, and
 	// the defaults of the others (a branch frequency's neutral 50%).
 	env map[string]float64
@@ -363,6 +366,13 @@ func (wf *whatifFlags) build(files []string, prof *model.Profile, ps []int64, st
 		r.unitNote = fmt.Sprintf("one iteration of %s takes %s: %s per operation unit", strings.TrimSpace(node), model.FormatDuration(d), model.FormatDuration(u))
 	}
 	m, terms, err := a.Model(mopt)
+	var inc *phase.IncompleteError
+	if errors.As(err, &inc) && a.Report.Parallel && seriesName == "" && wf.perPFlags(files, "") == nil {
+		// Counts without a closed form in P have one at each process
+		// count.
+		return wf.buildPerP(fixedProgram(prog), files, prof, ps, exprs, assume,
+			"counts without a closed form in P are evaluated at each process count: "+err.Error())
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -1485,9 +1495,15 @@ func (wf *whatifFlags) buildPerP(src perPSource, files []string, prof *model.Pro
 			rep = a.Report
 		}
 		if err != nil {
-			// Only a program that stops at this P has no sample to give.
-			var serr error
-			if rep, serr = cost.Analyze(prog, cost.Options{Entry: wf.entry, Assume: assume, Values: values}); serr != nil || rep.Stopped == nil {
+			// Only a program that stops at this P, or lacks values there,
+			// has no sample to give.
+			if rep == nil {
+				var serr error
+				if rep, serr = cost.Analyze(prog, cost.Options{Entry: wf.entry, Assume: assume, Values: values}); serr != nil {
+					return nil, fmt.Errorf("P=%d: %s%w", p, wf.compiledHint(compiled(prog), p, r.analysis != nil), err)
+				}
+			}
+			if rep.Stopped == nil && len(rep.MissingParams(values)) == 0 {
 				return nil, fmt.Errorf("P=%d: %s%w", p, wf.compiledHint(compiled(prog), p, r.analysis != nil), err)
 			}
 		}
@@ -1498,11 +1514,22 @@ func (wf *whatifFlags) buildPerP(src perPSource, files []string, prof *model.Pro
 			continue
 		}
 		if missing := rep.MissingParams(values); len(missing) > 0 {
-			return nil, usagef("P=%d: %sno value for %s; give %s", p, wf.compiledHint(compiled(prog), p, r.analysis != nil),
-				strings.Join(missing, ", "), defsHint(missing))
+			// Values the evaluation could not derive at this P: the row
+			// says which, and the other process counts still get theirs;
+			// a sweep none of whose process counts has them fails.
+			pm.incomplete = fmt.Sprintf("%sno value for %s; give %s", wf.compiledHint(compiled(prog), p, r.analysis != nil),
+				clipList(missing, 6), defsHint(missing[:min(len(missing), 6)]))
+			r.points = append(r.points, pm)
+			continue
 		}
 		pm.env, pm.defaulted = pointEnv(rep, values)
 		m, terms, err := a.Model(mopt)
+		var inc *phase.IncompleteError
+		if errors.As(err, &inc) {
+			pm.incomplete = inc.Error()
+			r.points = append(r.points, pm)
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("P=%d: %w", p, err)
 		}
@@ -1515,7 +1542,17 @@ func (wf *whatifFlags) buildPerP(src perPSource, files []string, prof *model.Pro
 	if r.analysis == nil {
 		// r goes back with the error: buildConfigured adds where the
 		// command ran.
-		return r, fmt.Errorf("the program cannot be evaluated at any process count of the sweep: %s", r.points[0].noTime())
+		first := r.points[0]
+		for _, pm := range r.points {
+			if pm.incomplete != "" {
+				first = pm
+				break
+			}
+		}
+		if first.incomplete != "" {
+			return r, usagef("%s", first.noTime())
+		}
+		return r, fmt.Errorf("the program cannot be evaluated at any process count of the sweep: %s", first.noTime())
 	}
 	for name, e := range exprs {
 		if c, ok := e.Const(); ok {
@@ -1583,11 +1620,22 @@ func pointEnv(rep *cost.Report, values map[string]int64) (map[string]float64, []
 	return env, defaulted
 }
 
+// clipList joins names, the first max of them and how many more.
+func clipList(names []string, max int) string {
+	if len(names) <= max {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:max], ", "), len(names)-max)
+}
+
 // configureHint suggests -configure.
 const configureHint = "-configure CMD configures the program for each P, NPB: -configure '../sys/setparams BENCH {P} CLASS'"
 
 // noTime says why a process count has no model.
 func (pm *pointModel) noTime() string {
+	if pm.incomplete != "" {
+		return fmt.Sprintf("P=%d: %s", pm.p, pm.incomplete)
+	}
 	if pm.unconfigured != "" {
 		return fmt.Sprintf("P=%d: the build cannot be configured: %s", pm.p, pm.unconfigured)
 	}
@@ -1678,6 +1726,10 @@ func (wf *whatifFlags) evaluatePerP(run *whatifRun, prof *model.Profile, ps []in
 			rows[pm.p] = rowJSON{P: pm.p, Time: math.NaN(), Why: "stops at " + pm.stopped.Pos.String(), Terms: map[string]float64{}}
 			continue
 		}
+		if pm.incomplete != "" {
+			rows[pm.p] = rowJSON{P: pm.p, Time: math.NaN(), Why: "no time: " + pm.incomplete, Terms: map[string]float64{}}
+			continue
+		}
 		env := maps2(run.env)
 		for k, v := range pm.env {
 			env[k] = v
@@ -1687,13 +1739,13 @@ func (wf *whatifFlags) evaluatePerP(run *whatifRun, prof *model.Profile, ps []in
 				defaulted = append(defaulted, d)
 			}
 		}
-		rs, err := whatif.Table(pm.model, env, []int64{pm.p})
+		row, err := whatif.RowAt(pm.model, env, pm.p)
 		if err != nil {
 			return nil, fmt.Errorf("P=%d: %w", pm.p, err)
 		}
-		rows[pm.p] = rowOf(pm.model, rs[0])
+		rows[pm.p] = rowOf(pm.model, row)
 		if pm.p == 1 {
-			t1 = rs[0].Time
+			t1 = row.Time
 		}
 		for _, t := range pm.terms {
 			if t.Max != nil && t.Max.Method == phase.Approx {

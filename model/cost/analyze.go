@@ -199,6 +199,9 @@ func (an *analysis) countUncached(d *symeval.Domain, extra counting.Formula, wei
 	} else {
 		total, err = an.countCases(set, weight)
 	}
+	if err != nil && debugBudget {
+		fmt.Fprintf(os.Stderr, "cost: countUncached np=%d rankwise=%v params=%v: %v\n%s\n", an.np, an.rankwise(), set.Params, err, set)
+	}
 	if err != nil {
 		return symbolic.Piecewise{}, err
 	}
@@ -375,6 +378,8 @@ func (an *analysis) countSet(set *counting.Set, weight *symbolic.Expr) (symbolic
 		if pe, e := counting.SumAtPoint(set, w, an.assume, copt); e == nil {
 			pw, err = pe, nil
 			an.rep.Enumerated++
+		} else if debugBudget {
+			fmt.Fprintf(os.Stderr, "cost: SumAtPoint %s: %v\n", set, e)
 		}
 	}
 	an.counts[key] = countResult{pw: pw, err: err, names: names}
@@ -535,6 +540,9 @@ func (an *analysis) node(o *symeval.Occ, parent *Node) *Node {
 // failures are reported too (fail).
 func (an *analysis) failFig(n *Node, fig Figure, what string, err error) {
 	n.Missing |= fig
+	if debugBudget {
+		fmt.Fprintf(os.Stderr, "cost: %s %s of %s missing: %v\n", n.Node.Base().Span.Start(), what, n.Node.Base().ID, err)
+	}
 	if errors.Is(err, counting.ErrTooComplex) {
 		return
 	}

@@ -124,7 +124,10 @@ func (an *analysis) countByRank(set *counting.Set, weight *symbolic.Expr) (symbo
 
 // countEachRank counts set with the rank fixed to each of ranks, and returns
 // the counts as pieces guarded by rank == r (consecutive ranks with equal
-// counts share one piece lo <= rank <= hi).
+// counts share one piece lo <= rank <= hi). A count at one rank that comes
+// in several pieces (the cases of a disjunction, counted one by one) is
+// their sum where nothing else is free, and keeps its pieces, each guarded
+// by rank == r, where other parameters are.
 func (an *analysis) countEachRank(set *counting.Set, weight *symbolic.Expr, ranks []int64, _ []bool) (symbolic.Piecewise, error) {
 	var out symbolic.Piecewise
 	var runStart, runEnd int64 = -1, -1
@@ -172,8 +175,21 @@ func (an *analysis) countEachRank(set *counting.Set, weight *symbolic.Expr, rank
 				return symbolic.Piecewise{}, err
 			}
 			v, ok := pw.Single()
+			if !ok && len(cs.Params) == 0 {
+				// Every symbol is fixed: the pieces whose guards hold
+				// add up to a number (an inner loop's cases over an
+				// outer loop's variable, summed away, leave several).
+				if c, err := pw.Eval(nil); err == nil {
+					v, ok = symbolic.Const(c), true
+				}
+			}
 			if !ok {
-				return symbolic.Piecewise{}, counting.ErrTooComplex
+				// A closed form in the other parameters, at this rank.
+				r := symbolic.Sym(symeval.Rank)
+				flush()
+				runStart = -1
+				out = out.Add(guardAll(pw, []symbolic.Relation{symbolic.Rel(r, "==", symbolic.Int(rk))}))
+				continue
 			}
 			val = v
 		}
@@ -246,6 +262,7 @@ func (an *analysis) classGuards(rels []counting.Rel, tables [][]bool, truth []bo
 			keep[i] = true
 		}
 	}
+	ranges := rankRangeGuards(ranks)
 	guards := [][]symbolic.Relation{nil}
 	for i, k := range keep {
 		if !k {
@@ -269,6 +286,12 @@ func (an *analysis) classGuards(rels []counting.Rel, tables [][]bool, truth []bo
 				guards[j] = append(guards[j], symbolic.Rel(r.E, "<=", symbolic.Int(0)))
 			}
 		default:
+			if 2*len(guards) > len(ranges) {
+				// Splitting every false equation doubles the guards
+				// (a class that is every rank but a few): the class's
+				// runs of consecutive ranks are fewer.
+				return ranges
+			}
 			var split [][]symbolic.Relation
 			for _, g := range guards {
 				split = append(split,
@@ -284,6 +307,26 @@ func (an *analysis) classGuards(rels []counting.Rel, tables [][]bool, truth []bo
 		if an.someRank(g, ranks) {
 			out = append(out, g)
 		}
+	}
+	return out
+}
+
+// rankRangeGuards returns one guard per run of consecutive ranks of the
+// sorted ranks: lo <= rank <= hi, or rank == r for a run of one.
+func rankRangeGuards(ranks []int64) [][]symbolic.Relation {
+	r := symbolic.Sym(symeval.Rank)
+	var out [][]symbolic.Relation
+	for i := 0; i < len(ranks); {
+		j := i
+		for j+1 < len(ranks) && ranks[j+1] == ranks[j]+1 {
+			j++
+		}
+		if i == j {
+			out = append(out, []symbolic.Relation{symbolic.Rel(r, "==", symbolic.Int(ranks[i]))})
+		} else {
+			out = append(out, []symbolic.Relation{symbolic.Rel(r, ">=", symbolic.Int(ranks[i])), symbolic.Rel(r, "<=", symbolic.Int(ranks[j]))})
+		}
+		i = j + 1
 	}
 	return out
 }

@@ -57,6 +57,9 @@ type Term struct {
 // with B the stages, W the overlapped work per stage and D the chain depth
 // of each phase (see Phase).
 func (a *Analysis) Model(opt ModelOptions) (whatif.Model, []Term, error) {
+	if err := a.complete(); err != nil {
+		return whatif.Model{}, nil, err
+	}
 	prof := opt.Profile
 	if prof == nil {
 		prof = model.Default()
@@ -610,4 +613,34 @@ func (a *Analysis) UnitTime(id string, t symbolic.Rat) (symbolic.Rat, error) {
 		return symbolic.Rat{}, fmt.Errorf("%s does no work at any sample", id)
 	}
 	return t.Quo(ratio), nil
+}
+
+// IncompleteError says that a model would rest on counts without a value:
+// the program's work, or some node's count, has no closed form within the
+// analysis's limits (cost.Node.Missing). A time built from what remains
+// would be too small by an unknown amount, so none is given.
+type IncompleteError struct {
+	// Nodes are the nodes without a count, in report order; WorkMissing is
+	// set when the program's work as a whole has none.
+	Nodes       []*cost.Node
+	WorkMissing bool
+}
+
+func (e *IncompleteError) Error() string {
+	if len(e.Nodes) == 0 {
+		return "the program's work has no closed form within the analysis's limits, so no time is predicted"
+	}
+	n := e.Nodes[0]
+	return fmt.Sprintf("the counts of %d loops, calls and MPI calls (the first %s at %s) have no value within the analysis's limits, so no time is predicted",
+		len(e.Nodes), n.Node.Base().ID, n.Node.Base().Span.Start())
+}
+
+// complete returns an IncompleteError when the report lacks a count the
+// model needs.
+func (a *Analysis) complete() error {
+	nodes := a.Report.NoClosedForm()
+	if len(nodes) == 0 && !a.Report.WorkMissing {
+		return nil
+	}
+	return &IncompleteError{Nodes: nodes, WorkMissing: a.Report.WorkMissing}
 }

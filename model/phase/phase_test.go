@@ -1,6 +1,7 @@
 package phase
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -591,5 +592,25 @@ func TestLeadingAndMean(t *testing.T) {
 		if !got.Equal(sum.Quo(symbolic.RatInt(s.P))) {
 			t.Errorf("%s: mean %s, want %s", s, got, sum.Quo(symbolic.RatInt(s.P)))
 		}
+	}
+}
+
+// TestModelRefusesMissingCounts checks that a model is never built from a
+// report whose counts lack a value (an analysis out of budget leaves the
+// program's work without a closed form): the time would be too small by an
+// unknown amount, so Model gives an IncompleteError instead.
+func TestModelRefusesMissingCounts(t *testing.T) {
+	a := analyze(t, "atm2d.f90", Options{Cost: cost.Options{Budget: 1}})
+	if len(a.Report.NoClosedForm()) == 0 && !a.Report.WorkMissing {
+		t.Fatal("atm2d.f90 with a budget of one cell: every count has a closed form; the test needs one without")
+	}
+	_, _, err := a.Model(ModelOptions{})
+	var inc *IncompleteError
+	if !errors.As(err, &inc) {
+		t.Fatalf("Model = %v, want an IncompleteError", err)
+	}
+	full := analyze(t, "atm2d.f90", Options{})
+	if _, _, err := full.Model(ModelOptions{}); err != nil {
+		t.Fatalf("without a budget: %v", err)
 	}
 }

@@ -167,43 +167,73 @@ func (f *ModelFunc) Table(env map[string]float64, ps []int64) ([]Row, error) {
 		return nil, err
 	}
 	rows := make([]Row, 0, len(ps))
-	terms := make([]value, len(f.terms))
 	for _, p := range ps {
-		t, err := f.evalP(pt, p, terms)
+		row, err := f.row(pt, p, &t1)
 		if err != nil {
 			return nil, err
-		}
-		row := Row{P: p, Terms: make([]float64, len(terms)), Time: t.float()}
-		comm := value{exact: true}
-		best := -1
-		for i, v := range terms {
-			row.Terms[i] = v.float()
-			if best < 0 || row.Terms[i] > row.Terms[best] {
-				best = i
-			}
-			if f.m.Terms[i].Kind == Comm {
-				comm = comm.add(v)
-			}
-		}
-		if best >= 0 {
-			row.Dominant = f.m.Terms[best].Name
-		}
-		row.Exact = t.exact && t1.exact && comm.exact
-		if t.exact && t1.exact {
-			s := t1.r.Quo(t.r)
-			row.Speedup, row.Efficiency = s.Float64(), s.Quo(symbolic.RatInt(p)).Float64()
-		} else {
-			row.Speedup = t1.float() / row.Time
-			row.Efficiency = row.Speedup / float64(p)
-		}
-		if t.exact && comm.exact {
-			row.CommShare = comm.r.Quo(t.r).Float64()
-		} else {
-			row.CommShare = comm.float() / row.Time
 		}
 		rows = append(rows, row)
 	}
 	return rows, nil
+}
+
+// RowAt evaluates m at the one process count p, with the other symbols'
+// values from env, without a speedup (NaN): a model valid at p alone (one
+// evaluated at that process count, with values compiled in for it) has no
+// time at P = 1 to divide.
+func RowAt(m Model, env map[string]float64, p int64) (Row, error) {
+	f, err := m.Compile()
+	if err != nil {
+		return Row{}, err
+	}
+	pt, err := f.bind(env, true)
+	if err != nil {
+		return Row{}, err
+	}
+	return f.row(pt, p, nil)
+}
+
+// row evaluates the model at p; the speedup and efficiency are relative
+// to t1, NaN when t1 is nil.
+func (f *ModelFunc) row(pt *point, p int64, t1 *value) (Row, error) {
+	terms := make([]value, len(f.terms))
+	t, err := f.evalP(pt, p, terms)
+	if err != nil {
+		return Row{}, err
+	}
+	row := Row{P: p, Terms: make([]float64, len(terms)), Time: t.float()}
+	comm := value{exact: true}
+	best := -1
+	for i, v := range terms {
+		row.Terms[i] = v.float()
+		if best < 0 || row.Terms[i] > row.Terms[best] {
+			best = i
+		}
+		if f.m.Terms[i].Kind == Comm {
+			comm = comm.add(v)
+		}
+	}
+	if best >= 0 {
+		row.Dominant = f.m.Terms[best].Name
+	}
+	switch {
+	case t1 == nil:
+		row.Exact = t.exact && comm.exact
+		row.Speedup, row.Efficiency = math.NaN(), math.NaN()
+	case t.exact && t1.exact:
+		row.Exact = comm.exact
+		s := t1.r.Quo(t.r)
+		row.Speedup, row.Efficiency = s.Float64(), s.Quo(symbolic.RatInt(p)).Float64()
+	default:
+		row.Speedup = t1.float() / row.Time
+		row.Efficiency = row.Speedup / float64(p)
+	}
+	if t.exact && comm.exact {
+		row.CommShare = comm.r.Quo(t.r).Float64()
+	} else {
+		row.CommShare = comm.float() / row.Time
+	}
+	return row, nil
 }
 
 // Time returns the model's time in seconds at env, which must give a value

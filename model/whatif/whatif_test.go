@@ -308,3 +308,36 @@ func BenchmarkSweep(b *testing.B) {
 		})
 	}
 }
+
+// TestRowAtNeedsNoTimeAtOne checks RowAt against Table: the same time,
+// terms and communication share at P, with no speedup; and a model valid
+// at one process count only (here zero at P = 1, which Table refuses)
+// still has its row there.
+func TestRowAtNeedsNoTimeAtOne(t *testing.T) {
+	m := Model{Size: "P", Terms: []Term{
+		{Name: "compute", Kind: Compute, T: symbolic.PiecewiseOf(symbolic.MustParse("n/P*ta"))},
+		{Name: "reduce", Kind: Comm, T: symbolic.PiecewiseOf(symbolic.MustParse("log2(P)*k2"))},
+	}}
+	env := map[string]float64{"n": 1000, "ta": 2e-6, "k2": 1e-4}
+	rows, err := Table(m, env, []int64{8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, err := RowAt(m, env, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row.Time != rows[0].Time || row.CommShare != rows[0].CommShare || row.Dominant != rows[0].Dominant ||
+		len(row.Terms) != 2 || row.Terms[1] != rows[0].Terms[1] || !math.IsNaN(row.Speedup) || !math.IsNaN(row.Efficiency) {
+		t.Errorf("RowAt = %+v, Table's row %+v", row, rows[0])
+	}
+	only := Model{Size: "P", Terms: []Term{
+		{Name: "compute", Kind: Compute, T: symbolic.PiecewiseOf(symbolic.MustParse("(P - 1)*ta"))},
+	}}
+	if _, err := Table(only, env, []int64{4}); err == nil {
+		t.Fatal("Table of a model that is zero at P = 1: no error")
+	}
+	if row, err := RowAt(only, env, 4); err != nil || row.Time != 6e-6 {
+		t.Errorf("RowAt(4) = %+v, %v; want 6us", row, err)
+	}
+}

@@ -1,0 +1,115 @@
+package cost_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/frontend/fortran"
+	"github.com/mkvet/mkvet/internal/aptrun"
+	"github.com/mkvet/mkvet/model/cost"
+)
+
+// TestRankTripBoundsAgainstExecution checks the trip-count ranges of loops
+// whose exit the rank decides, at process counts beyond those at which
+// such loops are run rank by rank (testdata/programs/rankloops.f: a GO TO
+// loop over the bits of 3*rank+5, a DO WHILE powering 7*rank+P by halving):
+// each loop's trip-count parameter must range exactly from the least to
+// the largest count that an execution of the APT (internal/aptrun) gives
+// over the ranks, and the counts resting on it must be marked.
+func TestRankTripBoundsAgainstExecution(t *testing.T) {
+	file := filepath.Join("..", "..", "testdata", "programs", "rankloops.f")
+	prog, diags := fortran.ParseFiles([]string{file}, fortran.Config{})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Fatalf("parse: %s", d)
+		}
+	}
+	// The GO TO loop's count is how often its labelled head runs; the DO
+	// WHILE's its iterations.
+	var head, while apt.Node
+	apt.Inspect(prog, func(n apt.Node) bool {
+		switch x := n.(type) {
+		case *apt.Continue:
+			if x.Label == "10" {
+				head = x
+			}
+		case *apt.Loop:
+			if x.While != nil {
+				while = x
+			}
+		}
+		return true
+	})
+	if head == nil || while == nil {
+		t.Fatal("rankloops.f: the GO TO loop's head or the DO WHILE not found")
+	}
+	// Up to 16 ranks the loops are run rank by rank: every count is exact.
+	for _, np := range []int64{1, 5, 16} {
+		rep, err := cost.Analyze(prog, cost.Options{Values: map[string]int64{cost.Size: np}})
+		if err != nil {
+			t.Fatalf("P=%d: %v", np, err)
+		}
+		env := map[string]int64{cost.Size: np}
+		pt, err := rep.At(env)
+		if err != nil {
+			t.Fatalf("P=%d: %v", np, err)
+		}
+		for rank := int64(0); rank < np; rank++ {
+			got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank})
+			if err != nil {
+				t.Fatalf("P=%d rank %d: %v", np, rank, err)
+			}
+			compare(t, rep, pt, got, env, rank, nil)
+		}
+	}
+	for _, np := range []int64{17, 40, 100} {
+		lo := map[string]int64{}
+		hi := map[string]int64{}
+		for rank := int64(0); rank < np; rank++ {
+			got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank})
+			if err != nil {
+				t.Fatalf("P=%d rank %d: %v", np, rank, err)
+			}
+			for kind, v := range map[string]int64{"goto": got.Exec[head.Base().ID], "while": got.Iter[while.Base().ID]} {
+				if rank == 0 || v < lo[kind] {
+					lo[kind] = v
+				}
+				if rank == 0 || v > hi[kind] {
+					hi[kind] = v
+				}
+			}
+		}
+		rep, err := cost.Analyze(prog, cost.Options{Values: map[string]int64{cost.Size: np}})
+		if err != nil {
+			t.Fatalf("P=%d: %v", np, err)
+		}
+		found := map[string]bool{}
+		for _, p := range rep.Params {
+			if p.Origin != cost.FromTripCount {
+				continue
+			}
+			kind := "while"
+			if strings.Contains(p.What, "GO TO") {
+				kind = "goto"
+			}
+			found[kind] = true
+			if p.Lo == nil || p.Hi == nil {
+				t.Errorf("P=%d: %s has no range: %s", np, p.Name, p.What)
+				continue
+			}
+			l, _ := p.Lo.Int64()
+			h, _ := p.Hi.Int64()
+			if l != lo[kind] || h != hi[kind] {
+				t.Errorf("P=%d: %s ranges over %d..%d, the execution's counts over %d..%d", np, p.Name, l, h, lo[kind], hi[kind])
+			}
+		}
+		if !found["goto"] || !found["while"] {
+			t.Errorf("P=%d: trip-count parameters found: %v, want the GO TO loop's and the DO WHILE's", np, found)
+		}
+		if n := rep.ByID[while.Base().ID]; n == nil || n.Exact {
+			t.Errorf("P=%d: the DO WHILE's count rests on a range but is not marked approximate", np)
+		}
+	}
+}
