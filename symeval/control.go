@@ -457,6 +457,12 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	if l.Var == "" && l.Iterations == nil && !tooLong && !ev.readsInput(l.Body) && ev.runWhile(l, o) {
 		return
 	}
+	if pr := ev.probed; pr != nil {
+		// The ranks' runs left these values (rankProbe): they hold
+		// once the loop is evaluated.
+		ev.probed = nil
+		defer ev.applyProbe(pr)
+	}
 	body := ev.cur.clone()
 	body.pending = nil
 	var trips Value    // the trip count
@@ -649,6 +655,25 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 				}
 				if (len(scalars) > 0 || arrays) && ev.runOK(l, n) && ev.runCounted(l, o, lower, symbolic.Int(step), n) {
 					return
+				}
+				if debugRuns {
+					fmt.Fprintf(os.Stderr, "run by rank? %s readsRank=%v\n", pos, ev.readsRank([]apt.Expr{l.Lower, l.Upper}, l.Body))
+
+				}
+				if (len(scalars) > 0 || arrays) && ev.readsRank([]apt.Expr{l.Lower, l.Upper}, l.Body) {
+					// Tests on the rank in the body (a search that stops
+					// at a different step on each process): run rank by
+					// rank where P is small, else probe the ranks for
+					// the values the loop leaves.
+					lo := lower
+					runIt := func() bool { return ev.runOK(l, n) && ev.runCounted(l, o, lo, symbolic.Int(step), n) }
+					if ev.byRank([]apt.Expr{l.Lower, l.Upper}, l.Body, pos, o, runIt) {
+						return
+					}
+					keys := append(ev.modified(l.Body), ev.key(l.Var))
+					if pr := ev.rankProbe([]apt.Expr{l.Lower, l.Upper}, l.Body, o, keys, runIt, func() int64 { return n }); pr != nil {
+						defer ev.applyProbe(pr)
+					}
 				}
 			} else if onRankAlone(t) && l.Step == nil {
 				// A loop whose trip count depends on the rank (do i = 1,
@@ -1322,6 +1347,17 @@ func (ev *evaluator) alwaysStops(r *apt.Routine) bool {
 	v := ev.stops(body)
 	ev.stopping[r] = v
 	return v
+}
+
+// readsRank reports whether a loop's control expressions or body read a
+// value that depends on the rank.
+func (ev *evaluator) readsRank(header []apt.Expr, body []apt.Node) bool {
+	for _, k := range ev.keysRead(header, body) {
+		if v, ok := ev.env[k]; ok && mentions(v, []string{Rank}) {
+			return true
+		}
+	}
+	return false
 }
 
 // onUnresolved reports whether f mentions a value the evaluation could not

@@ -227,9 +227,12 @@ type evaluator struct {
 	// lastTrips is the trip count of the last GO TO loop run
 	// (runGotoLoop), tripRanges the least and largest trip counts over
 	// the ranks of the DO WHILE loops whose runs the rank decides
-	// (rankTripBounds), for their trip-count parameters.
+	// (rankProbe), for their trip-count parameters.
 	lastTrips  int64
 	tripRanges map[*apt.Loop][2]int64
+	// probed is what the probe of a DO WHILE that runWhile could not run
+	// found (rankProbe), for loop to apply.
+	probed *rankProbeResult
 	// rel holds the program's control-relevant variables (relevance.go).
 	rel *relevance
 	// running counts the loops being run, one inside the other.
@@ -1432,7 +1435,7 @@ func (ev *evaluator) binary(b *apt.Binary) Value {
 	default:
 		return ev.logicalValue(b)
 	}
-	if v, ok := lift2(x, y, op); ok {
+	if v, ok := ev.lift2(x, y, op); ok {
 		if apt.TypeOf(b).Base != apt.TypeInteger {
 			// Real arithmetic whose exact value outgrows 64-bit
 			// fractions is the program's data (a random number

@@ -92,15 +92,19 @@ func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
 		ev.byRank(nil, seg, seg[0].Base().Span.Start(), parent, func() bool { return ev.runGotoLoop(seg, parent) }) {
 		return
 	}
-	lo, hi, probed := ev.rankTripBounds(nil, seg, parent, func() bool { return ev.runGotoLoop(seg, parent) },
+	pr := ev.rankProbe(nil, seg, parent, ev.modified(seg), func() bool { return ev.runGotoLoop(seg, parent) },
 		func() int64 { return ev.lastTrips })
+	probed := pr != nil
+	// The ranks' runs left these values: they hold once the loop is
+	// evaluated.
+	defer ev.applyProbe(pr)
 	first := seg[0].Base()
 	pos := first.Span.Start()
 	p := ev.newParam("trips_"+routineTag(ev.frame().routine)+"_"+itoa(pos.Line), FromTripCount, pos,
 		"how many times the loop formed by GO TO "+label+" at "+pos.String()+" runs its first statement", false)
 	ev.res.Assume = append(ev.res.Assume, symbolic.Rel(p.expr(), ">=", symbolic.Int(1)))
 	if probed {
-		setTripRange(p, lo, hi)
+		setTripRange(p, pr.lo, pr.hi)
 	} else if lo, ok := ev.leastTrips(seg); ok {
 		// Known from below only: the analysis takes the least value and
 		// says so, and asks for it where more runs would matter.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
 )
@@ -443,6 +444,9 @@ func (ev *evaluator) snapshot(o *Occ) *runSnapshot {
 
 func (s *runSnapshot) restore(ev *evaluator, o *Occ) {
 	ev.env, ev.cur, o.Children, ev.noccs = s.env, s.cur, o.Children[:s.kids], s.occs
+	// Arms taken with a frequency in what is undone (a probe of an inner
+	// loop) were not taken: a run around it may still decide every test.
+	ev.freqUses = s.freqUses
 	for _, d := range ev.res.Diags[s.diags:] {
 		delete(ev.diagSeen, d.Pos.String()+d.Msg)
 	}
@@ -542,10 +546,13 @@ func (ev *evaluator) runWhile(l *apt.Loop, o *Occ) bool {
 	if ev.byRank([]apt.Expr{l.While}, l.Body, l.Span.Start(), o, func() bool { return ev.runWhileOnce(l, o) }) {
 		return true
 	}
-	if lo, hi, ok := ev.rankTripBounds([]apt.Expr{l.While}, l.Body, o, func() bool { return ev.runWhileOnce(l, o) },
-		func() int64 { return int64(len(o.Iters)) }); ok {
+	keys := ev.modified(l.Body)
+	if pr := ev.rankProbe([]apt.Expr{l.While}, l.Body, o, keys, func() bool { return ev.runWhileOnce(l, o) },
+		func() int64 { return int64(len(o.Iters)) }); pr != nil {
 		// The loop's trip-count parameter (one per loop) ranges over
-		// the trip counts of every context.
+		// the trip counts of every context; the values it leaves are
+		// set once it is evaluated (loop).
+		lo, hi := pr.lo, pr.hi
 		if r, seen := ev.tripRanges[l]; seen {
 			lo, hi = min(lo, r[0]), max(hi, r[1])
 		}
@@ -556,6 +563,7 @@ func (ev *evaluator) runWhile(l *apt.Loop, o *Occ) bool {
 		if p, ok := ev.tripParams[l]; ok {
 			setTripRange(p, lo, hi)
 		}
+		ev.probed = pr
 	}
 	return false
 }
@@ -670,32 +678,48 @@ func (ev *evaluator) enterRank(baseEnv map[string]Value, baseCur *domainState, r
 	ev.cur.conds = append(ev.cur.conds, rel(symbolic.Sym(Rank), "==", symbolic.Int(r)))
 }
 
-// Trip counts at more ranks than maxRankSplit. Running a loop rank by rank
-// keeps each rank's occurrences and values, which costs too much beyond a
-// few ranks; a loop whose exit depends on the rank (binary powering of a
-// rank-dependent exponent, a search per process) still has, at each rank,
-// a trip count the run decides. rankTripBounds runs it at every rank and
-// keeps only the least and the largest trip count: the loop's trip-count
-// parameter gets them as its range, and MK3001 asks for its value only
-// where the range moves the predicted work (the middle of the range
-// stands for it elsewhere, and says so).
+// Loops at more ranks than maxRankSplit. Running a loop rank by rank keeps
+// each rank's occurrences, which costs too much beyond a few ranks; a loop
+// whose tests depend on the rank (binary powering of a rank-dependent
+// exponent, a search per process, a choice of tiles by the shape of the
+// process's subdomain) still has, at each rank, a run that decides every
+// test. rankProbe runs it at every rank, undoing each run, and keeps what
+// the runs say in few words: the least and the largest trip count, and
+// the values the loop leaves where they take few distinct values over the
+// ranks, each on runs of consecutive ranks. The loop is then evaluated
+// symbolically for its counts (its trip-count parameter ranging over the
+// trip counts, MK3001 asking for it only where the range moves the work,
+// the counts marked approximate), and the values it leaves are the ranks'.
 const (
-	// maxTripProbeP bounds the process counts at which trip counts are
-	// probed rank by rank.
-	maxTripProbeP = 1 << 12
-	// tripProbeBudget bounds the node visits of all the runs of one probe.
-	tripProbeBudget = 1 << 21
+	// maxProbeP bounds the process counts at which loops are probed rank
+	// by rank.
+	maxProbeP = 1 << 12
+	// probeBudget bounds the node visits of all the runs of one probe.
+	probeBudget = 1 << 21
+	// maxProbeRanges bounds the runs of consecutive ranks of a value's
+	// guards: a value that alternates from rank to rank is left unknown.
+	maxProbeRanges = 64
 )
 
-// rankTripBounds runs a loop (run does it, trips reads the trip count of a
-// run that finished) at every rank where P is a number beyond maxRankSplit,
-// each run undone, and returns the least and largest trip counts. It
-// reports false, with the state as it found it, where P is not such a
-// number, a rank's run fails, or the runs exceed tripProbeBudget.
-func (ev *evaluator) rankTripBounds(header []apt.Expr, body []apt.Node, o *Occ, run func() bool, trips func() int64) (lo, hi int64, ok bool) {
+// rankProbeResult is what a probe keeps of the runs: the least and largest
+// trip counts, and the values left, joined over the ranks, by storage key.
+type rankProbeResult struct {
+	lo, hi int64
+	values map[string]Value
+}
+
+// rankProbe runs a loop (run does it, trips reads the trip count of a run
+// that finished) at every rank where P is a number beyond maxRankSplit,
+// each run undone, and returns the range of its trip counts and the values
+// of keys (storage keys) that every rank's run leaves a number or a closed
+// form in the parameters, where they take at most maxAlts values on at
+// most maxProbeRanges runs of ranks. It returns nil, with the state as it
+// found it, where P is not such a number, a rank's run fails, or the runs
+// exceed probeBudget.
+func (ev *evaluator) rankProbe(header []apt.Expr, body []apt.Node, o *Occ, keys []string, run func() bool, trips func() int64) *rankProbeResult {
 	np, ok := ev.values[Size]
-	if _, fixed := ev.values[Rank]; !ok || fixed || np <= maxRankSplit || np > maxTripProbeP || ev.byRankDepth > 0 || o == nil {
-		return 0, 0, false
+	if _, fixed := ev.values[Rank]; !ok || fixed || np <= maxRankSplit || np > maxProbeP || ev.byRankDepth > 0 || o == nil {
+		return nil
 	}
 	ev.byRankDepth++
 	defer func() { ev.byRankDepth-- }()
@@ -705,33 +729,113 @@ func (ev *evaluator) rankTripBounds(header []apt.Expr, body []apt.Node, o *Occ, 
 	defer snap.restore(ev, o)
 	baseEnv, baseCur := ev.env, ev.cur.clone()
 	read := ev.keysRead(header, body)
+	res := &rankProbeResult{}
+	left := make(map[string][]symbolic.Expr, len(keys)) // by key, the value at each rank
+	for _, k := range keys {
+		left[k] = make([]symbolic.Expr, np)
+	}
 	spent := int64(0)
 	for r := int64(0); r < np; r++ {
 		ev.enterRank(baseEnv, baseCur, read, r)
 		ev.runVisits = visits
 		if !run() {
-			return 0, 0, false
+			if debugRuns {
+				fmt.Fprintf(os.Stderr, "rankProbe: the run at rank %d failed\n", r)
+			}
+			return nil
 		}
 		t := trips()
 		spent += ev.runVisits - visits
+		alive := !ev.cur.dead && len(ev.cur.pending) == 0
+		for k, vals := range left {
+			v := ev.env[k]
+			e, single := v.Single()
+			if !alive || !single || v.arr != nil || v.comm != nil || v.Fields != nil || e.Has(Rank) {
+				delete(left, k)
+				continue
+			}
+			vals[r] = e
+		}
 		snap.restore(ev, o) // every run is undone; restoring twice is harmless
-		if spent > tripProbeBudget {
-			return 0, 0, false
+		if spent > probeBudget {
+			return nil
 		}
-		if r == 0 || t < lo {
-			lo = t
+		if r == 0 || t < res.lo {
+			res.lo = t
 		}
-		if r == 0 || t > hi {
-			hi = t
+		if r == 0 || t > res.hi {
+			res.hi = t
 		}
 	}
-	return lo, hi, true
+	res.values = map[string]Value{}
+	for k, vals := range left {
+		if v, ok := joinRanks(vals); ok {
+			res.values[k] = v
+		}
+	}
+	return res
+}
+
+// joinRanks makes one value of the values at each rank: an alternative per
+// distinct value, guarded by the runs of consecutive ranks that take it.
+func joinRanks(vals []symbolic.Expr) (Value, bool) {
+	type group struct {
+		e     symbolic.Expr
+		ranks []bool
+	}
+	var groups []*group
+	for r, e := range vals {
+		var g *group
+		for _, x := range groups {
+			if symbolic.Equal(x.e, e) {
+				g = x
+				break
+			}
+		}
+		if g == nil {
+			if len(groups) == maxAlts {
+				return Value{}, false
+			}
+			g = &group{e: e, ranks: make([]bool, len(vals))}
+			groups = append(groups, g)
+		}
+		g.ranks[r] = true
+	}
+	if len(groups) == 1 {
+		return Known(groups[0].e), true
+	}
+	var alts []Alt
+	runs := 0
+	for _, g := range groups {
+		f := rankRanges(g.ranks)
+		if or, ok := f.(counting.Or); ok {
+			runs += len(or)
+		} else {
+			runs++
+		}
+		if runs > maxProbeRanges {
+			return Value{}, false
+		}
+		alts = append(alts, Alt{Guard: f, E: g.e})
+	}
+	return Value{Alts: alts}, true
+}
+
+// applyProbe sets the values a probe joined over the ranks, after the loop
+// was evaluated symbolically.
+func (ev *evaluator) applyProbe(pr *rankProbeResult) {
+	if pr == nil {
+		return
+	}
+	for k, v := range pr.values {
+		ev.assignKey(k, v)
+	}
 }
 
 // tripRangeNote is what setTripRange adds to a parameter's description.
 const tripRangeNote = " (a run at each rank decides it)"
 
-// setTripRange gives a trip-count parameter the range rankTripBounds found.
+// setTripRange gives a trip-count parameter the range rankProbe found.
 func setTripRange(p *Param, lo, hi int64) {
 	l, h := symbolic.Int(lo), symbolic.Int(hi)
 	mid := symbolic.Int((lo + hi) / 2)
@@ -940,7 +1044,7 @@ func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
 	defer func() { ev.running-- }()
 	var k int64
 	// The first statement runs once per pass: k+1 times when the run
-	// ends in pass k (rankTripBounds reads it).
+	// ends in pass k (rankProbe reads it).
 	defer func() { ev.lastTrips = k + 1 }()
 	for k = 0; ; k++ {
 		if k > maxRunTrips || ev.runVisits-snap.visits > runBudget || ev.runVisits > totalRunBudget ||

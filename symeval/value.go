@@ -82,18 +82,45 @@ func (v Value) Single() (symbolic.Expr, bool) {
 // lift2 applies op to every pair of alternatives of a and b. An unknown
 // operand makes the result unknown.
 func lift2(a, b Value, op func(x, y symbolic.Expr) (symbolic.Expr, bool)) (Value, bool) {
-	if !a.IsKnown() || !b.IsKnown() {
+	out, ok := lift2Alts(a, b, op)
+	if !ok {
 		return Value{}, false
 	}
-	if len(a.Alts)*len(b.Alts) > maxCombos {
+	return Value{Alts: out, deck: a.deck || b.deck}, len(out) <= maxAlts && guardsSmall(out)
+}
+
+// lift2 is the package function lift2 where a point may tell more: where
+// the combinations are too many, those that select the same ranks with
+// equal values are one (rankAlts), their guards by the ranks they hold at,
+// and the few that remain are the value (a ratio of a subdomain's sides,
+// each chosen per rank, on a grid of 8 by 8 processes).
+func (ev *evaluator) lift2(a, b Value, op func(x, y symbolic.Expr) (symbolic.Expr, bool)) (Value, bool) {
+	if v, ok := lift2(a, b, op); ok {
+		return v, true
+	}
+	out, ok := lift2Alts(a, b, op)
+	if !ok || len(out) <= 1 {
 		return Value{}, false
+	}
+	out = ev.rankAlts(out)
+	return Value{Alts: out, deck: a.deck || b.deck}, len(out) <= maxAlts && guardsSmall(out)
+}
+
+// lift2Alts applies op to every combination of alternatives of a and b
+// whose guards may hold together, the equal values merged.
+func lift2Alts(a, b Value, op func(x, y symbolic.Expr) (symbolic.Expr, bool)) ([]Alt, bool) {
+	if !a.IsKnown() || !b.IsKnown() {
+		return nil, false
+	}
+	if len(a.Alts)*len(b.Alts) > maxCombos {
+		return nil, false
 	}
 	var out []Alt
 	for _, x := range a.Alts {
 		for _, y := range b.Alts {
 			e, ok := op(x.E, y.E)
 			if !ok {
-				return Value{}, false
+				return nil, false
 			}
 			g := and(x.Guard, y.Guard)
 			if isFalse(g) {
@@ -102,8 +129,7 @@ func lift2(a, b Value, op func(x, y symbolic.Expr) (symbolic.Expr, bool)) (Value
 			out = append(out, Alt{Guard: g, E: e})
 		}
 	}
-	out = mergeAlts(out)
-	return Value{Alts: out, deck: a.deck || b.deck}, len(out) <= maxAlts && guardsSmall(out)
+	return mergeAlts(out), true
 }
 
 // maxCombos bounds the combinations of alternatives an operation tries;

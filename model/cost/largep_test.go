@@ -113,3 +113,45 @@ func TestRankTripBoundsAgainstExecution(t *testing.T) {
 		}
 	}
 }
+
+// TestChunksAgainstExecution checks the counts of chunks.f (a 2-D
+// decomposition found by a search over the chunks, a tiling chosen by the
+// ratio of the subdomain's sides) at process counts up to 64, every node
+// on every rank, against an execution of the APT: the values the search
+// leaves and their ratio, chosen per rank, must stay exact beyond the
+// process counts at which loops are run rank by rank.
+func TestChunksAgainstExecution(t *testing.T) {
+	file := filepath.Join("..", "..", "testdata", "programs", "chunks.f")
+	prog, diags := fortran.ParseFiles([]string{file}, fortran.Config{})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Fatalf("parse: %s", d)
+		}
+	}
+	for _, np := range []int64{8, 16, 32, 64} {
+		env := map[string]int64{cost.Size: np}
+		rep, err := cost.Analyze(prog, cost.Options{Values: env})
+		if err != nil {
+			t.Fatalf("P=%d: %v", np, err)
+		}
+		if m := rep.MissingParams(env); len(m) > 0 {
+			t.Fatalf("P=%d: no value for %v", np, m)
+		}
+		for _, n := range rep.Nodes {
+			if !n.Exact || n.Missing != 0 {
+				t.Errorf("P=%d: %s: not exact: %s", np, n.Node.Base().ID, n.Note)
+			}
+		}
+		pt, err := rep.At(env)
+		if err != nil {
+			t.Fatalf("P=%d: %v", np, err)
+		}
+		for rank := int64(0); rank < np; rank++ {
+			got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank})
+			if err != nil {
+				t.Fatalf("P=%d rank %d: %v", np, rank, err)
+			}
+			compare(t, rep, pt, got, env, rank, nil)
+		}
+	}
+}
