@@ -656,22 +656,29 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 				if (len(scalars) > 0 || arrays) && ev.runOK(l, n) && ev.runCounted(l, o, lower, symbolic.Int(step), n) {
 					return
 				}
-				if debugRuns {
-					fmt.Fprintf(os.Stderr, "run by rank? %s readsRank=%v\n", pos, ev.readsRank([]apt.Expr{l.Lower, l.Upper}, l.Body))
-
-				}
-				if (len(scalars) > 0 || arrays) && ev.readsRank([]apt.Expr{l.Lower, l.Upper}, l.Body) {
+				if (len(scalars) > 0 || arrays) && ev.cheapByRank(l, n) && ev.testsReadRank([]apt.Expr{l.Lower, l.Upper}, l.Body) {
 					// Tests on the rank in the body (a search that stops
 					// at a different step on each process): run rank by
 					// rank where P is small, else probe the ranks for
 					// the values the loop leaves.
 					lo := lower
+					// The ranks share one run's budget: a loop that is not
+					// run for another reason is given up soon.
+					np := ev.values[Size]
+					saved := ev.runCap
+					ev.runCap = max(runBudget/max(np, 1), 1)
 					runIt := func() bool { return ev.runOK(l, n) && ev.runCounted(l, o, lo, symbolic.Int(step), n) }
-					if ev.byRank([]apt.Expr{l.Lower, l.Upper}, l.Body, pos, o, runIt) {
+					ran := ev.byRank([]apt.Expr{l.Lower, l.Upper}, l.Body, pos, o, runIt)
+					var pr *rankProbeResult
+					if !ran {
+						keys := append(ev.modified(l.Body), ev.key(l.Var))
+						pr = ev.rankProbe([]apt.Expr{l.Lower, l.Upper}, l.Body, o, keys, runIt, func() int64 { return n })
+					}
+					ev.runCap = saved
+					if ran {
 						return
 					}
-					keys := append(ev.modified(l.Body), ev.key(l.Var))
-					if pr := ev.rankProbe([]apt.Expr{l.Lower, l.Upper}, l.Body, o, keys, runIt, func() int64 { return n }); pr != nil {
+					if pr != nil {
 						defer ev.applyProbe(pr)
 					}
 				}
@@ -1349,10 +1356,80 @@ func (ev *evaluator) alwaysStops(r *apt.Routine) bool {
 	return v
 }
 
-// readsRank reports whether a loop's control expressions or body read a
-// value that depends on the rank.
-func (ev *evaluator) readsRank(header []apt.Expr, body []apt.Node) bool {
-	for _, k := range ev.keysRead(header, body) {
+// cheapByRank reports whether a loop of trips iterations is cheap enough
+// to be run at every rank of the point: all the runs together within one
+// run's budget. A loop that is not run for another reason (its values
+// outgrow closed forms) would be tried P times in vain otherwise.
+func (ev *evaluator) cheapByRank(l *apt.Loop, trips int64) bool {
+	np, ok := ev.values[Size]
+	// Inside a loop being run, the whole would be tried once per
+	// iteration of the loop around it: the run around it decides.
+	return ok && np >= 1 && ev.running == 0 && trips*int64(ev.bodySize(l.Body))*np <= runBudget
+}
+
+// testsReadRank reports whether a loop's tests (its control expressions,
+// the conditions of the branches and loops of its body, and the values
+// the body computes for them) read a value that depends on the rank: the
+// tests a run at one rank decides and a run for all ranks cannot (a search
+// for the chunk whose number is the rank). Values its body merely
+// computes from the rank (a random number generator's seeds) do not count.
+func (ev *evaluator) testsReadRank(header []apt.Expr, body []apt.Node) bool {
+	need := map[string]bool{}
+	addReads := func(e apt.Expr) bool {
+		grew := false
+		apt.InspectExpr(e, func(x apt.Expr) bool {
+			var name string
+			switch y := x.(type) {
+			case *apt.Name:
+				name = y.Name
+			case *apt.Index:
+				name = y.Name
+			}
+			if name != "" {
+				if k := ev.key(name); !need[k] {
+					need[k], grew = true, true
+				}
+			}
+			return true
+		})
+		return grew
+	}
+	for _, e := range header {
+		addReads(e)
+	}
+	var stmts []*apt.Stmt
+	for _, n := range body {
+		apt.Inspect(n, func(y apt.Node) bool {
+			switch x := y.(type) {
+			case *apt.Branch:
+				addReads(x.Cond)
+			case *apt.Loop:
+				addReads(x.Lower)
+				addReads(x.Upper)
+				addReads(x.While)
+			case *apt.Block:
+				stmts = append(stmts, x.Stmts...)
+			}
+			return true
+		})
+	}
+	// What the body computes for its tests, to a fixed point.
+	for grew := true; grew; {
+		grew = false
+		for _, st := range stmts {
+			var name string
+			switch t := st.Target.(type) {
+			case *apt.Name:
+				name = t.Name
+			case *apt.Index:
+				name = t.Name
+			}
+			if name != "" && need[ev.key(name)] && addReads(st.Value) {
+				grew = true
+			}
+		}
+	}
+	for k := range need {
 		if v, ok := ev.env[k]; ok && mentions(v, []string{Rank}) {
 			return true
 		}
@@ -1587,6 +1664,10 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 	defer func() { ev.probing-- }()
 	snap := ev.snapshot(o)
 	defer snap.restore(ev, o)
+	// Arms the probe takes with a frequency are not taken: a run around
+	// it may still decide every test (a search over chunks for the one
+	// whose number is the rank).
+	defer func(uses int) { ev.freqUses = uses }(ev.freqUses)
 	saved := ev.cur
 	defer func() { ev.cur = saved }()
 	syms := map[string]string{}

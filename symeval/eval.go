@@ -230,6 +230,9 @@ type evaluator struct {
 	// (rankProbe), for their trip-count parameters.
 	lastTrips  int64
 	tripRanges map[*apt.Loop][2]int64
+	// runCap, when positive, bounds the node visits of one run below
+	// runBudget (runLimit).
+	runCap int64
 	// probed is what the probe of a DO WHILE that runWhile could not run
 	// found (rankProbe), for loop to apply.
 	probed *rankProbeResult

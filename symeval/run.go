@@ -191,7 +191,24 @@ func (ev *evaluator) runOK(l *apt.Loop, trips int64) bool {
 	if debugRuns {
 		fmt.Fprintf(os.Stderr, "runOK %s trips=%d cost=%d total=%d\n", l.Span.Start(), trips, cost, ev.runVisits)
 	}
-	return cost <= runBudget && ev.runVisits+cost <= totalRunBudget
+	return cost <= runBudget && ev.runVisits+cost <= totalRunBudget && ev.roomForRun(cost)
+}
+
+// runLimit is the node visits one run may make: runBudget, or less while
+// the ranks of a point share it (byRankDO).
+func (ev *evaluator) runLimit() int64 {
+	if ev.runCap > 0 {
+		return ev.runCap
+	}
+	return runBudget
+}
+
+// roomForRun reports whether a run that makes about n more occurrences
+// leaves the evaluation half its occurrences (Options.MaxOccs) for the
+// rest of the program: a run is for exactness, and a program whose runs
+// took every occurrence could not be evaluated at all.
+func (ev *evaluator) roomForRun(n int64) bool {
+	return int64(ev.noccs)+n <= int64(ev.maxOccs)/2
 }
 
 // bodySize counts the nodes a walk of nodes visits, callees included once
@@ -346,7 +363,7 @@ func (ev *evaluator) runCounted(l *apt.Loop, o *Occ, lo Value, step symbolic.Exp
 	mod := ev.modified(l.Body)
 	ok := true
 	ev.runIterations(l, o, trips, func(k int64) bool {
-		if ev.runVisits > totalRunBudget || ev.runVisits-snap.visits > runBudget {
+		if ev.runVisits > totalRunBudget || !ev.roomForRun(0) || ev.runVisits-snap.visits > ev.runLimit() {
 			ok = false
 			return false
 		}
@@ -444,9 +461,6 @@ func (ev *evaluator) snapshot(o *Occ) *runSnapshot {
 
 func (s *runSnapshot) restore(ev *evaluator, o *Occ) {
 	ev.env, ev.cur, o.Children, ev.noccs = s.env, s.cur, o.Children[:s.kids], s.occs
-	// Arms taken with a frequency in what is undone (a probe of an inner
-	// loop) were not taken: a run around it may still decide every test.
-	ev.freqUses = s.freqUses
 	for _, d := range ev.res.Diags[s.diags:] {
 		delete(ev.diagSeen, d.Pos.String()+d.Msg)
 	}
@@ -923,7 +937,7 @@ func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
 	mod := ev.modified(l.Body)
 	ok := true
 	ev.runIterations(l, o, -1, func(k int64) bool {
-		if k > maxRunTrips || ev.runVisits-snap.visits > runBudget || ev.runVisits > totalRunBudget ||
+		if k > maxRunTrips || ev.runVisits-snap.visits > ev.runLimit() || ev.runVisits > totalRunBudget || !ev.roomForRun(0) ||
 			!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds ||
 			len(ev.res.Params) > snap.params+runParams || ev.freqUses > snap.freqUses {
 			// Every test must be decided: a loop whose exit depends on
@@ -1047,7 +1061,7 @@ func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
 	// ends in pass k (rankProbe reads it).
 	defer func() { ev.lastTrips = k + 1 }()
 	for k = 0; ; k++ {
-		if k > maxRunTrips || ev.runVisits-snap.visits > runBudget || ev.runVisits > totalRunBudget ||
+		if k > maxRunTrips || ev.runVisits-snap.visits > ev.runLimit() || ev.runVisits > totalRunBudget || !ev.roomForRun(0) ||
 			!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds ||
 			len(ev.res.Params) > snap.params+runParams || ev.freqUses > snap.freqUses || ev.err != nil {
 			// A loop whose exit is not decided at each test (it depends

@@ -98,12 +98,28 @@ func (ev *evaluator) lift2(a, b Value, op func(x, y symbolic.Expr) (symbolic.Exp
 	if v, ok := lift2(a, b, op); ok {
 		return v, true
 	}
+	if _, ok := ev.values[Size]; !ok || len(a.Alts)*len(b.Alts) <= maxAlts || !rankGuards(a) || !rankGuards(b) {
+		// Not a point, or not too many combinations of alternatives on
+		// the rank: regrouping cannot help.
+		return Value{}, false
+	}
 	out, ok := lift2Alts(a, b, op)
 	if !ok || len(out) <= 1 {
 		return Value{}, false
 	}
 	out = ev.rankAlts(out)
 	return Value{Alts: out, deck: a.deck || b.deck}, len(out) <= maxAlts && guardsSmall(out)
+}
+
+// rankGuards reports whether every guard of v's alternatives is a
+// condition on the rank alone.
+func rankGuards(v Value) bool {
+	for _, a := range v.Alts {
+		if a.Guard != nil && !onlyRank(a.Guard) {
+			return false
+		}
+	}
+	return true
 }
 
 // lift2Alts applies op to every combination of alternatives of a and b
