@@ -62,6 +62,7 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memLimit)
 	}
+	guardMemory(heapLimit(), os.Stderr)
 	// MKVET_CPUPROFILE and MKVET_MEMPROFILE name files for pprof profiles of
 	// one run, for finding what dominates the analysis of a whole program.
 	if f := os.Getenv("MKVET_CPUPROFILE"); f != "" {

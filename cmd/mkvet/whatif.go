@@ -1517,8 +1517,10 @@ func (wf *whatifFlags) buildPerP(src perPSource, files []string, prof *model.Pro
 			// Values the evaluation could not derive at this P: the row
 			// says which, and the other process counts still get theirs;
 			// a sweep none of whose process counts has them fails.
-			pm.incomplete = fmt.Sprintf("%sno value for %s; give %s", wf.compiledHint(compiled(prog), p, r.analysis != nil),
-				clipList(missing, 6), defsHint(missing[:min(len(missing), 6)]))
+			pm.incomplete = fmt.Sprintf("no value for %s; give %s", clipList(missing, 6), defsHint(missing[:min(len(missing), 6)]))
+			if h := strings.TrimSuffix(wf.compiledHint(compiled(prog), p, r.analysis != nil), ": "); h != "" {
+				pm.incomplete += " (" + h + ")"
+			}
 			r.points = append(r.points, pm)
 			continue
 		}

@@ -19,13 +19,7 @@ import (
 // the largest count that an execution of the APT (internal/aptrun) gives
 // over the ranks, and the counts resting on it must be marked.
 func TestRankTripBoundsAgainstExecution(t *testing.T) {
-	file := filepath.Join("..", "..", "testdata", "programs", "rankloops.f")
-	prog, diags := fortran.ParseFiles([]string{file}, fortran.Config{})
-	for _, d := range diags {
-		if d.Severity == apt.Error {
-			t.Fatalf("parse: %s", d)
-		}
-	}
+	prog := parseProgram(t, "rankloops.f")
 	// The GO TO loop's count is how often its labelled head runs; the DO
 	// WHILE's its iterations.
 	var head, while apt.Node
@@ -47,22 +41,7 @@ func TestRankTripBoundsAgainstExecution(t *testing.T) {
 	}
 	// Up to 16 ranks the loops are run rank by rank: every count is exact.
 	for _, np := range []int64{1, 5, 16} {
-		rep, err := cost.Analyze(prog, cost.Options{Values: map[string]int64{cost.Size: np}})
-		if err != nil {
-			t.Fatalf("P=%d: %v", np, err)
-		}
-		env := map[string]int64{cost.Size: np}
-		pt, err := rep.At(env)
-		if err != nil {
-			t.Fatalf("P=%d: %v", np, err)
-		}
-		for rank := int64(0); rank < np; rank++ {
-			got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank})
-			if err != nil {
-				t.Fatalf("P=%d rank %d: %v", np, rank, err)
-			}
-			compare(t, rep, pt, got, env, rank, nil)
-		}
+		compareAtP(t, prog, np, false)
 	}
 	for _, np := range []int64{17, 40, 100} {
 		lo := map[string]int64{}
@@ -121,37 +100,52 @@ func TestRankTripBoundsAgainstExecution(t *testing.T) {
 // leaves and their ratio, chosen per rank, must stay exact beyond the
 // process counts at which loops are run rank by rank.
 func TestChunksAgainstExecution(t *testing.T) {
-	file := filepath.Join("..", "..", "testdata", "programs", "chunks.f")
+	prog := parseProgram(t, "chunks.f")
+	for _, np := range []int64{8, 16, 32, 64} {
+		compareAtP(t, prog, np, true)
+	}
+}
+
+// parseProgram parses a program of testdata/programs.
+func parseProgram(t *testing.T, name string) *apt.Program {
+	t.Helper()
+	file := filepath.Join("..", "..", "testdata", "programs", name)
 	prog, diags := fortran.ParseFiles([]string{file}, fortran.Config{})
 	for _, d := range diags {
 		if d.Severity == apt.Error {
 			t.Fatalf("parse: %s", d)
 		}
 	}
-	for _, np := range []int64{8, 16, 32, 64} {
-		env := map[string]int64{cost.Size: np}
-		rep, err := cost.Analyze(prog, cost.Options{Values: env})
+	return prog
+}
+
+// compareAtP evaluates prog at P = np and compares every node's counts on
+// every rank with an execution of the APT; with exact, every value must
+// be derived and every count exact.
+func compareAtP(t *testing.T, prog *apt.Program, np int64, exact bool) {
+	t.Helper()
+	env := map[string]int64{cost.Size: np}
+	rep, err := cost.Analyze(prog, cost.Options{Values: env})
+	if err != nil {
+		t.Fatalf("P=%d: %v", np, err)
+	}
+	if m := rep.MissingParams(env); exact && len(m) > 0 {
+		t.Fatalf("P=%d: no value for %v", np, m)
+	}
+	for _, n := range rep.Nodes {
+		if exact && (!n.Exact || n.Missing != 0) {
+			t.Errorf("P=%d: %s: not exact: %s", np, n.Node.Base().ID, n.Note)
+		}
+	}
+	pt, err := rep.At(env)
+	if err != nil {
+		t.Fatalf("P=%d: %v", np, err)
+	}
+	for rank := int64(0); rank < np; rank++ {
+		got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank})
 		if err != nil {
-			t.Fatalf("P=%d: %v", np, err)
+			t.Fatalf("P=%d rank %d: %v", np, rank, err)
 		}
-		if m := rep.MissingParams(env); len(m) > 0 {
-			t.Fatalf("P=%d: no value for %v", np, m)
-		}
-		for _, n := range rep.Nodes {
-			if !n.Exact || n.Missing != 0 {
-				t.Errorf("P=%d: %s: not exact: %s", np, n.Node.Base().ID, n.Note)
-			}
-		}
-		pt, err := rep.At(env)
-		if err != nil {
-			t.Fatalf("P=%d: %v", np, err)
-		}
-		for rank := int64(0); rank < np; rank++ {
-			got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank})
-			if err != nil {
-				t.Fatalf("P=%d rank %d: %v", np, rank, err)
-			}
-			compare(t, rep, pt, got, env, rank, nil)
-		}
+		compare(t, rep, pt, got, env, rank, nil)
 	}
 }
