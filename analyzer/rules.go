@@ -864,26 +864,47 @@ func Impact(r *cost.Report, pt *cost.Point, name string, lo, hi int64) (float64,
 	if !ok {
 		return 0, false
 	}
-	at := func(v int64) (float64, float64, bool) {
-		vals := slices.Clone(wf.vals)
-		if i, ok := wf.index[name]; ok {
-			vals[i] = v
-		}
-		maxW, total := 0.0, 0.0
-		for rk := int64(0); rk < pt.P; rk++ {
-			vals[wf.rank] = rk
-			w, err := wf.f.EvalInt(vals)
-			if err != nil {
-				return 0, 0, false
-			}
-			f := w.Float64()
-			maxW, total = max(maxW, f), total+f
-		}
-		return maxW, total, true
+	// The work is a sum of pieces: only those that mention name change
+	// with it. A whole application has hundreds of such values (a string
+	// intrinsic at every call site of a deck parser), each in a few
+	// pieces, and at a point the work has a piece per rank class: each
+	// question evaluates its few pieces, over the work at the point
+	// evaluated once.
+	d, base, ok := wf.part(name, pt.P)
+	if !ok {
+		return 0, false
 	}
-	m0, t0, ok1 := at(lo)
-	m1, t1, ok2 := at(hi)
-	if !ok1 || !ok2 || pt.Work.Max <= 0 || pt.Work.Total <= 0 {
+	if d == nil {
+		return 0, pt.Work.Max > 0 && pt.Work.Total > 0
+	}
+	vals := slices.Clone(wf.vals)
+	i, named := wf.index[name]
+	eval := func(rk int64, v *int64) (float64, bool) {
+		vals[wf.rank] = rk
+		if named && v != nil {
+			vals[i] = *v
+		} else if named {
+			vals[i] = wf.vals[i]
+		}
+		w, err := d.EvalInt(vals)
+		if err != nil {
+			return 0, false
+		}
+		return w.Float64(), true
+	}
+	var m0, m1, t0, t1 float64
+	for rk := int64(0); rk < pt.P; rk++ {
+		at, ok0 := eval(rk, nil)
+		w0, ok1 := eval(rk, &lo)
+		w1, ok2 := eval(rk, &hi)
+		if !ok0 || !ok1 || !ok2 {
+			return 0, false
+		}
+		rest := base[rk] - at
+		m0, t0 = max(m0, rest+w0), t0+rest+w0
+		m1, t1 = max(m1, rest+w1), t1+rest+w1
+	}
+	if pt.Work.Max <= 0 || pt.Work.Total <= 0 {
 		return 0, false
 	}
 	return max(math.Abs(m1-m0)/pt.Work.Max, math.Abs(t1-t0)/pt.Work.Total), true
@@ -893,9 +914,60 @@ func Impact(r *cost.Report, pt *cost.Point, name string, lo, hi int64) (float64,
 // values at a point.
 type compiledWork struct {
 	f     *symbolic.PiecewiseFunc
+	work  symbolic.Piecewise
+	vars  []string
 	index map[string]int
 	vals  []int64
 	rank  int
+
+	mu    sync.Mutex
+	base  []float64                         // the work at each rank at the point
+	parts map[string]*symbolic.PiecewiseFunc // by name, its pieces (nil: none)
+}
+
+// part returns the pieces of the work that mention name, compiled (nil
+// when none does), and the work at each rank 0..np-1 at the point.
+func (w *compiledWork) part(name string, np int64) (*symbolic.PiecewiseFunc, []float64, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.base == nil {
+		vals := slices.Clone(w.vals)
+		base := make([]float64, np)
+		for rk := range np {
+			vals[w.rank] = rk
+			v, err := w.f.EvalInt(vals)
+			if err != nil {
+				return nil, nil, false
+			}
+			base[rk] = v.Float64()
+		}
+		w.base = base
+	}
+	if f, ok := w.parts[name]; ok {
+		return f, w.base, true
+	}
+	var sub symbolic.Piecewise
+	for _, p := range w.work.Pieces {
+		has := p.Value.Has(name)
+		for _, g := range p.Guard {
+			has = has || g.E.Has(name)
+		}
+		if has {
+			sub.Pieces = append(sub.Pieces, p)
+		}
+	}
+	var f *symbolic.PiecewiseFunc
+	if len(sub.Pieces) > 0 {
+		var err error
+		if f, err = sub.Compile(w.vars); err != nil {
+			return nil, nil, false
+		}
+	}
+	if w.parts == nil {
+		w.parts = map[string]*symbolic.PiecewiseFunc{}
+	}
+	w.parts[name] = f
+	return f, w.base, true
 }
 
 var (
@@ -936,7 +1008,7 @@ func workFunc(r *cost.Report, pt *cost.Point) (*compiledWork, bool) {
 		workCache[k] = nil
 		return nil, false
 	}
-	w := &compiledWork{f: f, index: index, vals: vals, rank: 0}
+	w := &compiledWork{f: f, work: r.Work, vars: vars, index: index, vals: vals, rank: 0}
 	workCache[k] = w
 	return w, true
 }

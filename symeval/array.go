@@ -361,6 +361,15 @@ func elemKey(key string, st *arrayState, off symbolic.Expr) string {
 
 // readOffset returns the alternatives of the element at offset o.
 func (ev *evaluator) readOffset(st *arrayState, o symbolic.Expr) ([]Alt, bool) {
+	out, ok := ev.walkStores(st, o)
+	if !ok && len(st.stores) > maxAlts {
+		return ev.readOffsetByRank(st, o)
+	}
+	return out, ok
+}
+
+// walkStores is readOffset by the stores' guards, newest first.
+func (ev *evaluator) walkStores(st *arrayState, o symbolic.Expr) ([]Alt, bool) {
 	var out []Alt
 	var notPrev counting.Formula // no newer store matched
 	for i := len(st.stores) - 1; i >= 0; i-- {
@@ -710,4 +719,133 @@ func (ev *evaluator) arrayKey(ix *apt.Index) (string, bool) {
 		return "", false
 	}
 	return ev.key(ix.Name), true
+}
+
+// readOffsetByRank is readOffset at a point for an element stored under
+// conditions on the rank alone, more than maxAlts of them (a loop over
+// all the chunks storing each neighbour of the process's own chunk under
+// IF (chunk == rank+1)): each rank takes the newest store whose offset
+// and guard hold there, and the ranks' values are regrouped by rankAlts.
+// False where an offset is not a number, a guard or value depends on more
+// than the rank, or some rank's element is not known.
+func (ev *evaluator) readOffsetByRank(st *arrayState, o symbolic.Expr) ([]Alt, bool) {
+	np, ok := ev.values[Size]
+	if _, fixed := ev.values[Rank]; !ok || fixed || np < 1 || np > maxTabulatedP {
+		return nil, false
+	}
+	at, ok := o.Int64()
+	if !ok {
+		return nil, false
+	}
+	// Reads of one element of one state of the array (a neighbour tested
+	// before every exchange) tabulate it once.
+	memo := rankRead{st, len(st.stores), at}
+	if m, ok := ev.rankReads[memo]; ok {
+		return m, m != nil
+	}
+	alts, ok := ev.tabulateElement(st, at, np)
+	if !ok {
+		alts = nil
+	}
+	ev.rankReads[memo] = alts
+	return alts, ok
+}
+
+// rankRead identifies a read of readOffsetByRank: the key holds the array
+// state, so its address is not reused while the memo lives.
+type rankRead struct {
+	st  *arrayState
+	n   int
+	off int64
+}
+
+// tabulateElement is readOffsetByRank without its memo.
+func (ev *evaluator) tabulateElement(st *arrayState, at, np int64) ([]Alt, bool) {
+	everyRank := make([]bool, np)
+	for r := range everyRank {
+		everyRank[r] = true
+	}
+	ranksOf := func(f counting.Formula) ([]bool, bool) {
+		if f == nil {
+			return everyRank, true
+		}
+		if !onlyRank(f) {
+			return nil, false
+		}
+		return ev.rankSet(f, np)
+	}
+	claimed := make([]bool, np)
+	left := np
+	var alts []Alt
+	var sets [][]bool
+	// take gives the unclaimed ranks in sel the alternatives of v.
+	take := func(sel []bool, v Value) bool {
+		var here []bool
+		for r, h := range sel {
+			if h && !claimed[r] {
+				if here == nil {
+					here = make([]bool, np)
+				}
+				here[r] = true
+			}
+		}
+		if here == nil {
+			return true
+		}
+		if !v.IsKnown() {
+			return false
+		}
+		for _, a := range v.Alts {
+			g, ok := ranksOf(a.Guard)
+			if !ok {
+				return false
+			}
+			set := make([]bool, np)
+			for r, h := range here {
+				if h && g[r] {
+					set[r], claimed[r] = true, true
+					left--
+				}
+			}
+			// The guard is the ranks' (rankAltsOn makes it of set): the
+			// value's own may hold at ranks a newer store took.
+			alts, sets = append(alts, Alt{E: a.E}), append(sets, set)
+		}
+		return true
+	}
+	for i := len(st.stores) - 1; i >= 0 && left > 0; i-- {
+		s := st.stores[i]
+		from, ok := s.off.Int64()
+		if !ok {
+			return nil, false
+		}
+		to := from
+		if s.upTo != nil {
+			if to, ok = s.upTo.Int64(); !ok {
+				return nil, false
+			}
+		}
+		if at < from || at > to {
+			continue
+		}
+		sel, ok := ranksOf(s.guard)
+		if !ok || !take(sel, s.val) {
+			return nil, false
+		}
+	}
+	if left > 0 {
+		switch {
+		case st.base != nil:
+			if !take(everyRank, *st.base) {
+				return nil, false
+			}
+		case st.clobbered:
+			return nil, false
+		}
+		// Elsewhere the element is undefined: no rank may read it.
+	}
+	if len(alts) == 0 {
+		return nil, false
+	}
+	return ev.rankAltsOn(alts, sets, np), true
 }

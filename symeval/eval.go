@@ -69,6 +69,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		deckParams: map[string]*Param{},
 		stopping:   map[*apt.Routine]bool{},
 		rankSets:   map[string][]bool{},
+		rankReads:  map[rankRead][]Alt{},
 		afterLoops: map[string]*unknown{},
 	}
 	if ev.maxOccs == 0 {
@@ -269,7 +270,9 @@ type evaluator struct {
 	stopping map[*apt.Routine]bool
 	// rankSets memoizes the ranks conditions on the rank alone hold at,
 	// at a point (rankAlts).
-	rankSets   map[string][]bool
+	rankSets map[string][]bool
+	// rankReads memoizes readOffsetByRank by array state and offset.
+	rankReads  map[rankRead][]Alt
 	afterLoops map[string]*unknown
 }
 

@@ -1,6 +1,8 @@
 package symeval
 
 import (
+	"cmp"
+	stdbits "math/bits"
 	"slices"
 
 	"github.com/mkvet/mkvet/counting"
@@ -201,6 +203,11 @@ func (ev *evaluator) rankAlts(alts []Alt) []Alt {
 		}
 		sets[i] = t
 	}
+	return ev.rankAltsOn(alts, sets, np)
+}
+
+// rankAltsOn is rankAlts for alternatives that hold at the ranks sets.
+func (ev *evaluator) rankAltsOn(alts []Alt, sets [][]bool, np int64) []Alt {
 	type group struct {
 		e     symbolic.Expr
 		ranks []bool
@@ -208,23 +215,16 @@ func (ev *evaluator) rankAlts(alts []Alt) []Alt {
 		size  int
 	}
 	var groups []*group
+	byKey := map[string]*group{}
 	for i, a := range alts {
-		any := false
-		for _, h := range sets[i] {
-			any = any || h
-		}
-		if !any {
+		if !slices.Contains(sets[i], true) {
 			continue // no rank takes it
 		}
-		var g *group
-		for _, x := range groups {
-			if symbolic.Equal(x.e, a.E) {
-				g = x
-				break
-			}
-		}
+		k := a.E.Key()
+		g := byKey[k]
 		if g == nil {
 			g = &group{e: a.E, ranks: make([]bool, np)}
+			byKey[k] = g
 			groups = append(groups, g)
 		}
 		for r, h := range sets[i] {
@@ -233,6 +233,23 @@ func (ev *evaluator) rankAlts(alts []Alt) []Alt {
 	}
 	if len(groups) == 1 {
 		return []Alt{{E: groups[0].e}}
+	}
+	if len(groups) > runValueAlts {
+		// Too many values to keep one by one (a chunk's neighbour, its
+		// first cell, chosen by a loop over all the chunks): where every
+		// rank's value is a number, fewer closed forms in the rank may
+		// give them all.
+		if forms, ok := ev.rankForms(alts, sets, np); ok && len(forms) < len(groups) {
+			return forms
+		}
+		if len(groups) > maxAlts {
+			// Too many however guarded: the caller gives the value up.
+			out := make([]Alt, len(groups))
+			for i, g := range groups {
+				out[i] = Alt{Guard: rankRanges(g.ranks), E: g.e}
+			}
+			return out
+		}
 	}
 	out := make([]Alt, 0, len(groups))
 	for _, g := range groups {
@@ -304,4 +321,220 @@ func rankRanges(t []bool) counting.Formula {
 		return parts[0]
 	}
 	return parts
+}
+
+// Values given rank by rank as closed forms in the rank. A loop over all
+// the processes' chunks that picks out the process's own (IF (chunk ==
+// rank+1)) leaves one number per rank: its neighbours (rank-1, or none on
+// the first column), the first cell of its block (a multiple of the block
+// size by its column, mod(rank, columns), or its row, rank/columns). At a
+// point every rank's number is known, and rankForms finds few forms
+//
+//	a*rank + b,  a*mod(rank, k) + b,  a*floor(rank/k) + b   (k divides P)
+//
+// that give them all, each on the ranks where it does: a form that holds
+// at every rank is the value, without a guard. The forms are chosen
+// greedily, the one that gives the most ranks still without a form first,
+// at most maxAlts of them, each guarded by the runs of consecutive ranks
+// it is chosen for.
+
+// rankForm is a closed form in the rank: a*x + b where x is the rank,
+// mod(rank, k) (mod) or floor(rank/k) (div).
+type rankForm struct {
+	kind int // formRank, formMod, formDiv
+	k    int64
+	a, b int64
+}
+
+const (
+	formRank = iota
+	formMod
+	formDiv
+)
+
+func (f rankForm) at(r int64) int64 {
+	x := r
+	switch f.kind {
+	case formMod:
+		x = r % f.k
+	case formDiv:
+		x = r / f.k
+	}
+	return f.a*x + f.b
+}
+
+func (f rankForm) expr() symbolic.Expr {
+	x := symbolic.Sym(Rank)
+	switch f.kind {
+	case formMod:
+		x = symbolic.Modulo(x, symbolic.Int(f.k))
+	case formDiv:
+		x = symbolic.FloorDiv(x, symbolic.Int(f.k))
+	}
+	return x.Mul(symbolic.Int(f.a)).Add(symbolic.Int(f.b))
+}
+
+// maxFormCandidates bounds the forms tried at each greedy step.
+const maxFormCandidates = 64
+
+// rankForms rewrites alternatives whose guards select the ranks sets
+// (over 0..np-1) by closed forms in the rank; false where some rank's
+// value is not a number or more than maxAlts forms would be needed.
+func (ev *evaluator) rankForms(alts []Alt, sets [][]bool, np int64) ([]Alt, bool) {
+	vals := make([]int64, np)
+	has := make([]bool, np)
+	for i, a := range alts {
+		syms := a.E.Symbols()
+		if len(syms) > 1 || len(syms) == 1 && syms[0] != Rank {
+			return nil, false
+		}
+		var f *symbolic.Func
+		if len(syms) == 1 {
+			var err error
+			if f, err = a.E.Compile([]string{Rank}); err != nil {
+				return nil, false
+			}
+		}
+		for r, h := range sets[i] {
+			if !h || has[r] {
+				continue
+			}
+			if f == nil {
+				v, ok := a.E.Int64()
+				if !ok {
+					return nil, false
+				}
+				vals[r] = v
+			} else {
+				q, err := f.EvalInt([]int64{int64(r)})
+				if err != nil {
+					return nil, false
+				}
+				v, ok := q.Int64()
+				if !ok {
+					return nil, false
+				}
+				vals[r] = v
+			}
+			has[r] = true
+		}
+	}
+	forms := candidateForms(vals, has, np)
+	// Each form's ranks as a bit set; the greedy cover counts the ranks
+	// still without a form by word.
+	words := (np + 63) / 64
+	bits := make([][]uint64, len(forms))
+	for i, f := range forms {
+		b := make([]uint64, words)
+		for r := int64(0); r < np; r++ {
+			if has[r] && f.at(r) == vals[r] {
+				b[r/64] |= 1 << (r % 64)
+			}
+		}
+		bits[i] = b
+	}
+	open := make([]uint64, words)
+	for r := int64(0); r < np; r++ {
+		if has[r] {
+			open[r/64] |= 1 << (r % 64)
+		}
+	}
+	var out []Alt
+	for {
+		best, bestN := -1, 0
+		for i, b := range bits {
+			n := 0
+			for w := range b {
+				n += stdbits.OnesCount64(b[w] & open[w])
+			}
+			if n > bestN {
+				best, bestN = i, n
+			}
+		}
+		if best < 0 {
+			break
+		}
+		if len(out) == maxAlts {
+			return nil, false
+		}
+		sel := make([]bool, np)
+		for r := int64(0); r < np; r++ {
+			if bits[best][r/64]&open[r/64]&(1<<(r%64)) != 0 {
+				sel[r] = true
+			}
+		}
+		for w := range open {
+			open[w] &^= bits[best][w]
+		}
+		out = append(out, Alt{Guard: rankRanges(sel), E: forms[best].expr()})
+	}
+	for _, w := range open {
+		if w != 0 {
+			return nil, false
+		}
+	}
+	if len(out) == 1 {
+		out[0].Guard = nil
+	}
+	return out, guardsSmall(out)
+}
+
+// candidateForms proposes the forms the greedy cover chooses from: the
+// constants, the lines through consecutive ranks' values, and for each k
+// dividing np the forms in mod(rank, k) and floor(rank/k) through the
+// first values they are defined by; those giving the most ranks first.
+func candidateForms(vals []int64, has []bool, np int64) []rankForm {
+	count := map[rankForm]int{}
+	for r := int64(0); r < np; r++ {
+		if !has[r] {
+			continue
+		}
+		count[rankForm{kind: formRank, a: 0, b: vals[r]}]++
+		if r+1 < np && has[r+1] {
+			a := vals[r+1] - vals[r]
+			count[rankForm{kind: formRank, a: a, b: vals[r] - a*r}]++
+		}
+	}
+	for k := int64(2); k < np; k++ {
+		if np%k != 0 {
+			continue
+		}
+		// mod: through the values of ranks 0 and 1 of each block; div:
+		// through the first ranks of the blocks 0 and 1 of each column.
+		for _, f := range []rankForm{fit(formMod, k, vals, has, 0, 1), fit(formDiv, k, vals, has, 0, k)} {
+			if f.kind < 0 {
+				continue
+			}
+			n := 0
+			for r := int64(0); r < np; r++ {
+				if has[r] && f.at(r) == vals[r] {
+					n++
+				}
+			}
+			count[f] = n
+		}
+	}
+	var out []rankForm
+	for f := range count {
+		out = append(out, f)
+	}
+	slices.SortFunc(out, func(x, y rankForm) int {
+		// The most ranks first; then, deterministically, simpler forms
+		// and smaller numbers.
+		return cmp.Or(cmp.Compare(count[y], count[x]), cmp.Compare(x.kind, y.kind), cmp.Compare(x.k, y.k),
+			cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b))
+	})
+	if len(out) > maxFormCandidates {
+		out = out[:maxFormCandidates]
+	}
+	return out
+}
+
+// fit is the form of kind in mod or floor by k through the values at
+// ranks r0 and r1 (kind -1 where either has none).
+func fit(kind int, k int64, vals []int64, has []bool, r0, r1 int64) rankForm {
+	if r1 >= int64(len(vals)) || !has[r0] || !has[r1] {
+		return rankForm{kind: -1}
+	}
+	return rankForm{kind: kind, k: k, a: vals[r1] - vals[r0], b: vals[r0]}
 }

@@ -259,7 +259,7 @@ func (ev *evaluator) choose(cond counting.Formula, a, b Value) Value {
 		}
 		return Value{arr: &arrayState{clobbered: true}}
 	}
-	if !a.IsKnown() || !b.IsKnown() || len(a.Alts)+len(b.Alts) > maxAlts {
+	if !a.IsKnown() || !b.IsKnown() || len(a.Alts)+len(b.Alts) > maxAlts && !ev.rankRegroups(cond, a, b) {
 		return unknownValue("", "a value assigned under a condition", false)
 	}
 	var out []Alt
@@ -271,6 +271,9 @@ func (ev *evaluator) choose(cond counting.Formula, a, b Value) Value {
 		out = append(out, Alt{Guard: and(nc, x.Guard), E: x.E})
 	}
 	out = ev.rankAlts(mergeAlts(out))
+	if len(out) > maxAlts {
+		return unknownValue("", "a value assigned under conditions too many to follow", false)
+	}
 	if !guardsSmall(out) && debugRuns {
 		for _, a := range out {
 			fmt.Fprintf(os.Stderr, "choose: too big: %s (%d) where %v\n", a.E, formulaSize(a.Guard), a.Guard)
@@ -280,6 +283,16 @@ func (ev *evaluator) choose(cond counting.Formula, a, b Value) Value {
 		return unknownValue("", "a value assigned under conditions too many to follow", false)
 	}
 	return Value{Alts: out, deck: a.deck || b.deck}
+}
+
+// rankRegroups reports whether choose may join more than maxAlts
+// alternatives because rankAlts will regroup them: at a point, where the
+// condition and every guard select ranks and nothing else.
+func (ev *evaluator) rankRegroups(cond counting.Formula, a, b Value) bool {
+	if _, ok := ev.values[Size]; !ok || len(a.Alts)+len(b.Alts) > maxCombos {
+		return false
+	}
+	return cond != nil && onlyRank(cond) && rankGuards(a) && rankGuards(b)
 }
 
 func sameValue(a, b Value) bool {

@@ -117,8 +117,8 @@ type pointModel struct {
 	// env holds the values of the parameters at this P: those given, and
 	// the defaults of the others (a branch frequency's neutral 50%).
 	env map[string]float64
-	// defaulted are the parameters that took their default, as name=value.
-	defaulted []string
+	// defaulted are the parameters that took their default.
+	defaulted []defaultedValue
 }
 
 func runWhatif(args []string, stdout, stderr io.Writer) int {
@@ -675,6 +675,9 @@ type whatifOutput struct {
 	Constant []constJSON       `json:"constant_time,omitempty"`
 	Size     string            `json:"size,omitempty"`
 	Notes    []string          `json:"notes"`
+	// Defaults are the values no -D gave that took the program's or
+	// mkvet's default at some process count (the notes summarise them).
+	Defaults map[string]string `json:"defaults,omitempty"`
 }
 
 type termJSON struct {
@@ -1590,13 +1593,13 @@ func (wf *whatifFlags) compiledHint(checks []compiledCheck, p int64, evaluated b
 // values: those given, the ones the report has built in, and the defaults
 // of the others (a default may use other parameters, so they are taken
 // until no more can be), with the defaulted ones as name=value.
-func pointEnv(rep *cost.Report, values map[string]int64) (map[string]float64, []string) {
+func pointEnv(rep *cost.Report, values map[string]int64) (map[string]float64, []defaultedValue) {
 	env := map[string]float64{}
 	at := map[string]symbolic.Rat{}
 	for k, v := range values {
 		env[k], at[k] = float64(v), symbolic.RatInt(v)
 	}
-	var defaulted []string
+	var defaulted []defaultedValue
 	for progress := true; progress; {
 		progress = false
 		for _, p := range rep.Params {
@@ -1612,7 +1615,7 @@ func pointEnv(rep *cost.Report, values map[string]int64) (map[string]float64, []
 					continue
 				}
 				env[p.Name], at[p.Name] = v.Float64(), v
-				defaulted = append(defaulted, p.Name+"="+v.String())
+				defaulted = append(defaulted, defaultedValue{name: p.Name, value: v.String(), origin: p.Origin})
 			default:
 				continue
 			}
@@ -1717,7 +1720,7 @@ func (wf *whatifFlags) evaluatePerP(run *whatifRun, prof *model.Profile, ps []in
 		out.Params[k] = e.String()
 	}
 	var t1 float64
-	var defaulted []string
+	var defaulted []defaultedValue
 	rows := map[int64]rowJSON{}
 	for _, pm := range run.points {
 		if pm.unconfigured != "" {
@@ -1778,7 +1781,15 @@ func (wf *whatifFlags) evaluatePerP(run *whatifRun, prof *model.Profile, ps []in
 		out.Notes = append(out.Notes, "no speedups: the program does not run on one process")
 	}
 	if len(defaulted) > 0 {
-		out.Notes = append(out.Notes, "values no -D gave take their defaults: "+strings.Join(defaulted, ", "))
+		out.Notes = append(out.Notes, "values no -D gave take their defaults: "+summarizeDefaults(defaulted, noteItems))
+		out.Defaults = map[string]string{}
+		for _, d := range defaulted {
+			if v, ok := out.Defaults[d.name]; ok && v != d.value {
+				out.Defaults[d.name] = v + " or " + d.value // differs with P
+			} else if !ok {
+				out.Defaults[d.name] = d.value
+			}
+		}
 	}
 	for _, g := range run.stopGroups(ps) {
 		out.Notes = append(out.Notes, fmt.Sprintf("P=%s: the program stops at %s on every process (one of its own checks fails there)",
@@ -1791,4 +1802,69 @@ func (wf *whatifFlags) evaluatePerP(run *whatifRun, prof *model.Profile, ps []in
 	}
 	out.Tables = append(out.Tables, t)
 	return out, nil
+}
+
+// defaultedValue is a parameter that took its default at a process count.
+type defaultedValue struct {
+	name, value string
+	origin      cost.ParamOrigin
+}
+
+// summarizeDefaults says which values took their defaults in a line a
+// person reads: a whole application leaves hundreds of them (an intrinsic
+// of a string read from a deck at every call site, a branch frequency at
+// every unanalysable IF), so branch frequencies and trip counts are
+// counted by value, other names that differ only in the suffix that
+// numbers their call sites are grouped, and past max groups the rest is
+// counted (the JSON output's "defaults" lists every one).
+func summarizeDefaults(ds []defaultedValue, max int) string {
+	type group struct {
+		label, value string
+		n            int
+	}
+	var groups []*group
+	index := map[[2]string]*group{}
+	for _, d := range ds {
+		label := strings.TrimRightFunc(d.name, func(r rune) bool { return r >= '0' && r <= '9' })
+		if label != d.name && strings.HasSuffix(label, "_") {
+			label = strings.TrimSuffix(label, "_")
+		} else {
+			label = d.name
+		}
+		switch d.origin {
+		case cost.FromFrequency:
+			label = "branch frequencies"
+		case cost.FromTripCount:
+			label = "trip counts"
+		}
+		k := [2]string{label, d.value}
+		g := index[k]
+		if g == nil {
+			g = &group{label: label, value: d.value}
+			index[k] = g
+			groups = append(groups, g)
+		}
+		g.n++
+	}
+	var items []string
+	for _, g := range groups {
+		switch {
+		case g.label == "branch frequencies":
+			items = append(items, fmt.Sprintf("%d branch frequencies %s%%", g.n, g.value))
+		case g.label == "trip counts":
+			items = append(items, fmt.Sprintf("%d trip counts %s", g.n, g.value))
+		case g.n > 1:
+			items = append(items, fmt.Sprintf("%s=%s (%d places)", g.label, g.value, g.n))
+		default:
+			items = append(items, g.label+"="+g.value)
+		}
+	}
+	if len(items) <= max {
+		return strings.Join(items, ", ")
+	}
+	rest := 0
+	for _, g := range groups[max:] {
+		rest += g.n
+	}
+	return strings.Join(items[:max], ", ") + fmt.Sprintf(" and %d more (-format json lists them)", rest)
 }

@@ -149,3 +149,13 @@ func compareAtP(t *testing.T, prog *apt.Program, np int64, exact bool) {
 		compare(t, rep, pt, got, env, rank, nil)
 	}
 }
+
+// A process's block and neighbours found by a scan over all the blocks
+// (CloverLeaf's decomposition) take a value per rank beyond 16 processes:
+// at 32 to 256 processes every count on every rank equals the execution's.
+func TestNeighboursAgainstExecution(t *testing.T) {
+	prog := parseProgram(t, "neighbours.f")
+	for _, np := range []int64{4, 32, 64, 128, 256} {
+		compareAtP(t, prog, np, true)
+	}
+}

@@ -95,7 +95,6 @@ func (an *analysis) countByRank(set *counting.Set, weight *symbolic.Expr) (symbo
 		if isTrue(cond) {
 			cs.Cond = nil
 		}
-		guards := an.classGuards(rels, tables, c.truth, c.ranks)
 		var pw symbolic.Piecewise
 		var err error
 		if len(classes) > maxRankClasses {
@@ -115,7 +114,7 @@ func (an *analysis) countByRank(set *counting.Set, weight *symbolic.Expr) (symbo
 			out = out.Add(pw)
 			continue
 		}
-		for _, g := range guards {
+		for _, g := range an.classGuards(rels, tables, c.truth, c.ranks) {
 			out = out.Add(guardAll(pw, g))
 		}
 	}
@@ -233,28 +232,43 @@ func (an *analysis) rankTable(r counting.Rel) ([]bool, error) {
 // tell it from the other ranks. A literal that is a false equation (e /= 0)
 // is not one relation; the guard is then split into e > 0 and e < 0.
 func (an *analysis) classGuards(rels []counting.Rel, tables [][]bool, truth []bool, ranks []int64) [][]symbolic.Relation {
-	in := make([]bool, an.np)
+	// By bit sets of ranks: agree[i] holds the ranks where literal i has
+	// the class's truth, in the ranks of the class.
+	words := (an.np + 63) / 64
+	in := make([]uint64, words)
 	for _, r := range ranks {
-		in[r] = true
+		in[r/64] |= 1 << (r % 64)
+	}
+	agree := make([][]uint64, len(rels))
+	for i, t := range tables {
+		a := make([]uint64, words)
+		for rk, h := range t {
+			if h == truth[i] {
+				a[rk/64] |= 1 << (rk % 64)
+			}
+		}
+		agree[i] = a
 	}
 	keep := make([]bool, len(rels))
 	for i := range keep {
 		keep[i] = true
 	}
+	all := make([]uint64, words)
 	matches := func() bool {
-		for rk := int64(0); rk < an.np; rk++ {
-			all := true
-			for i, k := range keep {
-				if k && tables[i][rk] != truth[i] {
-					all = false
-					break
+		for w := range all {
+			all[w] = ^uint64(0)
+		}
+		if r := an.np % 64; r != 0 {
+			all[words-1] = 1<<r - 1
+		}
+		for i, k := range keep {
+			if k {
+				for w := range all {
+					all[w] &= agree[i][w]
 				}
 			}
-			if all != in[rk] {
-				return false
-			}
 		}
-		return true
+		return slices.Equal(all, in)
 	}
 	for i := range keep {
 		keep[i] = false
