@@ -921,7 +921,7 @@ type compiledWork struct {
 	rank  int
 
 	mu    sync.Mutex
-	base  []float64                         // the work at each rank at the point
+	base  []float64                          // the work at each rank at the point
 	parts map[string]*symbolic.PiecewiseFunc // by name, its pieces (nil: none)
 }
 
