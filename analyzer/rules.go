@@ -877,15 +877,11 @@ func Impact(r *cost.Report, pt *cost.Point, name string, lo, hi int64) (float64,
 	if d == nil {
 		return 0, pt.Work.Max > 0 && pt.Work.Total > 0
 	}
+	// d mentions name, so name is one of the compiled symbols.
 	vals := slices.Clone(wf.vals)
-	i, named := wf.index[name]
-	eval := func(rk int64, v *int64) (float64, bool) {
-		vals[wf.rank] = rk
-		if named && v != nil {
-			vals[i] = *v
-		} else if named {
-			vals[i] = wf.vals[i]
-		}
+	i := wf.index[name]
+	eval := func(rk, v int64) (float64, bool) {
+		vals[wf.rank], vals[i] = rk, v
 		w, err := d.EvalInt(vals)
 		if err != nil {
 			return 0, false
@@ -894,9 +890,9 @@ func Impact(r *cost.Report, pt *cost.Point, name string, lo, hi int64) (float64,
 	}
 	var m0, m1, t0, t1 float64
 	for rk := int64(0); rk < pt.P; rk++ {
-		at, ok0 := eval(rk, nil)
-		w0, ok1 := eval(rk, &lo)
-		w1, ok2 := eval(rk, &hi)
+		at, ok0 := eval(rk, wf.vals[i])
+		w0, ok1 := eval(rk, lo)
+		w1, ok2 := eval(rk, hi)
 		if !ok0 || !ok1 || !ok2 {
 			return 0, false
 		}

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
 )
@@ -699,8 +698,8 @@ func (ev *evaluator) enterRank(baseEnv map[string]Value, baseCur *domainState, r
 // process's subdomain) still has, at each rank, a run that decides every
 // test. rankProbe runs it at every rank, undoing each run, and keeps what
 // the runs say in few words: the least and the largest trip count, and
-// the values the loop leaves where they take few distinct values over the
-// ranks, each on runs of consecutive ranks. The loop is then evaluated
+// the values the loop leaves where few values or closed forms in the rank
+// give them, each on runs of consecutive ranks (joinRanks). The loop is then evaluated
 // symbolically for its counts (its trip-count parameter ranging over the
 // trip counts, MK3001 asking for it only where the range moves the work,
 // the counts marked approximate), and the values it leaves are the ranks'.
@@ -710,9 +709,6 @@ const (
 	maxProbeP = 1 << 12
 	// probeBudget bounds the node visits of all the runs of one probe.
 	probeBudget = 1 << 21
-	// maxProbeRanges bounds the runs of consecutive ranks of a value's
-	// guards: a value that alternates from rank to rank is left unknown.
-	maxProbeRanges = 64
 )
 
 // rankProbeResult is what a probe keeps of the runs: the least and largest
@@ -726,8 +722,8 @@ type rankProbeResult struct {
 // that finished) at every rank where P is a number beyond maxRankSplit,
 // each run undone, and returns the range of its trip counts and the values
 // of keys (storage keys) that every rank's run leaves a number or a closed
-// form in the parameters, where they take at most maxAlts values on at
-// most maxProbeRanges runs of ranks. It returns nil, with the state as it
+// form in the parameters, where joinRanks joins them in at most maxAlts
+// alternatives with small guards. It returns nil, with the state as it
 // found it, where P is not such a number, a rank's run fails, or the runs
 // exceed probeBudget.
 func (ev *evaluator) rankProbe(header []apt.Expr, body []apt.Node, o *Occ, keys []string, run func() bool, trips func() int64) *rankProbeResult {
@@ -783,56 +779,38 @@ func (ev *evaluator) rankProbe(header []apt.Expr, body []apt.Node, o *Occ, keys 
 	}
 	res.values = map[string]Value{}
 	for k, vals := range left {
-		if v, ok := joinRanks(vals); ok {
+		if v, ok := ev.joinRanks(vals); ok {
 			res.values[k] = v
 		}
 	}
 	return res
 }
 
-// joinRanks makes one value of the values at each rank: an alternative per
-// distinct value, guarded by the runs of consecutive ranks that take it.
-func joinRanks(vals []symbolic.Expr) (Value, bool) {
-	type group struct {
-		e     symbolic.Expr
-		ranks []bool
-	}
-	var groups []*group
+// joinRanks makes one value of the values at each rank 0..len(vals)-1:
+// rankAltsOn groups the ranks by value, or by closed form in the rank
+// where the values are too many, each group guarded by its runs of ranks.
+func (ev *evaluator) joinRanks(vals []symbolic.Expr) (Value, bool) {
+	np := int64(len(vals))
+	var alts []Alt
+	var sets [][]bool
+	byKey := map[string]int{}
 	for r, e := range vals {
-		var g *group
-		for _, x := range groups {
-			if symbolic.Equal(x.e, e) {
-				g = x
-				break
-			}
-		}
-		if g == nil {
-			if len(groups) == maxAlts {
+		i, ok := byKey[e.Key()]
+		if !ok {
+			if len(alts) == maxCombos {
 				return Value{}, false
 			}
-			g = &group{e: e, ranks: make([]bool, len(vals))}
-			groups = append(groups, g)
+			i = len(alts)
+			byKey[e.Key()] = i
+			alts, sets = append(alts, Alt{E: e}), append(sets, make([]bool, np))
 		}
-		g.ranks[r] = true
+		sets[i][r] = true
 	}
-	if len(groups) == 1 {
-		return Known(groups[0].e), true
+	out := ev.rankAltsOn(alts, sets, np)
+	if len(out) > maxAlts || !guardsSmall(out) {
+		return Value{}, false
 	}
-	var alts []Alt
-	runs := 0
-	for _, g := range groups {
-		f := rankRanges(g.ranks)
-		if or, ok := f.(counting.Or); ok {
-			runs += len(or)
-		} else {
-			runs++
-		}
-		if runs > maxProbeRanges {
-			return Value{}, false
-		}
-		alts = append(alts, Alt{Guard: f, E: g.e})
-	}
-	return Value{Alts: alts}, true
+	return Value{Alts: out}, true
 }
 
 // applyProbe sets the values a probe joined over the ranks, after the loop
