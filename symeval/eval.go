@@ -1509,7 +1509,7 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 		return Known(ev.nargs.expr())
 	}
 	if fn, ok := intrinsics[name]; ok && len(args) >= fn.min {
-		if v, ok := liftN(args, fn.f); ok {
+		if v, ok := ev.liftN(args, fn.f); ok {
 			return v
 		}
 	}

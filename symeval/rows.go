@@ -3,6 +3,7 @@ package symeval
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -121,18 +122,17 @@ func (ev *evaluator) telescope(l *apt.Loop) *rowSpan {
 	if ev.elementKnown(st, o1) {
 		return nil // the evaluation knows the pointers: no need
 	}
-	first, ok1 := rf.lo.Single()
-	last, ok2 := rf.hi.Single()
+	// The rows' pointers from and to, for one parameter per range of
+	// rows: bounds that differ by rank (a block of rows whose size the
+	// ranks do not share) give a range per alternative, and the span,
+	// the data's count for the rank's own rows, is still one value.
+	from, ok1 := boundKeys(rf.lo, o1, rf.v)
+	to, ok2 := boundKeys(rf.hi, o2, rf.v)
 	if !ok1 || !ok2 {
 		return nil
 	}
-	from, err1 := o1.Subst(map[string]symbolic.Expr{rf.v: first})
-	to, err2 := o2.Subst(map[string]symbolic.Expr{rf.v: last})
-	if err1 != nil || err2 != nil {
-		return nil
-	}
 	name := hiIx.Name
-	mk := fmt.Sprintf("%s|%p|%s|%s", key, st, from.Key(), to.Key())
+	mk := fmt.Sprintf("%s|%p|%s|%s", key, st, from, to)
 	p, seen := ev.spans[mk]
 	if !seen {
 		p = ev.newParam(name+"_span", FromUnresolved, l.Span.Start(),
@@ -162,6 +162,30 @@ func (ev *evaluator) telescope(l *apt.Loop) *rowSpan {
 		counting.Rel{R: symbolic.Rel(symbolic.Sym(t), ">=", symbolic.Int(1))},
 		counting.Rel{R: symbolic.Rel(symbolic.Sym(t), "<=", p.expr())})
 	return &rowSpan{body: body, param: p, row: rf.v}
+}
+
+// boundKeys is the key of offset o at each alternative of the row
+// variable v's bound b; ok is false for an unknown bound.
+func boundKeys(b Value, o symbolic.Expr, v string) (string, bool) {
+	if !b.IsKnown() {
+		return "", false
+	}
+	var sb strings.Builder
+	for i, a := range b.Alts {
+		e, err := o.Subst(map[string]symbolic.Expr{v: a.E})
+		if err != nil {
+			return "", false
+		}
+		if i > 0 {
+			sb.WriteString(";")
+		}
+		if a.Guard != nil {
+			sb.WriteString(counting.FormulaKey(a.Guard))
+			sb.WriteString(":")
+		}
+		sb.WriteString(e.Key())
+	}
+	return sb.String(), true
 }
 
 // subscriptExtent returns the least extent of the one-dimensional arrays

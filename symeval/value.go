@@ -155,14 +155,62 @@ const maxCombos = 1024
 
 // liftN applies op to every combination of alternatives of vs.
 func liftN(vs []Value, op func([]symbolic.Expr) (symbolic.Expr, bool)) (Value, bool) {
+	out, ok := liftNAlts(vs, op)
+	if !ok {
+		return Value{}, false
+	}
+	return Value{Alts: out, deck: anyDeck(vs)}, len(out) <= maxAlts && guardsSmall(out)
+}
+
+// liftN is the package function liftN where a point may tell more, as
+// lift2 is: an intrinsic of values chosen per rank (the larger of a rank's
+// rows and columns, each a block size that differs by rank) regroups the
+// combinations of their alternatives by the ranks they hold at.
+func (ev *evaluator) liftN(vs []Value, op func([]symbolic.Expr) (symbolic.Expr, bool)) (Value, bool) {
+	if v, ok := liftN(vs, op); ok {
+		return v, true
+	}
+	if _, ok := ev.values[Size]; !ok {
+		return Value{}, false
+	}
 	n := 1
 	for _, v := range vs {
-		if !v.IsKnown() {
+		if !rankGuards(v) {
 			return Value{}, false
 		}
 		n *= len(v.Alts)
+	}
+	if n <= maxAlts {
+		return Value{}, false // regrouping cannot help
+	}
+	out, ok := liftNAlts(vs, op)
+	if !ok || len(out) <= 1 {
+		return Value{}, false
+	}
+	out = ev.rankAlts(out)
+	return Value{Alts: out, deck: anyDeck(vs)}, len(out) <= maxAlts && guardsSmall(out)
+}
+
+func anyDeck(vs []Value) bool {
+	for _, v := range vs {
+		if v.deck {
+			return true
+		}
+	}
+	return false
+}
+
+// liftNAlts applies op to every combination of alternatives of vs whose
+// guards may hold together, the equal values merged.
+func liftNAlts(vs []Value, op func([]symbolic.Expr) (symbolic.Expr, bool)) ([]Alt, bool) {
+	n := 1
+	for _, v := range vs {
+		if !v.IsKnown() {
+			return nil, false
+		}
+		n *= len(v.Alts)
 		if n > maxCombos {
-			return Value{}, false
+			return nil, false
 		}
 	}
 	var out []Alt
@@ -177,7 +225,7 @@ func liftN(vs []Value, op func([]symbolic.Expr) (symbolic.Expr, bool)) (Value, b
 		if g := and(guards...); !isFalse(g) {
 			e, ok := op(args)
 			if !ok {
-				return Value{}, false
+				return nil, false
 			}
 			out = append(out, Alt{Guard: g, E: e})
 		}
@@ -193,12 +241,7 @@ func liftN(vs []Value, op func([]symbolic.Expr) (symbolic.Expr, bool)) (Value, b
 			break
 		}
 	}
-	out = mergeAlts(out)
-	deck := false
-	for _, v := range vs {
-		deck = deck || v.deck
-	}
-	return Value{Alts: out, deck: deck}, len(out) <= maxAlts && guardsSmall(out)
+	return mergeAlts(out), true
 }
 
 // mergeAlts joins alternatives with equal expressions, so that a value that

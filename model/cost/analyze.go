@@ -117,6 +117,9 @@ type analysis struct {
 	simpMemo map[string]counting.Formula
 	// guardMemo holds the ranks each guard of a count holds at (merge).
 	guardMemo map[guardID]rankKey
+	// valueSplits is the product of the values of the splits on a
+	// variable's values around the count in progress (countByValues).
+	valueSplits int64
 	// budget is the case-split cells the counts may still spend when
 	// budgeted (Options.Budget is positive).
 	budget   int
@@ -295,6 +298,17 @@ const spareCells = 12
 // values, each relation of a case simplified under the case's other
 // conditions (simplifyDomain).
 func (an *analysis) countCases(set *counting.Set, weight *symbolic.Expr) (symbolic.Piecewise, error) {
+	pw, err := an.countGuardCases(set, weight)
+	if err != nil && errors.Is(err, counting.ErrTooComplex) && !errors.Is(err, errSpent) {
+		if pv, ok, e := an.countByValues(set, weight); ok {
+			return pv, e
+		}
+	}
+	return pw, err
+}
+
+// countGuardCases is countCases without the split on a variable's values.
+func (an *analysis) countGuardCases(set *counting.Set, weight *symbolic.Expr) (symbolic.Piecewise, error) {
 	vars := map[string]bool{}
 	for _, v := range set.Vars {
 		vars[v] = true

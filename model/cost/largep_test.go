@@ -159,3 +159,62 @@ func TestNeighboursAgainstExecution(t *testing.T) {
 		compareAtP(t, prog, np, true)
 	}
 }
+
+// TestSparseRowsAgainstExecution checks sparserows.f, a sparse product
+// over a hand-built process grid whose row blocks differ in size by rank
+// and whose column blocks come from a scan: the inner loop over a row's
+// entries telescopes into one value of the data per rank even where the
+// rows' bounds are chosen per rank, no element of the row pointers is
+// asked for, and every count on every rank equals the execution's once
+// that value is the one the execution's rows hold.
+func TestSparseRowsAgainstExecution(t *testing.T) {
+	prog := parseProgram(t, "sparserows.f")
+	var inner *apt.Loop
+	apt.Inspect(prog, func(n apt.Node) bool {
+		if l, ok := n.(*apt.Loop); ok && l.Var == "k" && l.Span.Start().Line == 76 {
+			inner = l
+		}
+		return true
+	})
+	if inner == nil {
+		t.Fatal("sparserows.f: the loop over a row's entries (line 76) not found")
+	}
+	for _, np := range []int64{4, 16, 32, 64, 128} {
+		env := map[string]int64{cost.Size: np}
+		rep, err := cost.Analyze(prog, cost.Options{Values: env})
+		if err != nil {
+			t.Fatalf("P=%d: %v", np, err)
+		}
+		span := ""
+		var others []string
+		for _, p := range rep.Params {
+			if strings.HasPrefix(p.Name, "rowstr_span") {
+				span = p.Name
+			} else if !strings.HasPrefix(p.Name, "int") { // the row lengths' data
+				others = append(others, p.Name+": "+p.What)
+			}
+		}
+		if span == "" || len(others) > 0 {
+			t.Fatalf("P=%d: the inner loop over the rows' entries is not telescoped, or values are unknown: %v", np, others)
+		}
+		for _, n := range rep.Nodes {
+			if !n.Exact {
+				t.Errorf("P=%d: %s: not exact: %s", np, n.Node.Base().ID, n.Note)
+			}
+		}
+		for rank := int64(0); rank < np; rank++ {
+			got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank})
+			if err != nil {
+				t.Fatalf("P=%d rank %d: %v", np, rank, err)
+			}
+			// The rows' entries on this rank, from its run: the inner
+			// loop runs over them once per outer iteration (3).
+			at := map[string]int64{cost.Size: np, span: got.Iter[inner.Base().ID] / 3}
+			pt, err := rep.At(at)
+			if err != nil {
+				t.Fatalf("P=%d rank %d: %v", np, rank, err)
+			}
+			compare(t, rep, pt, got, at, rank, nil)
+		}
+	}
+}

@@ -52,13 +52,8 @@ func (an *analysis) countByRank(set *counting.Set, weight *symbolic.Expr) (symbo
 		}
 		tables[i] = t
 	}
-	type class struct {
-		key   string
-		ranks []int64
-		truth []bool
-	}
-	var classes []*class
-	byKey := map[string]*class{}
+	var classes []*rankClass
+	byKey := map[string]*rankClass{}
 	var kb strings.Builder
 	for r := int64(0); r < an.np; r++ {
 		kb.Reset()
@@ -71,7 +66,7 @@ func (an *analysis) countByRank(set *counting.Set, weight *symbolic.Expr) (symbo
 		}
 		c := byKey[kb.String()]
 		if c == nil {
-			c = &class{key: kb.String()}
+			c = &rankClass{key: kb.String()}
 			for _, t := range tables {
 				c.truth = append(c.truth, t[r])
 			}
@@ -79,6 +74,9 @@ func (an *analysis) countByRank(set *counting.Set, weight *symbolic.Expr) (symbo
 			classes = append(classes, c)
 		}
 		c.ranks = append(c.ranks, r)
+	}
+	if len(classes) > maxRankClasses {
+		return an.countManyClasses(set, weight, rels, classes)
 	}
 	var out symbolic.Piecewise
 	for _, c := range classes {
@@ -95,16 +93,10 @@ func (an *analysis) countByRank(set *counting.Set, weight *symbolic.Expr) (symbo
 		if isTrue(cond) {
 			cs.Cond = nil
 		}
-		var pw symbolic.Piecewise
-		var err error
-		if len(classes) > maxRankClasses {
-			err = counting.ErrTooComplex
-		} else {
-			if !mentionsSym(&cs, weight, symeval.Rank) {
-				cs.Params = slices.DeleteFunc(slices.Clone(cs.Params), func(s string) bool { return s == symeval.Rank })
-			}
-			pw, err = an.countCases(&cs, weight)
+		if !mentionsSym(&cs, weight, symeval.Rank) {
+			cs.Params = slices.DeleteFunc(slices.Clone(cs.Params), func(s string) bool { return s == symeval.Rank })
 		}
+		pw, err := an.countCases(&cs, weight)
 		if err != nil {
 			// Rank by rank: always exact.
 			pw, err = an.countEachRank(set, weight, c.ranks, nil)
@@ -121,6 +113,60 @@ func (an *analysis) countByRank(set *counting.Set, weight *symbolic.Expr) (symbo
 	return out, nil
 }
 
+// A rankClass is a set of ranks on which every condition on the rank alone
+// has the same truth.
+type rankClass struct {
+	key   string
+	ranks []int64
+	truth []bool
+}
+
+// countManyClasses counts set when its conditions on the rank split the
+// ranks into more classes than are worth a guard each: the result is one
+// piece per run of ranks, as countEachRank gives, but a class whose domain,
+// with its rank conditions decided, no longer mentions the rank is counted
+// once for all its ranks (a 3-D process grid at P = 1024 has hundreds of
+// ranks per class of its faces and edges).
+func (an *analysis) countManyClasses(set *counting.Set, weight *symbolic.Expr, rels []counting.Rel, classes []*rankClass) (symbolic.Piecewise, error) {
+	type counted struct {
+		pw    symbolic.Piecewise
+		empty bool
+		ok    bool // pw is the count at every rank of the class
+	}
+	of := make([]*counted, an.np)
+	for _, c := range classes {
+		truthOf := make(map[string]bool, len(rels))
+		for i, r := range rels {
+			truthOf[r.R.Key()] = c.truth[i]
+		}
+		cond := decideRelations(set.Cond, truthOf)
+		k := &counted{}
+		cs := *set
+		cs.Cond = cond
+		if isTrue(cond) {
+			cs.Cond = nil
+		}
+		switch {
+		case isFalse(cond):
+			k.empty, k.ok = true, true
+		case !mentionsSym(&cs, weight, symeval.Rank):
+			cs.Params = slices.DeleteFunc(slices.Clone(cs.Params), func(s string) bool { return s == symeval.Rank })
+			if pw, err := an.countCases(&cs, weight); err == nil {
+				k.pw, k.ok = pw, true
+			}
+		}
+		for _, r := range c.ranks {
+			of[r] = k
+		}
+	}
+	return an.rankPieces(set.Params, allRanks(an.np), func(rk int64) (symbolic.Piecewise, bool, error) {
+		if k := of[rk]; k.ok {
+			return k.pw, k.empty, nil
+		}
+		return an.countAtRank(set, weight, rk)
+	})
+}
+
 // countEachRank counts set with the rank fixed to each of ranks, and returns
 // the counts as pieces guarded by rank == r (consecutive ranks with equal
 // counts share one piece lo <= rank <= hi). A count at one rank that comes
@@ -128,14 +174,58 @@ func (an *analysis) countByRank(set *counting.Set, weight *symbolic.Expr) (symbo
 // their sum where nothing else is free, and keeps its pieces, each guarded
 // by rank == r, where other parameters are.
 func (an *analysis) countEachRank(set *counting.Set, weight *symbolic.Expr, ranks []int64, _ []bool) (symbolic.Piecewise, error) {
+	return an.rankPieces(set.Params, ranks, func(rk int64) (symbolic.Piecewise, bool, error) {
+		return an.countAtRank(set, weight, rk)
+	})
+}
+
+// countAtRank counts set with the rank fixed to rk. empty reports a
+// domain that is empty at rk.
+func (an *analysis) countAtRank(set *counting.Set, weight *symbolic.Expr, rk int64) (pw symbolic.Piecewise, empty bool, err error) {
+	sub := map[string]symbolic.Expr{symeval.Rank: symbolic.Int(rk)}
+	cond, err := substFormula(set.Cond, sub)
+	if err != nil {
+		return symbolic.Piecewise{}, false, err
+	}
+	if isFalse(cond) {
+		return symbolic.Piecewise{}, true, nil
+	}
+	cs := counting.Set{Vars: set.Vars, Cond: cond}
+	if isTrue(cond) {
+		cs.Cond = nil
+	}
+	for _, p := range set.Params {
+		if p != symeval.Rank {
+			cs.Params = append(cs.Params, p)
+		}
+	}
+	var w *symbolic.Expr
+	if weight != nil {
+		we, err := weight.Subst(sub)
+		if err != nil {
+			return symbolic.Piecewise{}, false, err
+		}
+		w = &we
+	}
+	pw, err = an.countCases(&cs, w)
+	return pw, false, err
+}
+
+// rankPieces builds the pieces of a count known rank by rank: at(rk) is the
+// count at rank rk (empty: nothing at rk). ranks are sorted; consecutive
+// ranks with equal numbers share one piece lo <= rank <= hi, and a count
+// that stays a closed form in the other parameters (params, besides the
+// rank) keeps its pieces, each guarded by rank == rk.
+func (an *analysis) rankPieces(params []string, ranks []int64, at func(rk int64) (symbolic.Piecewise, bool, error)) (symbolic.Piecewise, error) {
+	others := slices.ContainsFunc(params, func(p string) bool { return p != symeval.Rank })
 	var out symbolic.Piecewise
 	var runStart, runEnd int64 = -1, -1
 	var runVal symbolic.Expr
+	r := symbolic.Sym(symeval.Rank)
 	flush := func() {
 		if runStart < 0 || runVal.IsZero() {
 			return
 		}
-		r := symbolic.Sym(symeval.Rank)
 		var g []symbolic.Relation
 		if runStart == runEnd {
 			g = []symbolic.Relation{symbolic.Rel(r, "==", symbolic.Int(runStart))}
@@ -145,36 +235,14 @@ func (an *analysis) countEachRank(set *counting.Set, weight *symbolic.Expr, rank
 		out.Pieces = append(out.Pieces, symbolic.Piece{Guard: g, Value: runVal})
 	}
 	for _, rk := range ranks {
-		sub := map[string]symbolic.Expr{symeval.Rank: symbolic.Int(rk)}
-		cond, err := substFormula(set.Cond, sub)
+		pw, empty, err := at(rk)
 		if err != nil {
 			return symbolic.Piecewise{}, err
 		}
 		var val symbolic.Expr
-		if !isFalse(cond) {
-			cs := counting.Set{Vars: set.Vars, Cond: cond}
-			if isTrue(cond) {
-				cs.Cond = nil
-			}
-			for _, p := range set.Params {
-				if p != symeval.Rank {
-					cs.Params = append(cs.Params, p)
-				}
-			}
-			var w *symbolic.Expr
-			if weight != nil {
-				we, err := weight.Subst(sub)
-				if err != nil {
-					return symbolic.Piecewise{}, err
-				}
-				w = &we
-			}
-			pw, err := an.countCases(&cs, w)
-			if err != nil {
-				return symbolic.Piecewise{}, err
-			}
+		if !empty {
 			v, ok := pw.Single()
-			if !ok && len(cs.Params) == 0 {
+			if !ok && !others {
 				// Every symbol is fixed: the pieces whose guards hold
 				// add up to a number (an inner loop's cases over an
 				// outer loop's variable, summed away, leave several).
@@ -184,7 +252,6 @@ func (an *analysis) countEachRank(set *counting.Set, weight *symbolic.Expr, rank
 			}
 			if !ok {
 				// A closed form in the other parameters, at this rank.
-				r := symbolic.Sym(symeval.Rank)
 				flush()
 				runStart = -1
 				out = out.Add(guardAll(pw, []symbolic.Relation{symbolic.Rel(r, "==", symbolic.Int(rk))}))
@@ -349,13 +416,25 @@ func (an *analysis) someRank(g []symbolic.Relation, ranks []int64) bool {
 	if len(g) == 0 {
 		return true
 	}
-	a := symbolic.NewAssumptions(g...)
-	env := map[string]symbolic.Rat{}
-	for _, r := range ranks {
-		env[symeval.Rank] = symbolic.RatInt(r)
-		if ok, err := a.Holds(env); err == nil && ok {
-			return true
+	// Each relation's truth at every rank is tabulated once (rankTable):
+	// at P = 1024, evaluating the guards afresh for each class dominated
+	// whole-program analyses.
+	ts := make([][]bool, len(g))
+	for i, r := range g {
+		t, err := an.rankTable(counting.Rel{R: r})
+		if err != nil {
+			return false // the rank alone does not decide it
 		}
+		ts[i] = t
+	}
+next:
+	for _, rk := range ranks {
+		for _, t := range ts {
+			if !t[rk] {
+				continue next
+			}
+		}
+		return true
 	}
 	return false
 }

@@ -149,19 +149,58 @@ func (pv *prover) rankEmpty(g []symbolic.Relation) (empty, ok bool) {
 			}
 		}
 	}
-	a := symbolic.NewAssumptions(g...)
-	// P is the point's, wherever the phase composition reintroduced it (a
-	// rank singled out as floor(P/2)).
-	env := map[string]symbolic.Rat{cost.Size: symbolic.RatInt(pv.np)}
-	for rk := int64(0); rk < pv.np; rk++ {
-		env[cost.Rank] = symbolic.RatInt(rk)
-		if h, err := a.Holds(env); err != nil {
+	// Each relation's truth at every rank is tabulated once: guards recur
+	// across the regions of many products, and at P = 1024 evaluating them
+	// afresh dominated the phase analysis.
+	ts := make([][]bool, len(g))
+	for i, r := range g {
+		t, ok := pv.rankTable(r)
+		if !ok {
 			return false, false
-		} else if h {
-			return false, true
 		}
+		ts[i] = t
+	}
+next:
+	for rk := int64(0); rk < pv.np; rk++ {
+		for _, t := range ts {
+			if !t[rk] {
+				continue next
+			}
+		}
+		return false, true
 	}
 	return true, true
+}
+
+// rankTable is r's truth at each rank 0..P-1, P the point's wherever the
+// phase composition reintroduced it (a rank singled out as floor(P/2)); ok
+// is false when r cannot be evaluated there.
+func (pv *prover) rankTable(r symbolic.Relation) ([]bool, bool) {
+	k := r.Key()
+	if t, ok := pv.tables[k]; ok {
+		return t, t != nil
+	}
+	if pv.tables == nil {
+		pv.tables = map[string][]bool{}
+	}
+	f, err := r.E.Compile([]string{cost.Rank, cost.Size})
+	if err != nil {
+		pv.tables[k] = nil
+		return nil, false
+	}
+	t := make([]bool, pv.np)
+	pt := []int64{0, pv.np}
+	for rk := range t {
+		pt[0] = int64(rk)
+		v, err := f.EvalInt(pt)
+		if err != nil {
+			pv.tables[k] = nil
+			return nil, false
+		}
+		t[rk] = r.Holds(v)
+	}
+	pv.tables[k] = t
+	return t, true
 }
 
 // prover holds the assumptions pw operations decide guards under, with a
@@ -171,8 +210,11 @@ type prover struct {
 	a     *symbolic.Assumptions
 	empty map[string]bool
 	// np is P of an analysis at a point (cost.Report.RankwiseP): a guard
-	// on the rank alone is then decided by trying every rank.
-	np int64
+	// on the rank alone is then decided by trying every rank, from the
+	// truth of each relation at each rank (tables, nil where it cannot be
+	// evaluated).
+	np     int64
+	tables map[string][]bool
 }
 
 func newProver(a *symbolic.Assumptions) *prover { return &prover{a: a, empty: map[string]bool{}} }
