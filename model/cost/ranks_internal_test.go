@@ -1,6 +1,7 @@
 package cost
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -158,6 +159,63 @@ func TestCountEachRankAgainstEnumeration(t *testing.T) {
 			}
 			if g, _ := got.Int64(); !got.IsInt() || g != want {
 				t.Errorf("%s at rank %d: %s points, enumeration %d", src, r, got, want)
+			}
+		}
+	}
+}
+
+// TestCountManyClassesAgainstEnumeration checks countByRank where the
+// conditions on the rank split the ranks into more classes than get a
+// guard each (countManyClasses): each class counted once where its domain
+// no longer mentions the rank, rank by rank where it does, must give at
+// every rank the number of points enumeration finds.
+func TestCountManyClassesAgainstEnumeration(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 7))
+	for trial := 0; trial < 4; trial++ {
+		np := int64(maxRankClasses + 20 + rng.IntN(30))
+		var alts, nots []string
+		for c := int64(0); c < np; c++ {
+			if c%7 == 3 {
+				continue // ranks left to the last alternative
+			}
+			bound := fmt.Sprintf("%d", rng.IntN(12))
+			if rng.IntN(4) == 0 {
+				bound = fmt.Sprintf("rank - %d", rng.IntN(int(np)))
+			}
+			alts = append(alts, fmt.Sprintf("(%s rank == %d and i <= %s)", strings.Join(nots, ""), c, bound))
+			nots = append(nots, fmt.Sprintf("not (rank == %d) and ", c))
+		}
+		alts = append(alts, fmt.Sprintf("(%s i <= 7 and mod(i + rank, 2) == 0)", strings.Join(nots, "")))
+		src := "[rank] -> { [i] : 1 <= i and (" + strings.Join(alts, " or ") + ") }"
+		set, err := counting.ParseSet(src)
+		if err != nil {
+			t.Fatalf("%.200s: %v", src, err)
+		}
+		an := &analysis{np: np, rankTables: map[string][]bool{}, counts: map[string]countResult{}, assume: symbolic.NewAssumptions()}
+		if n := len(rankRelations(set.Cond)); n <= maxRankClasses {
+			t.Fatalf("%d conditions on the rank: the classes would not be too many", n)
+		}
+		pw, err := an.countByRank(set, nil)
+		if err != nil {
+			t.Fatalf("P=%d: %v", np, err)
+		}
+		c, err := counting.CompileFormula(set.Cond, []string{symeval.Rank, "i"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for r := int64(0); r < np; r++ {
+			want := int64(0)
+			for i := int64(-2); i <= 200; i++ {
+				if ok, err := c.Holds([]int64{r, i}); err == nil && ok {
+					want++
+				}
+			}
+			got, err := pw.Eval(map[string]symbolic.Rat{symeval.Rank: symbolic.RatInt(r)})
+			if err != nil {
+				t.Fatalf("P=%d rank %d: %v", np, r, err)
+			}
+			if g, _ := got.Int64(); !got.IsInt() || g != want {
+				t.Errorf("P=%d rank %d: %s points, enumeration %d", np, r, got, want)
 			}
 		}
 	}
