@@ -98,17 +98,34 @@ func (ev *evaluator) lift2(a, b Value, op func(x, y symbolic.Expr) (symbolic.Exp
 	if v, ok := lift2(a, b, op); ok {
 		return v, true
 	}
-	if _, ok := ev.values[Size]; !ok || len(a.Alts)*len(b.Alts) <= maxAlts || !rankGuards(a) || !rankGuards(b) {
-		// Not a point, or not too many combinations of alternatives on
-		// the rank: regrouping cannot help.
+	return ev.regroupByRank([]Value{a, b}, func() ([]Alt, bool) { return lift2Alts(a, b, op) })
+}
+
+// regroupByRank is the value of an operation on vs whose combinations of
+// alternatives (combos) are too many, where the evaluation is at a point
+// and every guard of vs is a condition on the rank alone: the combinations
+// that select the same ranks with equal values are one (rankAlts). ok is
+// false where that leaves too many still, or regrouping cannot help.
+func (ev *evaluator) regroupByRank(vs []Value, combos func() ([]Alt, bool)) (Value, bool) {
+	if _, ok := ev.values[Size]; !ok {
 		return Value{}, false
 	}
-	out, ok := lift2Alts(a, b, op)
+	n := 1
+	for _, v := range vs {
+		if !rankGuards(v) {
+			return Value{}, false
+		}
+		n *= len(v.Alts)
+	}
+	if n <= maxAlts {
+		return Value{}, false // not too many combinations: regrouping cannot help
+	}
+	out, ok := combos()
 	if !ok || len(out) <= 1 {
 		return Value{}, false
 	}
 	out = ev.rankAlts(out)
-	return Value{Alts: out, deck: a.deck || b.deck}, len(out) <= maxAlts && guardsSmall(out)
+	return Value{Alts: out, deck: anyDeck(vs)}, len(out) <= maxAlts && guardsSmall(out)
 }
 
 // rankGuards reports whether every guard of v's alternatives is a
@@ -170,25 +187,7 @@ func (ev *evaluator) liftN(vs []Value, op func([]symbolic.Expr) (symbolic.Expr, 
 	if v, ok := liftN(vs, op); ok {
 		return v, true
 	}
-	if _, ok := ev.values[Size]; !ok {
-		return Value{}, false
-	}
-	n := 1
-	for _, v := range vs {
-		if !rankGuards(v) {
-			return Value{}, false
-		}
-		n *= len(v.Alts)
-	}
-	if n <= maxAlts {
-		return Value{}, false // regrouping cannot help
-	}
-	out, ok := liftNAlts(vs, op)
-	if !ok || len(out) <= 1 {
-		return Value{}, false
-	}
-	out = ev.rankAlts(out)
-	return Value{Alts: out, deck: anyDeck(vs)}, len(out) <= maxAlts && guardsSmall(out)
+	return ev.regroupByRank(vs, func() ([]Alt, bool) { return liftNAlts(vs, op) })
 }
 
 func anyDeck(vs []Value) bool {

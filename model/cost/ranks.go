@@ -80,21 +80,9 @@ func (an *analysis) countByRank(set *counting.Set, weight *symbolic.Expr) (symbo
 	}
 	var out symbolic.Piecewise
 	for _, c := range classes {
-		truthOf := make(map[string]bool, len(rels))
-		for i, r := range rels {
-			truthOf[r.R.Key()] = c.truth[i]
-		}
-		cond := decideRelations(set.Cond, truthOf)
-		if isFalse(cond) {
+		cs, empty := classSet(set, weight, rels, c)
+		if empty {
 			continue
-		}
-		cs := *set
-		cs.Cond = cond
-		if isTrue(cond) {
-			cs.Cond = nil
-		}
-		if !mentionsSym(&cs, weight, symeval.Rank) {
-			cs.Params = slices.DeleteFunc(slices.Clone(cs.Params), func(s string) bool { return s == symeval.Rank })
 		}
 		pw, err := an.countCases(&cs, weight)
 		if err != nil {
@@ -111,6 +99,30 @@ func (an *analysis) countByRank(set *counting.Set, weight *symbolic.Expr) (symbo
 		}
 	}
 	return out, nil
+}
+
+// classSet is set on the ranks of class c: its conditions on the rank
+// alone decided by their truth there, and the rank no longer among its
+// parameters where nothing else mentions it. empty reports a class on
+// which the domain has no point.
+func classSet(set *counting.Set, weight *symbolic.Expr, rels []counting.Rel, c *rankClass) (cs counting.Set, empty bool) {
+	truthOf := make(map[string]bool, len(rels))
+	for i, r := range rels {
+		truthOf[r.R.Key()] = c.truth[i]
+	}
+	cond := decideRelations(set.Cond, truthOf)
+	if isFalse(cond) {
+		return counting.Set{}, true
+	}
+	cs = *set
+	cs.Cond = cond
+	if isTrue(cond) {
+		cs.Cond = nil
+	}
+	if !mentionsSym(&cs, weight, symeval.Rank) {
+		cs.Params = slices.DeleteFunc(slices.Clone(cs.Params), func(s string) bool { return s == symeval.Rank })
+	}
+	return cs, false
 }
 
 // A rankClass is a set of ranks on which every condition on the rank alone
@@ -135,22 +147,12 @@ func (an *analysis) countManyClasses(set *counting.Set, weight *symbolic.Expr, r
 	}
 	of := make([]*counted, an.np)
 	for _, c := range classes {
-		truthOf := make(map[string]bool, len(rels))
-		for i, r := range rels {
-			truthOf[r.R.Key()] = c.truth[i]
-		}
-		cond := decideRelations(set.Cond, truthOf)
 		k := &counted{}
-		cs := *set
-		cs.Cond = cond
-		if isTrue(cond) {
-			cs.Cond = nil
-		}
+		cs, empty := classSet(set, weight, rels, c)
 		switch {
-		case isFalse(cond):
+		case empty:
 			k.empty, k.ok = true, true
 		case !mentionsSym(&cs, weight, symeval.Rank):
-			cs.Params = slices.DeleteFunc(slices.Clone(cs.Params), func(s string) bool { return s == symeval.Rank })
 			if pw, err := an.countCases(&cs, weight); err == nil {
 				k.pw, k.ok = pw, true
 			}
@@ -182,33 +184,40 @@ func (an *analysis) countEachRank(set *counting.Set, weight *symbolic.Expr, rank
 // countAtRank counts set with the rank fixed to rk. empty reports a
 // domain that is empty at rk.
 func (an *analysis) countAtRank(set *counting.Set, weight *symbolic.Expr, rk int64) (pw symbolic.Piecewise, empty bool, err error) {
-	sub := map[string]symbolic.Expr{symeval.Rank: symbolic.Int(rk)}
-	cond, err := substFormula(set.Cond, sub)
-	if err != nil {
-		return symbolic.Piecewise{}, false, err
-	}
-	if isFalse(cond) {
-		return symbolic.Piecewise{}, true, nil
-	}
-	cs := counting.Set{Vars: set.Vars, Cond: cond}
-	if isTrue(cond) {
-		cs.Cond = nil
-	}
-	for _, p := range set.Params {
-		if p != symeval.Rank {
-			cs.Params = append(cs.Params, p)
-		}
-	}
-	var w *symbolic.Expr
-	if weight != nil {
-		we, err := weight.Subst(sub)
-		if err != nil {
-			return symbolic.Piecewise{}, false, err
-		}
-		w = &we
+	cs, w, empty, err := fixSymbol(set, weight, symeval.Rank, rk)
+	if err != nil || empty {
+		return symbolic.Piecewise{}, empty, err
 	}
 	pw, err = an.countCases(&cs, w)
 	return pw, false, err
+}
+
+// fixSymbol is set (and weight) with the variable or parameter name fixed
+// to c: the slice name = c of the domain, name no longer among its
+// variables or parameters. empty reports a slice with no point.
+func fixSymbol(set *counting.Set, weight *symbolic.Expr, name string, c int64) (cs counting.Set, w *symbolic.Expr, empty bool, err error) {
+	sub := map[string]symbolic.Expr{name: symbolic.Int(c)}
+	cond, err := substFormula(set.Cond, sub)
+	if err != nil || isFalse(cond) {
+		return counting.Set{}, nil, err == nil, err
+	}
+	other := func(s string) bool { return s == name }
+	cs = counting.Set{
+		Vars:   slices.DeleteFunc(slices.Clone(set.Vars), other),
+		Params: slices.DeleteFunc(slices.Clone(set.Params), other),
+		Cond:   cond,
+	}
+	if isTrue(cond) {
+		cs.Cond = nil
+	}
+	if weight != nil {
+		we, err := weight.Subst(sub)
+		if err != nil {
+			return counting.Set{}, nil, false, err
+		}
+		w = &we
+	}
+	return cs, w, false, nil
 }
 
 // rankPieces builds the pieces of a count known rank by rank: at(rk) is the
@@ -276,21 +285,32 @@ func (an *analysis) rankTable(r counting.Rel) ([]bool, error) {
 	if t, ok := an.rankTables[key]; ok {
 		return t, nil
 	}
-	c, err := counting.CompileFormula(r, []string{symeval.Rank})
+	t, err := RankTruth(r.R, an.np)
 	if err != nil {
 		return nil, err
 	}
-	t := make([]bool, an.np)
-	pt := []int64{0}
-	for rk := int64(0); rk < an.np; rk++ {
-		pt[0] = rk
-		h, err := c.Holds(pt)
+	an.rankTables[key] = t
+	return t, nil
+}
+
+// RankTruth is the truth of a relation on the rank at each rank 0..np-1 of
+// a point with np processes (P, where r mentions it, is np). It fails
+// where r mentions another symbol or cannot be evaluated at some rank.
+func RankTruth(r symbolic.Relation, np int64) ([]bool, error) {
+	f, err := r.E.Compile([]string{Rank, Size})
+	if err != nil {
+		return nil, err
+	}
+	t := make([]bool, np)
+	pt := []int64{0, np}
+	for rk := range t {
+		pt[0] = int64(rk)
+		v, err := f.EvalInt(pt)
 		if err != nil {
 			return nil, err
 		}
-		t[rk] = h
+		t[rk] = r.Holds(v)
 	}
-	an.rankTables[key] = t
 	return t, nil
 }
 

@@ -1,8 +1,6 @@
 package cost
 
 import (
-	"slices"
-
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/symbolic"
 )
@@ -28,9 +26,7 @@ const maxValueSplit = 64
 // splits already around this one) and that appears in a disjunction or
 // a negation, where its comparisons are what expands the condition.
 func (an *analysis) countByValues(set *counting.Set, weight *symbolic.Expr) (symbolic.Piecewise, bool, error) {
-	if an.valueSplits == 0 {
-		an.valueSplits = 1
-	}
+	outer := max(an.valueSplits, 1) // the splits around this one
 	best, lo, hi := "", int64(0), int64(-1)
 	for _, v := range set.Vars {
 		if !inDisjunction(set.Cond, v, false) {
@@ -40,7 +36,7 @@ func (an *analysis) countByValues(set *counting.Set, weight *symbolic.Expr) (sym
 		if !ok {
 			continue
 		}
-		if n := h - l + 1; n >= 1 && an.valueSplits*n <= maxValueSplit && (best == "" || n < hi-lo+1) {
+		if n := h - l + 1; n >= 1 && outer*n <= maxValueSplit && (best == "" || n < hi-lo+1) {
 			best, lo, hi = v, l, h
 		}
 	}
@@ -48,39 +44,23 @@ func (an *analysis) countByValues(set *counting.Set, weight *symbolic.Expr) (sym
 		return symbolic.Piecewise{}, false, nil
 	}
 	n := hi - lo + 1
-	an.valueSplits *= n
-	defer func() { an.valueSplits /= n }()
+	an.valueSplits = outer * n
+	defer func() { an.valueSplits = outer }()
 	var total symbolic.Piecewise
-	rest := slices.DeleteFunc(slices.Clone(set.Vars), func(s string) bool { return s == best })
 	for c := lo; c <= hi; c++ {
-		sub := map[string]symbolic.Expr{best: symbolic.Int(c)}
-		cond, err := substFormula(set.Cond, sub)
+		cs, w, empty, err := fixSymbol(set, weight, best, c)
 		if err != nil {
 			return symbolic.Piecewise{}, true, err
 		}
-		if isFalse(cond) {
+		if empty {
 			continue
 		}
-		var w *symbolic.Expr
-		if weight != nil {
-			we, err := weight.Subst(sub)
-			if err != nil {
-				return symbolic.Piecewise{}, true, err
-			}
-			w = &we
-		}
-		cs := counting.Set{Vars: rest, Cond: cond, Params: set.Params}
-		if isTrue(cond) {
-			cs.Cond = nil
-		}
-		var pw symbolic.Piecewise
-		if len(rest) == 0 {
+		if len(cs.Vars) == 0 {
 			// No variable left: the slice is the single point v = c,
 			// counted once under its condition on the parameters.
-			pw, err = an.countCases(&counting.Set{Vars: []string{best}, Cond: conj(eqConst(best, c), cs.Cond), Params: set.Params}, w)
-		} else {
-			pw, err = an.countCases(&cs, w)
+			cs.Vars, cs.Cond = []string{best}, conj(eqConst(best, c), cs.Cond)
 		}
+		pw, err := an.countCases(&cs, w)
 		if err != nil {
 			return symbolic.Piecewise{}, true, err
 		}

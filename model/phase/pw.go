@@ -183,24 +183,9 @@ func (pv *prover) rankTable(r symbolic.Relation) ([]bool, bool) {
 	if pv.tables == nil {
 		pv.tables = map[string][]bool{}
 	}
-	f, err := r.E.Compile([]string{cost.Rank, cost.Size})
-	if err != nil {
-		pv.tables[k] = nil
-		return nil, false
-	}
-	t := make([]bool, pv.np)
-	pt := []int64{0, pv.np}
-	for rk := range t {
-		pt[0] = int64(rk)
-		v, err := f.EvalInt(pt)
-		if err != nil {
-			pv.tables[k] = nil
-			return nil, false
-		}
-		t[rk] = r.Holds(v)
-	}
-	pv.tables[k] = t
-	return t, true
+	t, err := cost.RankTruth(r, pv.np)
+	pv.tables[k] = t // nil where it cannot be evaluated
+	return t, err == nil
 }
 
 // prover holds the assumptions pw operations decide guards under, with a
