@@ -424,3 +424,127 @@ func squarePart(c Rat) Rat {
 	num := new(big.Int).Abs(c.Num())
 	return ratFromBig(new(big.Rat).SetFrac(sq(num), sq(c.Den())))
 }
+
+// SurelyNonNegative reports whether e >= 0 at every point where e is
+// defined, given that the symbols nonneg names are >= 0 (every symbol is
+// integer-valued). It is a cheap sufficient test, not a prover (that is
+// Assumptions.Prove): false means "not shown". Two sound rules:
+//
+//   - a sum of terms with positive coefficients over non-negative factors
+//     (such symbols, even powers, floor and trunc of non-negative
+//     arguments, square roots) is non-negative;
+//   - floor(u) <= u, so e >= e' where e' replaces each term -c*floor(u)
+//     (c > 0) by -c*u; e' >= 0 then shows e >= 0. This is what makes the
+//     remainder n - k*floor(n/k), and remainders of remainders, visibly
+//     non-negative: mod(mod(rank, 4) + 1, 4) has a non-negative dividend.
+func SurelyNonNegative(e Expr, nonneg func(name string) bool) bool {
+	return surelyNonNeg(e, nonneg, 0)
+}
+
+// maxNonNegDepth bounds the nesting of floors surelyNonNeg looks through.
+const maxNonNegDepth = 6
+
+func surelyNonNeg(e Expr, nonneg func(string) bool, depth int) bool {
+	if depth > maxNonNegDepth {
+		return false
+	}
+	if c, ok := e.Const(); ok {
+		return c.Sign() >= 0
+	}
+	termsOK := true
+	for _, t := range e.t {
+		if t.c.Sign() < 0 || !nonNegMonomial(t.m, nonneg, depth) {
+			termsOK = false
+			break
+		}
+	}
+	if termsOK {
+		return true
+	}
+	// Relax every negatively weighted floor (or trunc of a non-negative
+	// argument, which is that floor) to its argument.
+	relaxed, kept := Expr{}, make([]term, 0, len(e.t))
+	changed := false
+	for _, t := range e.t {
+		if t.c.Sign() < 0 && len(t.m) == 1 && t.m[0].e == 1 {
+			a := t.m[0].a
+			if a.kind == kFloor || (a.kind == kTrunc && surelyNonNeg(a.args[0], nonneg, depth+1)) {
+				relaxed = relaxed.Add(a.args[0].Scale(t.c))
+				changed = true
+				continue
+			}
+		}
+		kept = append(kept, t)
+	}
+	if !changed {
+		return false
+	}
+	return surelyNonNeg(Expr{t: kept}.Add(relaxed), nonneg, depth+1)
+}
+
+// nonNegMonomial reports whether the product of m is surely >= 0.
+func nonNegMonomial(m []factor, nonneg func(string) bool, depth int) bool {
+	for _, f := range m {
+		if f.e%2 == 0 {
+			continue
+		}
+		a := f.a
+		switch a.kind {
+		case kSym:
+			if a.real || !nonneg(a.name) {
+				return false
+			}
+		case kConst, kSqrt:
+		case kFloor, kTrunc, kRecip:
+			if !surelyNonNeg(a.args[0], nonneg, depth+1) {
+				return false
+			}
+		case kMin:
+			for _, x := range a.args {
+				if !surelyNonNeg(x, nonneg, depth+1) {
+					return false
+				}
+			}
+		case kMax:
+			some := false
+			for _, x := range a.args {
+				if surelyNonNeg(x, nonneg, depth+1) {
+					some = true
+					break
+				}
+			}
+			if !some {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// TruncNonNeg returns trunc(x), as floor(x) where SurelyNonNegative shows
+// x >= 0: the two agree there, and floor's canonical form takes integer
+// parts out of its argument (floor(n + y) = n + floor(y)), which trunc's
+// cannot across zero. Remainders of remainders then stay small:
+// mod(mod(r, 4) + 1, 4) is r + 1 - 4*floor((r + 1)/4) for r >= 0.
+func TruncNonNeg(x Expr, nonneg func(name string) bool) Expr {
+	if SurelyNonNegative(x, nonneg) {
+		return Floor(x)
+	}
+	return Trunc(x)
+}
+
+// IDivNonNeg is IDiv(a, b) by TruncNonNeg.
+func IDivNonNeg(a, b Expr, nonneg func(name string) bool) Expr {
+	if SurelyNonNegative(a, nonneg) && SurelyNonNegative(b, nonneg) {
+		return FloorDiv(a, b)
+	}
+	return IDiv(a, b)
+}
+
+// ModNonNeg is Mod(a, b) by IDivNonNeg: Fortran's MOD of a non-negative
+// dividend by a non-negative divisor is MODULO.
+func ModNonNeg(a, b Expr, nonneg func(name string) bool) Expr {
+	return a.Sub(b.Mul(IDivNonNeg(a, b, nonneg)))
+}

@@ -1307,7 +1307,7 @@ func toInteger(v Value) Value {
 	if !v.IsKnown() {
 		return v
 	}
-	if r, ok := lift1(v, func(a symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Trunc(a), true }); ok {
+	if r, ok := lift1(v, func(a symbolic.Expr) (symbolic.Expr, bool) { return symbolic.TruncNonNeg(a, nonNegSym), true }); ok {
 		return r
 	}
 	return v
@@ -1426,7 +1426,7 @@ func (ev *evaluator) binary(b *apt.Binary) Value {
 				return symbolic.Expr{}, false
 			}
 			if b.IntDiv {
-				return symbolic.IDiv(a, c), true
+				return symbolic.IDivNonNeg(a, c, nonNegSym), true
 			}
 			return a.Div(c), true
 		}
@@ -1569,6 +1569,13 @@ func (ev *evaluator) charIntrinsic(f *apt.FuncCall) (Value, bool) {
 	return Value{unk: u}, true
 }
 
+// nonNegSym names the symbols every evaluation knows to be non-negative:
+// P >= 1 and 0 <= rank <= P-1. Integer division and MOD of a dividend
+// they make non-negative are floors (symbolic.IDivNonNeg), whose canonical
+// forms stay small where truncations nest: a process's coordinate stepped
+// round a ring, mod(mod(rank, p) + 1, p), is one remainder, not a tower.
+func nonNegSym(name string) bool { return name == Size || name == Rank }
+
 type intrinsic struct {
 	min int
 	f   func([]symbolic.Expr) (symbolic.Expr, bool)
@@ -1579,7 +1586,7 @@ var intrinsics = map[string]intrinsic{
 		if a[1].IsZero() {
 			return symbolic.Expr{}, false
 		}
-		return symbolic.Mod(a[0], a[1]), true
+		return symbolic.ModNonNeg(a[0], a[1], nonNegSym), true
 	}},
 	"modulo": {2, func(a []symbolic.Expr) (symbolic.Expr, bool) {
 		if a[1].IsZero() {
@@ -1593,8 +1600,8 @@ var intrinsics = map[string]intrinsic{
 	"max0":  {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Max(a...), true }},
 	"abs":   {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Abs(a[0]), true }},
 	"iabs":  {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Abs(a[0]), true }},
-	"int":   {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Trunc(a[0]), true }},
-	"ifix":  {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Trunc(a[0]), true }},
+	"int":   {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return symbolic.TruncNonNeg(a[0], nonNegSym), true }},
+	"ifix":  {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return symbolic.TruncNonNeg(a[0], nonNegSym), true }},
 	"floor": {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Floor(a[0]), true }},
 	"ceiling": {1, func(a []symbolic.Expr) (symbolic.Expr, bool) {
 		return symbolic.Ceil(a[0]), true
