@@ -99,8 +99,12 @@ type whatifRun struct {
 
 // pointModel is the model of one process count from an evaluation at it.
 type pointModel struct {
-	p        int64
-	analysis *phase.Analysis
+	p int64
+	// modelled says the evaluation at this P gave a model. The analysis
+	// itself is not kept: a sweep's evaluations at large P are hundreds
+	// of megabytes each, and only the first one's details are printed
+	// (whatifRun.analysis).
+	modelled bool
 	model    whatif.Model
 	terms    []phase.Term
 	stopped  *symeval.Stopped
@@ -1538,7 +1542,7 @@ func (wf *whatifFlags) buildPerP(src perPSource, files []string, prof *model.Pro
 		if err != nil {
 			return nil, fmt.Errorf("P=%d: %w", p, err)
 		}
-		pm.analysis, pm.model, pm.terms = a, m, terms
+		pm.modelled, pm.model, pm.terms = true, m, terms
 		r.points = append(r.points, pm)
 		if r.analysis == nil {
 			r.analysis = a
@@ -1701,7 +1705,7 @@ func (r *whatifRun) compiledNote(ps []int64) string {
 	note := fmt.Sprintf("the build is for P=%d: %s", check.value, strings.Join(parts, "; "))
 	var others []string
 	for _, pm := range r.points {
-		if pm.analysis != nil && pm.p != check.value && slices.Contains(ps, pm.p) {
+		if pm.modelled && pm.p != check.value && slices.Contains(ps, pm.p) {
 			others = append(others, strconv.FormatInt(pm.p, 10))
 		}
 	}
