@@ -523,19 +523,12 @@ func nonNegMonomial(m []factor, nonneg func(string) bool, depth int) bool {
 	return true
 }
 
-// TruncNonNeg returns trunc(x), as floor(x) where SurelyNonNegative shows
-// x >= 0: the two agree there, and floor's canonical form takes integer
-// parts out of its argument (floor(n + y) = n + floor(y)), which trunc's
-// cannot across zero. Remainders of remainders then stay small:
-// mod(mod(r, 4) + 1, 4) is r + 1 - 4*floor((r + 1)/4) for r >= 0.
-func TruncNonNeg(x Expr, nonneg func(name string) bool) Expr {
-	if SurelyNonNegative(x, nonneg) {
-		return Floor(x)
-	}
-	return Trunc(x)
-}
-
-// IDivNonNeg is IDiv(a, b) by TruncNonNeg.
+// IDivNonNeg returns Fortran's integer quotient trunc(a/b), as floor(a/b)
+// where SurelyNonNegative shows a >= 0 and b >= 0: the two agree there,
+// and floor's canonical form takes integer parts out of its argument
+// (floor(n + y) = n + floor(y)), which trunc's cannot across zero.
+// Remainders of remainders then stay small: mod(mod(r, 4) + 1, 4) is
+// r + 1 - 4*floor((r + 1)/4) for r >= 0.
 func IDivNonNeg(a, b Expr, nonneg func(name string) bool) Expr {
 	if SurelyNonNegative(a, nonneg) && SurelyNonNegative(b, nonneg) {
 		return FloorDiv(a, b)
