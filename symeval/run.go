@@ -425,11 +425,33 @@ func (ev *evaluator) smallValues(keys []string) bool {
 		if !ok || !v.IsKnown() {
 			continue
 		}
-		if len(v.Alts) > runValueAlts {
+		if len(v.Alts) > runValueAlts && !ev.rankTable(v) {
 			return false
 		}
 		for _, a := range v.Alts {
 			if a.E.Size() > runValueSize {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// rankTable reports whether v, at a point (P a number), is a value per
+// rank: at most maxRankAlts alternatives, each a number or a closed form
+// in the rank where a condition on the rank alone holds. Such a value is
+// as exact as a number, and operations on it go rank by rank
+// (tabulateByRank).
+func (ev *evaluator) rankTable(v Value) bool {
+	if _, ok := ev.values[Size]; !ok || len(v.Alts) > maxRankAlts {
+		return false
+	}
+	for _, a := range v.Alts {
+		if a.Guard == nil || !onlyRank(a.Guard) {
+			return false
+		}
+		for _, s := range a.E.Symbols() {
+			if s != Rank {
 				return false
 			}
 		}

@@ -12,6 +12,27 @@ import (
 // otherwise grow without bound).
 const maxAlts = 16
 
+// maxRankAlts bounds the alternatives of a value per rank at a point (P a
+// number, every guard a condition on the rank alone): such a value is a
+// table of the ranks' values, exact, and operations on it go rank by rank
+// (tabulateByRank), not by combinations of alternatives. Real programs
+// make them from a process's coordinates: the sizes of the cells a process
+// owns in a multi-partition, and the faces it sends, summed over them.
+const maxRankAlts = 64
+
+// fits reports whether out may be a value: at most maxAlts alternatives
+// with small guards, or at a point a value per rank of at most
+// maxRankAlts.
+func (ev *evaluator) fits(out []Alt) bool {
+	if len(out) <= maxAlts {
+		return guardsSmall(out)
+	}
+	if _, ok := ev.values[Size]; !ok || len(out) > maxRankAlts {
+		return false
+	}
+	return rankGuards(Value{Alts: out}) && guardsSmall(out)
+}
+
 // Alt is one alternative of a value: E where Guard holds (nil Guard: always).
 type Alt struct {
 	Guard counting.Formula
@@ -98,34 +119,138 @@ func (ev *evaluator) lift2(a, b Value, op func(x, y symbolic.Expr) (symbolic.Exp
 	if v, ok := lift2(a, b, op); ok {
 		return v, true
 	}
-	return ev.regroupByRank([]Value{a, b}, func() ([]Alt, bool) { return lift2Alts(a, b, op) })
+	return ev.regroupByRank([]Value{a, b}, func(xs []symbolic.Expr) (symbolic.Expr, bool) { return op(xs[0], xs[1]) })
 }
 
-// regroupByRank is the value of an operation on vs whose combinations of
-// alternatives (combos) are too many, where the evaluation is at a point
-// and every guard of vs is a condition on the rank alone: the combinations
-// that select the same ranks with equal values are one (rankAlts). ok is
-// false where that leaves too many still, or regrouping cannot help.
-func (ev *evaluator) regroupByRank(vs []Value, combos func() ([]Alt, bool)) (Value, bool) {
+// regroupByRank is the value of op on vs where the combinations of their
+// alternatives are too many or their guards too large, at a point where
+// every guard of vs is a condition on the rank alone: op is applied rank by rank
+// (tabulateByRank), and the ranks with equal results are one alternative
+// (rankAltsOn). ok is false where that leaves more than the value may
+// hold (fits), or regrouping cannot help.
+func (ev *evaluator) regroupByRank(vs []Value, op func([]symbolic.Expr) (symbolic.Expr, bool)) (Value, bool) {
 	if _, ok := ev.values[Size]; !ok {
 		return Value{}, false
 	}
-	n := 1
 	for _, v := range vs {
-		if !rankGuards(v) {
+		if !v.IsKnown() || !rankGuards(v) {
 			return Value{}, false
 		}
-		n *= len(v.Alts)
 	}
-	if n <= maxAlts {
-		return Value{}, false // not too many combinations: regrouping cannot help
+	if out, ok := liftNAlts(vs, op); ok && len(out) > 1 {
+		// Few enough combinations to join, each guard its own or its
+		// ranks' (rankAlts).
+		if out = ev.rankAlts(out); len(out) <= maxAlts {
+			return Value{Alts: out, deck: anyDeck(vs)}, guardsSmall(out)
+		}
 	}
-	out, ok := combos()
-	if !ok || len(out) <= 1 {
+	out, ok := ev.tabulateByRank(vs, op)
+	if !ok {
 		return Value{}, false
 	}
-	out = ev.rankAlts(out)
-	return Value{Alts: out, deck: anyDeck(vs)}, len(out) <= maxAlts && guardsSmall(out)
+	return Value{Alts: out, deck: anyDeck(vs)}, ev.fits(out)
+}
+
+// altsByRank returns, for each rank 0..np-1, the index of the alternative
+// of v (every guard a condition on the rank alone) that holds there, -1
+// where none does (a rank outside the current domain).
+func (ev *evaluator) altsByRank(v Value, np int64) ([]int32, bool) {
+	idx := make([]int32, np)
+	for r := range idx {
+		idx[r] = -1
+	}
+	for j, a := range v.Alts {
+		if a.Guard == nil {
+			for r := range idx {
+				if idx[r] < 0 {
+					idx[r] = int32(j)
+				}
+			}
+			continue
+		}
+		set, ok := ev.rankSet(a.Guard, np)
+		if !ok {
+			return nil, false
+		}
+		for r, h := range set {
+			if h && idx[r] < 0 {
+				idx[r] = int32(j)
+			}
+		}
+	}
+	return idx, true
+}
+
+// tabulateByRank applies op rank by rank to vs, values whose guards are
+// conditions on the rank alone, at a point: op once for each combination
+// of alternatives some rank takes (at most P of them, where all the
+// combinations may be thousands: two values of 64 rank classes each), the
+// ranks then grouped by result. A rank some value has no alternative at
+// is outside the current domain and takes no part.
+func (ev *evaluator) tabulateByRank(vs []Value, op func([]symbolic.Expr) (symbolic.Expr, bool)) ([]Alt, bool) {
+	np, ok := ev.values[Size]
+	if _, fixed := ev.values[Rank]; !ok || fixed || np < 1 || np > maxTabulatedP {
+		return nil, false
+	}
+	at := make([][]int32, len(vs))
+	for i, v := range vs {
+		if at[i], ok = ev.altsByRank(v, np); !ok {
+			return nil, false
+		}
+	}
+	type group struct {
+		e     symbolic.Expr
+		ranks []bool
+	}
+	var groups []*group
+	byExpr := map[string]*group{}
+	byCombo := map[string]*group{}
+	key := make([]byte, 0, 4*len(vs))
+	for r := int64(0); r < np; r++ {
+		key = key[:0]
+		inDomain := true
+		for i := range vs {
+			j := at[i][r]
+			if j < 0 {
+				inDomain = false
+				break
+			}
+			key = append(key, byte(j), byte(j>>8), byte(j>>16), byte(j>>24))
+		}
+		if !inDomain {
+			continue
+		}
+		g, seen := byCombo[string(key)]
+		if !seen {
+			args := make([]symbolic.Expr, len(vs))
+			for i, v := range vs {
+				args[i] = v.Alts[at[i][r]].E
+			}
+			e, ok := op(args)
+			if !ok {
+				return nil, false
+			}
+			if g = byExpr[e.Key()]; g == nil {
+				if len(groups) == maxCombos {
+					return nil, false
+				}
+				g = &group{e: e, ranks: make([]bool, np)}
+				byExpr[e.Key()] = g
+				groups = append(groups, g)
+			}
+			byCombo[string(key)] = g
+		}
+		g.ranks[r] = true
+	}
+	if len(groups) == 0 {
+		return nil, false
+	}
+	alts := make([]Alt, len(groups))
+	sets := make([][]bool, len(groups))
+	for i, g := range groups {
+		alts[i], sets[i] = Alt{Guard: rankRanges(g.ranks), E: g.e}, g.ranks
+	}
+	return ev.rankAltsOn(alts, sets, np), true
 }
 
 // rankGuards reports whether every guard of v's alternatives is a
@@ -187,7 +312,7 @@ func (ev *evaluator) liftN(vs []Value, op func([]symbolic.Expr) (symbolic.Expr, 
 	if v, ok := liftN(vs, op); ok {
 		return v, true
 	}
-	return ev.regroupByRank(vs, func() ([]Alt, bool) { return liftNAlts(vs, op) })
+	return ev.regroupByRank(vs, op)
 }
 
 func anyDeck(vs []Value) bool {
@@ -314,7 +439,20 @@ func (ev *evaluator) choose(cond counting.Formula, a, b Value) Value {
 	}
 	out = ev.rankAlts(mergeAlts(out))
 	if len(out) > maxAlts {
+		// A value per rank (rankRegroups): rank by rank, a's where cond
+		// holds and b's elsewhere.
+		if byRank, ok := ev.chooseByRank(cond, a, b); ok && ev.fits(byRank) {
+			return Value{Alts: byRank, deck: a.deck || b.deck}
+		}
 		return unknownValue("", "a value assigned under conditions too many to follow", false)
+	}
+	if !guardsSmall(out) && cond != nil && onlyRank(cond) && rankGuards(a) && rankGuards(b) {
+		// Guards grown by the tests made (a process's cell chosen by
+		// its coordinates): at a point, the ranks each value holds at
+		// are smaller.
+		if byRank, ok := ev.chooseByRank(cond, a, b); ok && ev.fits(byRank) {
+			return Value{Alts: byRank, deck: a.deck || b.deck}
+		}
 	}
 	if !guardsSmall(out) && debugRuns {
 		for _, a := range out {
@@ -325,6 +463,58 @@ func (ev *evaluator) choose(cond counting.Formula, a, b Value) Value {
 		return unknownValue("", "a value assigned under conditions too many to follow", false)
 	}
 	return Value{Alts: out, deck: a.deck || b.deck}
+}
+
+// chooseByRank is choose for values per rank at a point (rankRegroups):
+// at each rank, the alternative of a that holds there where cond holds,
+// else b's; the ranks with equal values are one alternative.
+func (ev *evaluator) chooseByRank(cond counting.Formula, a, b Value) ([]Alt, bool) {
+	np := ev.values[Size]
+	if _, fixed := ev.values[Rank]; fixed || np < 1 || np > maxTabulatedP {
+		return nil, false
+	}
+	in, ok := ev.rankSet(cond, np)
+	if !ok {
+		return nil, false
+	}
+	ia, ok1 := ev.altsByRank(a, np)
+	ib, ok2 := ev.altsByRank(b, np)
+	if !ok1 || !ok2 {
+		return nil, false
+	}
+	type group struct {
+		e     symbolic.Expr
+		ranks []bool
+	}
+	var groups []*group
+	byExpr := map[string]*group{}
+	for r := range np {
+		var e symbolic.Expr
+		switch {
+		case in[r] && ia[r] >= 0:
+			e = a.Alts[ia[r]].E
+		case !in[r] && ib[r] >= 0:
+			e = b.Alts[ib[r]].E
+		default:
+			continue // outside the current domain
+		}
+		g := byExpr[e.Key()]
+		if g == nil {
+			g = &group{e: e, ranks: make([]bool, np)}
+			byExpr[e.Key()] = g
+			groups = append(groups, g)
+		}
+		g.ranks[r] = true
+	}
+	if len(groups) == 0 {
+		return nil, false
+	}
+	alts := make([]Alt, len(groups))
+	sets := make([][]bool, len(groups))
+	for i, g := range groups {
+		alts[i], sets[i] = Alt{Guard: rankRanges(g.ranks), E: g.e}, g.ranks
+	}
+	return ev.rankAltsOn(alts, sets, np), true
 }
 
 // rankRegroups reports whether choose may join more than maxAlts

@@ -227,7 +227,7 @@ func TestSparseRowsAgainstExecution(t *testing.T) {
 // on every rank equals the execution's.
 func TestCellsAgainstExecution(t *testing.T) {
 	prog := parseProgram(t, "cells.f")
-	for _, np := range []int64{1, 4, 9, 16} {
+	for _, np := range []int64{1, 4, 9, 16, 25, 64, 144} {
 		compareAtP(t, prog, np, true)
 	}
 }

@@ -7,14 +7,14 @@ c     with MOD, so each is a remainder of remainders of the rank.
       program cells
       include 'mpif.h'
       integer np, me, ierr, q, c, d, k, i, j, stage, n, sz, ex
-      integer ic, jc, pred, nface
+      integer ic, jc, pred, nface, nwest
       integer coord(3,16), csize(3,16), cfirst(3,16), order(3,16)
       integer status(MPI_STATUS_SIZE)
       double precision u(4096), face(256), s
       call mpi_init(ierr)
       call mpi_comm_size(mpi_comm_world, np, ierr)
       call mpi_comm_rank(mpi_comm_world, me, ierr)
-      n = 22
+      n = 29
       q = int(sqrt(dble(np) + 0.00001d0))
       coord(1,1) = mod(me, q)
       coord(2,1) = me/q
@@ -43,15 +43,24 @@ c     with MOD, so each is a remainder of remainders of the rank.
             end if
          end do
       end do
-      ic = coord(1,1) - 1
-      jc = coord(2,1) - 1
-      pred = mod(ic-1+q, q) + q*mod(jc+1, q)
+c     The faces a process sends west: those of its cells not on the
+c     west boundary, summed (a value per rank, of many values).
+      nwest = 0
+      do c = 1, q
+         if (coord(1,c) .ne. 1) then
+            nwest = nwest + csize(2,c)*csize(3,c)
+         end if
+      end do
+      do i = 1, nwest
+         face(1 + mod(i, 256)) = i
+      end do
       s = 0
       do stage = 1, q
          c = order(3,stage)
          ic = coord(1,c) - 1
          jc = coord(2,c) - 1
          nface = csize(1,c)*csize(2,c)
+         pred = mod(ic-1+q, q) + q*mod(jc+1, q)
          if (stage .ne. 1) then
             call mpi_recv(face, nface, MPI_DOUBLE_PRECISION, pred,
      >                    1, mpi_comm_world, status, ierr)
@@ -63,7 +72,6 @@ c     with MOD, so each is a remainder of remainders of the rank.
                end do
             end do
          end do
-         s = s + ic + jc
       end do
       print *, s
       call mpi_finalize(ierr)
