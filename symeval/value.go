@@ -116,11 +116,35 @@ func lift2(a, b Value, op func(x, y symbolic.Expr) (symbolic.Expr, bool)) (Value
 // and the few that remain are the value (a ratio of a subdomain's sides,
 // each chosen per rank, on a grid of 8 by 8 processes).
 func (ev *evaluator) lift2(a, b Value, op func(x, y symbolic.Expr) (symbolic.Expr, bool)) (Value, bool) {
+	opN := func(xs []symbolic.Expr) (symbolic.Expr, bool) { return op(xs[0], xs[1]) }
+	if len(a.Alts)*len(b.Alts) > maxTabulateCombos || len(a.Alts) > 1 && len(b.Alts) > 1 && guardsSize(a)+guardsSize(b) > maxGuardSize {
+		// Values per rank: combining their alternatives pair by pair
+		// (each pair's guards, runs of ranks, tested for contradiction)
+		// costs more than going rank by rank.
+		if v, ok := ev.regroupByRank([]Value{a, b}, opN); ok {
+			return v, true
+		}
+	}
 	if v, ok := lift2(a, b, op); ok {
 		return v, true
 	}
-	return ev.regroupByRank([]Value{a, b}, func(xs []symbolic.Expr) (symbolic.Expr, bool) { return op(xs[0], xs[1]) })
+	return ev.regroupByRank([]Value{a, b}, opN)
 }
+
+// guardsSize is the size of v's guards together.
+func guardsSize(v Value) int {
+	n := 0
+	for _, a := range v.Alts {
+		if a.Guard != nil {
+			n += formulaSize(a.Guard)
+		}
+	}
+	return n
+}
+
+// maxTabulateCombos is the number of combinations of alternatives beyond
+// which an operation on values per rank goes rank by rank at once.
+const maxTabulateCombos = 64
 
 // regroupByRank is the value of op on vs where the combinations of their
 // alternatives are too many or their guards too large, at a point where
@@ -137,11 +161,17 @@ func (ev *evaluator) regroupByRank(vs []Value, op func([]symbolic.Expr) (symboli
 			return Value{}, false
 		}
 	}
-	if out, ok := liftNAlts(vs, op); ok && len(out) > 1 {
+	n := 1
+	for _, v := range vs {
+		n *= len(v.Alts)
+	}
+	if n <= maxTabulateCombos {
 		// Few enough combinations to join, each guard its own or its
 		// ranks' (rankAlts).
-		if out = ev.rankAlts(out); len(out) <= maxAlts {
-			return Value{Alts: out, deck: anyDeck(vs)}, guardsSmall(out)
+		if out, ok := liftNAlts(vs, op); ok && len(out) > 1 {
+			if out = ev.rankAlts(out); len(out) <= maxAlts {
+				return Value{Alts: out, deck: anyDeck(vs)}, guardsSmall(out)
+			}
 		}
 	}
 	out, ok := ev.tabulateByRank(vs, op)
