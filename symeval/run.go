@@ -443,7 +443,8 @@ func (ev *evaluator) smallValues(keys []string) bool {
 // as exact as a number, and operations on it go rank by rank
 // (tabulateByRank).
 func (ev *evaluator) rankTable(v Value) bool {
-	if _, ok := ev.values[Size]; !ok || len(v.Alts) > maxRankAlts {
+	np, ok := ev.values[Size]
+	if !ok || len(v.Alts) > maxRankAlts || int64(len(v.Alts)) > np || !guardsSmall(v.Alts) {
 		return false
 	}
 	for _, a := range v.Alts {

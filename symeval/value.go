@@ -147,8 +147,8 @@ func guardsSize(v Value) int {
 const maxTabulateCombos = 64
 
 // regroupByRank is the value of op on vs where the combinations of their
-// alternatives are too many or their guards too large, at a point where
-// every guard of vs is a condition on the rank alone: op is applied rank by rank
+// alternatives are too many, at a point where every guard of vs is a
+// condition on the rank alone: op is applied rank by rank
 // (tabulateByRank), and the ranks with equal results are one alternative
 // (rankAltsOn). ok is false where that leaves more than the value may
 // hold (fits), or regrouping cannot help.
@@ -161,11 +161,20 @@ func (ev *evaluator) regroupByRank(vs []Value, op func([]symbolic.Expr) (symboli
 			return Value{}, false
 		}
 	}
-	n := 1
+	n, size := 1, 0
 	for _, v := range vs {
 		n *= len(v.Alts)
+		size += guardsSize(v)
 	}
-	if n <= maxTabulateCombos {
+	if n <= maxAlts {
+		// Few combinations whose guards grew too large are left as
+		// they were (unknown): regrouping them too (which SP's cell
+		// sizes at P=64 would need) made MG at class W evaluate five
+		// times longer and lose a branch's exact count (mg.f's
+		// take_ex), for reasons not yet understood.
+		return Value{}, false
+	}
+	if n <= maxTabulateCombos && size <= maxGuardSize {
 		// Few enough combinations to join, each guard its own or its
 		// ranks' (rankAlts).
 		if out, ok := liftNAlts(vs, op); ok && len(out) > 1 {
