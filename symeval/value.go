@@ -237,13 +237,8 @@ func (ev *evaluator) tabulateByRank(vs []Value, op func([]symbolic.Expr) (symbol
 			return nil, false
 		}
 	}
-	type group struct {
-		e     symbolic.Expr
-		ranks []bool
-	}
-	var groups []*group
-	byExpr := map[string]*group{}
-	byCombo := map[string]*group{}
+	groups := newRankGroups(np)
+	byCombo := map[string]*rankGroup{}
 	key := make([]byte, 0, 4*len(vs))
 	for r := int64(0); r < np; r++ {
 		key = key[:0]
@@ -269,27 +264,58 @@ func (ev *evaluator) tabulateByRank(vs []Value, op func([]symbolic.Expr) (symbol
 			if !ok {
 				return nil, false
 			}
-			if g = byExpr[e.Key()]; g == nil {
-				if len(groups) == maxCombos {
-					return nil, false
-				}
-				g = &group{e: e, ranks: make([]bool, np)}
-				byExpr[e.Key()] = g
-				groups = append(groups, g)
+			if g = groups.of(e); len(groups.list) > maxCombos {
+				return nil, false
 			}
 			byCombo[string(key)] = g
 		}
 		g.ranks[r] = true
 	}
-	if len(groups) == 0 {
+	return groups.alts(ev)
+}
+
+// rankGroups collects, rank by rank, the value each rank of a point
+// takes, grouped by value.
+type rankGroups struct {
+	np     int64
+	list   []*rankGroup
+	byExpr map[string]*rankGroup
+}
+
+// rankGroup is one value and the ranks that take it.
+type rankGroup struct {
+	e     symbolic.Expr
+	ranks []bool
+}
+
+func newRankGroups(np int64) *rankGroups {
+	return &rankGroups{np: np, byExpr: map[string]*rankGroup{}}
+}
+
+// of returns the group of value e, made empty the first time.
+func (gs *rankGroups) of(e symbolic.Expr) *rankGroup {
+	g := gs.byExpr[e.Key()]
+	if g == nil {
+		g = &rankGroup{e: e, ranks: make([]bool, gs.np)}
+		gs.byExpr[e.Key()] = g
+		gs.list = append(gs.list, g)
+	}
+	return g
+}
+
+// alts is the value the groups make: one alternative per value, guarded by
+// its ranks (rankAltsOn: as few closed forms in the rank as give them,
+// where the values are many); false where no rank took a value.
+func (gs *rankGroups) alts(ev *evaluator) ([]Alt, bool) {
+	if len(gs.list) == 0 {
 		return nil, false
 	}
-	alts := make([]Alt, len(groups))
-	sets := make([][]bool, len(groups))
-	for i, g := range groups {
+	alts := make([]Alt, len(gs.list))
+	sets := make([][]bool, len(gs.list))
+	for i, g := range gs.list {
 		alts[i], sets[i] = Alt{Guard: rankRanges(g.ranks), E: g.e}, g.ranks
 	}
-	return ev.rankAltsOn(alts, sets, np), true
+	return ev.rankAltsOn(alts, sets, gs.np), true
 }
 
 // rankGuards reports whether every guard of v's alternatives is a
@@ -521,12 +547,7 @@ func (ev *evaluator) chooseByRank(cond counting.Formula, a, b Value) ([]Alt, boo
 	if !ok1 || !ok2 {
 		return nil, false
 	}
-	type group struct {
-		e     symbolic.Expr
-		ranks []bool
-	}
-	var groups []*group
-	byExpr := map[string]*group{}
+	groups := newRankGroups(np)
 	for r := range np {
 		var e symbolic.Expr
 		switch {
@@ -537,23 +558,9 @@ func (ev *evaluator) chooseByRank(cond counting.Formula, a, b Value) ([]Alt, boo
 		default:
 			continue // outside the current domain
 		}
-		g := byExpr[e.Key()]
-		if g == nil {
-			g = &group{e: e, ranks: make([]bool, np)}
-			byExpr[e.Key()] = g
-			groups = append(groups, g)
-		}
-		g.ranks[r] = true
+		groups.of(e).ranks[r] = true
 	}
-	if len(groups) == 0 {
-		return nil, false
-	}
-	alts := make([]Alt, len(groups))
-	sets := make([][]bool, len(groups))
-	for i, g := range groups {
-		alts[i], sets[i] = Alt{Guard: rankRanges(g.ranks), E: g.e}, g.ranks
-	}
-	return ev.rankAltsOn(alts, sets, np), true
+	return groups.alts(ev)
 }
 
 // rankRegroups reports whether choose may join more than maxAlts
