@@ -48,7 +48,7 @@ func (ev *evaluator) cond(e apt.Expr) (counting.Formula, bool) {
 			}
 			a := ev.closedInt(ev.value(x.X), x.X.At())
 			b := ev.closedInt(ev.value(x.Y), x.Y.At())
-			return ev.relation(a, b, x.Op)
+			return relation(a, b, x.Op)
 		case apt.OpEqv, apt.OpNeqv:
 			f, ok1 := ev.cond(x.X)
 			g, ok2 := ev.cond(x.Y)
@@ -89,88 +89,6 @@ func (ev *evaluator) closedInt(v Value, pos apt.Pos) Value {
 	return v
 }
 
-// relation is the package function relation where a point may tell
-// more: values per rank (every guard a condition on the rank alone) with
-// more pairs of alternatives than a formula keeps are compared rank by
-// rank, and the condition is the ranks where it holds.
-func (ev *evaluator) relation(a, b Value, op apt.Op) (counting.Formula, bool) {
-	f, ok := relation(a, b, op)
-	if ok || !a.IsKnown() || !b.IsKnown() || !rankGuards(a) || !rankGuards(b) {
-		return f, ok
-	}
-	return ev.relationByRank(a, b, op)
-}
-
-// relationByRank decides "a op b" at each rank of the point, for values
-// whose alternatives are closed forms in the rank alone; the formula is
-// the runs of ranks where it holds.
-func (ev *evaluator) relationByRank(a, b Value, op apt.Op) (counting.Formula, bool) {
-	np, ok := ev.values[Size]
-	if _, fixed := ev.values[Rank]; !ok || fixed || np < 1 || np > maxTabulatedP {
-		return nil, false
-	}
-	ia, ok1 := ev.altsByRank(a, np)
-	ib, ok2 := ev.altsByRank(b, np)
-	if !ok1 || !ok2 {
-		return nil, false
-	}
-	compile := func(v Value) ([]*symbolic.Func, bool) {
-		fs := make([]*symbolic.Func, len(v.Alts))
-		for i, x := range v.Alts {
-			for _, s := range x.E.Symbols() {
-				if s != Rank {
-					return nil, false
-				}
-			}
-			f, err := x.E.Compile([]string{Rank})
-			if err != nil {
-				return nil, false
-			}
-			fs[i] = f
-		}
-		return fs, true
-	}
-	fa, ok1 := compile(a)
-	fb, ok2 := compile(b)
-	if !ok1 || !ok2 {
-		return nil, false
-	}
-	holds := make([]bool, np)
-	pt := []int64{0}
-	for r := range np {
-		if ia[r] < 0 || ib[r] < 0 {
-			continue // outside the current domain
-		}
-		pt[0] = r
-		x, err1 := fa[ia[r]].EvalInt(pt)
-		y, err2 := fb[ib[r]].EvalInt(pt)
-		if err1 != nil || err2 != nil {
-			return nil, false
-		}
-		c := x.Cmp(y)
-		switch op {
-		case apt.OpEq:
-			holds[r] = c == 0
-		case apt.OpNe:
-			holds[r] = c != 0
-		case apt.OpLt:
-			holds[r] = c < 0
-		case apt.OpLe:
-			holds[r] = c <= 0
-		case apt.OpGt:
-			holds[r] = c > 0
-		case apt.OpGe:
-			holds[r] = c >= 0
-		default:
-			return nil, false
-		}
-	}
-	if !slices.Contains(holds, true) {
-		return formulaFalse, true
-	}
-	return rankRanges(holds), true
-}
-
 // relation builds "a op b" over every pair of alternatives.
 func relation(a, b Value, op apt.Op) (counting.Formula, bool) {
 	if !a.IsKnown() || !b.IsKnown() || len(a.Alts)*len(b.Alts) > maxAlts {
@@ -208,7 +126,7 @@ func (ev *evaluator) branchCond(n *apt.If, b *apt.Branch) (counting.Formula, boo
 	var out counting.Or
 	for _, c := range b.Cases {
 		if !c.Range {
-			f, ok := ev.relation(sel, ev.closedInt(ev.value(c.Lo), n.Span.Start()), apt.OpEq)
+			f, ok := relation(sel, ev.closedInt(ev.value(c.Lo), n.Span.Start()), apt.OpEq)
 			if !ok {
 				return nil, false
 			}
@@ -217,14 +135,14 @@ func (ev *evaluator) branchCond(n *apt.If, b *apt.Branch) (counting.Formula, boo
 		}
 		var parts counting.And
 		if c.Lo != nil {
-			f, ok := ev.relation(sel, ev.closedInt(ev.value(c.Lo), n.Span.Start()), apt.OpGe)
+			f, ok := relation(sel, ev.closedInt(ev.value(c.Lo), n.Span.Start()), apt.OpGe)
 			if !ok {
 				return nil, false
 			}
 			parts = append(parts, f)
 		}
 		if c.Hi != nil {
-			f, ok := ev.relation(sel, ev.closedInt(ev.value(c.Hi), n.Span.Start()), apt.OpLe)
+			f, ok := relation(sel, ev.closedInt(ev.value(c.Hi), n.Span.Start()), apt.OpLe)
 			if !ok {
 				return nil, false
 			}

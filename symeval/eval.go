@@ -1454,12 +1454,6 @@ func (ev *evaluator) binary(b *apt.Binary) Value {
 		}
 		return v
 	}
-	if debugRuns {
-		fmt.Fprintf(os.Stderr, "binary: %s: %d x %d alts, known %v %v, rankguards %v %v\n", apt.FormatExpr(b), len(x.Alts), len(y.Alts), x.IsKnown(), y.IsKnown(), rankGuards(x), rankGuards(y))
-		for _, a := range x.Alts {
-			fmt.Fprintf(os.Stderr, "   x: %v -> %s\n", a.Guard, a.E)
-		}
-	}
 	return unknownValue("", "the value of "+apt.FormatExpr(b), true)
 }
 

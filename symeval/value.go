@@ -117,7 +117,7 @@ func lift2(a, b Value, op func(x, y symbolic.Expr) (symbolic.Expr, bool)) (Value
 // each chosen per rank, on a grid of 8 by 8 processes).
 func (ev *evaluator) lift2(a, b Value, op func(x, y symbolic.Expr) (symbolic.Expr, bool)) (Value, bool) {
 	opN := func(xs []symbolic.Expr) (symbolic.Expr, bool) { return op(xs[0], xs[1]) }
-	if len(a.Alts)*len(b.Alts) > maxTabulateCombos || len(a.Alts) > 1 && len(b.Alts) > 1 && guardsSize(a)+guardsSize(b) > maxGuardSize {
+	if n := len(a.Alts) * len(b.Alts); n > maxTabulateCombos || n > maxAlts && guardsSize(a)+guardsSize(b) > maxGuardSize {
 		// Values per rank: combining their alternatives pair by pair
 		// (each pair's guards, runs of ranks, tested for contradiction)
 		// costs more than going rank by rank.
@@ -510,14 +510,6 @@ func (ev *evaluator) choose(cond counting.Formula, a, b Value) Value {
 			return Value{Alts: byRank, deck: a.deck || b.deck}
 		}
 		return unknownValue("", "a value assigned under conditions too many to follow", false)
-	}
-	if !guardsSmall(out) && cond != nil && onlyRank(cond) && rankGuards(a) && rankGuards(b) {
-		// Guards grown by the tests made (a process's cell chosen by
-		// its coordinates): at a point, the ranks each value holds at
-		// are smaller.
-		if byRank, ok := ev.chooseByRank(cond, a, b); ok && ev.fits(byRank) {
-			return Value{Alts: byRank, deck: a.deck || b.deck}
-		}
 	}
 	if !guardsSmall(out) && debugRuns {
 		for _, a := range out {
