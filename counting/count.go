@@ -70,6 +70,9 @@ func Sum(s *Set, w symbolic.Expr, a *symbolic.Assumptions, opt Options) (symboli
 			return symbolic.Piecewise{}, fmt.Errorf("weight %s: undeclared symbol %s", w, x)
 		}
 	}
+	if constEmpty(s) {
+		return symbolic.Piecewise{}, nil
+	}
 	conjs, err := disjoint(s.Cond)
 	if err != nil {
 		return symbolic.Piecewise{}, err

@@ -180,6 +180,19 @@ func constBounds(f Formula, v string) (lo, hi int64, ok bool) {
 	return lo, hi, hasLo && hasHi
 }
 
+// constEmpty reports a set that some variable's constant bounds leave
+// empty (k >= 2 and 0 >= k: a loop that does not run in this branch,
+// under a condition whose cases would otherwise be expanded into
+// disjoint conjunctions, hundreds of them, before the first is refuted).
+func constEmpty(s *Set) bool {
+	for _, v := range s.Vars {
+		if lo, hi, ok := constBounds(s.Cond, v); ok && hi < lo {
+			return true
+		}
+	}
+	return false
+}
+
 func setLo(lo *int64, has *bool, n int64) {
 	if !*has || n > *lo {
 		*lo = n

@@ -333,6 +333,14 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 				}
 			case *apt.Call:
 				for _, a := range x.Args {
+					if ix, ok := a.(*apt.Index); ok && ix.Base == nil && !tracked(ix.Type) {
+						// An element of a REAL array passed by reference
+						// (the start of a row to fill): the loop's
+						// variable selects data the evaluation does not
+						// follow, not a value the callee computes with.
+						visitExpr(a)
+						continue
+					}
 					if l.Var != "" && usesVar(a) && ev.relevant(r, l.Var) {
 						arrays = true
 					}
