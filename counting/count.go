@@ -70,7 +70,11 @@ func Sum(s *Set, w symbolic.Expr, a *symbolic.Assumptions, opt Options) (symboli
 			return symbolic.Piecewise{}, fmt.Errorf("weight %s: undeclared symbol %s", w, x)
 		}
 	}
-	if constEmpty(s) {
+	s, w, empty, err := pinConstants(s, w)
+	if err != nil {
+		return symbolic.Piecewise{}, err
+	}
+	if empty {
 		return symbolic.Piecewise{}, nil
 	}
 	conjs, err := disjoint(s.Cond)

@@ -180,17 +180,115 @@ func constBounds(f Formula, v string) (lo, hi int64, ok bool) {
 	return lo, hi, hasLo && hasHi
 }
 
-// constEmpty reports a set that some variable's constant bounds leave
-// empty (k >= 2 and 0 >= k: a loop that does not run in this branch,
-// under a condition whose cases would otherwise be expanded into
-// disjoint conjunctions, hundreds of them, before the first is refuted).
-func constEmpty(s *Set) bool {
+// pinConstants reads the constant bounds of each variable of s before its
+// condition is expanded into cases: bounds that leave no value make the set
+// empty (k >= 2 and 0 >= k: a loop that does not run on this path, under a
+// condition whose cases, hundreds of them, would otherwise be expanded
+// before the first is refuted), and a variable they fix to one value (k == 5 at the top of a
+// condition that tests k against every level, each test negated in the
+// cases after it) is replaced by that value, in the condition and in the
+// weight, and the relations that become constant are decided. The sum is
+// unchanged: every point of s has that value. A set without such a
+// variable is returned as it is.
+func pinConstants(s *Set, w symbolic.Expr) (*Set, symbolic.Expr, bool, error) {
+	var sub map[string]symbolic.Expr
 	for _, v := range s.Vars {
-		if lo, hi, ok := constBounds(s.Cond, v); ok && hi < lo {
-			return true
+		lo, hi, ok := constBounds(s.Cond, v)
+		if !ok {
+			continue
+		}
+		if hi < lo {
+			return nil, w, true, nil
+		}
+		if lo == hi {
+			if sub == nil {
+				sub = map[string]symbolic.Expr{}
+			}
+			sub[v] = symbolic.Int(lo)
 		}
 	}
-	return false
+	if sub == nil {
+		return s, w, false, nil
+	}
+	cond, err := substFormula(s.Cond, sub)
+	if err != nil {
+		return nil, w, false, err
+	}
+	cond, t, decided := fold(cond)
+	if decided && !t {
+		return nil, w, true, nil
+	}
+	if decided {
+		cond = nil
+	}
+	if w, err = w.Subst(sub); err != nil {
+		return nil, w, false, err
+	}
+	out := &Set{Params: s.Params, Cond: cond}
+	for _, v := range s.Vars {
+		if _, pinned := sub[v]; !pinned {
+			out.Vars = append(out.Vars, v)
+		}
+	}
+	return out, w, false, nil
+}
+
+// fold decides the relations of f between constants and drops what they
+// decide: true members of conjunctions, false members of disjunctions.
+// decided reports an f that is then constant, with truth t.
+func fold(f Formula) (g Formula, t, decided bool) {
+	switch x := f.(type) {
+	case nil:
+		return nil, true, true
+	case Rel:
+		if c, ok := x.R.E.Const(); ok {
+			return nil, x.R.Holds(c), true
+		}
+		return x, false, false
+	case And:
+		var out And
+		for _, y := range x {
+			z, t, d := fold(y)
+			if d && !t {
+				return nil, false, true
+			}
+			if !d {
+				out = append(out, z)
+			}
+		}
+		switch len(out) {
+		case 0:
+			return nil, true, true
+		case 1:
+			return out[0], false, false
+		}
+		return out, false, false
+	case Or:
+		var out Or
+		for _, y := range x {
+			z, t, d := fold(y)
+			if d && t {
+				return nil, true, true
+			}
+			if !d {
+				out = append(out, z)
+			}
+		}
+		switch len(out) {
+		case 0:
+			return nil, false, true
+		case 1:
+			return out[0], false, false
+		}
+		return out, false, false
+	case Not:
+		z, t, d := fold(x.F)
+		if d {
+			return nil, !t, true
+		}
+		return Not{F: z}, false, false
+	}
+	return f, false, false
 }
 
 func setLo(lo *int64, has *bool, n int64) {
