@@ -106,11 +106,12 @@ func TestPinConstantsAgainstEnumeration(t *testing.T) {
 	}
 }
 
-// A loop that does not run on this path (k >= 2 and 0 >= k) under a
-// condition of hundreds of disjoint cases counts nothing: the cases are
-// not expanded first (they exceed the engine's limit and the count
-// failed as too complex).
-func TestEmptyLoopUnderManyCases(t *testing.T) {
+// levelCases is a set over k and i: bounds of k given by first, and three
+// conditions that test k against twelve levels each (the cases of an IF
+// chain), more disjoint cases together than the engine expands. It fails
+// the test when they no longer are.
+func levelCases(t *testing.T, first string) *Set {
+	t.Helper()
 	var cases []string
 	for range 3 {
 		var alts []string
@@ -119,14 +120,22 @@ func TestEmptyLoopUnderManyCases(t *testing.T) {
 		}
 		cases = append(cases, "("+strings.Join(alts, " or ")+")")
 	}
-	text := "{ [k, i] : k >= 2 and 6 >= k and 0 >= k and i >= 1 and " + strings.Join(cases, " and ") + " }"
-	s, err := ParseSet(text)
+	s, err := ParseSet("{ [k, i] : " + first + " and i >= 1 and " + strings.Join(cases, " and ") + " }")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := disjoint(s.Cond); !errors.Is(err, ErrTooComplex) {
 		t.Fatalf("the condition no longer exceeds the case limit (%v): the test shows nothing", err)
 	}
+	return s
+}
+
+// A loop that does not run on this path (k >= 2 and 0 >= k) under a
+// condition of hundreds of disjoint cases counts nothing: the cases are
+// not expanded first (they exceed the engine's limit and the count
+// failed as too complex).
+func TestEmptyLoopUnderManyCases(t *testing.T) {
+	s := levelCases(t, "k >= 2 and 6 >= k and 0 >= k")
 	pw, err := Sum(s, symbolic.Int(1), nil, Options{})
 	if err != nil || len(pw.Pieces) != 0 {
 		t.Fatalf("Sum = %v, %v; want an empty count", pw, err)
@@ -134,26 +143,10 @@ func TestEmptyLoopUnderManyCases(t *testing.T) {
 }
 
 // A variable the condition fixes (k == 5 beside tests of k against every
-// level, the cases of an IF chain) is counted at that value: the tests
-// become constants before the cases are expanded, which they would
-// otherwise exceed the engine's limit doing.
+// level) is counted at that value: the tests become constants before the
+// cases are expanded.
 func TestFixedVariableUnderManyCases(t *testing.T) {
-	var cases []string
-	for range 3 {
-		var alts []string
-		for c := 1; c <= 12; c++ {
-			alts = append(alts, fmt.Sprintf("(k = %d and i <= %d)", c, c+2))
-		}
-		cases = append(cases, "("+strings.Join(alts, " or ")+")")
-	}
-	text := "{ [k, i] : k >= 2 and 6 >= k and k = 5 and i >= 1 and " + strings.Join(cases, " and ") + " }"
-	s, err := ParseSet(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := disjoint(s.Cond); !errors.Is(err, ErrTooComplex) {
-		t.Fatalf("the condition no longer exceeds the case limit (%v): the test shows nothing", err)
-	}
+	s := levelCases(t, "k >= 2 and 6 >= k and k = 5")
 	pw, err := Sum(s, symbolic.Sym("i"), nil, Options{})
 	if err != nil {
 		t.Fatal(err)
