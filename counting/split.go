@@ -210,6 +210,14 @@ func pinConstants(s *Set, w symbolic.Expr) (*Set, symbolic.Expr, bool, error) {
 	if sub == nil {
 		return s, w, false, nil
 	}
+	return Fix(s, w, sub)
+}
+
+// Fix is s with the variables and parameters sub names fixed to the
+// constants it gives: the slice of s there, those names no longer among
+// its variables or parameters, the weight w taken there too. Relations that
+// become constant are decided; empty reports a slice with no point.
+func Fix(s *Set, w symbolic.Expr, sub map[string]symbolic.Expr) (*Set, symbolic.Expr, bool, error) {
 	cond, err := substFormula(s.Cond, sub)
 	if err != nil {
 		return nil, w, false, err
@@ -224,11 +232,11 @@ func pinConstants(s *Set, w symbolic.Expr) (*Set, symbolic.Expr, bool, error) {
 	if w, err = w.Subst(sub); err != nil {
 		return nil, w, false, err
 	}
-	out := &Set{Params: s.Params, Cond: cond}
-	for _, v := range s.Vars {
-		if _, pinned := sub[v]; !pinned {
-			out.Vars = append(out.Vars, v)
-		}
+	fixed := func(v string) bool { _, ok := sub[v]; return ok }
+	out := &Set{
+		Vars:   slices.DeleteFunc(slices.Clone(s.Vars), fixed),
+		Params: slices.DeleteFunc(slices.Clone(s.Params), fixed),
+		Cond:   cond,
 	}
 	return out, w, false, nil
 }

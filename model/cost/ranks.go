@@ -193,31 +193,20 @@ func (an *analysis) countAtRank(set *counting.Set, weight *symbolic.Expr, rk int
 }
 
 // fixSymbol is set (and weight) with the variable or parameter name fixed
-// to c: the slice name = c of the domain, name no longer among its
-// variables or parameters. empty reports a slice with no point.
+// to c (counting.Fix). empty reports a slice with no point.
 func fixSymbol(set *counting.Set, weight *symbolic.Expr, name string, c int64) (cs counting.Set, w *symbolic.Expr, empty bool, err error) {
-	sub := map[string]symbolic.Expr{name: symbolic.Int(c)}
-	cond, err := substFormula(set.Cond, sub)
-	if err != nil || isFalse(cond) {
-		return counting.Set{}, nil, err == nil, err
+	we := symbolic.Int(1)
+	if weight != nil {
+		we = *weight
 	}
-	other := func(s string) bool { return s == name }
-	cs = counting.Set{
-		Vars:   slices.DeleteFunc(slices.Clone(set.Vars), other),
-		Params: slices.DeleteFunc(slices.Clone(set.Params), other),
-		Cond:   cond,
-	}
-	if isTrue(cond) {
-		cs.Cond = nil
+	fs, we, empty, err := counting.Fix(set, we, map[string]symbolic.Expr{name: symbolic.Int(c)})
+	if err != nil || empty {
+		return counting.Set{}, nil, empty, err
 	}
 	if weight != nil {
-		we, err := weight.Subst(sub)
-		if err != nil {
-			return counting.Set{}, nil, false, err
-		}
 		w = &we
 	}
-	return cs, w, false, nil
+	return *fs, w, false, nil
 }
 
 // rankPieces builds the pieces of a count known rank by rank: at(rk) is the
@@ -568,76 +557,6 @@ func decideRelations(f counting.Formula, truth map[string]bool) counting.Formula
 		return counting.Not{F: y}
 	}
 	return f
-}
-
-// substFormula replaces symbols in f and folds relations that become
-// constant.
-func substFormula(f counting.Formula, sub map[string]symbolic.Expr) (counting.Formula, error) {
-	switch g := f.(type) {
-	case nil:
-		return constant(true), nil
-	case counting.Rel:
-		e, err := g.R.E.Subst(sub)
-		if err != nil {
-			return nil, err
-		}
-		if c, ok := e.Const(); ok {
-			switch g.R.Op {
-			case symbolic.GE:
-				return constant(c.Sign() >= 0), nil
-			case symbolic.GT:
-				return constant(c.Sign() > 0), nil
-			default:
-				return constant(c.Sign() == 0), nil
-			}
-		}
-		return counting.Rel{R: symbolic.Relation{E: e, Op: g.R.Op}}, nil
-	case counting.And, counting.Or:
-		var xs []counting.Formula
-		isAnd := false
-		if a, ok := g.(counting.And); ok {
-			xs, isAnd = a, true
-		} else {
-			xs = g.(counting.Or)
-		}
-		var out []counting.Formula
-		for _, x := range xs {
-			y, err := substFormula(x, sub)
-			if err != nil {
-				return nil, err
-			}
-			if isAnd && isFalse(y) || !isAnd && isTrue(y) {
-				return constant(!isAnd), nil
-			}
-			if isAnd && isTrue(y) || !isAnd && isFalse(y) {
-				continue
-			}
-			out = append(out, y)
-		}
-		if len(out) == 1 {
-			return out[0], nil
-		}
-		if isAnd {
-			if len(out) == 0 {
-				return constant(true), nil
-			}
-			return counting.And(out), nil
-		}
-		return counting.Or(out), nil
-	case counting.Not:
-		y, err := substFormula(g.F, sub)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case isTrue(y):
-			return constant(false), nil
-		case isFalse(y):
-			return constant(true), nil
-		}
-		return counting.Not{F: y}, nil
-	}
-	return f, nil
 }
 
 // mentionsSym reports whether set's condition or the weight mentions s.
