@@ -147,7 +147,8 @@ func guardsSize(v Value) int {
 const maxTabulateCombos = 64
 
 // regroupByRank is the value of op on vs where the combinations of their
-// alternatives are too many, at a point where every guard of vs is a
+// alternatives are too many, or their guards too large (the tests that
+// chose each process's cells, SP at P=64), at a point where every guard of vs is a
 // condition on the rank alone: op is applied rank by rank
 // (tabulateByRank), and the ranks with equal results are one alternative
 // (rankAltsOn). ok is false where that leaves more than the value may
@@ -165,14 +166,6 @@ func (ev *evaluator) regroupByRank(vs []Value, op func([]symbolic.Expr) (symboli
 	for _, v := range vs {
 		n *= len(v.Alts)
 		size += guardsSize(v)
-	}
-	if n <= maxAlts {
-		// Few combinations whose guards grew too large are left as
-		// they were (unknown): regrouping them too (which SP's cell
-		// sizes at P=64 would need) made MG at class W evaluate five
-		// times longer and lose a branch's exact count (mg.f's
-		// take_ex), for reasons not yet understood.
-		return Value{}, false
 	}
 	if n <= maxTabulateCombos && size <= maxGuardSize {
 		// Few enough combinations to join, each guard its own or its
