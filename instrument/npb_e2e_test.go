@@ -2,8 +2,12 @@ package instrument_test
 
 import (
 	"cmp"
+	"context"
+	"errors"
 	"fmt"
 	"math"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -508,4 +512,66 @@ func clipPW(pw symbolic.Piecewise) string {
 		s = s[:300] + "..."
 	}
 	return s
+}
+
+// TestNPBStopsWhereRunsAbortE2E: at a process count whose cells are too
+// small for the grid (BT at class W on 81 processes: 9 cells a side of 24
+// points, sizes 3 and 2), the benchmark's set-up checks every cell of
+// every rank in turn and calls MPI_ABORT; mkvet, evaluating the program at
+// that P with no other value, must say it stops there (whatif prints no
+// time for the row, only the check's position), and the real run must end
+// in the abort. At 64 processes (8 cells of 3) the same build must not
+// stop.
+func TestNPBStopsWhereRunsAbortE2E(t *testing.T) {
+	dir := corpora.Dir(t)
+	e2e.Require(t, "mpif77", "mpirun", "cc")
+	npb, err := corpora.NewNPB(dir, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		p    int
+		stop bool
+	}{{64, false}, {81, true}} {
+		files, inc, err := npb.Configure("BT", c.p, "W")
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, diags := fortran.ParseFiles(files, fortran.Config{IncludeDirs: []string{inc}})
+		for _, d := range diags {
+			if d.Severity == apt.Error {
+				t.Fatalf("parse: %v", d)
+			}
+		}
+		rep, err := cost.AnalyzeAt(prog, cost.Options{}, map[string]int64{cost.Size: int64(c.p)})
+		if err != nil {
+			t.Fatalf("P=%d: %v", c.p, err)
+		}
+		if (rep.Stopped != nil) != c.stop {
+			t.Fatalf("P=%d: the analysis's Stopped is %v, want a stop: %v", c.p, rep.Stopped, c.stop)
+		}
+		if !c.stop {
+			continue
+		}
+		if base := filepath.Base(rep.Stopped.Pos.File); base != "make_set.f" {
+			t.Errorf("P=%d: stops at %s, want the cell size check in make_set.f", c.p, rep.Stopped.Pos)
+		}
+		exe := filepath.Join(t.TempDir(), "bt")
+		build := exec.Command("mpif77", slices.Concat([]string{"-O1", "-fallow-argument-mismatch", "-I", inc, "-o", exe}, files)...)
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("build: %v\n%s", err, out)
+		}
+		launch := strings.Fields(strings.ReplaceAll(strings.ReplaceAll(testLauncher, "{P}", fmt.Sprint(c.p)), "{exe}", exe))
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		cmd := exec.CommandContext(ctx, launch[0], launch[1:]...)
+		cmd.Env = append(os.Environ(), mpiEnv()...)
+		out, err := cmd.CombinedOutput()
+		timedOut := ctx.Err() != nil
+		cancel()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || timedOut {
+			t.Fatalf("P=%d: the run did not abort (%v):\n%s", c.p, err, out)
+		}
+		t.Logf("P=%d: mkvet says the program stops at %s; the run exits with %v", c.p, rep.Stopped.Pos, err)
+	}
 }

@@ -27,7 +27,7 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 		ev.assign(c.Result, ev.communicator(c.Comm).rank)
 		return
 	case apt.MPIAbort:
-		ev.stop(pos)
+		ev.stop(pos, true)
 		return
 	}
 	p2p := !c.Op.IsCollective()

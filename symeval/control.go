@@ -214,8 +214,21 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 			back.used = true
 		}
 		decidedTrue := false
+		errorExit := ev.stops(b.Body) || ev.jumpsToStop(b.Body)
 		if ok && c != nil {
-			if t, dec := ev.decideHere(c); dec && t && onDeck[bi] && (ev.stops(b.Body) || ev.jumpsToStop(b.Body)) {
+			// An error check is decided on the ranks of the path that
+			// reaches it: a rank that an earlier check stopped does not
+			// fail a later one (each cell's size checked in turn). Other
+			// tests are decided over all ranks, as running a loop on a
+			// path its tests are all decided on costs more than it gives.
+			var path []counting.Formula
+			if errorExit {
+				path = slices.Clone(saved.conds)
+				for _, p := range prior {
+					path = append(path, not(p))
+				}
+			}
+			if t, dec := ev.decideOnPath(c, path); dec && t && onDeck[bi] && (ev.stops(b.Body) || ev.jumpsToStop(b.Body)) {
 				// The program's defaults for its input deck fail one of
 				// its checks: the deck of a run must satisfy them, so the
 				// check is taken as passing.
@@ -236,7 +249,6 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		for _, p := range prior {
 			ev.cur.conds = append(ev.cur.conds, not(p))
 		}
-		errorExit := ev.stops(b.Body) || ev.jumpsToStop(b.Body)
 		if !ok && (errorExit || leaves(b.Body) && onData(b.Cond) && !ev.exitsAnnotatedLoop(b.Body)) ||
 			ok && c != nil && errorExit && ev.onUnresolved(c) {
 			// An early exit on data the evaluation cannot see (a

@@ -1082,7 +1082,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		ev.cur.dead, ev.cur.cycled = true, false
 	case *apt.Stop:
 		ev.newOcc(n, parent)
-		ev.stop(n.Span.Start())
+		ev.stop(n.Span.Start(), false)
 	case *apt.Goto:
 		ev.newOcc(n, parent)
 		if n.Kind == apt.GotoPlain && len(n.Targets) == 1 {
@@ -1901,15 +1901,19 @@ func markInexact(o *Occ, note string) {
 	}
 }
 
-// stop ends the current path by a STOP or MPI_ABORT at pos. Under a branch
-// and outside the DO loops of its routine it is one of the program's own
-// checks failing (stopped, which callers and the result see), whether or
-// not it finalizes MPI first (`call mpi_finalize; stop` after an error
-// message); elsewhere (the last statement, the end of a time loop) it is
-// the program's normal end, and the path merely ends as at a RETURN.
-func (ev *evaluator) stop(pos apt.Pos) {
+// stop ends the current path by a STOP or MPI_ABORT (abort) at pos. Under
+// a branch and outside the DO loops of its routine it is one of the
+// program's own checks failing (stopped, which callers and the result see),
+// whether or not it finalizes MPI first (`call mpi_finalize; stop` after an
+// error message); elsewhere (the last statement, the end of a time loop) it
+// is the program's normal end, and the path merely ends as at a RETURN.
+// MPI_ABORT is never a normal end: under a branch inside loops that are all
+// being run iteration by iteration (a check of each cell or subdomain in
+// turn), where every condition is one of the iteration's, it is a failed
+// check as well.
+func (ev *evaluator) stop(pos apt.Pos, abort bool) {
 	ev.cur.dead, ev.cur.cycled, ev.cur.halted = true, false, true
-	if ev.arms > 0 && len(ev.frame().loops) == 0 {
+	if ev.arms > 0 && (len(ev.frame().loops) == 0 || abort && ev.frame().allRunning()) {
 		ev.cur.stopped, ev.cur.stopAt = true, pos
 	}
 	if debugRuns {

@@ -22,6 +22,15 @@ const maxTabulatedP = 1 << 16
 
 // rankDecide decides f when it depends on the rank alone and P is a number.
 func (ev *evaluator) rankDecide(f counting.Formula) (truth, ok bool) {
+	return ev.rankDecideOn(f, nil)
+}
+
+// rankDecideOn decides f over the ranks where every formula of path holds,
+// at a point: a test the ranks of a path all pass (or all fail) is decided
+// there, although it is not over all ranks. The formulas of path that
+// mention other symbols are left out, which only widens the ranks tried.
+// A path that no rank takes decides every f false.
+func (ev *evaluator) rankDecideOn(f counting.Formula, path []counting.Formula) (truth, ok bool) {
 	np, ok := ev.values[Size]
 	if !ok || np < 1 || np > maxTabulatedP || f == nil {
 		return false, false
@@ -29,18 +38,28 @@ func (ev *evaluator) rankDecide(f counting.Formula) (truth, ok bool) {
 	if _, fixed := ev.values[Rank]; fixed {
 		return false, false
 	}
+	var dom counting.And
+	for _, c := range path {
+		if onlyRank(c) {
+			dom = append(dom, c)
+		}
+	}
 	key := counting.FormulaKey(f)
+	if len(dom) > 0 {
+		key += "\x00" + counting.FormulaKey(dom)
+	}
 	if r, ok := ev.rankMemo[key]; ok {
 		return r.truth, r.ok
 	}
-	truth, ok = ev.tabulateRanks(f, np)
+	truth, ok = ev.tabulateRanks(f, dom, np)
 	ev.rankMemo[key] = rankAnswer{truth, ok}
 	return truth, ok
 }
 
 type rankAnswer struct{ truth, ok bool }
 
-func (ev *evaluator) tabulateRanks(f counting.Formula, np int64) (truth, ok bool) {
+// tabulateRanks evaluates f at every rank 0..np-1 where dom holds.
+func (ev *evaluator) tabulateRanks(f counting.Formula, dom counting.And, np int64) (truth, ok bool) {
 	if !onlyRank(f) {
 		return false, false
 	}
@@ -48,10 +67,25 @@ func (ev *evaluator) tabulateRanks(f counting.Formula, np int64) (truth, ok bool
 	if err != nil {
 		return false, false
 	}
+	var d *counting.CompiledFormula
+	if len(dom) > 0 {
+		if d, err = counting.CompileFormula(dom, []string{Rank}); err != nil {
+			return false, false
+		}
+	}
 	some, all := false, true
 	pt := []int64{0}
 	for r := int64(0); r < np; r++ {
 		pt[0] = r
+		if d != nil {
+			in, err := d.Holds(pt)
+			if err != nil {
+				return false, false
+			}
+			if !in {
+				continue
+			}
+		}
 		h, err := c.Holds(pt)
 		if err != nil {
 			return false, false
@@ -62,13 +96,10 @@ func (ev *evaluator) tabulateRanks(f counting.Formula, np int64) (truth, ok bool
 			return false, false
 		}
 	}
-	switch {
-	case all:
-		return true, true
-	case !some:
-		return false, true
+	if !some {
+		return false, true // also when no rank takes the path
 	}
-	return false, false
+	return true, true
 }
 
 // onlyRank reports whether f mentions no symbol but the rank.
@@ -107,6 +138,16 @@ func (ev *evaluator) decideHere(f counting.Formula) (truth, ok bool) {
 		return t, true
 	}
 	return ev.rankDecide(f)
+}
+
+// decideOnPath is decideHere over the ranks of a path whose conditions are
+// path: at a point, the arm of an IF that no rank of the path takes is not
+// walked, and one that all of them take is the only one.
+func (ev *evaluator) decideOnPath(f counting.Formula, path []counting.Formula) (truth, ok bool) {
+	if t, ok := decide(f); ok {
+		return t, true
+	}
+	return ev.rankDecideOn(f, path)
 }
 
 // pruneRanks drops the alternatives of v that no rank takes and makes one

@@ -57,6 +57,17 @@ func (fr *frame) running() *runState {
 	return r
 }
 
+// allRunning reports whether every DO loop the frame is inside is being
+// run, so that each loop variable has one value on the current path.
+func (fr *frame) allRunning() bool {
+	for _, l := range fr.loops {
+		if !slices.ContainsFunc(fr.runs, func(r *runState) bool { return r != nil && r.loop == l }) {
+			return false
+		}
+	}
+	return true
+}
+
 // freshScalars returns the variables the body of l sets anew on every
 // iteration from the DO variable and values the loop does not change
 // (iglob = ipt + i), before any read of them in the body: their value is a

@@ -323,6 +323,13 @@ func (wf *whatifFlags) build(files []string, prof *model.Profile, ps []int64, st
 			fmt.Sprintf("%s, so the build may be for one process count, and its own checks decide where it runs", checks[0].describe()))
 	}
 	a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume}, Env: sampleEnv})
+	var nse *phase.NoSampleError
+	if errors.As(err, &nse) && nse.Parallel && seriesName == "" && wf.perPFlags(files, "") == nil {
+		// The closed forms lack values at every sampled P: the
+		// program derives them from P, which each process count gives.
+		return wf.buildPerP(fixedProgram(prog), files, prof, ps, exprs, assume,
+			"values the closed forms need are derived at each process count: "+err.Error())
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -46,6 +46,8 @@ type Counts struct {
 	// datatype of unknown size). A count given as an array (the v-variants)
 	// contributes the sum of its first P elements.
 	Bytes map[string]int64
+	// Aborted is set when the run ended at an MPI_ABORT.
+	Aborted bool
 }
 
 const (
@@ -1119,7 +1121,7 @@ func (e *engine) comm(fr *frame, n *apt.Comm) error {
 		}
 		return e.assignLoc(l, intV(x), pos)
 	case apt.MPIAbort:
-		e.stopped = true
+		e.stopped, e.counts.Aborted = true, true
 		return errStop
 	}
 	switch {

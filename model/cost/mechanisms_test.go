@@ -204,12 +204,20 @@ func checkPoint(prog *apt.Program, env map[string]int64) []string {
 			params[k] = v
 		}
 	}
+	aborted := true // every rank ends at an MPI_ABORT
 	for rank := int64(0); rank < env[cost.Size] && len(probs) < 8; rank++ {
 		got, err := aptrun.Run(prog, aptrun.Config{P: env[cost.Size], Rank: rank, Params: params})
 		if err != nil {
 			return append(probs, fmt.Sprintf("execution rank %d: %v", rank, err))
 		}
+		aborted = aborted && got.Aborted
 		probs = append(probs, diffCounts(rep, pt, got, rank)...)
+	}
+	// A program that aborts on every rank is one the analysis says stops
+	// there (whatif prints no time for it, but where it stops); one that
+	// ends on some rank is not.
+	if len(probs) == 0 && aborted != (rep.Stopped != nil) {
+		probs = append(probs, fmt.Sprintf("every rank aborts: %v, but the analysis's Stopped is %v", aborted, rep.Stopped))
 	}
 	if len(probs) > 8 {
 		probs = probs[:8]
@@ -1272,6 +1280,39 @@ var gridShapes = []shape{
 	{name: "doubling", add: gridDoubling},
 	{name: "shift", add: gridShift},
 	{name: "roots", add: gridRoots},
+	{name: "cells", add: gridCells},
+}
+
+// gridCells: a multipartition by hand, as BT and SP set theirs up: the
+// rank owns xd cells whose coordinates cycle along the row, each cell's
+// size is n/xd plus one where its coordinate is within the remainder, and
+// a cell too small stops the program with MPI_ABORT (checked for every
+// cell in the loop that sizes them, on all ranks at once, or for the
+// first cell only, on some ranks); the work sums the sizes of the cells
+// off the first coordinate.
+func gridCells(g *gen, k int) {
+	g.decl(k, "integer c#, cc#(16), sz#(16), ex#, bs#, fs#, i#")
+	if g.r.IntN(2) == 0 {
+		g.stmt(k, "cc#(1) = row", "do c# = 2, xd", "  cc#(c#) = mod(cc#(c# - 1) + 1, xd)", "enddo")
+	} else {
+		g.stmt(k, "do c# = 1, xd", "  cc#(c#) = mod(row + c# - 1, xd)", "enddo")
+	}
+	lim := g.pick("1", "2", "3")
+	g.stmt(k, "do c# = 1, xd", "  cc#(c#) = cc#(c#) + 1", "enddo",
+		"bs# = n/xd", "ex# = mod(n, xd)",
+		"do c# = 1, xd",
+		"  if (cc#(c#) .le. ex#) then",
+		"    sz#(c#) = bs# + 1",
+		"  else",
+		"    sz#(c#) = bs#",
+		"  endif")
+	if g.r.IntN(2) == 0 {
+		g.stmt(k, "  if (sz#(c#) .lt. "+lim+") then", "    call MPI_ABORT(MPI_COMM_WORLD, 1, ierr)", "  endif", "enddo")
+	} else {
+		g.stmt(k, "enddo", "if (sz#(1) .lt. "+lim+") then", "  call MPI_ABORT(MPI_COMM_WORLD, 1, ierr)", "endif")
+	}
+	g.stmt(k, "fs# = 0", "do c# = 1, xd", "  if (cc#(c#) .ne. 1) fs# = fs# + sz#(c#)*m", "enddo",
+		"do i# = 1, fs#", "  s = s + 1", "enddo")
 }
 
 // gridRoots: the integer log2 and square root of n computed by loops bound
@@ -1402,4 +1443,71 @@ func gridDoubling(g *gen, k int) {
 		g.stmt(k, "x# = 1", "do l# = 1, yd", "  x# = 2*x#", "enddo")
 	}
 	g.stmt(k, "do i# = 1, "+g.pick("x#/xd", "x#", "l#*row", "x# - me"), "  s = s + 1", "enddo")
+}
+
+// cellsAtScale is gridCells at the process counts of a real run: xd = 8,
+// 12 and 16 cells per rank, whose coordinates are nested MODs of the rank
+// and whose size checks fail on some ranks in each iteration, on no rank,
+// or (with the ranks left by the earlier iterations) on all of them.
+const cellsAtScale = `program cells
+  use mpi
+  implicit none
+  integer me, np, ierr, n, m, nl, xd, row, c, cc(16), sz(16), ex, bs, fs, i
+  double precision s
+  call MPI_INIT(ierr)
+  call MPI_COMM_RANK(MPI_COMM_WORLD, me, ierr)
+  call MPI_COMM_SIZE(MPI_COMM_WORLD, np, ierr)
+  read *, n, m, nl
+  s = 0
+  xd = int(sqrt(dble(np)) + 0.001)
+  row = mod(me, xd)
+  cc(1) = row
+  do c = 2, xd
+    cc(c) = mod(cc(c - 1) + 1, xd)
+  enddo
+  do c = 1, xd
+    cc(c) = cc(c) + 1
+  enddo
+  bs = n/xd
+  ex = mod(n, xd)
+  do c = 1, xd
+    if (cc(c) <= ex) then
+      sz(c) = bs + 1
+    else
+      sz(c) = bs
+    endif
+    if (sz(c) < 3) then
+      call MPI_ABORT(MPI_COMM_WORLD, 1, ierr)
+    endif
+  enddo
+  fs = 0
+  do c = 1, xd
+    if (cc(c) /= 1) fs = fs + sz(c)*m
+  enddo
+  do i = 1, fs
+    s = s + 1
+  enddo
+  call MPI_FINALIZE(ierr)
+end
+`
+
+// TestCellChecksAtScale: at P = 256 (16 cells of sizes 3 and 2 for n =
+// 36) every rank aborts in some iteration of the loop that sizes its
+// cells, which only the ranks that passed the earlier iterations reach;
+// the analysis must say the program stops (before deciding each test on
+// the ranks of its path, the sizes became unknowns there), and elsewhere
+// agree with the execution of every rank.
+func TestCellChecksAtScale(t *testing.T) {
+	prog, diags := fortran.ParseSource("cells.f90", []byte(cellsAtScale), fortran.Config{})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Fatal(d)
+		}
+	}
+	for _, pt := range []struct{ p, n int64 }{{256, 36}, {256, 48}, {144, 36}, {144, 30}, {64, 36}, {64, 20}} {
+		env := map[string]int64{cost.Size: pt.p, "n": pt.n, "m": 2, "nl": 0}
+		if probs := checkPoint(prog, env); len(probs) > 0 {
+			t.Errorf("P=%d n=%d:\n%s", pt.p, pt.n, strings.Join(probs, "\n"))
+		}
+	}
 }

@@ -1,7 +1,6 @@
 package phase
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -280,6 +279,7 @@ func (a *Analysis) makeSamples(opt Options) error {
 	if !a.Report.Parallel {
 		ps = []int64{1}
 	}
+	var first error // why the first sample point failed
 next:
 	for _, p := range ps {
 		env := map[string]int64{}
@@ -300,6 +300,9 @@ next:
 		}
 		pt, err := a.Report.At(env)
 		if err != nil {
+			if first == nil {
+				first = fmt.Errorf("at P=%d: %w", p, err)
+			}
 			continue
 		}
 		s := newSample(pt.Env)
@@ -319,11 +322,30 @@ next:
 		if len(missing) > 0 {
 			return fmt.Errorf("no value for %s; give -D %s", strings.Join(missing, "; "), strings.Join(names, ","))
 		}
-		return errors.New("phase: no sample point satisfies the program's assumptions")
+		return &NoSampleError{Parallel: a.Report.Parallel, First: first}
 	}
 	a.Samples = a.samples
 	return nil
 }
+
+// NoSampleError says that the program's counts have no value at any of the
+// sample process counts: most often values the evaluation derives only at a
+// given P (sizes computed from P and kept in arrays) stay unknowns in the
+// closed forms. A what-if over P then evaluates each process count on its
+// own.
+type NoSampleError struct {
+	Parallel bool  // the program is an MPI program
+	First    error // why the first sample point failed
+}
+
+func (e *NoSampleError) Error() string {
+	if e.First == nil {
+		return "phase: no sample point satisfies the program's assumptions"
+	}
+	return "the counts have no value at any sampled process count (" + e.First.Error() + ")"
+}
+
+func (e *NoSampleError) Unwrap() error { return e.First }
 
 // withoutRank returns the relations of a that do not mention the rank.
 func withoutRank(a *symbolic.Assumptions) *symbolic.Assumptions {
