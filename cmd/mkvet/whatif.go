@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -1477,84 +1478,74 @@ func (wf *whatifFlags) buildPerP(src perPSource, files []string, prof *model.Pro
 	}
 	r := &whatifRun{file: strings.Join(files, " "), exprs: exprs, env: map[string]float64{}, why: why}
 	mopt := phase.ModelOptions{Profile: prof, Balance: wf.balance, Leading: wf.leading}
-	// The comparisons of P with named constants, found once per program
-	// (the same program at every P without -configure).
-	var checksOf *apt.Program
-	var checks []compiledCheck
-	compiled := func(prog *apt.Program) []compiledCheck {
-		if prog != checksOf {
-			checksOf, checks = prog, compiledChecks(prog)
-		}
-		return checks
-	}
-	for _, p := range sweepWithOne(ps) {
-		values, err := pointValues(exprs, p)
-		if err != nil {
-			return nil, err
-		}
-		pm := &pointModel{p: p}
-		prog, unconfigured, err := src(p, values)
-		if err != nil {
-			return nil, err
-		}
-		if prog == nil {
-			pm.unconfigured = unconfigured
-			r.points = append(r.points, pm)
-			continue
-		}
-		a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume, Values: values},
-			SampleP: []int64{p}})
-		var rep *cost.Report
-		if a != nil {
-			rep = a.Report
-		}
-		if err != nil {
-			// Only a program that stops at this P, or lacks values there,
-			// has no sample to give.
-			if rep == nil {
-				var serr error
-				if rep, serr = cost.Analyze(prog, cost.Options{Entry: wf.entry, Assume: assume, Values: values}); serr != nil {
-					return nil, fmt.Errorf("P=%d: %s%w", p, wf.compiledHint(compiled(prog), p, r.analysis != nil), err)
+	// The process counts are evaluated concurrently, one per core: each
+	// evaluation is on its own (a program of its own with -configure), and
+	// the answers are put together below in the order of the sweep, as if
+	// evaluated one after the other. Of the analyses only the earliest
+	// modelled one is kept: it is the one whose details are printed.
+	points := sweepWithOne(ps)
+	results := make([]pointResult, len(points))
+	var (
+		mu        sync.Mutex
+		firstAt   = len(points) // index of the earliest modelled point
+		firstAnal *phase.Analysis
+	)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(points)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				a := wf.evalPoint(&results[i], assume, mopt)
+				if a != nil {
+					mu.Lock()
+					if i < firstAt {
+						firstAt, firstAnal = i, a
+					}
+					mu.Unlock()
 				}
 			}
-			if rep.Stopped == nil && len(rep.MissingParams(values)) == 0 {
-				return nil, fmt.Errorf("P=%d: %s%w", p, wf.compiledHint(compiled(prog), p, r.analysis != nil), err)
-			}
-		}
-		if rep.Stopped != nil {
-			pm.stopped = rep.Stopped
-			pm.stopCheck = stoppingCheck(compiled(prog), rep.Stopped.Pos)
-			r.points = append(r.points, pm)
-			continue
-		}
-		if missing := rep.MissingParams(values); len(missing) > 0 {
-			// Values the evaluation could not derive at this P: the row
-			// says which, and the other process counts still get theirs;
-			// a sweep none of whose process counts has them fails.
-			pm.incomplete = fmt.Sprintf("no value for %s; give %s", clipList(missing, 6), defsHint(missing[:min(len(missing), 6)]))
-			if h := strings.TrimSuffix(wf.compiledHint(compiled(prog), p, r.analysis != nil), ": "); h != "" {
-				pm.incomplete += " (" + h + ")"
-			}
-			r.points = append(r.points, pm)
-			continue
-		}
-		pm.env, pm.defaulted = pointEnv(rep, values)
-		m, terms, err := a.Model(mopt)
-		var inc *phase.IncompleteError
-		if errors.As(err, &inc) {
-			pm.incomplete = inc.Error()
-			r.points = append(r.points, pm)
-			continue
-		}
+		}()
+	}
+	var srcErr error
+	for i, p := range points {
+		values, err := pointValues(exprs, p)
 		if err != nil {
-			return nil, fmt.Errorf("P=%d: %w", p, err)
+			srcErr = err
+			break
 		}
-		pm.modelled, pm.model, pm.terms = true, m, terms
-		r.points = append(r.points, pm)
-		if r.analysis == nil {
-			r.analysis = a
+		prog, unconfigured, err := src(p, values)
+		if err != nil {
+			srcErr = err
+			break
+		}
+		results[i] = pointResult{pm: &pointModel{p: p, unconfigured: unconfigured}, prog: prog, values: values}
+		if prog != nil {
+			jobs <- i
 		}
 	}
+	close(jobs)
+	wg.Wait()
+	if srcErr != nil {
+		return nil, srcErr
+	}
+	for i, res := range results {
+		pm := res.pm
+		evaluated := firstAt < i // an earlier process count has a model
+		switch {
+		case res.err != nil && res.hint:
+			return nil, fmt.Errorf("P=%d: %s%w", pm.p, wf.compiledHint(res.checks, pm.p, evaluated), res.err)
+		case res.err != nil:
+			return nil, fmt.Errorf("P=%d: %w", pm.p, res.err)
+		case res.missing:
+			if h := strings.TrimSuffix(wf.compiledHint(res.checks, pm.p, evaluated), ": "); h != "" {
+				pm.incomplete += " (" + h + ")"
+			}
+		}
+		r.points = append(r.points, pm)
+	}
+	r.analysis = firstAnal
 	if r.analysis == nil {
 		// r goes back with the error: buildConfigured adds where the
 		// command ran.
@@ -1576,6 +1567,74 @@ func (wf *whatifFlags) buildPerP(src perPSource, files []string, prof *model.Pro
 		}
 	}
 	return r, nil
+}
+
+// pointResult is the evaluation of a sweep at one process count: the row's
+// model (or why it has none) and an error, with what its message needs.
+type pointResult struct {
+	pm     *pointModel
+	prog   *apt.Program // nil where -configure failed (pm.unconfigured)
+	values map[string]int64
+	err    error
+	// hint says that err (or pm.incomplete when missing) is explained by
+	// the comparisons of P with named constants in checks
+	// (compiledHint).
+	hint, missing bool
+	checks        []compiledCheck
+}
+
+// evalPoint evaluates res.prog at res.pm.p and fills res in; it returns the
+// analysis when the point has a model. Evaluations at several points run
+// concurrently: the analyses share only memos that lock.
+func (wf *whatifFlags) evalPoint(res *pointResult, assume []symbolic.Relation, mopt phase.ModelOptions) *phase.Analysis {
+	pm, prog, values, p := res.pm, res.prog, res.values, res.pm.p
+	a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume, Values: values},
+		SampleP: []int64{p}})
+	var rep *cost.Report
+	if a != nil {
+		rep = a.Report
+	}
+	if err != nil {
+		// Only a program that stops at this P, or lacks values there,
+		// has no sample to give.
+		if rep == nil {
+			var serr error
+			if rep, serr = cost.Analyze(prog, cost.Options{Entry: wf.entry, Assume: assume, Values: values}); serr != nil {
+				res.err, res.hint, res.checks = err, true, compiledChecks(prog)
+				return nil
+			}
+		}
+		if rep.Stopped == nil && len(rep.MissingParams(values)) == 0 {
+			res.err, res.hint, res.checks = err, true, compiledChecks(prog)
+			return nil
+		}
+	}
+	if rep.Stopped != nil {
+		pm.stopped = rep.Stopped
+		pm.stopCheck = stoppingCheck(compiledChecks(prog), rep.Stopped.Pos)
+		return nil
+	}
+	if missing := rep.MissingParams(values); len(missing) > 0 {
+		// Values the evaluation could not derive at this P: the row
+		// says which, and the other process counts still get theirs;
+		// a sweep none of whose process counts has them fails.
+		pm.incomplete = fmt.Sprintf("no value for %s; give %s", clipList(missing, 6), defsHint(missing[:min(len(missing), 6)]))
+		res.missing, res.checks = true, compiledChecks(prog)
+		return nil
+	}
+	pm.env, pm.defaulted = pointEnv(rep, values)
+	m, terms, err := a.Model(mopt)
+	var inc *phase.IncompleteError
+	if errors.As(err, &inc) {
+		pm.incomplete = inc.Error()
+		return nil
+	}
+	if err != nil {
+		res.err = err
+		return nil
+	}
+	pm.modelled, pm.model, pm.terms = true, m, terms
+	return a
 }
 
 // compiledHint explains, after an evaluation at P failed, that the build
