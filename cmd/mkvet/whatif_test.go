@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -337,5 +338,30 @@ func TestWhatifSizesInArrays(t *testing.T) {
 		if want := p + " - - - - stops at " + file + ":28:"; !strings.Contains(squeeze(out), want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestWhatifPerPConcurrent: a sweep evaluated at each process count gives
+// the same table, notes and JSON whether its points are evaluated one
+// after the other or concurrently (one per core).
+func TestWhatifPerPConcurrent(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "cells.f90")
+	if err := os.WriteFile(file, []byte(cellsAbort), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var outs []string
+	for _, procs := range []int{1, 4} {
+		prev := runtime.GOMAXPROCS(procs)
+		for _, format := range []string{"table", "json"} {
+			out, errs, code := runMkvet(t, "whatif", "-P", "1..1024", "-format", format, file)
+			if code != 0 {
+				t.Fatalf("GOMAXPROCS=%d: exit %d: %s", procs, code, errs)
+			}
+			outs = append(outs, out)
+		}
+		runtime.GOMAXPROCS(prev)
+	}
+	if outs[0] != outs[2] || outs[1] != outs[3] {
+		t.Errorf("one at a time:\n%s\nconcurrently:\n%s", outs[0]+outs[1], outs[2]+outs[3])
 	}
 }
