@@ -115,6 +115,8 @@ type analysis struct {
 	rankTables map[string][]bool
 	// simpMemo holds each domain case as simplifyDomain rewrote it.
 	simpMemo map[string]counting.Formula
+	// caseCounts holds the counts of countGuardCases by shape (shapeKey).
+	caseCounts map[string]countResult
 	// guardMemo holds the ranks each guard of a count holds at (merge).
 	guardMemo map[guardID]rankKey
 	// valueSplits is the product of the values of the splits on a
@@ -308,7 +310,29 @@ func (an *analysis) countCases(set *counting.Set, weight *symbolic.Expr) (symbol
 }
 
 // countGuardCases is countCases without the split on a variable's values.
+// The same sets recur (a routine's loops in each calling context and rank
+// class): each shape is split into cases once, and its count renamed
+// (shapeKey), which on NPB LU cost less than the keys of its cases.
 func (an *analysis) countGuardCases(set *counting.Set, weight *symbolic.Expr) (symbolic.Piecewise, error) {
+	key, names := an.shapeKey(set, weight)
+	if r, ok := an.caseCounts[key]; ok {
+		if r.err != nil {
+			return symbolic.Piecewise{}, r.err
+		}
+		return renamePW(r.pw, r.names, names)
+	}
+	pw, err := an.countGuardCasesUncached(set, weight)
+	if err == nil || !errors.Is(err, errSpent) {
+		// A count refused for a spent budget may be had with another.
+		if an.caseCounts == nil {
+			an.caseCounts = map[string]countResult{}
+		}
+		an.caseCounts[key] = countResult{pw: pw, err: err, names: names}
+	}
+	return pw, err
+}
+
+func (an *analysis) countGuardCasesUncached(set *counting.Set, weight *symbolic.Expr) (symbolic.Piecewise, error) {
 	vars := map[string]bool{}
 	for _, v := range set.Vars {
 		vars[v] = true
