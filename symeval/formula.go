@@ -3,7 +3,6 @@ package symeval
 import (
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/symbolic"
-	"slices"
 )
 
 // The formulas of domains and guards are built through the helpers below,
@@ -235,31 +234,99 @@ func formulaMentions(f counting.Formula, s string) bool {
 // symbolic subscript carry such equations, and the combinations of two
 // such values are mostly impossible.
 func contradicts(f counting.Formula) bool {
-	return contradictsDepth(f, 2)
-}
-
-// contradictsDepth is contradicts looking through at most depth levels of
-// disjunctions inside the conjunction: a conjunction with a disjunction is
-// false when each disjunct, with the rest, is.
-func contradictsDepth(f counting.Formula, depth int) bool {
 	a, ok := f.(counting.And)
 	if !ok || len(a) < 2 || len(a) > 32 {
 		return false
 	}
-	if depth > 0 {
-		for i, g := range a {
-			o, isOr := g.(counting.Or)
-			if !isOr || len(o) == 0 || len(o) > 8 {
+	return contradictsItems(conjItems(a), 2)
+}
+
+// conjItem is one conjunct of a formula contradicts reads: a bound on one
+// symbol (fact), a disjunction of conjunctions (alts), or another formula,
+// which only counts towards the conjunction's length. Each relation is read
+// once, however many combinations of disjuncts it is checked in.
+type conjItem struct {
+	fact *boundFact
+	alts [][]conjItem
+}
+
+// boundFact is a relation a*x + c op 0 with constant a != 0 and c: x op' v
+// with sign the sign of a; neq marks not (a*x + c == 0).
+type boundFact struct {
+	name string
+	v    symbolic.Rat
+	sign int
+	op   symbolic.RelOp
+	neq  bool
+}
+
+func conjItems(a counting.And) []conjItem {
+	out := make([]conjItem, len(a))
+	for i, g := range a {
+		switch x := g.(type) {
+		case counting.Rel:
+			if name, v, sign, ok := singleBound(x.R.E); ok {
+				out[i].fact = &boundFact{name: name, v: v, sign: sign, op: x.R.Op}
+			}
+		case counting.Not:
+			if r, ok := x.F.(counting.Rel); ok && r.R.Op == symbolic.EQ {
+				if name, v, _, ok := singleBound(r.R.E); ok {
+					out[i].fact = &boundFact{name: name, v: v, neq: true}
+				}
+			}
+		case counting.Or:
+			if len(x) == 0 || len(x) > 8 {
 				continue
 			}
-			rest := append(slices.Clone([]counting.Formula(a[:i])), a[i+1:]...)
-			all := true
-			for _, d := range o {
-				conj := append(slices.Clone(rest), d)
+			out[i].alts = make([][]conjItem, len(x))
+			for j, d := range x {
 				if sub, ok := d.(counting.And); ok {
-					conj = append(slices.Clone(rest), sub...)
+					out[i].alts[j] = conjItems(sub)
+				} else {
+					out[i].alts[j] = conjItems(counting.And{d})
 				}
-				if !contradictsDepth(counting.And(conj), depth-1) {
+			}
+		}
+	}
+	return out
+}
+
+// singleBound returns x and the value v with e == coef*(x - v), and coef's
+// sign, when e is linear in its one symbol x with constant coefficients.
+func singleBound(e symbolic.Expr) (string, symbolic.Rat, int, bool) {
+	syms := e.Symbols()
+	if len(syms) != 1 {
+		return "", symbolic.Rat{}, 0, false
+	}
+	ca, cb, ok := e.Linear(syms[0])
+	if !ok {
+		return "", symbolic.Rat{}, 0, false
+	}
+	av, ok1 := ca.Const()
+	bv, ok2 := cb.Const()
+	if !ok1 || !ok2 || av.IsZero() {
+		return "", symbolic.Rat{}, 0, false
+	}
+	return syms[0], bv.Neg().Quo(av), av.Sign(), true
+}
+
+// contradictsItems is contradicts on a conjunction's items, looking through
+// at most depth levels of disjunctions inside it: a conjunction with a
+// disjunction is false when each disjunct, with the rest, is.
+func contradictsItems(a []conjItem, depth int) bool {
+	if len(a) < 2 || len(a) > 32 {
+		return false
+	}
+	if depth > 0 {
+		for i, g := range a {
+			if g.alts == nil {
+				continue
+			}
+			all := true
+			for _, d := range g.alts {
+				conj := make([]conjItem, 0, len(a)-1+len(d))
+				conj = append(append(append(conj, a[:i]...), a[i+1:]...), d...)
+				if !contradictsItems(conj, depth-1) {
 					all = false
 					break
 				}
@@ -270,12 +337,10 @@ func contradictsDepth(f counting.Formula, depth int) bool {
 		}
 	}
 	type bounds struct {
-		lo, hi     symbolic.Rat
-		hasLo      bool
-		hasHi      bool
-		eq         *symbolic.Rat
-		neq        []symbolic.Rat
-		contradict bool
+		lo, hi       symbolic.Rat
+		hasLo, hasHi bool
+		eq           *symbolic.Rat
+		neq          []symbolic.Rat
 	}
 	bs := map[string]*bounds{}
 	get := func(x string) *bounds {
@@ -286,63 +351,38 @@ func contradictsDepth(f counting.Formula, depth int) bool {
 		bs[x] = b
 		return b
 	}
-	// single returns x and the value v with e == coef*(x - v), coef's sign.
-	single := func(e symbolic.Expr) (string, symbolic.Rat, int, bool) {
-		syms := e.Symbols()
-		if len(syms) != 1 {
-			return "", symbolic.Rat{}, 0, false
-		}
-		ca, cb, ok := e.Linear(syms[0])
-		if !ok {
-			return "", symbolic.Rat{}, 0, false
-		}
-		av, ok1 := ca.Const()
-		bv, ok2 := cb.Const()
-		if !ok1 || !ok2 || av.IsZero() {
-			return "", symbolic.Rat{}, 0, false
-		}
-		return syms[0], bv.Neg().Quo(av), av.Sign(), true
-	}
+	ceil := func(r symbolic.Rat) symbolic.Rat { return r.Neg().Floor().Neg() }
 	for _, g := range a {
-		switch x := g.(type) {
-		case counting.Rel:
-			name, v, sign, ok := single(x.R.E)
-			if !ok {
-				continue
+		f := g.fact
+		if f == nil {
+			continue
+		}
+		b := get(f.name)
+		switch {
+		case f.neq:
+			b.neq = append(b.neq, f.v)
+		case f.op == symbolic.EQ:
+			if b.eq != nil && !b.eq.Equal(f.v) {
+				return true
 			}
-			b := get(name)
-			ceil := func(r symbolic.Rat) symbolic.Rat { return r.Neg().Floor().Neg() }
-			switch {
-			case x.R.Op == symbolic.EQ:
-				if b.eq != nil && !b.eq.Equal(v) {
-					return true
-				}
-				b.eq = &v
-			case sign > 0:
-				// a*x + c >= 0 (> 0) with a > 0: x >= v (x > v).
-				lo := ceil(v)
-				if x.R.Op == symbolic.GT {
-					lo = v.Floor().Add(symbolic.RatInt(1))
-				}
-				if !b.hasLo || lo.Cmp(b.lo) > 0 {
-					b.lo, b.hasLo = lo, true
-				}
-			default:
-				// With a < 0: x <= v (x < v).
-				hi := v.Floor()
-				if x.R.Op == symbolic.GT {
-					hi = ceil(v).Sub(symbolic.RatInt(1))
-				}
-				if !b.hasHi || hi.Cmp(b.hi) < 0 {
-					b.hi, b.hasHi = hi, true
-				}
+			b.eq = &f.v
+		case f.sign > 0:
+			// a*x + c >= 0 (> 0) with a > 0: x >= v (x > v).
+			lo := ceil(f.v)
+			if f.op == symbolic.GT {
+				lo = f.v.Floor().Add(symbolic.RatInt(1))
 			}
-		case counting.Not:
-			if r, ok := x.F.(counting.Rel); ok && r.R.Op == symbolic.EQ {
-				if name, v, _, ok := single(r.R.E); ok {
-					b := get(name)
-					b.neq = append(b.neq, v)
-				}
+			if !b.hasLo || lo.Cmp(b.lo) > 0 {
+				b.lo, b.hasLo = lo, true
+			}
+		default:
+			// With a < 0: x <= v (x < v).
+			hi := f.v.Floor()
+			if f.op == symbolic.GT {
+				hi = ceil(f.v).Sub(symbolic.RatInt(1))
+			}
+			if !b.hasHi || hi.Cmp(b.hi) < 0 {
+				b.hi, b.hasHi = hi, true
 			}
 		}
 	}
