@@ -269,63 +269,17 @@ func TestWhatifUsageErrors(t *testing.T) {
 	}
 }
 
-// cellsAbort is a multipartition whose cell sizes come from P through
-// arrays (q = sqrt(P) cells per rank, coordinates cycling with MOD) and
-// whose set-up stops with MPI_ABORT when a cell is smaller than 3 points:
-// the closed forms in P cannot hold the sizes, so each process count is
-// evaluated on its own, and where the program aborts the row says so.
-const cellsAbort = `program cells
-  use mpi
-  implicit none
-  integer me, np, ierr, n, q, c, cc(32), sz(32), ex, bs, fs, i
-  double precision s
-  call MPI_INIT(ierr)
-  call MPI_COMM_RANK(MPI_COMM_WORLD, me, ierr)
-  call MPI_COMM_SIZE(MPI_COMM_WORLD, np, ierr)
-  n = 36
-  s = 0
-  q = int(sqrt(dble(np)) + 0.001)
-  cc(1) = mod(me, q)
-  do c = 2, q
-    cc(c) = mod(cc(c - 1) + 1, q)
-  enddo
-  do c = 1, q
-    cc(c) = cc(c) + 1
-  enddo
-  bs = n/q
-  ex = mod(n, q)
-  do c = 1, q
-    if (cc(c) <= ex) then
-      sz(c) = bs + 1
-    else
-      sz(c) = bs
-    endif
-    if (sz(c) < 3) then
-      call MPI_ABORT(MPI_COMM_WORLD, 1, ierr)
-    endif
-  enddo
-  fs = 0
-  do c = 1, q
-    if (cc(c) /= 1) fs = fs + sz(c)*sz(c)
-  enddo
-  do i = 1, fs
-    s = s + 1
-  enddo
-  call MPI_FINALIZE(ierr)
-end
-`
-
-// TestWhatifSizesInArrays: whatif over P of cellsAbort has a time where
+// TestWhatifSizesInArrays: whatif over P of testdata/programs/cellcheck.f90
+// at n = 36 (a multipartition whose cell sizes come from P through arrays,
+// q = sqrt(P) cells per rank, coordinates cycling with MOD, and whose
+// set-up stops with MPI_ABORT when a cell is smaller than 3 points) has a time where
 // the cells are large enough (q = 1..12) and says that the program stops
 // at its check where they are not (q = 16: sizes 3 and 2, each rank
 // aborting at one of its 16 cells; q = 32: sizes 2 and 1). It failed
 // before, for want of a sample point in P with the sizes known.
 func TestWhatifSizesInArrays(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "cells.f90")
-	if err := os.WriteFile(file, []byte(cellsAbort), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, errs, code := runMkvet(t, "whatif", "-P", "1..1024", file)
+	file := filepath.Join(testPrograms, "cellcheck.f90")
+	out, errs, code := runMkvet(t, "whatif", "-P", "1..1024", "-D", "n=36,m=2,nl=0", file)
 	if code != 0 {
 		t.Fatalf("exit %d: %s%s", code, out, errs)
 	}
@@ -335,7 +289,7 @@ func TestWhatifSizesInArrays(t *testing.T) {
 		}
 	}
 	for _, p := range []string{"256", "512", "1024"} {
-		if want := p + " - - - - stops at " + file + ":28:"; !strings.Contains(squeeze(out), want) {
+		if want := p + " - - - - stops at " + file + ":37:"; !strings.Contains(squeeze(out), want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
@@ -345,15 +299,12 @@ func TestWhatifSizesInArrays(t *testing.T) {
 // the same table, notes and JSON whether its points are evaluated one
 // after the other or concurrently (one per core).
 func TestWhatifPerPConcurrent(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "cells.f90")
-	if err := os.WriteFile(file, []byte(cellsAbort), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := filepath.Join(testPrograms, "cellcheck.f90")
 	var outs []string
 	for _, procs := range []int{1, 4} {
 		prev := runtime.GOMAXPROCS(procs)
 		for _, format := range []string{"table", "json"} {
-			out, errs, code := runMkvet(t, "whatif", "-P", "1..1024", "-format", format, file)
+			out, errs, code := runMkvet(t, "whatif", "-P", "1..1024", "-D", "n=36,m=2,nl=0", "-format", format, file)
 			if code != 0 {
 				t.Fatalf("GOMAXPROCS=%d: exit %d: %s", procs, code, errs)
 			}

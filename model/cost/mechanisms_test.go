@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -1445,60 +1446,17 @@ func gridDoubling(g *gen, k int) {
 	g.stmt(k, "do i# = 1, "+g.pick("x#/xd", "x#", "l#*row", "x# - me"), "  s = s + 1", "enddo")
 }
 
-// cellsAtScale is gridCells at the process counts of a real run: xd = 8,
-// 12 and 16 cells per rank, whose coordinates are nested MODs of the rank
-// and whose size checks fail on some ranks in each iteration, on no rank,
-// or (with the ranks left by the earlier iterations) on all of them.
-const cellsAtScale = `program cells
-  use mpi
-  implicit none
-  integer me, np, ierr, n, m, nl, xd, row, c, cc(16), sz(16), ex, bs, fs, i
-  double precision s
-  call MPI_INIT(ierr)
-  call MPI_COMM_RANK(MPI_COMM_WORLD, me, ierr)
-  call MPI_COMM_SIZE(MPI_COMM_WORLD, np, ierr)
-  read *, n, m, nl
-  s = 0
-  xd = int(sqrt(dble(np)) + 0.001)
-  row = mod(me, xd)
-  cc(1) = row
-  do c = 2, xd
-    cc(c) = mod(cc(c - 1) + 1, xd)
-  enddo
-  do c = 1, xd
-    cc(c) = cc(c) + 1
-  enddo
-  bs = n/xd
-  ex = mod(n, xd)
-  do c = 1, xd
-    if (cc(c) <= ex) then
-      sz(c) = bs + 1
-    else
-      sz(c) = bs
-    endif
-    if (sz(c) < 3) then
-      call MPI_ABORT(MPI_COMM_WORLD, 1, ierr)
-    endif
-  enddo
-  fs = 0
-  do c = 1, xd
-    if (cc(c) /= 1) fs = fs + sz(c)*m
-  enddo
-  do i = 1, fs
-    s = s + 1
-  enddo
-  call MPI_FINALIZE(ierr)
-end
-`
-
-// TestCellChecksAtScale: at P = 256 (16 cells of sizes 3 and 2 for n =
-// 36) every rank aborts in some iteration of the loop that sizes its
+// TestCellChecksAtScale: testdata/programs/cellcheck.f90 (gridCells at
+// the process counts of a real run: 8, 12 and 16 cells per rank, whose
+// coordinates are nested MODs of the rank and whose size checks fail on
+// some ranks in each iteration, on none, or on all). At P = 256 (16 cells
+// of sizes 3 and 2 for n = 36) every rank aborts in some iteration of the loop that sizes its
 // cells, which only the ranks that passed the earlier iterations reach;
 // the analysis must say the program stops (before deciding each test on
 // the ranks of its path, the sizes became unknowns there), and elsewhere
 // agree with the execution of every rank.
 func TestCellChecksAtScale(t *testing.T) {
-	prog, diags := fortran.ParseSource("cells.f90", []byte(cellsAtScale), fortran.Config{})
+	prog, diags := fortran.ParseFiles([]string{filepath.Join("..", "..", "testdata", "programs", "cellcheck.f90")}, fortran.Config{})
 	for _, d := range diags {
 		if d.Severity == apt.Error {
 			t.Fatal(d)
