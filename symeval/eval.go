@@ -522,6 +522,19 @@ func (ev *evaluator) collectAnnotations(opt Options) {
 		}
 		ev.used[name] = true
 		p := &Param{Name: name, Origin: FromAnnotation, Pos: pos, What: "the parameter " + name}
+		self := false
+		if def != nil {
+			apt.InspectExpr(def, func(x apt.Expr) bool {
+				if nm, ok := x.(*apt.Name); ok && strings.EqualFold(nm.Name, name) {
+					self = true
+				}
+				return !self
+			})
+		}
+		if self {
+			ev.diag(pos, apt.Warning, "the default value of parameter "+name+" names "+name+" itself; it is ignored")
+			def = nil
+		}
 		if def != nil {
 			if e, ok := ev.annotationExpr(def, r); ok {
 				p.Default = &e
@@ -850,7 +863,12 @@ func (ev *evaluator) refKey(a apt.Expr) (string, bool) {
 // initialisers on first use.
 func (ev *evaluator) load(name string) Value {
 	if pn := ev.paramName(name); pn != "" {
-		return Known(ev.params[pn].expr())
+		if p := ev.params[pn]; p != nil {
+			return Known(p.expr())
+		}
+		// A parameter read while its own annotation is read (its default
+		// names it): it has no value yet.
+		return unknownValue(pn, "the parameter "+pn+" in its own default", false)
 	}
 	if ev.hpfSize[name] {
 		return Known(symbolic.Sym(Size))
