@@ -228,7 +228,7 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 					path = append(path, not(p))
 				}
 			}
-			if t, dec := ev.decideOnPath(c, path); dec && t && onDeck[bi] && (ev.stops(b.Body) || ev.jumpsToStop(b.Body)) {
+			if t, dec := ev.decideOnPath(c, path); dec && t && onDeck[bi] && errorExit {
 				// The program's defaults for its input deck fail one of
 				// its checks: the deck of a run must satisfy them, so the
 				// check is taken as passing.

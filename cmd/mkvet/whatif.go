@@ -1530,18 +1530,30 @@ func (wf *whatifFlags) buildPerP(src perPSource, files []string, prof *model.Pro
 	if srcErr != nil {
 		return nil, srcErr
 	}
+	// The comparisons of P with named constants, found once per program
+	// (the same program at every P without -configure).
+	var checksOf *apt.Program
+	var checks []compiledCheck
+	compiled := func(prog *apt.Program) []compiledCheck {
+		if prog != checksOf {
+			checksOf, checks = prog, compiledChecks(prog)
+		}
+		return checks
+	}
 	for i, res := range results {
 		pm := res.pm
 		evaluated := firstAt < i // an earlier process count has a model
 		switch {
 		case res.err != nil && res.hint:
-			return nil, fmt.Errorf("P=%d: %s%w", pm.p, wf.compiledHint(res.checks, pm.p, evaluated), res.err)
+			return nil, fmt.Errorf("P=%d: %s%w", pm.p, wf.compiledHint(compiled(res.prog), pm.p, evaluated), res.err)
 		case res.err != nil:
 			return nil, fmt.Errorf("P=%d: %w", pm.p, res.err)
 		case res.missing:
-			if h := strings.TrimSuffix(wf.compiledHint(res.checks, pm.p, evaluated), ": "); h != "" {
+			if h := strings.TrimSuffix(wf.compiledHint(compiled(res.prog), pm.p, evaluated), ": "); h != "" {
 				pm.incomplete += " (" + h + ")"
 			}
+		case pm.stopped != nil:
+			pm.stopCheck = stoppingCheck(compiled(res.prog), pm.stopped.Pos)
 		}
 		r.points = append(r.points, pm)
 	}
@@ -1576,11 +1588,9 @@ type pointResult struct {
 	prog   *apt.Program // nil where -configure failed (pm.unconfigured)
 	values map[string]int64
 	err    error
-	// hint says that err (or pm.incomplete when missing) is explained by
-	// the comparisons of P with named constants in checks
-	// (compiledHint).
+	// hint says that err (or pm.incomplete when missing) may be explained
+	// by the comparisons of P with named constants (compiledHint).
 	hint, missing bool
-	checks        []compiledCheck
 }
 
 // evalPoint evaluates res.prog at res.pm.p and fills res in; it returns the
@@ -1600,18 +1610,17 @@ func (wf *whatifFlags) evalPoint(res *pointResult, assume []symbolic.Relation, m
 		if rep == nil {
 			var serr error
 			if rep, serr = cost.Analyze(prog, cost.Options{Entry: wf.entry, Assume: assume, Values: values}); serr != nil {
-				res.err, res.hint, res.checks = err, true, compiledChecks(prog)
+				res.err, res.hint = err, true
 				return nil
 			}
 		}
 		if rep.Stopped == nil && len(rep.MissingParams(values)) == 0 {
-			res.err, res.hint, res.checks = err, true, compiledChecks(prog)
+			res.err, res.hint = err, true
 			return nil
 		}
 	}
 	if rep.Stopped != nil {
 		pm.stopped = rep.Stopped
-		pm.stopCheck = stoppingCheck(compiledChecks(prog), rep.Stopped.Pos)
 		return nil
 	}
 	if missing := rep.MissingParams(values); len(missing) > 0 {
@@ -1619,7 +1628,7 @@ func (wf *whatifFlags) evalPoint(res *pointResult, assume []symbolic.Relation, m
 		// says which, and the other process counts still get theirs;
 		// a sweep none of whose process counts has them fails.
 		pm.incomplete = fmt.Sprintf("no value for %s; give %s", clipList(missing, 6), defsHint(missing[:min(len(missing), 6)]))
-		res.missing, res.checks = true, compiledChecks(prog)
+		res.missing = true
 		return nil
 	}
 	pm.env, pm.defaulted = pointEnv(rep, values)
