@@ -316,21 +316,10 @@ func (ev *evaluator) rankSet(f counting.Formula, np int64) ([]bool, bool) {
 	if t, ok := ev.rankSets[key]; ok {
 		return t, t != nil
 	}
-	c, err := counting.CompileFormula(f, []string{Rank})
+	t, err := counting.Tabulate(f, Rank, np, nil)
 	if err != nil {
 		ev.rankSets[key] = nil
 		return nil, false
-	}
-	t := make([]bool, np)
-	pt := []int64{0}
-	for r := int64(0); r < np; r++ {
-		pt[0] = r
-		h, err := c.Holds(pt)
-		if err != nil {
-			ev.rankSets[key] = nil
-			return nil, false
-		}
-		t[r] = h
 	}
 	ev.rankSets[key] = t
 	return t, true

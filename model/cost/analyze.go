@@ -113,12 +113,18 @@ type analysis struct {
 	// conditions on the rank at every rank.
 	np         int64
 	rankTables map[string][]bool
+	// rankParts memoizes the partitions of the ranks by sets of those
+	// relations (rankPartition), by their keys.
+	rankParts map[string]*rankPartition
 	// simpMemo holds each domain case as simplifyDomain rewrote it.
 	simpMemo map[string]counting.Formula
 	// caseCounts holds the counts of countGuardCases by shape (shapeKey).
 	caseCounts map[string]countResult
 	// guardMemo holds the ranks each guard of a count holds at (merge).
 	guardMemo map[guardID]rankKey
+	// guardKeys numbers the distinct keys of guardMemo ("" is 0, the
+	// empty guard's).
+	guardKeys map[string]int
 	// valueSplits is the product of the values of the splits on a
 	// variable's values around the count in progress (countByValues).
 	valueSplits int64

@@ -124,10 +124,17 @@ func decide(f counting.Formula, r symbolic.Relation, truth bool) counting.Formul
 
 func constant(b bool) counting.Formula {
 	if b {
-		return counting.And{}
+		return formulaTrue
 	}
-	return counting.Or{}
+	return formulaFalse
 }
+
+// The constants, boxed once: deciding a domain's relations class by class
+// returns them thousands of times.
+var (
+	formulaTrue  counting.Formula = counting.And{}
+	formulaFalse counting.Formula = counting.Or{}
+)
 
 func isTrue(f counting.Formula) bool {
 	a, ok := f.(counting.And)

@@ -145,24 +145,24 @@ func (r *Report) At(env map[string]int64) (*Point, error) {
 			return nil, fmt.Errorf("the point %s violates the assumptions %s", pointText(full), r.Assumptions)
 		}
 	}
+	sweep, err := symbolic.NewSweeper(vars, vals, Rank, np)
+	if err != nil {
+		return nil, err
+	}
 	eval := func(pw symbolic.Piecewise) (Values, error) {
-		f, err := pw.Compile(vars)
+		// Along the rank: a count split into a piece per run of ranks
+		// visits each piece's ranks only (symbolic.Sweeper).
+		xs, err := sweep.Eval(pw)
 		if err != nil {
 			return Values{}, err
 		}
 		v := Values{PerRank: make([]float64, np)}
-		for rk := int64(0); rk < np; rk++ {
-			vals[len(vals)-1] = rk
-			x, err := f.EvalInt(vals)
-			if err != nil {
-				return Values{}, err
-			}
+		for rk, x := range xs {
 			v.PerRank[rk] = x.Float64()
 		}
 		v.summarise()
 		return v, nil
 	}
-	var err error
 	if pt.Work, err = eval(r.Work); err != nil {
 		return nil, fmt.Errorf("program work: %v", err)
 	}

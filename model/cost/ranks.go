@@ -32,8 +32,8 @@ func (an *analysis) rankwise() bool { return an.np > 0 }
 // be the rank) by rank classes. weight, when not nil, is summed instead of
 // counting points.
 func (an *analysis) countByRank(set *counting.Set, weight *symbolic.Expr) (symbolic.Piecewise, error) {
-	rels := rankRelations(set.Cond)
-	if len(rels) == 0 {
+	dec := newRankDecider(set.Cond)
+	if len(dec.rels) == 0 {
 		if !mentionsSym(set, weight, symeval.Rank) {
 			return an.countCases(set, weight)
 		}
@@ -43,44 +43,16 @@ func (an *analysis) countByRank(set *counting.Set, weight *symbolic.Expr) (symbo
 		}
 		return an.countEachRank(set, weight, allRanks(an.np), nil)
 	}
-	// The truth of each condition at each rank.
-	tables := make([][]bool, len(rels))
-	for i, r := range rels {
-		t, err := an.rankTable(r)
-		if err != nil {
-			return symbolic.Piecewise{}, err
-		}
-		tables[i] = t
+	part, err := an.rankPartition(dec)
+	if err != nil {
+		return symbolic.Piecewise{}, err
 	}
-	var classes []*rankClass
-	byKey := map[string]*rankClass{}
-	var kb strings.Builder
-	for r := int64(0); r < an.np; r++ {
-		kb.Reset()
-		for _, t := range tables {
-			if t[r] {
-				kb.WriteByte('1')
-			} else {
-				kb.WriteByte('0')
-			}
-		}
-		c := byKey[kb.String()]
-		if c == nil {
-			c = &rankClass{key: kb.String()}
-			for _, t := range tables {
-				c.truth = append(c.truth, t[r])
-			}
-			byKey[c.key] = c
-			classes = append(classes, c)
-		}
-		c.ranks = append(c.ranks, r)
-	}
-	if len(classes) > maxRankClasses {
-		return an.countManyClasses(set, weight, rels, classes)
+	if len(part.classes) > maxRankClasses {
+		return an.countManyClasses(set, weight, dec, part.classes)
 	}
 	var out symbolic.Piecewise
-	for _, c := range classes {
-		cs, empty := classSet(set, weight, rels, c)
+	for _, c := range part.classes {
+		cs, empty := classSet(set, weight, dec, c)
 		if empty {
 			continue
 		}
@@ -94,23 +66,82 @@ func (an *analysis) countByRank(set *counting.Set, weight *symbolic.Expr) (symbo
 			out = out.Add(pw)
 			continue
 		}
-		for _, g := range an.classGuards(rels, tables, c.truth, c.ranks) {
+		for _, g := range an.classGuardsOf(part, c, dec.rels) {
 			out = out.Add(guardAll(pw, g))
 		}
 	}
 	return out, nil
 }
 
+// A rankPartition is the ranks 0..P-1 split into classes by the truth of
+// some conditions on the rank alone. Whole programs test the same few
+// conditions (a process's place in its grid, its neighbours) around most
+// of their loop nests, so a partition, and the guards that tell its
+// classes apart, are worked out once per set of conditions (rankParts).
+type rankPartition struct {
+	tables  [][]bool
+	classes []*rankClass
+	guards  map[*rankClass][][]symbolic.Relation
+}
+
+// rankPartition returns the partition of the ranks by dec's conditions.
+func (an *analysis) rankPartition(dec *rankDecider) (*rankPartition, error) {
+	key := strings.Join(dec.keys, "\x00")
+	if p, ok := an.rankParts[key]; ok {
+		return p, nil
+	}
+	// The truth of each condition at each rank.
+	part := &rankPartition{tables: make([][]bool, len(dec.rels)), guards: map[*rankClass][][]symbolic.Relation{}}
+	for i, r := range dec.rels {
+		t, err := an.rankTable(r)
+		if err != nil {
+			return nil, err
+		}
+		part.tables[i] = t
+	}
+	byKey := map[string]*rankClass{}
+	kb := make([]byte, len(part.tables))
+	for r := int64(0); r < an.np; r++ {
+		for i, t := range part.tables {
+			kb[i] = '0'
+			if t[r] {
+				kb[i] = '1'
+			}
+		}
+		c := byKey[string(kb)]
+		if c == nil {
+			c = &rankClass{key: string(kb)}
+			for _, t := range part.tables {
+				c.truth = append(c.truth, t[r])
+			}
+			byKey[c.key] = c
+			part.classes = append(part.classes, c)
+		}
+		c.ranks = append(c.ranks, r)
+	}
+	if an.rankParts == nil {
+		an.rankParts = map[string]*rankPartition{}
+	}
+	an.rankParts[key] = part
+	return part, nil
+}
+
+// classGuardsOf returns classGuards for class c of part, found once.
+func (an *analysis) classGuardsOf(part *rankPartition, c *rankClass, rels []counting.Rel) [][]symbolic.Relation {
+	if g, ok := part.guards[c]; ok {
+		return g
+	}
+	g := an.classGuards(rels, part.tables, c.truth, c.ranks)
+	part.guards[c] = g
+	return g
+}
+
 // classSet is set on the ranks of class c: its conditions on the rank
 // alone decided by their truth there, and the rank no longer among its
 // parameters where nothing else mentions it. empty reports a class on
 // which the domain has no point.
-func classSet(set *counting.Set, weight *symbolic.Expr, rels []counting.Rel, c *rankClass) (cs counting.Set, empty bool) {
-	truthOf := make(map[string]bool, len(rels))
-	for i, r := range rels {
-		truthOf[r.R.Key()] = c.truth[i]
-	}
-	cond := decideRelations(set.Cond, truthOf)
+func classSet(set *counting.Set, weight *symbolic.Expr, dec *rankDecider, c *rankClass) (cs counting.Set, empty bool) {
+	cond := dec.decide(c.truth)
 	if isFalse(cond) {
 		return counting.Set{}, true
 	}
@@ -139,7 +170,7 @@ type rankClass struct {
 // with its rank conditions decided, no longer mentions the rank is counted
 // once for all its ranks (a 3-D process grid at P = 1024 has hundreds of
 // ranks per class of its faces and edges).
-func (an *analysis) countManyClasses(set *counting.Set, weight *symbolic.Expr, rels []counting.Rel, classes []*rankClass) (symbolic.Piecewise, error) {
+func (an *analysis) countManyClasses(set *counting.Set, weight *symbolic.Expr, dec *rankDecider, classes []*rankClass) (symbolic.Piecewise, error) {
 	type counted struct {
 		pw    symbolic.Piecewise
 		empty bool
@@ -148,7 +179,7 @@ func (an *analysis) countManyClasses(set *counting.Set, weight *symbolic.Expr, r
 	of := make([]*counted, an.np)
 	for _, c := range classes {
 		k := &counted{}
-		cs, empty := classSet(set, weight, rels, c)
+		cs, empty := classSet(set, weight, dec, c)
 		switch {
 		case empty:
 			k.empty, k.ok = true, true
@@ -286,21 +317,7 @@ func (an *analysis) rankTable(r counting.Rel) ([]bool, error) {
 // a point with np processes (P, where r mentions it, is np). It fails
 // where r mentions another symbol or cannot be evaluated at some rank.
 func RankTruth(r symbolic.Relation, np int64) ([]bool, error) {
-	f, err := r.E.Compile([]string{Rank, Size})
-	if err != nil {
-		return nil, err
-	}
-	t := make([]bool, np)
-	pt := []int64{0, np}
-	for rk := range t {
-		pt[0] = int64(rk)
-		v, err := f.EvalInt(pt)
-		if err != nil {
-			return nil, err
-		}
-		t[rk] = r.Holds(v)
-	}
-	return t, nil
+	return counting.Tabulate(counting.Rel{R: r}, Rank, np, map[string]int64{Size: np})
 }
 
 // classGuards returns guards that hold at exactly the ranks of a class: a
@@ -468,53 +485,82 @@ func guardAll(pw symbolic.Piecewise, g []symbolic.Relation) symbolic.Piecewise {
 	return symbolic.Piecewise{Pieces: out}
 }
 
-// rankRelations returns the distinct relations of f that mention the rank
-// and nothing else.
-func rankRelations(f counting.Formula) []counting.Rel {
-	var out []counting.Rel
-	seen := map[string]bool{}
-	var walk func(counting.Formula)
-	walk = func(f counting.Formula) {
+// A rankDecider decides a domain's conditions on the rank alone, given
+// their truth on a class of ranks. It reads the formula once: each
+// relation's key is found once, not once per class (a 2-D grid of 1024
+// processes has hundreds of classes, and keys dominated).
+type rankDecider struct {
+	rels []counting.Rel // the distinct relations on the rank alone
+	keys []string       // their keys
+	root decNode
+}
+
+// A decNode mirrors a node of the formula: rel is the index of a relation
+// on the rank alone, or -1.
+type decNode struct {
+	f    counting.Formula
+	rel  int
+	kids []decNode
+}
+
+func newRankDecider(f counting.Formula) *rankDecider {
+	d := &rankDecider{}
+	index := map[string]int{}
+	var walk func(counting.Formula) decNode
+	walk = func(f counting.Formula) decNode {
+		n := decNode{f: f, rel: -1}
 		switch g := f.(type) {
 		case counting.Rel:
 			syms := g.R.E.Symbols()
 			if len(syms) == 1 && syms[0] == symeval.Rank {
-				if k := g.R.Key(); !seen[k] {
-					seen[k] = true
-					out = append(out, g)
+				k := g.R.Key()
+				i, ok := index[k]
+				if !ok {
+					i = len(d.rels)
+					index[k] = i
+					d.rels = append(d.rels, g)
+					d.keys = append(d.keys, k)
 				}
+				n.rel = i
 			}
 		case counting.And:
 			for _, x := range g {
-				walk(x)
+				n.kids = append(n.kids, walk(x))
 			}
 		case counting.Or:
 			for _, x := range g {
-				walk(x)
+				n.kids = append(n.kids, walk(x))
 			}
 		case counting.Not:
-			walk(g.F)
+			n.kids = []decNode{walk(g.F)}
 		}
+		return n
 	}
-	walk(f)
-	return out
+	d.root = walk(f)
+	return d
 }
 
-// decideRelations replaces each relation of f whose key truth holds by its
-// truth and folds.
-func decideRelations(f counting.Formula, truth map[string]bool) counting.Formula {
-	switch g := f.(type) {
+// rankRelations returns the distinct relations of f that mention the rank
+// and nothing else.
+func rankRelations(f counting.Formula) []counting.Rel { return newRankDecider(f).rels }
+
+// decide replaces each relation on the rank alone by its truth (truth[i]
+// for relation i) and folds.
+func (d *rankDecider) decide(truth []bool) counting.Formula { return d.root.decide(truth) }
+
+func (n *decNode) decide(truth []bool) counting.Formula {
+	switch g := n.f.(type) {
 	case nil:
 		return constant(true)
 	case counting.Rel:
-		if t, ok := truth[g.R.Key()]; ok {
-			return constant(t)
+		if n.rel >= 0 {
+			return constant(truth[n.rel])
 		}
 		return g
 	case counting.And:
 		var out counting.And
-		for _, x := range g {
-			y := decideRelations(x, truth)
+		for i := range n.kids {
+			y := n.kids[i].decide(truth)
 			if isFalse(y) {
 				return constant(false)
 			}
@@ -532,8 +578,8 @@ func decideRelations(f counting.Formula, truth map[string]bool) counting.Formula
 		return out
 	case counting.Or:
 		var out counting.Or
-		for _, x := range g {
-			y := decideRelations(x, truth)
+		for i := range n.kids {
+			y := n.kids[i].decide(truth)
 			if isTrue(y) {
 				return constant(true)
 			}
@@ -547,7 +593,7 @@ func decideRelations(f counting.Formula, truth map[string]bool) counting.Formula
 		}
 		return out
 	case counting.Not:
-		y := decideRelations(g.F, truth)
+		y := n.kids[0].decide(truth)
 		switch {
 		case isTrue(y):
 			return constant(false)
@@ -556,7 +602,7 @@ func decideRelations(f counting.Formula, truth map[string]bool) counting.Formula
 		}
 		return counting.Not{F: y}
 	}
-	return f
+	return n.f
 }
 
 // mentionsSym reports whether set's condition or the weight mentions s.
@@ -666,7 +712,7 @@ func (an *analysis) merge(pw symbolic.Piecewise) symbolic.Piecewise {
 		return pw.Merge()
 	}
 	out := make([]symbolic.Piece, 0, len(pw.Pieces))
-	index := map[string]int{}
+	index := map[int]int{}
 	for _, p := range pw.Pieces {
 		if p.Value.IsZero() {
 			continue
@@ -694,10 +740,12 @@ func (an *analysis) merge(pw symbolic.Piecewise) symbolic.Piecewise {
 // guardRanks returns a key for the ranks a guard holds at, with the key of
 // its relations on other symbols, and whether any rank satisfies it. Guards
 // are shared by the pieces of memoized counts, so the answer is memoized by
-// the guard's backing array.
-func (an *analysis) guardRanks(g []symbolic.Relation) (key string, live bool) {
+// the guard's backing array; the key is a number, one per distinct set of
+// ranks and other relations (at P = 1024 the sets are 128 bytes, and
+// hashing them for each piece merged dominated merge).
+func (an *analysis) guardRanks(g []symbolic.Relation) (key int, live bool) {
 	if len(g) == 0 {
-		return "", true
+		return 0, true
 	}
 	mk := guardID{&g[0], len(g)}
 	if r, ok := an.guardMemo[mk]; ok {
@@ -739,9 +787,15 @@ func (an *analysis) guardRanks(g []symbolic.Relation) (key string, live bool) {
 			}
 		}
 	}
-	key = string(bits) + "|" + other.String()
+	text := string(bits) + "|" + other.String()
 	if an.guardMemo == nil {
 		an.guardMemo = map[guardID]rankKey{}
+		an.guardKeys = map[string]int{"": 0}
+	}
+	key, ok := an.guardKeys[text]
+	if !ok {
+		key = len(an.guardKeys)
+		an.guardKeys[text] = key
 	}
 	an.guardMemo[mk] = rankKey{key, live}
 	return key, live
@@ -754,7 +808,7 @@ type guardID struct {
 }
 
 type rankKey struct {
-	key  string
+	key  int
 	live bool
 }
 
