@@ -69,6 +69,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		deckParams: map[string]*Param{},
 		stopping:   map[*apt.Routine]bool{},
 		rankSets:   map[string][]bool{},
+		localFx:    map[*apt.Routine]bool{},
 		rankReads:  map[rankRead][]Alt{},
 		afterLoops: map[string]*unknown{},
 	}
@@ -165,15 +166,20 @@ type evaluator struct {
 	sizeVars, rankVars map[string]bool
 	annotAssume        []symbolic.Relation
 
-	frames   []*frame
-	nframe   int
-	cur      *domainState
-	stmtOcc  *Occ // the occurrence function calls in expressions hang under
-	diagSeen map[string]bool
-	summary  map[*apt.Routine]*summary
-	noccs    int
-	maxOccs  int
-	err      error
+	frames  []*frame
+	nframe  int
+	cur     *domainState
+	stmtOcc *Occ // the occurrence function calls in expressions hang under
+	// probeSkip holds the statements and calls of a probed loop outside
+	// its slice (probeSliceOf) while rankProbe runs it; localFx memoizes
+	// localEffects.
+	probeSkip map[any]bool
+	localFx   map[*apt.Routine]bool
+	diagSeen  map[string]bool
+	summary   map[*apt.Routine]*summary
+	noccs     int
+	maxOccs   int
+	err       error
 	// sizes holds the element counts given at ALLOCATE, by storage key.
 	sizes map[string]Value
 	// nargs is the parameter for command_argument_count().
@@ -1053,6 +1059,9 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 	case *apt.If:
 		ev.ifNode(n, parent)
 	case *apt.Call:
+		if ev.probeSkip[n] {
+			return // outside the slice a probe runs (probeSliceOf)
+		}
 		o := ev.newOcc(n, parent)
 		saved := ev.stmtOcc
 		ev.stmtOcc = o
@@ -1173,6 +1182,9 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 			} else {
 				ev.diag(s.Span.Start(), apt.Note, "the element count of this array statement is unknown: its work is counted once per execution")
 			}
+		}
+		if ev.probeSkip[s] {
+			continue // outside the slice a probe runs (probeSliceOf)
 		}
 		switch s.Kind {
 		case apt.StmtAssign:

@@ -781,6 +781,16 @@ func (ev *evaluator) rankProbe(header []apt.Expr, body []apt.Node, o *Occ, keys 
 	defer snap.restore(ev, o)
 	baseEnv, baseCur := ev.env, ev.cur.clone()
 	read := ev.keysRead(header, body)
+	if sl := ev.probeSliceOf(header, body); sl != nil {
+		// The runs compute the trip count and the slice's values only.
+		saved := ev.probeSkip
+		ev.probeSkip = sl.skip
+		defer func() { ev.probeSkip = saved }()
+		keys = slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return !sl.keys[k] })
+		if debugRuns {
+			fmt.Fprintf(os.Stderr, "rankProbe: %d statements and calls outside the slice are not run\n", len(sl.skip))
+		}
+	}
 	res := &rankProbeResult{}
 	left := make(map[string][]symbolic.Expr, len(keys)) // by key, the value at each rank
 	for _, k := range keys {

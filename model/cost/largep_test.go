@@ -231,3 +231,63 @@ func TestCellsAgainstExecution(t *testing.T) {
 		compareAtP(t, prog, np, true)
 	}
 }
+
+// TestProbeSliceAgainstExecution checks probeslice.f, a GO TO loop over
+// the bits of a rank-dependent value whose body also calls a
+// floating-point generator, halves the value through a subroutine and
+// counts in COMMON through another: beyond the process counts at which it
+// is run rank by rank, the probe runs only what its exit depends on, and
+// the trip-count range must still be exactly the least and largest count
+// of an execution of the APT over the ranks.
+func TestProbeSliceAgainstExecution(t *testing.T) {
+	prog := parseProgram(t, "probeslice.f")
+	var head apt.Node
+	apt.Inspect(prog, func(n apt.Node) bool {
+		if c, ok := n.(*apt.Continue); ok && c.Label == "10" {
+			head = c
+		}
+		return true
+	})
+	if head == nil {
+		t.Fatal("probeslice.f: the GO TO loop's head not found")
+	}
+	for _, np := range []int64{17, 40, 100} {
+		var lo, hi int64
+		for rank := int64(0); rank < np; rank++ {
+			got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank})
+			if err != nil {
+				t.Fatalf("P=%d rank %d: %v", np, rank, err)
+			}
+			v := got.Exec[head.Base().ID]
+			if rank == 0 || v < lo {
+				lo = v
+			}
+			if rank == 0 || v > hi {
+				hi = v
+			}
+		}
+		rep, err := cost.Analyze(prog, cost.Options{Values: map[string]int64{cost.Size: np}})
+		if err != nil {
+			t.Fatalf("P=%d: %v", np, err)
+		}
+		found := false
+		for _, p := range rep.Params {
+			if p.Origin != cost.FromTripCount {
+				continue
+			}
+			found = true
+			if p.Lo == nil || p.Hi == nil {
+				t.Errorf("P=%d: %s has no range: %s", np, p.Name, p.What)
+				continue
+			}
+			l, _ := p.Lo.Int64()
+			h, _ := p.Hi.Int64()
+			if l != lo || h != hi {
+				t.Errorf("P=%d: %s ranges over %d..%d, the execution's counts over %d..%d", np, p.Name, l, h, lo, hi)
+			}
+		}
+		if !found {
+			t.Errorf("P=%d: no trip-count parameter for the GO TO loop", np)
+		}
+	}
+}
