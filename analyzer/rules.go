@@ -633,49 +633,8 @@ func commInLoop(p *pass) {
 // evalPerRank evaluates pw for every rank at the point, for the figures the
 // point does not carry (messages received).
 func (p *pass) evalPerRank(pw symbolic.Piecewise) (cost.Values, bool) {
-	vars := make([]string, 0, len(p.pt.Env)+1)
-	for k := range p.pt.Env {
-		if k != cost.Rank {
-			vars = append(vars, k)
-		}
-	}
-	slices.Sort(vars)
-	vars = append(vars, cost.Rank)
-	f, err := pw.Compile(vars)
-	if err != nil {
-		return cost.Values{}, false
-	}
-	vals := make([]int64, len(vars))
-	for i, k := range vars[:len(vars)-1] {
-		vals[i] = p.pt.Env[k]
-	}
-	v := cost.Values{PerRank: make([]float64, p.pt.P)}
-	for rk := range v.PerRank {
-		vals[len(vals)-1] = int64(rk)
-		x, err := f.EvalInt(vals)
-		if err != nil {
-			return cost.Values{}, false
-		}
-		v.PerRank[rk] = x.Float64()
-	}
-	v.Max, v.Min = v.PerRank[0], v.PerRank[0]
-	for _, x := range v.PerRank {
-		v.Total += x
-		v.Max, v.Min = max(v.Max, x), min(v.Min, x)
-	}
-	for rk, x := range v.PerRank {
-		if x == v.Max {
-			v.MaxRanks = append(v.MaxRanks, rk)
-		}
-		if x == v.Min {
-			v.MinRanks = append(v.MinRanks, rk)
-		}
-	}
-	v.Imbalance = 1
-	if mean := v.Total / float64(len(v.PerRank)); mean > 0 {
-		v.Imbalance = v.Max / mean
-	}
-	return v, true
+	v, err := p.pt.PerRank(pw)
+	return v, err == nil
 }
 
 // messageSeconds is the time of the busiest rank's messages at n with the

@@ -69,7 +69,6 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		deckParams: map[string]*Param{},
 		stopping:   map[*apt.Routine]bool{},
 		rankSets:   map[string][]bool{},
-		localFx:    map[*apt.Routine]bool{},
 		rankReads:  map[rankRead][]Alt{},
 		afterLoops: map[string]*unknown{},
 	}

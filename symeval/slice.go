@@ -35,7 +35,7 @@ type sliceSite struct {
 	node   any      // *apt.Stmt or *apt.Call
 	target string   // storage key of an assignment's variable; "" for a call
 	reads  []string // storage keys of every variable it mentions
-	local  bool     // it calls only routines with local effects
+	local  bool     // it calls only routines with local effects (and has no label)
 	calls  bool     // it calls a routine, which may change its arguments
 }
 
@@ -90,6 +90,10 @@ func (ev *evaluator) probeSliceOf(header []apt.Expr, body []apt.Node) *probeSlic
 					st := &sliceSite{node: s, target: ev.key(t), local: ev.callsLocal(s.Value) && ev.callsLocal(s.Mask) && ev.callsLocal(s.Target),
 						calls: callsAny(s.Value) || callsAny(s.Mask) || callsAny(s.Target)}
 					st.reads = append(append(append(st.reads, namesOf(s.Value)...), namesOf(s.Mask)...), namesOf(s.Target)...)
+					if s.Label != "" {
+						// A jump may land on it: it always runs.
+						st.local = false
+					}
 					sites = append(sites, st)
 				}
 			case *apt.Call:
@@ -108,6 +112,10 @@ func (ev *evaluator) probeSliceOf(header []apt.Expr, body []apt.Node) *probeSlic
 				}
 			case *apt.If:
 				seed(x.Selector)
+			case *apt.Goto:
+				seed(x.Index) // a computed GO TO's selector
+			case *apt.Return:
+				seed(x.Value) // an alternate return's index
 			case *apt.Loop:
 				seed(x.Lower, x.Upper, x.Step, x.While)
 				if x.Var != "" {

@@ -125,16 +125,6 @@ func (r *Report) At(env map[string]int64) (*Point, error) {
 			full[k] = v
 		}
 	}
-	vars := make([]string, 0, len(full)+1)
-	for k := range full {
-		vars = append(vars, k)
-	}
-	sort.Strings(vars)
-	vars = append(vars, Rank)
-	vals := make([]int64, len(vars))
-	for i, k := range vars[:len(vars)-1] {
-		vals[i] = full[k]
-	}
 	pt := &Point{Env: full, P: np, Nodes: make(map[*Node]*NodeValues, len(r.Nodes))}
 	renv := ratEnv(full)
 	renv[Rank] = symbolic.RatInt(0)
@@ -145,24 +135,13 @@ func (r *Report) At(env map[string]int64) (*Point, error) {
 			return nil, fmt.Errorf("the point %s violates the assumptions %s", pointText(full), r.Assumptions)
 		}
 	}
-	sweep, err := symbolic.NewSweeper(vars, vals, Rank, np)
+	// One Sweeper for every value of the report: the guards it tabulates
+	// recur across nodes.
+	sweep, err := pt.sweeper()
 	if err != nil {
 		return nil, err
 	}
-	eval := func(pw symbolic.Piecewise) (Values, error) {
-		// Along the rank: a count split into a piece per run of ranks
-		// visits each piece's ranks only (symbolic.Sweeper).
-		xs, err := sweep.Eval(pw)
-		if err != nil {
-			return Values{}, err
-		}
-		v := Values{PerRank: make([]float64, np)}
-		for rk, x := range xs {
-			v.PerRank[rk] = x.Float64()
-		}
-		v.summarise()
-		return v, nil
-	}
+	eval := func(pw symbolic.Piecewise) (Values, error) { return sweepValues(sweep, pw, np) }
 	if pt.Work, err = eval(r.Work); err != nil {
 		return nil, fmt.Errorf("program work: %v", err)
 	}
@@ -195,6 +174,48 @@ func (r *Report) At(env map[string]int64) (*Point, error) {
 		pt.Nodes[n] = nv
 	}
 	return pt, nil
+}
+
+// PerRank evaluates pw, a closed form in the rank and the point's values,
+// at every rank of the point.
+func (pt *Point) PerRank(pw symbolic.Piecewise) (Values, error) {
+	sweep, err := pt.sweeper()
+	if err != nil {
+		return Values{}, err
+	}
+	return sweepValues(sweep, pw, pt.P)
+}
+
+// sweeper prepares evaluations at the point along the rank: a count split
+// into a piece per run of ranks visits each piece's ranks only
+// (symbolic.Sweeper).
+func (pt *Point) sweeper() (*symbolic.Sweeper, error) {
+	vars := make([]string, 0, len(pt.Env)+1)
+	for k := range pt.Env {
+		if k != Rank {
+			vars = append(vars, k)
+		}
+	}
+	sort.Strings(vars)
+	vals := make([]int64, len(vars)+1)
+	for i, k := range vars {
+		vals[i] = pt.Env[k]
+	}
+	return symbolic.NewSweeper(append(vars, Rank), vals, Rank, pt.P)
+}
+
+// sweepValues evaluates pw at ranks 0..np-1 with sweep and summarises.
+func sweepValues(sweep *symbolic.Sweeper, pw symbolic.Piecewise, np int64) (Values, error) {
+	xs, err := sweep.Eval(pw)
+	if err != nil {
+		return Values{}, err
+	}
+	v := Values{PerRank: make([]float64, np)}
+	for rk, x := range xs {
+		v.PerRank[rk] = x.Float64()
+	}
+	v.summarise()
+	return v, nil
 }
 
 func (v *Values) summarise() {

@@ -66,7 +66,7 @@ func (an *analysis) countByRank(set *counting.Set, weight *symbolic.Expr) (symbo
 			out = out.Add(pw)
 			continue
 		}
-		for _, g := range an.classGuardsOf(part, c, dec.rels) {
+		for _, g := range an.classGuardsOf(part, c) {
 			out = out.Add(guardAll(pw, g))
 		}
 	}
@@ -79,6 +79,7 @@ func (an *analysis) countByRank(set *counting.Set, weight *symbolic.Expr) (symbo
 // of their loop nests, so a partition, and the guards that tell its
 // classes apart, are worked out once per set of conditions (rankParts).
 type rankPartition struct {
+	rels    []counting.Rel
 	tables  [][]bool
 	classes []*rankClass
 	guards  map[*rankClass][][]symbolic.Relation
@@ -91,7 +92,7 @@ func (an *analysis) rankPartition(dec *rankDecider) (*rankPartition, error) {
 		return p, nil
 	}
 	// The truth of each condition at each rank.
-	part := &rankPartition{tables: make([][]bool, len(dec.rels)), guards: map[*rankClass][][]symbolic.Relation{}}
+	part := &rankPartition{rels: dec.rels, tables: make([][]bool, len(dec.rels)), guards: map[*rankClass][][]symbolic.Relation{}}
 	for i, r := range dec.rels {
 		t, err := an.rankTable(r)
 		if err != nil {
@@ -127,11 +128,11 @@ func (an *analysis) rankPartition(dec *rankDecider) (*rankPartition, error) {
 }
 
 // classGuardsOf returns classGuards for class c of part, found once.
-func (an *analysis) classGuardsOf(part *rankPartition, c *rankClass, rels []counting.Rel) [][]symbolic.Relation {
+func (an *analysis) classGuardsOf(part *rankPartition, c *rankClass) [][]symbolic.Relation {
 	if g, ok := part.guards[c]; ok {
 		return g
 	}
-	g := an.classGuards(rels, part.tables, c.truth, c.ranks)
+	g := an.classGuards(part.rels, part.tables, c.truth, c.ranks)
 	part.guards[c] = g
 	return g
 }
@@ -539,10 +540,6 @@ func newRankDecider(f counting.Formula) *rankDecider {
 	d.root = walk(f)
 	return d
 }
-
-// rankRelations returns the distinct relations of f that mention the rank
-// and nothing else.
-func rankRelations(f counting.Formula) []counting.Rel { return newRankDecider(f).rels }
 
 // decide replaces each relation on the rank alone by its truth (truth[i]
 // for relation i) and folds.

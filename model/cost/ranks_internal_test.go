@@ -192,7 +192,7 @@ func TestCountManyClassesAgainstEnumeration(t *testing.T) {
 			t.Fatalf("%.200s: %v", src, err)
 		}
 		an := &analysis{np: np, rankTables: map[string][]bool{}, counts: map[string]countResult{}, assume: symbolic.NewAssumptions()}
-		if n := len(rankRelations(set.Cond)); n <= maxRankClasses {
+		if n := len(newRankDecider(set.Cond).rels); n <= maxRankClasses {
 			t.Fatalf("%d conditions on the rank: the classes would not be too many", n)
 		}
 		pw, err := an.countByRank(set, nil)
