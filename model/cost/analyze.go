@@ -146,7 +146,10 @@ type analysis struct {
 	loopBodies map[*apt.Block]bool
 	counts     map[string]countResult
 	byDomain   map[*symeval.Domain]countResult
-	w          Weights
+	// varies marks the Comm nodes whose transfers do not share one message
+	// size (varyBytes) or one peer (varyPeer).
+	varies map[*Node]uint8
+	w      Weights
 	rep        *Report
 	byNode     map[apt.Node]*Node
 }
@@ -845,14 +848,15 @@ func (an *analysis) comm(c *apt.Comm, o *symeval.Occ, n *Node) {
 				continue
 			}
 			*bytes = bytes.Add(bw)
-			if n.Comm.MsgBytes == nil && t.Guard == nil {
-				b := *t.Bytes
-				n.Comm.MsgBytes = &b
+		}
+	}
+	for _, ts := range [][]symeval.Transfer{o.Sends, o.Recvs} {
+		for _, t := range ts {
+			if n.Missing.Has(FigComm) {
+				break
 			}
-			if n.Comm.Peer == nil && t.Guard == nil && t.Peer != nil {
-				p := *t.Peer
-				n.Comm.Peer = &p
-			}
+			an.common(n, varyBytes, &n.Comm.MsgBytes, t.Bytes, o)
+			an.common(n, varyPeer, &n.Comm.Peer, t.Peer, o)
 		}
 	}
 	side(o.Sends, &n.Comm.Messages, &n.Comm.BytesSent)
@@ -860,6 +864,46 @@ func (an *analysis) comm(c *apt.Comm, o *symeval.Occ, n *Node) {
 	if n.Missing.Has(FigComm) {
 		n.Comm.Messages, n.Comm.Received = symbolic.Piecewise{}, symbolic.Piecewise{}
 		n.Comm.BytesSent, n.Comm.BytesReceived = symbolic.Piecewise{}, symbolic.Piecewise{}
+	}
+}
+
+// Flags of analysis.varies.
+const (
+	varyBytes uint8 = 1 << iota
+	varyPeer
+)
+
+// common keeps in *dst the one value e that every transfer of a Comm node
+// has (its message size or peer), or nil once two transfers differ, one is
+// unknown, or one depends on the occurrence's loop variables: a routine
+// that sends a halo called at every level of a multigrid, or for each axis,
+// sends another size to another neighbour each time, and the size of its
+// first message must not stand for all of them (in annotate, MK2001's
+// time, a collective's model).
+func (an *analysis) common(n *Node, flag uint8, dst **symbolic.Expr, e *symbolic.Expr, o *symeval.Occ) {
+	if an.varies[n]&flag != 0 {
+		return
+	}
+	vary := e == nil || *dst != nil && !(*dst).Equal(*e)
+	if !vary && o.Dom != nil {
+		for _, s := range e.Symbols() {
+			if slices.Contains(o.Dom.Vars, s) {
+				vary = true
+				break
+			}
+		}
+	}
+	if vary {
+		if an.varies == nil {
+			an.varies = map[*Node]uint8{}
+		}
+		an.varies[n] |= flag
+		*dst = nil
+		return
+	}
+	if *dst == nil {
+		c := *e
+		*dst = &c
 	}
 }
 
