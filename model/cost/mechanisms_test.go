@@ -16,6 +16,7 @@ import (
 	"github.com/mkvet/mkvet/frontend/fortran"
 	"github.com/mkvet/mkvet/internal/aptrun"
 	"github.com/mkvet/mkvet/model/cost"
+	"github.com/mkvet/mkvet/symbolic"
 )
 
 // Property tests of issue 13: for each evaluation mechanism symeval relies
@@ -252,6 +253,20 @@ func diffCounts(rep *cost.Report, pt *cost.Point, got *aptrun.Counts, rank int64
 		if n.Comm != nil {
 			check("messages", v.Messages.PerRank[rank], got.Msgs[id])
 			check("bytes", v.BytesSent.PerRank[rank], got.Bytes[id])
+			if n.Comm.MsgBytes != nil && got.Msgs[id] > 0 {
+				// One message size stands for all the node's messages:
+				// the execution's bytes are that many times it.
+				env := map[string]symbolic.Rat{cost.Rank: symbolic.RatInt(rank)}
+				for k, x := range pt.Env {
+					env[k] = symbolic.RatInt(x)
+				}
+				if b, err := n.Comm.MsgBytes.Eval(env); err != nil || !b.IsInt() {
+					out = append(out, fmt.Sprintf("rank %d %s message size %v: %v", rank, id, *n.Comm.MsgBytes, err))
+				} else if m, _ := b.Int64(); m*got.Msgs[id] != got.Bytes[id] {
+					out = append(out, fmt.Sprintf("rank %d %s message size %v = %d, but aptrun sends %d bytes in %d messages",
+						rank, id, *n.Comm.MsgBytes, m, got.Bytes[id], got.Msgs[id]))
+				}
+			}
 		}
 	}
 	var missing []string
