@@ -150,8 +150,8 @@ type analysis struct {
 	// size (varyBytes) or one peer (varyPeer).
 	varies map[*Node]uint8
 	w      Weights
-	rep        *Report
-	byNode     map[apt.Node]*Node
+	rep    *Report
+	byNode map[apt.Node]*Node
 }
 
 // count returns how many points of d there are, times its factor, or with a
