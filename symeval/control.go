@@ -450,6 +450,8 @@ func (ev *evaluator) chooseUndef(c counting.Formula, a, b Value) Value {
 func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	follower := ev.follower
 	o := ev.newOcc(l, parent)
+	ev.loopDepth++
+	defer func() { ev.loopDepth-- }()
 	pos := l.Span.Start()
 	savedStmt := ev.stmtOcc
 	ev.stmtOcc = o // functions called in the bounds run where the DO runs

@@ -230,6 +230,10 @@ type evaluator struct {
 	consts map[*apt.Const]Value
 	// byRankDepth is set while a loop is run rank by rank.
 	byRankDepth int
+	// loopDepth counts the loops (DO or formed by GO TO, through calls)
+	// being evaluated, run or symbolically: an occurrence's Depth, which
+	// must not depend on which of the two a loop took.
+	loopDepth int
 	// lastTrips is the trip count of the last GO TO loop run
 	// (runGotoLoop), tripRanges the least and largest trip counts over
 	// the ranks of the DO WHILE loops whose runs the rank decides
@@ -689,7 +693,7 @@ func (ev *evaluator) newOcc(n apt.Node, parent *Occ) *Occ {
 	if ev.noccs > ev.maxOccs && ev.err == nil {
 		ev.err = fmt.Errorf("%w (more than %d node occurrences)", ErrTooLarge, ev.maxOccs)
 	}
-	o := &Occ{Node: n, Routine: ev.frame().routine, Parent: parent, Dom: ev.cur.domain(), Depth: len(ev.cur.vars)}
+	o := &Occ{Node: n, Routine: ev.frame().routine, Parent: parent, Dom: ev.cur.domain(), Depth: ev.loopDepth}
 	if ev.cur.inexact != "" {
 		o.Inexact, o.Note = true, ev.cur.inexact
 	}

@@ -88,6 +88,8 @@ type gotoLoopState struct {
 // runs only, so the statements after it run T-1 times. Values the loop
 // changes are unknown after it.
 func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
+	ev.loopDepth++
+	defer func() { ev.loopDepth-- }()
 	if ev.runGotoLoop(seg, parent) ||
 		ev.byRank(nil, seg, seg[0].Base().Span.Start(), parent, func() bool { return ev.runGotoLoop(seg, parent) }) {
 		return

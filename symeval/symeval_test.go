@@ -165,3 +165,61 @@ end program p
 		t.Errorf("send guard %v should exclude rank 0", s.Guard)
 	}
 }
+
+// TestDepthRunOrSymbolic: an occurrence's Depth counts the loops around it
+// whether a loop was run iteration by iteration or evaluated symbolically
+// (MK2001 "inside a loop" rests on it).
+func TestDepthRunOrSymbolic(t *testing.T) {
+	res := evaluate(t, `program p
+  use mpi
+  integer :: nbr(4), s, me, np, ierr, n, i
+  double precision :: buf(10)
+  read *, n
+  call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
+  do s = 1, 4
+    nbr(s) = mod(me + s, np)
+  end do
+  do s = 1, 4
+    if (nbr(s) /= me) then
+      call MPI_Send(buf, 10, MPI_DOUBLE_PRECISION, nbr(s), s, MPI_COMM_WORLD, ierr)
+    end if
+  end do
+  do i = 1, n
+    call sendone(buf)
+  end do
+contains
+  subroutine sendone(b)
+    double precision :: b(10)
+    integer :: ierr
+    call MPI_Send(b, 10, MPI_DOUBLE_PRECISION, 0, 9, MPI_COMM_WORLD, ierr)
+  end subroutine sendone
+end program p
+`, symeval.Options{Values: map[string]int64{"P": 4}})
+	perNode := map[apt.Node][]*symeval.Occ{}
+	var walk func(o *symeval.Occ)
+	walk = func(o *symeval.Occ) {
+		if c, ok := o.Node.(*apt.Comm); ok && c.Op == apt.MPISend {
+			perNode[o.Node] = append(perNode[o.Node], o)
+		}
+		for _, c := range o.Children {
+			walk(c)
+		}
+	}
+	walk(res.Root)
+	if len(perNode) != 2 {
+		t.Fatalf("%d send nodes with occurrences, want 2", len(perNode))
+	}
+	run := false
+	for n, os := range perNode {
+		run = run || len(os) > 1
+		for _, o := range os {
+			if o.Depth != 1 {
+				t.Errorf("send at %v: Depth %d, want 1", n.Base().Span.Start(), o.Depth)
+			}
+		}
+	}
+	if !run {
+		t.Error("no loop was run iteration by iteration: the test no longer compares the two ways")
+	}
+}
