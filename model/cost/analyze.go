@@ -829,6 +829,8 @@ func (an *analysis) comm(c *apt.Comm, o *symeval.Occ, n *Node) {
 				*msgs, *bytes = symbolic.Piecewise{}, symbolic.Piecewise{}
 				return
 			}
+			an.common(n, varyBytes, &n.Comm.MsgBytes, t.Bytes, o)
+			an.common(n, varyPeer, &n.Comm.Peer, t.Peer, o)
 			pw, err := an.count(o.Dom, t.Guard, nil)
 			if err != nil {
 				an.failFig(n, FigComm, "message count", err)
@@ -848,15 +850,6 @@ func (an *analysis) comm(c *apt.Comm, o *symeval.Occ, n *Node) {
 				continue
 			}
 			*bytes = bytes.Add(bw)
-		}
-	}
-	for _, ts := range [][]symeval.Transfer{o.Sends, o.Recvs} {
-		for _, t := range ts {
-			if n.Missing.Has(FigComm) {
-				break
-			}
-			an.common(n, varyBytes, &n.Comm.MsgBytes, t.Bytes, o)
-			an.common(n, varyPeer, &n.Comm.Peer, t.Peer, o)
 		}
 	}
 	side(o.Sends, &n.Comm.Messages, &n.Comm.BytesSent)
