@@ -1297,6 +1297,62 @@ var gridShapes = []shape{
 	{name: "shift", add: gridShift},
 	{name: "roots", add: gridRoots},
 	{name: "cells", add: gridCells},
+	{name: "subdomain", add: gridSubdomain},
+	{name: "capture", add: gridCapture},
+}
+
+// gridSubdomain: a nest over the rank's block whose global indices are set
+// inside IFs around the inner loops (jg = jpt + j tested before the loop
+// over i sets ig = ipt + i), as NPB LU sets up its initial values, or a
+// bound set by both arms of an IF: values the iteration sets anew, so the
+// nest is evaluated once for all its iterations, not run.
+func gridSubdomain(g *gen, k int) {
+	g.decl(k, "integer i#, j#, l#, jg#, ig#, w#")
+	g.stmt(k, "do l# = 1, "+g.pick("m", "2", "nl + 1"),
+		"  do j# = 1, "+g.pick("n/yd", "n/yd + 1", "m"),
+		"    jg# = col*(n/yd) + j#")
+	if g.r.IntN(2) == 0 {
+		g.stmt(k, "    if (jg# .ne. 1 .and. jg# .ne. n) then",
+			"      do i# = 1, "+g.pick("n/xd", "n/xd + 1"),
+			"        ig# = row*(n/xd) + i#",
+			"        if (ig# .ne. 1 .and. ig# .ne. "+g.pick("n", "n - 1")+") s = s + 1",
+			"      enddo",
+			"    endif")
+	} else {
+		g.stmt(k, "    if (mod(jg#, 2) .eq. 0) then",
+			"      w# = jg#/2",
+			"    else",
+			"      w# = "+g.pick("row + 1", "m"),
+			"    endif",
+			"    do i# = 1, w#",
+			"      s = s + 1",
+			"    enddo")
+	}
+	g.stmt(k, "  enddo", "enddo")
+}
+
+// gridCapture: searches whose result the code after the loop uses: a value
+// kept in an IF arm when the loop's variable matches the grid coordinate,
+// directly in the loop or in a loop inside it. Only running the loop keeps
+// them exact.
+func gridCapture(g *gen, k int) {
+	g.decl(k, "integer i#, j#, c#, v#")
+	g.stmt(k, "v# = 0")
+	if g.r.IntN(2) == 0 {
+		g.stmt(k, "do c# = 0, np - 1",
+			"  if (c# .eq. me) then",
+			"    v# = n/np",
+			"    if (c# .lt. mod(n, np)) v# = v# + 1",
+			"  endif",
+			"enddo")
+	} else {
+		g.stmt(k, "do j# = 1, "+g.pick("m", "2"),
+			"  do c# = 0, xd - 1",
+			"    if (c# .eq. row) v# = (c# + 1)*j#",
+			"  enddo",
+			"enddo")
+	}
+	g.stmt(k, "do i# = 1, v#", "  s = s + 1", "enddo")
 }
 
 // gridCells: a multipartition by hand, as BT and SP set theirs up: the
