@@ -1655,8 +1655,19 @@ var debugRuns = os.Getenv("MKVET_DEBUG_RUNS") != ""
 // x = x + c. The sandbox is discarded.
 func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, varValue Value, mod []string, recs map[string]Value) map[string]Value {
 	var cands []string
+	// A variable the iteration sets anew before reading it (k1 = k + 1, the
+	// variable of a loop inside) never ends as x0 + c: walking the body
+	// for it alone would cost a second evaluation of the whole body, at
+	// every level of a nest and on every trip of a loop run around it.
+	var fresh map[string]bool
 	for _, k := range mod {
 		if _, ok := recs[k]; ok || strings.Contains(k, "%") || ev.paramName(ev.nameOfKey(k)) != "" {
+			continue
+		}
+		if fresh == nil {
+			fresh = ev.freshScalars(l, mod)
+		}
+		if fresh[k] {
 			continue
 		}
 		if _, isArr := ev.env[k]; isArr && ev.env[k].arr != nil {
