@@ -174,11 +174,13 @@ type evaluator struct {
 	// localEffects.
 	probeSkip map[any]bool
 	localFx   map[*apt.Routine]bool
-	diagSeen  map[string]bool
-	summary   map[*apt.Routine]*summary
-	noccs     int
-	maxOccs   int
-	err       error
+	// readsIn memoizes nodeReads of a routine's body or a loop's (readAfter).
+	readsIn  map[any]map[string]int
+	diagSeen map[string]bool
+	summary  map[*apt.Routine]*summary
+	noccs    int
+	maxOccs  int
+	err      error
 	// sizes holds the element counts given at ALLOCATE, by storage key.
 	sizes map[string]Value
 	// nargs is the parameter for command_argument_count().

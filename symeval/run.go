@@ -307,11 +307,137 @@ func (ev *evaluator) freshScalars(l *apt.Loop, mod []string) map[string]bool {
 	// after it: a run keeps it.
 	fresh := map[string]bool{}
 	for k := range assigned {
-		if !bad[k] && !notInner[k] && (!level[k] || avail[k]) {
+		if !bad[k] && !notInner[k] && (!level[k] || avail[k] || !ev.readAfter(l, k)) {
 			fresh[k] = true
 		}
 	}
 	return fresh
+}
+
+// readAfter reports whether the value key holds when loop l ends may be
+// read: key is not a plain local of the current routine (it is in COMMON
+// or a module, a dummy argument, SAVEd or initialised, or the routine
+// contains procedures that may see it), or a statement of the routine
+// outside l reads the variable (before l too: a loop around l, or a GO TO
+// back, runs it again). A local that only l reads is set and used within
+// each iteration (FT's checksum indices r and s, set in the arms of the
+// IFs that test them), however the IFs around its assignments go.
+func (ev *evaluator) readAfter(l *apt.Loop, key string) bool {
+	fr := ev.frame()
+	name := keyName(key)
+	r := fr.routine
+	if key != fr.id+"."+name || r.Kind == apt.KindModule || len(r.Contains) > 0 {
+		return true
+	}
+	if _, aliased := fr.alias[name]; aliased {
+		return true
+	}
+	if v := ev.prog.Resolve(r, name); v != nil && (v.InCommon || v.Save || len(v.Init) > 0) {
+		return true
+	}
+	if ev.readsIn == nil {
+		ev.readsIn = map[any]map[string]int{}
+	}
+	reads := func(x any, nodes []apt.Node) map[string]int {
+		if m, ok := ev.readsIn[x]; ok {
+			return m
+		}
+		m := nodeReads(nodes)
+		ev.readsIn[x] = m
+		return m
+	}
+	all := reads(r, r.Body)
+	return all["*"] > 0 || all[name] > reads(l, l.Body)[name]+nodeReadsOne(l)[name]
+}
+
+// nodeReadsOne counts the names read by l's own header.
+func nodeReadsOne(l *apt.Loop) map[string]int {
+	m := map[string]int{}
+	for _, e := range []apt.Expr{l.Lower, l.Upper, l.Step, l.While, l.Iterations} {
+		countNames(e, m)
+	}
+	return m
+}
+
+// nodeReads counts, for each variable name, the places nodes read it: every
+// expression of every statement, but not the variable an assignment or a DO
+// loop sets. A statement the frontend did not model may read anything:
+// "*" counts those, and readAfter then takes every name as read.
+func nodeReads(nodes []apt.Node) map[string]int {
+	m := map[string]int{}
+	for _, n := range nodes {
+		apt.Inspect(n, func(y apt.Node) bool {
+			switch x := y.(type) {
+			case *apt.Block:
+				for _, st := range x.Stmts {
+					if _, plain := st.Target.(*apt.Name); !plain || st.Kind != apt.StmtAssign {
+						countNames(st.Target, m)
+					}
+					countNames(st.Value, m)
+					countNames(st.Mask, m)
+					for _, a := range st.Args {
+						countNames(a, m)
+					}
+				}
+			case *apt.Loop:
+				for _, e := range []apt.Expr{x.Lower, x.Upper, x.Step, x.While, x.Iterations} {
+					countNames(e, m)
+				}
+			case *apt.If:
+				countNames(x.Selector, m)
+			case *apt.Branch:
+				countNames(x.Cond, m)
+				for _, c := range x.Cases {
+					countNames(c.Lo, m)
+					countNames(c.Hi, m)
+				}
+			case *apt.Call:
+				for _, a := range x.Args {
+					countNames(a, m)
+				}
+			case *apt.Comm:
+				for _, a := range x.Args {
+					countNames(a, m)
+				}
+			case *apt.IO:
+				countNames(x.Unit, m)
+				countNames(x.Format, m)
+				for _, e := range x.Control {
+					countNames(e, m)
+				}
+				for _, e := range x.Items {
+					countNames(e, m)
+				}
+			case *apt.Goto:
+				countNames(x.Index, m)
+			case *apt.Return:
+				countNames(x.Value, m)
+			case *apt.Stop:
+				countNames(x.Code, m)
+			case *apt.Unknown:
+				m["*"]++
+			}
+			return true
+		})
+	}
+	return m
+}
+
+// countNames adds the names e mentions to m.
+func countNames(e apt.Expr, m map[string]int) {
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		switch y := x.(type) {
+		case *apt.Name:
+			m[y.Name]++
+		case *apt.Index:
+			m[y.Name]++
+		case *apt.FuncCall:
+			m[y.Name]++
+		case *apt.ImpliedDo:
+			m[y.Var]++
+		}
+		return true
+	})
 }
 
 // hasGoto reports whether body holds a GO TO.

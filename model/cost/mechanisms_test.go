@@ -1305,9 +1305,22 @@ var gridShapes = []shape{
 // inside IFs around the inner loops (jg = jpt + j tested before the loop
 // over i sets ig = ipt + i), as NPB LU sets up its initial values, or a
 // bound set by both arms of an IF: values the iteration sets anew, so the
-// nest is evaluated once for all its iterations, not run.
+// nest is evaluated once for all its iterations, not run; or indices set
+// in the arms of the IFs that test them and read nowhere else.
 func gridSubdomain(g *gen, k int) {
 	g.decl(k, "integer i#, j#, l#, jg#, ig#, w#")
+	if g.r.IntN(3) == 0 {
+		// Indices set in the arms of the IFs that test them and read
+		// nowhere else, as NPB FT's checksum picks its elements.
+		g.stmt(k, "do i# = 1, "+g.pick("n", "4*m", "n + m"),
+			"  jg# = mod(i#, xd)",
+			"  if (jg# .eq. row) then",
+			"    ig# = mod(3*i#, "+g.pick("yd", "m", "n + 1")+")",
+			"    if (ig# .eq. col .or. ig# .gt. "+g.pick("1", "m")+") s = s + 1",
+			"  endif",
+			"enddo")
+		return
+	}
 	g.stmt(k, "do l# = 1, "+g.pick("m", "2", "nl + 1"),
 		"  do j# = 1, "+g.pick("n/yd", "n/yd + 1", "m"),
 		"    jg# = col*(n/yd) + j#")
