@@ -1645,6 +1645,14 @@ func (ev *evaluator) nameOfKey(key string) string {
 
 var debugRuns = os.Getenv("MKVET_DEBUG_RUNS") != ""
 
+// maxProbeNest bounds the probes of loops inside a loop being probed: a
+// counter incremented in the innermost of three loops (a halo packed
+// element by element, buff_len = buff_len + 1 under loops over i3, i2 and
+// i1) has an increment per trip of the outermost only if the middle loop
+// is probed inside the outer one's probe. Each level doubles the walks of
+// the levels under it, and only variables that are not fresh are probed.
+const maxProbeNest = 2
+
 // probeIncrements finds the integer variables that one iteration of l's
 // body increases by an amount the iteration does not change, however deep
 // in the body the increase is (a counter incremented in an inner loop:
@@ -1682,7 +1690,7 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 	if debugRuns {
 		fmt.Fprintf(os.Stderr, "probe %s cands=%v probing=%d\n", l.Span.Start(), cands, ev.probing)
 	}
-	if len(cands) == 0 || ev.probing > 0 {
+	if len(cands) == 0 || ev.probing >= maxProbeNest {
 		return nil
 	}
 	ev.probing++

@@ -174,6 +174,9 @@ type evaluator struct {
 	// localEffects.
 	probeSkip map[any]bool
 	localFx   map[*apt.Routine]bool
+	// inert is positive while a value only a variable nothing control
+	// relevant reads receives is evaluated (Param.inert).
+	inert int
 	// readsIn memoizes nodeReads of a routine's body or a loop's (readAfter).
 	readsIn  map[any]map[string]int
 	diagSeen map[string]bool
@@ -474,7 +477,7 @@ func (ev *evaluator) releaseName(name string) {
 
 // newParam registers a parameter.
 func (ev *evaluator) newParam(hint string, origin Origin, pos apt.Pos, what string, real bool) *Param {
-	p := &Param{Name: ev.freshName(hint), Origin: origin, Pos: pos, What: what, Real: real}
+	p := &Param{Name: ev.freshName(hint), Origin: origin, Pos: pos, What: what, Real: real, inert: ev.inert > 0}
 	if debugRuns {
 		fmt.Fprintf(os.Stderr, "newParam %s probing=%d byRank=%d: %s\n", p.Name, ev.probing, ev.byRankDepth, what)
 		if os.Getenv("MKVET_DEBUG_STACK") == p.Name {
@@ -1202,9 +1205,16 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 				}
 				continue
 			}
+			inert := !ev.targetRelevant(s.Target)
+			if inert {
+				ev.inert++
+			}
 			v := ev.value(s.Value)
 			if s.Mask != nil {
 				ev.value(s.Mask)
+			}
+			if inert {
+				ev.inert--
 			}
 			ev.assign(s.Target, v)
 		case apt.StmtAllocate:

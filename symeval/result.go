@@ -97,6 +97,11 @@ type Param struct {
 	// values over the ranks, and one value stands for all of them, so
 	// the counts resting on it are approximate.
 	ByRank bool
+	// inert is set for a parameter created while evaluating a value only
+	// a variable nothing control relevant reads receives (a message tag
+	// kept for a request's bookkeeping): it cannot move a count, so a run
+	// does not give up for it (paramsSince).
+	inert bool
 }
 
 // byRankNote is why a count resting on a ByRank trip count is approximate.

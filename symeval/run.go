@@ -774,7 +774,7 @@ func (ev *evaluator) runCounted(l *apt.Loop, o *Occ, lo Value, step symbolic.Exp
 			return false
 		}
 		if k > 0 && (!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds+runConds ||
-			len(ev.res.Params) > snap.params+runParams || ev.freqUses > snap.freqUses) {
+			ev.paramsSince(snap.params) > runParams || ev.freqUses > snap.freqUses) {
 			ok = false
 			return false
 		}
@@ -786,7 +786,7 @@ func (ev *evaluator) runCounted(l *apt.Loop, o *Occ, lo Value, step symbolic.Exp
 		}
 		return true
 	})
-	if !ok || !ev.smallValues(mod) || len(ev.res.Params) > snap.params+runParams || ev.freqUses > snap.freqUses {
+	if !ok || !ev.smallValues(mod) || ev.paramsSince(snap.params) > runParams || ev.freqUses > snap.freqUses {
 		if debugRuns {
 			fmt.Fprintf(os.Stderr, "run abandoned %s: ok=%v small=%v params=%d conds=%d\n", l.Span.Start(), ok, ev.smallValues(mod), len(ev.res.Params)-snap.params, len(ev.cur.conds)-snap.conds)
 			for _, k := range mod {
@@ -823,6 +823,25 @@ const (
 	// the first branch on data it takes with a frequency.
 	runParams = 4
 )
+
+// paramsSince counts the parameters created since the first from that may
+// move a count (not Param.inert): the ones a run is bounded by.
+func (ev *evaluator) paramsSince(from int) int {
+	n := 0
+	for _, p := range ev.res.Params[from:] {
+		if !p.inert {
+			n++
+		}
+	}
+	return n
+}
+
+// targetRelevant reports whether an assignment's target is a variable
+// that is control relevant, or one whose variable is not known.
+func (ev *evaluator) targetRelevant(target apt.Expr) bool {
+	name := rootName(target)
+	return name == "" || ev.relevant(ev.frame().routine, name)
+}
 
 // smallValues reports whether the values stored at keys stay within the
 // run limits.
@@ -1357,7 +1376,7 @@ func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
 	ev.runIterations(l, o, -1, func(k int64) bool {
 		if k > maxRunTrips || ev.runVisits-snap.visits > ev.runLimit() || ev.runVisits > totalRunBudget || !ev.roomForRun(0) ||
 			!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds ||
-			len(ev.res.Params) > snap.params+runParams || ev.freqUses > snap.freqUses {
+			ev.paramsSince(snap.params) > runParams || ev.freqUses > snap.freqUses {
 			// Every test must be decided: a loop whose exit depends on
 			// the rank is left to the symbolic evaluation.
 			ok = false
@@ -1481,7 +1500,7 @@ func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
 	for k = 0; ; k++ {
 		if k > maxRunTrips || ev.runVisits-snap.visits > ev.runLimit() || ev.runVisits > totalRunBudget || !ev.roomForRun(0) ||
 			!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds ||
-			len(ev.res.Params) > snap.params+runParams || ev.freqUses > snap.freqUses || ev.err != nil {
+			ev.paramsSince(snap.params) > runParams || ev.freqUses > snap.freqUses || ev.err != nil {
 			// A loop whose exit is not decided at each test (it depends
 			// on the rank) is left to the symbolic evaluation.
 			if debugRuns {

@@ -223,3 +223,106 @@ end program p
 		t.Error("no loop was run iteration by iteration: the test no longer compares the two ways")
 	}
 }
+
+// sendOccs returns the occurrences of the program's MPI_Send calls.
+func sendOccs(res *symeval.Result) []*symeval.Occ {
+	var out []*symeval.Occ
+	var walk func(o *symeval.Occ)
+	walk = func(o *symeval.Occ) {
+		if c, ok := o.Node.(*apt.Comm); ok && c.Op == apt.MPISend {
+			out = append(out, o)
+		}
+		for _, c := range o.Children {
+			walk(c)
+		}
+	}
+	walk(res.Root)
+	return out
+}
+
+// TestRunPastInertUnknowns: a loop over the axes of a grid, run for its
+// neighbour table (each axis passed to a routine that sends), reads a table of message tags the evaluation does not
+// know into request bookkeeping (six unknown elements, more than a run may
+// meet). Those values reach nothing that decides a count, so the run goes
+// on: each send has its own size and peer. A run that gave up would leave
+// one occurrence whose size is piecewise in the axis.
+func TestRunPastInertUnknowns(t *testing.T) {
+	res := evaluate(t, `program p
+  use mpi
+  integer :: tags(3, 2), req(3, 2), nbr(3, 2), axis, me, np, ierr
+  call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
+  read *, tags
+  do axis = 1, 3
+    nbr(axis, 1) = mod(me + axis, np)
+    nbr(axis, 2) = mod(me + np - axis, np)
+  end do
+  do axis = 1, 3
+    call give(axis, nbr, tags, req, me)
+  end do
+contains
+  subroutine give(ax, nb, tg, rq, me)
+    integer :: ax, nb(3, 2), tg(3, 2), rq(3, 2), me, ierr
+    double precision :: buf(100)
+    rq(ax, 1) = tg(ax, 1) + 1000*me
+    rq(ax, 2) = tg(ax, 2) + 1000*me
+    call MPI_Send(buf, 10*ax, MPI_DOUBLE_PRECISION, nb(ax, 1), tg(ax, 1), MPI_COMM_WORLD, ierr)
+    call MPI_Send(buf, 20*ax, MPI_DOUBLE_PRECISION, nb(ax, 2), tg(ax, 2), MPI_COMM_WORLD, ierr)
+  end subroutine give
+end program p
+`, symeval.Options{Values: map[string]int64{"P": 8}})
+	os := sendOccs(res)
+	if len(os) != 6 {
+		t.Fatalf("%d occurrences of the send, want 6 (the loop over the axes run)", len(os))
+	}
+	for _, o := range os {
+		if len(o.Sends) != 1 || o.Sends[0].Bytes == nil {
+			t.Fatalf("send occurrence with transfers %v, want one of a known size", o.Sends)
+		}
+		if _, ok := o.Sends[0].Bytes.Int64(); !ok {
+			t.Errorf("send size %s, want a number in a run", o.Sends[0].Bytes)
+		}
+	}
+}
+
+// TestIncrementTwoLoopsDown: a counter incremented in the innermost of
+// three loops whose middle bound is a size read at run time (a halo packed
+// element by element) has a closed form after the nest, which becomes the
+// message's size: the middle loop is probed inside the outer one's probe.
+func TestIncrementTwoLoopsDown(t *testing.T) {
+	res := evaluate(t, `program p
+  use mpi
+  integer :: n, k, i1, i2, i3, blen, ierr
+  double precision :: buf(100000), u(4, 100, 100)
+  read *, n
+  do k = 1, 2
+    blen = 0
+    do i3 = 1, n
+      do i2 = 1, n
+        do i1 = 1, 2
+          blen = blen + 1
+          buf(blen) = u(i1, i2, i3)
+        end do
+      end do
+    end do
+    call MPI_Send(buf, blen, MPI_DOUBLE_PRECISION, 0, k, MPI_COMM_WORLD, ierr)
+  end do
+end program p
+`, symeval.Options{})
+	os := sendOccs(res)
+	if len(os) == 0 {
+		t.Fatal("no occurrence of the send")
+	}
+	for _, o := range os {
+		for _, tr := range o.Sends {
+			if tr.Bytes == nil {
+				t.Fatal("the send's size is unknown")
+			}
+			for _, s := range tr.Bytes.Symbols() {
+				if s != "n" {
+					t.Errorf("send size %s mentions %s, want a closed form in n", tr.Bytes, s)
+				}
+			}
+		}
+	}
+}

@@ -1299,6 +1299,30 @@ var gridShapes = []shape{
 	{name: "cells", add: gridCells},
 	{name: "subdomain", add: gridSubdomain},
 	{name: "capture", add: gridCapture},
+	{name: "pack", add: gridPack},
+}
+
+// gridPack: a halo packed element by element, the buffer's length counted
+// in the innermost of three loops whose bounds follow the grid, then sent
+// to the eastern neighbour and received from the western one, once per
+// axis of a loop around it.
+func gridPack(g *gen, k int) {
+	g.decl(k, "integer ax#, bl#, i1#, i2#, i3#")
+	g.stmt(k, "do ax# = 1, 2",
+		"  bl# = 0",
+		"  do i3# = 1, "+g.pick("n/yd + ax#", "m*ax#", "n/xd"),
+		"    do i2# = 1, "+g.pick("m", "n/xd + 1", "col + 1"),
+		"      do i1# = 1, "+g.pick("2", "ax#"),
+		"        bl# = bl# + 1",
+		"      enddo",
+		"    enddo",
+		"  enddo",
+		"  if (row .lt. xd - 1) call MPI_SEND(buf, bl#,",
+		"&   MPI_DOUBLE_PRECISION, me + 1, ax#, MPI_COMM_WORLD, ierr)",
+		"  if (row .gt. 0) call MPI_RECV(buf, m,",
+		"&   MPI_DOUBLE_PRECISION, me - 1, ax#, MPI_COMM_WORLD,",
+		"&   status, ierr)",
+		"enddo")
 }
 
 // gridSubdomain: a nest over the rank's block whose global indices are set
