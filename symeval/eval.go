@@ -177,6 +177,8 @@ type evaluator struct {
 	// inert is positive while a value only a variable nothing control
 	// relevant reads receives is evaluated (Param.inert).
 	inert int
+	// freshMemo memoizes freshScalars.
+	freshMemo map[*apt.Loop][]string
 	// readsIn memoizes nodeReads of a routine's body or a loop's (readAfter).
 	readsIn  map[any]map[string]int
 	diagSeen map[string]bool

@@ -94,10 +94,56 @@ func (fr *frame) allRunning() bool {
 // matches the rank), or one a loop inside sets without setting it anew on
 // each of its iterations, is not fresh. A body with GO TOs is scanned in
 // statement order instead (freshScalarsLinear).
+//
+// The answer is kept per loop, by variable name (freshMemo), and read in
+// the storage of each activation of the routine: a loop run around l, and
+// the probes, ask again on every trip and every call, and the scan walks
+// l's body and those of the loops inside it. What differs between
+// activations (an arm decided by a value another trip of a loop around l
+// changes, collectAssigned taking only the arms decided; a routine called
+// with one variable for two arguments) is then the first activation's: that
+// can only leave a loop to the symbolic evaluation that a run would have
+// kept exact, or probe a variable for nothing.
 func (ev *evaluator) freshScalars(l *apt.Loop, mod []string) map[string]bool {
-	if hasGoto(l.Body) {
-		return ev.freshScalarsLinear(l, mod)
+	if names, ok := ev.freshMemo[l]; ok {
+		f := make(map[string]bool, len(names))
+		for _, n := range names {
+			f[ev.key(n)] = true
+		}
+		return f
 	}
+	var f map[string]bool
+	if hasGoto(l.Body) {
+		f = ev.freshScalarsLinear(l, mod)
+	} else {
+		f = ev.freshScalarsScan(l, mod)
+	}
+	if ev.freshMemo == nil {
+		ev.freshMemo = map[*apt.Loop][]string{}
+	}
+	fr := ev.frame()
+	names := make([]string, 0, len(f))
+	for k := range f {
+		name := ""
+		for a, ak := range fr.alias {
+			if ak == k {
+				name = a
+				break
+			}
+		}
+		if name == "" {
+			name = ev.nameOfKey(k)
+		}
+		if ev.key(name) == k {
+			names = append(names, name)
+		}
+	}
+	ev.freshMemo[l] = names
+	return f
+}
+
+// freshScalarsScan is freshScalars for a body without GO TOs.
+func (ev *evaluator) freshScalarsScan(l *apt.Loop, mod []string) map[string]bool {
 	changed := map[string]bool{}
 	for _, k := range mod {
 		changed[k] = true
