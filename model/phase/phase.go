@@ -220,7 +220,9 @@ var DefaultSampleP = []int64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 
 // receive on that rank); the phases they form, each classified as exchange,
 // shift, pipeline, fan-in or fan-out, with its chain depth, stages, message
 // size and overlapped work; and MK's overlap decisions between consecutive
-// phases (seed 000 §3–4).
+// phases (seed 000 §3–4). When the program is costed but its samples
+// cannot be taken (it stops at the point, or values are missing there), the
+// Analysis returned with the error holds the Report alone.
 func Analyze(prog *apt.Program, opt Options) (*Analysis, error) {
 	rep, err := cost.Analyze(prog, opt.Cost)
 	if err != nil {
@@ -234,7 +236,10 @@ func Analyze(prog *apt.Program, opt Options) (*Analysis, error) {
 	a.pv = newProver(a.rankFree)
 	a.pv.np = rep.RankwiseP
 	if err := a.makeSamples(opt); err != nil {
-		return nil, err
+		// The report stands (a caller tells a program that stops, or
+		// lacks values, at the point from one that cannot be costed):
+		// costing it again would repeat the whole evaluation.
+		return &Analysis{Report: rep, Eval: res}, err
 	}
 	tcs, err := cost.CountTransfers(res)
 	if err != nil {
