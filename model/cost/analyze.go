@@ -108,6 +108,11 @@ type countResult struct {
 const maxRankwiseP = 1 << 16
 
 type analysis struct {
+	// transfers are the counts of the point-to-point transfers the
+	// costing made (Report.Transfers), in the order it met them;
+	// transferErr is the first that failed.
+	transfers   []TransferCount
+	transferErr error
 	// np is P at a point where the rank is free (0 otherwise): counts are
 	// then split by rank classes; rankTables memoizes the truth of
 	// conditions on the rank at every rank.
@@ -823,10 +828,14 @@ func (an *analysis) comm(c *apt.Comm, o *symeval.Occ, n *Node) {
 	if n.Comm == nil {
 		n.Comm = &Comm{Op: c.Op}
 	}
-	side := func(ts []symeval.Transfer, msgs, bytes *symbolic.Piecewise) {
+	p2p := !c.Op.IsCollective()
+	side := func(ts []symeval.Transfer, send bool, msgs, bytes *symbolic.Piecewise) {
 		for _, t := range ts {
 			if n.Missing.Has(FigComm) {
 				*msgs, *bytes = symbolic.Piecewise{}, symbolic.Piecewise{}
+				if p2p {
+					an.transferFailed(fmt.Errorf("%s: a message count of %s has no closed form", o.Node.Base().Span.Start(), c.Op))
+				}
 				return
 			}
 			an.common(n, varyBytes, &n.Comm.MsgBytes, t.Bytes, o)
@@ -834,9 +843,18 @@ func (an *analysis) comm(c *apt.Comm, o *symeval.Occ, n *Node) {
 			pw, err := an.count(o.Dom, t.Guard, nil)
 			if err != nil {
 				an.failFig(n, FigComm, "message count", err)
+				if p2p {
+					an.transferFailed(err)
+				}
 				continue
 			}
 			*msgs = msgs.Add(pw)
+			var tc *TransferCount
+			if p2p {
+				an.transfers = append(an.transfers, TransferCount{Occ: o, Send: send, Transfer: t,
+					Messages: pw.SimplifyWithin(an.assume, simplifyBudget)})
+				tc = &an.transfers[len(an.transfers)-1]
+			}
 			if t.Bytes == nil {
 				n.Exact = false
 				if n.Note == "" {
@@ -847,13 +865,19 @@ func (an *analysis) comm(c *apt.Comm, o *symeval.Occ, n *Node) {
 			bw, err := an.count(o.Dom, t.Guard, t.Bytes)
 			if err != nil {
 				an.failFig(n, FigComm, "data volume", err)
+				if p2p {
+					an.transferFailed(err)
+				}
 				continue
+			}
+			if tc != nil {
+				tc.Volume = bw.SimplifyWithin(an.assume, simplifyBudget)
 			}
 			*bytes = bytes.Add(bw)
 		}
 	}
-	side(o.Sends, &n.Comm.Messages, &n.Comm.BytesSent)
-	side(o.Recvs, &n.Comm.Received, &n.Comm.BytesReceived)
+	side(o.Sends, true, &n.Comm.Messages, &n.Comm.BytesSent)
+	side(o.Recvs, false, &n.Comm.Received, &n.Comm.BytesReceived)
 	if n.Missing.Has(FigComm) {
 		n.Comm.Messages, n.Comm.Received = symbolic.Piecewise{}, symbolic.Piecewise{}
 		n.Comm.BytesSent, n.Comm.BytesReceived = symbolic.Piecewise{}, symbolic.Piecewise{}

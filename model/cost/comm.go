@@ -22,6 +22,27 @@ type TransferCount struct {
 	Messages, Volume symbolic.Piecewise
 }
 
+// Transfers returns the counts of every point-to-point transfer of every
+// Comm occurrence the report costed, in the order of the occurrences, as
+// CountTransfers gives them for the report's evaluation, but from the
+// counts the costing made: counting them again, in a fresh analysis
+// without the report's memos and (at a point) without its split of the
+// ranks into classes, took a third of a what-if over P on NPB SP. The error
+// is the first count that failed; its transfer is left out.
+func (r *Report) Transfers() ([]TransferCount, error) {
+	if r.an == nil {
+		return CountTransfers(r.Eval)
+	}
+	return r.an.transfers, r.an.transferErr
+}
+
+// transferFailed records the first transfer count that failed.
+func (an *analysis) transferFailed(err error) {
+	if an.transferErr == nil {
+		an.transferErr = err
+	}
+}
+
 // CountTransfers counts every point-to-point transfer of every Comm
 // occurrence of res, with the same counting and simplification Analyze
 // applies to a node's totals. Collectives and transfers whose count fails

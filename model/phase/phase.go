@@ -241,7 +241,7 @@ func Analyze(prog *apt.Program, opt Options) (*Analysis, error) {
 		// costing it again would repeat the whole evaluation.
 		return &Analysis{Report: rep, Eval: res}, err
 	}
-	tcs, err := cost.CountTransfers(res)
+	tcs, err := rep.Transfers()
 	if err != nil {
 		a.Notes = append(a.Notes, fmt.Sprintf("some transfers were not counted: %v", err))
 	}
