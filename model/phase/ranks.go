@@ -19,6 +19,10 @@ type Sample struct {
 	// last.
 	vars []string
 	vals []int64
+	// rats is Env as rationals, made once (at): a whole application's
+	// sample holds hundreds of defaulted values, and the matching of its
+	// calls evaluates closed forms at it thousands of times.
+	rats map[string]symbolic.Rat
 }
 
 func newSample(env map[string]int64) *Sample {
@@ -58,11 +62,13 @@ func (s *Sample) perRank(pw symbolic.Piecewise) ([]symbolic.Rat, error) {
 
 // at evaluates a rank-free pw at the sample.
 func (s *Sample) at(pw symbolic.Piecewise) (symbolic.Rat, error) {
-	env := make(map[string]symbolic.Rat, len(s.Env))
-	for k, v := range s.Env {
-		env[k] = symbolic.RatInt(v)
+	if s.rats == nil {
+		s.rats = make(map[string]symbolic.Rat, len(s.Env))
+		for k, v := range s.Env {
+			s.rats[k] = symbolic.RatInt(v)
+		}
 	}
-	return pw.Eval(env)
+	return pw.Eval(s.rats)
 }
 
 // String prints the sample as "P=4, n=64".
