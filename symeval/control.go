@@ -358,7 +358,11 @@ func (ev *evaluator) join(pre map[string]Value, outs []outcome, hasElse bool) ma
 			}
 		}
 	}
-	env := maps.Clone(pre)
+	// pre is the state before the IF, which the arms only read (each ran
+	// in a copy): the join updates it in place, as the statements after
+	// the IF would, rather than copying every variable of the program
+	// for the few the arms changed.
+	env := pre
 	keys := slices.Sorted(maps.Keys(changed))
 	for _, k := range keys {
 		get := func(m map[string]Value) Value {
