@@ -25,15 +25,20 @@ func evaluate(t *testing.T, src string, opt symeval.Options) *symeval.Result {
 	return res
 }
 
-// occ finds the occurrences of the node with the given ID.
+// occs finds the occurrences of the node with the given ID.
 func occs(res *symeval.Result, id string) []*symeval.Occ {
+	return occsWhere(res, func(n apt.Node) bool { return n.Base().ID == id })
+}
+
+// occsWhere returns the occurrences whose node keep accepts, in preorder.
+func occsWhere(res *symeval.Result, keep func(apt.Node) bool) []*symeval.Occ {
 	var out []*symeval.Occ
 	var walk func(o *symeval.Occ)
 	walk = func(o *symeval.Occ) {
 		if o == nil {
 			return
 		}
-		if o.Node.Base().ID == id {
+		if keep(o.Node) {
 			out = append(out, o)
 		}
 		for _, c := range o.Children {
@@ -226,26 +231,19 @@ end program p
 
 // sendOccs returns the occurrences of the program's MPI_Send calls.
 func sendOccs(res *symeval.Result) []*symeval.Occ {
-	var out []*symeval.Occ
-	var walk func(o *symeval.Occ)
-	walk = func(o *symeval.Occ) {
-		if c, ok := o.Node.(*apt.Comm); ok && c.Op == apt.MPISend {
-			out = append(out, o)
-		}
-		for _, c := range o.Children {
-			walk(c)
-		}
-	}
-	walk(res.Root)
-	return out
+	return occsWhere(res, func(n apt.Node) bool {
+		c, ok := n.(*apt.Comm)
+		return ok && c.Op == apt.MPISend
+	})
 }
 
 // TestRunPastInertUnknowns: a loop over the axes of a grid, run for its
-// neighbour table (each axis passed to a routine that sends), reads a table of message tags the evaluation does not
-// know into request bookkeeping (six unknown elements, more than a run may
-// meet). Those values reach nothing that decides a count, so the run goes
-// on: each send has its own size and peer. A run that gave up would leave
-// one occurrence whose size is piecewise in the axis.
+// neighbour table (each axis passed to a routine that sends), reads a
+// table of message tags the evaluation does not know into request
+// bookkeeping (six unknown elements, more than a run may meet). Those
+// values reach nothing that decides a count, so the run goes on: each send
+// has its own size and peer. A run that gave up would leave one occurrence
+// per send whose size is piecewise in the axis.
 func TestRunPastInertUnknowns(t *testing.T) {
 	res := evaluate(t, `program p
   use mpi
