@@ -102,8 +102,9 @@ func (fr *frame) allRunning() bool {
 // activations (an arm decided by a value another trip of a loop around l
 // changes, collectAssigned taking only the arms decided; a routine called
 // with one variable for two arguments) is then the first activation's: that
-// can only leave a loop to the symbolic evaluation that a run would have
-// kept exact, or probe a variable for nothing.
+// can only leave to the symbolic evaluation a loop that a run would have
+// kept exact, or a counter to the value the loop changes without its
+// increment, never make a count wrong.
 func (ev *evaluator) freshScalars(l *apt.Loop, mod []string) map[string]bool {
 	if names, ok := ev.freshMemo[l]; ok {
 		f := make(map[string]bool, len(names))
