@@ -153,27 +153,12 @@ func (ev *evaluator) freshScalarsScan(l *apt.Loop, mod []string) map[string]bool
 	assigned := map[string]bool{} // set anew somewhere in the body
 	level := map[string]bool{}    // set by a statement of l's own, not of a loop inside
 	notInner := map[string]bool{} // set by a loop inside that does not set it anew
-	reads := func(e apt.Expr, yield func(k string)) {
-		apt.InspectExpr(e, func(x apt.Expr) bool {
-			switch y := x.(type) {
-			case *apt.Name:
-				yield(ev.key(y.Name))
-			case *apt.Index:
-				yield(ev.key(y.Name))
-			case *apt.FuncCall:
-				if ev.routineNamed(y.Name) != nil {
-					yield("#call") // may read anything
-				}
-			}
-			return true
-		})
-	}
 	// note records the reads of e where avail holds what is set on this
 	// iteration; it reports whether every value e reads is a closed form
 	// of the iteration.
 	note := func(e apt.Expr, avail map[string]bool) bool {
 		ok := true
-		reads(e, func(k string) {
+		for _, k := range ev.readKeys(e) {
 			switch {
 			case k == "#call":
 				ok = false
@@ -181,7 +166,7 @@ func (ev *evaluator) freshScalarsScan(l *apt.Loop, mod []string) map[string]bool
 				bad[k] = true
 				ok = false
 			}
-		})
+		}
 		return ok
 	}
 	unset := func(n apt.Node, avail map[string]bool) {
@@ -394,16 +379,27 @@ func (ev *evaluator) readAfter(l *apt.Loop, key string) bool {
 		return m
 	}
 	all := reads(r, r.Body)
-	return all["*"] > 0 || all[name] > reads(l, l.Body)[name]+nodeReadsOne(l)[name]
+	return all["*"] > 0 || all[name] > reads(l, []apt.Node{l})[name]
 }
 
-// nodeReadsOne counts the names read by l's own header.
-func nodeReadsOne(l *apt.Loop) map[string]int {
-	m := map[string]int{}
-	for _, e := range []apt.Expr{l.Lower, l.Upper, l.Step, l.While, l.Iterations} {
-		countNames(e, m)
-	}
-	return m
+// readKeys returns the storage keys of the variables e reads, and "#call"
+// for a call of one of the program's functions, which may read anything.
+func (ev *evaluator) readKeys(e apt.Expr) []string {
+	var out []string
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		switch y := x.(type) {
+		case *apt.Name:
+			out = append(out, ev.key(y.Name))
+		case *apt.Index:
+			out = append(out, ev.key(y.Name))
+		case *apt.FuncCall:
+			if ev.routineNamed(y.Name) != nil {
+				out = append(out, "#call")
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // nodeReads counts, for each variable name, the places nodes read it: every
@@ -515,23 +511,7 @@ func (ev *evaluator) freshScalarsLinear(l *apt.Loop, mod []string) map[string]bo
 	}
 	fresh := map[string]bool{}
 	read := map[string]bool{} // read before being set on this iteration
-	reads := func(e apt.Expr) []string {
-		var out []string
-		apt.InspectExpr(e, func(x apt.Expr) bool {
-			switch y := x.(type) {
-			case *apt.Name:
-				out = append(out, ev.key(y.Name))
-			case *apt.Index:
-				out = append(out, ev.key(y.Name))
-			case *apt.FuncCall:
-				if ev.routineNamed(y.Name) != nil {
-					out = append(out, "#call") // may read anything
-				}
-			}
-			return true
-		})
-		return out
-	}
+	reads := ev.readKeys
 	loopVar := ""
 	if l.Var != "" {
 		loopVar = ev.key(l.Var)
