@@ -834,9 +834,12 @@ func (an *analysis) comm(c *apt.Comm, o *symeval.Occ, n *Node) {
 			if n.Missing.Has(FigComm) {
 				*msgs, *bytes = symbolic.Piecewise{}, symbolic.Piecewise{}
 				if p2p {
-					an.transferFailed(fmt.Errorf("%s: a message count of %s has no closed form", o.Node.Base().Span.Start(), c.Op))
+					// The node has no closed form, but each transfer
+					// that counts still tells the phase analysis who
+					// sends to whom.
+					an.transferOnly(o, send, t)
 				}
-				return
+				continue
 			}
 			an.common(n, varyBytes, &n.Comm.MsgBytes, t.Bytes, o)
 			an.common(n, varyPeer, &n.Comm.Peer, t.Peer, o)
@@ -882,6 +885,26 @@ func (an *analysis) comm(c *apt.Comm, o *symeval.Occ, n *Node) {
 		n.Comm.Messages, n.Comm.Received = symbolic.Piecewise{}, symbolic.Piecewise{}
 		n.Comm.BytesSent, n.Comm.BytesReceived = symbolic.Piecewise{}, symbolic.Piecewise{}
 	}
+}
+
+// transferOnly counts a point-to-point transfer of o for Report.Transfers
+// alone, where its Comm node's totals have no closed form.
+func (an *analysis) transferOnly(o *symeval.Occ, send bool, t symeval.Transfer) {
+	pw, err := an.count(o.Dom, t.Guard, nil)
+	if err != nil {
+		an.transferFailed(err)
+		return
+	}
+	tc := TransferCount{Occ: o, Send: send, Transfer: t, Messages: pw.SimplifyWithin(an.assume, simplifyBudget)}
+	if t.Bytes != nil {
+		bw, err := an.count(o.Dom, t.Guard, t.Bytes)
+		if err != nil {
+			an.transferFailed(err)
+		} else {
+			tc.Volume = bw.SimplifyWithin(an.assume, simplifyBudget)
+		}
+	}
+	an.transfers = append(an.transfers, tc)
 }
 
 // Flags of analysis.varies.
