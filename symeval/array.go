@@ -194,7 +194,7 @@ func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
 
 // arrayOf returns the state of the array stored at key.
 func (ev *evaluator) arrayOf(key string, decl *apt.Var) *arrayState {
-	v, ok := ev.env[key]
+	v, ok := ev.env.lookup(key)
 	if ok && v.arr != nil {
 		return v.arr
 	}
@@ -261,7 +261,7 @@ func (ev *evaluator) storeAt(key string, off Value, ok bool, decl *apt.Var, t ap
 		ev.clobber(key)
 		return
 	}
-	ev.env[key] = Value{arr: next}
+	ev.env.set(key, Value{arr: next})
 }
 
 func (ev *evaluator) declOf(ix *apt.Index) *apt.Var {
@@ -273,7 +273,7 @@ func (ev *evaluator) declOf(ix *apt.Index) *apt.Var {
 
 // clobber makes every element of the array at key unknown.
 func (ev *evaluator) clobber(key string) {
-	ev.env[key] = Value{arr: &arrayState{clobbered: true}}
+	ev.env.set(key, Value{arr: &arrayState{clobbered: true}})
 }
 
 // loadElement evaluates a reference to an array element.
@@ -316,7 +316,7 @@ func (ev *evaluator) loadAt(key string, off Value, ok bool, decl *apt.Var, ix *a
 	// array, however often it is read.
 	if e, single := off.Single(); single && !unknown.unk.varying {
 		mk := elemKey(key, st, e)
-		if v, ok := ev.env[key]; !ok || v.arr != st {
+		if v, ok := ev.env.lookup(key); !ok || v.arr != st {
 			mk = fmt.Sprintf("%s|initial|%s", key, e.Key())
 		}
 		if u, ok := ev.unkElems[mk]; ok {
@@ -448,7 +448,7 @@ func (ev *evaluator) assignWhole(key string, t apt.Type, v Value) {
 			e = symbolic.Trunc(e)
 		}
 		b := Known(e)
-		ev.env[key] = Value{arr: &arrayState{base: &b}}
+		ev.env.set(key, Value{arr: &arrayState{base: &b}})
 		return
 	}
 	ev.clobber(key)
@@ -561,7 +561,7 @@ func (ev *evaluator) clobberRange(key string, decl *apt.Var, from, to symbolic.E
 		ev.clobber(key)
 		return
 	}
-	ev.env[key] = Value{arr: next}
+	ev.env.set(key, Value{arr: next})
 }
 
 // storeBlock evaluates an assignment of one value to a whole array
@@ -617,7 +617,7 @@ func (ev *evaluator) storeBlock(c *apt.Component, v Value) bool {
 		ev.clobber(key)
 		return true
 	}
-	ev.env[key] = Value{arr: next}
+	ev.env.set(key, Value{arr: next})
 	return true
 }
 

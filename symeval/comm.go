@@ -80,9 +80,9 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 			key, _ = ev.arrayKey(b)
 		}
 		if key != "" {
-			if v, ok := ev.env[key]; ok && v.arr != nil {
+			if v, ok := ev.env.lookup(key); ok && v.arr != nil {
 				if st, ok := ev.arrayAtRoot(v.arr, c.Root); ok {
-					ev.env[key] = Value{arr: st}
+					ev.env.set(key, Value{arr: st})
 				} else {
 					ev.clobber(key)
 				}

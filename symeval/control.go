@@ -156,7 +156,7 @@ func (ev *evaluator) branchCond(n *apt.If, b *apt.Branch) (counting.Formula, boo
 type outcome struct {
 	cond       counting.Formula // nil for ELSE
 	analysable bool
-	env        map[string]Value
+	env        *env
 	dead       bool
 	cycled     bool
 }
@@ -272,7 +272,7 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 			ev.cur.conds = append(ev.cur.conds, c)
 			ev.cur.factor = ev.cur.factor.Mul(remaining)
 		}
-		ev.env = maps.Clone(pre)
+		ev.env = pre.clone()
 		bo := ev.newOcc(b, o)
 		ev.arms++
 		ev.walk(b.Body, bo)
@@ -346,27 +346,35 @@ func routineTag(r *apt.Routine) string {
 func itoa(i int) string { return strconv.Itoa(i) }
 
 // join merges the environments of an If's arms.
-func (ev *evaluator) join(pre map[string]Value, outs []outcome, hasElse bool) map[string]Value {
+func (ev *evaluator) join(pre *env, outs []outcome, hasElse bool) *env {
 	changed := map[string]bool{}
 	for _, out := range outs {
 		if out.dead {
 			continue
 		}
-		for k, v := range out.env {
-			if pv, ok := pre[k]; !ok || !sameValue(pv, v) {
+		// The arms ran on copies of pre: only the keys an arm wrote can
+		// differ from pre's.
+		out.env.changedKeys(pre, func(k string) {
+			if changed[k] {
+				return
+			}
+			v, ok := out.env.lookup(k)
+			if !ok {
+				return
+			}
+			if pv, had := pre.lookup(k); !had || !sameValue(pv, v) {
 				changed[k] = true
 			}
-		}
+		})
 	}
 	// pre is the state before the IF, which the arms only read (each ran
 	// in a copy): the join updates it in place, as the statements after
 	// the IF would, rather than copying every variable of the program
 	// for the few the arms changed.
-	env := pre
 	keys := slices.Sorted(maps.Keys(changed))
 	for _, k := range keys {
-		get := func(m map[string]Value) Value {
-			if v, ok := m[k]; ok {
+		get := func(m *env) Value {
+			if v, ok := m.lookup(k); ok {
 				return v
 			}
 			return Value{unk: &unknown{hint: k, what: "an unassigned value", undef: true}}
@@ -394,9 +402,9 @@ func (ev *evaluator) join(pre map[string]Value, outs []outcome, hasElse bool) ma
 			}
 			rest = ev.chooseUndef(out.cond, v, rest)
 		}
-		env[k] = rest
+		pre.set(k, rest)
 	}
-	return env
+	return pre
 }
 
 // eitherOf is the value of k after a branch on data: v or rest, the
@@ -730,9 +738,9 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			recs[k] = c
 		}
 	}
-	pre := maps.Clone(ev.env)
+	pre := ev.env.clone()
 	for _, k := range mod {
-		if v := ev.env[k]; v.arr != nil && lf != nil {
+		if v := ev.env.get(k); v.arr != nil && lf != nil {
 			// An array the loop stores to through A(i + c) only:
 			// the elements outside that range keep their values.
 			if from, to, decl, ok := ev.loopStores(l.Body, l.Var, k, lf.lo, lf.hi); ok {
@@ -741,24 +749,24 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			}
 		}
 		if c, ok := recs[k]; ok && index.IsKnown() {
-			if v, ok := liftN([]Value{ev.env[k], index, c}, affine); ok {
-				ev.env[k] = v
+			if v, ok := liftN([]Value{ev.env.get(k), index, c}, affine); ok {
+				ev.env.set(k, v)
 				continue
 			}
 		}
 		if toggles[k] && index.IsKnown() {
-			if v, ok := liftN([]Value{ev.env[k], index}, parity); ok {
-				ev.env[k] = v
+			if v, ok := liftN([]Value{ev.env.get(k), index}, parity); ok {
+				ev.env.set(k, v)
 				continue
 			}
 		}
-		if v := ev.env[k]; v.arr != nil {
+		if v := ev.env.get(k); v.arr != nil {
 			// An array the loop stores to out of the evaluation's sight:
 			// its elements are unknown while the loop runs.
 			ev.clobber(k)
 			continue
 		}
-		ev.env[k] = ev.changedBy(k, "the value of %s as the loop at "+pos.String()+" changes it", true)
+		ev.env.set(k, ev.changedBy(k, "the value of %s as the loop at "+pos.String()+" changes it", true))
 	}
 	if l.Var != "" && varValue.IsKnown() {
 		ev.store(l.Var, varValue)
@@ -840,16 +848,16 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		if kw, ok := deck[k]; ok {
 			// Set from an input deck by keyword: an input, defaulting
 			// to the value before the deck was read.
-			ev.env[k] = ev.deckValue(k, kw, pre[k])
+			ev.env.set(k, ev.deckValue(k, kw, pre.get(k)))
 			continue
 		}
-		if v := ev.env[k]; v.arr != nil {
+		if v := ev.env.get(k); v.arr != nil {
 			// Stores to elements the loop's variable selects: which
 			// elements hold what is not followed past the loop, but
 			// those out of the stores' reach keep their values.
-			if pv, had := pre[k]; had && pv.arr != nil && lf != nil {
+			if pv, had := pre.lookup(k); had && pv.arr != nil && lf != nil {
 				if from, to, decl, ok := ev.loopStores(l.Body, l.Var, k, lf.lo, lf.hi); ok {
-					ev.env[k] = pv
+					ev.env.set(k, pv)
 					ev.clobberRange(k, decl, from, to)
 					continue
 				}
@@ -857,28 +865,28 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			ev.clobber(k)
 			continue
 		}
-		pv, had := pre[k]
+		pv, had := pre.lookup(k)
 		if !had {
 			pv = Value{unk: &unknown{hint: keyName(k), what: "an unassigned value", undef: true}}
 		}
 		if toggles[k] && trips.IsKnown() {
 			if v, ok := liftN([]Value{pv, trips}, parity); ok {
-				ev.env[k] = v
+				ev.env.set(k, v)
 				continue
 			}
 		}
 		if c, ok := recs[k]; ok && trips.IsKnown() {
 			if v, ok := liftN([]Value{pv, trips, c}, affine); ok {
-				ev.env[k] = v
+				ev.env.set(k, v)
 				continue
 			}
 			if debugRuns {
 				fmt.Fprintf(os.Stderr, "recurrence %s at %s: liftN failed: pv=%d alts trips=%d c=%d (%v)\n", k, pos, len(pv.Alts), len(trips.Alts), len(c.Alts), pv.unk)
 			}
 		}
-		end := ev.env[k]
+		end := ev.env.get(k)
 		if end.IsKnown() && ran != nil && !jumps && !mentions(end, bodyVars) {
-			ev.env[k] = ev.chooseUndef(ran, end, pv)
+			ev.env.set(k, ev.chooseUndef(ran, end, pv))
 			continue
 		}
 		v := ev.afterLoop(k, pos)
@@ -889,7 +897,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 				v.unk.lo, v.unk.hi = &lo, &hi
 			}
 		}
-		ev.env[k] = v
+		ev.env.set(k, v)
 	}
 	if l.Var != "" {
 		if after.IsKnown() {
@@ -1448,7 +1456,7 @@ func (ev *evaluator) testsReadRank(header []apt.Expr, body []apt.Node) bool {
 		}
 	}
 	for k := range need {
-		if v, ok := ev.env[k]; ok && mentions(v, []string{Rank}) {
+		if v, ok := ev.env.lookup(k); ok && mentions(v, []string{Rank}) {
 			return true
 		}
 	}
@@ -1682,7 +1690,7 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 		if fresh[k] {
 			continue
 		}
-		if _, isArr := ev.env[k]; isArr && ev.env[k].arr != nil {
+		if _, isArr := ev.env.lookup(k); isArr && ev.env.get(k).arr != nil {
 			continue
 		}
 		d := ev.prog.Resolve(ev.frame().routine, ev.nameOfKey(k))
@@ -1711,13 +1719,13 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 	for i, k := range cands {
 		s := "probe#" + strconv.Itoa(i)
 		syms[k] = s
-		ev.env[k] = Known(symbolic.Sym(s))
+		ev.env.set(k, Known(symbolic.Sym(s)))
 	}
 	for _, k := range mod {
 		if _, ok := syms[k]; ok {
 			continue
 		}
-		ev.env[k] = ev.changedBy(k, "the value of %s as the loop changes it", true)
+		ev.env.set(k, ev.changedBy(k, "the value of %s as the loop changes it", true))
 	}
 	iter := "probe#var"
 	if l.Var != "" {
@@ -1743,7 +1751,7 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 	banned = append(banned, ev.cur.vars[min(len(saved.vars), len(ev.cur.vars)):]...)
 	banned = append(banned, body.vars[min(len(saved.vars), len(body.vars)):]...)
 	for k, s := range syms {
-		v := ev.env[k]
+		v := ev.env.get(k)
 		if !v.IsKnown() || ev.cur.dead {
 			if debugRuns {
 				fmt.Fprintf(os.Stderr, "probe %s: %s unknown (dead %v): %+v\n", l.Span.Start(), k, ev.cur.dead, v.unk)

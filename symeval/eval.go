@@ -50,7 +50,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 	ev := &evaluator{
 		prog:       prog,
 		res:        &Result{Program: prog, Entry: entry},
-		env:        map[string]Value{},
+		env:        newEnv(),
 		params:     map[string]*Param{},
 		used:       map[string]bool{Size: true, Rank: true},
 		diagSeen:   map[string]bool{},
@@ -149,7 +149,7 @@ func findEntry(prog *apt.Program, name string) (*apt.Routine, error) {
 type evaluator struct {
 	prog *apt.Program
 	res  *Result
-	env  map[string]Value
+	env  *env
 	// params are the parameters by name; annotated names every variable of
 	// that name is, wherever it is assigned.
 	params    map[string]*Param
@@ -372,7 +372,7 @@ type domainState struct {
 	// returned holds the values of the path that reached a RETURN (or the
 	// routine's end) before forward GO TOs rejoined at a later label (an
 	// error exit `9999 continue` after the RETURN).
-	returned map[string]Value
+	returned *env
 	// halted is set when a STOP or MPI_ABORT ended the path, a failed
 	// check or not.
 	halted  bool
@@ -390,7 +390,7 @@ type domainState struct {
 type jump struct {
 	conds  []counting.Formula
 	factor symbolic.Expr
-	env    map[string]Value
+	env    *env
 }
 
 func (d *domainState) clone() *domainState {
@@ -618,16 +618,16 @@ func (ev *evaluator) annotationExpr(e apt.Expr, r *apt.Routine) (symbolic.Expr, 
 		}
 	}
 	savedEnv := ev.env
-	ev.env = map[string]Value{}
+	ev.env = newEnv()
 	defer func() { ev.env = savedEnv }()
 	for n := range ev.sizeVars {
 		if !ev.annotated[n] {
-			ev.env[ev.key(n)] = Known(symbolic.Sym(Size))
+			ev.env.set(ev.key(n), Known(symbolic.Sym(Size)))
 		}
 	}
 	for n := range ev.rankVars {
 		if !ev.annotated[n] {
-			ev.env[ev.key(n)] = Known(symbolic.Sym(Rank))
+			ev.env.set(ev.key(n), Known(symbolic.Sym(Rank)))
 		}
 	}
 	v := ev.value(e)
@@ -846,11 +846,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	}
 	ev.frames = ev.frames[:len(ev.frames)-1]
 	prefix := fr.id + "."
-	for k := range ev.env {
-		if strings.HasPrefix(k, prefix) {
-			delete(ev.env, k)
-		}
-	}
+	ev.env.dropFrame(prefix)
 	return o
 }
 
@@ -890,7 +886,7 @@ func (ev *evaluator) load(name string) Value {
 		return Known(symbolic.Sym(Size))
 	}
 	k := ev.key(name)
-	if v, ok := ev.env[k]; ok {
+	if v, ok := ev.env.lookup(k); ok {
 		return v
 	}
 	if fields := ev.loadFields(k); fields != nil {
@@ -916,8 +912,9 @@ func (ev *evaluator) load(name string) Value {
 func (ev *evaluator) loadFields(k string) map[string]Value {
 	var out map[string]Value
 	prefix := k + "%"
-	for kk, v := range ev.env {
-		if f, ok := strings.CutPrefix(kk, prefix); ok && !strings.Contains(f, "%") {
+	for _, kk := range ev.env.withPrefix(prefix) {
+		v, ok := ev.env.lookup(kk)
+		if f := kk[len(prefix):]; ok && !strings.Contains(f, "%") {
 			if out == nil {
 				out = map[string]Value{}
 			}
@@ -947,18 +944,16 @@ func (ev *evaluator) store(name string, v Value) {
 func (ev *evaluator) assignKey(k string, v Value) {
 	if v.Fields != nil {
 		prefix := k + "%"
-		for kk := range ev.env {
-			if strings.HasPrefix(kk, prefix) {
-				delete(ev.env, kk)
-			}
+		for _, kk := range ev.env.withPrefix(prefix) {
+			ev.env.del(kk)
 		}
 		for f, fv := range v.Fields {
 			ev.assignKey(k+"%"+f, fv)
 		}
-		delete(ev.env, k)
+		ev.env.del(k)
 		return
 	}
-	ev.env[k] = ev.pruneRanks(v)
+	ev.env.set(k, ev.pruneRanks(v))
 }
 
 // paramOf returns the parameter an unknown value stands for where a closed
@@ -1312,7 +1307,7 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 			return v
 		}
 		if k, ok := ev.refKey(x); ok {
-			if v, ok := ev.env[k]; ok {
+			if v, ok := ev.env.lookup(k); ok {
 				return v
 			}
 			if f := ev.loadFields(k); f != nil {

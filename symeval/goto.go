@@ -134,8 +134,8 @@ func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
 		counting.Rel{R: symbolic.Rel(k, "<=", p.expr())})
 	before := map[string]Value{}
 	for _, key := range ev.modified(seg) {
-		before[key] = ev.env[key]
-		ev.env[key] = ev.changedBy(key, "the value of %s as the loop at "+pos.String()+" changes it", true)
+		before[key] = ev.env.get(key)
+		ev.env.set(key, ev.changedBy(key, "the value of %s as the loop at "+pos.String()+" changes it", true))
 	}
 	ev.cur = body
 	st := &gotoLoopState{k: k, trips: p.expr()}
@@ -193,7 +193,7 @@ func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
 				v.unk.lo, v.unk.hi = &lo, &hi
 			}
 		}
-		ev.env[key] = v
+		ev.env.set(key, v)
 	}
 }
 
@@ -339,14 +339,15 @@ func (ev *evaluator) rejoin(label string) {
 	// Values: each path's where its guard holds.
 	keys := map[string]bool{}
 	for _, p := range paths {
-		for k := range p.env {
+		p.env.all(func(k string, _ Value) bool {
 			keys[k] = true
-		}
+			return true
+		})
 	}
-	env := map[string]Value{}
+	joined := ev.env.empty()
 	for k := range keys {
-		get := func(m map[string]Value) Value {
-			if v, ok := m[k]; ok {
+		get := func(m *env) Value {
+			if v, ok := m.lookup(k); ok {
 				return v
 			}
 			return Value{unk: &unknown{hint: keyName(k), what: "an unassigned value", undef: true}}
@@ -355,7 +356,7 @@ func (ev *evaluator) rejoin(label string) {
 		for i := len(paths) - 2; i >= 0; i-- {
 			v = ev.chooseUndef(guards[i], get(paths[i].env), v)
 		}
-		env[k] = v
+		joined.set(k, v)
 	}
-	ev.env = env
+	ev.env = joined
 }

@@ -183,7 +183,7 @@ func (ev *evaluator) invariantIn(e apt.Expr, scope []apt.Node) bool {
 			}
 			if k, kok := ev.refKey(y); !kok {
 				ok = false
-			} else if _, known := ev.env[k].Single(); !known {
+			} else if _, known := ev.env.get(k).Single(); !known {
 				ok = false
 			}
 			names[nm.Name] = true

@@ -42,7 +42,7 @@ type loopFrame struct {
 	outer *domainState     // the domain around the loop
 	entry *domainState     // its body's domain at the start of an iteration
 	mod   []string         // the storage keys its body changes
-	pre   map[string]Value // the values before the loop
+	pre   *env // the values before the loop
 }
 
 // rowSpan is the telescoped inner loop of a sweep over rows: its body's
@@ -277,7 +277,7 @@ func (ev *evaluator) carried(rf *loopFrame, v string, hiIx *apt.Index, key strin
 	if !ok || assigned != 1 {
 		return nil
 	}
-	pre, had := rf.pre[key]
+	pre, had := rf.pre.lookup(key)
 	if !had || pre.arr == nil {
 		return nil
 	}
@@ -291,7 +291,7 @@ func (ev *evaluator) carried(rf *loopFrame, v string, hiIx *apt.Index, key strin
 		return nil
 	}
 	alts, okRead := ev.readOffset(pre.arr, at)
-	vv := rf.pre[ev.key(v)]
+	vv := rf.pre.get(ev.key(v))
 	if okRead && vv.IsKnown() && sameValue(Value{Alts: alts}, vv) {
 		return pre.arr
 	}

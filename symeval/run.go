@@ -817,7 +817,7 @@ func (ev *evaluator) runCounted(l *apt.Loop, o *Occ, lo Value, step symbolic.Exp
 		if debugRuns {
 			fmt.Fprintf(os.Stderr, "run abandoned %s: ok=%v small=%v params=%d conds=%d\n", l.Span.Start(), ok, ev.smallValues(mod), len(ev.res.Params)-snap.params, len(ev.cur.conds)-snap.conds)
 			for _, k := range mod {
-				if v := ev.env[k]; v.IsKnown() && (len(v.Alts) > runValueAlts || v.Alts[0].E.Size() > runValueSize) {
+				if v := ev.env.get(k); v.IsKnown() && (len(v.Alts) > runValueAlts || v.Alts[0].E.Size() > runValueSize) {
 					fmt.Fprintf(os.Stderr, "   %s = %v\n", k, v.Alts)
 				}
 			}
@@ -874,7 +874,7 @@ func (ev *evaluator) targetRelevant(target apt.Expr) bool {
 // run limits.
 func (ev *evaluator) smallValues(keys []string) bool {
 	for _, k := range keys {
-		v, ok := ev.env[k]
+		v, ok := ev.env.lookup(k)
 		if !ok || !v.IsKnown() {
 			continue
 		}
@@ -916,7 +916,7 @@ func (ev *evaluator) rankTable(v Value) bool {
 // runSnapshot is the evaluation state before a run, to return to when the
 // run is abandoned.
 type runSnapshot struct {
-	env               map[string]Value
+	env               *env
 	cur               *domainState
 	kids, occs, diags int
 	params, inputs    int
@@ -930,7 +930,7 @@ func (ev *evaluator) snapshot(o *Occ) *runSnapshot {
 	s := &runSnapshot{env: ev.env, cur: ev.cur.clone(), kids: len(o.Children), occs: ev.noccs,
 		diags: len(ev.res.Diags), params: len(ev.res.Params), inputs: len(ev.res.Inputs), conds: len(ev.cur.conds),
 		freqUses: ev.freqUses, visits: ev.runVisits, assumed: len(ev.res.Assumed)}
-	ev.env = cloneEnv(ev.env)
+	ev.env = ev.env.clone()
 	return s
 }
 
@@ -998,9 +998,10 @@ func (ev *evaluator) forgetParams(dropped map[*Param]bool) {
 			visit(f)
 		}
 	}
-	for _, v := range ev.env {
+	ev.env.all(func(_ string, v Value) bool {
 		visit(v)
-	}
+		return true
+	})
 	for _, u := range ev.unkElems {
 		forget(u)
 	}
@@ -1082,7 +1083,7 @@ func (ev *evaluator) byRank(header []apt.Expr, body []apt.Node, pos apt.Pos, o *
 	baseEnv, baseCur := ev.env, ev.cur.clone()
 	read := ev.keysRead(header, body)
 	mod := ev.modified(body)
-	envs := make([]map[string]Value, np)
+	envs := make([]*env, np)
 	var pending map[string][]jump
 	alive := 0
 	for r := int64(0); r < np; r++ {
@@ -1111,7 +1112,7 @@ func (ev *evaluator) byRank(header []apt.Expr, body []apt.Node, pos apt.Pos, o *
 		snap.restore(ev, o)
 		return false
 	}
-	ev.env, ev.cur = cloneEnv(baseEnv), baseCur
+	ev.env, ev.cur = baseEnv.clone(), baseCur
 	if alive == 0 {
 		// Every rank left by a forward GO TO: the paths wait at their
 		// labels, with the rank's values.
@@ -1128,8 +1129,8 @@ func (ev *evaluator) byRank(header []apt.Expr, body []apt.Node, pos apt.Pos, o *
 	for _, k := range mod {
 		var alts []Alt
 		ok := true
-		for r, env := range envs {
-			v, has := env[k]
+		for r, e := range envs {
+			v, has := e.lookup(k)
 			if !has || v.arr != nil || v.comm != nil || v.Fields != nil || !v.IsKnown() {
 				ok = false
 				break
@@ -1140,11 +1141,11 @@ func (ev *evaluator) byRank(header []apt.Expr, body []apt.Node, pos apt.Pos, o *
 		}
 		if ok {
 			if merged := mergeAlts(alts); len(merged) <= maxAlts {
-				ev.env[k] = Value{Alts: merged}
+				ev.env.set(k, Value{Alts: merged})
 				continue
 			}
 		}
-		ev.env[k] = ev.changedBy(k, "the value of %s after the loop at "+pos.String(), false)
+		ev.env.set(k, ev.changedBy(k, "the value of %s after the loop at "+pos.String(), false))
 	}
 	return true
 }
@@ -1152,13 +1153,13 @@ func (ev *evaluator) byRank(header []apt.Expr, body []apt.Node, pos apt.Pos, o *
 // enterRank sets the state for a run of a loop at rank r: the values the
 // loop reads (the storage keys read) taken at that rank, and the domain
 // restricted to rank == r.
-func (ev *evaluator) enterRank(baseEnv map[string]Value, baseCur *domainState, read []string, r int64) {
+func (ev *evaluator) enterRank(baseEnv *env, baseCur *domainState, read []string, r int64) {
 	sub := map[string]symbolic.Expr{Rank: symbolic.Int(r)}
-	ev.env = cloneEnv(baseEnv)
+	ev.env = baseEnv.clone()
 	for _, k := range read {
-		if v, ok := ev.env[k]; ok && v.IsKnown() {
+		if v, ok := ev.env.lookup(k); ok && v.IsKnown() {
 			if w, ok := substValue(v, sub); ok {
-				ev.env[k] = w
+				ev.env.set(k, w)
 			}
 		}
 	}
@@ -1244,7 +1245,7 @@ func (ev *evaluator) rankProbe(header []apt.Expr, body []apt.Node, o *Occ, keys 
 		spent += ev.runVisits - visits
 		alive := !ev.cur.dead && len(ev.cur.pending) == 0
 		for k, vals := range left {
-			v := ev.env[k]
+			v := ev.env.get(k)
 			e, single := v.Single()
 			if !alive || !single || v.arr != nil || v.comm != nil || v.Fields != nil || e.Has(Rank) {
 				delete(left, k)
@@ -1495,14 +1496,6 @@ func (ev *evaluator) pendingJump(label string) {
 	ev.cur.pending[label] = append(ev.cur.pending[label],
 		jump{conds: slices.Clone(ev.cur.conds), factor: ev.cur.factor, env: ev.env})
 	ev.cur.dead, ev.cur.cycled = true, false
-}
-
-func cloneEnv(m map[string]Value) map[string]Value {
-	out := make(map[string]Value, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // runGotoLoop runs a loop built from a label and a GO TO back to it, seg

@@ -1381,7 +1381,7 @@ func (wf *whatifFlags) buildConfigured(files []string, cfg fortran.Config, prof 
 		return nil, err
 	}
 	// The next process count is configured and parsed while the one
-	// before is evaluated: the command and the parse cost the sweep
+	// before is evaluated (in buildPerP's order, the largest first): the command and the parse cost the sweep
 	// nothing where an evaluation takes longer than they do.
 	type configured struct {
 		p            int64
@@ -1399,7 +1399,7 @@ func (wf *whatifFlags) buildConfigured(files []string, cfg fortran.Config, prof 
 	go func() {
 		defer wg.Done()
 		defer close(next)
-		for _, p := range sweepWithOne(ps) {
+		for _, p := range slices.Backward(sweepWithOne(ps)) {
 			c := configured{p: p}
 			values, err := pointValues(exprs, p)
 			if err == nil {
@@ -1509,7 +1509,10 @@ func (wf *whatifFlags) buildPerP(src perPSource, files []string, prof *model.Pro
 		}()
 	}
 	var srcErr error
-	for i, p := range points {
+	// The largest process counts first: their evaluations take the
+	// longest (rank classes, runs at each rank), and started last they
+	// would leave the other core idle at the end of the sweep.
+	for i, p := range slices.Backward(points) {
 		values, err := pointValues(exprs, p)
 		if err != nil {
 			srcErr = err
