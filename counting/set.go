@@ -82,12 +82,17 @@ func FormulaKey(f Formula) string {
 	return b.String()
 }
 
+// WriteFormulaKey writes f's FormulaKey to b: a key of several formulas
+// is made in one buffer, and a buffer reused for map look-ups makes no
+// string at all.
+func WriteFormulaKey(b *strings.Builder, f Formula) { writeFormulaKey(b, f) }
+
 func writeFormulaKey(b *strings.Builder, f Formula) {
 	switch g := f.(type) {
 	case nil:
 		b.WriteByte('T')
 	case Rel:
-		b.WriteString(g.R.Key())
+		g.R.WriteKey(b)
 	case And:
 		b.WriteString("&(")
 		for _, x := range g {

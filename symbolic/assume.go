@@ -104,6 +104,9 @@ func (a *Assumptions) keys() (full, cloned string) {
 
 type keyText struct{ full, cloned string }
 
+// WriteKey writes r's Key to b, without making a string of its own.
+func (r Relation) WriteKey(b *strings.Builder) { r.writeKey(b) }
+
 // writeKey writes a string that identifies r among relations of canonical
 // expressions: cheaper than printing it, and unambiguous.
 func (r Relation) writeKey(b *strings.Builder) {

@@ -429,6 +429,65 @@ func (e Expr) appendSymbols(dst []string) []string {
 	return dst
 }
 
+// SingleSymbol returns e's one symbol when it has exactly one (in any
+// term, inside functions too). It makes no slice: it is asked of many
+// relations in the evaluation's hot paths.
+func (e Expr) SingleSymbol() (string, bool) {
+	name, n := "", 0
+	e.countSymbols(&name, &n)
+	return name, n == 1
+}
+
+// OnlySymbol reports whether every symbol of e is name (a constant has
+// none, and passes).
+func (e Expr) OnlySymbol(name string) bool {
+	got, n := name, 1
+	e.countSymbols(&got, &n)
+	return n == 1
+}
+
+// countSymbols counts the distinct symbols of e into *n, up to 2, *name
+// being the first; it stops at the second.
+func (e Expr) countSymbols(name *string, n *int) {
+	for _, t := range e.t {
+		for _, fa := range t.m {
+			if *n > 1 {
+				return
+			}
+			a := fa.a
+			if a.kind == kSym {
+				if *n == 0 {
+					*name, *n = a.name, 1
+				} else if a.name != *name {
+					*n = 2
+					return
+				}
+			}
+			for _, x := range a.args {
+				x.countSymbols(name, n)
+			}
+		}
+	}
+}
+
+// LinearOne returns x, a and b with e == a*x + b, when e has one symbol x,
+// occurring only as x itself (not in a power or a function), and a and b
+// are constants.
+func (e Expr) LinearOne() (x string, a, b Rat, ok bool) {
+	a, b = RatInt(0), RatInt(0)
+	for _, t := range e.t {
+		switch {
+		case len(t.m) == 0:
+			b = t.c
+		case len(t.m) == 1 && t.m[0].e == 1 && t.m[0].a.kind == kSym && (x == "" || x == t.m[0].a.name):
+			x, a = t.m[0].a.name, t.c
+		default:
+			return "", Rat{}, Rat{}, false
+		}
+	}
+	return x, a, b, x != ""
+}
+
 // Has reports whether e depends on the symbol name.
 func (e Expr) Has(name string) bool {
 	found := false

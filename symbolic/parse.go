@@ -80,8 +80,7 @@ type Relation struct {
 // same canonical expression and operator) have equal keys; see Expr.Key.
 func (r Relation) Key() string {
 	var b strings.Builder
-	b.WriteByte(byte('0' + r.Op))
-	r.E.writeKey(&b)
+	r.writeKey(&b)
 	return b.String()
 }
 

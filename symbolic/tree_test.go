@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"strings"
+	"testing"
 )
 
 // tnode is an expression tree built by the tests independently of Expr, with its
@@ -312,4 +313,47 @@ func text(r *rand.Rand, t *tnode) string {
 	}
 	w(t)
 	return b.String()
+}
+
+// TestSymbolQueries checks the allocation-free symbol queries against
+// Symbols and Linear on random expressions.
+func TestSymbolQueries(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 37))
+	for i := range 20000 {
+		e := build(genTree(r, 1+r.IntN(4)))
+		if r.IntN(3) == 0 {
+			// Affine forms, which LinearOne accepts, are rare among random
+			// trees: make some.
+			x := treeSyms[r.IntN(len(treeSyms))]
+			e = Sym(x).Mul(Const(RatFrac(int64(r.IntN(9)-4), int64(1+r.IntN(3))))).Add(Int(int64(r.IntN(11) - 5)))
+		}
+		syms := e.Symbols()
+		s, one := e.SingleSymbol()
+		if one != (len(syms) == 1) || one && s != syms[0] {
+			t.Fatalf("#%d %v: SingleSymbol = %q, %v; Symbols = %v", i, e, s, one, syms)
+		}
+		for _, name := range treeSyms {
+			want := len(syms) == 0 || len(syms) == 1 && syms[0] == name
+			if got := e.OnlySymbol(name); got != want {
+				t.Fatalf("#%d %v: OnlySymbol(%s) = %v, want %v (Symbols %v)", i, e, name, got, want, syms)
+			}
+		}
+		x, a, b, ok := e.LinearOne()
+		wantOK := false
+		if len(syms) == 1 {
+			if ca, cb, lin := e.Linear(syms[0]); lin {
+				av, ok1 := ca.Const()
+				bv, ok2 := cb.Const()
+				if ok1 && ok2 && !av.IsZero() {
+					wantOK = true
+					if !ok || x != syms[0] || !a.Equal(av) || !b.Equal(bv) {
+						t.Fatalf("#%d %v: LinearOne = %s, %v, %v, %v; want %s, %v, %v", i, e, x, a, b, ok, syms[0], av, bv)
+					}
+				}
+			}
+		}
+		if ok != wantOK {
+			t.Fatalf("#%d %v: LinearOne ok = %v, want %v", i, e, ok, wantOK)
+		}
+	}
 }

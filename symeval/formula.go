@@ -246,8 +246,9 @@ func contradicts(f counting.Formula) bool {
 // which only counts towards the conjunction's length. Each relation is read
 // once, however many combinations of disjuncts it is checked in.
 type conjItem struct {
-	fact *boundFact
-	alts [][]conjItem
+	fact    boundFact
+	hasFact bool
+	alts    [][]conjItem
 }
 
 // boundFact is a relation a*x + c op 0 with constant a != 0 and c: x op' v
@@ -266,12 +267,12 @@ func conjItems(a counting.And) []conjItem {
 		switch x := g.(type) {
 		case counting.Rel:
 			if name, v, sign, ok := singleBound(x.R.E); ok {
-				out[i].fact = &boundFact{name: name, v: v, sign: sign, op: x.R.Op}
+				out[i].fact, out[i].hasFact = boundFact{name: name, v: v, sign: sign, op: x.R.Op}, true
 			}
 		case counting.Not:
 			if r, ok := x.F.(counting.Rel); ok && r.R.Op == symbolic.EQ {
 				if name, v, _, ok := singleBound(r.R.E); ok {
-					out[i].fact = &boundFact{name: name, v: v, neq: true}
+					out[i].fact, out[i].hasFact = boundFact{name: name, v: v, neq: true}, true
 				}
 			}
 		case counting.Or:
@@ -294,20 +295,11 @@ func conjItems(a counting.And) []conjItem {
 // singleBound returns x and the value v with e == coef*(x - v), and coef's
 // sign, when e is linear in its one symbol x with constant coefficients.
 func singleBound(e symbolic.Expr) (string, symbolic.Rat, int, bool) {
-	syms := e.Symbols()
-	if len(syms) != 1 {
+	x, av, bv, ok := e.LinearOne()
+	if !ok || av.IsZero() {
 		return "", symbolic.Rat{}, 0, false
 	}
-	ca, cb, ok := e.Linear(syms[0])
-	if !ok {
-		return "", symbolic.Rat{}, 0, false
-	}
-	av, ok1 := ca.Const()
-	bv, ok2 := cb.Const()
-	if !ok1 || !ok2 || av.IsZero() {
-		return "", symbolic.Rat{}, 0, false
-	}
-	return syms[0], bv.Neg().Quo(av), av.Sign(), true
+	return x, bv.Neg().Quo(av), av.Sign(), true
 }
 
 // contradictsItems is contradicts on a conjunction's items, looking through
@@ -336,28 +328,34 @@ func contradictsItems(a []conjItem, depth int) bool {
 			}
 		}
 	}
+	// The bounds by symbol: a conjunction mentions few, so a slice on the
+	// stack, searched, makes no map.
 	type bounds struct {
+		name         string
 		lo, hi       symbolic.Rat
 		hasLo, hasHi bool
 		eq           *symbolic.Rat
 		neq          []symbolic.Rat
 	}
-	bs := map[string]*bounds{}
-	get := func(x string) *bounds {
-		if b, ok := bs[x]; ok {
-			return b
-		}
-		b := &bounds{}
-		bs[x] = b
-		return b
-	}
+	var store [8]bounds
+	bs := store[:0]
 	ceil := func(r symbolic.Rat) symbolic.Rat { return r.Neg().Floor().Neg() }
-	for _, g := range a {
-		f := g.fact
-		if f == nil {
+	for i := range a {
+		if !a[i].hasFact {
 			continue
 		}
-		b := get(f.name)
+		f := &a[i].fact
+		var b *bounds
+		for j := range bs {
+			if bs[j].name == f.name {
+				b = &bs[j]
+				break
+			}
+		}
+		if b == nil {
+			bs = append(bs, bounds{name: f.name})
+			b = &bs[len(bs)-1]
+		}
 		switch {
 		case f.neq:
 			b.neq = append(b.neq, f.v)
@@ -386,7 +384,8 @@ func contradictsItems(a []conjItem, depth int) bool {
 			}
 		}
 	}
-	for _, b := range bs {
+	for i := range bs {
+		b := &bs[i]
 		if b.hasLo && b.hasHi && b.lo.Cmp(b.hi) > 0 {
 			return true
 		}

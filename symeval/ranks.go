@@ -4,6 +4,7 @@ import (
 	"cmp"
 	stdbits "math/bits"
 	"slices"
+	"strings"
 
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/symbolic"
@@ -44,10 +45,13 @@ func (ev *evaluator) rankDecideOn(f counting.Formula, path []counting.Formula) (
 			dom = append(dom, c)
 		}
 	}
-	key := counting.FormulaKey(f)
+	var b strings.Builder
+	counting.WriteFormulaKey(&b, f)
 	if len(dom) > 0 {
-		key += "\x00" + counting.FormulaKey(dom)
+		b.WriteByte(0)
+		counting.WriteFormulaKey(&b, dom)
 	}
+	key := b.String()
 	if r, ok := ev.rankMemo[key]; ok {
 		return r.truth, r.ok
 	}
@@ -106,12 +110,7 @@ func (ev *evaluator) tabulateRanks(f counting.Formula, dom counting.And, np int6
 func onlyRank(f counting.Formula) bool {
 	switch g := f.(type) {
 	case counting.Rel:
-		for _, s := range g.R.E.Symbols() {
-			if s != Rank {
-				return false
-			}
-		}
-		return true
+		return g.R.E.OnlySymbol(Rank)
 	case counting.And:
 		for _, x := range g {
 			if !onlyRank(x) {

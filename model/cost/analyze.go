@@ -127,6 +127,11 @@ type analysis struct {
 	caseCounts map[string]countResult
 	// guardMemo holds the ranks each guard of a count holds at (merge).
 	guardMemo map[guardID]rankKey
+	// merged is the number of pieces of each figure accumulate gathers
+	// at its last merge: the next merge waits for twice as many, so that
+	// a figure with many rank classes is not merged again at every
+	// occurrence (which made merging quadratic in the occurrences).
+	merged map[*symbolic.Piecewise]int
 	// guardKeys numbers the distinct keys of guardMemo ("" is 0, the
 	// empty guard's).
 	guardKeys map[string]int
@@ -759,8 +764,12 @@ func (an *analysis) accumulate(n *Node, fig Figure, dst *symbolic.Piecewise, pw 
 		return
 	}
 	dst.Pieces = append(dst.Pieces, pw.Pieces...)
-	if len(dst.Pieces) > accumulateMerge || an.strict && len(dst.Pieces) > budgetPieces {
+	if len(dst.Pieces) > max(accumulateMerge, 2*an.merged[dst]) || an.strict && len(dst.Pieces) > budgetPieces {
 		*dst = an.merge(*dst)
+		if an.merged == nil {
+			an.merged = map[*symbolic.Piecewise]int{}
+		}
+		an.merged[dst] = len(dst.Pieces)
 		if an.strict && len(dst.Pieces) > budgetPieces {
 			n.Missing |= fig
 			dst.Pieces = nil

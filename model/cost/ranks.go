@@ -512,8 +512,7 @@ func newRankDecider(f counting.Formula) *rankDecider {
 		n := decNode{f: f, rel: -1}
 		switch g := f.(type) {
 		case counting.Rel:
-			syms := g.R.E.Symbols()
-			if len(syms) == 1 && syms[0] == symeval.Rank {
+			if s, one := g.R.E.SingleSymbol(); one && s == symeval.Rank {
 				k := g.R.Key()
 				i, ok := index[k]
 				if !ok {
@@ -850,6 +849,6 @@ func (an *analysis) uniform(pw symbolic.Piecewise) symbolic.Piecewise {
 }
 
 func onlyRankRel(r symbolic.Relation) bool {
-	syms := r.E.Symbols()
-	return len(syms) == 1 && syms[0] == symeval.Rank
+	s, ok := r.E.SingleSymbol()
+	return ok && s == symeval.Rank
 }
