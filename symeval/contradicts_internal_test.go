@@ -85,3 +85,42 @@ func TestContradictsAgainstEnumeration(t *testing.T) {
 		t.Errorf("contradicts found %d of %d empty conjunctions", found, empty)
 	}
 }
+
+// TestAndPairIsAnd: the pairwise conjunction lift2Alts uses (each guard
+// read once) gives the formula and gives, on random guards: nil, single
+// relations, conjunctions, disjunctions (empty ones too), some
+// contradictory.
+func TestAndPairIsAnd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 3))
+	rel := func() counting.Formula {
+		s := symbolic.Sym([]string{"x", "y"}[rng.IntN(2)])
+		e := s.Mul(symbolic.Int(int64(rng.IntN(5) - 2))).Add(symbolic.Int(int64(rng.IntN(9) - 4)))
+		return counting.Rel{R: symbolic.Rel(e, []string{">=", ">", "=="}[rng.IntN(3)], symbolic.Int(0))}
+	}
+	guard := func() counting.Formula {
+		switch rng.IntN(6) {
+		case 0:
+			return nil
+		case 1:
+			return rel()
+		case 2:
+			return counting.Or{}
+		case 3:
+			return counting.Or{rel(), counting.And{rel(), rel()}}
+		}
+		g := make(counting.And, 1+rng.IntN(40))
+		for i := range g {
+			g[i] = rel()
+		}
+		return g
+	}
+	for i := range 20000 {
+		alts := []Alt{{Guard: guard()}, {Guard: guard()}}
+		gs := guardConjs(alts)
+		want := and(alts[0].Guard, alts[1].Guard)
+		got := andPair(gs[0], gs[1])
+		if counting.FormulaKey(got) != counting.FormulaKey(want) || isFalse(got) != isFalse(want) {
+			t.Fatalf("#%d: andPair(%v, %v) = %v, and gives %v", i, alts[0].Guard, alts[1].Guard, got, want)
+		}
+	}
+}

@@ -89,6 +89,65 @@ func and(fs ...counting.Formula) counting.Formula {
 	return out
 }
 
+// guardConj is a guard as and reads it: its conjuncts, whether one is an
+// empty disjunction (false), and their items for contradicts.
+type guardConj struct {
+	conj  counting.And
+	false bool
+	items []conjItem
+}
+
+// guardConjs reads the guards of alts for andPair.
+func guardConjs(alts []Alt) []guardConj {
+	out := make([]guardConj, len(alts))
+	for i, a := range alts {
+		switch g := a.Guard.(type) {
+		case nil:
+		case counting.And:
+			out[i].conj = g
+		case counting.Or:
+			if len(g) == 0 {
+				out[i].false = true
+			}
+			out[i].conj = counting.And{g}
+		default:
+			out[i].conj = counting.And{g}
+		}
+		if !out[i].false {
+			out[i].items = conjItems(out[i].conj)
+		}
+	}
+	return out
+}
+
+// andPair is and(x, y) of two guards read by guardConjs: the same formula,
+// each guard's relations read for contradicts once however many guards
+// it is paired with.
+func andPair(x, y guardConj) counting.Formula {
+	if x.false || y.false {
+		return formulaFalse
+	}
+	n := len(x.conj) + len(y.conj)
+	switch n {
+	case 0:
+		return nil
+	case 1:
+		if len(x.conj) == 1 {
+			return x.conj[0]
+		}
+		return y.conj[0]
+	}
+	out := make(counting.And, 0, n)
+	out = append(append(out, x.conj...), y.conj...)
+	if n <= 32 {
+		items := make([]conjItem, 0, n)
+		if contradictsItems(append(append(items, x.items...), y.items...), 2) {
+			return formulaFalse
+		}
+	}
+	return out
+}
+
 func or(fs ...counting.Formula) counting.Formula {
 	var out counting.Or
 	for _, f := range fs {

@@ -332,13 +332,23 @@ func lift2Alts(a, b Value, op func(x, y symbolic.Expr) (symbolic.Expr, bool)) ([
 		return nil, false
 	}
 	var out []Alt
-	for _, x := range a.Alts {
-		for _, y := range b.Alts {
+	// Each guard is read for contradictions once, not once per pair.
+	var ga, gb []guardConj
+	if len(a.Alts) > 1 || len(b.Alts) > 1 {
+		ga, gb = guardConjs(a.Alts), guardConjs(b.Alts)
+	}
+	for i, x := range a.Alts {
+		for j, y := range b.Alts {
 			e, ok := op(x.E, y.E)
 			if !ok {
 				return nil, false
 			}
-			g := and(x.Guard, y.Guard)
+			var g counting.Formula
+			if ga != nil {
+				g = andPair(ga[i], gb[j])
+			} else {
+				g = and(x.Guard, y.Guard)
+			}
 			if isFalse(g) {
 				continue
 			}
