@@ -109,10 +109,19 @@ const maxRankwiseP = 1 << 16
 
 type analysis struct {
 	// transfers are the counts of the point-to-point transfers the
-	// costing made (Report.Transfers), in the order it met them;
-	// transferErr is the first that failed.
-	transfers   []TransferCount
-	transferErr error
+	// costing made (Report.Transfers), in the order it met them, and
+	// transferErr the first that failed. Only a what-if reads them:
+	// their simplification waits for Report.Transfers, which check and
+	// annotate never call (finishTransfers; transfersDone once made),
+	// and so does the counting of the transfers of Comm nodes without a
+	// closed form (pending), unless the analysis is budgeted: counts
+	// share the budget, and counted later they would leave the other
+	// counts more of it than they had.
+	transfers     []TransferCount
+	pending       []bool // by transfer: counted by finishTransfers
+	transferErr   error
+	transferErrAt int // the place in transfers of transferErr's transfer
+	transfersDone bool
 	// np is P at a point where the rank is free (0 otherwise): counts are
 	// then split by rank classes; rankTables memoizes the truth of
 	// conditions on the rank at every rank.
@@ -863,8 +872,8 @@ func (an *analysis) comm(c *apt.Comm, o *symeval.Occ, n *Node) {
 			*msgs = msgs.Add(pw)
 			var tc *TransferCount
 			if p2p {
-				an.transfers = append(an.transfers, TransferCount{Occ: o, Send: send, Transfer: t,
-					Messages: pw.SimplifyWithin(an.assume, simplifyBudget)})
+				an.transfers = append(an.transfers, TransferCount{Occ: o, Send: send, Transfer: t, Messages: pw})
+				an.pending = append(an.pending, false)
 				tc = &an.transfers[len(an.transfers)-1]
 			}
 			if t.Bytes == nil {
@@ -883,7 +892,7 @@ func (an *analysis) comm(c *apt.Comm, o *symeval.Occ, n *Node) {
 				continue
 			}
 			if tc != nil {
-				tc.Volume = bw.SimplifyWithin(an.assume, simplifyBudget)
+				tc.Volume = bw
 			}
 			*bytes = bytes.Add(bw)
 		}
@@ -897,23 +906,66 @@ func (an *analysis) comm(c *apt.Comm, o *symeval.Occ, n *Node) {
 }
 
 // transferOnly counts a point-to-point transfer of o for Report.Transfers
-// alone, where its Comm node's totals have no closed form.
+// alone, where its Comm node's totals have no closed form; unbudgeted,
+// it leaves the counting to finishTransfers.
 func (an *analysis) transferOnly(o *symeval.Occ, send bool, t symeval.Transfer) {
-	pw, err := an.count(o.Dom, t.Guard, nil)
-	if err != nil {
-		an.transferFailed(err)
+	tc := TransferCount{Occ: o, Send: send, Transfer: t}
+	if !an.budgeted {
+		an.transfers = append(an.transfers, tc)
+		an.pending = append(an.pending, true)
 		return
 	}
-	tc := TransferCount{Occ: o, Send: send, Transfer: t, Messages: pw.SimplifyWithin(an.assume, simplifyBudget)}
-	if t.Bytes != nil {
-		bw, err := an.count(o.Dom, t.Guard, t.Bytes)
-		if err != nil {
-			an.transferFailed(err)
+	if ok := an.countTransfer(&tc, an.transferFailed); ok {
+		an.transfers = append(an.transfers, tc)
+		an.pending = append(an.pending, false)
+	}
+}
+
+// countTransfer counts tc's messages and, when its size is known, its
+// bytes, reporting failures to failed; it reports false when the message
+// count failed (the transfer is then left out).
+func (an *analysis) countTransfer(tc *TransferCount, failed func(error)) bool {
+	pw, err := an.count(tc.Occ.Dom, tc.Guard, nil)
+	if err != nil {
+		failed(err)
+		return false
+	}
+	tc.Messages = pw
+	if tc.Bytes != nil {
+		if bw, err := an.count(tc.Occ.Dom, tc.Guard, tc.Bytes); err != nil {
+			failed(err)
 		} else {
-			tc.Volume = bw.SimplifyWithin(an.assume, simplifyBudget)
+			tc.Volume = bw
 		}
 	}
-	an.transfers = append(an.transfers, tc)
+	return true
+}
+
+// finishTransfers counts the pending transfers and simplifies the counts
+// of every transfer, as the costing did before Report.Transfers waited for
+// them. The first failure is the first in the transfers' order, as it was
+// when all were counted during the costing.
+func (an *analysis) finishTransfers() {
+	an.transfersDone = true
+	out := an.transfers[:0]
+	for i, tc := range an.transfers {
+		if an.pending[i] {
+			failed := func(err error) {
+				if an.transferErr == nil || i < an.transferErrAt {
+					an.transferErr, an.transferErrAt = err, i
+				}
+			}
+			if !an.countTransfer(&tc, failed) {
+				continue
+			}
+		}
+		tc.Messages = tc.Messages.SimplifyWithin(an.assume, simplifyBudget)
+		if len(tc.Volume.Pieces) > 0 {
+			tc.Volume = tc.Volume.SimplifyWithin(an.assume, simplifyBudget)
+		}
+		out = append(out, tc)
+	}
+	an.transfers, an.pending = out, nil
 }
 
 // Flags of analysis.varies.

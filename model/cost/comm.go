@@ -33,13 +33,19 @@ func (r *Report) Transfers() ([]TransferCount, error) {
 	if r.an == nil {
 		return CountTransfers(r.Eval)
 	}
+	if !r.an.transfersDone {
+		r.an.finishTransfers()
+	}
 	return r.an.transfers, r.an.transferErr
 }
 
-// transferFailed records the first transfer count that failed.
+// transferFailed records the first transfer count that failed during the
+// costing, and where: the place of the next transfer recorded (a transfer
+// whose message count fails is not recorded; one whose byte count fails
+// was recorded just before).
 func (an *analysis) transferFailed(err error) {
 	if an.transferErr == nil {
-		an.transferErr = err
+		an.transferErr, an.transferErrAt = err, len(an.transfers)
 	}
 }
 
