@@ -305,9 +305,8 @@ func contradicts(f counting.Formula) bool {
 // which only counts towards the conjunction's length. Each relation is read
 // once, however many combinations of disjuncts it is checked in.
 type conjItem struct {
-	fact    boundFact
-	hasFact bool
-	alts    [][]conjItem
+	fact *boundFact
+	alts [][]conjItem
 }
 
 // boundFact is a relation a*x + c op 0 with constant a != 0 and c: x op' v
@@ -322,16 +321,26 @@ type boundFact struct {
 
 func conjItems(a counting.And) []conjItem {
 	out := make([]conjItem, len(a))
+	// The facts in one array: an item stays small, for the copies
+	// contradictsItems makes of the items around each disjunction.
+	var facts []boundFact
+	fact := func(f boundFact) *boundFact {
+		if facts == nil {
+			facts = make([]boundFact, 0, len(a))
+		}
+		facts = append(facts, f)
+		return &facts[len(facts)-1]
+	}
 	for i, g := range a {
 		switch x := g.(type) {
 		case counting.Rel:
 			if name, v, sign, ok := singleBound(x.R.E); ok {
-				out[i].fact, out[i].hasFact = boundFact{name: name, v: v, sign: sign, op: x.R.Op}, true
+				out[i].fact = fact(boundFact{name: name, v: v, sign: sign, op: x.R.Op})
 			}
 		case counting.Not:
 			if r, ok := x.F.(counting.Rel); ok && r.R.Op == symbolic.EQ {
 				if name, v, _, ok := singleBound(r.R.E); ok {
-					out[i].fact, out[i].hasFact = boundFact{name: name, v: v, neq: true}, true
+					out[i].fact = fact(boundFact{name: name, v: v, neq: true})
 				}
 			}
 		case counting.Or:
@@ -369,14 +378,14 @@ func contradictsItems(a []conjItem, depth int) bool {
 		return false
 	}
 	if depth > 0 {
+		var conj []conjItem // reused: the call below keeps none of it
 		for i, g := range a {
 			if g.alts == nil {
 				continue
 			}
 			all := true
 			for _, d := range g.alts {
-				conj := make([]conjItem, 0, len(a)-1+len(d))
-				conj = append(append(append(conj, a[:i]...), a[i+1:]...), d...)
+				conj = append(append(append(conj[:0], a[:i]...), a[i+1:]...), d...)
 				if !contradictsItems(conj, depth-1) {
 					all = false
 					break
@@ -400,10 +409,10 @@ func contradictsItems(a []conjItem, depth int) bool {
 	bs := store[:0]
 	ceil := func(r symbolic.Rat) symbolic.Rat { return r.Neg().Floor().Neg() }
 	for i := range a {
-		if !a[i].hasFact {
+		f := a[i].fact
+		if f == nil {
 			continue
 		}
-		f := &a[i].fact
 		var b *bounds
 		for j := range bs {
 			if bs[j].name == f.name {
