@@ -136,11 +136,36 @@ func (e *env) clone() *env {
 		}
 		l := &envLayer{m: e.top, below: e.below, depth: depth}
 		if depth >= maxEnvDepth {
-			l = &envLayer{m: l.flatten()}
+			l = l.compact()
 		}
 		e.top, e.below = map[string]envSlot{}, l
 	}
 	return &env{top: map[string]envSlot{}, below: e.below, locals: e.locals}
+}
+
+// compact returns a layer with l's entries and fewer layers under it: the
+// layers above the bottom one merged into one over it, so that the bottom
+// (most of the state, usually) stays shared with the copies taken before
+// and changedKeys still finds it in common with them; or, once the merged
+// layers would hold half as many keys as the bottom, all in one.
+func (l *envLayer) compact() *envLayer {
+	bottom, n := l, 0
+	for bottom.below != nil {
+		n += len(bottom.m)
+		bottom = bottom.below
+	}
+	if 2*n > len(bottom.m) {
+		return &envLayer{m: l.flatten()}
+	}
+	m := make(map[string]envSlot, n)
+	for x := l; x != bottom; x = x.below {
+		for k, s := range x.m {
+			if _, ok := m[k]; !ok {
+				m[k] = s
+			}
+		}
+	}
+	return &envLayer{m: m, below: bottom, depth: 1}
 }
 
 // flatten is the keys l and the layers under it hold, in one map.
@@ -227,33 +252,35 @@ func (e *env) withPrefix(prefix string) []string {
 }
 
 // changedKeys calls f on each key whose entry in e may differ from its
-// entry in base: the keys written in either above the layers they share.
-// Where they share none, every key of both.
+// entry in base (some more than once): the keys written in either above
+// the layers they share, or where they share none every key of both.
 func (e *env) changedKeys(base *env, f func(k string)) {
-	shared := map[*envLayer]bool{}
-	for l := base.below; l != nil; l = l.below {
-		shared[l] = true
-	}
-	var common *envLayer
-	for l := e.below; l != nil; l = l.below {
-		if shared[l] {
-			common = l
-			break
+	// The layers they share: a layer's depth is the number under it, so
+	// walking the deeper chain down meets the first common layer.
+	x, y := e.below, base.below
+	for x != y {
+		switch {
+		case x == nil:
+			y = y.below
+		case y == nil:
+			x = x.below
+		case x.depth > y.depth:
+			x = x.below
+		case y.depth > x.depth:
+			y = y.below
+		default:
+			x, y = x.below, y.below
 		}
 	}
-	seen := map[string]bool{}
-	emit := func(m map[string]envSlot) {
-		for k := range m {
-			if !seen[k] {
-				seen[k] = true
+	common := x
+	for _, v := range []*env{e, base} {
+		for k := range v.top {
+			f(k)
+		}
+		for l := v.below; l != common; l = l.below {
+			for k := range l.m {
 				f(k)
 			}
-		}
-	}
-	for _, x := range []*env{e, base} {
-		emit(x.top)
-		for l := x.below; l != common; l = l.below {
-			emit(l.m)
 		}
 	}
 }

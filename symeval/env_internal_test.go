@@ -18,11 +18,22 @@ import (
 // copied maps do, however deep the layers and wherever they are merged.
 func TestEnvAgainstMaps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 13))
-	keys := []string{"a", "b", "f1.x", "f1.y", "f2.x", "f12.x", "g.z", "a%p", "a%q"}
-	for seq := range 150 {
+	keys := []string{"a", "b", "f1.x", "f1.y", "f2.x", "f12.x", "g.z", "a%p", "a%q", "base3", "base7"}
+	for seq := range 40 {
 		envs := []*env{newEnv()}
 		refs := []map[string]Value{{}}
 		dropped := map[string]bool{}
+		if seq%2 == 0 {
+			// A large state under the writes, as a whole program's is:
+			// compact then keeps it as the bottom layer, shared.
+			for j := range 60 {
+				k := fmt.Sprintf("base%d", j)
+				envs[0].set(k, Known(symbolic.Int(int64(j))))
+				refs[0][k] = Known(symbolic.Int(int64(j)))
+			}
+			envs = append(envs, envs[0].clone())
+			refs = append(refs, maps.Clone(refs[0]))
+		}
 		for step := range 200 {
 			i := rng.IntN(len(envs))
 			e, ref := envs[i], refs[i]
@@ -38,6 +49,11 @@ func TestEnvAgainstMaps(t *testing.T) {
 			case op < 8 && len(envs) < 12:
 				envs = append(envs, e.clone())
 				refs = append(refs, maps.Clone(ref))
+			case op < 8:
+				// A copy in place of another: chains grow deep enough
+				// to be compacted.
+				j := rng.IntN(len(envs))
+				envs[j], refs[j] = e.clone(), maps.Clone(ref)
 			case op < 9:
 				// A call's keys are dropped once, from the state the
 				// call returns with.
