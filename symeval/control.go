@@ -1697,6 +1697,11 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 		if d == nil || d.IsArray() || d.Type.Base != apt.TypeInteger || (l.Var != "" && ev.key(l.Var) == k) {
 			continue
 		}
+		if !ev.relevant(ev.frame().routine, ev.nameOfKey(k)) {
+			// Nothing a count or a message depends on reads it: its
+			// value after the loop may stay unknown.
+			continue
+		}
 		cands = append(cands, k)
 	}
 	if debugRuns {
