@@ -110,13 +110,13 @@ const maxRankwiseP = 1 << 16
 type analysis struct {
 	// transfers are the counts of the point-to-point transfers the
 	// costing made (Report.Transfers), in the order it met them, and
-	// transferErr the first that failed. Only a what-if reads them:
-	// their simplification waits for Report.Transfers, which check and
-	// annotate never call (finishTransfers; transfersDone once made),
-	// and so does the counting of the transfers of Comm nodes without a
-	// closed form (pending), unless the analysis is budgeted: counts
-	// share the budget, and counted later they would leave the other
-	// counts more of it than they had.
+	// transferErr the first that failed. Only a what-if reads them, from
+	// an analysis without a budget: their simplification waits for
+	// Report.Transfers, which check and annotate never call
+	// (finishTransfers; transfersDone once made), and so does the
+	// counting of the transfers of Comm nodes without a closed form
+	// (pending), which therefore takes none of a budgeted analysis's
+	// budget from the nodes' counts.
 	transfers     []TransferCount
 	pending       []bool // by transfer: counted by finishTransfers
 	transferErr   error
@@ -905,20 +905,12 @@ func (an *analysis) comm(c *apt.Comm, o *symeval.Occ, n *Node) {
 	}
 }
 
-// transferOnly counts a point-to-point transfer of o for Report.Transfers
-// alone, where its Comm node's totals have no closed form; unbudgeted,
-// it leaves the counting to finishTransfers.
+// transferOnly records a point-to-point transfer of o for Report.Transfers
+// alone, where its Comm node's totals have no closed form: finishTransfers
+// counts it.
 func (an *analysis) transferOnly(o *symeval.Occ, send bool, t symeval.Transfer) {
-	tc := TransferCount{Occ: o, Send: send, Transfer: t}
-	if !an.budgeted {
-		an.transfers = append(an.transfers, tc)
-		an.pending = append(an.pending, true)
-		return
-	}
-	if ok := an.countTransfer(&tc, an.transferFailed); ok {
-		an.transfers = append(an.transfers, tc)
-		an.pending = append(an.pending, false)
-	}
+	an.transfers = append(an.transfers, TransferCount{Occ: o, Send: send, Transfer: t})
+	an.pending = append(an.pending, true)
 }
 
 // countTransfer counts tc's messages and, when its size is known, its
