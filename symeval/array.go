@@ -372,8 +372,25 @@ func (ev *evaluator) readOffset(st *arrayState, o symbolic.Expr) ([]Alt, bool) {
 func (ev *evaluator) walkStores(st *arrayState, o symbolic.Expr) ([]Alt, bool) {
 	var out []Alt
 	var notPrev counting.Formula // no newer store matched
+	oc, oConst := o.Const()
 	for i := len(st.stores) - 1; i >= 0; i-- {
 		s := st.stores[i]
+		if oConst {
+			// A constant offset against a store's constant offset or
+			// range (an array filled element by element in a run): a
+			// miss is decided here, without making the relations that
+			// would say so.
+			if so, ok := s.off.Const(); ok {
+				if s.upTo == nil && !so.Equal(oc) {
+					continue
+				}
+				if s.upTo != nil {
+					if hi, ok := s.upTo.Const(); ok && (oc.Cmp(so) < 0 || oc.Cmp(hi) > 0) {
+						continue
+					}
+				}
+			}
+		}
 		if s.upTo != nil && !s.val.IsKnown() {
 			// Stores of a loop to a range of offsets: an element
 			// decided outside it is not one of them.
