@@ -220,6 +220,15 @@ func (an *analysis) countAtRank(set *counting.Set, weight *symbolic.Expr, rk int
 	if err != nil || empty {
 		return symbolic.Piecewise{}, empty, err
 	}
+	if len(cs.Params) == 0 {
+		// Every symbol but the loop variables fixed: the count is a
+		// number, which counting the set as it is (enumerating it where
+		// the engine has no closed form) gives without simplifying each
+		// case of its guards under the assumptions first.
+		if pw, err := an.countSet(&cs, w); err == nil {
+			return pw, false, nil
+		}
+	}
 	pw, err = an.countCases(&cs, w)
 	return pw, false, err
 }
