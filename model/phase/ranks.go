@@ -207,15 +207,20 @@ func (a *Analysis) MaxOverRanks(pw symbolic.Piecewise) (Max, error) {
 		cands = append(cands, symbolic.MustParse(rc))
 	}
 	cands = append(cands, rankSolutions(pw)...)
+	// A candidate is tried on its values at the samples, which
+	// simplification does not change; only the one kept is simplified.
 	for _, r := range cands {
 		c, err := pwSubst(pw, map[string]symbolic.Expr{cost.Rank: r})
 		if err != nil {
 			continue
 		}
-		c = c.SimplifyWithin(a.rankFree, proofBudget)
 		if consider(c, Max{Method: AtRank, Rank: r}) {
+			best.Value = best.Value.SimplifyWithin(a.rankFree, proofBudget)
 			return best, nil
 		}
+	}
+	if best.Method == AtRank {
+		best.Value = best.Value.SimplifyWithin(a.rankFree, proofBudget)
 	}
 	rel, err := a.relax(pw)
 	if err != nil {
