@@ -15,8 +15,8 @@ import (
 //
 // An *env behaves as a map would: aliases of the same *env see each
 // other's writes, and clone gives an independent copy. Reads walk the
-// layers down; the layers are merged into one when there are more than
-// maxEnvDepth, so a read costs a few map lookups at most.
+// layers down; past maxEnvDepth layers, those above the bottom one are
+// merged (compact), so a read costs a few map lookups at most.
 type env struct {
 	top   map[string]envSlot // the writes since the last clone
 	below *envLayer          // frozen; nil for a state with one layer
