@@ -1,9 +1,6 @@
 package symeval
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // env is the evaluation's state: the value at each storage key. The
 // evaluation copies it all the time (each arm of an IF walks a copy of
@@ -237,9 +234,11 @@ func (e *env) all(f func(k string, v Value) bool) {
 // particular order; a key deleted since may be among them.
 func (e *env) withPrefix(prefix string) []string {
 	var out []string
+	seen := map[string]bool{}
 	add := func(m map[string]envSlot) {
 		for k := range m {
-			if strings.HasPrefix(k, prefix) && !slices.Contains(out, k) {
+			if strings.HasPrefix(k, prefix) && !seen[k] {
+				seen[k] = true
 				out = append(out, k)
 			}
 		}

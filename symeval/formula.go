@@ -64,26 +64,44 @@ func truth(b bool) counting.Formula {
 func and(fs ...counting.Formula) counting.Formula {
 	var out counting.And
 	for _, f := range fs {
-		switch g := f.(type) {
-		case nil:
-		case counting.And:
-			out = append(out, g...)
-		case counting.Or:
-			if len(g) == 0 {
-				return formulaFalse
-			}
-			out = append(out, g)
-		default:
-			out = append(out, g)
+		var isFalse bool
+		if out, isFalse = appendConjuncts(out, f); isFalse {
+			return formulaFalse
 		}
 	}
+	return closeAnd(out, nil)
+}
+
+// appendConjuncts appends f's conjuncts to out, as and reads them (a
+// conjunction's conjuncts, any other formula whole); it reports whether f
+// is false (an empty disjunction).
+func appendConjuncts(out counting.And, f counting.Formula) (counting.And, bool) {
+	switch g := f.(type) {
+	case nil:
+	case counting.And:
+		out = append(out, g...)
+	case counting.Or:
+		if len(g) == 0 {
+			return out, true
+		}
+		out = append(out, g)
+	default:
+		out = append(out, g)
+	}
+	return out, false
+}
+
+// closeAnd is the formula of the conjuncts out: nil for none, the one for
+// one, false where they contradict each other. items are out's conjItems
+// when the caller has them already (nil: closeAnd reads them).
+func closeAnd(out counting.And, items []conjItem) counting.Formula {
 	switch len(out) {
 	case 0:
 		return nil
 	case 1:
 		return out[0]
 	}
-	if contradicts(out) {
+	if items == nil && contradicts(out) || items != nil && len(out) <= 32 && contradictsItems(items, 2) {
 		return formulaFalse
 	}
 	return out
@@ -101,18 +119,7 @@ type guardConj struct {
 func guardConjs(alts []Alt) []guardConj {
 	out := make([]guardConj, len(alts))
 	for i, a := range alts {
-		switch g := a.Guard.(type) {
-		case nil:
-		case counting.And:
-			out[i].conj = g
-		case counting.Or:
-			if len(g) == 0 {
-				out[i].false = true
-			}
-			out[i].conj = counting.And{g}
-		default:
-			out[i].conj = counting.And{g}
-		}
+		out[i].conj, out[i].false = appendConjuncts(nil, a.Guard)
 		if !out[i].false {
 			out[i].items = conjItems(out[i].conj)
 		}
@@ -128,24 +135,12 @@ func andPair(x, y guardConj) counting.Formula {
 		return formulaFalse
 	}
 	n := len(x.conj) + len(y.conj)
-	switch n {
-	case 0:
-		return nil
-	case 1:
-		if len(x.conj) == 1 {
-			return x.conj[0]
-		}
-		return y.conj[0]
+	out := append(append(make(counting.And, 0, n), x.conj...), y.conj...)
+	var items []conjItem
+	if n >= 2 && n <= 32 {
+		items = append(append(make([]conjItem, 0, n), x.items...), y.items...)
 	}
-	out := make(counting.And, 0, n)
-	out = append(append(out, x.conj...), y.conj...)
-	if n <= 32 {
-		items := make([]conjItem, 0, n)
-		if contradictsItems(append(append(items, x.items...), y.items...), 2) {
-			return formulaFalse
-		}
-	}
-	return out
+	return closeAnd(out, items)
 }
 
 func or(fs ...counting.Formula) counting.Formula {

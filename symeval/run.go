@@ -384,6 +384,8 @@ func (ev *evaluator) readAfter(l *apt.Loop, key string) bool {
 
 // readKeys returns the storage keys of the variables e reads, and "#call"
 // for a call of one of the program's functions, which may read anything.
+// A component array x%a(i) reads x (its Base, visited as a name), not a
+// variable named a.
 func (ev *evaluator) readKeys(e apt.Expr) []string {
 	var out []string
 	apt.InspectExpr(e, func(x apt.Expr) bool {
@@ -391,7 +393,9 @@ func (ev *evaluator) readKeys(e apt.Expr) []string {
 		case *apt.Name:
 			out = append(out, ev.key(y.Name))
 		case *apt.Index:
-			out = append(out, ev.key(y.Name))
+			if y.Base == nil {
+				out = append(out, ev.key(y.Name))
+			}
 		case *apt.FuncCall:
 			if ev.routineNamed(y.Name) != nil {
 				out = append(out, "#call")

@@ -1,6 +1,8 @@
 package symeval
 
 import (
+	"slices"
+
 	"github.com/mkvet/mkvet/frontend/apt"
 )
 
@@ -44,20 +46,10 @@ type sliceSite struct {
 // follow (then every statement runs).
 func (ev *evaluator) probeSliceOf(header []apt.Expr, body []apt.Node) *probeSlice {
 	keys := map[string]bool{}
+	// The variables an expression reads; the calls it makes are judged
+	// apart (callsLocal).
 	namesOf := func(e apt.Expr) []string {
-		var out []string
-		apt.InspectExpr(e, func(x apt.Expr) bool {
-			switch y := x.(type) {
-			case *apt.Name:
-				out = append(out, ev.key(y.Name))
-			case *apt.Index:
-				if y.Base == nil {
-					out = append(out, ev.key(y.Name))
-				}
-			}
-			return true
-		})
-		return out
+		return slices.DeleteFunc(ev.readKeys(e), func(k string) bool { return k == "#call" })
 	}
 	seed := func(es ...apt.Expr) {
 		for _, e := range es {
