@@ -224,7 +224,10 @@ func (an *analysis) countAtRank(set *counting.Set, weight *symbolic.Expr, rk int
 		// Every symbol but the loop variables fixed: the count is a
 		// number, which counting the set as it is (enumerating it where
 		// the engine has no closed form) gives without simplifying each
-		// case of its guards under the assumptions first.
+		// case of its guards under the assumptions first. Only here, rank
+		// by rank, where no simplified case is shared between counts:
+		// done for every set without parameters (countCases), it made
+		// CloverLeaf's sweep a third slower.
 		if pw, err := an.countSet(&cs, w); err == nil {
 			return pw, false, nil
 		}
