@@ -141,7 +141,23 @@ func (r *Report) At(env map[string]int64) (*Point, error) {
 	if err != nil {
 		return nil, err
 	}
-	eval := func(pw symbolic.Piecewise) (Values, error) { return sweepValues(sweep, pw, np) }
+	// Nodes share closed forms (the statements of a block one count, a
+	// routine's work the work of the call that is its only caller): at
+	// P = 1024 a whole application's 1,600 figures are 360 distinct ones,
+	// each evaluated once. Values are not changed once summarised, so
+	// nodes may share one.
+	memo := map[string]Values{}
+	eval := func(pw symbolic.Piecewise) (Values, error) {
+		k := pw.Key()
+		if v, ok := memo[k]; ok {
+			return v, nil
+		}
+		v, err := sweepValues(sweep, pw, np)
+		if err == nil {
+			memo[k] = v
+		}
+		return v, err
+	}
 	if pt.Work, err = eval(r.Work); err != nil {
 		return nil, fmt.Errorf("program work: %v", err)
 	}
