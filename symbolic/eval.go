@@ -263,11 +263,39 @@ func (f *Func) intSum(av []Rat) (Rat, bool) {
 func (f *Func) EvalInt(vals []int64) (Rat, error) {
 	var c q64cache
 	if n, d, ok := f.evalQ64(vals, &c); ok {
-		if d == 1 {
-			return RatInt(n), nil
-		}
-		return RatFrac(n, d), nil
+		return q64Rat(n, d), nil
 	}
+	return f.evalIntExact(vals)
+}
+
+// valueInt is EvalInt where only whether f has a value matters, as in the
+// searches for witnesses, which try thousands of points and drop those
+// without one: a zero divisor met on the fast path answers at once. The
+// exact path would meet it too (it evaluates every atom and factor the fast
+// path does) and only say which one; at a whole application's points
+// outside the assumptions (a divisor P - 1 at P = 1) that was most of the
+// search's time.
+func (f *Func) valueInt(vals []int64) (Rat, bool) {
+	var c q64cache
+	if n, d, ok := f.evalQ64(vals, &c); ok {
+		return q64Rat(n, d), true
+	}
+	if c.zeroDiv {
+		return Rat{}, false
+	}
+	v, err := f.evalIntExact(vals)
+	return v, err == nil
+}
+
+func q64Rat(n, d int64) Rat {
+	if d == 1 {
+		return RatInt(n)
+	}
+	return RatFrac(n, d)
+}
+
+// evalIntExact is EvalInt in Rat arithmetic.
+func (f *Func) evalIntExact(vals []int64) (Rat, error) {
 	var buf [stackSlots]Rat
 	rv := buf[:0]
 	if len(vals) > stackSlots {
@@ -281,9 +309,9 @@ func (f *Func) EvalInt(vals []int64) (Rat, error) {
 
 // evalQ64 is EvalInt in int64 fractions, for the common case of counts at
 // integer points (floor(n*k/p) - floor(n*(k-1)/p) + 1): every coefficient is
-// a small rational, every atom a symbol, a floor or trunc, or a min or max,
-// whose arguments evaluate this way, and no product or sum overflows. The
-// value is n/d with d > 0, not reduced. ok is false otherwise, and wherever
+// a small rational, every atom a symbol, a floor or trunc, a min or max, or
+// a sum divided by, whose arguments evaluate this way, and no product or sum
+// overflows. The value is n/d with d > 0, not reduced. ok is false otherwise, and wherever
 // the exact path would report an error (a zero divisor), which it then does.
 func (f *Func) evalQ64(vals []int64, c *q64cache) (n, d int64, ok bool) {
 	if len(vals) != len(f.vars) || f.qc == nil {
@@ -312,6 +340,7 @@ func (f *Func) evalQ64(vals []int64, c *q64cache) (n, d int64, ok bool) {
 			}
 			if e < 0 {
 				if num == 0 {
+					c.zeroDiv = true
 					return 0, 0, false
 				}
 				num, den, e = den, num, -e
@@ -372,6 +401,9 @@ func (x q64) less(y q64) (bool, bool) {
 type q64cache struct {
 	have [maxCacheSlots]bool
 	vals [maxCacheSlots]q64
+	// zeroDiv is set where the evaluation met a factor with a negative
+	// exponent whose value is 0 (at any depth): the point has no value.
+	zeroDiv bool
 }
 
 const maxCacheSlots = 48
@@ -463,6 +495,10 @@ func (ca *catom) evalQ64Uncached(vals []int64, c *q64cache) (q64, bool) {
 			}
 		}
 		return best, true
+	case kRecip:
+		// The sum's value; the factor's negative exponent divides by it.
+		n, d, ok := ca.args[0].evalQ64(vals, c)
+		return q64{n, d}, ok
 	}
 	return q64{}, false
 }

@@ -114,3 +114,69 @@ func bigLog2(a int64, prec uint) *big.Float {
 	}
 	return res
 }
+
+// TestValueIntZeroDivisors: at random expressions that divide by sums
+// which vanish at some points (floor((a*x + b)/(y - c)), (x - y)^-1 inside
+// min and max), valueInt has a value exactly where the exact Rat path has
+// one, and the same value (and EvalInt the same error); most points
+// without one are answered on the int64 path.
+func TestValueIntZeroDivisors(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 29))
+	vars := []string{"x", "y", "z"}
+	sym := func() Expr { return Sym(vars[r.IntN(len(vars))]) }
+	var gen func(depth int) Expr
+	gen = func(depth int) Expr {
+		if depth == 0 {
+			return sym().Scale(RatInt(int64(r.IntN(5) - 2))).Add(Int(int64(r.IntN(7) - 3)))
+		}
+		a, b := gen(depth-1), gen(depth-1)
+		switch r.IntN(6) {
+		case 0:
+			return Floor(a.Div(sym().Add(Int(int64(r.IntN(5) - 2)))))
+		case 5:
+			return Floor(a.Div(sym())).Add(b)
+		case 1:
+			return Min(a, b.Div(Sym("x").Sub(Sym("y"))))
+		case 2:
+			return Max(a, Floor(b.Div(Int(int64(r.IntN(3)+2)))))
+		case 3:
+			return a.Mul(b)
+		}
+		return a.Add(b.Div(sym().Add(Int(int64(r.IntN(3) - 1)))))
+	}
+	none, fastNone := 0, 0
+	for i := range 20000 {
+		e := gen(1 + r.IntN(3))
+		f, err := e.Compile(vars)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pt := make([]int64, len(vars))
+		rv := make([]Rat, len(vars))
+		for k := range vars {
+			pt[k] = int64(r.IntN(7) - 3)
+			rv[k] = RatInt(pt[k])
+		}
+		want, errWant := f.Eval(rv)
+		got, ok := f.valueInt(pt)
+		if ok != (errWant == nil) || ok && got.Cmp(want) != 0 {
+			t.Fatalf("case %d: %s at %v: valueInt %s (%v), Eval %s (%v)", i, e, pt, got, ok, want, errWant)
+		}
+		// EvalInt still reports the exact path's error.
+		if gotE, errE := f.EvalInt(pt); (errE == nil) != (errWant == nil) || errE != nil && errE.Error() != errWant.Error() ||
+			errE == nil && gotE.Cmp(want) != 0 {
+			t.Fatalf("case %d: %s at %v: EvalInt %s (%v), Eval %s (%v)", i, e, pt, gotE, errE, want, errWant)
+		}
+		if !ok {
+			none++
+			var c q64cache
+			if _, _, fast := f.evalQ64(pt, &c); !fast && c.zeroDiv {
+				fastNone++
+			}
+		}
+	}
+	t.Logf("%d points without a value, %d of them answered on the int64 path", none, fastNone)
+	if none < 1000 || fastNone < none/2 {
+		t.Errorf("%d points without a value, %d answered on the int64 path: the test no longer exercises it", none, fastNone)
+	}
+}

@@ -62,6 +62,17 @@ func genSweepGuard(r *rand.Rand) intTerm {
 
 func genSweepValue(r *rand.Rand) intTerm {
 	a, b, c := int64(r.IntN(7)-3), int64(r.IntN(5)-2), int64(r.IntN(21)-10)
+	switch r.IntN(6) {
+	case 0: // free of x: evaluated once for every x
+		return intTerm{fmt.Sprintf("%d*n + %d", b, c), func(x, n int64) (int64, bool) { return b*n + c, true }}
+	case 1: // free of x, no value at n = c
+		return intTerm{fmt.Sprintf("floor(7/(n - %d)) + %d", c, b), func(x, n int64) (int64, bool) {
+			if n == c {
+				return 0, false
+			}
+			return floorDiv(7, n-c) + b, true
+		}}
+	}
 	if r.IntN(3) == 0 {
 		k := int64(r.IntN(4) + 1)
 		return intTerm{fmt.Sprintf("floor((%d*x + %d)/%d) + %d*n", a, c, k, b), func(x, n int64) (int64, bool) { return floorDiv(a*x+c, k) + b*n, true }}
@@ -137,7 +148,11 @@ func TestSweepAgainstIntegers(t *testing.T) {
 					wantErr = true
 					continue
 				}
-				v, _ := p.value.val(x, nval)
+				v, ok := p.value.val(x, nval)
+				if !ok {
+					wantErr = true
+					continue
+				}
 				want[x] += v
 			}
 		}

@@ -224,8 +224,8 @@ func (r *witnessRel) holds(pt []int64) (bool, bool) {
 		sign = cmp.Compare(v, 0)
 	}
 	if !done {
-		v, err := r.fn().EvalInt(pt)
-		if err != nil {
+		v, ok := r.fn().valueInt(pt)
+		if !ok {
 			return false, false
 		}
 		sign = v.Sign()
@@ -640,8 +640,8 @@ func linearRange(r *witnessRel, pt []int64, v int) (lo, hi int64, linear, ok boo
 	var c, d Rat
 	if j >= 0 && r.per[j].linear {
 		pt[v] = 0
-		y, err := r.fn().EvalInt(pt)
-		if err != nil {
+		y, ok := r.fn().valueInt(pt)
+		if !ok {
 			return 0, 0, false, true
 		}
 		c, d = r.per[j].coef, y
@@ -649,8 +649,8 @@ func linearRange(r *witnessRel, pt []int64, v int) (lo, hi int64, linear, ok boo
 		var ys [3]Rat
 		for x := range int64(3) {
 			pt[v] = x
-			y, err := r.fn().EvalInt(pt)
-			if err != nil {
+			y, ok := r.fn().valueInt(pt)
+			if !ok {
 				return 0, 0, false, true
 			}
 			ys[x] = y
@@ -796,8 +796,7 @@ func (w *witnessSet) evalExact(e Expr) ([]Rat, []bool) {
 		for j := range extra {
 			pt[len(p)+j] = int64((i+j)%5) - 1
 		}
-		v, err := f.EvalInt(pt)
-		vals[i], ok[i] = v, err == nil
+		vals[i], ok[i] = f.valueInt(pt)
 	}
 	return vals, ok
 }
