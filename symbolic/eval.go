@@ -310,9 +310,11 @@ func (f *Func) evalIntExact(vals []int64) (Rat, error) {
 // evalQ64 is EvalInt in int64 fractions, for the common case of counts at
 // integer points (floor(n*k/p) - floor(n*(k-1)/p) + 1): every coefficient is
 // a small rational, every atom a symbol, a floor or trunc, a min or max, or
-// a sum divided by, whose arguments evaluate this way, and no product or sum
-// overflows. The value is n/d with d > 0, not reduced. ok is false otherwise, and wherever
-// the exact path would report an error (a zero divisor), which it then does.
+// a sum that divides (kRecip), whose arguments evaluate this way, and no
+// product or sum overflows. The value is n/d with d > 0, not reduced. ok is
+// false otherwise, and wherever the exact path would report an error: at a
+// zero divisor c.zeroDiv says so (valueInt stops there; EvalInt asks the
+// exact path which divisor).
 func (f *Func) evalQ64(vals []int64, c *q64cache) (n, d int64, ok bool) {
 	if len(vals) != len(f.vars) || f.qc == nil {
 		return 0, 0, false

@@ -63,7 +63,7 @@ func genSweepGuard(r *rand.Rand) intTerm {
 func genSweepValue(r *rand.Rand) intTerm {
 	a, b, c := int64(r.IntN(7)-3), int64(r.IntN(5)-2), int64(r.IntN(21)-10)
 	switch r.IntN(6) {
-	case 0: // free of x: evaluated once for every x
+	case 0: // free of x
 		return intTerm{fmt.Sprintf("%d*n + %d", b, c), func(x, n int64) (int64, bool) { return b*n + c, true }}
 	case 1: // free of x, no value at n = c
 		return intTerm{fmt.Sprintf("floor(7/(n - %d)) + %d", c, b), func(x, n int64) (int64, bool) {
