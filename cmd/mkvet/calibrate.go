@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -179,16 +178,18 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	done, failed := 0, 0
 	start := time.Now()
 	fmt.Fprintf(stderr, "calibrate: %d points x %d repetitions through %q\n", len(points), cf.reps, cf.launcher)
+	bar := newSweepProgress(stderr, len(points), cf.reps)
+	defer bar.finish()
 	for _, pt := range points {
 		vals := sweep.BuildValues(res.Params, pt.Params)
 		key := sweep.Key(vals)
 		b, seen := builds[key]
 		if !seen && buildErr[key] == nil {
-			fmt.Fprintf(stderr, "calibrate: building %s\n", key)
+			bar.say("calibrate: building %s", key)
 			b, err = cfg.Compile(vals)
 			if err != nil {
 				buildErr[key] = err
-				fmt.Fprintf(stderr, "mkvet calibrate: %v\n", err)
+				bar.say("mkvet calibrate: %v", err)
 			}
 			builds[key] = b
 		}
@@ -201,6 +202,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 				if _, err := db.AddRun(run, nil); err != nil {
 					return fail("storing a run: %v", err)
 				}
+				bar.ran(pt, rep, nil)
 				continue
 			}
 			id := fmt.Sprintf("%d.%d", start.Unix(), done)
@@ -226,15 +228,16 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 				// stays for inspection.
 				os.RemoveAll(r.Dir)
 			}
-			progress(stderr, done, total, pt, rep, r)
+			bar.ran(pt, rep, r)
 			if r.Err != nil {
-				fmt.Fprintf(stderr, "mkvet calibrate: run %s rep %d failed: %v\n", pt, rep+1, r.Err)
+				bar.say("mkvet calibrate: run %s rep %d failed: %v", pt, rep+1, r.Err)
 				if s := strings.TrimSpace(r.Stderr); s != "" {
-					fmt.Fprintf(stderr, "%s\n", indentLines(s, "  | "))
+					bar.say("%s", indentLines(s, "  | "))
 				}
 			}
 		}
 	}
+	bar.finish()
 	fmt.Fprintf(stderr, "calibrate: %d runs in %v, %d failed\n", total, time.Since(start).Round(time.Millisecond), failed)
 	cal, err := fitStored(db, prog, l.report, cf.threshold)
 	if err != nil {
@@ -308,19 +311,6 @@ func storeRecords(run *runs.Run, recs []instrument.Record) []runs.Record {
 			Seconds: r.Seconds, Inclusive: r.Inclusive, Msgs: r.Msgs, Bytes: r.Bytes, RecvMsgs: r.RecvMsgs, RecvBytes: r.RecvBytes})
 	}
 	return out
-}
-
-// progress draws one line per run: a bar, the count, the point and the
-// outcome.
-func progress(w io.Writer, done, total int, pt sweep.Point, rep int, r *sweep.Run) {
-	const width = 20
-	n := done * width / total
-	outcome := "ok"
-	if r.Err != nil {
-		outcome = "FAILED"
-	}
-	fmt.Fprintf(w, "calibrate [%s%s] %*d/%d  %s rep %d  %s  %s\n", strings.Repeat("#", n), strings.Repeat("-", width-n),
-		len(strconv.Itoa(total)), done, total, pt, rep+1, r.Wall.Round(time.Millisecond), outcome)
 }
 
 // calibRuns loads a program's successful runs for fitting.

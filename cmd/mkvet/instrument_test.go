@@ -197,7 +197,7 @@ func TestCalibrateCommandE2E(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
 	}
-	if !strings.Contains(errs, "calibrate [####################] 6/6") {
+	if !strings.Contains(errs, "calibrate [####################] 6/6 runs, 6/6 points") {
 		t.Errorf("no progress bar:\n%s", errs)
 	}
 	code, out, errs = mkvet(t, "predict", "-runs", db, "-label", "trap", "-D", "n=4800000", "-P", "2", src)
