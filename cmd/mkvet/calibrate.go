@@ -22,7 +22,7 @@ func init() {
 	register(&command{
 		name: "calibrate",
 		usage: "-runs 'N=64,128,256 P=1,2' [-reps 3] [-build TEMPLATE] [-launcher TEMPLATE] [-input TEMPLATE] " +
-			"[-D name=value,...] [-db FILE] [-label NAME] [-timeout D] [-work DIR] [-json] FILE...",
+			"[-file NAME=TEMPLATE] [-D name=value,...] [-db FILE] [-label NAME] [-timeout D] [-work DIR] [-json] FILE...",
 		short: "instrument, build and run a sweep of small runs, store them and fit per-node costs to the static counts",
 		order: 41,
 		run:   runCalibrate,
@@ -32,6 +32,7 @@ func init() {
 type calibrateFlags struct {
 	progFlags
 	runs, build, launcher, input, db, label, work string
+	files                                         multiFlag
 	reps                                          int
 	timeout                                       time.Duration
 	threshold                                     float64
@@ -50,6 +51,8 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cf.launcher, "launcher", "", "run command `TEMPLATE`: {P} processes, {exe}, and {name} for each size "+
 		"(default 'mpirun -np {P} {exe}', '{exe}' for a serial program)")
 	fs.StringVar(&cf.input, "input", "", "standard input `TEMPLATE` of each run, {name} for each size, \\n for newlines")
+	fs.Var(&cf.files, "file", "write an input file each run reads, `NAME=TEMPLATE` (repeatable): the file TEMPLATE with {name} "+
+		"for each size, {P}, {{ and }} for braces, written as NAME in the run's directory (an input deck such as clover.in)")
 	fs.StringVar(&cf.db, "db", runs.DefaultPath, "the runs database `FILE`")
 	fs.StringVar(&cf.label, "label", "", "label the program version `NAME` in the database")
 	fs.StringVar(&cf.work, "work", ".mkvet/work", "build and run in `DIR`")
@@ -74,6 +77,14 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	grid, err := sweep.ParseGrid(cf.runs)
 	if err != nil {
 		return fail("-runs: %v", err)
+	}
+	var inputFiles []sweep.InputFile
+	for _, spec := range cf.files {
+		f, err := sweep.ParseInputFile(spec)
+		if err != nil {
+			return fail("-file %v", err)
+		}
+		inputFiles = append(inputFiles, f)
 	}
 	fixed, _, err := intDefs(cf.defs)
 	if err != nil {
@@ -157,6 +168,14 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	if len(points) == 0 {
 		return fail("no point of the sweep satisfies the program's assumptions")
 	}
+	// A template's mistakes are found before anything is built or run.
+	for _, f := range inputFiles {
+		for _, pt := range points {
+			if _, err := sweep.ExpandTemplate(f.Source, f.Template, sweep.Vars(pt, "", "", nil)); err != nil {
+				return fail("-file %s at %s: %v", f.Name, pt, err)
+			}
+		}
+	}
 	hash, err := runs.HashFiles(files)
 	if err != nil {
 		return fail("%v", err)
@@ -171,7 +190,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	cfg := &sweep.Config{Prog: l.prog, Files: files, Options: opt, Build: cf.build, Launcher: cf.launcher,
-		Input: cf.input, Dir: work, Timeout: cf.timeout}
+		Input: cf.input, InputFiles: inputFiles, Dir: work, Timeout: cf.timeout}
 	builds := map[string]*sweep.Build{}
 	buildErr := map[string]error{}
 	total := len(points) * cf.reps

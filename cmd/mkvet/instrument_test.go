@@ -214,3 +214,31 @@ func TestCalibrateCommandE2E(t *testing.T) {
 		t.Errorf("runs after a failure:\n%s", out)
 	}
 }
+
+// TestCalibrateInputFileTemplate: a mistake in an input-file template is
+// reported with its position and the point, before anything is built or
+// run (no compiler is needed to see it), and a file outside the run's
+// directory is refused.
+func TestCalibrateInputFileTemplate(t *testing.T) {
+	dir := t.TempDir()
+	tmpl := filepath.Join(dir, "deck.tmpl")
+	if err := os.WriteFile(tmpl, []byte("*deck\n n={n}\n m={m}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(programsDir, "trap_mpi.f")
+	work := filepath.Join(dir, "work")
+	code, _, errs := mkvet(t, "calibrate", "-runs", "n=400000 P=1", "-reps", "1", "-db", filepath.Join(dir, "runs.db"),
+		"-work", work, "-file", "deck.in="+tmpl, src)
+	want := "-file deck.in at n=400000 P=1: " + tmpl + ":3:4: unknown placeholder {m}"
+	if code != 2 || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, want 2 and %q:\n%s", code, want, errs)
+	}
+	if strings.Contains(errs, "building") {
+		t.Errorf("built before the template was checked:\n%s", errs)
+	}
+	code, _, errs = mkvet(t, "calibrate", "-runs", "n=400000 P=1", "-db", filepath.Join(dir, "runs.db"),
+		"-work", work, "-file", "../deck.in="+tmpl, src)
+	if code != 2 || !strings.Contains(errs, "must be a path inside its directory") {
+		t.Errorf("exit %d:\n%s", code, errs)
+	}
+}

@@ -4,7 +4,8 @@
 // templates: {srcs} (the files to compile, runtime module first), {exe},
 // {dir} (the build directory), {P} (processes) and {name} for every problem
 // size; words are split like a shell does (quotes, backslash), without a
-// shell.
+// shell. Input files a run reads from its directory (an input deck) are
+// written there from templates with the same placeholders (InputFile).
 package sweep
 
 import (
@@ -38,6 +39,8 @@ type Config struct {
 	// Build, Launcher and Input are templates; Input (the run's standard
 	// input) may be empty.
 	Build, Launcher, Input string
+	// InputFiles are written into each run's directory before it starts.
+	InputFiles []InputFile
 	// Dir is the working directory for builds and runs.
 	Dir string
 	// Timeout bounds one run (0: 10 minutes).
@@ -223,8 +226,18 @@ type Run struct {
 	Err error
 }
 
+// Vars are the values of a run's templates at point p: {P}, {exe}, {dir},
+// {srcs} and {name} for each size.
+func Vars(p Point, exe, dir string, srcs []string) map[string][]string {
+	vars := map[string][]string{"exe": {exe}, "P": {strconv.Itoa(p.P)}, "dir": {dir}, "srcs": srcs}
+	for k, v := range p.Params {
+		vars[k] = []string{strconv.FormatInt(v, 10)}
+	}
+	return vars
+}
+
 // Run executes b at point p (repetition rep) in runDir through the launcher,
-// with MKVET_OUT, MKVET_RUN and MKVET_PARAM_<NAME> for the sizes the program
+// with its input files written there first (InputFiles), with MKVET_OUT, MKVET_RUN and MKVET_PARAM_<NAME> for the sizes the program
 // takes from the environment, and reads every rank's records.
 func (c *Config) Run(b *Build, p Point, rep int, runDir, runID string) *Run {
 	r := &Run{Point: p, Rep: rep, Dir: runDir}
@@ -232,10 +245,7 @@ func (c *Config) Run(b *Build, p Point, rep int, runDir, runID string) *Run {
 		r.Err = err
 		return r
 	}
-	vars := map[string][]string{"exe": {b.Exe}, "P": {strconv.Itoa(p.P)}, "dir": {b.Dir}, "srcs": b.Result.Sources}
-	for k, v := range p.Params {
-		vars[k] = []string{strconv.FormatInt(v, 10)}
-	}
+	vars := Vars(p, b.Exe, b.Dir, b.Result.Sources)
 	argv, err := Expand(c.Launcher, vars)
 	if err == nil && len(argv) == 0 {
 		err = errors.New("empty command")
@@ -243,6 +253,12 @@ func (c *Config) Run(b *Build, p Point, rep int, runDir, runID string) *Run {
 	if err != nil {
 		r.Err = fmt.Errorf("-launcher: %w", err)
 		return r
+	}
+	for _, f := range c.InputFiles {
+		if err := f.write(runDir, vars); err != nil {
+			r.Err = fmt.Errorf("-file %s: %w", f.Name, err)
+			return r
+		}
 	}
 	var stdin []byte
 	if c.Input != "" {
