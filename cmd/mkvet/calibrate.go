@@ -194,7 +194,6 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	builds := map[string]*sweep.Build{}
 	buildErr := map[string]error{}
 	total := len(points) * cf.reps
-	done, failed := 0, 0
 	start := time.Now()
 	fmt.Fprintf(stderr, "calibrate: %d points x %d repetitions through %q\n", len(points), cf.reps, cf.launcher)
 	bar := newSweepProgress(stderr, len(points), cf.reps)
@@ -213,9 +212,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 			builds[key] = b
 		}
 		for rep := 0; rep < cf.reps; rep++ {
-			done++
 			if b == nil {
-				failed++
 				run := &runs.Run{Program: prog.ID, Source: "mkvet", P: pt.P, Rep: rep, Params: floatParams(pt.Params),
 					Status: runs.StatusFailed, Error: "build failed: " + firstLineOf(buildErr[key].Error()), Command: cf.build}
 				if _, err := db.AddRun(run, nil); err != nil {
@@ -224,13 +221,12 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 				bar.ran(pt, rep, nil)
 				continue
 			}
-			id := fmt.Sprintf("%d.%d", start.Unix(), done)
+			id := fmt.Sprintf("%d.%d", start.Unix(), bar.done+1) // the run about to be recorded
 			r := cfg.Run(b, pt, rep, filepath.Join(work, "runs", id), id)
 			run := &runs.Run{Program: prog.ID, Source: "mkvet", P: pt.P, Rep: rep, Params: floatParams(pt.Params),
 				Status: runs.StatusOK, Wall: r.Wall.Seconds(), Command: cf.launcher, Started: time.Now()}
 			var recs []runs.Record
 			if r.Err != nil {
-				failed++
 				run.Status = runs.StatusFailed
 				run.Error = r.Err.Error()
 				if r.Stderr != "" {
@@ -257,7 +253,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	bar.finish()
-	fmt.Fprintf(stderr, "calibrate: %d runs in %v, %d failed\n", total, time.Since(start).Round(time.Millisecond), failed)
+	fmt.Fprintf(stderr, "calibrate: %d runs in %v, %d failed\n", total, time.Since(start).Round(time.Millisecond), bar.failed)
 	cal, err := fitStored(db, prog, l.report, cf.threshold)
 	if err != nil {
 		return fail("%v", err)

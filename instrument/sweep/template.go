@@ -28,7 +28,7 @@ func ParseInputFile(spec string) (InputFile, error) {
 		return InputFile{}, fmt.Errorf("%q: want NAME=TEMPLATE, e.g. clover.in=clover.in.tmpl", spec)
 	}
 	name, path = strings.TrimSpace(name), strings.TrimSpace(path)
-	if filepath.IsAbs(name) || !filepath.IsLocal(name) {
+	if !filepath.IsLocal(name) { // not absolute, not above the directory
 		return InputFile{}, fmt.Errorf("%s: the file a run reads must be a path inside its directory, like clover.in", name)
 	}
 	b, err := os.ReadFile(path)
@@ -66,7 +66,10 @@ func (e *TemplateError) Error() string {
 // ExpandTemplate substitutes the {name} placeholders of a file template
 // (source names it in errors) with vars; {{ and }} are literal braces, and
 // text outside placeholders is kept byte for byte. A placeholder must have
-// one value (several are joined by blanks, as in a command line).
+// one value (several are joined by blanks, as in a command line). Unlike a
+// command line's expandText, which keeps a lone } as it is, a template has
+// escapes for braces and says where a mistake is: it is a file the user
+// edits, often long.
 func ExpandTemplate(source, text string, vars map[string][]string) (string, error) {
 	var b strings.Builder
 	line, col := 1, 1
