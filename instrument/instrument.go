@@ -30,6 +30,11 @@ type Options struct {
 	// IncludeDirs are searched for INCLUDE files after the including file's
 	// directory, as by the frontend.
 	IncludeDirs []string
+	// ReadFile, when set, reads the sources and INCLUDE files in place of
+	// os.ReadFile, as the frontend's Config.ReadFile does: a configure step
+	// may have written them into a private copy of the tree (NPB's
+	// npbparams.h), which the copy must be built with.
+	ReadFile func(name string) ([]byte, error)
 	// Fixed forces fixed (true) or free (false) form for every file when
 	// FormSet; otherwise the extension decides.
 	Fixed, FormSet bool
@@ -271,8 +276,15 @@ type timedNest struct {
 	loop *apt.Loop
 }
 
+func (in *instr) readFile(path string) ([]byte, error) {
+	if in.opt.ReadFile != nil {
+		return in.opt.ReadFile(path)
+	}
+	return os.ReadFile(path)
+}
+
 func (in *instr) read(name, path string) (*sourceFile, error) {
-	src, err := os.ReadFile(path)
+	src, err := in.readFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -317,6 +329,12 @@ func (in *instr) findInclude(name, dir string) string {
 	}
 	for _, d := range append([]string{dir}, in.opt.IncludeDirs...) {
 		p := filepath.Join(d, name)
+		if in.opt.ReadFile != nil {
+			if _, err := in.opt.ReadFile(p); err == nil {
+				return p
+			}
+			continue
+		}
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
 			return p
 		}

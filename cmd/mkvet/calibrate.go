@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -22,7 +23,7 @@ func init() {
 	register(&command{
 		name: "calibrate",
 		usage: "-runs 'N=64,128,256 P=1,2' [-reps 3] [-build TEMPLATE] [-launcher TEMPLATE] [-input TEMPLATE] " +
-			"[-file NAME=TEMPLATE] [-D name=value,...] [-db FILE] [-label NAME] [-timeout D] [-work DIR] [-json] FILE...",
+			"[-file NAME=TEMPLATE] [-configure CMD] [-D name=value,...] [-db FILE] [-label NAME] [-timeout D] [-work DIR] [-json] FILE...",
 		short: "instrument, build and run a sweep of small runs, store them and fit per-node costs to the static counts",
 		order: 41,
 		run:   runCalibrate,
@@ -44,7 +45,10 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet(c, stderr)
 	var cf calibrateFlags
 	cf.progFlags.register(fs, "fix `name=value` in every run (repeatable, or comma-separated), beside the sizes -runs sweeps")
-	fs.StringVar(&cf.runs, "runs", "", "the sweep: `'N=64,128,256 P=1,2'`, the cartesian product of the lists (P: process counts)")
+	cf.progFlags.registerConfigure(fs, "for each configuration of the sweep (its {P} and labels such as {class}), before "+
+		"building it,")
+	fs.StringVar(&cf.runs, "runs", "", "the sweep: `'N=64,128,256 P=1,2'`, the cartesian product of the lists (P: process counts; "+
+		"a list of words, class=S,W, gives labels for the templates)")
 	fs.IntVar(&cf.reps, "reps", 3, "repetitions of each point; the fit uses their median")
 	fs.StringVar(&cf.build, "build", "", "build command `TEMPLATE` run in the build directory: {srcs} the files to compile, "+
 		"{exe} the program (default 'mpif90 -O2 {srcs} -o {exe}', gfortran for a serial program)")
@@ -86,19 +90,64 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		}
 		inputFiles = append(inputFiles, f)
 	}
-	fixed, _, err := intDefs(cf.defs)
-	if err != nil {
-		return fail("%v", err)
-	}
-	l, st := cf.load("calibrate", files, stderr)
-	if l == nil {
-		return st
-	}
 	work, err := filepath.Abs(cf.work)
 	if err != nil {
 		return fail("%v", err)
 	}
+	var (
+		l           *loaded
+		cs          *configurations
+		fixed       map[string]int64
+		fixedLabels map[string]string
+	)
+	if cf.configure == "" {
+		if fixed, _, err = intDefs(cf.defs); err != nil {
+			return fail("%v", err)
+		}
+		var st int
+		if l, st = cf.load("calibrate", files, stderr); l == nil {
+			return st
+		}
+	} else {
+		if cs, err = newConfigurations("calibrate", &cf.progFlags, files, stderr); err != nil {
+			return fail("%v", err)
+		}
+		defer cs.close()
+		if fixed, fixedLabels, err = splitDefs(cf.defs, cs.placeholders()); err != nil {
+			return fail("%v", err)
+		}
+		given := map[string]bool{cost.Size: true}
+		for k := range fixed {
+			given[k] = true
+		}
+		for k := range fixedLabels {
+			given[k] = true
+		}
+		for _, g := range grid {
+			for k := range g.Params {
+				given[symbolName(k)] = true
+			}
+			for k := range g.Labels {
+				given[symbolName(k)] = true
+			}
+		}
+		if err := cs.conf.checkPlaceholders(func(s string) bool { return given[s] }); err != nil {
+			return fail("%v", err)
+		}
+		// The first configuration stands for the program in what does not
+		// change between configurations: its sizes, whether it uses MPI,
+		// where the probes go.
+		first, err := cs.at(configValues(mergeLabels(fixedLabels, grid[0].Labels), mergeInts(fixed, grid[0].Params), grid[0].P),
+			withP(mergeInts(fixed, grid[0].Params), grid[0].P))
+		if err != nil {
+			return fail("%v", configureFailure(err, cs))
+		}
+		l = &loaded{files: files, prog: first.prog, report: first.report, form: cs.form}
+	}
 	opt := l.instrumentOptions(&cf.progFlags)
+	if cs != nil {
+		opt.ReadFile = cs.conf.readFile
+	}
 	probe := opt
 	probe.Dir = filepath.Join(work, "probe")
 	res, err := instrument.Instrument(l.prog, files, probe)
@@ -129,41 +178,83 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	for _, p := range res.Params {
 		known[p.Name] = true
 	}
+	// A label, or a size of none of the program's, is a value of the
+	// templates: one that no template names is a mistake.
+	templates := []string{cf.configure, cf.build, cf.launcher, cf.input}
+	for _, f := range inputFiles {
+		templates = append(templates, f.Template)
+	}
+	inTemplates := func(name string) bool {
+		for _, t := range templates {
+			for _, m := range placeholderRE.FindAllStringSubmatch(t, -1) {
+				if symbolName(m[1]) == name {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	var points []sweep.Point
+	configOf := map[string]*configured{} // by point
 	for _, g := range grid {
-		pt := sweep.Point{Params: map[string]int64{}, P: g.P}
+		pt := sweep.Point{Params: map[string]int64{}, Labels: map[string]string{}, P: g.P}
 		for k, v := range fixed {
 			if k != cost.Size {
 				pt.Params[k] = v
 			}
 		}
+		for k, v := range fixedLabels {
+			pt.Labels[k] = v
+		}
 		for k, v := range g.Params {
 			pt.Params[symbolName(k)] = v
+		}
+		for k, v := range g.Labels {
+			pt.Labels[symbolName(k)] = v
 		}
 		if !res.MPI && pt.P != 1 {
 			return fail("%s is a serial program: P must be 1", strings.Join(files, " "))
 		}
-		bad := ""
-		for k := range pt.Params {
-			if !known[k] {
-				bad = k
+		for _, k := range sortedKeys(pt.Params) {
+			if !known[k] && !inTemplates(k) {
+				return fail("-runs: %s is neither a size of the program (its sizes: %s) nor a placeholder of a template",
+					k, strings.Join(sortedNames(known), ", "))
 			}
 		}
-		if bad != "" {
-			return fail("-runs: %s is not a size of the program (its sizes: %s)", bad, strings.Join(sortedNames(known), ", "))
+		for _, k := range sortedKeys(pt.Labels) {
+			if !inTemplates(k) {
+				return fail("-runs: %s=%s is a label (not a number), and no template has {%s}", k, pt.Labels[k], k)
+			}
+		}
+		rep := l.report
+		if cs != nil {
+			c, err := cs.at(configValues(pt.Labels, pt.Params, pt.P), withP(pt.Params, pt.P))
+			if err != nil {
+				var ce *configureError
+				if errors.As(err, &ce) {
+					fmt.Fprintf(stderr, "mkvet calibrate: skipping %s: %v\n", pt, configureFailure(err, cs))
+					continue
+				}
+				return fail("%s: %v", pt, err)
+			}
+			configOf[pt.String()] = c
+			rep = c.report
 		}
 		env := map[string]int64{}
 		for k, v := range pt.Params {
 			env[k] = v
 		}
-		if l.report.Parallel {
+		if rep.Parallel {
 			env[cost.Size] = int64(pt.P)
 		}
-		if _, err := l.report.At(env); err != nil && strings.Contains(err.Error(), "violates") {
+		if _, err := rep.At(env); err != nil && strings.Contains(err.Error(), "violates") {
 			fmt.Fprintf(stderr, "mkvet calibrate: skipping %s: %v\n", pt, err)
 			continue
 		}
 		points = append(points, pt)
+	}
+	if cs != nil {
+		printConfigurations(stderr, cs, points, configOf)
 	}
 	if len(points) == 0 {
 		return fail("no point of the sweep satisfies the program's assumptions")
@@ -193,6 +284,10 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		Input: cf.input, InputFiles: inputFiles, Dir: work, Timeout: cf.timeout}
 	builds := map[string]*sweep.Build{}
 	buildErr := map[string]error{}
+	// reportOf holds each configured point's report, by the point as the
+	// runs database keeps it (sizes, the constants configured, the values
+	// the ranks recorded).
+	reportOf := map[string]*cost.Report{}
 	total := len(points) * cf.reps
 	start := time.Now()
 	fmt.Fprintf(stderr, "calibrate: %d points x %d repetitions through %q\n", len(points), cf.reps, cf.launcher)
@@ -201,19 +296,31 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	for _, pt := range points {
 		vals := sweep.BuildValues(res.Params, pt.Params)
 		key := sweep.Key(vals)
+		pc := configOf[pt.String()]
+		if pc != nil {
+			key = pc.key + ": " + key
+		}
 		b, seen := builds[key]
 		if !seen && buildErr[key] == nil {
 			bar.say("calibrate: building %s", key)
-			b, err = cfg.Compile(vals)
+			b, err = compileAt(cfg, cs, pc, pt, vals)
 			if err != nil {
 				buildErr[key] = err
 				bar.say("mkvet calibrate: %v", err)
 			}
 			builds[key] = b
 		}
+		runParams := floatParams(pt.Params)
+		if pc != nil {
+			for k, v := range pc.consts {
+				if _, ok := runParams[k]; !ok {
+					runParams[k] = float64(v)
+				}
+			}
+		}
 		for rep := 0; rep < cf.reps; rep++ {
 			if b == nil {
-				run := &runs.Run{Program: prog.ID, Source: "mkvet", P: pt.P, Rep: rep, Params: floatParams(pt.Params),
+				run := &runs.Run{Program: prog.ID, Source: "mkvet", P: pt.P, Rep: rep, Params: runParams,
 					Status: runs.StatusFailed, Error: "build failed: " + firstLineOf(buildErr[key].Error()), Command: cf.build}
 				if _, err := db.AddRun(run, nil); err != nil {
 					return fail("storing a run: %v", err)
@@ -223,8 +330,11 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 			}
 			id := fmt.Sprintf("%d.%d", start.Unix(), bar.done+1) // the run about to be recorded
 			r := cfg.Run(b, pt, rep, filepath.Join(work, "runs", id), id)
-			run := &runs.Run{Program: prog.ID, Source: "mkvet", P: pt.P, Rep: rep, Params: floatParams(pt.Params),
+			run := &runs.Run{Program: prog.ID, Source: "mkvet", P: pt.P, Rep: rep, Params: cloneFloats(runParams),
 				Status: runs.StatusOK, Wall: r.Wall.Seconds(), Command: cf.launcher, Started: time.Now()}
+			if pc != nil {
+				run.Command = pc.command + "; " + cf.launcher
+			}
 			var recs []runs.Record
 			if r.Err != nil {
 				run.Status = runs.StatusFailed
@@ -234,6 +344,9 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 				}
 			} else {
 				recs = storeRecords(run, r.Records)
+				if pc != nil {
+					reportOf[calib.Point{Params: run.Params, P: run.P}.String()] = pc.report
+				}
 			}
 			if _, err := db.AddRun(run, recs); err != nil {
 				return fail("storing a run: %v", err)
@@ -254,7 +367,12 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	}
 	bar.finish()
 	fmt.Fprintf(stderr, "calibrate: %d runs in %v, %d failed\n", total, time.Since(start).Round(time.Millisecond), bar.failed)
-	cal, err := fitStored(db, prog, l.report, cf.threshold)
+	copt := calib.Options{Threshold: cf.threshold}
+	if cs != nil {
+		copt.ReportAt = func(pt calib.Point) *cost.Report { return reportOf[pt.String()] }
+		copt.CountsOnly = true
+	}
+	cal, err := fitStored(db, prog, l.report, copt)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -343,7 +461,7 @@ func calibRuns(db *runs.Store, prog *runs.Program) ([]calib.Run, error) {
 
 // fitStored fits the program's stored runs: the sizes of the sweep are the
 // parameters; values the ranks recorded (not swept) are left to the report.
-func fitStored(db *runs.Store, prog *runs.Program, rep *cost.Report, threshold float64) (*calib.Calibration, error) {
+func fitStored(db *runs.Store, prog *runs.Program, rep *cost.Report, opt calib.Options) (*calib.Calibration, error) {
 	rs, err := calibRuns(db, prog)
 	if err != nil {
 		return nil, err
@@ -351,7 +469,7 @@ func fitStored(db *runs.Store, prog *runs.Program, rep *cost.Report, threshold f
 	if len(rs) == 0 {
 		return nil, fmt.Errorf("no successful runs of %s in %s", prog.Name(), db.Path())
 	}
-	cal, _, err := calib.Calibrate(rep, rs, calib.Options{Threshold: threshold})
+	cal, _, err := calib.Calibrate(rep, rs, opt)
 	return cal, err
 }
 
@@ -438,7 +556,12 @@ func printCalibration(w io.Writer, cal *calib.Calibration, prog *runs.Program, f
 		if n.Model.CV >= 0 {
 			cv = fmt.Sprintf("%.1f%%", 100*n.Model.CV)
 		}
-		fmt.Fprintf(w, "%-28s %-7s %-6s %9s %7.4f %6.1f%% %7s  %s\n", n.Node, kind, n.Basis, fmtSeconds(n.Mean),
+		name := n.Node
+		if n.Approx != "" {
+			name += " ~"
+			notes = append(notes, n.Node+": its counts are approximate ("+n.Approx+")")
+		}
+		fmt.Fprintf(w, "%-28s %-7s %-6s %9s %7.4f %6.1f%% %7s  %s\n", name, kind, n.Basis, fmtSeconds(n.Mean),
 			n.Model.R2, 100*n.Model.SMAPE, cv, n.Model)
 		if n.Op == "init" {
 			notes = append(notes, n.Node+": MPI_INIT, left out of the program time")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -266,16 +267,12 @@ func overProcessors(pw symbolic.Piecewise, env map[string]symbolic.Rat, v string
 	return pp, nil
 }
 
-func sortedKeys(m map[string]string) []string {
+// sortedKeys returns m's keys in order: a stable, readable output.
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
-	// Keep a stable, readable order.
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
-		}
-	}
+	slices.Sort(keys)
 	return keys
 }

@@ -15,7 +15,7 @@ import (
 func init() {
 	register(&command{
 		name:  "predict",
-		usage: "-D name=value,... -P 2,4,8 [-runs FILE] [-label NAME] [-top N] [-json] FILE...",
+		usage: "-D name=value,... -P 2,4,8 [-configure CMD] [-runs FILE] [-label NAME] [-top N] [-json] FILE...",
 		short: "predict seconds per node and in total at sizes and process counts nobody ran, from calibrated runs",
 		order: 42,
 		run:   runPredict,
@@ -31,14 +31,20 @@ type predictJSON struct {
 }
 
 type predictPoint struct {
-	P       int                `json:"P"`
+	P int `json:"P"`
+	// Configured are the integer constants the -configure command wrote
+	// for this P, at which the counts were evaluated.
+	Configured map[string]int64 `json:"configured,omitempty"`
 	Seconds float64            `json:"seconds"`
 	Lo      float64            `json:"lo"`
 	Hi      float64            `json:"hi"`
 	Rank    int                `json:"slowest_rank"`
 	Nodes   map[string]float64 `json:"nodes"`
-	// Warnings say where the calibration is extrapolated past what it saw.
+	// Warnings say where the calibration is extrapolated past what it saw
+	// and which nodes rest on approximate counts.
 	Warnings []string `json:"warnings,omitempty"`
+	// Approx is the share of the time predicted from approximate counts.
+	Approx float64 `json:"approx_share,omitempty"`
 }
 
 func runPredict(args []string, stdout, stderr io.Writer) int {
@@ -47,6 +53,7 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 	var pf progFlags
 	pf.register(fs, "predict at `name=value` (repeatable, or comma-separated): the sizes, and values the static counts "+
 		"keep as parameters (px=2)")
+	pf.registerConfigure(fs, "for each process count (with {P}, and {name} for a -D value such as class=A)")
 	db := fs.String("runs", runs.DefaultPath, "the runs database `FILE` written by mkvet calibrate")
 	label := fs.String("label", "", "use the program version labelled `NAME` (default: the version of FILE's contents)")
 	procs := fs.String("P", "", "process counts `list`, comma-separated (default: -D P, or 1)")
@@ -60,7 +67,21 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mkvet predict: "+format+"\n", args...)
 		return 2
 	}
-	vals, _, err := intDefs(pf.defs)
+	var (
+		vals   map[string]int64
+		labels map[string]string
+		cs     *configurations
+		err    error
+	)
+	if pf.configure == "" {
+		vals, _, err = intDefs(pf.defs)
+	} else {
+		if cs, err = newConfigurations("predict", &pf, files, stderr); err != nil {
+			return fail("%v", err)
+		}
+		defer cs.close()
+		vals, labels, err = splitDefs(pf.defs, cs.placeholders())
+	}
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -79,11 +100,37 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 			ps = append(ps, n)
 		}
 	}
-	l, st := pf.load("predict", files, stderr)
-	if l == nil {
-		return st
+	// With -configure each P is a program of its own: configured, read
+	// and costed there.
+	var confs []*configured
+	var rep *cost.Report
+	if cs != nil {
+		if len(files) == 0 {
+			return fail("no Fortran files given")
+		}
+		if err := cs.conf.checkPlaceholders(func(s string) bool {
+			_, isInt := vals[s]
+			_, isLabel := labels[s]
+			return s == cost.Size || isInt || isLabel
+		}); err != nil {
+			return fail("%v", err)
+		}
+		for _, p := range ps {
+			c, err := cs.at(configValues(labels, vals, p), withP(vals, p))
+			if err != nil {
+				return fail("P=%d: %v", p, configureFailure(err, cs))
+			}
+			confs = append(confs, c)
+		}
+		rep = confs[0].report
+	} else {
+		l, st := pf.load("predict", files, stderr)
+		if l == nil {
+			return st
+		}
+		rep = l.report
 	}
-	cal, model, prog, err := calibrationFor(*db, *label, files, l.report)
+	cal, model, prog, err := calibrationFor(*db, *label, files, rep)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -92,24 +139,40 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 		params[k] = float64(v)
 	}
 	for _, s := range cal.Sizes {
-		if _, ok := params[s]; !ok {
+		if _, ok := params[s]; !ok && cs == nil {
 			return fail("give the size %s with -D %s=... (the calibration varied it)", s, s)
 		}
 	}
 	out := predictJSON{Program: prog.Name(), Hash: prog.Hash, Params: params}
 	var preds []*calib.Prediction
-	for _, p := range ps {
+	for i, p := range ps {
 		pt := calib.Point{Params: params, P: p}
-		pred, err := calib.Predict(cal, model, pt, params)
+		m := model
+		if cs != nil {
+			// The constants configured are the point's sizes, as they were
+			// for the runs calibrated.
+			pt.Params = cloneFloats(params)
+			for k, v := range confs[i].consts {
+				if _, ok := pt.Params[k]; !ok {
+					pt.Params[k] = float64(v)
+				}
+			}
+			m = calib.NewModel(confs[i].report, cal.Timed())
+		}
+		pred, err := calib.Predict(cal, m, pt, pt.Params)
 		if err != nil {
 			return fail("%v", err)
 		}
 		preds = append(preds, pred)
 		pp := predictPoint{P: p, Seconds: pred.Total, Lo: pred.Lo, Hi: pred.Hi, Rank: pred.Rank, Nodes: map[string]float64{}}
+		if cs != nil {
+			pp.Configured = confs[i].consts
+		}
 		for _, n := range pred.Nodes {
 			pp.Nodes[n.Node] = n.OnSlowest
 		}
 		pp.Warnings = pred.Warnings
+		pp.Approx = pred.Approx
 		out.Points = append(out.Points, pp)
 	}
 	if *asJSON {
@@ -119,8 +182,14 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	var at []string
+	for _, k := range sortedKeys(labels) {
+		at = append(at, k+"="+labels[k])
+	}
 	for _, k := range sortedNames(boolKeys(params)) {
 		at = append(at, k+"="+strconv.FormatFloat(params[k], 'f', -1, 64))
+	}
+	if len(at) == 0 {
+		at = append(at, "the values configured")
 	}
 	fmt.Fprintf(stdout, "predicted program time of %s (program %s, calibrated on %d runs at %d points) at %s\n",
 		strings.Join(files, " "), prog.Name(), cal.Runs, cal.Points, strings.Join(at, " "))
@@ -146,6 +215,9 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 		if n.Basis == calib.PMNF {
 			name += " *"
 		}
+		if n.Approx != "" {
+			name += " ~"
+		}
 		fmt.Fprintf(stdout, "%-28s", name)
 		for _, pr := range preds {
 			fmt.Fprintf(stdout, " %12s", fmtSeconds(pr.Nodes[i].OnSlowest))
@@ -153,8 +225,13 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout)
 	}
 	fmt.Fprintf(stdout, "%-28s", "total")
+	approx := false
 	for _, pr := range preds {
-		fmt.Fprintf(stdout, " %12s", fmtSeconds(pr.Total))
+		t := fmtSeconds(pr.Total)
+		if pr.Approx >= 0.01 {
+			t, approx = "~"+t, true
+		}
+		fmt.Fprintf(stdout, " %12s", t)
 	}
 	fmt.Fprintln(stdout)
 	fmt.Fprintf(stdout, "%-28s", "95% interval")
@@ -166,6 +243,19 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 		if n.Basis == calib.PMNF {
 			fmt.Fprintln(stdout, "* fitted by a PMNF search: its time does not follow its counts")
 			break
+		}
+	}
+	if approx {
+		fmt.Fprintln(stdout, "~ rests in part on approximate counts (trip counts or branches that depend on the data): "+
+			"the share and the nodes are in the warnings and in -json")
+	}
+	if cs != nil {
+		for i, c := range confs {
+			var kv []string
+			for _, k := range sortedKeys(c.consts) {
+				kv = append(kv, k+"="+strconv.FormatInt(c.consts[k], 10))
+			}
+			fmt.Fprintf(stdout, "P=%d: configured by %q (%s)\n", ps[i], c.command, strings.Join(kv, " "))
 		}
 	}
 	for _, pr := range preds {
@@ -199,7 +289,7 @@ func calibrationFor(db, label string, files []string, rep *cost.Report) (*calib.
 		return nil, nil, nil, err
 	}
 	if cal == nil {
-		if cal, err = fitStored(store, prog, rep, 0.1); err != nil {
+		if cal, err = fitStored(store, prog, rep, calib.Options{Threshold: 0.1}); err != nil {
 			return nil, nil, nil, err
 		}
 	}

@@ -160,6 +160,10 @@ type NodeModel struct {
 	// Mean is the node's mean measured seconds per active rank and point,
 	// to rank nodes by weight in reports.
 	Mean float64 `json:"mean"`
+	// Approx says why the node's counts, and so its predictions, are
+	// approximate: the first node inside it whose count rests on an
+	// approximation and the reason ("" when exact).
+	Approx string `json:"approx,omitempty"`
 	// MaxMessage is the largest mean message size (bytes per message) of a
 	// communication node in the runs fitted. MPI libraries change protocol
 	// with the message size (eager below a threshold, rendezvous above it:
@@ -179,6 +183,9 @@ type Calibration struct {
 	// SlowPoints are the points left out because every repetition met a
 	// slow spell of the machine (MarkSlow).
 	SlowPoints []string `json:"slow_points,omitempty"`
+	// Unconfigured counts the runs left out because Options.ReportAt had
+	// no report for their point (stored runs of another configuration).
+	Unconfigured int `json:"unconfigured,omitempty"`
 	// Fitted compares the measured program time with the fitted one at
 	// each run point.
 	Fitted []Compare `json:"fitted"`
@@ -200,6 +207,18 @@ type Options struct {
 	// Threshold is the cross-validated SMAPE above which a count model is
 	// deemed not to follow the counts and a PMNF search runs (default 0.1).
 	Threshold float64
+	// ReportAt, when set, gives the static report of the program as built
+	// for a run point, in place of the one report Calibrate is given: a
+	// program configured per point (NPB's class and process count compiled
+	// into npbparams.h) has counts of its own at each. The node IDs are
+	// the same in every report (they follow the source, not the values).
+	// Runs at a point with no report (nil) are left out of the fit and
+	// counted in Calibration.Unconfigured.
+	ReportAt func(Point) *cost.Report
+	// CountsOnly keeps every node on its count model: no PMNF search. A
+	// search needs sizes that vary one at a time; a configure step that
+	// sets a problem class changes many compiled-in constants together.
+	CountsOnly bool
 }
 
 // region is a timed node of the report with the timed nodes directly in it.
@@ -212,6 +231,16 @@ type region struct {
 	// time: its own (a timed loop), and those nested in it but not in a
 	// timed region nested in it, callees' loops included.
 	loops []*cost.Node
+	// approx says why the region's features are not exact (a node of it
+	// whose count rests on an approximation the analysis made); "" when
+	// they are.
+	approx string
+	// guessed are the parameters the region's counts use that the
+	// analysis could not derive (a trip count read from the data, a branch
+	// frequency), each with the node using it: at a point that does not
+	// give their value, the features take the analysis's guess (the
+	// parameter's default) and are approximate.
+	guessed map[string]string
 }
 
 // Timed returns the set of nodes a calibration has models for.
@@ -262,18 +291,129 @@ func NewModel(rep *cost.Report, timed map[string]bool) *Model {
 			}
 		}
 	}
+	// A region's time includes the routines it calls that are not timed
+	// regions themselves, down to their own timed regions: their counts
+	// are its counts, exact or not.
+	type part struct {
+		nodes []*cost.Node // of a region, or of a routine outside its timed regions
+	}
+	//
+	// A report node's Parent crosses calls (a routine's parent is the call
+	// of its first calling context), so the loops whose iterations count
+	// toward a region follow Parent; what a region's counts rest on stops
+	// at the routine and follows every call instead.
+	owned := map[*region]*part{}
+	free := map[string]*part{} // by routine name
 	for _, n := range rep.Nodes {
-		if _, ok := n.Node.(*apt.Loop); !ok {
-			continue
+		if _, ok := n.Node.(*apt.Loop); ok {
+			for p := n; p != nil; p = p.Parent {
+				if q := m.byID[p.Node.Base().ID]; q != nil {
+					q.loops = append(q.loops, n)
+					break
+				}
+			}
 		}
+		var owner *region
 		for p := n; p != nil; p = p.Parent {
 			if q := m.byID[p.Node.Base().ID]; q != nil {
-				q.loops = append(q.loops, n)
+				owner = q
+				break
+			}
+			if _, ok := p.Node.(*apt.Routine); ok {
 				break
 			}
 		}
+		if owner != nil {
+			if owned[owner] == nil {
+				owned[owner] = &part{}
+			}
+			owned[owner].nodes = append(owned[owner].nodes, n)
+			continue
+		}
+		if n.Routine != nil {
+			name := n.Routine.Name
+			if free[name] == nil {
+				free[name] = &part{}
+			}
+			free[name].nodes = append(free[name].nodes, n)
+		}
+	}
+	guess := map[string]bool{}
+	for _, p := range rep.Params {
+		if p.Origin != cost.FromAnnotation && p.Origin != cost.FromRead && p.Value == nil {
+			guess[p.Name] = true
+		}
+	}
+	var approxOf func(r *region, nodes []*cost.Node, seen map[string]bool) string
+	approxOf = func(r *region, nodes []*cost.Node, seen map[string]bool) string {
+		for _, n := range nodes {
+			for _, pw := range []symbolic.Piecewise{n.Count, n.Iterations, n.Self} {
+				for _, name := range pwSymbols(pw) {
+					if guess[name] && r.guessed[name] == "" {
+						if r.guessed == nil {
+							r.guessed = map[string]string{}
+						}
+						r.guessed[name] = n.Node.Base().ID
+					}
+				}
+			}
+		}
+		why := ""
+		for _, n := range nodes {
+			if (!n.Exact || n.Missing != 0) && why == "" {
+				why = n.Note
+				if why == "" {
+					why = "a count has no closed form within the analysis's limits"
+				}
+				why = n.Node.Base().ID + ": " + why
+			}
+		}
+		for _, n := range nodes {
+			c, ok := n.Node.(*apt.Call)
+			if !ok || seen[c.Callee] || free[c.Callee] == nil {
+				continue
+			}
+			seen[c.Callee] = true
+			if w := approxOf(r, free[c.Callee].nodes, seen); why == "" {
+				why = w
+			}
+		}
+		return why
+	}
+	for r, pt := range owned {
+		r.approx = approxOf(r, pt.nodes, map[string]bool{})
 	}
 	return m
+}
+
+// pwSymbols lists the symbols of a piecewise value, guards included.
+func pwSymbols(pw symbolic.Piecewise) []string {
+	var out []string
+	for _, pc := range pw.Pieces {
+		out = append(out, pc.Value.Symbols()...)
+		for _, g := range pc.Guard {
+			out = append(out, g.E.Symbols()...)
+		}
+	}
+	return out
+}
+
+// approxAt says why a region's features at a point are approximate: a
+// count that rests on an approximation, or a parameter the analysis
+// guessed that the point does not give; "" when they are exact.
+func (r *region) approxAt(pt Point, extra map[string]float64) string {
+	if r.approx != "" {
+		return r.approx
+	}
+	for _, name := range sortedKeys(r.guessed) {
+		_, given := pt.Params[name]
+		_, recorded := extra[name]
+		if !given && !recorded {
+			return fmt.Sprintf("%s: its count uses %s, which the analysis cannot derive and takes at its default (give it with -D)",
+				r.guessed[name], name)
+		}
+	}
+	return ""
 }
 
 // features of a region at one rank: loops and routines [work, iters,
@@ -429,6 +569,22 @@ func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, e
 	if len(m.regions) == 0 {
 		return nil, nil, errors.New("calibrate: no timed node of the runs is in the static report (another program version?)")
 	}
+	// The model of each point's own report (Options.ReportAt), one per
+	// report.
+	models := map[*cost.Report]*Model{rep: m}
+	modelAt := func(pt Point) *Model {
+		if opt.ReportAt == nil {
+			return m
+		}
+		r := opt.ReportAt(pt)
+		if r == nil {
+			return nil
+		}
+		if models[r] == nil {
+			models[r] = NewModel(r, timed)
+		}
+		return models[r]
+	}
 	rs = slices.Clone(rs)
 	MarkSlow(rs)
 	// Group repetitions by point.
@@ -436,18 +592,36 @@ func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, e
 		pt    Point
 		extra map[string]float64
 		runs  []Run
+		m     *Model
+		ev    *evaluator
 	}
 	var groups, dropped []*group
 	byKey := map[string]*group{}
+	unconfigured := 0
 	for _, r := range rs {
 		pt := Point{Params: r.Params, P: r.P}
 		g := byKey[pt.key()]
 		if g == nil {
-			g = &group{pt: pt, extra: r.Params}
+			pm := modelAt(pt)
+			if pm == nil {
+				unconfigured++
+				continue
+			}
+			g = &group{pt: pt, extra: r.Params, m: pm}
 			byKey[pt.key()] = g
 			groups = append(groups, g)
 		}
 		g.runs = append(g.runs, r)
+	}
+	if len(groups) == 0 {
+		return nil, nil, errors.New("calibrate: no run has a static report of its configuration")
+	}
+	evs := map[*Model]*evaluator{}
+	for _, g := range groups {
+		if evs[g.m] == nil {
+			evs[g.m] = &evaluator{m: g.m}
+		}
+		g.ev = evs[g.m]
 	}
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].pt.key() < groups[j].pt.key() })
 	// A point all of whose repetitions met a slow spell says how slow the
@@ -500,19 +674,33 @@ func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, e
 		v[len(v)-1] = float64(pt.P)
 		return v
 	}
-	ev := &evaluator{m: m}
-	cal := &Calibration{Sizes: sizes, Runs: len(rs), Points: len(groups)}
+	cal := &Calibration{Sizes: sizes, Runs: len(rs) - unconfigured, Points: len(groups), Unconfigured: unconfigured}
 	for _, g := range dropped {
 		cal.SlowPoints = append(cal.SlowPoints, g.pt.String())
 	}
-	growth := workGrowth(rep, groups[len(groups)-1].pt, groups[len(groups)-1].extra, sizes)
-	for _, r := range m.regions {
+	last := groups[len(groups)-1]
+	growth := workGrowth(last.m.rep, last.pt, last.extra, sizes)
+	// The regions of every point's report: a configuration may run a
+	// branch another never takes (NPB FT's layouts by process count), whose
+	// report then has no such node.
+	regions := slices.Clone(m.regions)
+	for _, g := range groups {
+		for _, r := range g.m.regions {
+			if !slices.ContainsFunc(regions, func(q *region) bool { return q.id == r.id }) {
+				regions = append(regions, r)
+			}
+		}
+	}
+	for _, r := range regions {
 		names := featureNames(r.kind)
 		var obs []fit.Obs
 		sum, nsum := 0.0, 0
 		maxMsg := 0.0
 		for gi, g := range groups {
-			fs := ev.at(g.pt, g.extra)[r.id]
+			fs, ok := g.ev.at(g.pt, g.extra)[r.id]
+			if !ok {
+				continue // not a node of this configuration's report
+			}
 			// Imported measurements (Extra-P) keep no ranks: their value is
 			// the slowest rank's, which is the rank with the most work.
 			critical := -1
@@ -560,12 +748,17 @@ func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, e
 			continue
 		}
 		nm := &NodeModel{Node: r.id, Kind: r.kind, Op: r.op, Basis: Counts, Mean: sum / float64(nsum), MaxMessage: maxMsg}
+		for _, g := range groups {
+			if q := g.m.byID[r.id]; q != nil && nm.Approx == "" {
+				nm.Approx = q.approxAt(g.pt, g.extra)
+			}
+		}
 		cm, err := countModel(obs, r.kind, params, names)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %v", r.id, err)
 		}
 		nm.Model = cm
-		if (cm.CV > opt.Threshold || cm.CV < 0 && cm.SMAPE > opt.Threshold) && len(groups) >= 3 && len(obs) >= 5 {
+		if (cm.CV > opt.Threshold || cm.CV < 0 && cm.SMAPE > opt.Threshold) && !opt.CountsOnly && len(groups) >= 3 && len(obs) >= 5 {
 			sp := fit.DefaultSpace(params, names, "P")
 			sp.UseFeatures = true
 			sp.NonNegative = true
@@ -599,7 +792,7 @@ func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, e
 			}
 			dof += len(ts) - 1
 		}
-		pred, err := Predict(cal, m, g.pt, g.extra)
+		pred, err := Predict(cal, g.m, g.pt, g.extra)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -771,8 +964,13 @@ type Prediction struct {
 	// PerRank is every rank's predicted time.
 	PerRank []float64
 	// Warnings name what makes the prediction less trustworthy than its
-	// interval says: message sizes beyond those calibrated.
+	// interval says: message sizes beyond those calibrated, counts that
+	// are approximate.
 	Warnings []string
+	// Approx is the share of Total predicted from approximate counts
+	// (nodes whose counts rest on an approximation, NodeModel.Approx, at
+	// this point): the total is marked approximate when it is 1% or more.
+	Approx float64
 }
 
 // NodePrediction is one node's predicted seconds.
@@ -834,6 +1032,16 @@ func Predict(cal *Calibration, m *Model, pt Point, extra map[string]float64) (*P
 			np.Max = math.Max(np.Max, v)
 		}
 		pred.Nodes = append(pred.Nodes, np)
+		if r := m.byID[nm.Node]; r != nil && pred.Total > 0 {
+			if why := r.approxAt(pt, extra); why != "" {
+				share := np.OnSlowest / pred.Total
+				pred.Approx += share
+				if share >= 0.01 {
+					pred.Warnings = append(pred.Warnings, fmt.Sprintf("%s (%.0f%% of the time) rests on approximate counts: %s",
+						nm.Node, 100*share, why))
+				}
+			}
+		}
 		if nm.Kind != "comm" || nm.MaxMessage <= 0 || np.Max < 0.01*pred.Total {
 			continue
 		}

@@ -1,8 +1,10 @@
 package calib
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -245,5 +247,87 @@ func TestMarkSlow(t *testing.T) {
 		if !probes && math.Abs(e) < 0.1 {
 			t.Errorf("without probes the slow point should bend the fit: %.1f%% off", 100*e)
 		}
+	}
+}
+
+// configuredSource is a program whose size is compiled in, as a configure
+// step writes it (NPB's npbparams.h): one loop nest over n elements, ten
+// sweeps.
+const configuredSource = `      program cfg
+      integer n
+      parameter (n = %d)
+      double precision a(n), s
+      integer i, k
+      s = 0
+      do k = 1, 10
+         do i = 1, n
+            a(i) = a(i) * 0.5d0 + 1.0d0
+            s = s + a(i)
+         enddo
+      enddo
+      print *, s
+      end
+`
+
+// TestCalibrateConfigured: with each point's own report (Options.ReportAt)
+// a program whose size is a compiled-in constant is calibrated from its
+// configurations and predicted at a larger one; one report for every point
+// cannot tell the points apart. The truth is a made-up machine: 3 ns per
+// inner iteration and 2 µs per entry of the nest.
+func TestCalibrateConfigured(t *testing.T) {
+	dir := t.TempDir()
+	reportOf := map[int]*cost.Report{}
+	for _, n := range []int{1000, 2000, 4000, 64000} {
+		file := filepath.Join(dir, fmt.Sprintf("cfg%d.f", n))
+		if err := os.WriteFile(file, []byte(fmt.Sprintf(configuredSource, n)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		prog, diags := fortran.ParseFiles([]string{file}, fortran.Config{})
+		if len(diags) > 0 {
+			t.Fatal(diags)
+		}
+		rep, err := cost.Analyze(prog, cost.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reportOf[n] = rep
+	}
+	truth := func(n int) float64 { return 3e-9*10*float64(n) + 2e-6 }
+	var rs []Run
+	for _, n := range []int{1000, 2000, 4000} {
+		for range 2 {
+			rs = append(rs, Run{Params: map[string]float64{"n": float64(n)}, P: 1, Sched: 1, Seconds: truth(n),
+				Records: []runs.Record{{Node: "cfg/L1", Rank: 0, Count: 1, Timed: 1, Seconds: truth(n)}}})
+		}
+	}
+	at := func(pt Point) *cost.Report { return reportOf[int(pt.Params["n"])] }
+	cal, _, err := Calibrate(reportOf[1000], rs, Options{ReportAt: at, CountsOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cal.Nodes) != 1 || cal.Nodes[0].Basis != Counts || cal.Nodes[0].Approx != "" {
+		t.Fatalf("nodes %+v", cal.Nodes)
+	}
+	pt := Point{Params: map[string]float64{"n": 64000}, P: 1}
+	pred, err := Predict(cal, NewModel(reportOf[64000], cal.Timed()), pt, pt.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := truth(64000); math.Abs(pred.Total-want) > 0.01*want || pred.Approx != 0 {
+		t.Errorf("predicted %g at n=64000 (approximate share %g), want %g", pred.Total, pred.Approx, want)
+	}
+	// One report for all points: the counts do not vary, so the fit can
+	// only average the times; the prediction misses by far.
+	cal1, m1, err := Calibrate(reportOf[1000], rs, Options{CountsOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p1, _ := Predict(cal1, m1, pt, pt.Params); math.Abs(p1.Total-truth(64000)) < 0.5*truth(64000) {
+		t.Errorf("one report predicted %g, want far from %g", p1.Total, truth(64000))
+	}
+	// A run at a point with no report is left out and counted.
+	rs = append(rs, Run{Params: map[string]float64{"n": 8000}, P: 1, Seconds: truth(8000)})
+	if cal, _, err = Calibrate(reportOf[1000], rs, Options{ReportAt: at, CountsOnly: true}); err != nil || cal.Unconfigured != 1 {
+		t.Errorf("unconfigured %d, %v", cal.Unconfigured, err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,28 +44,42 @@ type Config struct {
 	InputFiles []InputFile
 	// Dir is the working directory for builds and runs.
 	Dir string
+	// BuildVars are further placeholders of the build template: the
+	// values a configuration was made for ({class}, {P}).
+	BuildVars map[string]string
+	// Tag tells builds apart that have the same build-time values but
+	// different sources: the configuration a -configure step wrote (NPB's
+	// npbparams.h for class S or W). "" when there is one configuration.
+	Tag string
 	// Timeout bounds one run (0: 10 minutes).
 	Timeout time.Duration
 	// Env is added to each run's environment.
 	Env []string
 }
 
-// Point is one run's parameters: problem sizes and the number of processes.
+// Point is one run's parameters: problem sizes, the number of processes
+// and the values that are not numbers (a problem class, class=S), which
+// only templates use: a configure step, the build, the launcher, an input
+// file.
 type Point struct {
 	Params map[string]int64
+	Labels map[string]string
 	P      int
 }
 
-// String formats p as "n=64 P=2", sizes sorted.
+// String formats p as "class=S n=64 P=2", names sorted.
 func (p Point) String() string {
 	var parts []string
+	for _, k := range sortedKeys(p.Labels) {
+		parts = append(parts, k+"="+p.Labels[k])
+	}
 	for _, k := range sortedKeys(p.Params) {
 		parts = append(parts, k+"="+strconv.FormatInt(p.Params[k], 10))
 	}
 	return strings.Join(append(parts, "P="+strconv.Itoa(p.P)), " ")
 }
 
-func sortedKeys(m map[string]int64) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	ks := make([]string, 0, len(m))
 	for k := range m {
 		ks = append(ks, k)
@@ -75,15 +90,17 @@ func sortedKeys(m map[string]int64) []string {
 
 // ParseGrid reads a sweep such as "N=64,128,256 P=1,2": space-separated
 // name=value lists whose cartesian product is the grid, P the process counts
-// (1 when absent). Names are kept in lower case except P.
+// (1 when absent). Names are kept in lower case except P. A list with a
+// value that is not an integer ("class=S,W") is a list of labels.
 func ParseGrid(spec string) ([]Point, error) {
 	fields := strings.Fields(spec)
 	if len(fields) == 0 {
 		return nil, errors.New("empty sweep; write e.g. 'N=64,128,256 P=1,2'")
 	}
 	type dim struct {
-		name string
-		vals []int64
+		name   string
+		vals   []int64
+		labels []string
 	}
 	var dims []dim
 	seen := map[string]bool{}
@@ -101,32 +118,51 @@ func ParseGrid(spec string) ([]Point, error) {
 			return nil, fmt.Errorf("%s given twice", name)
 		}
 		seen[name] = true
-		var vals []int64
+		d := dim{name: name}
 		for _, s := range strings.Split(list, ",") {
-			v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-			if err != nil {
-				return nil, fmt.Errorf("%s=%s: %q is not an integer", name, list, s)
+			s = strings.TrimSpace(s)
+			if s == "" || strings.ContainsAny(s, "{}'\"\\") {
+				return nil, fmt.Errorf("%s=%s: %q is not a value", name, list, s)
 			}
+			d.labels = append(d.labels, s)
+		}
+		numeric := true
+		for _, s := range d.labels {
+			v, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				numeric = false
+				break
+			}
+			d.vals = append(d.vals, v)
+		}
+		switch {
+		case name == "P" && !numeric:
+			return nil, fmt.Errorf("P=%s: the process counts must be integers", list)
+		case numeric:
+			d.labels = nil
+		default:
+			d.vals = nil
+		}
+		for _, v := range d.vals {
 			if name == "P" && (v < 1 || v > 1<<20) {
 				return nil, fmt.Errorf("P=%d: need 1 <= P", v)
 			}
-			vals = append(vals, v)
 		}
-		dims = append(dims, dim{name, vals})
+		dims = append(dims, d)
 	}
-	pts := []Point{{Params: map[string]int64{}, P: 1}}
+	pts := []Point{{Params: map[string]int64{}, Labels: map[string]string{}, P: 1}}
 	for _, d := range dims {
 		var next []Point
 		for _, p := range pts {
-			for _, v := range d.vals {
-				q := Point{Params: map[string]int64{}, P: p.P}
-				for k, x := range p.Params {
-					q.Params[k] = x
-				}
-				if d.name == "P" {
-					q.P = int(v)
-				} else {
-					q.Params[d.name] = v
+			for i := range max(len(d.vals), len(d.labels)) {
+				q := Point{Params: maps.Clone(p.Params), Labels: maps.Clone(p.Labels), P: p.P}
+				switch {
+				case d.labels != nil:
+					q.Labels[d.name] = d.labels[i]
+				case d.name == "P":
+					q.P = int(d.vals[i])
+				default:
+					q.Params[d.name] = d.vals[i]
 				}
 				next = append(next, q)
 			}
@@ -173,6 +209,9 @@ func Key(values map[string]int64) string {
 // build returns an error with the compiler's output.
 func (c *Config) Compile(values map[string]int64) (*Build, error) {
 	key := Key(values)
+	if c.Tag != "" {
+		key = c.Tag + " " + key
+	}
 	sum := sha256.Sum256([]byte(key))
 	dir := filepath.Join(c.Dir, "build-"+hex.EncodeToString(sum[:4]))
 	opt := c.Options
@@ -188,6 +227,9 @@ func (c *Config) Compile(values map[string]int64) (*Build, error) {
 	}
 	absDir, _ := filepath.Abs(dir)
 	vars := map[string][]string{"srcs": res.Sources, "exe": {exe}, "dir": {absDir}}
+	for k, v := range c.BuildVars {
+		vars[k] = []string{v}
+	}
 	for k, v := range values {
 		vars[k] = []string{strconv.FormatInt(v, 10)}
 	}
@@ -227,11 +269,14 @@ type Run struct {
 }
 
 // Vars are the values of a run's templates at point p: {P}, {exe}, {dir},
-// {srcs} and {name} for each size.
+// {srcs} and {name} for each size and label.
 func Vars(p Point, exe, dir string, srcs []string) map[string][]string {
 	vars := map[string][]string{"exe": {exe}, "P": {strconv.Itoa(p.P)}, "dir": {dir}, "srcs": srcs}
 	for k, v := range p.Params {
 		vars[k] = []string{strconv.FormatInt(v, 10)}
+	}
+	for k, v := range p.Labels {
+		vars[k] = []string{v}
 	}
 	return vars
 }

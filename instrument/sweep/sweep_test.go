@@ -24,7 +24,22 @@ func TestParseGrid(t *testing.T) {
 	if pts, _ := ParseGrid("n=5"); len(pts) != 1 || pts[0].P != 1 {
 		t.Errorf("no P: %+v", pts)
 	}
-	for _, bad := range []string{"", "N", "N=", "N=a", "P=0", "n=1 n=2"} {
+	pts, err = ParseGrid("class=S,W P=1,2 n=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = got[:0]
+	for _, p := range pts {
+		got = append(got, p.String())
+	}
+	want = []string{"class=S n=3 P=1", "class=S n=3 P=2", "class=W n=3 P=1", "class=W n=3 P=2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("grid %q, want %q", got, want)
+	}
+	if v := Vars(pts[2], "", "", nil); v["class"][0] != "W" || v["n"][0] != "3" || v["P"][0] != "1" {
+		t.Errorf("Vars = %v", v)
+	}
+	for _, bad := range []string{"", "N", "N=", "P=0", "P=a", "n=1 n=2", "c=S,", "c={x}"} {
 		if _, err := ParseGrid(bad); err == nil {
 			t.Errorf("ParseGrid(%q) should fail", bad)
 		}
