@@ -1,11 +1,11 @@
 package main
 
 import (
-	"slices"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/mkvet/mkvet/counting"

@@ -34,12 +34,12 @@ type predictPoint struct {
 	P int `json:"P"`
 	// Configured are the integer constants the -configure command wrote
 	// for this P, at which the counts were evaluated.
-	Configured map[string]int64 `json:"configured,omitempty"`
-	Seconds float64            `json:"seconds"`
-	Lo      float64            `json:"lo"`
-	Hi      float64            `json:"hi"`
-	Rank    int                `json:"slowest_rank"`
-	Nodes   map[string]float64 `json:"nodes"`
+	Configured map[string]int64   `json:"configured,omitempty"`
+	Seconds    float64            `json:"seconds"`
+	Lo         float64            `json:"lo"`
+	Hi         float64            `json:"hi"`
+	Rank       int                `json:"slowest_rank"`
+	Nodes      map[string]float64 `json:"nodes"`
 	// Warnings say where the calibration is extrapolated past what it saw
 	// and which nodes rest on approximate counts.
 	Warnings []string `json:"warnings,omitempty"`
