@@ -121,7 +121,7 @@ func (cs *configurations) at(vals map[string]string, ints map[string]int64) (*co
 			written[name] = true
 		}
 	}
-	c := &configured{key: key, vals: cloneStrings(vals), command: cs.conf.command, prog: prog, report: rep,
+	c := &configured{key: key, vals: cloned(vals), command: cs.conf.command, prog: prog, report: rep,
 		consts: writtenConstants(prog, written), generated: cs.conf.generated()}
 	cs.cache[key] = c
 	return c, nil
@@ -206,7 +206,7 @@ func isLabel(s string) bool {
 // configValues are the values a configure command is given at a point: the
 // labels, the integers and P, by report symbol.
 func configValues(labels map[string]string, ints map[string]int64, p int) map[string]string {
-	vals := cloneStrings(labels)
+	vals := cloned(labels)
 	for k, v := range ints {
 		vals[k] = strconv.FormatInt(v, 10)
 	}
@@ -214,32 +214,23 @@ func configValues(labels map[string]string, ints map[string]int64, p int) map[st
 	return vals
 }
 
-func cloneStrings(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m))
+// cloned copies a map (the package's own maps() stands in the way of the
+// standard library's maps.Clone).
+func cloned[V any](m map[string]V) map[string]V {
+	out := make(map[string]V, len(m))
 	for k, v := range m {
 		out[k] = v
 	}
 	return out
 }
 
-func mergeInts(a, b map[string]int64) map[string]int64 {
-	out := make(map[string]int64, len(a)+len(b))
-	for k, v := range a {
-		out[symbolName(k)] = v
-	}
-	for k, v := range b {
-		out[symbolName(k)] = v
-	}
-	return out
-}
-
-func mergeLabels(a, b map[string]string) map[string]string {
-	out := make(map[string]string, len(a)+len(b))
-	for k, v := range a {
-		out[symbolName(k)] = v
-	}
-	for k, v := range b {
-		out[symbolName(k)] = v
+// merged returns a's entries and b's, b's winning, keyed by report symbol.
+func merged[V any](a, b map[string]V) map[string]V {
+	out := make(map[string]V, len(a)+len(b))
+	for _, m := range []map[string]V{a, b} {
+		for k, v := range m {
+			out[symbolName(k)] = v
+		}
 	}
 	return out
 }
@@ -247,16 +238,8 @@ func mergeLabels(a, b map[string]string) map[string]string {
 // withP returns the integer values at which a configured program is
 // costed: the sizes and the process count.
 func withP(ints map[string]int64, p int) map[string]int64 {
-	out := mergeInts(ints, nil)
+	out := merged(ints, nil)
 	out[cost.Size] = int64(p)
-	return out
-}
-
-func cloneFloats(m map[string]float64) map[string]float64 {
-	out := make(map[string]float64, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
 	return out
 }
 

@@ -137,8 +137,8 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		// The first configuration stands for the program in what does not
 		// change between configurations: its sizes, whether it uses MPI,
 		// where the probes go.
-		first, err := cs.at(configValues(mergeLabels(fixedLabels, grid[0].Labels), mergeInts(fixed, grid[0].Params), grid[0].P),
-			withP(mergeInts(fixed, grid[0].Params), grid[0].P))
+		first, err := cs.at(configValues(merged(fixedLabels, grid[0].Labels), merged(fixed, grid[0].Params), grid[0].P),
+			withP(merged(fixed, grid[0].Params), grid[0].P))
 		if err != nil {
 			return fail("%v", configureFailure(err, cs))
 		}
@@ -330,7 +330,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 			}
 			id := fmt.Sprintf("%d.%d", start.Unix(), bar.done+1) // the run about to be recorded
 			r := cfg.Run(b, pt, rep, filepath.Join(work, "runs", id), id)
-			run := &runs.Run{Program: prog.ID, Source: "mkvet", P: pt.P, Rep: rep, Params: cloneFloats(runParams),
+			run := &runs.Run{Program: prog.ID, Source: "mkvet", P: pt.P, Rep: rep, Params: cloned(runParams),
 				Status: runs.StatusOK, Wall: r.Wall.Seconds(), Command: cf.launcher, Started: time.Now()}
 			if pc != nil {
 				run.Command = pc.command + "; " + cf.launcher

@@ -151,7 +151,7 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 		if cs != nil {
 			// The constants configured are the point's sizes, as they were
 			// for the runs calibrated.
-			pt.Params = cloneFloats(params)
+			pt.Params = cloned(params)
 			for k, v := range confs[i].consts {
 				if _, ok := pt.Params[k]; !ok {
 					pt.Params[k] = float64(v)
