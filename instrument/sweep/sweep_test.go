@@ -83,3 +83,39 @@ func TestBuildValues(t *testing.T) {
 		t.Errorf("Key = %q, %q", Key(vals), Key(nil))
 	}
 }
+
+// FuzzParseGrid: any -runs text gives points or an error, never a panic;
+// the points are the product of the lists, each with a P of at least 1, and
+// every value a template gets is one word with no quote or brace.
+func FuzzParseGrid(f *testing.F) {
+	for _, s := range []string{"N=64,128 P=1,2", "class=S,W P=1,2 n=3", "P=0", "c={x}", "n=1 n=2", "a=,", "P=a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		pts, err := ParseGrid(spec)
+		if err != nil {
+			return
+		}
+		want := 1
+		for _, field := range strings.Fields(spec) {
+			_, list, _ := strings.Cut(field, "=")
+			want *= len(strings.Split(list, ","))
+		}
+		if len(pts) != want {
+			t.Fatalf("%q: %d points, want %d", spec, len(pts), want)
+		}
+		for _, p := range pts {
+			if p.P < 1 {
+				t.Fatalf("%q: P=%d", spec, p.P)
+			}
+			for k, v := range Vars(p, "x", "x", nil) {
+				if k == "srcs" {
+					continue
+				}
+				if len(v) != 1 || v[0] == "" || strings.ContainsAny(v[0], "{}'\"\\ \t\n") {
+					t.Fatalf("%q: {%s} = %q", spec, k, v)
+				}
+			}
+		}
+	})
+}
