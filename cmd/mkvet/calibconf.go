@@ -94,6 +94,7 @@ func (cs *configurations) at(vals map[string]string, ints map[string]int64) (*co
 		if cs.current != key {
 			// Another configuration is in the mirror; the build of this
 			// one reads the mirror, so the command runs again.
+			cs.current = ""
 			if err := cs.conf.run(vals); err != nil {
 				return nil, err
 			}
@@ -101,6 +102,9 @@ func (cs *configurations) at(vals map[string]string, ints map[string]int64) (*co
 		}
 		return c, nil
 	}
+	// Until the command succeeds the mirror holds no known configuration
+	// (a failing command may have written part of one).
+	cs.current = ""
 	prog, diags, err := cs.conf.parse(cs.files, cs.cfg, vals)
 	if err != nil {
 		return nil, err
@@ -311,7 +315,6 @@ func compileAt(cfg *sweep.Config, cs *configurations, c *configured, pt sweep.Po
 	}
 	cc := *cfg
 	cc.Prog = c.prog
-	cc.Tag = c.key
 	cc.BuildVars = c.vals
 	cc.Options.ReadFile = cs.conf.readFile
 	cc.Options.Record = nil

@@ -139,7 +139,7 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 		params[k] = float64(v)
 	}
 	for _, s := range cal.Sizes {
-		if _, ok := params[s]; !ok && cs == nil {
+		if _, ok := params[s]; !ok {
 			return fail("give the size %s with -D %s=... (the calibration varied it)", s, s)
 		}
 	}

@@ -294,16 +294,13 @@ func NewModel(rep *cost.Report, timed map[string]bool) *Model {
 	// A region's time includes the routines it calls that are not timed
 	// regions themselves, down to their own timed regions: their counts
 	// are its counts, exact or not.
-	type part struct {
-		nodes []*cost.Node // of a region, or of a routine outside its timed regions
-	}
 	//
 	// A report node's Parent crosses calls (a routine's parent is the call
 	// of its first calling context), so the loops whose iterations count
 	// toward a region follow Parent; what a region's counts rest on stops
 	// at the routine and follows every call instead.
-	owned := map[*region]*part{}
-	free := map[string]*part{} // by routine name
+	owned := map[*region][]*cost.Node{}
+	free := map[string][]*cost.Node{} // a routine's nodes outside its timed regions, by routine name
 	for _, n := range rep.Nodes {
 		if _, ok := n.Node.(*apt.Loop); ok {
 			for p := n; p != nil; p = p.Parent {
@@ -324,18 +321,9 @@ func NewModel(rep *cost.Report, timed map[string]bool) *Model {
 			}
 		}
 		if owner != nil {
-			if owned[owner] == nil {
-				owned[owner] = &part{}
-			}
-			owned[owner].nodes = append(owned[owner].nodes, n)
-			continue
-		}
-		if n.Routine != nil {
-			name := n.Routine.Name
-			if free[name] == nil {
-				free[name] = &part{}
-			}
-			free[name].nodes = append(free[name].nodes, n)
+			owned[owner] = append(owned[owner], n)
+		} else if n.Routine != nil {
+			free[n.Routine.Name] = append(free[n.Routine.Name], n)
 		}
 	}
 	guess := map[string]bool{}
@@ -374,14 +362,14 @@ func NewModel(rep *cost.Report, timed map[string]bool) *Model {
 				continue
 			}
 			seen[c.Callee] = true
-			if w := approxOf(r, free[c.Callee].nodes, seen); why == "" {
+			if w := approxOf(r, free[c.Callee], seen); why == "" {
 				why = w
 			}
 		}
 		return why
 	}
-	for r, pt := range owned {
-		r.approx = approxOf(r, pt.nodes, map[string]bool{})
+	for r, nodes := range owned {
+		r.approx = approxOf(r, nodes, map[string]bool{})
 	}
 	return m
 }
@@ -569,23 +557,32 @@ func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, e
 	if len(m.regions) == 0 {
 		return nil, nil, errors.New("calibrate: no timed node of the runs is in the static report (another program version?)")
 	}
-	// The model of each point's own report (Options.ReportAt), one per
-	// report.
-	models := map[*cost.Report]*Model{rep: m}
-	modelAt := func(pt Point) *Model {
-		if opt.ReportAt == nil {
-			return m
+	// The evaluator of each point's own report (Options.ReportAt), one
+	// per report; runs at a point without one are left out.
+	evs := map[*cost.Report]*evaluator{rep: {m: m}}
+	evAt := func(pt Point) *evaluator {
+		r := rep
+		if opt.ReportAt != nil {
+			if r = opt.ReportAt(pt); r == nil {
+				return nil
+			}
 		}
-		r := opt.ReportAt(pt)
-		if r == nil {
-			return nil
+		if evs[r] == nil {
+			evs[r] = &evaluator{m: NewModel(r, timed)}
 		}
-		if models[r] == nil {
-			models[r] = NewModel(r, timed)
-		}
-		return models[r]
+		return evs[r]
 	}
-	rs = slices.Clone(rs)
+	unconfigured := 0
+	rs = slices.DeleteFunc(slices.Clone(rs), func(r Run) bool {
+		if evAt(Point{Params: r.Params, P: r.P}) == nil {
+			unconfigured++
+			return true
+		}
+		return false
+	})
+	if len(rs) == 0 {
+		return nil, nil, errors.New("calibrate: no run has a static report of its configuration")
+	}
 	MarkSlow(rs)
 	// Group repetitions by point.
 	type group struct {
@@ -597,31 +594,16 @@ func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, e
 	}
 	var groups, dropped []*group
 	byKey := map[string]*group{}
-	unconfigured := 0
 	for _, r := range rs {
 		pt := Point{Params: r.Params, P: r.P}
 		g := byKey[pt.key()]
 		if g == nil {
-			pm := modelAt(pt)
-			if pm == nil {
-				unconfigured++
-				continue
-			}
-			g = &group{pt: pt, extra: r.Params, m: pm}
+			ev := evAt(pt)
+			g = &group{pt: pt, extra: r.Params, m: ev.m, ev: ev}
 			byKey[pt.key()] = g
 			groups = append(groups, g)
 		}
 		g.runs = append(g.runs, r)
-	}
-	if len(groups) == 0 {
-		return nil, nil, errors.New("calibrate: no run has a static report of its configuration")
-	}
-	evs := map[*Model]*evaluator{}
-	for _, g := range groups {
-		if evs[g.m] == nil {
-			evs[g.m] = &evaluator{m: g.m}
-		}
-		g.ev = evs[g.m]
 	}
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].pt.key() < groups[j].pt.key() })
 	// A point all of whose repetitions met a slow spell says how slow the
@@ -674,7 +656,7 @@ func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, e
 		v[len(v)-1] = float64(pt.P)
 		return v
 	}
-	cal := &Calibration{Sizes: sizes, Runs: len(rs) - unconfigured, Points: len(groups), Unconfigured: unconfigured}
+	cal := &Calibration{Sizes: sizes, Runs: len(rs), Points: len(groups), Unconfigured: unconfigured}
 	for _, g := range dropped {
 		cal.SlowPoints = append(cal.SlowPoints, g.pt.String())
 	}

@@ -45,12 +45,11 @@ type Config struct {
 	// Dir is the working directory for builds and runs.
 	Dir string
 	// BuildVars are further placeholders of the build template: the
-	// values a configuration was made for ({class}, {P}).
+	// values a configuration was made for ({class}, {P}). Builds with the
+	// same build-time values but other BuildVars are of other sources
+	// (NPB's npbparams.h for class S or W) and get directories of their
+	// own.
 	BuildVars map[string]string
-	// Tag tells builds apart that have the same build-time values but
-	// different sources: the configuration a -configure step wrote (NPB's
-	// npbparams.h for class S or W). "" when there is one configuration.
-	Tag string
 	// Timeout bounds one run (0: 10 minutes).
 	Timeout time.Duration
 	// Env is added to each run's environment.
@@ -209,8 +208,8 @@ func Key(values map[string]int64) string {
 // build returns an error with the compiler's output.
 func (c *Config) Compile(values map[string]int64) (*Build, error) {
 	key := Key(values)
-	if c.Tag != "" {
-		key = c.Tag + " " + key
+	for _, k := range sortedKeys(c.BuildVars) {
+		key += " " + k + "=" + c.BuildVars[k]
 	}
 	sum := sha256.Sum256([]byte(key))
 	dir := filepath.Join(c.Dir, "build-"+hex.EncodeToString(sum[:4]))
