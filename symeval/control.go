@@ -462,6 +462,10 @@ func (ev *evaluator) chooseUndef(c counting.Formula, a, b Value) Value {
 func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	follower := ev.follower
 	o := ev.newOcc(l, parent)
+	if len(ev.frame().loops) == 0 {
+		o.Footprint = ev.footprint(l)
+	}
+	o.Stream = ev.streamBytes(l)
 	ev.loopDepth++
 	defer func() { ev.loopDepth-- }()
 	pos := l.Span.Start()

@@ -24,4 +24,9 @@
 // Control transfers that leave structured code (GOTO, EXIT and CYCLE under
 // conditions the evaluation cannot place) are not modelled exactly: the
 // affected occurrences are marked inexact with a note.
+//
+// Each loop nest also gets its footprint, the declared sizes of the arrays
+// its statements refer to, evaluated in its calling context, and each
+// innermost loop the bytes one iteration streams (footprint.go): the
+// calibration's memory levels rest on them.
 package symeval

@@ -290,6 +290,8 @@ type evaluator struct {
 	// rankReads memoizes readOffsetByRank by array state and offset.
 	rankReads  map[rankRead][]Alt
 	afterLoops map[string]*unknown
+	// streams memoizes streamBytes.
+	streams map[*apt.Loop]int64
 }
 
 // frame is one activation of a routine.

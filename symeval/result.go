@@ -194,6 +194,13 @@ type Occ struct {
 	// which.
 	Inexact bool
 	Note    string
+	// Footprint is, for a loop with no enclosing loop in its routine (a
+	// nest), the data its statements touch in this context; the loops
+	// inside the nest have none of their own.
+	Footprint *Footprint
+	// Stream is, for an innermost loop (no loop in its body), the bytes
+	// one iteration reads and writes, 0 when unknown.
+	Stream int64
 }
 
 // Transfer is one side of a Comm under one guard: Bytes bytes to or from

@@ -16,6 +16,7 @@ import (
 	"github.com/mkvet/mkvet/instrument/calib"
 	"github.com/mkvet/mkvet/instrument/runs"
 	"github.com/mkvet/mkvet/instrument/sweep"
+	"github.com/mkvet/mkvet/model"
 	"github.com/mkvet/mkvet/model/cost"
 )
 
@@ -33,6 +34,7 @@ func init() {
 type calibrateFlags struct {
 	progFlags
 	runs, build, launcher, input, db, label, work string
+	memory                                        string
 	files                                         multiFlag
 	reps                                          int
 	timeout                                       time.Duration
@@ -64,6 +66,9 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&cf.threshold, "threshold", 0.1, "cross-validated SMAPE above which a node is deemed not to follow its counts "+
 		"and a PMNF search is tried")
 	fs.BoolVar(&cf.json, "json", false, "print the calibration as JSON")
+	fs.StringVar(&cf.memory, "memory", "auto", "the machine's memory hierarchy `HOW`: auto (the cache levels from the kernel, "+
+		"streaming times measured by the membench benchmark built with cc), levels (the levels alone: working sets flagged, not estimated), "+
+		"off, or a FILE written by membench -json")
 	files, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status
@@ -368,6 +373,9 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	bar.finish()
 	fmt.Fprintf(stderr, "calibrate: %d runs in %v, %d failed\n", total, time.Since(start).Round(time.Millisecond), bar.failed)
 	copt := calib.Options{Threshold: cf.threshold}
+	if copt.Memory, err = calibrationMemory(cf.memory, stderr); err != nil {
+		return fail("-memory: %v", err)
+	}
 	if cs != nil {
 		copt.ReportAt = func(pt calib.Point) *cost.Report { return reportOf[pt.String()] }
 		copt.CountsOnly = true
@@ -588,6 +596,46 @@ func printCalibration(w io.Writer, cal *calib.Calibration, prog *runs.Program, f
 	}
 	fmt.Fprintf(w, "probe overhead: about %.2f%% of a run's program time (each rank's timer probes times the cost of a timer "+
 		"pair it measured at its end; counters add little)\n", 100*overhead)
+	printReached(w, cal)
+}
+
+// printReached says which memory levels the calibrated loops ran from: a
+// prediction whose working set leaves them is estimated (or flagged).
+func printReached(w io.Writer, cal *calib.Calibration) {
+	m := cal.Memory
+	if m == nil {
+		fmt.Fprintln(w, "memory levels: not recorded (-memory off): working sets are not checked")
+		return
+	}
+	deepest, fp, unknown := 0, 0.0, 0
+	for _, n := range cal.Nodes {
+		if n.Level > deepest || n.Level == deepest && n.Footprint > fp {
+			deepest, fp = n.Level, n.Footprint
+		}
+		if n.FootprintUnknown != "" {
+			unknown++
+		}
+	}
+	var levels []string
+	for _, l := range m.Levels {
+		if l.Size > 0 {
+			levels = append(levels, fmt.Sprintf("%s %s", l.Name, fmtBytes(float64(l.Size))))
+		}
+	}
+	how := "streaming times measured: predictions beyond the levels reached are estimated"
+	if !m.Measured() {
+		how = "no streaming times: predictions beyond the levels reached are flagged, not estimated"
+	}
+	if deepest > 0 {
+		fmt.Fprintf(w, "memory levels: the loops ran from %s at most (largest working set %s per process); %s; %s\n",
+			m.Levels[deepest-1].Name, fmtBytes(fp), strings.Join(levels, ", "), how)
+	}
+	if unknown > 0 {
+		fmt.Fprintf(w, "memory levels: %d nodes have a loop whose working set is unknown (-json: footprint_unknown)\n", unknown)
+	}
+	if deepest == 0 && unknown == 0 {
+		fmt.Fprintln(w, "memory levels: no calibrated node has a loop over arrays")
+	}
 }
 
 // openProgram opens the database and finds the program version of files
@@ -625,4 +673,38 @@ func openProgram(path, label string, files []string) (*runs.Store, *runs.Program
 	}
 	db.Close()
 	return nil, nil, fmt.Errorf("%s holds no runs of this version of %s (changed since calibrating? use -label)", path, strings.Join(files, " "))
+}
+
+// calibrationMemory is the memory hierarchy of calibrate -memory HOW:
+// measured after the runs (the machine as they had it), read from a
+// membench -json file, the levels alone, or none. A benchmark that cannot
+// be built or run leaves the levels alone, said on stderr: working sets
+// are then flagged, not estimated.
+func calibrationMemory(how string, stderr io.Writer) (*model.Memory, error) {
+	switch how {
+	case "off":
+		return nil, nil
+	case "levels":
+		m, err := model.ReadCaches(os.DirFS(cpuTree))
+		if err != nil {
+			fmt.Fprintf(stderr, "calibrate: no memory hierarchy (%v): working sets are not checked\n", err)
+			return nil, nil
+		}
+		return m, nil
+	case "auto":
+		m, err := measureMemory("cc", 3)
+		if err != nil {
+			if m == nil {
+				fmt.Fprintf(stderr, "calibrate: no memory hierarchy (%v): working sets are not checked\n", err)
+				return nil, nil
+			}
+			fmt.Fprintf(stderr, "calibrate: memory levels without streaming times (%v): working sets beyond the levels calibrated are flagged, not estimated\n", err)
+		}
+		return m, nil
+	}
+	b, err := os.ReadFile(how)
+	if err != nil {
+		return nil, err
+	}
+	return model.ReadMemoryJSON(how, b)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mkvet/mkvet/internal/e2e"
+	"github.com/mkvet/mkvet/model"
 )
 
 func mkvet(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -187,12 +188,12 @@ func TestCalibrateCommandE2E(t *testing.T) {
 	db := filepath.Join(dir, "runs.db")
 	src := filepath.Join(programsDir, "trap_mpi.f")
 	code, out, errs := mkvet(t, "calibrate", "-runs", "n=400000,800000,1200000 P=1,2", "-reps", "1", "-db", db,
-		"-work", filepath.Join(dir, "work"), "-label", "trap", "-launcher",
+		"-memory", "levels", "-work", filepath.Join(dir, "work"), "-label", "trap", "-launcher",
 		"mpirun --oversubscribe --mca btl self,vader --mca pml ob1 -np {P} {exe}", src)
 	if code != 0 {
 		t.Fatalf("calibrate: %d\n%s\n%s", code, out, errs)
 	}
-	for _, want := range []string{"calibration of", "trap/L1", "program time on the slowest rank", "probe overhead"} {
+	for _, want := range []string{"calibration of", "trap/L1", "program time on the slowest rank", "probe overhead", "memory levels: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
@@ -205,7 +206,7 @@ func TestCalibrateCommandE2E(t *testing.T) {
 		t.Errorf("predict: %d\n%s%s", code, out, errs)
 	}
 	// A failing launcher is reported and skipped; the earlier runs stay.
-	code, out, errs = mkvet(t, "calibrate", "-runs", "n=400000 P=1", "-reps", "1", "-db", db,
+	code, out, errs = mkvet(t, "calibrate", "-runs", "n=400000 P=1", "-reps", "1", "-db", db, "-memory", "off",
 		"-work", filepath.Join(dir, "work"), "-launcher", "false {exe}", src)
 	if !strings.Contains(errs, "failed") {
 		t.Errorf("failed run not reported: %d\n%s%s", code, out, errs)
@@ -240,5 +241,30 @@ func TestCalibrateInputFileTemplate(t *testing.T) {
 		"-work", work, "-file", "../deck.in="+tmpl, src)
 	if code != 2 || !strings.Contains(errs, "must be a path inside its directory") {
 		t.Errorf("exit %d:\n%s", code, errs)
+	}
+}
+
+// TestMembenchE2E builds and runs the memory benchmark on this machine:
+// the kernel's cache levels, and main memory slower per byte than the
+// first level (the hardware is the oracle).
+func TestMembenchE2E(t *testing.T) {
+	e2e.Require(t, "cc")
+	if _, err := os.Stat(cpuTree + "/cpu0/cache"); err != nil {
+		t.Skipf("no cache description on this machine (%v)", err)
+	}
+	code, out, errs := mkvet(t, "membench", "-trials", "1", "-json")
+	if code != 0 {
+		t.Fatalf("membench: %d\n%s%s", code, out, errs)
+	}
+	m, err := model.ReadMemoryJSON("membench -json", []byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Measured() || len(m.Levels) < 2 {
+		t.Fatalf("not measured: %+v", m)
+	}
+	l1, mem := m.Levels[0], m.Levels[len(m.Levels)-1]
+	if l1.Name != "L1" || mem.Name != "memory" || !(mem.One > l1.One) {
+		t.Errorf("levels %+v: main memory should stream slower than L1", m.Levels)
 	}
 }

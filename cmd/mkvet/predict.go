@@ -45,6 +45,9 @@ type predictPoint struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// Approx is the share of the time predicted from approximate counts.
 	Approx float64 `json:"approx_share,omitempty"`
+	// Memory is the part of the time estimated for loops whose working
+	// set leaves the memory levels their calibration ran in.
+	Memory float64 `json:"memory_estimate,omitempty"`
 }
 
 func runPredict(args []string, stdout, stderr io.Writer) int {
@@ -173,6 +176,7 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 		}
 		pp.Warnings = pred.Warnings
 		pp.Approx = pred.Approx
+		pp.Memory = pred.Memory
 		out.Points = append(out.Points, pp)
 	}
 	if *asJSON {
@@ -248,6 +252,12 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 	if approx {
 		fmt.Fprintln(stdout, "~ rests in part on approximate counts (trip counts or branches that depend on the data): "+
 			"the share and the nodes are in the warnings and in -json")
+	}
+	for _, pr := range preds {
+		if pr.Memory > 0 {
+			fmt.Fprintf(stdout, "P=%d: %s of the total estimated for loops whose working set leaves the memory levels calibrated (the warnings say which)\n",
+				pr.Point.P, fmtSeconds(pr.Memory))
+		}
 	}
 	if cs != nil {
 		for i, c := range confs {

@@ -14,6 +14,12 @@
 // directly inside it. A rank's predicted program time is the sum of its
 // nodes' predictions, MPI_INIT left out; the program's is the slowest
 // rank's.
+//
+// A fit holds for the memory levels its runs ran from: with the machine's
+// hierarchy (Options.Memory) the calibration records the deepest level each
+// node's loops reached, and a prediction whose loops' working sets fall
+// deeper is flagged and, with measured streaming times, estimated
+// (memory.go).
 package calib
 
 import (
@@ -29,6 +35,7 @@ import (
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/instrument/fit"
 	"github.com/mkvet/mkvet/instrument/runs"
+	"github.com/mkvet/mkvet/model"
 	"github.com/mkvet/mkvet/model/cost"
 	"github.com/mkvet/mkvet/symbolic"
 )
@@ -170,6 +177,15 @@ type NodeModel struct {
 	// the size regimes of LogGP, seed 002), so a fit of small messages says
 	// little about large ones; Predict warns when it extrapolates past it.
 	MaxMessage float64 `json:"max_message,omitempty"`
+	// Level is the deepest memory level (1-based index into
+	// Calibration.Memory's levels) the node's innermost loops streamed
+	// from in the runs fitted, Footprint the largest loop-nest footprint
+	// there in bytes per process; 0 when the node has no loops with
+	// traffic or the calibration has no memory hierarchy.
+	// FootprintUnknown says why a loop's footprint is unknown, if one is.
+	Level            int     `json:"level,omitempty"`
+	Footprint        float64 `json:"footprint,omitempty"`
+	FootprintUnknown string  `json:"footprint_unknown,omitempty"`
 }
 
 // Calibration is a program's fitted models.
@@ -193,6 +209,9 @@ type Calibration struct {
 	// between repetitions of a point: the scatter a new measurement has
 	// however well the models fit, part of every prediction interval.
 	Spread float64 `json:"spread"`
+	// Memory is the memory hierarchy of the machine the runs ran on
+	// (Options.Memory), nil when not known.
+	Memory *model.Memory `json:"memory,omitempty"`
 }
 
 // Compare is a measured and a predicted program time.
@@ -219,6 +238,11 @@ type Options struct {
 	// search needs sizes that vary one at a time; a configure step that
 	// sets a problem class changes many compiled-in constants together.
 	CountsOnly bool
+	// Memory is the memory hierarchy of the machine the runs ran on: the
+	// levels the nodes' loops reached are recorded against it, and
+	// predictions beyond them flagged and, with its streaming times,
+	// estimated (memory.go). Nil leaves memory levels out.
+	Memory *model.Memory
 }
 
 // region is a timed node of the report with the timed nodes directly in it.
@@ -241,6 +265,8 @@ type region struct {
 	// give their value, the features take the analysis's guess (the
 	// parameter's default) and are approximate.
 	guessed map[string]string
+	// streams are the memory traffic of the innermost loops among loops.
+	streams []cost.Stream
 }
 
 // Timed returns the set of nodes a calibration has models for.
@@ -306,6 +332,7 @@ func NewModel(rep *cost.Report, timed map[string]bool) *Model {
 			for p := n; p != nil; p = p.Parent {
 				if q := m.byID[p.Node.Base().ID]; q != nil {
 					q.loops = append(q.loops, n)
+					q.streams = append(q.streams, n.Streams...)
 					break
 				}
 			}
@@ -429,8 +456,9 @@ func featureNames(kind string) []string {
 
 // evaluator computes features at points, caching per point.
 type evaluator struct {
-	m     *Model
-	cache map[string]map[string][]features // point key -> region -> per rank
+	m       *Model
+	cache   map[string]map[string][]features // point key -> region -> per rank
+	streams map[string]map[string][][]stream // point key -> region -> per rank
 }
 
 // Env returns the symbol values of a report at a point: the sizes, P, the
@@ -656,7 +684,7 @@ func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, e
 		v[len(v)-1] = float64(pt.P)
 		return v
 	}
-	cal := &Calibration{Sizes: sizes, Runs: len(rs), Points: len(groups), Unconfigured: unconfigured}
+	cal := &Calibration{Sizes: sizes, Runs: len(rs), Points: len(groups), Unconfigured: unconfigured, Memory: opt.Memory}
 	for _, g := range dropped {
 		cal.SlowPoints = append(cal.SlowPoints, g.pt.String())
 	}
@@ -730,6 +758,13 @@ func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, e
 			continue
 		}
 		nm := &NodeModel{Node: r.id, Kind: r.kind, Op: r.op, Basis: Counts, Mean: sum / float64(nsum), MaxMessage: maxMsg}
+		if opt.Memory != nil {
+			for _, g := range groups {
+				if q := g.m.byID[r.id]; q != nil {
+					nm.reached(opt.Memory, g.ev.streamsAt(q, g.pt, g.extra), g.pt.P)
+				}
+			}
+		}
 		for _, g := range groups {
 			if q := g.m.byID[r.id]; q != nil && nm.Approx == "" {
 				nm.Approx = q.approxAt(g.pt, g.extra)
@@ -953,6 +988,9 @@ type Prediction struct {
 	// (nodes whose counts rest on an approximation, NodeModel.Approx, at
 	// this point): the total is marked approximate when it is 1% or more.
 	Approx float64
+	// Memory is the part of Total estimated for loops whose working set
+	// leaves the memory levels their calibration ran in (memory.go).
+	Memory float64
 }
 
 // NodePrediction is one node's predicted seconds.
@@ -981,6 +1019,12 @@ func Predict(cal *Calibration, m *Model, pt Point, extra map[string]float64) (*P
 	params[len(params)-1] = float64(pt.P)
 	pred := &Prediction{Point: pt, PerRank: make([]float64, pt.P)}
 	per := make([][]float64, len(cal.Nodes))
+	memExtra := make([][]float64, len(cal.Nodes))
+	type beyond struct {
+		level int
+		fp    float64
+	}
+	memBeyond := make([]beyond, len(cal.Nodes))
 	vars := make([]float64, pt.P)
 	for i, nm := range cal.Nodes {
 		per[i] = make([]float64, pt.P)
@@ -991,11 +1035,24 @@ func Predict(cal *Calibration, m *Model, pt Point, extra map[string]float64) (*P
 		if !ok {
 			continue
 		}
+		var ss [][]stream
+		if r := m.byID[nm.Node]; r != nil && cal.Memory != nil && nm.Level > 0 {
+			ss = ev.streamsAt(r, pt, extra)
+			memExtra[i] = make([]float64, pt.P)
+		}
 		for rank := 0; rank < pt.P; rank++ {
 			if !f[rank].active {
 				continue
 			}
 			y := math.Max(nm.Model.Predict(params, f[rank].x), 0)
+			if ss != nil {
+				x, level, fp := memoryExtra(cal.Memory, nm, ss[rank], pt.P)
+				memExtra[i][rank] = x
+				y += x
+				if level > memBeyond[i].level || level == memBeyond[i].level && fp > memBeyond[i].fp {
+					memBeyond[i] = beyond{level, fp}
+				}
+			}
 			per[i][rank] = y
 			pred.PerRank[rank] += y
 			vars[rank] += nm.Model.Variance(params, f[rank].x)
@@ -1014,14 +1071,29 @@ func Predict(cal *Calibration, m *Model, pt Point, extra map[string]float64) (*P
 			np.Max = math.Max(np.Max, v)
 		}
 		pred.Nodes = append(pred.Nodes, np)
+		approx := false
 		if r := m.byID[nm.Node]; r != nil && pred.Total > 0 {
 			if why := r.approxAt(pt, extra); why != "" {
 				share := np.OnSlowest / pred.Total
 				pred.Approx += share
+				approx = true
 				if share >= 0.01 {
 					pred.Warnings = append(pred.Warnings, fmt.Sprintf("%s (%.0f%% of the time) rests on approximate counts: %s",
 						nm.Node, 100*share, why))
 				}
+			}
+		}
+		if b := memBeyond[i]; b.level > 0 && pred.Total > 0 {
+			x := memExtra[i][pred.Rank]
+			pred.Memory += x
+			share := np.OnSlowest / pred.Total
+			if !cal.Memory.Measured() && !approx {
+				// The node's time is known to be too low, by how much is
+				// not: its share is marked as approximate.
+				pred.Approx += share
+			}
+			if share >= 0.01 {
+				pred.Warnings = append(pred.Warnings, memoryWarning(cal.Memory, nm, b.level, b.fp, x, x/pred.Total, pt.P))
 			}
 		}
 		if nm.Kind != "comm" || nm.MaxMessage <= 0 || np.Max < 0.01*pred.Total {

@@ -661,12 +661,16 @@ func (an *analysis) occ(o *symeval.Occ, parent *Node, inNest bool) occResult {
 		an.failFig(n, FigCount, "count", err)
 	}
 	an.accumulate(n, FigCount, &n.Count, cnt)
+	var iters symbolic.Piecewise // this occurrence's body executions
+	itersOK := true
 	if o.Body != nil {
 		it, err := an.count(o.Body, nil, nil)
 		if err != nil {
 			an.failFig(n, FigIterations, "iteration count", err)
+			itersOK = false
 		}
 		an.accumulate(n, FigIterations, &n.Iterations, it)
+		iters = it
 	}
 	if o.Iters != nil {
 		// A loop that was run: one domain per iteration, often the same.
@@ -676,10 +680,15 @@ func (an *analysis) occ(o *symeval.Occ, parent *Node, inNest bool) occResult {
 			it, err := an.count(d, nil, nil)
 			if err != nil {
 				an.failFig(n, FigIterations, "iteration count", err)
+				itersOK = false
 			}
 			pieces = append(pieces, it.Pieces...)
 		}
-		an.accumulate(n, FigIterations, &n.Iterations, symbolic.Piecewise{Pieces: pieces})
+		iters = symbolic.Piecewise{Pieces: pieces}
+		an.accumulate(n, FigIterations, &n.Iterations, iters)
+	}
+	if o.Stream > 0 && itersOK && len(iters.Pieces) > 0 {
+		n.Streams = append(n.Streams, Stream{Iterations: iters, Bytes: o.Stream, Footprint: nestFootprint(o)})
 	}
 	var self symbolic.Piecewise
 	selfMissing := false
@@ -1354,3 +1363,14 @@ var (
 	// debugBudget prints the sets a budgeted analysis leaves uncounted.
 	debugBudget = os.Getenv("MKVET_DEBUG_BUDGET") != ""
 )
+
+// nestFootprint is the footprint of the loop nest an occurrence is in: the
+// outermost loop around it in its routine.
+func nestFootprint(o *symeval.Occ) *symeval.Footprint {
+	for p := o; p != nil && p.Routine == o.Routine; p = p.Parent {
+		if p.Footprint != nil {
+			return p.Footprint
+		}
+	}
+	return nil
+}

@@ -208,6 +208,18 @@ func ClosedForms(pt, sym *Report, env map[string]int64) (*Report, int) {
 		if n.Comm != nil {
 			n.Comm.MsgBytes, n.Comm.Peer = s.Comm.MsgBytes, s.Comm.Peer
 		}
+		if len(s.Streams) == len(n.Streams) {
+			// The traffic in the same closed forms as the counts.
+			n.Streams = s.Streams
+			for _, st := range s.Streams {
+				notePW(st.Iterations, used)
+				if st.Footprint != nil && st.Footprint.Unknown == "" {
+					for _, x := range st.Footprint.Bytes.Symbols() {
+						used[x] = true
+					}
+				}
+			}
+		}
 		taken++
 	}
 	if !sym.WorkMissing && same(sym.Work, pt.Work) {

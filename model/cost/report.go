@@ -163,6 +163,12 @@ type Node struct {
 	// is. Figures at a point (Options.Values) are always derived.
 	Missing Figure
 
+	// Streams are, for an innermost loop, its memory traffic in each
+	// calling context: the body executions, the bytes one reads and
+	// writes, and the footprint of the nest around it, which says the
+	// memory level the bytes come from.
+	Streams []Stream
+
 	doms []*symeval.Domain // the node's domains, one per calling context
 	// hasIters is set for a loop that was run iteration by iteration: its
 	// Iterations are a sum even where it ran no iteration.
@@ -203,4 +209,13 @@ type Comm struct {
 	// Peer is the destination (send) or source (receive) rank as a closed form
 	// in rank and P, nil when not derived or for collectives.
 	Peer *symbolic.Expr
+}
+
+// Stream is the memory traffic of an innermost loop in one calling context.
+type Stream struct {
+	Iterations symbolic.Piecewise
+	Bytes      int64
+	// Footprint is the data of the nest the loop is in (nil when the
+	// evaluation has none).
+	Footprint *symeval.Footprint
 }

@@ -1,0 +1,170 @@
+package calib
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/mkvet/mkvet/model"
+	"github.com/mkvet/mkvet/model/cost"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Memory levels (issue 14, item 3).
+//
+// A node's fitted per-iteration cost holds for the memory level its loops
+// ran from in the calibration runs: small sizes, so the caches. Each
+// innermost loop's traffic (cost.Stream: body executions times the bytes
+// an iteration reads and writes) comes from the level its nest's footprint
+// fits in, per process (a shared level's capacity divided between the
+// processes on the node). A prediction whose footprint falls in a level
+// deeper than any the node's calibration reached is extrapolating: it is
+// flagged with the level and the size, and, where the machine's streaming
+// times per level were measured (mkvet membench), the missing cost is
+// estimated as the traffic times the difference of the two levels' times
+// per byte, added to the node. A nest that fits where it was calibrated is
+// left as fitted.
+
+// stream is an innermost loop's traffic at one rank.
+type stream struct {
+	traffic float64 // bytes read and written
+	fp      float64 // the nest's footprint, bytes
+	why     string  // why the footprint is unknown ("" when known)
+}
+
+// streamsAt evaluates a region's streams at every rank of a point.
+func (ev *evaluator) streamsAt(r *region, pt Point, extra map[string]float64) [][]stream {
+	if len(r.streams) == 0 {
+		return nil
+	}
+	if ev.streams == nil {
+		ev.streams = map[string]map[string][][]stream{}
+	}
+	key := pt.key()
+	if c, ok := ev.streams[key][r.id]; ok {
+		return c
+	}
+	env := Env(ev.m.rep, pt, extra)
+	out := make([][]stream, pt.P)
+	for i, s := range r.streams {
+		byRank := slices.Contains(pwSymbols(s.Iterations), cost.Rank)
+		for rank := 0; rank < pt.P; rank++ {
+			if rank > 0 && !byRank {
+				out[rank] = append(out[rank], out[0][i])
+				continue
+			}
+			env[cost.Rank] = symbolic.RatInt(int64(rank))
+			st := stream{traffic: evalPW(s.Iterations, env) * float64(s.Bytes)}
+			if math.IsNaN(st.traffic) {
+				st.traffic = 0
+			}
+			switch fp := s.Footprint; {
+			case fp == nil:
+				st.why = "its loop nest has no footprint"
+			case fp.Unknown != "":
+				st.why = fp.Unknown
+			default:
+				if v, ok := fp.FootprintBytes(env); ok {
+					st.fp = v
+				} else {
+					st.why = "its footprint has no value at this point"
+				}
+			}
+			out[rank] = append(out[rank], st)
+		}
+	}
+	if ev.streams[key] == nil {
+		ev.streams[key] = map[string][][]stream{}
+	}
+	ev.streams[key][r.id] = out
+	return out
+}
+
+// procsOnNode is how many of a run's processes share one node of mem.
+func procsOnNode(mem *model.Memory, p int) int {
+	if mem.CPUs > 0 && p > mem.CPUs {
+		return mem.CPUs
+	}
+	return p
+}
+
+// reached records the deepest memory level a node's streams ran from at a
+// calibration point, and the largest footprint there.
+func (nm *NodeModel) reached(mem *model.Memory, ss [][]stream, p int) {
+	procs := procsOnNode(mem, p)
+	for _, rank := range ss {
+		for _, s := range rank {
+			if s.traffic <= 0 {
+				continue
+			}
+			if s.why != "" {
+				if nm.FootprintUnknown == "" {
+					nm.FootprintUnknown = s.why
+				}
+				continue
+			}
+			l := mem.Level(s.fp, procs) + 1
+			if l > nm.Level || l == nm.Level && s.fp > nm.Footprint {
+				nm.Level, nm.Footprint = l, s.fp
+			}
+		}
+	}
+}
+
+// memoryExtra is what a node's streams at one rank cost beyond the level
+// its calibration reached: the time estimated from the measured streaming
+// times (0 when they were not measured), and the deepest level and its
+// largest footprint among the streams beyond (level 0 when none is).
+func memoryExtra(mem *model.Memory, nm *NodeModel, ss []stream, p int) (extra float64, level int, fp float64) {
+	if nm.Level == 0 {
+		return 0, 0, 0
+	}
+	procs := procsOnNode(mem, p)
+	ref := nm.Level - 1
+	for _, s := range ss {
+		if s.traffic <= 0 || s.why != "" {
+			continue
+		}
+		l := mem.Level(s.fp, procs)
+		if l <= ref {
+			continue
+		}
+		if l+1 > level || l+1 == level && s.fp > fp {
+			level, fp = l+1, s.fp
+		}
+		if mem.Measured() {
+			extra += s.traffic * math.Max(mem.SecPerByte(l, procs)-mem.SecPerByte(ref, procs), 0)
+		}
+	}
+	return extra, level, fp
+}
+
+// memoryWarning says that a node's prediction leaves the memory levels it
+// was calibrated in.
+func memoryWarning(mem *model.Memory, nm *NodeModel, level int, fp, extra, share float64, p int) string {
+	procs := procsOnNode(mem, p)
+	where := mem.Levels[level-1].Name
+	if mem.Levels[level-1].Size > 0 {
+		where += fmt.Sprintf(" (%s per process here)", fmtSize(mem.Capacity(level-1, procs)))
+	}
+	s := fmt.Sprintf("%s: working set %s per process is in %s; its calibration ran in %s at most (largest %s)",
+		nm.Node, fmtSize(fp), where, mem.Levels[nm.Level-1].Name, fmtSize(nm.Footprint))
+	if mem.Measured() {
+		return s + fmt.Sprintf(": %+.3g s (%.0f%% of the time) estimated from the measured streaming times", extra, 100*share)
+	}
+	return s + ": not estimated (no streaming times measured: calibrate with -memory auto), the time is likely too low"
+}
+
+func fmtSize(b float64) string {
+	switch {
+	case math.IsInf(b, 1):
+		return "unbounded"
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", b/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", b/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", b/(1<<10))
+	}
+	return fmt.Sprintf("%.0f B", b)
+}

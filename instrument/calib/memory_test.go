@@ -1,0 +1,106 @@
+package calib
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/mkvet/mkvet/instrument/runs"
+	"github.com/mkvet/mkvet/model"
+)
+
+// testMemory is a made-up node: 1 KiB of L1, 64 KiB of L2, then main
+// memory ten times slower per byte than L1.
+func testMemory(measured bool) *model.Memory {
+	m := &model.Memory{CPUs: 2, Levels: []model.MemLevel{
+		{Name: "L1", Size: 1 << 10, Shared: 1, One: 1e-11, All: 1e-11},
+		{Name: "L2", Size: 64 << 10, Shared: 1, One: 2e-11, All: 2e-11},
+		{Name: "memory", One: 1e-10, All: 1.5e-10},
+	}}
+	if !measured {
+		for i := range m.Levels {
+			m.Levels[i].One, m.Levels[i].All = 0, 0
+		}
+	}
+	return m
+}
+
+// pge1's last loop (pge1/L3, DO 60) runs floor(n/P) iterations of 8
+// bytes over a nest whose arrays hold 8n² bytes. On testMemory it costs
+// 10 ns an iteration plus its traffic at the level 8n² fits in.
+func memTruth(mem *model.Memory, n float64, p int) float64 {
+	it := math.Floor(n / float64(p))
+	procs := min(p, mem.CPUs)
+	return it * (1e-8 + 8*mem.SecPerByte(mem.Level(8*n*n, procs), procs))
+}
+
+func TestPredictMemoryLevels(t *testing.T) {
+	rep := costed(t, "pge1.f")
+	mem := testMemory(true)
+	var rs []Run
+	for _, n := range []float64{20, 40, 60, 80} { // 3.2 KiB to 50 KiB: L2
+		for _, p := range []int{1, 2} {
+			for range 2 {
+				r := Run{Params: map[string]float64{"n": n}, P: p, Sched: 1}
+				for rank := range p {
+					s := memTruth(mem, n, p)
+					r.Records = append(r.Records, runs.Record{Node: "pge1/L3", Rank: rank, Count: 1, Timed: 1, Seconds: s})
+					r.Seconds = math.Max(r.Seconds, s)
+				}
+				rs = append(rs, r)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		mem      *model.Memory
+		estimate bool
+	}{{"measured", mem, true}, {"levels only", testMemory(false), false}, {"none", nil, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			cal, m, err := Calibrate(rep, rs, Options{Memory: tc.mem, CountsOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var nm *NodeModel
+			for _, x := range cal.Nodes {
+				if x.Node == "pge1/L3" {
+					nm = x
+				}
+			}
+			if nm == nil {
+				t.Fatal("no model of pge1/L3")
+			}
+			if tc.mem != nil && (nm.Level != 2 || nm.Footprint != 8*80*80) {
+				t.Errorf("reached level %d footprint %v, want 2 (L2) and %v", nm.Level, nm.Footprint, 8*80*80)
+			}
+			for _, p := range []int{1, 2} {
+				// Inside L2 the fit holds as it is; at n = 400 (1.2 MiB)
+				// the loop streams from main memory.
+				for _, n := range []float64{50, 400} {
+					pred, err := Predict(cal, m, Point{Params: map[string]float64{"n": n}, P: p}, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := memTruth(mem, n, p)
+					got := pred.Total
+					rel := math.Abs(got-want) / want
+					beyond := n == 400
+					warned := strings.Contains(strings.Join(pred.Warnings, "\n"), "is in memory; its calibration ran in L2")
+					switch {
+					case !beyond && rel > 1e-6:
+						t.Errorf("n=%v P=%d: %g s, truth %g s", n, p, got, want)
+					case !beyond && (warned || pred.Memory != 0):
+						t.Errorf("n=%v P=%d: warned inside the levels calibrated: %q", n, p, pred.Warnings)
+					case beyond && tc.estimate && (rel > 1e-6 || !warned || pred.Memory <= 0):
+						t.Errorf("n=%v P=%d: %g s (memory %g), truth %g s; warnings %q", n, p, got, pred.Memory, want, pred.Warnings)
+					case beyond && !tc.estimate && tc.mem != nil && (!warned || pred.Approx < 0.99 || got >= want):
+						t.Errorf("n=%v P=%d: levels only: %g s, approx %.2f, warnings %q; want flagged, marked and below the truth %g",
+							n, p, got, pred.Approx, pred.Warnings, want)
+					case beyond && tc.mem == nil && (warned || got >= want):
+						t.Errorf("n=%v P=%d: no hierarchy: %g s, warnings %q", n, p, got, pred.Warnings)
+					}
+				}
+			}
+		})
+	}
+}

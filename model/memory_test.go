@@ -1,0 +1,179 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// epycTree is the cache description Linux gives of a 2-processor AMD EPYC
+// virtual machine (the CI machine's).
+func epycTree() fstest.MapFS {
+	fs := fstest.MapFS{"online": {Data: []byte("0-1\n")}}
+	add := func(idx, level, typ, size, shared string) {
+		d := "cpu0/cache/index" + idx + "/"
+		fs[d+"level"] = &fstest.MapFile{Data: []byte(level + "\n")}
+		fs[d+"type"] = &fstest.MapFile{Data: []byte(typ + "\n")}
+		fs[d+"size"] = &fstest.MapFile{Data: []byte(size + "\n")}
+		fs[d+"shared_cpu_list"] = &fstest.MapFile{Data: []byte(shared + "\n")}
+	}
+	add("0", "1", "Data", "32K", "0")
+	add("1", "1", "Instruction", "32K", "0")
+	add("2", "2", "Unified", "1024K", "0")
+	add("3", "3", "Unified", "32768K", "0-1")
+	return fs
+}
+
+func TestReadCaches(t *testing.T) {
+	m, err := ReadCaches(epycTree())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []MemLevel{{Name: "L1", Size: 32 << 10, Shared: 1}, {Name: "L2", Size: 1 << 20, Shared: 1},
+		{Name: "L3", Size: 32 << 20, Shared: 2}, {Name: "memory"}}
+	if m.CPUs != 2 || len(m.Levels) != len(want) {
+		t.Fatalf("got %+v", m)
+	}
+	for i := range want {
+		if m.Levels[i] != want[i] {
+			t.Errorf("level %d: %+v, want %+v", i, m.Levels[i], want[i])
+		}
+	}
+	// Working sets per process: L3's 32 MiB is 16 MiB each when both
+	// processors run the program.
+	for _, c := range []struct {
+		bytes float64
+		procs int
+		want  string
+	}{{1000, 1, "L1"}, {32 << 10, 1, "L1"}, {32<<10 + 1, 1, "L2"}, {20 << 20, 1, "L3"}, {20 << 20, 2, "memory"},
+		{16 << 20, 8, "L3"}, {1 << 40, 1, "memory"}} {
+		if got := m.Levels[m.Level(c.bytes, c.procs)].Name; got != c.want {
+			t.Errorf("Level(%v, %d) = %s, want %s", c.bytes, c.procs, got, c.want)
+		}
+	}
+	if got := m.MembenchSizes(); len(got) != 4 || got[0] != 16<<10 || got[2] != 8<<20 || got[3] != 128<<20 {
+		t.Errorf("benchmark sizes %v", got)
+	}
+	bad := epycTree()
+	bad["cpu0/cache/index3/size"] = &fstest.MapFile{Data: []byte("lots\n")}
+	if _, err := ReadCaches(bad); err == nil || !strings.Contains(err.Error(), "index3/size") {
+		t.Errorf("bad size: %v", err)
+	}
+	if _, err := ReadCaches(fstest.MapFS{}); err == nil {
+		t.Error("no caches: no error")
+	}
+}
+
+func TestCountCPUList(t *testing.T) {
+	for in, want := range map[string]int{"0": 1, "0-1": 2, "0,2,4-7": 6, "3-3": 1} {
+		if got, err := CountCPUList(in); err != nil || got != want {
+			t.Errorf("%q: %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "1-0", "a", "0,,1", "-1", "0-"} {
+		if _, err := CountCPUList(in); err == nil {
+			t.Errorf("%q: no error", in)
+		}
+	}
+}
+
+func TestReadMemoryJSON(t *testing.T) {
+	m, _ := ReadCaches(epycTree())
+	for i := range m.Levels {
+		m.Levels[i].One, m.Levels[i].All = 1e-11*float64(i+1), 2e-11*float64(i+1)
+	}
+	b, _ := json.Marshal(m)
+	got, err := ReadMemoryJSON("mem.json", b)
+	if err != nil || !got.Measured() || len(got.Levels) != 4 || got.Levels[3].All != 8e-11 {
+		t.Fatalf("round trip: %+v, %v", got, err)
+	}
+	pos := regexp.MustCompile(`^mem\.json:\d+:\d+: `)
+	for in, want := range map[string]string{
+		`{"cpus": 2, "levels": [`:                   "unexpected EOF",
+		`{"cpus": "two"}`:                           "cpus: want a int",
+		`{"cpus": 2, "levels": []}`:                 "levels: none given",
+		`{"levels": [{"name": "L1", "size": 100}]}`: "every level but the last",
+		`{"levels": [{"name": "L1", "size": 100}, {"name": "L2", "size": 50}, {"name": "m"}]}`: "must grow",
+		`{"levels": [{"name": "m", "one": -1}]}`:                                               "streaming times",
+		`{"levels": [{"name": "m"}], "colour": 1}`:                                             "unknown field",
+		`{"levels": [{"name": "m"}]} {}`:                                                       "more than one",
+	} {
+		_, err := ReadMemoryJSON("mem.json", []byte(in))
+		if err == nil || !strings.Contains(err.Error(), want) || !pos.MatchString(err.Error()) {
+			t.Errorf("%s: %v, want file:line:col and %q", in, err, want)
+		}
+	}
+}
+
+func TestParseMembench(t *testing.T) {
+	got, err := ParseMembench("out", strings.NewReader("triad 16384 1.2e-11\n\ntriad 134217728 3.5e-11\n"))
+	if err != nil || got[16384] != 1.2e-11 || got[134217728] != 3.5e-11 {
+		t.Fatalf("%v, %v", got, err)
+	}
+	if _, err := ParseMembench("out", strings.NewReader("triad 1 2\nfoo\n")); err == nil || !strings.HasPrefix(err.Error(), "out:2:1: ") {
+		t.Errorf("bad line: %v", err)
+	}
+}
+
+// FuzzReadMemoryJSON: a memory hierarchy file never panics the reader, and
+// what it accepts is a hierarchy mkvet can use (a last level without a
+// size, sizes growing, times not negative).
+func FuzzReadMemoryJSON(f *testing.F) {
+	m, _ := ReadCaches(epycTree())
+	b, _ := json.Marshal(m)
+	f.Add(b)
+	f.Add([]byte(`{"levels": [{"name": "memory", "one": 1e-10, "all": 2e-10}]}`))
+	f.Add([]byte(`{"cpus": 2, "levels": [`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := ReadMemoryJSON("f.json", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.json:") {
+				t.Fatalf("error without a position: %v", err)
+			}
+			return
+		}
+		last := m.Levels[len(m.Levels)-1]
+		if last.Size != 0 {
+			t.Fatalf("accepted a last level with a size: %+v", m)
+		}
+		for _, b := range []float64{0, 1, 1e9, 1e30} {
+			for _, p := range []int{0, 1, 3} {
+				if l := m.Level(b, p); l < 0 || l >= len(m.Levels) {
+					t.Fatalf("Level(%v, %d) = %d", b, p, l)
+				}
+			}
+		}
+		var buf bytes.Buffer
+		json.NewEncoder(&buf).Encode(m)
+		if _, err := ReadMemoryJSON("again.json", buf.Bytes()); err != nil {
+			t.Fatalf("rejects its own output: %v", err)
+		}
+	})
+}
+
+// FuzzReadCaches: any cache size and processor list text is read or
+// refused with the file it came from, never a panic.
+func FuzzReadCaches(f *testing.F) {
+	f.Add("32K", "0-1", "2", "Unified")
+	f.Add("1024", "0,2,4-7", "3", "Data")
+	f.Add("9999999999999G", "7-3", "x", "")
+	f.Fuzz(func(t *testing.T, size, shared, level, typ string) {
+		tree := epycTree()
+		tree["cpu0/cache/index2/size"] = &fstest.MapFile{Data: []byte(size)}
+		tree["cpu0/cache/index2/shared_cpu_list"] = &fstest.MapFile{Data: []byte(shared)}
+		tree["cpu0/cache/index2/level"] = &fstest.MapFile{Data: []byte(level)}
+		tree["cpu0/cache/index2/type"] = &fstest.MapFile{Data: []byte(typ)}
+		m, err := ReadCaches(tree)
+		if err != nil {
+			return
+		}
+		for _, l := range m.Levels[:len(m.Levels)-1] {
+			if l.Size <= 0 || l.Shared < 1 {
+				t.Fatalf("accepted %+v", l)
+			}
+		}
+	})
+}
