@@ -555,6 +555,15 @@ func printCalibration(w io.Writer, cal *calib.Calibration, prog *runs.Program, f
 	}
 	fmt.Fprintf(w, "%-28s %-7s %-6s %9s %7s %7s %7s  %s\n", "node", "kind", "basis", "mean", "R2", "SMAPE", "CV", "model (seconds)")
 	var notes []string
+	// The nodes that hold the time: a poor fit there moves every
+	// prediction (a calibration run disturbed by other load, or a time
+	// that does not follow the counts).
+	sum := 0.0
+	for _, n := range cal.Nodes {
+		if n.Op != "init" {
+			sum += n.Mean
+		}
+	}
 	for _, n := range cal.Nodes {
 		kind := n.Kind
 		if n.Op != "" {
@@ -573,6 +582,9 @@ func printCalibration(w io.Writer, cal *calib.Calibration, prog *runs.Program, f
 			n.Model.R2, 100*n.Model.SMAPE, cv, n.Model)
 		if n.Op == "init" {
 			notes = append(notes, n.Node+": MPI_INIT, left out of the program time")
+		} else if n.Mean >= 0.1*sum && n.Model.SMAPE > 0.1 {
+			notes = append(notes, fmt.Sprintf("%s: %.0f%% of the time, fits its own runs poorly (SMAPE %.1f%%): a disturbed run "+
+				"or a time that does not follow the counts; predictions rest on it: recalibrate with more -reps", n.Node, 100*n.Mean/sum, 100*n.Model.SMAPE))
 		}
 		if n.Why != "" {
 			notes = append(notes, n.Node+": "+n.Why)
