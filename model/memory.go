@@ -68,12 +68,7 @@ func (m *Memory) Measured() bool {
 // process fits in when procs processes of a program share the node: a
 // shared level's capacity is divided between the processes on it.
 func (m *Memory) Level(bytes float64, procs int) int {
-	if procs < 1 {
-		procs = 1
-	}
-	if m.CPUs > 0 && procs > m.CPUs {
-		procs = m.CPUs
-	}
+	procs = m.OnNode(procs)
 	for i, l := range m.Levels {
 		if l.Size == 0 {
 			return i
@@ -104,10 +99,16 @@ func (m *Memory) Capacity(i, procs int) float64 {
 	if l.Size == 0 {
 		return math.Inf(1)
 	}
+	return float64(l.Size) / float64(min(m.OnNode(procs), max(l.Shared, 1)))
+}
+
+// OnNode is how many of a program's procs processes share one node: all
+// of them, up to its processors (at least 1).
+func (m *Memory) OnNode(procs int) int {
 	if m.CPUs > 0 && procs > m.CPUs {
 		procs = m.CPUs
 	}
-	return float64(l.Size) / float64(min(max(procs, 1), max(l.Shared, 1)))
+	return max(procs, 1)
 }
 
 // ReadCaches reads the data and unified caches of the first processor from

@@ -151,6 +151,19 @@ type Piecewise struct {
 // PiecewiseOf returns the single-piece value e with no guard.
 func PiecewiseOf(e Expr) Piecewise { return Piecewise{Pieces: []Piece{{Value: e}}} }
 
+// Symbols lists the symbols of the pieces' values and guards, in order of
+// appearance, repeats included.
+func (pw Piecewise) Symbols() []string {
+	var out []string
+	for _, pc := range pw.Pieces {
+		out = append(out, pc.Value.Symbols()...)
+		for _, g := range pc.Guard {
+			out = append(out, g.E.Symbols()...)
+		}
+	}
+	return out
+}
+
 // Eval returns the exact value at env: the sum of the values of the pieces
 // whose guards hold.
 func (pw Piecewise) Eval(env map[string]Rat) (Rat, error) {

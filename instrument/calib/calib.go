@@ -363,7 +363,7 @@ func NewModel(rep *cost.Report, timed map[string]bool) *Model {
 	approxOf = func(r *region, nodes []*cost.Node, seen map[string]bool) string {
 		for _, n := range nodes {
 			for _, pw := range []symbolic.Piecewise{n.Count, n.Iterations, n.Self} {
-				for _, name := range pwSymbols(pw) {
+				for _, name := range pw.Symbols() {
 					if guess[name] && r.guessed[name] == "" {
 						if r.guessed == nil {
 							r.guessed = map[string]string{}
@@ -399,18 +399,6 @@ func NewModel(rep *cost.Report, timed map[string]bool) *Model {
 		r.approx = approxOf(r, nodes, map[string]bool{})
 	}
 	return m
-}
-
-// pwSymbols lists the symbols of a piecewise value, guards included.
-func pwSymbols(pw symbolic.Piecewise) []string {
-	var out []string
-	for _, pc := range pw.Pieces {
-		out = append(out, pc.Value.Symbols()...)
-		for _, g := range pc.Guard {
-			out = append(out, g.E.Symbols()...)
-		}
-	}
-	return out
 }
 
 // approxAt says why a region's features at a point are approximate: a

@@ -47,7 +47,7 @@ func (ev *evaluator) streamsAt(r *region, pt Point, extra map[string]float64) []
 	env := Env(ev.m.rep, pt, extra)
 	out := make([][]stream, pt.P)
 	for i, s := range r.streams {
-		byRank := slices.Contains(pwSymbols(s.Iterations), cost.Rank)
+		byRank := slices.Contains(s.Iterations.Symbols(), cost.Rank)
 		for rank := 0; rank < pt.P; rank++ {
 			if rank > 0 && !byRank {
 				out[rank] = append(out[rank], out[0][i])
@@ -80,18 +80,10 @@ func (ev *evaluator) streamsAt(r *region, pt Point, extra map[string]float64) []
 	return out
 }
 
-// procsOnNode is how many of a run's processes share one node of mem.
-func procsOnNode(mem *model.Memory, p int) int {
-	if mem.CPUs > 0 && p > mem.CPUs {
-		return mem.CPUs
-	}
-	return p
-}
-
 // reached records the deepest memory level a node's streams ran from at a
 // calibration point, and the largest footprint there.
 func (nm *NodeModel) reached(mem *model.Memory, ss [][]stream, p int) {
-	procs := procsOnNode(mem, p)
+	procs := mem.OnNode(p)
 	for _, rank := range ss {
 		for _, s := range rank {
 			if s.traffic <= 0 {
@@ -119,7 +111,7 @@ func memoryExtra(mem *model.Memory, nm *NodeModel, ss []stream, p int) (extra fl
 	if nm.Level == 0 {
 		return 0, 0, 0
 	}
-	procs := procsOnNode(mem, p)
+	procs := mem.OnNode(p)
 	ref := nm.Level - 1
 	for _, s := range ss {
 		if s.traffic <= 0 || s.why != "" {
@@ -142,7 +134,7 @@ func memoryExtra(mem *model.Memory, nm *NodeModel, ss []stream, p int) (extra fl
 // memoryWarning says that a node's prediction leaves the memory levels it
 // was calibrated in.
 func memoryWarning(mem *model.Memory, nm *NodeModel, level int, fp, extra, share float64, p int) string {
-	procs := procsOnNode(mem, p)
+	procs := mem.OnNode(p)
 	where := mem.Levels[level-1].Name
 	if mem.Levels[level-1].Size > 0 {
 		where += fmt.Sprintf(" (%s per process here)", fmtSize(mem.Capacity(level-1, procs)))

@@ -248,15 +248,8 @@ func ClosedForms(pt, sym *Report, env map[string]int64) (*Report, int) {
 }
 
 func notePW(pw symbolic.Piecewise, used map[string]bool) {
-	for _, pc := range pw.Pieces {
-		for _, s := range pc.Value.Symbols() {
-			used[s] = true
-		}
-		for _, g := range pc.Guard {
-			for _, s := range g.E.Symbols() {
-				used[s] = true
-			}
-		}
+	for _, s := range pw.Symbols() {
+		used[s] = true
 	}
 }
 

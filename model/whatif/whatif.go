@@ -66,21 +66,10 @@ func (m Model) Total() symbolic.Piecewise {
 func (m Model) Symbols() []string {
 	var out []string
 	for _, t := range m.Terms {
-		out = append(out, piecewiseSymbols(t.T)...)
+		out = append(out, t.T.Symbols()...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-func piecewiseSymbols(pw symbolic.Piecewise) []string {
-	var out []string
-	for _, p := range pw.Pieces {
-		out = append(out, p.Value.Symbols()...)
-		for _, r := range p.Guard {
-			out = append(out, r.E.Symbols()...)
-		}
-	}
-	return out
 }
 
 func (m Model) check() {
