@@ -1,0 +1,111 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/mkvet/mkvet/instrument/calib"
+	"github.com/mkvet/mkvet/internal/corpora"
+	"github.com/mkvet/mkvet/internal/e2e"
+)
+
+// TestCalibratePredictNPBE2E is issue 14's cycle on a real program, as a
+// user runs it: NPB EP calibrated through its own build (setparams per
+// point, mpif77 with the flags gfortran 12 needs) from class S at P = 1, 2,
+// its time predicted at class W, then class W built and run and the
+// prediction compared with the measurement (the oracle: the machine).
+//
+// EP is the benchmark whose class-W runs fit CI's budget (about 6 s for
+// both P) and whose time does not depend on a memory level the class-S
+// runs did not reach; the bound is the issue's worst-case goal, 25%, wide
+// enough for a shared CI machine and narrow enough to catch a count or a
+// configuration that is off by a factor (class W has twice S's pairs).
+func TestCalibratePredictNPBE2E(t *testing.T) {
+	dir := corpora.Dir(t)
+	e2e.Require(t, "cc", "sh", "mpif77", "mpirun")
+	if os.Geteuid() == 0 {
+		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
+		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+	}
+	tmp := t.TempDir()
+	npb, err := corpora.NewNPB(dir, tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bdir := filepath.Join(npb.Dir, "EP")
+	files, err := corpora.Sources(bdir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := treeState(t, npb.Dir)
+	sweep := []string{
+		"-configure", "../sys/setparams ep {P} {class}",
+		"-build", "mpif77 -O2 -fallow-argument-mismatch {srcs} -o {exe}",
+		"-launcher", "mpirun --oversubscribe --mca btl self,vader --mca pml ob1 -np {P} {exe}",
+		"-work", filepath.Join(tmp, "work"), "-I", bdir,
+	}
+	calDB, measDB := filepath.Join(tmp, "cal.db"), filepath.Join(tmp, "meas.db")
+	start := time.Now()
+	code, out, errs := mkvet(t, slices.Concat([]string{"calibrate", "-runs", "class=S P=1,2", "-reps", "3", "-db", calDB}, sweep, files)...)
+	if code != 0 {
+		t.Fatalf("calibrate: exit %d\n%s\n%s", code, out, errs)
+	}
+	calTime := time.Since(start)
+	t.Logf("calibrate (class S, P=1,2, 3 repetitions): %v\n%s", calTime.Round(time.Millisecond), out)
+
+	code, out, errs = mkvet(t, slices.Concat([]string{"predict", "-runs", calDB, "-configure", "../sys/setparams ep {P} {class}",
+		"-I", bdir, "-D", "class=W", "-P", "1,2", "-json"}, files)...)
+	if code != 0 {
+		t.Fatalf("predict: exit %d\n%s\n%s", code, out, errs)
+	}
+	var pred predictJSON
+	if err := json.Unmarshal([]byte(out), &pred); err != nil {
+		t.Fatalf("predict -json: %v\n%s", err, out)
+	}
+
+	start = time.Now()
+	code, out, errs = mkvet(t, slices.Concat([]string{"calibrate", "-runs", "class=W P=1,2", "-reps", "1", "-memory", "off",
+		"-db", measDB, "-json"}, sweep, files)...)
+	if code != 0 {
+		t.Fatalf("measuring class W: exit %d\n%s\n%s", code, out, errs)
+	}
+	measTime := time.Since(start)
+	var meas calib.Calibration
+	if err := json.Unmarshal([]byte(out), &meas); err != nil {
+		t.Fatalf("calibrate -json: %v", err)
+	}
+	measured := map[int]float64{}
+	pOf := regexp.MustCompile(`P=(\d+)$`)
+	for _, f := range meas.Fitted {
+		if m := pOf.FindStringSubmatch(f.Point); m != nil {
+			p, _ := strconv.Atoi(m[1])
+			measured[p] = f.Measured
+		}
+	}
+	if len(pred.Points) != 2 {
+		t.Fatalf("predict gave %d points, want 2", len(pred.Points))
+	}
+	for _, pt := range pred.Points {
+		m, ok := measured[pt.P]
+		if !ok || m <= 0 {
+			t.Errorf("P=%d: no measured time of class W (%v)", pt.P, meas.Fitted)
+			continue
+		}
+		e := (pt.Seconds - m) / m
+		t.Logf("class W P=%d: predicted %.3fs [%.3f, %.3f], measured %.3fs: error %+.1f%%", pt.P, pt.Seconds, pt.Lo, pt.Hi, m, 100*e)
+		if math.Abs(e) > 0.25 {
+			t.Errorf("class W P=%d: predicted %.3fs, measured %.3fs: error %+.1f%% beyond 25%%", pt.P, pt.Seconds, m, 100*e)
+		}
+	}
+	t.Logf("machine time: calibration %v, the predicted runs %v", calTime.Round(time.Millisecond), measTime.Round(time.Millisecond))
+	if after := treeState(t, npb.Dir); len(after) != len(before) {
+		t.Errorf("the cycle changed the NPB tree: %d files before, %d after", len(before), len(after))
+	}
+}
