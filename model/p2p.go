@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/mkvet/mkvet/symbolic"
 )
@@ -254,4 +255,58 @@ func (g LogGPS) Seconds(m float64) float64 {
 // receive is called at recvAt, max(recvAt - sendAt - (o + L), 0).
 func (g LogGPS) SendWait(sendAt, recvAt float64) float64 {
 	return math.Max(recvAt-sendAt-(f64(g.O)+f64(g.L)), 0)
+}
+
+// RegimeOf names the size regime of net that an m-byte message falls in:
+// LogGP's eager ranges and its rendezvous protocol (Brim, seed 002 §V.iii),
+// LogGPS's asynchronous and synchronous modes (seed 003 §2). Models with a
+// single regime (Hockney, LogP) return "". A sweep over P changes message
+// sizes; the regimes a sweep crosses are where a fit of one regime stops
+// describing the messages.
+func RegimeOf(net PointToPoint, m float64) string {
+	switch n := net.(type) {
+	case LogGP:
+		if !n.EagerLimit.IsZero() && m > f64(n.EagerLimit) {
+			return "rendezvous > " + bytesText(f64(n.EagerLimit))
+		}
+		lo := 0.0
+		for i, r := range n.Regimes {
+			last := i == len(n.Regimes)-1
+			limited := !n.EagerLimit.IsZero()
+			switch {
+			case last && lo == 0 && limited:
+				return "eager ≤ " + bytesText(f64(n.EagerLimit))
+			case last && lo == 0:
+				return "eager"
+			case last && limited:
+				return "eager " + bytesText(lo) + "–" + bytesText(f64(n.EagerLimit))
+			case last:
+				return "eager ≥ " + bytesText(lo)
+			case m < f64(r.Below) && lo == 0:
+				return "eager < " + bytesText(f64(r.Below))
+			case m < f64(r.Below):
+				return "eager " + bytesText(lo) + "–" + bytesText(f64(r.Below))
+			}
+			lo = f64(r.Below)
+		}
+	case LogGPS:
+		if m > f64(n.S) {
+			return "synchronous > " + bytesText(f64(n.S))
+		}
+		return "asynchronous ≤ " + bytesText(f64(n.S))
+	}
+	return ""
+}
+
+// bytesText prints a byte count in a binary unit it is a multiple of, or
+// of which it is 10 or more: 1400 B (Brim's packet bound, not "1.4 KiB"),
+// 64 KiB, 12.1 KiB, 1.5 GiB.
+func bytesText(b float64) string {
+	units := []string{"B", "KiB", "MiB", "GiB"}
+	i := 0
+	for i < len(units)-1 && b >= 1024 && (b >= 10*1024 || math.Mod(b, 1024) == 0) {
+		b /= 1024
+		i++
+	}
+	return strconv.FormatFloat(math.Round(b*10)/10, 'f', -1, 64) + " " + units[i]
 }

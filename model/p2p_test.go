@@ -164,3 +164,33 @@ func TestLogGPValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestRegimeOf names the size regimes of Brim's LAM/MPI fit (seed 002
+// §V.iii: below one Ethernet packet of 1400 B, up to 64 KiB, rendezvous
+// above) and of LogGPS's synchronous threshold (seed 003 §2), at the
+// bounds on either side.
+func TestRegimeOf(t *testing.T) {
+	lam, ok := Lookup("lam-fortran")
+	if !ok || lam.LogGP == nil {
+		t.Fatal("no lam-fortran LogGP profile")
+	}
+	gps := LogGPS{S: symbolic.RatInt(16384)}
+	for _, c := range []struct {
+		net  PointToPoint
+		m    float64
+		want string
+	}{
+		{*lam.LogGP, 0, "eager < 1400 B"},
+		{*lam.LogGP, 1399, "eager < 1400 B"},
+		{*lam.LogGP, 1400, "eager 1400 B–64 KiB"},
+		{*lam.LogGP, 65536, "eager 1400 B–64 KiB"},
+		{*lam.LogGP, 65537, "rendezvous > 64 KiB"},
+		{gps, 16384, "asynchronous ≤ 16 KiB"},
+		{gps, 16385, "synchronous > 16 KiB"},
+		{Hockney{}, 1e9, ""},
+	} {
+		if got := RegimeOf(c.net, c.m); got != c.want {
+			t.Errorf("%T at %g B: %q, want %q", c.net, c.m, got, c.want)
+		}
+	}
+}

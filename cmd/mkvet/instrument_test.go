@@ -141,6 +141,39 @@ func TestRunsAndPredict(t *testing.T) {
 			t.Errorf("whatif -runs at P=%d: %+v, want time %g and speedup %d", r.P, r, want, r.P)
 		}
 	}
+	// Beyond the process counts calibrated the output says so, and with
+	// -machine it names the network that models the messages.
+	for _, machine := range []string{"", "cluster"} {
+		args := []string{"whatif", "-runs", db, "-D", "n=3200000", "-P", "1..64", "-format", "json", src}
+		if machine != "" {
+			args = append(args[:3:3], append([]string{"-machine", machine}, args[3:]...)...)
+		}
+		code, out, errs = mkvet(t, args...)
+		if code != 0 {
+			t.Fatalf("whatif -runs -machine %q: %d\n%s", machine, code, errs)
+		}
+		wo = whatifOutput{}
+		if err := json.Unmarshal([]byte(out), &wo); err != nil {
+			t.Fatal(err)
+		}
+		notes := strings.Join(wo.Notes, "\n")
+		want := []string{"P=8..64: beyond the process counts calibrated (1,2,4)", "measured: every node",
+			"P > 4: the MPI times were fitted to runs on one machine"}
+		network := "measured"
+		if machine != "" {
+			want = []string{"P=8..64: beyond the process counts calibrated (1,2,4)", "modelled: the messages of point-to-point calls",
+				"no MPI call with messages has a calibrated model here"}
+			network = "messages modelled: cluster's LogGP"
+		}
+		if wo.Network != network {
+			t.Errorf("-machine %q: network %q, want %q", machine, wo.Network, network)
+		}
+		for _, w := range want {
+			if !strings.Contains(notes, w) {
+				t.Errorf("-machine %q: notes lack %q:\n%s", machine, w, notes)
+			}
+		}
+	}
 	// annotate -runs puts the calibrated seconds on the loop's line.
 	code, out, errs = mkvet(t, "annotate", "-runs", db, "-D", "n=3200000,P=2", src)
 	if code != 0 {
@@ -165,7 +198,8 @@ func TestRunsAndPredict(t *testing.T) {
 		{[]string{"runs", "import", "-db", db, extrapTrap(t)}, "needs -label"},
 		{[]string{"predict", "-runs", db, "-P", "2", src}, "give the size n"},
 		{[]string{"predict", "-runs", db, "-D", "n=8", "-P", "x", src}, "not a process count"},
-		{[]string{"whatif", "-runs", db, "-machine", "cluster", "-D", "n=8", src}, "-machine does not apply with -runs"},
+		{[]string{"whatif", "-runs", db, "-grain", "n=1..8", "-D", "n=8", src}, "-grain does not apply with -runs"},
+		{[]string{"whatif", "-runs", db, "-machine", "nosuch", "-D", "n=8", src}, "no machine profile \"nosuch\""},
 		{[]string{"whatif", "-runs", db, src}, "give the size n"},
 		{[]string{"annotate", "-runs", db, src}, "-runs needs every value"},
 	} {

@@ -70,23 +70,12 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mkvet predict: "+format+"\n", args...)
 		return 2
 	}
-	var (
-		vals   map[string]int64
-		labels map[string]string
-		cs     *configurations
-		err    error
-	)
-	if pf.configure == "" {
-		vals, _, err = intDefs(pf.defs)
-	} else {
-		if cs, err = newConfigurations("predict", &pf, files, stderr); err != nil {
-			return fail("%v", err)
-		}
-		defer cs.close()
-		vals, labels, err = splitDefs(pf.defs, cs.placeholders())
-	}
+	cs, vals, labels, err := calibratedDefs("predict", &pf, files, stderr)
 	if err != nil {
 		return fail("%v", err)
+	}
+	if cs != nil {
+		defer cs.close()
 	}
 	ps := []int{1}
 	if v, ok := vals[cost.Size]; ok {
@@ -103,66 +92,18 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 			ps = append(ps, n)
 		}
 	}
-	// With -configure each P is a program of its own: configured, read
-	// and costed there.
-	var confs []*configured
-	var rep *cost.Report
-	if cs != nil {
-		if len(files) == 0 {
-			return fail("no Fortran files given")
-		}
-		if err := cs.conf.checkPlaceholders(func(s string) bool {
-			_, isInt := vals[s]
-			_, isLabel := labels[s]
-			return s == cost.Size || isInt || isLabel
-		}); err != nil {
-			return fail("%v", err)
-		}
-		for _, p := range ps {
-			c, err := cs.at(configValues(labels, vals, p), withP(vals, p))
-			if err != nil {
-				return fail("P=%d: %v", p, configureFailure(err, cs))
-			}
-			confs = append(confs, c)
-		}
-		rep = confs[0].report
-	} else {
-		l, st := pf.load("predict", files, stderr)
-		if l == nil {
-			return st
-		}
-		rep = l.report
+	cp, st := calibratedAt("predict", &pf, cs, vals, labels, ps, *db, *label, files, stderr)
+	if cp == nil {
+		return st
 	}
-	cal, model, prog, err := calibrationFor(*db, *label, files, rep)
-	if err != nil {
-		return fail("%v", err)
-	}
-	params := map[string]float64{}
-	for k, v := range vals {
-		params[k] = float64(v)
-	}
-	for _, s := range cal.Sizes {
-		if _, ok := params[s]; !ok {
-			return fail("give the size %s with -D %s=... (the calibration varied it)", s, s)
-		}
-	}
+	cal, prog, params, confs := cp.cal, cp.prog, cp.params, cp.confs
 	out := predictJSON{Program: prog.Name(), Hash: prog.Hash, Params: params}
 	var preds []*calib.Prediction
 	for i, p := range ps {
-		pt := calib.Point{Params: params, P: p}
-		m := model
-		if cs != nil {
-			// The constants configured are the point's sizes, as they were
-			// for the runs calibrated.
-			pt.Params = cloned(params)
-			for k, v := range confs[i].consts {
-				if _, ok := pt.Params[k]; !ok {
-					pt.Params[k] = float64(v)
-				}
-			}
-			m = calib.NewModel(confs[i].report, cal.Timed())
+		if cp.stopped[i] != "" {
+			return fail("P=%d: the program %s on every process (one of its own checks fails there): no time to predict", p, cp.stopped[i])
 		}
-		pred, err := calib.Predict(cal, m, pt, pt.Params)
+		pred, err := calib.Predict(cal, cp.models[i], cp.points[i], cp.points[i].Params)
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -282,6 +223,118 @@ func boolKeys(m map[string]float64) map[string]bool {
 		out[k] = true
 	}
 	return out
+}
+
+// calibratedDefs reads the -D values of predict and whatif -runs: with
+// -configure (cs not nil; the caller closes it) a word is a value of the
+// command's placeholders (class=A), returned in labels.
+func calibratedDefs(cmd string, pf *progFlags, files []string, stderr io.Writer) (cs *configurations, vals map[string]int64, labels map[string]string, err error) {
+	if pf.configure == "" {
+		vals, _, err = intDefs(pf.defs)
+		return nil, vals, nil, err
+	}
+	if cs, err = newConfigurations(cmd, pf, files, stderr); err != nil {
+		return nil, nil, nil, err
+	}
+	if vals, labels, err = splitDefs(pf.defs, cs.placeholders()); err != nil {
+		cs.close()
+		return nil, nil, nil, err
+	}
+	return cs, vals, labels, nil
+}
+
+// calibratedPoints is a calibration with, per process count, the point to
+// evaluate it at and the model that evaluates it over the program's
+// static counts there.
+type calibratedPoints struct {
+	cal    *calib.Calibration
+	prog   *runs.Program
+	params map[string]float64 // the -D values
+	points []calib.Point
+	models []*calib.Model
+	// confs are, with -configure, the program configured at each P.
+	confs []*configured
+	// stopped, per P, says where the program stops on every process (one
+	// of its own checks fails there): no time is predicted there.
+	stopped []string
+}
+
+// calibratedAt loads the calibration of files from db and prepares its
+// evaluation at each process count of ps with the values vals (and
+// labels, for -configure's placeholders). With -configure each P is a
+// program of its own: configured, read and costed there, and the integer
+// constants the command wrote are the point's sizes, as they were for
+// the runs calibrated. On failure it prints the message and returns the
+// exit status.
+func calibratedAt(cmd string, pf *progFlags, cs *configurations, vals map[string]int64, labels map[string]string,
+	ps []int, db, label string, files []string, stderr io.Writer) (*calibratedPoints, int) {
+	fail := func(format string, args ...any) (*calibratedPoints, int) {
+		fmt.Fprintf(stderr, "mkvet %s: "+format+"\n", append([]any{cmd}, args...)...)
+		return nil, 2
+	}
+	var confs []*configured
+	var rep *cost.Report
+	if cs != nil {
+		if len(files) == 0 {
+			return fail("no Fortran files given")
+		}
+		if err := cs.conf.checkPlaceholders(func(s string) bool {
+			_, isInt := vals[s]
+			_, isLabel := labels[s]
+			return s == cost.Size || isInt || isLabel
+		}); err != nil {
+			return fail("%v", err)
+		}
+		for _, p := range ps {
+			c, err := cs.at(configValues(labels, vals, p), withP(vals, p))
+			if err != nil {
+				return fail("P=%d: %v", p, configureFailure(err, cs))
+			}
+			confs = append(confs, c)
+		}
+		rep = confs[0].report
+	} else {
+		l, st := pf.load(cmd, files, stderr)
+		if l == nil {
+			return nil, st
+		}
+		rep = l.report
+	}
+	cal, model, prog, err := calibrationFor(db, label, files, rep)
+	if err != nil {
+		return fail("%v", err)
+	}
+	params := map[string]float64{}
+	for k, v := range vals {
+		params[k] = float64(v)
+	}
+	for _, s := range cal.Sizes {
+		if _, ok := params[s]; !ok {
+			return fail("give the size %s with -D %s=... (the calibration varied it)", s, s)
+		}
+	}
+	cp := &calibratedPoints{cal: cal, prog: prog, params: params, confs: confs}
+	for i, p := range ps {
+		pt := calib.Point{Params: params, P: p}
+		m := model
+		if cs != nil {
+			pt.Params = cloned(params)
+			for k, v := range confs[i].consts {
+				if _, ok := pt.Params[k]; !ok {
+					pt.Params[k] = float64(v)
+				}
+			}
+			m = calib.NewModel(confs[i].report, cal.Timed())
+		}
+		stop := ""
+		if cs != nil && confs[i].report.Stopped != nil {
+			stop = "stops at " + confs[i].report.Stopped.Pos.String()
+		}
+		cp.points = append(cp.points, pt)
+		cp.models = append(cp.models, m)
+		cp.stopped = append(cp.stopped, stop)
+	}
+	return cp, 0
 }
 
 // calibrationFor returns the calibration of the program version of files

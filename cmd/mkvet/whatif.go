@@ -722,6 +722,10 @@ type rowJSON struct {
 	Psi    *float64 `json:"psi,omitempty"`
 	Scaled *float64 `json:"scaled_size,omitempty"`
 	Exact  bool     `json:"exact"`
+	// Modelled is, in a calibrated sweep with a network (whatif -runs
+	// -machine), the seconds of Time the network model gave; the rest is
+	// measured.
+	Modelled *float64 `json:"modelled,omitempty"`
 }
 
 // MarshalJSON writes the values of a row with no time (Why) as null:

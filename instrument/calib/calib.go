@@ -214,6 +214,23 @@ type Calibration struct {
 	Memory *model.Memory `json:"memory,omitempty"`
 }
 
+// ProcessCounts returns the process counts the calibration's runs had,
+// sorted: predictions at others extrapolate in P.
+func (cal *Calibration) ProcessCounts() []int {
+	var out []int
+	for _, c := range cal.Fitted {
+		i := strings.LastIndex(c.Point, "P=")
+		if i < 0 || i > 0 && c.Point[i-1] != ' ' {
+			continue
+		}
+		if p, err := strconv.Atoi(c.Point[i+2:]); err == nil && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Compare is a measured and a predicted program time.
 type Compare struct {
 	Point     string  `json:"point"`
@@ -428,6 +445,10 @@ func (r *region) approxAt(pt Point, extra map[string]float64) string {
 type features struct {
 	x      []float64
 	active bool
+	// sides are an MPI call's messages sent and received and bytes sent
+	// and received, apart (x sums them), NaN where unknown: a network
+	// model charges the two ends of a message differently (network.go).
+	sides [4]float64
 }
 
 var (
@@ -518,12 +539,12 @@ func (ev *evaluator) at(pt Point, extra map[string]float64) map[string][]feature
 			f := features{active: !(calls == 0)}
 			if r.kind == "comm" {
 				c := r.node.Comm
-				msgs, bytes := 0.0, 0.0
 				if c != nil {
-					msgs = evalPW(c.Messages, env) + evalPW(c.Received, env)
-					bytes = evalPW(c.BytesSent, env) + evalPW(c.BytesReceived, env)
+					for i, pw := range []symbolic.Piecewise{c.Messages, c.Received, c.BytesSent, c.BytesReceived} {
+						f.sides[i] = evalPW(pw, env) // NaN: unknown
+					}
 				}
-				f.x = []float64{calls, msgs, bytes}
+				f.x = []float64{calls, f.sides[0] + f.sides[1], f.sides[2] + f.sides[3]}
 			} else {
 				w := work[r.id]
 				for _, c := range r.children {
@@ -979,6 +1000,9 @@ type Prediction struct {
 	// Memory is the part of Total estimated for loops whose working set
 	// leaves the memory levels their calibration ran in (memory.go).
 	Memory float64
+	// Modelled is the part of Total the network model gave
+	// (PredictOptions.Network): messages, not measured.
+	Modelled float64
 }
 
 // NodePrediction is one node's predicted seconds.
@@ -986,11 +1010,30 @@ type NodePrediction struct {
 	Node      string
 	OnSlowest float64 // on the slowest rank
 	Max       float64 // the largest over ranks
+	// Modelled says the node's time is the network model's
+	// (PredictOptions.Network), not the calibration's; Bytes is then the
+	// largest mean message size over the ranks and Regime the model's size
+	// regime of it.
+	Modelled bool
+	Bytes    float64
+	Regime   string
+}
+
+// PredictOptions tune PredictWith.
+type PredictOptions struct {
+	// Network, when set, models the messages of MPI calls instead of
+	// their calibrated times (network.go).
+	Network *Network
 }
 
 // Predict evaluates the calibration at a point: every node on every rank,
 // the slowest rank's total with a 95% interval.
 func Predict(cal *Calibration, m *Model, pt Point, extra map[string]float64) (*Prediction, error) {
+	return PredictWith(cal, m, pt, extra, PredictOptions{})
+}
+
+// PredictWith is Predict with options.
+func PredictWith(cal *Calibration, m *Model, pt Point, extra map[string]float64, opt PredictOptions) (*Prediction, error) {
 	if pt.P < 1 {
 		return nil, fmt.Errorf("P = %d", pt.P)
 	}
@@ -1013,6 +1056,10 @@ func Predict(cal *Calibration, m *Model, pt Point, extra map[string]float64) (*P
 		fp    float64
 	}
 	memBeyond := make([]beyond, len(cal.Nodes))
+	// modelled[i][rank] is 1 where the network model gave node i's time,
+	// sizes[i] its largest mean message size.
+	modelled := make([][]float64, len(cal.Nodes))
+	sizes := make([]float64, len(cal.Nodes))
 	vars := make([]float64, pt.P)
 	for i, nm := range cal.Nodes {
 		per[i] = make([]float64, pt.P)
@@ -1024,13 +1071,30 @@ func Predict(cal *Calibration, m *Model, pt Point, extra map[string]float64) (*P
 			continue
 		}
 		var ss [][]stream
-		if r := m.byID[nm.Node]; r != nil && cal.Memory != nil && nm.Level > 0 {
+		r := m.byID[nm.Node]
+		if r != nil && cal.Memory != nil && nm.Level > 0 {
 			ss = ev.streamsAt(r, pt, extra)
 			memExtra[i] = make([]float64, pt.P)
+		}
+		var op apt.CommOp
+		if r != nil && opt.Network != nil {
+			if c, ok := r.node.Node.(*apt.Comm); ok {
+				op = c.Op
+				modelled[i] = make([]float64, pt.P)
+			}
 		}
 		for rank := 0; rank < pt.P; rank++ {
 			if !f[rank].active {
 				continue
+			}
+			if modelled[i] != nil {
+				if t, size, ok := opt.Network.seconds(op, f[rank], pt.P); ok {
+					per[i][rank] = t
+					pred.PerRank[rank] += t
+					modelled[i][rank] = 1
+					sizes[i] = math.Max(sizes[i], size)
+					continue
+				}
 			}
 			y := math.Max(nm.Model.Predict(params, f[rank].x), 0)
 			if ss != nil {
@@ -1058,6 +1122,13 @@ func Predict(cal *Calibration, m *Model, pt Point, extra map[string]float64) (*P
 		for _, v := range per[i] {
 			np.Max = math.Max(np.Max, v)
 		}
+		if modelled[i] != nil && slices.Contains(modelled[i], 1) {
+			np.Modelled, np.Bytes = true, sizes[i]
+			np.Regime = model.RegimeOf(opt.Network.Net, sizes[i])
+			if modelled[i][pred.Rank] == 1 {
+				pred.Modelled += np.OnSlowest
+			}
+		}
 		pred.Nodes = append(pred.Nodes, np)
 		approx := false
 		if r := m.byID[nm.Node]; r != nil && pred.Total > 0 {
@@ -1084,7 +1155,7 @@ func Predict(cal *Calibration, m *Model, pt Point, extra map[string]float64) (*P
 				pred.Warnings = append(pred.Warnings, memoryWarning(cal.Memory, nm, b.level, b.fp, x, x/pred.Total, pt.P))
 			}
 		}
-		if nm.Kind != "comm" || nm.MaxMessage <= 0 || np.Max < 0.01*pred.Total {
+		if nm.Kind != "comm" || np.Modelled || nm.MaxMessage <= 0 || np.Max < 0.01*pred.Total {
 			continue
 		}
 		f := fs[nm.Node]

@@ -12,7 +12,9 @@ import (
 
 	"github.com/mkvet/mkvet/frontend/fortran"
 	"github.com/mkvet/mkvet/instrument/runs"
+	"github.com/mkvet/mkvet/model"
 	"github.com/mkvet/mkvet/model/cost"
+	"github.com/mkvet/mkvet/symbolic"
 )
 
 // truth is a made-up machine running trap_mpi.f: 3 ns per trapezoid, 100 ns
@@ -129,7 +131,45 @@ func TestClean(t *testing.T) {
 // that it extrapolates, and must not when the messages stay in range.
 func TestPredictWarnsPastCalibratedMessages(t *testing.T) {
 	rep := costed(t, "shift.f")
-	const send, recv = "shift/L2/I1/b1/M1", "shift/L2/I2/b1/M1"
+	cal, m, err := Calibrate(rep, shiftRuns(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sendModel *NodeModel
+	for _, nm := range cal.Nodes {
+		if nm.Node == shiftSend {
+			sendModel = nm
+		}
+	}
+	if sendModel == nil || sendModel.MaxMessage != 2048 {
+		t.Fatalf("send node model %+v, want the largest message 2048 bytes", sendModel)
+	}
+	for _, tc := range []struct {
+		m    float64
+		warn bool
+	}{{256, false}, {512, false}, {4096, true}} {
+		pred, err := Predict(cal, m, Point{Params: map[string]float64{"n": 1000, "m": tc.m}, P: 2}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := false
+		for _, w := range pred.Warnings {
+			warned = warned || strings.HasPrefix(w, shiftSend+": messages of 32768 bytes")
+		}
+		if warned != tc.warn || !tc.warn && len(pred.Warnings) > 0 {
+			t.Errorf("m=%g: warnings %q, want a warning on the send: %v", tc.m, pred.Warnings, tc.warn)
+		}
+	}
+}
+
+// shift.f's send and receive, each inside the loop shift/L2: rank r < P-1
+// sends n messages of 8m bytes to r+1, rank r > 0 receives them.
+const shiftSend, shiftRecv = "shift/L2/I1/b1/M1", "shift/L2/I2/b1/M1"
+
+// shiftRuns are timings of shift.f at n = 1000, messages of 512 to 2048
+// bytes, P = 1, 2, three repetitions each, with 1% noise.
+func shiftRuns() []Run {
+	const send, recv = shiftSend, shiftRecv
 	rng := rand.New(rand.NewPCG(2, 2))
 	var rs []Run
 	for _, m := range []float64{64, 128, 256} {
@@ -157,33 +197,67 @@ func TestPredictWarnsPastCalibratedMessages(t *testing.T) {
 			}
 		}
 	}
-	cal, m, err := Calibrate(rep, rs, Options{})
+	return rs
+}
+
+// TestPredictNetwork predicts shift.f at P = 8 with its messages on a
+// network the runs did not use: the send and the receive get the
+// profile's time from the counts the program implies (rank r < P-1 sends
+// n messages of 8m bytes, rank r > 0 receives them; worked out by hand
+// here, not by the analysis), the loop keeps its calibrated time, and
+// the message size is placed in the profile's regime.
+func TestPredictNetwork(t *testing.T) {
+	rep := costed(t, "shift.f")
+	cal, m, err := Calibrate(rep, shiftRuns(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sendModel *NodeModel
-	for _, nm := range cal.Nodes {
-		if nm.Node == send {
-			sendModel = nm
+	const n, size, p = 1000.0, 512.0, 8
+	pt := Point{Params: map[string]float64{"n": n, "m": size}, P: p}
+	plain, err := Predict(cal, m, pt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	us := func(x float64) symbolic.Rat { return ratOf(x * 1e-6) }
+	net := model.LogGP{L: us(2), Regimes: []model.Regime{
+		{Below: symbolic.RatInt(1400), O: us(1), G: ratOf(1e-9)},
+		{O: us(3), G: ratOf(2e-10)},
+	}, EagerLimit: symbolic.RatInt(65536), Rendezvous: model.Rendezvous{OCtrl: us(1), OData: us(3), G: ratOf(2e-10)}}
+	pred, err := PredictWith(cal, m, pt, nil, PredictOptions{Network: &Network{Name: "test", Net: net}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 8m = 4096 bytes: the second eager regime, o = 3 µs, G = 0.2 ns/B.
+	bytes := 8 * size
+	sendWant := n * 3e-6                        // s = o
+	recvWant := n * (2e-6 + bytes*2e-10 + 3e-6) // τ = L + mG, r = o
+	byNode := map[string]NodePrediction{}
+	for _, np := range pred.Nodes {
+		byNode[np.Node] = np
+	}
+	for _, c := range []struct {
+		node string
+		want float64
+	}{{shiftSend, sendWant}, {shiftRecv, recvWant}} {
+		np := byNode[c.node]
+		if !np.Modelled || math.Abs(np.Max-c.want) > 1e-9*c.want || np.Bytes != bytes || np.Regime != "eager 1400 B–64 KiB" {
+			t.Errorf("%s: %+v, want modelled %.6gs (the largest over ranks) for %g-byte messages in eager 1400 B–64 KiB",
+				c.node, np, c.want, bytes)
 		}
 	}
-	if sendModel == nil || sendModel.MaxMessage != 2048 {
-		t.Fatalf("send node model %+v, want the largest message 2048 bytes", sendModel)
+	// Rank 0 only sends, rank P-1 only receives, the others do both: the
+	// slowest rank is one of the middle ones.
+	if np := byNode[shiftSend]; math.Abs(pred.Modelled-sendWant-recvWant) > 1e-9*pred.Modelled || np.OnSlowest == 0 {
+		t.Errorf("modelled %.6gs on the slowest rank (%d), want %.6gs", pred.Modelled, pred.Rank, sendWant+recvWant)
 	}
-	for _, tc := range []struct {
-		m    float64
-		warn bool
-	}{{256, false}, {512, false}, {4096, true}} {
-		pred, err := Predict(cal, m, Point{Params: map[string]float64{"n": 1000, "m": tc.m}, P: 2}, nil)
-		if err != nil {
-			t.Fatal(err)
+	for i, np := range plain.Nodes {
+		if np.Node == "shift/L2" && pred.Nodes[i].OnSlowest != np.OnSlowest {
+			t.Errorf("the loop's calibrated time moved: %g, was %g", pred.Nodes[i].OnSlowest, np.OnSlowest)
 		}
-		warned := false
-		for _, w := range pred.Warnings {
-			warned = warned || strings.HasPrefix(w, send+": messages of 32768 bytes")
-		}
-		if warned != tc.warn || !tc.warn && len(pred.Warnings) > 0 {
-			t.Errorf("m=%g: warnings %q, want a warning on the send: %v", tc.m, pred.Warnings, tc.warn)
+	}
+	for _, w := range pred.Warnings {
+		if strings.Contains(w, "changes protocol") {
+			t.Errorf("warned of the calibrated protocol for a modelled call: %s", w)
 		}
 	}
 }

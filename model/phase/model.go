@@ -347,9 +347,9 @@ func (a *Analysis) hops(d symbolic.Expr) symbolic.Expr {
 	return symbolic.Max(h, symbolic.Int(0))
 }
 
-// collectiveOf maps an MPI collective to the algorithm model.Collective
+// CollectiveOf maps an MPI collective to the algorithm model.Collective
 // assumes for it.
-func collectiveOf(op apt.CommOp) (model.Collective, bool) {
+func CollectiveOf(op apt.CommOp) (model.Collective, bool) {
 	switch op {
 	case apt.MPIBcast:
 		return model.Bcast, true
@@ -380,7 +380,7 @@ var algorithms = map[model.Collective]string{
 // collective returns a collective's term: its calls times the algorithm's
 // time, the combine of a reduction being one add per element.
 func (b *builder) collective(c *Collective) (*Term, error) {
-	alg, ok := collectiveOf(c.Comm.Op)
+	alg, ok := CollectiveOf(c.Comm.Op)
 	if !ok {
 		return nil, nil
 	}
