@@ -267,7 +267,7 @@ func RegimeOf(net PointToPoint, m float64) string {
 	switch n := net.(type) {
 	case LogGP:
 		if !n.EagerLimit.IsZero() && m > f64(n.EagerLimit) {
-			return "rendezvous > " + bytesText(f64(n.EagerLimit))
+			return "rendezvous > " + FormatBytes(f64(n.EagerLimit))
 		}
 		lo := 0.0
 		for i, r := range n.Regimes {
@@ -275,38 +275,49 @@ func RegimeOf(net PointToPoint, m float64) string {
 			limited := !n.EagerLimit.IsZero()
 			switch {
 			case last && lo == 0 && limited:
-				return "eager ≤ " + bytesText(f64(n.EagerLimit))
+				return "eager ≤ " + FormatBytes(f64(n.EagerLimit))
 			case last && lo == 0:
 				return "eager"
 			case last && limited:
-				return "eager " + bytesText(lo) + "–" + bytesText(f64(n.EagerLimit))
+				return "eager " + FormatBytes(lo) + "–" + FormatBytes(f64(n.EagerLimit))
 			case last:
-				return "eager ≥ " + bytesText(lo)
+				return "eager ≥ " + FormatBytes(lo)
 			case m < f64(r.Below) && lo == 0:
-				return "eager < " + bytesText(f64(r.Below))
+				return "eager < " + FormatBytes(f64(r.Below))
 			case m < f64(r.Below):
-				return "eager " + bytesText(lo) + "–" + bytesText(f64(r.Below))
+				return "eager " + FormatBytes(lo) + "–" + FormatBytes(f64(r.Below))
 			}
 			lo = f64(r.Below)
 		}
 	case LogGPS:
 		if m > f64(n.S) {
-			return "synchronous > " + bytesText(f64(n.S))
+			return "synchronous > " + FormatBytes(f64(n.S))
 		}
-		return "asynchronous ≤ " + bytesText(f64(n.S))
+		return "asynchronous ≤ " + FormatBytes(f64(n.S))
 	}
 	return ""
 }
 
-// bytesText prints a byte count in a binary unit it is a multiple of, or
-// of which it is 10 or more: 1400 B (Brim's packet bound, not "1.4 KiB"),
-// 64 KiB, 12.1 KiB, 1.5 GiB.
-func bytesText(b float64) string {
-	units := []string{"B", "KiB", "MiB", "GiB"}
+// FormatBytes prints a byte count for people, in the largest binary unit
+// it reaches: whole when it is a multiple of the unit (64 KiB, 32 MiB),
+// else with one decimal (12.1 KiB, 51.8 MiB); below 10 KiB a count that is
+// not a whole number of KiB stays in bytes (Brim's 1400 B, not "1.4 KiB").
+// +Inf is "unbounded" (a last memory level).
+func FormatBytes(b float64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	if math.IsInf(b, 1) {
+		return "unbounded"
+	}
 	i := 0
-	for i < len(units)-1 && b >= 1024 && (b >= 10*1024 || math.Mod(b, 1024) == 0) {
-		b /= 1024
+	for i < len(units)-1 && b >= math.Ldexp(1, 10*(i+1)) {
 		i++
 	}
-	return strconv.FormatFloat(math.Round(b*10)/10, 'f', -1, 64) + " " + units[i]
+	u := math.Ldexp(1, 10*i)
+	switch {
+	case math.Mod(b, u) == 0:
+		return strconv.FormatFloat(b/u, 'f', -1, 64) + " " + units[i]
+	case b < 10<<10:
+		return strconv.FormatFloat(math.Round(b), 'f', -1, 64) + " B"
+	}
+	return strconv.FormatFloat(b/u, 'f', 1, 64) + " " + units[i]
 }

@@ -194,3 +194,14 @@ func TestRegimeOf(t *testing.T) {
 		}
 	}
 }
+
+func TestFormatBytes(t *testing.T) {
+	for b, want := range map[float64]string{
+		0: "0 B", 1400: "1400 B", 8192: "8 KiB", 65536: "64 KiB", 12390: "12.1 KiB",
+		1048656: "1.0 MiB", 32 << 20: "32 MiB", 54315622: "51.8 MiB", 268582912: "256.1 MiB", math.Inf(1): "unbounded",
+	} {
+		if got := FormatBytes(b); got != want {
+			t.Errorf("FormatBytes(%g) = %q, want %q", b, got, want)
+		}
+	}
+}

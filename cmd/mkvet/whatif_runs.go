@@ -243,7 +243,7 @@ func (wf *whatifFlags) calibrated(files []string, ps []int64, kind whatif.PlotKi
 			note(fmt.Sprintf("at P=%d: %s", at[0], warnText[k]))
 			continue
 		}
-		note(fmt.Sprintf("at P=%s (figures of P=%d): %s", int64sText(at), at[0], warnText[k]))
+		note(fmt.Sprintf("at P=%s (figures of P=%d): %s", sweepText(at, ps), at[0], warnText[k]))
 	}
 	// What is measured and what modelled.
 	if nw != nil {
@@ -268,7 +268,7 @@ func (wf *whatifFlags) calibrated(files []string, ps []int64, kind whatif.PlotKi
 		}
 		if len(beyond) > 0 {
 			note(fmt.Sprintf("P=%s: beyond the process counts calibrated (%s): the counts are exact there, the seconds per unit "+
-				"are those measured at P ≤ %d", int64sText(beyond), intsText(procs), hi))
+				"are those measured at P ≤ %d", sweepText(beyond, ps), intsText(procs), hi))
 			cpus := hi
 			if cal.Memory != nil && cal.Memory.CPUs > 0 {
 				cpus = cal.Memory.CPUs
@@ -309,9 +309,9 @@ func (wf *whatifFlags) calibrated(files []string, ps []int64, kind whatif.PlotKi
 			i = j + 1
 		}
 		first, last := ss[0], ss[len(ss)-1]
-		line := fmt.Sprintf("messages of %s at P=%d", bytesSize(first.bytes), first.p)
+		line := fmt.Sprintf("messages of %s at P=%d", model.FormatBytes(first.bytes), first.p)
 		if last.p != first.p {
-			line += fmt.Sprintf(", %s at P=%d", bytesSize(last.bytes), last.p)
+			line += fmt.Sprintf(", %s at P=%d", model.FormatBytes(last.bytes), last.p)
 		}
 		if len(parts) > 1 {
 			line += "; crosses regimes: " + strings.Join(parts, ", ")
@@ -320,7 +320,7 @@ func (wf *whatifFlags) calibrated(files []string, ps []int64, kind whatif.PlotKi
 		}
 		for _, nm := range cal.Nodes {
 			if nm.Node == node && nm.MaxMessage > 0 {
-				line += fmt.Sprintf(" (calibrated with messages up to %s)", bytesSize(nm.MaxMessage))
+				line += fmt.Sprintf(" (calibrated with messages up to %s)", model.FormatBytes(nm.MaxMessage))
 			}
 		}
 		if callsOf[line] == nil {
@@ -362,25 +362,23 @@ func intsText(ps []int) string {
 	return strings.Join(parts, ",")
 }
 
-func int64sText(ps []int64) string {
-	if len(ps) > 3 {
-		return fmt.Sprintf("%d..%d", ps[0], ps[len(ps)-1])
-	}
+// sweepText prints the process counts at of the sweep ps, a run of three
+// or more consecutive entries of the sweep as lo..hi: 1..32,128.
+func sweepText(at, ps []int64) string {
 	var parts []string
-	for _, p := range ps {
-		parts = append(parts, strconv.FormatInt(p, 10))
+	for i := 0; i < len(at); {
+		j := i
+		for j+1 < len(at) && slices.Index(ps, at[j+1]) == slices.Index(ps, at[j])+1 {
+			j++
+		}
+		if j-i >= 2 {
+			parts = append(parts, fmt.Sprintf("%d..%d", at[i], at[j]))
+			i = j + 1
+			continue
+		}
+		for ; i <= j; i++ {
+			parts = append(parts, strconv.FormatInt(at[i], 10))
+		}
 	}
 	return strings.Join(parts, ",")
-}
-
-// bytesSize prints a mean message size: whole bytes below 10 KiB, else
-// KiB or MiB with one decimal.
-func bytesSize(b float64) string {
-	switch {
-	case b >= 10<<20:
-		return fmt.Sprintf("%.1f MiB", b/(1<<20))
-	case b >= 10<<10:
-		return fmt.Sprintf("%.1f KiB", b/(1<<10))
-	}
-	return fmt.Sprintf("%.0f B", b)
 }

@@ -137,26 +137,13 @@ func memoryWarning(mem *model.Memory, nm *NodeModel, level int, fp, extra, share
 	procs := mem.OnNode(p)
 	where := mem.Levels[level-1].Name
 	if mem.Levels[level-1].Size > 0 {
-		where += fmt.Sprintf(" (%s per process here)", fmtSize(mem.Capacity(level-1, procs)))
+		where += fmt.Sprintf(" (%s per process here)", model.FormatBytes(mem.Capacity(level-1, procs)))
 	}
 	s := fmt.Sprintf("%s: working set %s per process is in %s; its calibration ran in %s at most (largest %s)",
-		nm.Node, fmtSize(fp), where, mem.Levels[nm.Level-1].Name, fmtSize(nm.Footprint))
+		nm.Node, model.FormatBytes(fp), where, mem.Levels[nm.Level-1].Name, model.FormatBytes(nm.Footprint))
 	if mem.Measured() {
 		return s + fmt.Sprintf(": %+.3g s (%.0f%% of the time) estimated from the measured streaming times", extra, 100*share)
 	}
 	return s + ": not estimated (no streaming times measured: calibrate with -memory auto), the time is likely too low"
 }
 
-func fmtSize(b float64) string {
-	switch {
-	case math.IsInf(b, 1):
-		return "unbounded"
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", b/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", b/(1<<20))
-	case b >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", b/(1<<10))
-	}
-	return fmt.Sprintf("%.0f B", b)
-}
