@@ -65,9 +65,6 @@ type configurer struct {
 	// copied are the user's directories whose files the mirror holds as
 	// copies (absolute): what is read there may differ from the user's.
 	copied map[string]bool
-	// built is when the mirror was made: a file of it modified since
-	// may differ from the user's.
-	built time.Time
 
 	// Of the last run: the command as run, the values it was given, and
 	// the files read from the copied directories of the mirror compared
@@ -131,7 +128,6 @@ func newConfigurer(template string, files, incs []string) (*configurer, error) {
 		return nil, err
 	}
 	c.dir = c.mirrorOf(dirs[0])
-	c.built = time.Now()
 	return c, nil
 }
 
@@ -194,7 +190,7 @@ func (c *configurer) build(dirs []string) error {
 				// A link to a file is copied too: the command writing
 				// through it would write the user's file.
 				if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-					if err := copyFile(p, t, st.Mode().Perm()); err != nil {
+					if err := copyFile(p, t, st); err != nil {
 						return err
 					}
 					continue
@@ -208,12 +204,21 @@ func (c *configurer) build(dirs []string) error {
 	return nil
 }
 
-func copyFile(src, dst string, perm fs.FileMode) error {
+// copyFile copies src (whose status is st) to dst with src's modification
+// time, as cp -p does: a build in the mirror sees what is out of date as it
+// would in the user's tree, and a copy the command rewrites has a time of
+// its own (readFile compares only those). A time taken when the mirror
+// is made would not do: the kernel stamps files with a clock that may lag
+// the one Go reads, so a file written just after could seem older.
+func copyFile(src, dst string, st fs.FileInfo) error {
 	b, err := os.ReadFile(src)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(dst, b, perm|0o200)
+	if err := os.WriteFile(dst, b, st.Mode().Perm()|0o200); err != nil {
+		return err
+	}
+	return os.Chtimes(dst, time.Time{}, st.ModTime())
 }
 
 // close removes the mirror.
@@ -329,9 +334,9 @@ func firstLine(out string) string {
 
 // readFile reads a source or INCLUDE file the frontend names from the
 // mirror when it is under root, noting whether the command wrote or changed
-// it; other files are read where they are. Only a file modified since the
-// mirror was made is compared with the user's: the others cost no more
-// than a plain read.
+// it; other files are read where they are. Only a file whose time or size
+// differs from the user's is compared with it: the others cost no more
+// than a plain read and a stat.
 func (c *configurer) readFile(name string) ([]byte, error) {
 	abs := name
 	if !filepath.IsAbs(abs) {
@@ -358,7 +363,7 @@ func (c *configurer) readFile(name string) ([]byte, error) {
 	b := buf.Bytes()
 	if _, seen := c.read[name]; !seen && c.copied[filepath.Dir(abs)] {
 		state := fileSame
-		if !st.ModTime().Before(c.built) {
+		if ost, err := os.Stat(abs); err != nil || !ost.ModTime().Equal(st.ModTime()) || ost.Size() != st.Size() {
 			switch orig, err := os.ReadFile(abs); {
 			case err != nil:
 				state = fileAbsent

@@ -163,6 +163,37 @@ func TestConfigureMirror(t *testing.T) {
 	emptyDir(t, tmp)
 }
 
+// TestConfigureStaleClock: a file the command rewrites is compared with the
+// user's whatever time it carries. The kernel stamps files with a clock that
+// can lag the one Go reads, so a file written just after the mirror was made
+// may look older than the mirror; the command here stamps its output with a
+// time long past to make that case certain (CI once read a configuration's
+// constants as the user's when the step ran within a clock tick).
+func TestConfigureStaleClock(t *testing.T) {
+	e2e.Require(t, "sh", "touch")
+	privateTmp(t)
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"src/main.f": "main\n", "src/size.h": "4\n", "src/same.h": "same\n"})
+	src := filepath.Join(root, "src")
+	c, err := newConfigurer("echo {P} > size.h && echo same > same.h && touch -d 2001-01-01 size.h same.h", []string{filepath.Join(src, "main.f")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.close()
+	if err := c.run(map[string]string{"P": "1"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"main.f", "size.h", "same.h"} {
+		if _, err := c.readFile(filepath.Join(src, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{filepath.Join(src, "size.h") + " (the user's differs and is not read)"}
+	if got := c.generated(); !slices.Equal(got, want) {
+		t.Errorf("generated %q, want %q", got, want)
+	}
+}
+
 // TestConfigureFailure: a failed command is a configureError with the first
 // line of its error output and the indented lines continuing it (standard
 // error first, else standard output, else how it ended); a command that
