@@ -92,6 +92,29 @@ func (m *Memory) SecPerByte(i, procs int) float64 {
 	return l.One
 }
 
+// SecPerByteAt is the streaming time per byte of a working set of fp bytes
+// per process with procs processes on the node: the rate of the level it
+// fits in up to half that level's capacity, where membench measures it
+// (MembenchSizes), and from there to the full capacity a blend moving
+// linearly to the next level's rate. A cache more than half full of a swept
+// working set loses hits to conflicts and to whatever else it holds
+// (pseudo-LRU replacement, a last level shared with the other processes):
+// the reason layer conditions count with half the cache. The blend makes
+// the time per byte continuous in the working set, where the level alone
+// jumps at each capacity.
+func (m *Memory) SecPerByteAt(fp float64, procs int) float64 {
+	i := m.Level(fp, procs)
+	t := m.SecPerByte(i, procs)
+	if i+1 >= len(m.Levels) {
+		return t
+	}
+	c := m.Capacity(i, procs)
+	if math.IsInf(c, 1) || fp <= c/2 {
+		return t
+	}
+	return t + (fp-c/2)/(c/2)*(m.SecPerByte(i+1, procs)-t)
+}
+
 // Capacity is the bytes per process level i holds with procs processes on
 // the node (+Inf for main memory).
 func (m *Memory) Capacity(i, procs int) float64 {

@@ -39,7 +39,7 @@ type calibrateFlags struct {
 	reps                                          int
 	timeout                                       time.Duration
 	threshold                                     float64
-	json                                          bool
+	json, refit                                   bool
 }
 
 func runCalibrate(args []string, stdout, stderr io.Writer) int {
@@ -66,6 +66,8 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&cf.threshold, "threshold", 0.1, "cross-validated SMAPE above which a node is deemed not to follow its counts "+
 		"and a PMNF search is tried")
 	fs.BoolVar(&cf.json, "json", false, "print the calibration as JSON")
+	fs.BoolVar(&cf.refit, "refit", false, "build and run nothing: fit the runs stored for the points of -runs again "+
+		"(after an mkvet whose counts differ, which predict asks for)")
 	fs.StringVar(&cf.memory, "memory", "auto", "the machine's memory hierarchy `HOW`: auto (the cache levels from the kernel, "+
 		"streaming times measured by the membench benchmark built with cc), levels (the levels alone: working sets flagged, not estimated), "+
 		"off, or a FILE written by membench -json")
@@ -295,7 +297,16 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	reportOf := map[string]*cost.Report{}
 	total := len(points) * cf.reps
 	start := time.Now()
-	fmt.Fprintf(stderr, "calibrate: %d points x %d repetitions through %q\n", len(points), cf.reps, cf.launcher)
+	if !cf.refit {
+		fmt.Fprintf(stderr, "calibrate: %d points x %d repetitions through %q\n", len(points), cf.reps, cf.launcher)
+	}
+	if cf.refit {
+		total = 0
+		if err := storedReports(db, prog, points, configOf, reportOf); err != nil {
+			return fail("-refit: %v", err)
+		}
+		points = nil
+	}
 	bar := newSweepProgress(stderr, len(points), cf.reps)
 	defer bar.finish()
 	for _, pt := range points {
@@ -371,7 +382,9 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	bar.finish()
-	fmt.Fprintf(stderr, "calibrate: %d runs in %v, %d failed\n", total, time.Since(start).Round(time.Millisecond), bar.failed)
+	if !cf.refit {
+		fmt.Fprintf(stderr, "calibrate: %d runs in %v, %d failed\n", total, time.Since(start).Round(time.Millisecond), bar.failed)
+	}
 	copt := calib.Options{Threshold: cf.threshold}
 	if copt.Memory, err = calibrationMemory(cf.memory, stderr); err != nil {
 		return fail("-memory: %v", err)
@@ -467,6 +480,51 @@ func calibRuns(db *runs.Store, prog *runs.Program) ([]calib.Run, error) {
 	return out, nil
 }
 
+// storedReports finds the runs stored for the points of a sweep (-refit)
+// and gives each the report of its point's configuration (configOf; none
+// for a program configured by no command, whose one report fits every
+// run): a stored run is a point's when it has the point's P, sizes and
+// configured constants.
+func storedReports(db *runs.Store, prog *runs.Program, points []sweep.Point, configOf map[string]*configured, reportOf map[string]*cost.Report) error {
+	stored, err := db.Runs(prog.ID)
+	if err != nil {
+		return err
+	}
+	found := 0
+	for _, r := range stored {
+		if r.Status != runs.StatusOK {
+			continue
+		}
+		for _, pt := range points {
+			want := floatParams(pt.Params)
+			pc := configOf[pt.String()]
+			if pc != nil {
+				for k, v := range pc.consts {
+					if _, ok := want[k]; !ok {
+						want[k] = float64(v)
+					}
+				}
+			}
+			match := r.P == pt.P
+			for k, v := range want {
+				match = match && r.Params[k] == v
+			}
+			if !match {
+				continue
+			}
+			found++
+			if pc != nil {
+				reportOf[calib.Point{Params: r.Params, P: r.P}.String()] = pc.report
+			}
+			break
+		}
+	}
+	if found == 0 {
+		return fmt.Errorf("no successful run of %s stored in %s at the points of -runs", prog.Name(), db.Path())
+	}
+	return nil
+}
+
 // fitStored fits the program's stored runs: the sizes of the sweep are the
 // parameters; values the ranks recorded (not swept) are left to the report.
 func fitStored(db *runs.Store, prog *runs.Program, rep *cost.Report, opt calib.Options) (*calib.Calibration, error) {
@@ -515,6 +573,12 @@ func loadCalibration(db *runs.Store, prog *runs.Program) (*calib.Calibration, er
 	var cal calib.Calibration
 	if err := json.Unmarshal(head, &cal); err != nil {
 		return nil, fmt.Errorf("reading the calibration of %s: %w", prog.Name(), err)
+	}
+	if cal.Features != calib.Features {
+		// Its coefficients are per unit of counts this mkvet no longer
+		// computes the same way: predicting with them would be wrong.
+		return nil, fmt.Errorf("the calibration of %s in %s was fitted by an mkvet whose counts differ (features version %d, this one's %d): "+
+			"run the calibrate command again with -refit, which fits the stored runs without running them", prog.Name(), db.Path(), cal.Features, calib.Features)
 	}
 	for node, m := range ms {
 		if node == calibrationKey {

@@ -239,6 +239,21 @@ func TestCalibrateCommandE2E(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "trap/L1") || !strings.Contains(out, "total") {
 		t.Errorf("predict: %d\n%s%s", code, out, errs)
 	}
+	// A calibration an mkvet with other features fitted is refused, and
+	// -refit fits the stored runs again without running anything.
+	staleCalibration(t, db, "trap", src)
+	if code, _, errs := mkvet(t, "predict", "-runs", db, "-label", "trap", "-D", "n=4800000", "-P", "2", src); code == 0 ||
+		!strings.Contains(errs, "fitted by an mkvet whose counts differ (features version 1") || !strings.Contains(errs, "-refit") {
+		t.Errorf("a stale calibration was used: %d\n%s", code, errs)
+	}
+	code, _, errs = mkvet(t, "calibrate", "-runs", "n=400000,800000,1200000 P=1,2", "-refit", "-db", db, "-memory", "levels",
+		"-work", filepath.Join(dir, "work"), "-label", "trap", "-launcher", "false {exe}", src)
+	if code != 0 || strings.Contains(errs, "runs in") {
+		t.Errorf("calibrate -refit: %d\n%s", code, errs)
+	}
+	if code, again, errs := mkvet(t, "predict", "-runs", db, "-label", "trap", "-D", "n=4800000", "-P", "2", src); code != 0 || again != out {
+		t.Errorf("predict after -refit: %d\n%s%s\nbefore:\n%s", code, again, errs, out)
+	}
 	// A failing launcher is reported and skipped; the earlier runs stay.
 	code, out, errs = mkvet(t, "calibrate", "-runs", "n=400000 P=1", "-reps", "1", "-db", db, "-memory", "off",
 		"-work", filepath.Join(dir, "work"), "-launcher", "false {exe}", src)
@@ -300,5 +315,31 @@ func TestMembenchE2E(t *testing.T) {
 	l1, mem := m.Levels[0], m.Levels[len(m.Levels)-1]
 	if l1.Name != "L1" || mem.Name != "memory" || !(mem.One > l1.One) {
 		t.Errorf("levels %+v: main memory should stream slower than L1", m.Levels)
+	}
+}
+
+// staleCalibration marks the stored calibration of label as fitted by an
+// mkvet of features version 1.
+func staleCalibration(t *testing.T, db, label, src string) {
+	t.Helper()
+	store, prog, err := openProgram(db, label, []string{src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	ms, err := store.Models(prog.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var head map[string]any
+	if err := json.Unmarshal(ms[calibrationKey], &head); err != nil {
+		t.Fatal(err)
+	}
+	head["features"] = 1
+	if ms[calibrationKey], err = json.Marshal(head); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.SaveModels(prog.ID, ms); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -25,6 +25,7 @@ package calib
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"slices"
@@ -190,6 +191,9 @@ type NodeModel struct {
 
 // Calibration is a program's fitted models.
 type Calibration struct {
+	// Features is the version of the features the models were fitted to
+	// (the package's Features when it fitted them).
+	Features int `json:"features,omitempty"`
 	// Sizes are the sizes that varied in the runs (the PMNF parameters
 	// besides P); Runs and Points count what the fit used.
 	Sizes  []string     `json:"sizes"`
@@ -212,6 +216,10 @@ type Calibration struct {
 	// Memory is the memory hierarchy of the machine the runs ran on
 	// (Options.Memory), nil when not known.
 	Memory *model.Memory `json:"memory,omitempty"`
+	// Data are the values the analysis left to parameters (a sparse
+	// matrix's entries, a branch's frequency) as the runs measured them:
+	// predictions estimate them from these (measured.go).
+	Data []*DataParam `json:"data,omitempty"`
 }
 
 // ProcessCounts returns the process counts the calibration's runs had,
@@ -268,10 +276,11 @@ type region struct {
 	node     *cost.Node
 	kind, op string
 	children []*region
-	// loops are the loops whose body executions count toward the region's
-	// time: its own (a timed loop), and those nested in it but not in a
-	// timed region nested in it, callees' loops included.
-	loops []*cost.Node
+	// iters are the body executions that count toward the region's time,
+	// loop by loop and context by context: its own (a timed loop), and
+	// those of the loops nested in it but not in a timed region nested in
+	// it, in the calls it makes included.
+	iters []symbolic.Piecewise
 	// approx says why the region's features are not exact (a node of it
 	// whose count rests on an approximation the analysis made); "" when
 	// they are.
@@ -285,6 +294,49 @@ type region struct {
 	// streams are the memory traffic of the innermost loops among loops.
 	streams []cost.Stream
 }
+
+// attachLoop gives a loop's body executions and streams to the timed
+// region they run in, context by context: a routine called from two timed
+// loops (a solver called once before the timed iterations and then in
+// them) runs its loops for both, each call in its own. Parent follows the
+// first calling context only and would give the first region the loop's
+// executions in all.
+func (m *Model) attachLoop(n *cost.Node) {
+	owner := func(nodes []apt.Node) *region {
+		for _, x := range nodes {
+			if q := m.byID[x.Base().ID]; q != nil {
+				return q
+			}
+		}
+		return nil
+	}
+	if len(n.Contexts) == 0 || n.Missing.Has(cost.FigIterations) {
+		for p := n; p != nil; p = p.Parent {
+			if q := m.byID[p.Node.Base().ID]; q != nil {
+				q.iters = append(q.iters, n.Iterations)
+				q.streams = append(q.streams, n.Streams...)
+				return
+			}
+		}
+		return
+	}
+	for _, c := range n.Contexts {
+		q := owner(append([]apt.Node{n.Node}, c.Enclosing...))
+		if q == nil {
+			continue
+		}
+		q.iters = append(q.iters, c.Iterations)
+		q.streams = append(q.streams, c.Streams...)
+	}
+}
+
+// Features numbers the definition of the features models are fitted to;
+// a calibration of another number must be fitted again. 2: a loop of a
+// routine called from several timed regions counts in each, per call
+// (attachLoop), where before all its executions went to the first; and the
+// data values the analysis leaves to parameters are measured at each point
+// (measured.go), where before they took the analysis's guess.
+const Features = 2
 
 // Timed returns the set of nodes a calibration has models for.
 func (cal *Calibration) Timed() map[string]bool {
@@ -346,13 +398,7 @@ func NewModel(rep *cost.Report, timed map[string]bool) *Model {
 	free := map[string][]*cost.Node{} // a routine's nodes outside its timed regions, by routine name
 	for _, n := range rep.Nodes {
 		if _, ok := n.Node.(*apt.Loop); ok {
-			for p := n; p != nil; p = p.Parent {
-				if q := m.byID[p.Node.Base().ID]; q != nil {
-					q.loops = append(q.loops, n)
-					q.streams = append(q.streams, n.Streams...)
-					break
-				}
-			}
+			m.attachLoop(n)
 		}
 		var owner *region
 		for p := n; p != nil; p = p.Parent {
@@ -420,12 +466,24 @@ func NewModel(rep *cost.Report, timed map[string]bool) *Model {
 
 // approxAt says why a region's features at a point are approximate: a
 // count that rests on an approximation, or a parameter the analysis
-// guessed that the point does not give; "" when they are exact.
-func (r *region) approxAt(pt Point, extra map[string]float64) string {
+// guessed that the point does not give, estimated from the calibration's
+// measurements (estimated) or at the analysis's default; "" when they are
+// exact.
+func (r *region) approxAt(pt Point, extra map[string]float64, estimated map[string]string) string {
 	if r.approx != "" {
+		// A branch frequency the calibration measured is still an
+		// estimate here: say which.
+		for _, name := range sortedKeys(estimated) {
+			if strings.HasSuffix(r.approx, " "+name) {
+				return r.approx + ", " + strings.TrimPrefix(estimated[name], name+" ")
+			}
+		}
 		return r.approx
 	}
 	for _, name := range sortedKeys(r.guessed) {
+		if why, ok := estimated[name]; ok {
+			return fmt.Sprintf("%s: its count uses %s", r.guessed[name], why)
+		}
 		_, given := pt.Params[name]
 		_, recorded := extra[name]
 		if !given && !recorded {
@@ -551,9 +609,9 @@ func (ev *evaluator) at(pt Point, extra map[string]float64) map[string][]feature
 					w -= work[c.id]
 				}
 				it := 0.0
-				for _, l := range r.loops {
-					if len(l.Iterations.Pieces) > 0 {
-						it += evalPW(l.Iterations, env)
+				for _, pw := range r.iters {
+					if len(pw.Pieces) > 0 {
+						it += evalPW(pw, env)
 					}
 				}
 				f.x = []float64{math.Max(w, 0), it, calls}
@@ -659,8 +717,29 @@ func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, e
 	} else {
 		dropped = nil
 	}
+	// The data values the analysis left to parameters, measured at each
+	// point (measured.go), make the point's features exact.
+	var (
+		dataReps   []*cost.Report
+		dataPts    []Point
+		dataExtras []map[string]float64
+		dataVals   []map[string]float64
+		dataFrom   []map[string]string
+	)
 	for _, g := range groups {
 		g.runs = Clean(g.runs)
+		vals, from := solveData(g.m.rep, g.pt, g.extra, g.runs[0].Records)
+		if len(vals) == 0 {
+			continue
+		}
+		extra := maps.Clone(g.extra)
+		if extra == nil {
+			extra = map[string]float64{}
+		}
+		maps.Copy(extra, vals)
+		dataReps, dataPts, dataExtras = append(dataReps, g.m.rep), append(dataPts, g.pt), append(dataExtras, g.extra)
+		dataVals, dataFrom = append(dataVals, vals), append(dataFrom, from)
+		g.extra = extra
 	}
 	// The problem sizes that vary are the PMNF parameters, with P; values
 	// the ranks merely recorded (a process-grid width, the argument count)
@@ -693,10 +772,11 @@ func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, e
 		v[len(v)-1] = float64(pt.P)
 		return v
 	}
-	cal := &Calibration{Sizes: sizes, Runs: len(rs), Points: len(groups), Unconfigured: unconfigured, Memory: opt.Memory}
+	cal := &Calibration{Features: Features, Sizes: sizes, Runs: len(rs), Points: len(groups), Unconfigured: unconfigured, Memory: opt.Memory}
 	for _, g := range dropped {
 		cal.SlowPoints = append(cal.SlowPoints, g.pt.String())
 	}
+	cal.Data = dataEstimates(dataReps, dataPts, dataExtras, dataVals, dataFrom)
 	last := groups[len(groups)-1]
 	growth := workGrowth(last.m.rep, last.pt, last.extra, sizes)
 	// The regions of every point's report: a configuration may run a
@@ -776,7 +856,7 @@ func Calibrate(rep *cost.Report, rs []Run, opt Options) (*Calibration, *Model, e
 		}
 		for _, g := range groups {
 			if q := g.m.byID[r.id]; q != nil && nm.Approx == "" {
-				nm.Approx = q.approxAt(g.pt, g.extra)
+				nm.Approx = q.approxAt(g.pt, g.extra, nil)
 			}
 		}
 		cm, err := countModel(obs, r.kind, params, names)
@@ -1037,6 +1117,7 @@ func PredictWith(cal *Calibration, m *Model, pt Point, extra map[string]float64,
 	if pt.P < 1 {
 		return nil, fmt.Errorf("P = %d", pt.P)
 	}
+	extra, estimated := cal.estimate(m.rep, pt, extra)
 	ev := &evaluator{m: m}
 	fs := ev.at(pt, extra)
 	params := make([]float64, len(cal.Sizes)+1)
@@ -1132,7 +1213,7 @@ func PredictWith(cal *Calibration, m *Model, pt Point, extra map[string]float64,
 		pred.Nodes = append(pred.Nodes, np)
 		approx := false
 		if r := m.byID[nm.Node]; r != nil && pred.Total > 0 {
-			if why := r.approxAt(pt, extra); why != "" {
+			if why := r.approxAt(pt, extra, estimated); why != "" {
 				share := np.OnSlowest / pred.Total
 				pred.Approx += share
 				approx = true

@@ -103,10 +103,14 @@ func (nm *NodeModel) reached(mem *model.Memory, ss [][]stream, p int) {
 	}
 }
 
-// memoryExtra is what a node's streams at one rank cost beyond the level
-// its calibration reached: the time estimated from the measured streaming
-// times (0 when they were not measured), and the deepest level and its
-// largest footprint among the streams beyond (level 0 when none is).
+// memoryExtra is what a node's streams at one rank cost beyond the
+// working sets its calibration ran with: the time estimated from the
+// measured streaming times (0 when they were not measured), and the
+// deepest level and its largest footprint among the streams beyond (level
+// 0 when none is). A stream is beyond in a deeper level than the
+// calibration reached, or in the same level filled further past the half
+// where its rate was measured (model.Memory.SecPerByteAt): its traffic
+// costs the difference of the rates at the two working sets.
 func memoryExtra(mem *model.Memory, nm *NodeModel, ss []stream, p int) (extra float64, level int, fp float64) {
 	if nm.Level == 0 {
 		return 0, 0, 0
@@ -118,14 +122,14 @@ func memoryExtra(mem *model.Memory, nm *NodeModel, ss []stream, p int) (extra fl
 			continue
 		}
 		l := mem.Level(s.fp, procs)
-		if l <= ref {
+		if l < ref || l == ref && (s.fp <= mem.Capacity(l, procs)/2 || s.fp <= nm.Footprint) {
 			continue
 		}
 		if l+1 > level || l+1 == level && s.fp > fp {
 			level, fp = l+1, s.fp
 		}
 		if mem.Measured() {
-			extra += s.traffic * math.Max(mem.SecPerByte(l, procs)-mem.SecPerByte(ref, procs), 0)
+			extra += s.traffic * math.Max(mem.SecPerByteAt(s.fp, procs)-mem.SecPerByteAt(nm.Footprint, procs), 0)
 		}
 	}
 	return extra, level, fp
@@ -141,9 +145,12 @@ func memoryWarning(mem *model.Memory, nm *NodeModel, level int, fp, extra, share
 	}
 	s := fmt.Sprintf("%s: working set %s per process is in %s; its calibration ran in %s at most (largest %s)",
 		nm.Node, model.FormatBytes(fp), where, mem.Levels[nm.Level-1].Name, model.FormatBytes(nm.Footprint))
+	if level == nm.Level {
+		s = fmt.Sprintf("%s: working set %s per process fills %s more than half, where its rate blends into the next level's; "+
+			"its calibration ran with %s at most", nm.Node, model.FormatBytes(fp), where, model.FormatBytes(nm.Footprint))
+	}
 	if mem.Measured() {
 		return s + fmt.Sprintf(": %+.3g s (%.0f%% of the time) estimated from the measured streaming times", extra, 100*share)
 	}
 	return s + ": not estimated (no streaming times measured: calibrate with -memory auto), the time is likely too low"
 }
-

@@ -27,18 +27,42 @@ func testMemory(measured bool) *model.Memory {
 
 // pge1's last loop (pge1/L3, DO 60) runs floor(n/P) iterations of 8
 // bytes over a nest whose arrays hold 8n² bytes. On testMemory it costs
-// 10 ns an iteration plus its traffic at the level 8n² fits in.
+// 10 ns an iteration plus its traffic at the rate of a working set of 8n²
+// (the level's rate up to half its capacity, then blending into the next
+// level's).
 func memTruth(mem *model.Memory, n float64, p int) float64 {
 	it := math.Floor(n / float64(p))
 	procs := min(p, mem.CPUs)
-	return it * (1e-8 + 8*mem.SecPerByte(mem.Level(8*n*n, procs), procs))
+	return it * (1e-8 + 8*mem.SecPerByteAt(8*n*n, procs))
+}
+
+// TestSecPerByteAt checks the blend against the rates worked out by hand.
+func TestSecPerByteAt(t *testing.T) {
+	mem := testMemory(true)
+	for _, c := range []struct {
+		fp   float64
+		p    int
+		want float64
+	}{
+		{512, 1, 1e-11},                          // L1, half full
+		{768, 1, 1.5e-11},                        // L1 three quarters full: halfway to L2's
+		{1024, 1, 2e-11},                         // L1 full
+		{32 << 10, 1, 2e-11},                     // L2 half full
+		{48 << 10, 1, 2e-11 + 0.5*(1e-10-2e-11)}, // L2 three quarters full
+		{48 << 10, 2, 2e-11 + 0.5*(1.5e-10-2e-11)},
+		{1 << 30, 2, 1.5e-10}, // main memory
+	} {
+		if got := mem.SecPerByteAt(c.fp, c.p); math.Abs(got-c.want) > 1e-9*c.want {
+			t.Errorf("SecPerByteAt(%v, %d) = %g, want %g", c.fp, c.p, got, c.want)
+		}
+	}
 }
 
 func TestPredictMemoryLevels(t *testing.T) {
 	rep := costed(t, "pge1.f")
 	mem := testMemory(true)
 	var rs []Run
-	for _, n := range []float64{20, 40, 60, 80} { // 3.2 KiB to 50 KiB: L2
+	for _, n := range []float64{20, 30, 40, 60} { // 3.2 KiB to 28 KiB: L2, under half full
 		for _, p := range []int{1, 2} {
 			for range 2 {
 				r := Run{Params: map[string]float64{"n": n}, P: p, Sched: 1}
@@ -70,13 +94,14 @@ func TestPredictMemoryLevels(t *testing.T) {
 			if nm == nil {
 				t.Fatal("no model of pge1/L3")
 			}
-			if tc.mem != nil && (nm.Level != 2 || nm.Footprint != 8*80*80) {
-				t.Errorf("reached level %d footprint %v, want 2 (L2) and %v", nm.Level, nm.Footprint, 8*80*80)
+			if tc.mem != nil && (nm.Level != 2 || nm.Footprint != 8*60*60) {
+				t.Errorf("reached level %d footprint %v, want 2 (L2) and %v", nm.Level, nm.Footprint, 8*60*60)
 			}
 			for _, p := range []int{1, 2} {
-				// Inside L2 the fit holds as it is; at n = 400 (1.2 MiB)
-				// the loop streams from main memory.
-				for _, n := range []float64{50, 400} {
+				// Inside L2 under half full the fit holds as it is; at
+				// n = 80 (50 KiB) L2 is more than half full, at n = 400
+				// (1.2 MiB) the loop streams from main memory.
+				for _, n := range []float64{50, 80, 400} {
 					pred, err := Predict(cal, m, Point{Params: map[string]float64{"n": n}, P: p}, nil)
 					if err != nil {
 						t.Fatal(err)
@@ -84,8 +109,9 @@ func TestPredictMemoryLevels(t *testing.T) {
 					want := memTruth(mem, n, p)
 					got := pred.Total
 					rel := math.Abs(got-want) / want
-					beyond := n == 400
-					warned := strings.Contains(strings.Join(pred.Warnings, "\n"), "is in memory; its calibration ran in L2")
+					beyond := n >= 80
+					where := map[bool]string{true: "is in memory; its calibration ran in L2", false: "fills L2 (64 KiB per process here) more than half"}[n == 400]
+					warned := strings.Contains(strings.Join(pred.Warnings, "\n"), where)
 					switch {
 					case !beyond && rel > 1e-6:
 						t.Errorf("n=%v P=%d: %g s, truth %g s", n, p, got, want)

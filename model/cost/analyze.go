@@ -108,6 +108,9 @@ type countResult struct {
 const maxRankwiseP = 1 << 16
 
 type analysis struct {
+	// path holds the APT nodes of the occurrences occ is inside, the
+	// outermost first (Node.Contexts).
+	path []apt.Node
 	// transfers are the counts of the point-to-point transfers the
 	// costing made (Report.Transfers), in the order it met them, and
 	// transferErr the first that failed. Only a what-if reads them, from
@@ -687,8 +690,20 @@ func (an *analysis) occ(o *symeval.Occ, parent *Node, inNest bool) occResult {
 		iters = symbolic.Piecewise{Pieces: pieces}
 		an.accumulate(n, FigIterations, &n.Iterations, iters)
 	}
+	var streams []Stream
 	if o.Stream > 0 && itersOK && len(iters.Pieces) > 0 {
-		n.Streams = append(n.Streams, Stream{Iterations: iters, Bytes: o.Stream, Footprint: nestFootprint(o)})
+		streams = []Stream{{Iterations: iters, Bytes: o.Stream, Footprint: nestFootprint(o)}}
+		n.Streams = append(n.Streams, streams...)
+	}
+	if _, isLoop := o.Node.(*apt.Loop); isLoop {
+		ctx := Context{Enclosing: make([]apt.Node, len(an.path)), Streams: streams}
+		for i, x := range an.path {
+			ctx.Enclosing[len(an.path)-1-i] = x
+		}
+		if itersOK {
+			ctx.Iterations = iters
+		}
+		n.Contexts = append(n.Contexts, ctx)
 	}
 	var self symbolic.Piecewise
 	selfMissing := false
@@ -717,6 +732,7 @@ func (an *analysis) occ(o *symeval.Occ, parent *Node, inNest bool) occResult {
 	var parts []symbolic.Piecewise // the children's excl, summed only when a nest cut some
 	r := occResult{workMissing: selfMissing}
 	partsMissing := selfMissing
+	an.path = append(an.path, o.Node)
 	for _, ch := range o.Children {
 		c := an.occ(ch, n, inNest || isLoop)
 		r.workMissing = r.workMissing || c.workMissing
@@ -727,6 +743,7 @@ func (an *analysis) occ(o *symeval.Occ, parent *Node, inNest bool) occResult {
 		parts = append(parts, c.excl)
 		r.cut = r.cut || c.cut
 	}
+	an.path = an.path[:len(an.path)-1]
 	if !r.workMissing {
 		r.work = an.merge(symbolic.Piecewise{Pieces: pieces})
 		if an.strict && len(r.work.Pieces) > budgetPieces {

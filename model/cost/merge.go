@@ -208,7 +208,8 @@ func ClosedForms(pt, sym *Report, env map[string]int64) (*Report, int) {
 		if n.Comm != nil {
 			n.Comm.MsgBytes, n.Comm.Peer = s.Comm.MsgBytes, s.Comm.Peer
 		}
-		if len(s.Streams) == len(n.Streams) {
+		streams := len(s.Streams) == len(n.Streams)
+		if streams {
 			// The traffic in the same closed forms as the counts.
 			n.Streams = s.Streams
 			for _, st := range s.Streams {
@@ -217,6 +218,20 @@ func ClosedForms(pt, sym *Report, env map[string]int64) (*Report, int) {
 					for _, x := range st.Footprint.Bytes.Symbols() {
 						used[x] = true
 					}
+				}
+			}
+		}
+		if len(s.Contexts) == len(n.Contexts) {
+			// Context by context in the closed forms where they agree,
+			// the streams as the node's.
+			for i, c := range s.Contexts {
+				if !same(c.Iterations, n.Contexts[i].Iterations) {
+					continue
+				}
+				n.Contexts[i].Iterations = c.Iterations
+				notePW(c.Iterations, used)
+				if streams && len(c.Streams) == len(n.Contexts[i].Streams) {
+					n.Contexts[i].Streams = c.Streams
 				}
 			}
 		}

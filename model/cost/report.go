@@ -169,10 +169,32 @@ type Node struct {
 	// memory level the bytes come from.
 	Streams []Stream
 
+	// Contexts are, for a loop, its calling contexts one by one: what
+	// encloses it in each, through calls, and its body executions and
+	// streams there. Iterations and Streams add them up, and Parent
+	// follows the first context only, so a reader that splits the program
+	// into regions (calibration's timed regions) needs these to give a
+	// loop of a routine called from two regions to both, each its share.
+	Contexts []Context
+
 	doms []*symeval.Domain // the node's domains, one per calling context
 	// hasIters is set for a loop that was run iteration by iteration: its
 	// Iterations are a sum even where it ran no iteration.
 	hasIters bool
+}
+
+// Context is one calling context of a loop.
+type Context struct {
+	// Enclosing are the APT nodes around the loop in this context, the
+	// innermost first, through calls (a call, then the routine holding it)
+	// up to the entry routine.
+	Enclosing []apt.Node
+	// Iterations are the loop's body executions in this context; empty
+	// when they have no closed form (the node's Missing says so).
+	Iterations symbolic.Piecewise
+	// Streams are the loop's memory traffic in this context (an innermost
+	// loop only).
+	Streams []Stream
 }
 
 // Figure names figures of a node, for Node.Missing.
