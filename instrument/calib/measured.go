@@ -29,8 +29,8 @@ type DataParam struct {
 	// Node is the node whose measured count gave the values.
 	Node string `json:"node"`
 	// Bound is the analysis's bound of the value (the declared extent the
-	// entries index), "" when it knows none: Share is then the value
-	// itself.
+	// entries index) at the point where it is largest, "" when it knows
+	// none: Share is then the value itself.
 	Bound string `json:"bound,omitempty"`
 	// Share is the estimate at other points: the share of Bound at the
 	// calibration point where the bound is largest (the nearest to larger
@@ -180,7 +180,10 @@ func solveLinear(rep *cost.Report, fig symbolic.Piecewise, pt Point, extra map[s
 func dataEstimates(reps []*cost.Report, pts []Point, extras []map[string]float64, vals []map[string]float64, from []map[string]string) []*DataParam {
 	byName := map[string]*DataParam{}
 	var order []string
-	type obs struct{ v, b float64 }
+	type obs struct {
+		v, b  float64
+		bound string
+	}
 	seen := map[string][]obs{}
 	for i := range pts {
 		params := dataParams(reps[i])
@@ -201,15 +204,15 @@ func dataEstimates(reps []*cost.Report, pts []Point, extras []map[string]float64
 			}
 			// Each point's bound in its own report: a configuration
 			// compiles its sizes into the bound.
-			b := math.NaN()
+			b, bs := math.NaN(), ""
 			if p.Hi != nil {
 				if x, err := p.Hi.Eval(env); err == nil {
-					b = x.Float64()
+					b, bs = x.Float64(), p.Hi.String()
 				}
 			} else {
 				d.bound = nil
 			}
-			seen[name] = append(seen[name], obs{v, b})
+			seen[name] = append(seen[name], obs{v, b, bs})
 		}
 	}
 	sort.Strings(order)
@@ -227,7 +230,7 @@ func dataEstimates(reps []*cost.Report, pts []Point, extras []map[string]float64
 			if bounded {
 				s = o.v / o.b
 				if o.b >= d.largestB {
-					d.largestB, d.Share = o.b, s
+					d.largestB, d.Share, d.Bound = o.b, s, o.bound
 				}
 			}
 			d.Min, d.Max = math.Min(d.Min, s), math.Max(d.Max, s)
