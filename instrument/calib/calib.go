@@ -471,11 +471,11 @@ func NewModel(rep *cost.Report, timed map[string]bool) *Model {
 // exact.
 func (r *region) approxAt(pt Point, extra map[string]float64, estimated map[string]string) string {
 	if r.approx != "" {
-		// A branch frequency the calibration measured is still an
-		// estimate here: say which.
-		for _, name := range sortedKeys(estimated) {
-			if strings.HasSuffix(r.approx, " "+name) {
-				return r.approx + ", " + strings.TrimPrefix(estimated[name], name+" ")
+		// A value the calibration measured (a branch frequency) is
+		// still an estimate here: say which.
+		for _, name := range sortedKeys(r.guessed) {
+			if why, ok := estimated[name]; ok {
+				return r.approx + "; " + why
 			}
 		}
 		return r.approx

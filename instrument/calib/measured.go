@@ -41,7 +41,6 @@ type DataParam struct {
 	Max      float64 `json:"max"`
 	Points   int     `json:"points"`
 	Percent  bool    `json:"percent,omitempty"` // a branch frequency in percent
-	bound    *symbolic.Expr
 	largestB float64
 }
 
@@ -196,21 +195,16 @@ func dataEstimates(reps []*cost.Report, pts []Point, extras []map[string]float64
 			d := byName[name]
 			if d == nil {
 				d = &DataParam{Name: name, Node: from[i][name], Percent: p.Origin == cost.FromFrequency}
-				if p.Hi != nil {
-					d.bound, d.Bound = p.Hi, p.Hi.String()
-				}
 				byName[name] = d
 				order = append(order, name)
 			}
 			// Each point's bound in its own report: a configuration
 			// compiles its sizes into the bound.
-			b, bs := math.NaN(), ""
+			b, bs := math.NaN(), "" // no bound known at this point
 			if p.Hi != nil {
 				if x, err := p.Hi.Eval(env); err == nil {
 					b, bs = x.Float64(), p.Hi.String()
 				}
-			} else {
-				d.bound = nil
 			}
 			seen[name] = append(seen[name], obs{v, b, bs})
 		}
@@ -219,10 +213,8 @@ func dataEstimates(reps []*cost.Report, pts []Point, extras []map[string]float64
 	var out []*DataParam
 	for _, name := range order {
 		d, os := byName[name], seen[name]
-		bounded := d.bound != nil && !slices.ContainsFunc(os, func(o obs) bool { return !(o.b > 0) })
-		if !bounded {
-			d.Bound, d.bound = "", nil
-		}
+		// A share of the bound only where every point has one.
+		bounded := !slices.ContainsFunc(os, func(o obs) bool { return !(o.b > 0) })
 		d.Min, d.Max = math.Inf(1), math.Inf(-1)
 		sum := 0.0
 		for _, o := range os {

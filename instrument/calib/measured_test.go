@@ -91,7 +91,7 @@ func TestDataParams(t *testing.T) {
 	if math.Abs(got-want) > 1e-9*want {
 		t.Errorf("twice/L2 work %g, want %g", got, want)
 	}
-	if !strings.Contains(strings.Join(pred.Warnings, "\n"), pct+", taken as 30, measured 30 at the 3 calibration points") {
+	if !strings.Contains(strings.Join(pred.Warnings, "\n"), "; "+pct+" taken as 30, measured 30 at the 3 calibration points") {
 		t.Errorf("warnings %q do not say the frequency is the measured one", pred.Warnings)
 	}
 	// Given, the value is the user's: no estimate.
