@@ -389,9 +389,22 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	if copt.Memory, err = calibrationMemory(cf.memory, stderr); err != nil {
 		return fail("-memory: %v", err)
 	}
-	if cs != nil {
+	switch {
+	case cs != nil:
 		copt.ReportAt = func(pt calib.Point) *cost.Report { return reportOf[pt.String()] }
 		copt.CountsOnly = true
+	case pointwise(l.report):
+		// Counts the symbolic report cannot give exactly are taken from
+		// the program costed at each run's point.
+		failed := map[string]bool{}
+		copt.ReportAt = func(pt calib.Point) *cost.Report {
+			r, err := l.atPoint(pt)
+			if err != nil && !failed[pt.String()] {
+				failed[pt.String()] = true
+				fmt.Fprintf(stderr, "mkvet calibrate: %s: the runs there are left out: the program cannot be costed at their point: %v\n", pt, err)
+			}
+			return r
+		}
 	}
 	cal, err := fitStored(db, prog, l.report, copt)
 	if err != nil {

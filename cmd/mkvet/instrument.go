@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/frontend/fortran"
 	"github.com/mkvet/mkvet/instrument"
+	"github.com/mkvet/mkvet/instrument/calib"
 	"github.com/mkvet/mkvet/model/cost"
 )
 
@@ -55,6 +57,57 @@ type loaded struct {
 	// sources are the input files as read from the -configure mirror (the
 	// configure step may rewrite them), nil without -configure.
 	sources map[string][]byte
+	// opt are the options report was costed with; points caches the
+	// program costed at points (atPoint).
+	opt    cost.Options
+	points map[string]*cost.Report
+}
+
+// pointwise reports whether calibrations and predictions of a program
+// evaluate its counts from the program costed at each point (atPoint)
+// rather than from its symbolic report: where some count of the symbolic
+// report has no closed form within the analysis's limits, or rests on an
+// approximation. The evaluation at a point derives what the program
+// computes from its sizes and P (a process grid found by a search, a
+// subdomain's bounds) and gives every count exactly there; a fit to a
+// figure the symbolic report leaves missing would fit to nothing.
+func pointwise(rep *cost.Report) bool {
+	if rep.WorkMissing {
+		return true
+	}
+	for _, n := range rep.Nodes {
+		if n.Missing != 0 || !n.Exact {
+			return true
+		}
+	}
+	return false
+}
+
+// atPoint returns the program costed at a run's point: its integer values
+// (the sizes, the -D values and what the runs recorded) and P. Nil when
+// the point has a value that is not an integer, or the analysis fails
+// there (err says why).
+func (l *loaded) atPoint(pt calib.Point) (*cost.Report, error) {
+	key := pt.String()
+	if r, ok := l.points[key]; ok {
+		return r, nil
+	}
+	values := map[string]int64{cost.Size: int64(pt.P)}
+	for k, v := range pt.Params {
+		if v != math.Trunc(v) || math.Abs(v) > 1<<53 {
+			return nil, fmt.Errorf("%s=%v is not an integer", k, v)
+		}
+		values[k] = int64(v)
+	}
+	r, err := cost.AnalyzeAt(l.prog, l.opt, values)
+	if err != nil {
+		return nil, err
+	}
+	if l.points == nil {
+		l.points = map[string]*cost.Report{}
+	}
+	l.points[key] = r
+	return r, nil
 }
 
 // load parses and costs the files. Problems go to stderr; status 2 means
@@ -115,11 +168,12 @@ func (pf *progFlags) parse(cmd string, files []string, stderr io.Writer, warning
 	if bad {
 		return nil, 2
 	}
-	rep, err := analyze(prog, cost.Options{Entry: pf.entry, Assume: assume}, values)
+	opt := cost.Options{Entry: pf.entry, Assume: assume}
+	rep, err := analyze(prog, opt, values)
 	if err != nil {
 		return fail("%v", err)
 	}
-	return &loaded{files: files, prog: prog, report: rep, form: form, sources: sources}, 0
+	return &loaded{files: files, prog: prog, report: rep, form: form, sources: sources, opt: opt}, 0
 }
 
 // configured runs the -configure command once for the -D point in a

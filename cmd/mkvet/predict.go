@@ -274,6 +274,7 @@ func calibratedAt(cmd string, pf *progFlags, cs *configurations, vals map[string
 	}
 	var confs []*configured
 	var rep *cost.Report
+	var l *loaded
 	if cs != nil {
 		if len(files) == 0 {
 			return fail("no Fortran files given")
@@ -294,8 +295,8 @@ func calibratedAt(cmd string, pf *progFlags, cs *configurations, vals map[string
 		}
 		rep = confs[0].report
 	} else {
-		l, st := pf.load(cmd, files, stderr)
-		if l == nil {
+		var st int
+		if l, st = pf.load(cmd, files, stderr); l == nil {
 			return nil, st
 		}
 		rep = l.report
@@ -325,6 +326,15 @@ func calibratedAt(cmd string, pf *progFlags, cs *configurations, vals map[string
 				}
 			}
 			m = calib.NewModel(confs[i].report, cal.Timed())
+		} else if pointwise(rep) {
+			// As the calibration did (calibrate.go): the counts the
+			// symbolic report cannot give exactly come from the program
+			// costed at the point.
+			r, err := l.atPoint(pt)
+			if err != nil {
+				return fail("P=%d: the program cannot be costed at %s: %v", p, pt, err)
+			}
+			m = calib.NewModel(r, cal.Timed())
 		}
 		stop := ""
 		if cs != nil && confs[i].report.Stopped != nil {

@@ -184,8 +184,13 @@ type NodeModel struct {
 	// there in bytes per process; 0 when the node has no loops with
 	// traffic or the calibration has no memory hierarchy.
 	// FootprintUnknown says why a loop's footprint is unknown, if one is.
+	// Rate is the slowest time per byte a stream of the node ran at in
+	// those runs (model.Memory.SecPerByteAt at each run's footprint and
+	// process count), 0 when the streaming times were not measured: the
+	// rate the fit already holds, which an estimate beyond it adds to.
 	Level            int     `json:"level,omitempty"`
 	Footprint        float64 `json:"footprint,omitempty"`
+	Rate             float64 `json:"rate,omitempty"`
 	FootprintUnknown string  `json:"footprint_unknown,omitempty"`
 }
 
@@ -335,8 +340,10 @@ func (m *Model) attachLoop(n *cost.Node) {
 // routine called from several timed regions counts in each, per call
 // (attachLoop), where before all its executions went to the first; and the
 // data values the analysis leaves to parameters are measured at each point
-// (measured.go), where before they took the analysis's guess.
-const Features = 2
+// (measured.go), where before they took the analysis's guess. 3: a node
+// records the slowest streaming rate its calibration ran at (NodeModel.Rate),
+// each run's with its own process count.
+const Features = 3
 
 // Timed returns the set of nodes a calibration has models for.
 func (cal *Calibration) Timed() map[string]bool {

@@ -99,6 +99,9 @@ func (nm *NodeModel) reached(mem *model.Memory, ss [][]stream, p int) {
 			if l > nm.Level || l == nm.Level && s.fp > nm.Footprint {
 				nm.Level, nm.Footprint = l, s.fp
 			}
+			if mem.Measured() {
+				nm.Rate = max(nm.Rate, mem.SecPerByteAt(s.fp, procs))
+			}
 		}
 	}
 }
@@ -109,8 +112,15 @@ func (nm *NodeModel) reached(mem *model.Memory, ss [][]stream, p int) {
 // deepest level and its largest footprint among the streams beyond (level
 // 0 when none is). A stream is beyond in a deeper level than the
 // calibration reached, or in the same level filled further past the half
-// where its rate was measured (model.Memory.SecPerByteAt): its traffic
-// costs the difference of the rates at the two working sets.
+// where its rate was measured (model.Memory.SecPerByteAt); with measured
+// times, also where its rate is slower than any the calibration ran at
+// (NodeModel.Rate). Its traffic costs the difference of the two rates.
+//
+// The reference is a rate, not a working set: a shared level's capacity
+// per process shrinks with the processes on the node, so the footprint a
+// one-process run streamed from half of L3 fills a two-process share of
+// it, and the same bytes at the target's process count would hide the
+// slower rate the fit never saw.
 func memoryExtra(mem *model.Memory, nm *NodeModel, ss []stream, p int) (extra float64, level int, fp float64) {
 	if nm.Level == 0 {
 		return 0, 0, 0
@@ -122,14 +132,22 @@ func memoryExtra(mem *model.Memory, nm *NodeModel, ss []stream, p int) (extra fl
 			continue
 		}
 		l := mem.Level(s.fp, procs)
-		if l < ref || l == ref && (s.fp <= mem.Capacity(l, procs)/2 || s.fp <= nm.Footprint) {
+		slower := false
+		if mem.Measured() && nm.Rate > 0 {
+			slower = l >= ref && mem.SecPerByteAt(s.fp, procs) > nm.Rate
+		}
+		if !slower && (l < ref || l == ref && (s.fp <= mem.Capacity(l, procs)/2 || s.fp <= nm.Footprint)) {
 			continue
 		}
 		if l+1 > level || l+1 == level && s.fp > fp {
 			level, fp = l+1, s.fp
 		}
 		if mem.Measured() {
-			extra += s.traffic * math.Max(mem.SecPerByteAt(s.fp, procs)-mem.SecPerByteAt(nm.Footprint, procs), 0)
+			base := nm.Rate
+			if base <= 0 {
+				base = mem.SecPerByteAt(nm.Footprint, procs)
+			}
+			extra += s.traffic * math.Max(mem.SecPerByteAt(s.fp, procs)-base, 0)
 		}
 	}
 	return extra, level, fp
@@ -145,7 +163,12 @@ func memoryWarning(mem *model.Memory, nm *NodeModel, level int, fp, extra, share
 	}
 	s := fmt.Sprintf("%s: working set %s per process is in %s; its calibration ran in %s at most (largest %s)",
 		nm.Node, model.FormatBytes(fp), where, mem.Levels[nm.Level-1].Name, model.FormatBytes(nm.Footprint))
-	if level == nm.Level {
+	switch {
+	case level == nm.Level && fp <= nm.Footprint:
+		// The same bytes, in a smaller share of a shared level.
+		s = fmt.Sprintf("%s: working set %s per process fills %s more than half with %d processes on the node, "+
+			"where its calibration ran in less of it", nm.Node, model.FormatBytes(fp), where, procs)
+	case level == nm.Level:
 		s = fmt.Sprintf("%s: working set %s per process fills %s more than half, where its rate blends into the next level's; "+
 			"its calibration ran with %s at most", nm.Node, model.FormatBytes(fp), where, model.FormatBytes(nm.Footprint))
 	}
