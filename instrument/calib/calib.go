@@ -188,10 +188,14 @@ type NodeModel struct {
 	// those runs (model.Memory.SecPerByteAt at each run's footprint and
 	// process count), 0 when the streaming times were not measured: the
 	// rate the fit already holds, which an estimate beyond it adds to.
-	Level            int     `json:"level,omitempty"`
-	Footprint        float64 `json:"footprint,omitempty"`
-	Rate             float64 `json:"rate,omitempty"`
-	FootprintUnknown string  `json:"footprint_unknown,omitempty"`
+	Level     int     `json:"level,omitempty"`
+	Footprint float64 `json:"footprint,omitempty"`
+	Rate      float64 `json:"rate,omitempty"`
+	// Rates are Rate per stream of the node (its innermost loops in each
+	// calling context, in the report's order), where every run's report
+	// gave the node the same streams.
+	Rates            []float64 `json:"rates,omitempty"`
+	FootprintUnknown string    `json:"footprint_unknown,omitempty"`
 }
 
 // Calibration is a program's fitted models.
@@ -341,8 +345,8 @@ func (m *Model) attachLoop(n *cost.Node) {
 // (attachLoop), where before all its executions went to the first; and the
 // data values the analysis leaves to parameters are measured at each point
 // (measured.go), where before they took the analysis's guess. 3: a node
-// records the slowest streaming rate its calibration ran at (NodeModel.Rate),
-// each run's with its own process count.
+// records the slowest streaming rate each of its loops ran at in the
+// calibration (NodeModel.Rates), each run's with its own process count.
 const Features = 3
 
 // Timed returns the set of nodes a calibration has models for.

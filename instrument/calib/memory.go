@@ -85,7 +85,15 @@ func (ev *evaluator) streamsAt(r *region, pt Point, extra map[string]float64) []
 func (nm *NodeModel) reached(mem *model.Memory, ss [][]stream, p int) {
 	procs := mem.OnNode(p)
 	for _, rank := range ss {
-		for _, s := range rank {
+		if mem.Measured() {
+			switch {
+			case nm.Rates == nil: // the first point
+				nm.Rates = make([]float64, len(rank))
+			case len(nm.Rates) != len(rank):
+				nm.Rates = []float64{} // the points disagree on the streams: Rate alone
+			}
+		}
+		for i, s := range rank {
 			if s.traffic <= 0 {
 				continue
 			}
@@ -100,7 +108,11 @@ func (nm *NodeModel) reached(mem *model.Memory, ss [][]stream, p int) {
 				nm.Level, nm.Footprint = l, s.fp
 			}
 			if mem.Measured() {
-				nm.Rate = max(nm.Rate, mem.SecPerByteAt(s.fp, procs))
+				r := mem.SecPerByteAt(s.fp, procs)
+				nm.Rate = max(nm.Rate, r)
+				if len(nm.Rates) == len(rank) {
+					nm.Rates[i] = max(nm.Rates[i], r)
+				}
 			}
 		}
 	}
@@ -113,8 +125,10 @@ func (nm *NodeModel) reached(mem *model.Memory, ss [][]stream, p int) {
 // 0 when none is). A stream is beyond in a deeper level than the
 // calibration reached, or in the same level filled further past the half
 // where its rate was measured (model.Memory.SecPerByteAt); with measured
-// times, also where its rate is slower than any the calibration ran at
-// (NodeModel.Rate). Its traffic costs the difference of the two rates.
+// times, also where its rate is slower than the one its loop ran at in
+// the calibration (NodeModel.Rates; Rate, the node's slowest, where the
+// runs' reports gave the node different loops). Its traffic costs the
+// difference of the two rates.
 //
 // The reference is a rate, not a working set: a shared level's capacity
 // per process shrinks with the processes on the node, so the footprint a
@@ -127,14 +141,18 @@ func memoryExtra(mem *model.Memory, nm *NodeModel, ss []stream, p int) (extra fl
 	}
 	procs := mem.OnNode(p)
 	ref := nm.Level - 1
-	for _, s := range ss {
+	for i, s := range ss {
 		if s.traffic <= 0 || s.why != "" {
 			continue
 		}
 		l := mem.Level(s.fp, procs)
+		rate := nm.Rate
+		if len(nm.Rates) == len(ss) && nm.Rates[i] > 0 {
+			rate = nm.Rates[i]
+		}
 		slower := false
-		if mem.Measured() && nm.Rate > 0 {
-			slower = l >= ref && mem.SecPerByteAt(s.fp, procs) > nm.Rate
+		if mem.Measured() && rate > 0 {
+			slower = l >= ref && mem.SecPerByteAt(s.fp, procs) > rate
 		}
 		if !slower && (l < ref || l == ref && (s.fp <= mem.Capacity(l, procs)/2 || s.fp <= nm.Footprint)) {
 			continue
@@ -143,7 +161,7 @@ func memoryExtra(mem *model.Memory, nm *NodeModel, ss []stream, p int) (extra fl
 			level, fp = l+1, s.fp
 		}
 		if mem.Measured() {
-			base := nm.Rate
+			base := rate
 			if base <= 0 {
 				base = mem.SecPerByteAt(nm.Footprint, procs)
 			}

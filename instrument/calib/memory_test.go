@@ -184,3 +184,23 @@ func TestPredictMemorySharedLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryExtraPerStream: a node's loops are compared each with the
+// rate it streamed at in the calibration, not with the slowest of the
+// node's: a loop that ran in L2 and now fills L2 three quarters (rate
+// halfway to main memory's, 6e-11 s/B on testMemory) costs the difference,
+// even though another loop of the node already ran at that rate. Worked
+// by hand: 1e6 bytes × (6e-11 − 2e-11) s/B.
+func TestMemoryExtraPerStream(t *testing.T) {
+	mem := testMemory(true)
+	ss := []stream{{traffic: 1e6, fp: 48 << 10}, {traffic: 1e6, fp: 48 << 10}}
+	nm := &NodeModel{Level: 2, Footprint: 48 << 10, Rate: 6e-11, Rates: []float64{2e-11, 6e-11}}
+	extra, level, fp := memoryExtra(mem, nm, ss, 1)
+	if want := 1e6 * 4e-11; math.Abs(extra-want) > 1e-9*want || level != 2 || fp != 48<<10 {
+		t.Errorf("per stream: extra %g, level %d, footprint %v; want %g, 2, %v", extra, level, fp, want, 48<<10)
+	}
+	nm.Rates = nil // the points disagreed on the streams: the node's slowest rate for all
+	if extra, _, _ := memoryExtra(mem, nm, ss, 1); extra != 0 {
+		t.Errorf("per node: extra %g, want 0", extra)
+	}
+}
