@@ -88,6 +88,31 @@ func TestPointwiseCalibration(t *testing.T) {
 	if rel := math.Abs(pred.Total-want) / want; rel > 1e-6 || pred.Approx != 0 {
 		t.Errorf("pointwise: P=16 predicted %g s (approximate share %.2f), truth %g s", pred.Total, pred.Approx, want)
 	}
+	// whatif -runs -series evaluates a point's slot at other values: with
+	// per-point models the slot's model must be costed there again
+	// (modelAt), not reused. Here the slot holds P=16's model and is asked
+	// for P=9.
+	cal, _, err := calib.Calibrate(l.report, rs, calib.Options{ReportAt: at, CountsOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := &calibratedPoints{cal: cal, perPoint: l, models: []*calib.Model{calib.NewModel(at(calib.Point{P: 16}), cal.Timed())}}
+	nine := calib.Point{Params: map[string]float64{}, P: 9}
+	m, err := cp.modelAt(0, nine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pred, err := calib.Predict(cal, m, nine, nil); err != nil {
+		t.Fatal(err)
+	} else {
+		want9 := 0.0
+		for rank := range 9 {
+			want9 = math.Max(want9, seconds(truth(9, rank)))
+		}
+		if rel := math.Abs(pred.Total-want9) / want9; rel > 1e-6 {
+			t.Errorf("modelAt: P=9 predicted %g s, truth %g s", pred.Total, want9)
+		}
+	}
 	// The symbolic report alone does not give it: what the mechanism is for.
 	if sym, err := predict(nil); err == nil && math.Abs(sym.Total-want)/want <= 1e-6 && sym.Approx == 0 {
 		t.Errorf("symbolic: P=16 predicted exactly (%g s): the test does not tell the two apart", sym.Total)

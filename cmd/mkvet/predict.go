@@ -257,6 +257,23 @@ type calibratedPoints struct {
 	// stopped, per P, says where the program stops on every process (one
 	// of its own checks fails there): no time is predicted there.
 	stopped []string
+	// perPoint is set when the models come from the program costed at
+	// each point (pointwise): another point needs its own (modelAt).
+	perPoint *loaded
+}
+
+// modelAt returns the model of point i evaluated at pt instead (other
+// sizes at the same P): the same model, or the program costed at pt where
+// the models are per point.
+func (cp *calibratedPoints) modelAt(i int, pt calib.Point) (*calib.Model, error) {
+	if cp.perPoint == nil {
+		return cp.models[i], nil
+	}
+	r, err := cp.perPoint.atPoint(pt)
+	if err != nil {
+		return nil, fmt.Errorf("the program cannot be costed at %s: %v", pt, err)
+	}
+	return calib.NewModel(r, cp.cal.Timed()), nil
 }
 
 // calibratedAt loads the calibration of files from db and prepares its
@@ -315,6 +332,12 @@ func calibratedAt(cmd string, pf *progFlags, cs *configurations, vals map[string
 		}
 	}
 	cp := &calibratedPoints{cal: cal, prog: prog, params: params, confs: confs}
+	if cs == nil && pointwise(rep) {
+		// As the calibration did (calibrate.go): the counts the symbolic
+		// report cannot give exactly come from the program costed at the
+		// point.
+		cp.perPoint = l
+	}
 	for i, p := range ps {
 		pt := calib.Point{Params: params, P: p}
 		m := model
@@ -326,15 +349,11 @@ func calibratedAt(cmd string, pf *progFlags, cs *configurations, vals map[string
 				}
 			}
 			m = calib.NewModel(confs[i].report, cal.Timed())
-		} else if pointwise(rep) {
-			// As the calibration did (calibrate.go): the counts the
-			// symbolic report cannot give exactly come from the program
-			// costed at the point.
-			r, err := l.atPoint(pt)
-			if err != nil {
-				return fail("P=%d: the program cannot be costed at %s: %v", p, pt, err)
+		} else if cp.perPoint != nil {
+			var err error
+			if m, err = cp.modelAt(i, pt); err != nil {
+				return fail("P=%d: %v", p, err)
 			}
-			m = calib.NewModel(r, cal.Timed())
 		}
 		stop := ""
 		if cs != nil && confs[i].report.Stopped != nil {

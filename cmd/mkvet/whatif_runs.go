@@ -168,11 +168,15 @@ func (wf *whatifFlags) calibrated(files []string, ps []int64, kind whatif.PlotKi
 			if cp.stopped[i] != "" {
 				continue
 			}
-			pt := cp.points[i]
+			pt, m := cp.points[i], cp.models[i]
 			if sr.params != nil {
 				pt.Params = sr.params
+				var err error
+				if m, err = cp.modelAt(i, pt); err != nil {
+					return fail("%s: %v", sr.label, err)
+				}
 			}
-			pred, err := calib.PredictWith(cal, cp.models[i], pt, pt.Params, calib.PredictOptions{Network: nw})
+			pred, err := calib.PredictWith(cal, m, pt, pt.Params, calib.PredictOptions{Network: nw})
 			if err != nil {
 				return fail("%v", err)
 			}
