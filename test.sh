@@ -11,6 +11,8 @@ command -v mpirun >/dev/null 2>&1 || need+=(openmpi-bin)
 [ -e /usr/include/x86_64-linux-gnu/openmpi ] || [ -e /usr/lib/x86_64-linux-gnu/openmpi/include ] || need+=(libopenmpi-dev)
 command -v clang-14 >/dev/null 2>&1 || need+=(clang-14)
 command -v opt-14 >/dev/null 2>&1 || need+=(llvm-14)
+# The SARIF schema test validates with a JSON Schema validator of its own.
+python3 -c 'import jsonschema' >/dev/null 2>&1 || /usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || need+=(python3-jsonschema)
 if [ ${#need[@]} -gt 0 ]; then
   echo "test.sh: installing ${need[*]}"
   sudo=""
@@ -18,7 +20,7 @@ if [ ${#need[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get -o DPkg::Lock::Timeout=300 update -qq
   $sudo apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=300 \
-    gfortran openmpi-bin libopenmpi-dev clang-14 llvm-14
+    gfortran openmpi-bin libopenmpi-dev clang-14 llvm-14 python3-jsonschema
 fi
 
 export MKVET_E2E=1

@@ -23,6 +23,10 @@ type pass struct {
 	kids  map[*cost.Node][]*cost.Node
 	check *Check
 	out   []Diagnostic
+	// tidied memoizes tidy: a node's count appears in several findings.
+	tidied map[string]symbolic.Piecewise
+	// whole prints closed forms whole, however long (annotate).
+	whole bool
 }
 
 func newPass(r *cost.Report, pt *cost.Point, opt Options) *pass {
@@ -40,7 +44,7 @@ func (p *pass) report(n *cost.Node, pos apt.Pos, msg string, facts map[string]an
 	if n != nil && !n.Exact && !strings.HasPrefix(p.check.ID, "MK3") {
 		// A count that rests on an approximation is never printed as if
 		// it were exact (MK3003 says why at the node too).
-		msg += " [approximate: " + noteOf(n) + "]"
+		msg += " [approximate: " + clip(noteOf(n), noteLimit) + "]"
 		if facts == nil {
 			facts = map[string]any{}
 		}
@@ -54,6 +58,22 @@ func (p *pass) report(n *cost.Node, pos apt.Pos, msg string, facts map[string]an
 		}
 	}
 	p.out = append(p.out, d)
+}
+
+// noteLimit is the length from which clip cuts why a count is approximate
+// in a message (MK3003 at the node and the facts give it whole).
+const noteLimit = 60
+
+// clip cuts s to n bytes at a word, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndex(s[:n], " ")
+	if cut < n/2 {
+		cut = n
+	}
+	return strings.ToValidUTF8(s[:cut], "") + "…"
 }
 
 // values returns n's figures at the point, nil without one.
@@ -394,7 +414,7 @@ func (p *pass) imbalanceSubject(n *cost.Node) (quantity string, pw symbolic.Piec
 		if lo, hi, ok := ends(p.tidy(n.Iterations)); ok {
 			return "iterations", n.Iterations, fmt.Sprintf("loop runs %s iterations on rank 0 but %s on rank P-1", lo, hi)
 		}
-		return "iterations", n.Iterations, fmt.Sprintf("loop runs %s iterations per rank, a function of rank", p.closed(n.Iterations))
+		return "iterations", n.Iterations, fmt.Sprintf("loop runs %s iterations per rank, a function of rank", p.short(n.Iterations))
 	}
 	what := "call"
 	switch n.Node.(type) {
@@ -406,7 +426,7 @@ func (p *pass) imbalanceSubject(n *cost.Node) (quantity string, pw symbolic.Piec
 	if cond, _, ok := rankCondition(n.Count); ok {
 		return "count", n.Count, fmt.Sprintf("%s runs only where %s", what, cond)
 	}
-	return "count", n.Count, fmt.Sprintf("%s runs on some ranks only (count per rank: %s)", what, p.closed(n.Count))
+	return "count", n.Count, fmt.Sprintf("%s runs on some ranks only (count per rank: %s)", what, p.short(n.Count))
 }
 
 // imbalanceAt reports n when the work of its context ctx is spread over the
@@ -523,7 +543,7 @@ func serialWork(p *pass) {
 		}
 		facts["ranks"] = ranks
 		msg := fmt.Sprintf("loop runs %s iterations %s whatever the number of processes: %s work that does not shrink as P grows%s",
-			p.closed(iters), where, kind, tail)
+			p.short(iters), where, kind, tail)
 		p.report(n, apt.Pos{}, msg, facts)
 	}
 }
@@ -601,7 +621,7 @@ func commInLoop(p *pass) {
 				size = " of " + n.Comm.MsgBytes.String() + " bytes"
 			}
 		}
-		advice := "aggregate them into fewer, larger messages, or a collective, where the data dependences allow"
+		advice := "aggregate them where the dependences allow"
 		if c.Op.IsCollective() {
 			advice = "combine the calls into fewer with larger buffers where the data dependences allow"
 		}
@@ -707,6 +727,18 @@ func unresolvedParams(p *pass) {
 			loops[n.Node.Base().Span.Start()] = n
 		}
 	}
+	// One finding per unknown value: parameters with the same description
+	// at the same place (an array element read at one place, kept once per
+	// use) are asked for together.
+	type ask struct {
+		qs      []*cost.Param
+		origin  string
+		how     string
+		impact  float64
+		measure bool
+	}
+	var asks []*ask
+	index := map[string]*ask{}
 	for _, q := range p.r.Params {
 		if slices.Contains(p.opt.Given, q.Name) || q.Defaulted {
 			continue // a defaulted input is in the notes
@@ -726,36 +758,123 @@ func unresolvedParams(p *pass) {
 		case cost.FromUnresolved:
 			origin, how = "unresolved", "is not known statically"
 		case cost.FromFrequency:
-			origin, how = "frequency", "depends on data the analysis cannot see"
+			origin, how = "frequency", "depends on the data"
 		case cost.FromTripCount:
 			origin, how = "trip-count", "is not known statically"
 		default:
 			continue
 		}
-		facts := map[string]any{"param": q.Name, "origin": origin, "what": q.What}
-		give := fmt.Sprintf("give it with -D %s=... or a '!mk$ param %s = ...' line", q.Name, q.Name)
+		dflt := ""
+		if q.Default != nil {
+			dflt = q.Default.String()
+		}
+		key := q.Pos.String() + "\x00" + q.What + "\x00" + origin + "\x00" + dflt
+		if a, ok := index[key]; ok {
+			a.qs = append(a.qs, q)
+			a.impact = max(a.impact, impact)
+			continue
+		}
+		a := &ask{qs: []*cost.Param{q}, origin: origin, how: how, impact: impact, measure: measured}
+		index[key] = a
+		asks = append(asks, a)
+	}
+	for _, a := range asks {
+		q := a.qs[0]
+		names := make([]string, len(a.qs))
+		defs := make([]string, len(a.qs))
+		for i, x := range a.qs {
+			names[i] = x.Name
+			defs[i] = x.Name + "=..."
+		}
+		facts := map[string]any{"param": q.Name, "origin": a.origin, "what": q.What}
+		kept := "kept as the parameter " + q.Name
+		dset := defs[0]
+		if len(names) > 1 {
+			facts["params"] = names
+			if len(names) <= groupNames {
+				kept = fmt.Sprintf("kept as the parameters %s (one per use)", strings.Join(names, ", "))
+				dset = strings.Join(defs, ",")
+			} else {
+				kept = fmt.Sprintf("kept as %d parameters (%s, …), one per use", len(names), strings.Join(names[:2], ", "))
+				dset = defs[0] + ",… (check -json lists all)"
+			}
+		}
+		give := fmt.Sprintf("give -D %s or a '!mk$ param %s = ...' line", dset, q.Name)
 		switch q.Origin {
 		case cost.FromFrequency:
-			give = fmt.Sprintf("give it in percent with -D %s=...", q.Name)
+			give = fmt.Sprintf("give -D %s (percent)", dset)
 		case cost.FromTripCount:
-			give = fmt.Sprintf("give it with -D %s=... or a '!mk$ iterations ...' line before the loop", q.Name)
+			give = fmt.Sprintf("give -D %s or '!mk$ iterations ...' before the loop", dset)
 		}
 		loop := loops[q.Pos]
 		if loop != nil && q.Origin == cost.FromUnresolved {
 			facts["loop"] = loop.Node.Base().ID
-			give = fmt.Sprintf("give it with a '!mk$ iterations ...' line before the loop or -D %s=...", q.Name)
+			give = fmt.Sprintf("give -D %s or '!mk$ iterations ...' before the loop", dset)
 		}
-		msg := fmt.Sprintf("%s %s, so the counts keep it as the parameter %s; %s", q.What, how, q.Name, give)
-		if measured {
-			facts["impact"] = Round(impact)
-			msg += fmt.Sprintf("; it moves the predicted work by %.0f%% at %s", 100*impact, p.pointText())
-		}
+		// The finding is at q.Pos: the description need not say where
+		// again, and a long condition is cut (facts keep it whole).
+		msg := fmt.Sprintf("%s %s: %s", briefWhat(q.What, q.Pos), a.how, kept)
 		if q.Default != nil {
 			facts["default"] = q.Default.String()
-			msg += fmt.Sprintf(" (without one the analysis uses %s = %s)", q.Name, q.Default)
+			msg += fmt.Sprintf(" (default %s)", q.Default)
 		}
+		if a.measure {
+			facts["impact"] = Round(a.impact)
+			msg += fmt.Sprintf(", moving the work by %.0f%% at %s", 100*a.impact, p.pointText())
+		}
+		msg += "; " + give
 		p.report(loop, q.Pos, msg, facts)
 	}
+}
+
+// whatLimit is the length from which briefWhat cuts a description, and
+// groupNames the most parameters a finding names.
+const (
+	whatLimit  = 75
+	groupNames = 2
+)
+
+// briefWhat is a parameter's description for a message at pos: without
+// " at pos" (the message is there), a parenthesised condition cut to fit
+// whatLimit.
+func briefWhat(what string, pos apt.Pos) string {
+	if pos.IsValid() {
+		what = strings.Replace(what, " at "+pos.String(), "", 1)
+	}
+	if len(what) <= whatLimit {
+		return what
+	}
+	// Cut the first parenthesised part (a condition, a derivation) to what
+	// fits.
+	i := strings.Index(what, " (")
+	if i < 0 {
+		return what
+	}
+	depth, j := 0, -1
+	for k := i + 1; k < len(what); k++ {
+		switch what[k] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		}
+		if depth == 0 {
+			j = k
+			break
+		}
+	}
+	if j < 0 {
+		return what
+	}
+	inner := what[i+2 : j]
+	keep := whatLimit - (len(what) - len(inner))
+	if len(inner) <= keep {
+		return what
+	}
+	if keep < 12 {
+		keep = 0 // the rest is long already: only say something is cut
+	}
+	return what[:i] + " (" + strings.ToValidUTF8(inner[:keep], "") + "…)" + what[j+1:]
 }
 
 // NeutralShare is the share of the predicted work below which a value the
@@ -1139,7 +1258,7 @@ func (p *pass) howMany(pw symbolic.Piecewise, unit string) string {
 	if !ok {
 		rest = pw
 	}
-	c := p.closed(rest)
+	c := p.short(rest)
 	if c == "1" {
 		unit = singular(unit)
 	}
@@ -1167,6 +1286,38 @@ func (p *pass) closed(pw symbolic.Piecewise) string {
 	return closed(p.tidy(pw))
 }
 
+// shortForm is the length from which a message shows a closed form's
+// leading term instead of the whole of it (the facts keep it whole).
+const shortForm = 120
+
+// short is closed for a message: the form itself when it is at most
+// shortForm characters, else the leading term of its largest case, marked
+// as such and pointing at where the whole form is.
+func (p *pass) short(pw symbolic.Piecewise) string {
+	tidy := p.tidy(pw)
+	s := closed(tidy)
+	if len(s) <= shortForm || p.whole {
+		return s
+	}
+	// The case whose value grows fastest leads: the one whose leading term
+	// comes first in the canonical order (highest degree).
+	var lead symbolic.Expr
+	for i, pc := range tidy.Pieces {
+		if l := pc.Value.Lead(); i == 0 || symbolic.Compare(l, lead) < 0 {
+			lead = l
+		}
+	}
+	where := "check -json"
+	ls := lead.String()
+	if len(ls) > shortForm/2 {
+		return fmt.Sprintf("a closed form of %d cases (in %s)", len(tidy.Pieces), where)
+	}
+	if n := len(tidy.Pieces); n > 1 {
+		return fmt.Sprintf("%s + … (leading term of %d cases; all in %s)", ls, n, where)
+	}
+	return fmt.Sprintf("%s + … (leading term; all in %s)", ls, where)
+}
+
 // tidy drops the pieces whose guard the report's assumptions refute and
 // the guard relations they prove, and the relations e >= 0 that only keep
 // the value from going negative: when the value is k*(e + 1) or k*e for a
@@ -1176,6 +1327,14 @@ func (p *pass) closed(pw symbolic.Piecewise) string {
 func (p *pass) tidy(pw symbolic.Piecewise) symbolic.Piecewise {
 	var out symbolic.Piecewise
 	a := p.r.Assumptions
+	key := pw.Key()
+	if t, ok := p.tidied[key]; ok {
+		return t
+	}
+	if p.tidied == nil {
+		p.tidied = map[string]symbolic.Piecewise{}
+	}
+	pw = pw.Tidy(a)
 pieces:
 	for _, pc := range pw.Pieces {
 		var keep []symbolic.Relation
@@ -1195,6 +1354,9 @@ pieces:
 		}
 		out.Pieces = append(out.Pieces, symbolic.Piece{Guard: keep, Value: pc.Value})
 	}
+	// Dropping those relations can make two pieces complementary.
+	out = out.Tidy(a)
+	p.tidied[key] = out
 	return out
 }
 

@@ -394,7 +394,7 @@ func TestSerialWork(t *testing.T) {
 func TestCommInLoop(t *testing.T) {
 	b := trapLike(t)
 	expect(t, only(Run(b.r, nil, Options{}), "MK2001"),
-		"t.f90:23:3: MK2001 recv inside a loop receives P - 1 messages of 8 bytes where rank == 0: aggregate them into fewer, larger messages, or a collective, where the data dependences allow")
+		"t.f90:23:3: MK2001 recv inside a loop receives P - 1 messages of 8 bytes where rank == 0: aggregate them where the dependences allow")
 	pt := b.at(map[string]int64{"P": 8})
 	prof, _ := model.Lookup(model.DefaultName)
 	ds := only(Run(b.r, pt, Options{Machine: prof}), "MK2001")
@@ -465,9 +465,9 @@ func TestUnresolvedParams(t *testing.T) {
 	b.loop(b.root(), "main/L1", 8, "1", "it", "it")
 	ds := only(Run(b.r, nil, Options{}), "MK3001")
 	expect(t, ds,
-		"t.f90:4:3: MK3001 the value read into n is read at run time, so the counts keep it as the parameter n; give it with -D n=... or a '!mk$ param n = ...' line (without one the analysis uses n = 100)",
-		"t.f90:6:3: MK3001 the value of command argument 1 read into k comes from the command line, so the counts keep it as the parameter k; give it with -D k=... or a '!mk$ param k = ...' line",
-		"t.f90:8:3: MK3001 the trip count of the DO WHILE loop at main/L1 is not known statically, so the counts keep it as the parameter it; give it with a '!mk$ iterations ...' line before the loop or -D it=...",
+		"t.f90:4:3: MK3001 the value read into n is read at run time: kept as the parameter n (default 100); give -D n=... or a '!mk$ param n = ...' line",
+		"t.f90:6:3: MK3001 the value of command argument 1 read into k comes from the command line: kept as the parameter k; give -D k=... or a '!mk$ param k = ...' line",
+		"t.f90:8:3: MK3001 the trip count of the DO WHILE loop at main/L1 is not known statically: kept as the parameter it; give -D it=... or '!mk$ iterations ...' before the loop",
 	)
 	if ds[2].Node != "main/L1" || ds[2].Facts["loop"] != "main/L1" || ds[0].Facts["default"] != "100" || ds[0].Severity != apt.Note {
 		t.Errorf("facts: %+v / %+v", ds[0], ds[2])

@@ -19,6 +19,7 @@ import (
 // total over ranks, else its limit as the sizes grow when that is a number.
 func Summaries(r *cost.Report, pt *cost.Point, opt Options) map[*cost.Node]string {
 	p := newPass(r, pt, opt.withDefaults())
+	p.whole = true // annotate is where the whole closed forms are
 	out := map[*cost.Node]string{}
 	var progV *cost.Values
 	if pt != nil {

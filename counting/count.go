@@ -361,7 +361,7 @@ func (en *engine) splitFloor(c cell, at, x symbolic.Expr, v string) ([]cell, err
 	case -1:
 		sign, m = -1, m.Neg()
 	default:
-		return nil, fmt.Errorf("%w: the sign of %s in %s is not known; add an assumption such as %s >= 1", ErrNotExact, m, at, m)
+		return nil, fmt.Errorf("%w: the sign of %s in %s is not known; add an assumption such as %s", ErrNotExact, m, at, positiveHint(m))
 	}
 	if m.NumTerms() != 1 || !m.IsIntegerValued() {
 		return nil, fmt.Errorf("%w: %s: divisor %s is not an integer parameter", ErrNotExact, at, m)
@@ -404,6 +404,16 @@ func constDenominator(alpha symbolic.Expr) (int64, bool) {
 		return 0, false
 	}
 	return m, true
+}
+
+// positiveHint is the assumption that settles the sign of m as users
+// state it: px >= 1 for -px (which the program's grid sizes satisfy), not
+// -px >= 1.
+func positiveHint(m symbolic.Expr) string {
+	if c, ok := m.Lead().Coeff(); ok && c.Sign() < 0 {
+		m = m.Neg()
+	}
+	return m.String() + " >= 1"
 }
 
 func gcd(a, b int64) int64 {
@@ -495,7 +505,7 @@ func (en *engine) solveEq(c cell, i int, v string) ([]cell, error) {
 		return nil, fmt.Errorf("%w: %s == 0 multiplies %s by another variable", ErrNotExact, r.E, v)
 	}
 	if en.sign(a, c) == 0 {
-		return nil, fmt.Errorf("%w: coefficient %s of %s in %s == 0 may be zero; add an assumption such as %s >= 1", ErrNotExact, a, v, r.E, a)
+		return nil, fmt.Errorf("%w: coefficient %s of %s in %s == 0 may be zero; add an assumption such as %s", ErrNotExact, a, v, r.E, positiveHint(a))
 	}
 	x := b.Neg().Div(a)
 	rest := slices.Delete(slices.Clone(c.rels), i, i+1)

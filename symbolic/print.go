@@ -1,6 +1,8 @@
 package symbolic
 
 import (
+	"math/big"
+	"slices"
 	"strings"
 )
 
@@ -40,6 +42,14 @@ func (p *printer) sum(e Expr) {
 		p.intLit("0")
 		return
 	}
+	if p.syn == Math && p.absorbed(e) {
+		return
+	}
+	p.terms(e)
+}
+
+// terms prints the terms of a non-zero e, the first positive one first.
+func (p *printer) terms(e Expr) {
 	type shown struct {
 		c Rat
 		m []dfactor
@@ -72,6 +82,59 @@ func (p *printer) sum(e Expr) {
 	}
 }
 
+// absorbed prints r ± min(a, b) as min(a + r, b + r) (max(r - a, r - b)
+// for the minus) when that is shorter: the canonical form moves common terms
+// out of a min, which reads as n + min(x - n + 1, 0) - 1 where a person
+// writes min(x, n - 1). Parse reads either back to the same value.
+func (p *printer) absorbed(e Expr) bool {
+	at := -1
+	for i, t := range e.t {
+		if len(t.m) == 1 && t.m[0].e == 1 && (t.m[0].a.kind == kMin || t.m[0].a.kind == kMax) && (t.c.IsOne() || t.c.Neg().IsOne()) {
+			if at >= 0 {
+				return false
+			}
+			at = i
+		}
+	}
+	if at < 0 || len(e.t) == 1 {
+		return false
+	}
+	t := e.t[at]
+	rest := Expr{t: append(slices.Clip(e.t[:at]), e.t[at+1:]...)}
+	kind := t.m[0].a.kind
+	neg := !t.c.IsOne()
+	if neg {
+		kind = kMin + kMax - kind
+	}
+	q := printer{syn: p.syn}
+	q.b.WriteString(map[atomKind]string{kMin: "min(", kMax: "max("}[kind])
+	for i, x := range t.m[0].a.args {
+		if i > 0 {
+			q.b.WriteString(", ")
+		}
+		if neg {
+			x = x.Neg()
+		}
+		q.sum(x.Add(rest))
+	}
+	q.b.WriteByte(')')
+	plain := printer{syn: p.syn}
+	plain.terms(e)
+	if q.b.Len() >= plain.b.Len() {
+		p.b.WriteString(plain.b.String())
+		return true
+	}
+	// min and max have more than one canonical form for some values
+	// (max(0, -P) and max(P, 0) - P): keep the text only when it reads
+	// back to e itself.
+	if back, err := Parse(q.b.String()); err != nil || !Equal(back, e) {
+		p.b.WriteString(plain.b.String())
+		return true
+	}
+	p.b.WriteString(q.b.String())
+	return true
+}
+
 // dfactor is a factor as displayed: ceil(-y) for floor(y) with a flipped sign,
 // min for a flipped max.
 type dfactor struct {
@@ -93,18 +156,28 @@ func displayTerm(t term) (Rat, []dfactor) {
 		if f.e == 1 {
 			switch f.a.kind {
 			case kFloor:
-				if leadSign(f.a.args[0]) < 0 {
+				if ceilReads(f.a.args[0]) {
 					d.kind, d.args = kCeil, []Expr{f.a.args[0].Neg()}
 					c = c.Neg()
 				}
 			case kMin, kMax:
-				allNeg := true
+				// Flip -min(a, b) to max(-a, -b) (and the other ways) when
+				// that writes fewer minus signs in front.
+				before, after := 0, 0
+				if c.Sign() < 0 {
+					before++
+				} else {
+					after++
+				}
 				for _, x := range f.a.args {
-					if leadSign(x) >= 0 {
-						allNeg = false
+					if allNegative(x) {
+						before++
+					}
+					if allNegative(x.Neg()) {
+						after++
 					}
 				}
-				if allNeg {
+				if after < before {
 					d.kind = kMin + kMax - f.a.kind
 					d.args = make([]Expr, len(f.a.args))
 					for j, x := range f.a.args {
@@ -270,7 +343,91 @@ func (p *printer) atom(f dfactor) {
 		if i > 0 {
 			p.b.WriteString(", ")
 		}
+		if (f.kind == kFloor || f.kind == kCeil) && p.syn == Math {
+			// Over a common denominator ((n - k)/p) where that reads
+			// shorter than the sum (sqrt(P) + 1/1000).
+			q, r := printer{syn: p.syn}, printer{syn: p.syn}
+			q.fraction(x)
+			r.sum(x)
+			if q.b.Len() <= r.b.Len()+2 {
+				p.b.WriteString(q.b.String())
+			} else {
+				p.b.WriteString(r.b.String())
+			}
+			continue
+		}
 		p.sum(x)
 	}
 	p.b.WriteString(close)
+}
+
+// allNegative reports whether every term of x is negative (it prints with
+// a leading minus).
+func allNegative(x Expr) bool {
+	for _, t := range x.t {
+		if t.c.Sign() > 0 {
+			return false
+		}
+	}
+	return len(x.t) > 0
+}
+
+// ceilReads reports whether floor(y) reads better as -ceil(-y): when every
+// term of y but a constant is negative (floor(-n/p) is -ceil(n/p), while
+// floor((n - k)/p) stays a floor).
+func ceilReads(y Expr) bool {
+	some := false
+	for _, t := range y.t {
+		if len(t.m) == 0 {
+			continue
+		}
+		if t.c.Sign() > 0 {
+			return false
+		}
+		some = true
+	}
+	return some
+}
+
+// fraction prints x over its common denominator when that is a monomial
+// with x times it a polynomial: (k*n - n)/p for k*n/p - n/p, (i - 1)/b for
+// i/b - 1/b. Parse reads it back to x.
+func (p *printer) fraction(x Expr) {
+	exps := map[*atom]int32{}
+	for _, t := range x.t {
+		for _, f := range t.m {
+			if f.e < 0 {
+				if f.a.kind == kRecip {
+					p.sum(x)
+					return
+				}
+				exps[f.a] = max(exps[f.a], -f.e)
+			}
+		}
+	}
+	// The integer part of the denominator: the lcm of the coefficients'
+	// denominators.
+	d := RatInt(1)
+	for _, t := range x.t {
+		d = ratLCM(d, RatBig(new(big.Rat).SetInt(t.c.Den())))
+	}
+	den := Const(d)
+	for a, e := range exps {
+		den = den.Mul(atomExpr(a).Pow(int(e)))
+	}
+	if len(den.t) == 1 && len(den.t[0].m) == 0 && den.t[0].c.IsOne() || len(x.t) < 2 {
+		p.sum(x)
+		return
+	}
+	num := x.Mul(den)
+	p.b.WriteByte('(')
+	p.sum(num)
+	p.b.WriteString(")/")
+	if len(den.t[0].m) > 0 && !den.t[0].c.IsOne() || len(den.t[0].m) > 1 || len(den.t[0].m) == 1 && den.t[0].m[0].e > 1 {
+		p.b.WriteByte('(')
+		p.sum(den)
+		p.b.WriteByte(')')
+		return
+	}
+	p.sum(den)
 }

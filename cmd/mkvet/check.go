@@ -159,8 +159,15 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 	}
 	slices.Sort(c.given)
 	if c.missing = r.MissingParams(env); len(c.missing) > 0 {
-		fmt.Fprintf(stderr, "mkvet %s: note: no value for %s; results are symbolic (give %s)\n",
-			cmd, strings.Join(c.missing, ", "), defsHint(c.missing))
+		if len(c.missing) <= noteItems {
+			fmt.Fprintf(stderr, "mkvet %s: note: no value for %s; results are symbolic (give %s)\n",
+				cmd, strings.Join(c.missing, ", "), defsHint(c.missing))
+		} else {
+			// Each unknown is asked for once, by its MK3001 finding with
+			// its origin; the note only counts them.
+			fmt.Fprintf(stderr, "mkvet %s: note: no value for %d parameters (%s); results are symbolic (MK3001 asks for each)\n",
+				cmd, len(c.missing), firstOf(c.missing, ", "))
+		}
 		return c, 0
 	}
 	if c.point, err = r.At(env); err != nil {
@@ -206,7 +213,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet(c, stderr)
 	var cf costFlags
 	cf.register(fs)
-	jsonOut := fs.Bool("json", false, "print a JSON object (schema in README.md)")
+	jsonOut := fs.Bool("json", false, "print a JSON object (schema in README.md); the same as -format json")
+	format := fs.String("format", "text", "output format: text (file:line:col: ID message), json (as -json) or sarif (SARIF 2.1.0, for code scanning)")
+	root := fs.String("root", ".", "with -format sarif: the directory the file locations are relative to (the repository's root)")
 	share := fs.Float64("share", 0.10, "share of the work from which a loop nest is hot (MK1001) and serial work matters (MK1003)")
 	imb := fs.Float64("imbalance", 1.05, "max/mean ratio of per-rank work from which MK1002 reports at a point")
 	list := fs.Bool("list", false, "describe every check of the catalogue and exit")
@@ -222,6 +231,19 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprint(stdout, analyzer.Describe(ch))
 		}
 		return 0
+	}
+	switch *format {
+	case "text":
+	case "json":
+		*jsonOut = true
+	case "sarif":
+		if *jsonOut {
+			fmt.Fprintln(stderr, "mkvet check: -json and -format sarif: choose one")
+			return 2
+		}
+	default:
+		fmt.Fprintf(stderr, "mkvet check: -format %q: want text, json or sarif\n", *format)
+		return 2
 	}
 	if len(files) == 0 {
 		fmt.Fprintln(stderr, "mkvet check: no input files")
@@ -241,7 +263,14 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if !*jsonOut {
 		printNotes(stderr, "check", cd, neutral)
 	}
-	if *jsonOut {
+	if *format == "sarif" {
+		b, err := analyzer.SARIF(ds, version, *root)
+		if err != nil {
+			fmt.Fprintf(stderr, "mkvet check: %v\n", err)
+			return 2
+		}
+		stdout.Write(append(b, '\n'))
+	} else if *jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
@@ -281,14 +310,14 @@ func printNotes(w io.Writer, cmd string, cd *costed, neutral []analyzer.NeutralP
 	}
 	if len(deck) > 0 {
 		fmt.Fprintf(w, "mkvet %s: note: the input deck's values are the program's own defaults where -D gives none: %s; give your deck's values with -D\n",
-			cmd, strings.Join(deck, ", "))
+			cmd, firstOf(deck, ", "))
 	}
 	var freq, other []string
 	for _, n := range neutral {
 		if n.Param.Origin == cost.FromFrequency {
 			freq = append(freq, n.Param.Name)
 		} else {
-			other = append(other, fmt.Sprintf("%s = %s (%s, between %s and %s)", n.Param.Name, n.Param.Default, n.Param.What, n.Param.Lo, n.Param.Hi))
+			other = append(other, fmt.Sprintf("%s = %s", n.Param.Name, n.Param.Default))
 		}
 	}
 	if len(freq) > 0 {
@@ -310,7 +339,7 @@ func firstOf(items []string, sep string) string {
 	if len(items) <= noteItems {
 		return strings.Join(items, sep)
 	}
-	return strings.Join(items[:noteItems], sep) + fmt.Sprintf("%sand %d more (-json lists them)", sep, len(items)-noteItems)
+	return strings.Join(items[:noteItems], sep) + fmt.Sprintf("%sand %d more (check -json lists them)", sep, len(items)-noteItems)
 }
 
 // checkJSON is the -json output of mkvet check; README.md documents it.

@@ -119,6 +119,7 @@ func runCount(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mkvet count: %v\n", err)
 		return 2
 	}
+	pw = pw.Tidy(a)
 	res := countResult{Set: set.String(), Weight: w.String(), Assume: assumes}
 	for _, p := range pw.Pieces {
 		cp := countPiece{Value: p.Value.String(), Guard: []string{}}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/mkvet/mkvet/internal/corpora"
+	"github.com/mkvet/mkvet/internal/e2e"
+)
+
+// messageLimit is the longest line check may print (issue 15): a finding
+// states the fact, its size and a leading term; the whole closed forms are
+// in -json.
+const messageLimit = 300
+
+// longLines returns the lines of out longer than messageLimit.
+func longLines(out string) []string {
+	var long []string
+	for _, l := range strings.Split(out, "\n") {
+		if utf8.RuneCountInString(l) > messageLimit {
+			long = append(long, l)
+		}
+	}
+	return long
+}
+
+// TestMessagesFitOnALine: check on every testdata program, with P symbolic
+// and at P = 4, prints no line longer than messageLimit, run from the
+// programs' directory as a user would.
+func TestMessagesFitOnALine(t *testing.T) {
+	dir, err := filepath.Abs(programsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	files, _ := filepath.Glob("*.[fF]*")
+	if len(files) < 20 {
+		t.Fatalf("only %d programs in %s", len(files), dir)
+	}
+	for _, f := range files {
+		for _, at := range [][]string{nil, {"-D", "P=4"}} {
+			_, out, errs := mkvet(t, append(append([]string{"check"}, at...), f)...)
+			for _, l := range longLines(out + errs) {
+				t.Errorf("check %v %s: a line of %d characters:\n%s", at, f, utf8.RuneCountInString(l), l)
+			}
+		}
+	}
+}
+
+// TestCorporaMessagesFitOnALine is TestMessagesFitOnALine on NPB's Fortran
+// benchmarks (class S, configured for 4 processes) and CloverLeaf, each run
+// from its own directory.
+func TestCorporaMessagesFitOnALine(t *testing.T) {
+	dir := corpora.Dir(t)
+	e2e.Require(t, "cc")
+	npb, err := corpora.NewNPB(dir, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	type program struct {
+		name, dir string
+		args      []string
+	}
+	var programs []program
+	for _, bench := range corpora.Benchmarks {
+		files, inc, err := npb.Configure(bench, 4, "S")
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"-I", "."}
+		for _, f := range files {
+			rel, _ := filepath.Rel(inc, f)
+			args = append(args, rel)
+		}
+		programs = append(programs, program{bench, inc, args})
+	}
+	clover, err := corpora.CloverLeaf(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cdir := filepath.Join(dir, "CloverLeaf_ref")
+	var cargs []string
+	for _, f := range clover {
+		rel, _ := filepath.Rel(cdir, f)
+		cargs = append(cargs, rel)
+	}
+	programs = append(programs, program{"CloverLeaf", cdir, cargs})
+	wd, _ := os.Getwd()
+	defer os.Chdir(wd)
+	for _, p := range programs {
+		if err := os.Chdir(p.dir); err != nil {
+			t.Fatal(err)
+		}
+		for _, at := range [][]string{nil, {"-D", "P=4"}} {
+			code, out, errs := mkvet(t, append(append([]string{"check"}, at...), p.args...)...)
+			if code == 2 {
+				t.Errorf("%s %v: status 2\n%s", p.name, at, errs)
+			}
+			for _, l := range longLines(out + errs) {
+				t.Errorf("%s %v: a line of %d characters:\n%s", p.name, at, utf8.RuneCountInString(l), l)
+			}
+		}
+	}
+}

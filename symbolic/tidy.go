@@ -1,0 +1,324 @@
+package symbolic
+
+import (
+	"math/big"
+	"slices"
+)
+
+// Tidy returns pw rewritten for a reader, equal to it wherever a holds. It
+// applies Simplify, then, per piece and between pieces, only rewrites that
+// are identities under the piece's guard and a:
+//
+//   - a guard relation floor(x) >= c (c an integer expression) becomes x >= c
+//     cleared of x's denominator when that is no longer (Unfloor), and
+//     e > 0 with e integer-valued becomes e - 1 >= 0, so that complements
+//     can be recognised;
+//   - a guard relation that follows from the piece's other relations and a
+//     is dropped (trunc(n/P) >= 0 beside trunc(n/P) >= 1);
+//   - the value is simplified under its own guard (floor, trunc, min and max
+//     terms the guard fixes are replaced, see Assumptions.Simplify);
+//   - two pieces whose guards are G and c, and G and not c, for integer e in
+//     c: e >= 0, become one piece under G: the same value when the values
+//     agree, else b + λ*max(e + μ, 0) when the values differ by λ*(e + μ),
+//     μ ∈ {0, 1} (then (e + μ)*[e >= 0] = max(e + μ, 0) at every integer e),
+//     written max(b + λ(e + μ), b) or, for λ < 0, min(b + λ(e + μ), b).
+//
+// Every rewrite is exact; the property tests check the result against the
+// original at random points.
+func (pw Piecewise) Tidy(a *Assumptions) Piecewise {
+	if a == nil {
+		a = NewAssumptions()
+	}
+	if len(pw.Pieces) > tidyMaxPieces || pw.Size() > tidyMaxSize {
+		// Forms this large are read by tools, not people; the proofs below
+		// would cost seconds each.
+		return pw
+	}
+	pw = pw.SimplifyWithin(a, proofBudget)
+	b := &Assumptions{rels: a.Relations(), budget: proofBudget}
+	pieces := make([]Piece, 0, len(pw.Pieces))
+	for _, p := range pw.Pieces {
+		g := b.tidyGuard(p.Value, p.Guard)
+		v := p.Value
+		if len(g) > 0 {
+			v = b.with(g).Simplify(v)
+		}
+		pieces = append(pieces, Piece{Guard: g, Value: v})
+	}
+	for changed := true; changed; {
+		changed = false
+		pieces = mergeSameGuard(pieces)
+	pairs:
+		for i := range pieces {
+			for j := i + 1; j < len(pieces); j++ {
+				if m, ok := b.mergeComplement(pieces[i], pieces[j]); ok {
+					pieces[i] = m
+					pieces = slices.Delete(pieces, j, j+1)
+					changed = true
+					break pairs
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(pieces, func(x, y Piece) int { return len(x.Guard) - len(y.Guard) })
+	return Piecewise{Pieces: pieces}
+}
+
+// tidyMaxPieces and tidyMaxSize bound the forms Tidy rewrites.
+const (
+	tidyMaxPieces = 48
+	tidyMaxSize   = 20000
+)
+
+// mergeSameGuard adds the values of pieces with the same guard and drops
+// pieces whose value is 0.
+func mergeSameGuard(ps []Piece) []Piece {
+	out := ps[:0:0]
+	index := map[string]int{}
+	for _, p := range ps {
+		k := guardKey(p.Guard)
+		if i, ok := index[k]; ok {
+			out[i].Value = out[i].Value.Add(p.Value)
+			continue
+		}
+		index[k] = len(out)
+		out = append(out, p)
+	}
+	return slices.DeleteFunc(out, func(p Piece) bool { return p.Value.IsZero() })
+}
+
+// tidyGuard normalises, unfloors and reduces the guard g of value v (see
+// Tidy), in a canonical order.
+func (a *Assumptions) tidyGuard(v Expr, g []Relation) []Relation {
+	out := make([]Relation, 0, len(g))
+	for _, r := range g {
+		r = normGE(r)
+		if a.onlyNonneg(v, r) {
+			continue
+		}
+		if u, ok := a.Unfloor(r); ok && u.E.Size() <= r.E.Size() {
+			r = normGE(u)
+		}
+		out = append(out, r)
+	}
+	sortRelations(out)
+	out = slices.CompactFunc(out, func(x, y Relation) bool { return x.Op == y.Op && Equal(x.E, y.E) })
+	// Drop each relation the others imply, the longest first, so that what
+	// stays is what reads shortest.
+	order := make([]int, len(out))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return out[j].E.Size() - out[i].E.Size() })
+	dropped := make([]bool, len(out))
+	for _, i := range order {
+		if len(out) < 2 {
+			break
+		}
+		var rest []Relation
+		for j, r := range out {
+			if j != i && !dropped[j] {
+				rest = append(rest, r)
+			}
+		}
+		if a.with(rest).Prove(out[i]) == True {
+			dropped[i] = true
+		}
+	}
+	kept := out[:0:0]
+	for i, r := range out {
+		if !dropped[i] {
+			kept = append(kept, r)
+		}
+	}
+	return kept
+}
+
+// normGE scales a relation to integer coefficients (by the positive lcm of
+// their denominators: rank/4 >= 1 is rank - 4 >= 0) and writes e > 0 with
+// integer-valued e as e - 1 >= 0.
+func normGE(r Relation) Relation {
+	d := RatInt(1)
+	for _, t := range r.E.t {
+		d = ratLCM(d, RatBig(new(big.Rat).SetInt(t.c.Den())))
+	}
+	if !d.IsOne() {
+		r.E = r.E.Scale(d)
+	}
+	if r.Op == GT && r.E.isIntegerValued() {
+		return Relation{E: r.E.Sub(Int(1)), Op: GE}
+	}
+	return r
+}
+
+// onlyNonneg reports whether the relation e >= 0 of v's guard only keeps v
+// from going negative: v = k*e or k*(e + 1) for a constant k > 0, e
+// integer-valued and v >= 0 wherever a holds. Where e < 0, v is then 0
+// (or e < 0 never happens), so the relation changes nothing ("P - 1 if
+// P >= 2" is P - 1 for P >= 1; "floor(P/8) if floor(P/8) >= 1" is
+// floor(P/8)).
+func (a *Assumptions) onlyNonneg(v Expr, r Relation) bool {
+	if r.Op != GE || !r.E.isIntegerValued() {
+		return false
+	}
+	for _, f := range []Expr{r.E.Add(Int(1)), r.E} {
+		if k, ok := multipleOf(v, f); ok && k.Sign() > 0 {
+			return a.ProveGE(v) == True
+		}
+	}
+	return false
+}
+
+func sortRelations(g []Relation) {
+	slices.SortFunc(g, func(x, y Relation) int {
+		if c := Compare(x.E, y.E); c != 0 {
+			return c
+		}
+		return int(x.Op) - int(y.Op)
+	})
+}
+
+// mergeComplement merges p and q when their guards are G and e >= 0, and G
+// and -e - 1 >= 0 (the integer complement), into one piece under G (see
+// Tidy).
+func (a *Assumptions) mergeComplement(p, q Piece) (Piece, bool) {
+	if Equal(p.Value, q.Value) {
+		// e == 0 beside e - 1 >= 0 (or -e - 1 >= 0) is e >= 0 (-e >= 0).
+		if g, ok := adjacentAt(p.Guard, q.Guard); ok {
+			return Piece{Guard: g, Value: p.Value}, true
+		}
+		if g, ok := adjacentAt(q.Guard, p.Guard); ok {
+			return Piece{Guard: g, Value: p.Value}, true
+		}
+	}
+	ip, iq, ok := complementAt(p.Guard, q.Guard)
+	if !ok {
+		return Piece{}, false
+	}
+	g := slices.Delete(slices.Clone(p.Guard), ip, ip+1)
+	_ = iq
+	e := p.Guard[ip].E // p holds where e >= 0, q where e <= -1
+	if Equal(p.Value, q.Value) {
+		return Piece{Guard: g, Value: p.Value}, true
+	}
+	d := p.Value.Sub(q.Value)
+	for _, mu := range []int64{0, 1} {
+		f := e.Add(Int(mu))
+		if lambda, ok := multipleOf(d, f); ok {
+			// b + λ*max(f, 0) is max(b + λf, b) for λ > 0 and min(b + λf, b)
+			// for λ < 0: built so, the min keeps its arguments whole where
+			// they share no terms (min(x, n - 1), not n - 1 + min(x - n + 1, 0)).
+			v := Max(q.Value.Add(f.Scale(lambda)), q.Value)
+			if lambda.Sign() < 0 {
+				v = Min(q.Value.Add(f.Scale(lambda)), q.Value)
+			}
+			if len(g) > 0 {
+				v = a.with(g).Simplify(v)
+			}
+			return Piece{Guard: g, Value: v}, true
+		}
+	}
+	return Piece{}, false
+}
+
+// adjacentAt returns the guard G and e >= 0 (or -e >= 0) when g is G and
+// e == 0 and h is G and e - 1 >= 0 (or -e - 1 >= 0), e integer-valued.
+func adjacentAt(g, h []Relation) ([]Relation, bool) {
+	ig, ih, ok := differAt(g, h)
+	if !ok {
+		return nil, false
+	}
+	r, s := g[ig], h[ih]
+	if r.Op != EQ || s.Op != GE || !r.E.isIntegerValued() {
+		return nil, false
+	}
+	var merged Relation
+	switch {
+	case s.E.Equal(r.E.Sub(Int(1))):
+		merged = Relation{E: r.E, Op: GE}
+	case s.E.Equal(r.E.Neg().Sub(Int(1))):
+		merged = Relation{E: r.E.Neg(), Op: GE}
+	default:
+		return nil, false
+	}
+	out := slices.Clone(g)
+	out[ig] = merged
+	sortRelations(out)
+	return out, true
+}
+
+// differAt finds the one position where guards g and h of equal length
+// differ, the other relations being equal as sets.
+func differAt(g, h []Relation) (int, int, bool) {
+	if len(g) != len(h) || len(g) == 0 {
+		return 0, 0, false
+	}
+	used := make([]bool, len(h))
+	ig := -1
+	for i, r := range g {
+		found := false
+		for j, s := range h {
+			if !used[j] && r.Op == s.Op && Equal(r.E, s.E) {
+				used[j], found = true, true
+				break
+			}
+		}
+		if !found {
+			if ig >= 0 {
+				return 0, 0, false
+			}
+			ig = i
+		}
+	}
+	ih := slices.Index(used, false)
+	if ig < 0 || ih < 0 {
+		return 0, 0, false
+	}
+	return ig, ih, true
+}
+
+// complementAt finds the one position where guards g and h (sorted, GE
+// normalised) differ, with g's relation e >= 0 and h's -e - 1 >= 0 for an
+// integer-valued e; the other relations must be equal.
+func complementAt(g, h []Relation) (int, int, bool) {
+	ig, ih, ok := differAt(g, h)
+	if !ok {
+		return 0, 0, false
+	}
+	r, s := g[ig], h[ih]
+	if r.Op != GE || s.Op != GE || !r.E.isIntegerValued() || !r.E.Neg().Sub(Int(1)).Equal(s.E) {
+		return 0, 0, false
+	}
+	return ig, ih, true
+}
+
+// multipleOf returns λ with d = λ*f for a constant λ.
+func multipleOf(d, f Expr) (Rat, bool) {
+	if f.IsZero() || d.IsZero() {
+		return Rat{}, false
+	}
+	lead := f.t[0]
+	for _, t := range d.t {
+		if sameMonomial(t.m, lead.m) {
+			lambda := t.c.Quo(lead.c)
+			return lambda, d.Sub(f.Scale(lambda)).IsZero()
+		}
+	}
+	return Rat{}, false
+}
+
+func sameMonomial(m, n []factor) bool {
+	return slices.EqualFunc(m, n, func(x, y factor) bool { return x.a == y.a && x.e == y.e })
+}
+
+// Size is the number of nodes of pw's values and guards (see Expr.Size).
+func (pw Piecewise) Size() int {
+	n := 0
+	for _, p := range pw.Pieces {
+		n += p.Value.Size()
+		for _, g := range p.Guard {
+			n += g.E.Size()
+		}
+	}
+	return n
+}
