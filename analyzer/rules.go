@@ -1318,15 +1318,12 @@ func (p *pass) short(pw symbolic.Piecewise) string {
 	return fmt.Sprintf("%s + … (leading term; all in %s)", ls, where)
 }
 
-// tidy drops the pieces whose guard the report's assumptions refute and
-// the guard relations they prove, and the relations e >= 0 that only keep
-// the value from going negative: when the value is k*(e + 1) or k*e for a
-// constant k > 0 and provably non-negative, it is 0 wherever e < 0 (e being
-// integer-valued), so the relation changes nothing ("P - 1 if P >= 2" is
-// P - 1 for P >= 1).
+// tidy is pw as findings and annotations print it: symbolic's Tidy under
+// the report's assumptions (pieces they refute and relations they prove
+// dropped, relations that only keep the value from going negative dropped,
+// complementary pieces merged), memoized because a node's count appears in
+// several findings.
 func (p *pass) tidy(pw symbolic.Piecewise) symbolic.Piecewise {
-	var out symbolic.Piecewise
-	a := p.r.Assumptions
 	key := pw.Key()
 	if t, ok := p.tidied[key]; ok {
 		return t
@@ -1334,43 +1331,9 @@ func (p *pass) tidy(pw symbolic.Piecewise) symbolic.Piecewise {
 	if p.tidied == nil {
 		p.tidied = map[string]symbolic.Piecewise{}
 	}
-	pw = pw.Tidy(a)
-pieces:
-	for _, pc := range pw.Pieces {
-		var keep []symbolic.Relation
-		for _, r := range pc.Guard {
-			if a != nil {
-				switch a.Prove(r) {
-				case symbolic.True:
-					continue
-				case symbolic.False:
-					continue pieces
-				}
-			}
-			if r.Op == symbolic.GE && r.E.IsIntegerValued() && p.onlyNonneg(pc.Value, r.E) {
-				continue
-			}
-			keep = append(keep, r)
-		}
-		out.Pieces = append(out.Pieces, symbolic.Piece{Guard: keep, Value: pc.Value})
-	}
-	// Dropping those relations can make two pieces complementary.
-	out = out.Tidy(a)
+	out := pw.Tidy(p.r.Assumptions)
 	p.tidied[key] = out
 	return out
-}
-
-func (p *pass) onlyNonneg(v, e symbolic.Expr) bool {
-	for _, d := range []symbolic.Expr{e.Add(symbolic.Int(1)), e} {
-		if d.IsZero() {
-			continue
-		}
-		k, ok := v.Div(d).Const()
-		if ok && k.Sign() > 0 {
-			return p.r.Assumptions != nil && p.r.Assumptions.ProveGE(v) == symbolic.True
-		}
-	}
-	return false
 }
 
 func closed(pw symbolic.Piecewise) string {

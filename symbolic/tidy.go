@@ -47,11 +47,14 @@ func (pw Piecewise) Tidy(a *Assumptions) Piecewise {
 	}
 	for changed := true; changed; {
 		changed = false
-		pieces = mergeSameGuard(pieces)
+		pieces = Piecewise{Pieces: pieces}.Merge().Pieces
 	pairs:
 		for i := range pieces {
 			for j := i + 1; j < len(pieces); j++ {
 				if m, ok := b.mergeComplement(pieces[i], pieces[j]); ok {
+					// The merged guard may now follow from the assumptions
+					// (rank == 0 beside rank >= 1 is rank >= 0).
+					m.Guard = b.tidyGuard(m.Value, m.Guard)
 					pieces[i] = m
 					pieces = slices.Delete(pieces, j, j+1)
 					changed = true
@@ -70,23 +73,6 @@ const (
 	tidyMaxSize   = 20000
 )
 
-// mergeSameGuard adds the values of pieces with the same guard and drops
-// pieces whose value is 0.
-func mergeSameGuard(ps []Piece) []Piece {
-	out := ps[:0:0]
-	index := map[string]int{}
-	for _, p := range ps {
-		k := guardKey(p.Guard)
-		if i, ok := index[k]; ok {
-			out[i].Value = out[i].Value.Add(p.Value)
-			continue
-		}
-		index[k] = len(out)
-		out = append(out, p)
-	}
-	return slices.DeleteFunc(out, func(p Piece) bool { return p.Value.IsZero() })
-}
-
 // tidyGuard normalises, unfloors and reduces the guard g of value v (see
 // Tidy), in a canonical order.
 func (a *Assumptions) tidyGuard(v Expr, g []Relation) []Relation {
@@ -103,8 +89,9 @@ func (a *Assumptions) tidyGuard(v Expr, g []Relation) []Relation {
 	}
 	sortRelations(out)
 	out = slices.CompactFunc(out, func(x, y Relation) bool { return x.Op == y.Op && Equal(x.E, y.E) })
-	// Drop each relation the others imply, the longest first, so that what
-	// stays is what reads shortest.
+	// Drop each relation the others and a imply (unflooring can make one
+	// that a alone proves: floor(rank/k) >= 0 is rank >= 0), the longest
+	// first, so that what stays is what reads shortest.
 	order := make([]int, len(out))
 	for i := range order {
 		order[i] = i
@@ -112,9 +99,6 @@ func (a *Assumptions) tidyGuard(v Expr, g []Relation) []Relation {
 	slices.SortStableFunc(order, func(i, j int) int { return out[j].E.Size() - out[i].E.Size() })
 	dropped := make([]bool, len(out))
 	for _, i := range order {
-		if len(out) < 2 {
-			break
-		}
 		var rest []Relation
 		for j, r := range out {
 			if j != i && !dropped[j] {
@@ -191,12 +175,11 @@ func (a *Assumptions) mergeComplement(p, q Piece) (Piece, bool) {
 			return Piece{Guard: g, Value: p.Value}, true
 		}
 	}
-	ip, iq, ok := complementAt(p.Guard, q.Guard)
+	ip, ok := complementAt(p.Guard, q.Guard)
 	if !ok {
 		return Piece{}, false
 	}
 	g := slices.Delete(slices.Clone(p.Guard), ip, ip+1)
-	_ = iq
 	e := p.Guard[ip].E // p holds where e >= 0, q where e <= -1
 	if Equal(p.Value, q.Value) {
 		return Piece{Guard: g, Value: p.Value}, true
@@ -280,16 +263,16 @@ func differAt(g, h []Relation) (int, int, bool) {
 // complementAt finds the one position where guards g and h (sorted, GE
 // normalised) differ, with g's relation e >= 0 and h's -e - 1 >= 0 for an
 // integer-valued e; the other relations must be equal.
-func complementAt(g, h []Relation) (int, int, bool) {
+func complementAt(g, h []Relation) (int, bool) {
 	ig, ih, ok := differAt(g, h)
 	if !ok {
-		return 0, 0, false
+		return 0, false
 	}
 	r, s := g[ig], h[ih]
 	if r.Op != GE || s.Op != GE || !r.E.isIntegerValued() || !r.E.Neg().Sub(Int(1)).Equal(s.E) {
-		return 0, 0, false
+		return 0, false
 	}
-	return ig, ih, true
+	return ig, true
 }
 
 // multipleOf returns λ with d = λ*f for a constant λ.
