@@ -1340,7 +1340,66 @@ func closed(pw symbolic.Piecewise) string {
 	if e, ok := pw.Single(); ok {
 		return e.String()
 	}
+	if s, ok := rankTable(pw); ok {
+		return s
+	}
 	return "(" + cases(pw) + ")"
+}
+
+// rankTable writes a per-rank count of two cases as the case table a person
+// writes, "(n/P + 1 on ranks < mod(n, P), n/P on the others)", when the
+// cases' guards differ in one relation each, on rank with a coefficient of
+// 1, and those two complement each other (e >= 0 and -e - 1 >= 0); the
+// relations the cases share lead as "if ...:". The whole form (check -json
+// pieces) keeps the guards.
+func rankTable(pw symbolic.Piecewise) (string, bool) {
+	if len(pw.Pieces) != 2 {
+		return "", false
+	}
+	a, b := pw.Pieces[0], pw.Pieces[1]
+	has := func(g []symbolic.Relation, r symbolic.Relation) bool {
+		return slices.ContainsFunc(g, func(x symbolic.Relation) bool { return x.Op == r.Op && x.E.Equal(r.E) })
+	}
+	var common, ownA, ownB []symbolic.Relation
+	for _, r := range a.Guard {
+		if has(b.Guard, r) {
+			common = append(common, r)
+		} else {
+			ownA = append(ownA, r)
+		}
+	}
+	for _, r := range b.Guard {
+		if !has(a.Guard, r) {
+			ownB = append(ownB, r)
+		}
+	}
+	if len(ownA) != 1 || len(ownB) != 1 || ownA[0].Op != symbolic.GE || ownB[0].Op != symbolic.GE {
+		return "", false
+	}
+	if s, ok := ownA[0].E.Add(ownB[0].E).Const(); !ok || !s.Equal(symbolic.RatInt(-1)) {
+		return "", false
+	}
+	// The first case's relation as rank <= x: x - rank >= 0, or the second's.
+	first, second := a, b
+	c, x, ok := ownA[0].E.Linear(cost.Rank)
+	if k, isConst := c.Const(); !ok || !isConst || x.Has(cost.Rank) {
+		return "", false
+	} else if k.Equal(symbolic.RatInt(1)) {
+		// rank + x >= 0 holds on the second's complement: -rank - x - 1 >= 0.
+		first, second = b, a
+		x = x.Neg().Sub(symbolic.Int(1))
+	} else if !k.Equal(symbolic.RatInt(-1)) {
+		return "", false
+	}
+	s := fmt.Sprintf("%s on ranks < %s, %s on the others", first.Value, x.Add(symbolic.Int(1)), second.Value)
+	if len(common) > 0 {
+		g := make([]string, len(common))
+		for i, r := range common {
+			g[i] = r.String()
+		}
+		s = "if " + strings.Join(g, " and ") + ": " + s
+	}
+	return "(" + s + ")", true
 }
 
 func cases(pw symbolic.Piecewise) string {

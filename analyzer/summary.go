@@ -6,6 +6,152 @@ import (
 	"github.com/mkvet/mkvet/symbolic"
 )
 
+// Figure is one APT node's per-rank figures: what annotate prints beside
+// it and check -json lists for it.
+type Figure struct {
+	Node *cost.Node
+	// Head names the node ("loop", "call trap", "send"); Unit is what Count
+	// counts ("iterations", "calls", "messages of 8*n bytes").
+	Head, Unit string
+	// Count is the per-rank count, tidied (symbolic.Piecewise.Tidy) under
+	// the report's assumptions; CountAt its values at the point. When
+	// CountMissing, the count has no closed form within the analysis's
+	// limits and Count is empty: unknown, never 0.
+	Count        symbolic.Piecewise
+	CountMissing bool
+	CountAt      *cost.Values
+	// HasWork is set for the nodes whose work is theirs (loops and calls,
+	// not MPI calls); Work is then the node's inclusive work per rank,
+	// tidied, WorkAt its values at the point, WorkMissing set when it has
+	// no closed form.
+	HasWork     bool
+	Work        symbolic.Piecewise
+	WorkMissing bool
+	WorkAt      *cost.Values
+	// Share is the node's share of the program's work: at the point, of
+	// the totals over ranks; else its limit as the sizes grow, when that
+	// limit is a number. RoutineShare is its share of its routine's work,
+	// for a node of a routine other than the entry (MK's per-routine
+	// breakdown).
+	Share, RoutineShare Share
+	// Exact is false when the count rests on an approximation; Note says
+	// which.
+	Exact bool
+	Note  string
+
+	count symbolic.Piecewise // as derived, for howMany
+}
+
+// Share is a fraction of some work; Known is false when there is none to
+// give (no point and a symbolic limit, or no work).
+type Share struct {
+	Known bool
+	Value float64
+	// Limit is set when Value is the limit as the sizes grow rather than
+	// the share at the point.
+	Limit bool
+}
+
+// Figures returns the per-rank figures of every loop, call and MPI call of
+// the report, in the report's node order.
+func Figures(r *cost.Report, pt *cost.Point, opt Options) []Figure {
+	return figures(newPass(r, pt, opt.withDefaults()))
+}
+
+func figures(p *pass) []Figure {
+	r, pt := p.r, p.pt
+	var progV *cost.Values
+	if pt != nil {
+		progV = &pt.Work
+	}
+	var out []Figure
+	for _, n := range r.Nodes {
+		f := Figure{Node: n, Exact: n.Exact}
+		if !n.Exact {
+			f.Note = noteOf(n)
+		}
+		fig := cost.FigCount
+		v := p.values(n)
+		switch a := n.Node.(type) {
+		case *apt.Loop:
+			f.Head, f.count, f.Unit, fig, f.HasWork = "loop", n.Iterations, "iterations", cost.FigIterations, true
+			if v != nil {
+				f.CountAt = &v.Iterations
+			}
+		case *apt.Call:
+			f.Head, f.count, f.Unit, f.HasWork = "call "+a.Callee, n.Count, "calls", true
+			if v != nil {
+				f.CountAt = &v.Count
+			}
+		case *apt.Comm:
+			if n.Comm == nil {
+				continue
+			}
+			fig = cost.FigComm | cost.FigCount
+			f.Head, f.count, f.Unit = a.Op.String(), n.Comm.Messages, "messages"
+			if v != nil {
+				f.CountAt = &v.Messages
+			}
+			switch {
+			case a.Op == apt.MPIRecv || a.Op == apt.MPIIrecv:
+				f.count = n.Comm.Received
+				if v != nil {
+					rv, ok := p.evalPerRank(f.count)
+					if !ok {
+						rv = v.Count // one message per call
+					}
+					f.CountAt = &rv
+				}
+			case a.Op.IsCollective() || len(n.Comm.Messages.Pieces) == 0:
+				f.count, f.Unit = n.Count, "calls"
+				if v != nil {
+					f.CountAt = &v.Count
+				}
+			}
+			if n.Comm.MsgBytes != nil && f.Unit == "messages" {
+				f.Unit += " of " + n.Comm.MsgBytes.String() + " bytes"
+			}
+		default:
+			continue
+		}
+		if f.CountMissing = n.Missing.Has(fig); f.CountMissing {
+			// Nothing is given that could be read as the count.
+			f.count, f.CountAt = symbolic.Piecewise{}, nil
+		} else {
+			f.Count = p.tidy(f.count)
+		}
+		if f.HasWork {
+			f.WorkMissing = n.Missing.Has(cost.FigWork) || r.WorkMissing
+			if !f.WorkMissing {
+				f.Work = p.tidy(n.Work)
+				if v != nil {
+					f.WorkAt = &v.Work
+				}
+				f.Share = p.shareOf(p.share(n.Work, f.WorkAt, r.Work, progV))
+				if rn := r.ByID[n.Routine.ID]; rn != nil && n.Routine != r.Entry && !rn.Missing.Has(cost.FigWork) {
+					var rv *cost.Values
+					if pt != nil {
+						if x := pt.Nodes[rn]; x != nil {
+							rv = &x.Work
+						}
+					}
+					f.RoutineShare = p.shareOf(p.share(n.Work, f.WorkAt, rn.Work, rv))
+				}
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// shareOf is a share as Figure gives it: numeric ones only.
+func (p *pass) shareOf(f fraction) Share {
+	if !f.known || !f.numeric {
+		return Share{}
+	}
+	return Share{Known: true, Value: f.value, Limit: p.pt == nil}
+}
+
 // Summaries returns a one-line account of the predicted cost of every loop,
 // call and MPI call of the report, by node, for annotating the source:
 //
@@ -21,99 +167,28 @@ func Summaries(r *cost.Report, pt *cost.Point, opt Options) map[*cost.Node]strin
 	p := newPass(r, pt, opt.withDefaults())
 	p.whole = true // annotate is where the whole closed forms are
 	out := map[*cost.Node]string{}
-	var progV *cost.Values
-	if pt != nil {
-		progV = &pt.Work
-	}
-	for _, n := range r.Nodes {
-		var head string
-		var count symbolic.Piecewise
-		var unit string
-		var vals *cost.Values
-		fig := cost.FigCount
-		v := p.values(n)
-		withWork := true
-		switch a := n.Node.(type) {
-		case *apt.Loop:
-			head, count, unit, fig = "loop", n.Iterations, "iterations", cost.FigIterations
-			if v != nil {
-				vals = &v.Iterations
-			}
-		case *apt.Call:
-			head, count, unit = "call "+a.Callee, n.Count, "calls"
-			if v != nil {
-				vals = &v.Count
-			}
-		case *apt.Comm:
-			if n.Comm == nil {
-				continue
-			}
-			withWork = false
-			fig = cost.FigComm | cost.FigCount
-			head, count, unit = a.Op.String(), n.Comm.Messages, "messages"
-			if v != nil {
-				vals = &v.Messages
-			}
-			switch {
-			case a.Op == apt.MPIRecv || a.Op == apt.MPIIrecv:
-				count = n.Comm.Received
-				if v != nil {
-					rv, ok := p.evalPerRank(count)
-					if !ok {
-						rv = v.Count // one message per call
-					}
-					vals = &rv
-				}
-			case a.Op.IsCollective() || len(n.Comm.Messages.Pieces) == 0:
-				count, unit = n.Count, "calls"
-				if v != nil {
-					vals = &v.Count
-				}
-			}
-			if n.Comm.MsgBytes != nil && unit == "messages" {
-				unit += " of " + n.Comm.MsgBytes.String() + " bytes"
-			}
-		default:
+	for _, f := range figures(p) {
+		if f.CountMissing {
+			out[f.Node] = f.Head + ": " + p.missingMark()
 			continue
 		}
-		if n.Missing.Has(fig) {
-			// Nothing is printed that could be read as the count.
-			out[n] = head + ": " + p.missingMark()
-			continue
+		s := f.Head + ": " + p.howMany(f.count, f.Unit)
+		if f.CountAt != nil {
+			s += " = " + spread(*f.CountAt, "", r.Parallel)
 		}
-		s := head + ": " + p.howMany(count, unit)
-		if vals != nil {
-			s += " = " + spread(*vals, "", r.Parallel)
-		}
-		if withWork && !n.Missing.Has(cost.FigWork) && !r.WorkMissing {
-			var nv *cost.Values
-			if v != nil {
-				nv = &v.Work
-			}
-			if f := p.share(n.Work, nv, r.Work, progV); f.known && f.numeric {
-				s += "; " + percent(f.value) + " of the work"
-				if pt == nil && len(sizes(r.Work)) > 0 {
-					s += " as the sizes grow"
-				}
-			}
-			// And of its routine's, for a node of a routine other than the
-			// entry (MK's per-routine breakdown).
-			if rn := r.ByID[n.Routine.ID]; rn != nil && n.Routine != r.Entry && !rn.Missing.Has(cost.FigWork) {
-				var rv *cost.Values
-				if pt != nil {
-					if x := pt.Nodes[rn]; x != nil {
-						rv = &x.Work
-					}
-				}
-				if f := p.share(n.Work, nv, rn.Work, rv); f.known && f.numeric {
-					s += ", " + percent(f.value) + " of " + n.Routine.Name
-				}
+		if f.Share.Known {
+			s += "; " + percent(f.Share.Value) + " of the work"
+			if f.Share.Limit && len(sizes(r.Work)) > 0 {
+				s += " as the sizes grow"
 			}
 		}
-		if !n.Exact {
-			s += " [approximate: " + noteOf(n) + "]"
+		if f.RoutineShare.Known {
+			s += ", " + percent(f.RoutineShare.Value) + " of " + f.Node.Routine.Name
 		}
-		out[n] = s
+		if !f.Exact {
+			s += " [approximate: " + f.Note + "]"
+		}
+		out[f.Node] = s
 	}
 	return out
 }

@@ -3,6 +3,9 @@ package analyzer
 import (
 	"math/rand/v2"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -20,7 +23,7 @@ import (
 func TestTidiedFormsAgainstRaw(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "programs", "*.[fF]*"))
 	r := rand.New(rand.NewPCG(15, 3))
-	forms, points := 0, 0
+	forms, points, tables := 0, 0, 0
 	for _, f := range files {
 		prog, diags := fortran.ParseFiles([]string{f}, fortran.Config{IncludeDirs: []string{filepath.Dir(f)}})
 		if prog == nil || hasError(diags) {
@@ -38,6 +41,11 @@ func TestTidiedFormsAgainstRaw(t *testing.T) {
 				}
 				tidy := reread(t, p.tidy(raw))
 				forms++
+				var table symbolic.Piecewise
+				if s, ok := rankTable(p.tidy(raw)); ok {
+					table = readTable(t, s)
+					tables++
+				}
 				syms := map[string]bool{}
 				for _, s := range append(raw.Symbols(), tidy.Symbols()...) {
 					syms[s] = true
@@ -55,6 +63,11 @@ func TestTidiedFormsAgainstRaw(t *testing.T) {
 					if err != nil || !got.Equal(want) {
 						t.Fatalf("%s %s at %v: tidied %s (%v), raw %s\nraw:\n%s\ntidied:\n%s", f, n.Node.Base().ID, env, got, err, want, raw, tidy)
 					}
+					if len(table.Pieces) > 0 {
+						if got, err := table.Eval(env); err != nil || !got.Equal(want) {
+							t.Fatalf("%s %s at %v: case table %s (%v), raw %s\nraw:\n%s", f, n.Node.Base().ID, env, got, err, want, raw)
+						}
+					}
 					points++
 				}
 			}
@@ -63,7 +76,10 @@ func TestTidiedFormsAgainstRaw(t *testing.T) {
 	if forms < 200 || points < 2000 {
 		t.Fatalf("only %d forms at %d points checked", forms, points)
 	}
-	t.Logf("%d closed forms of %d programs, %d points", forms, len(files), points)
+	if tables == 0 {
+		t.Error("no form printed as a case table over ranks")
+	}
+	t.Logf("%d closed forms of %d programs (%d as case tables over ranks), %d points", forms, len(files), tables, points)
 }
 
 func hasError(ds []apt.Diagnostic) bool {
@@ -73,6 +89,39 @@ func hasError(ds []apt.Diagnostic) bool {
 		}
 	}
 	return false
+}
+
+// readTable reads a case table over ranks back as a person would:
+// "(if C: A on ranks < X, B on the others)" is A where rank < X and B
+// elsewhere, both where C holds.
+func readTable(t *testing.T, s string) symbolic.Piecewise {
+	t.Helper()
+	m := regexp.MustCompile(`^\((?:if (.*): )?(.*) on ranks < (.*), (.*) on the others\)$`).FindStringSubmatch(s)
+	if m == nil {
+		t.Fatalf("case table %q does not read", s)
+	}
+	var common []symbolic.Relation
+	if m[1] != "" {
+		for _, g := range strings.Split(m[1], " and ") {
+			rs, err := symbolic.ParseRelations(g)
+			if err != nil {
+				t.Fatalf("%q: %v", s, err)
+			}
+			common = append(common, rs...)
+		}
+	}
+	parse := func(x string) symbolic.Expr {
+		e, err := symbolic.Parse(x)
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		return e
+	}
+	rank, x := symbolic.Sym(cost.Rank), parse(m[3])
+	return symbolic.Piecewise{Pieces: []symbolic.Piece{
+		{Guard: append(slices.Clone(common), symbolic.Rel(rank, "<", x)), Value: parse(m[2])},
+		{Guard: append(slices.Clone(common), symbolic.Rel(rank, ">=", x)), Value: parse(m[4])},
+	}}
 }
 
 // reread prints pw and parses it back, as a user copying it would.

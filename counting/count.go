@@ -146,6 +146,12 @@ func (en *engine) run(start cell) error {
 		// r == k - 1); other atoms of v are split first, then v is summed.
 		if i := eqWith(c.rels, v); i >= 0 {
 			next, err = en.solveEq(c, i, v)
+		} else if pd, ok := en.matchPeriodic(c, v); ok {
+			if dc, moved := en.deferPeriodic(c, v, pd); moved {
+				next = []cell{dc}
+			} else {
+				next, err = en.periodicSum(c, v, pd)
+			}
 		} else if at, ok := innermostAtom(c, v); ok {
 			next, err = en.splitAtom(c, at, v)
 		} else {
@@ -522,9 +528,21 @@ func (en *engine) solveEq(c cell, i int, v string) ([]cell, error) {
 // eliminate sums the weight over the innermost variable v, once per choice of
 // active lower and upper bound.
 func (en *engine) eliminate(c cell, v string) ([]cell, error) {
+	return en.eliminateWith(c, v, -1, func(lo, hi symbolic.Expr) (symbolic.Expr, error) {
+		return sumOver(c.weight, v, lo, hi)
+	})
+}
+
+// eliminateWith is eliminate with the sum over lo <= v <= hi (hi >= lo) taken
+// by sum, the relation at skip (if >= 0) left to it: periodicSum's
+// congruence, which is not a bound.
+func (en *engine) eliminateWith(c cell, v string, skip int, sum func(lo, hi symbolic.Expr) (symbolic.Expr, error)) ([]cell, error) {
 	var lowers, uppers []symbolic.Expr
 	var others []symbolic.Relation
-	for _, r := range c.rels {
+	for i, r := range c.rels {
+		if i == skip {
+			continue
+		}
 		if !r.E.Has(v) {
 			others = append(others, r)
 			continue
@@ -585,7 +603,7 @@ func (en *engine) eliminate(c cell, v string) ([]cell, error) {
 			if !feasible {
 				continue
 			}
-			w, err := sumOver(c.weight, v, lo, hi)
+			w, err := sum(lo, hi)
 			if err != nil {
 				return nil, err
 			}

@@ -102,6 +102,9 @@ func TestTidyFamilies(t *testing.T) {
 		{"BLOCK with remainder", "p >= 1, 0 <= r <= p-1, n >= 1", "[n,p,r] -> { [i] : r*floor(n/p) + min(r, mod(n,p)) <= i < (r+1)*floor(n/p) + min(r+1, mod(n,p)) }"},
 		{"CYCLIC", "p >= 1, 1 <= k <= p, n >= 1", "[n,p,k] -> { [i] : 1 <= i <= n and mod(i-1, p) = k-1 }"},
 		{"strided", "n >= 1, s >= 1", "[n,s] -> { [i] : 1 <= i <= n and mod(i-1, s) = 0 }"},
+		{"BLOCK-CYCLIC", "n >= 1, b >= 1, p >= 1, 1 <= k <= p", "[n,b,p,k] -> { [i] : 1 <= i <= n and mod(floor((i-1)/b), p) = k-1 }"},
+		{"BLOCK-CYCLIC, triangular", "n >= 1, b >= 1, p >= 1, 1 <= k <= p",
+			"[n,b,p,k] -> { [j,i] : 1 <= j <= n and 1 <= i <= j and mod(floor((i-1)/b), p) = k-1 }"},
 	} {
 		set, err := ParseSet(c.set)
 		if err != nil {

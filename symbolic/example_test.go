@@ -87,9 +87,11 @@ func ExampleAssumptions_Simplify() {
 	a.AssumeText("N >= 0, P >= 1")
 	fmt.Println(symbolic.MustParse("mod(N, P)"))
 	fmt.Println(a.Simplify(symbolic.MustParse("mod(N, P)")))
+	fmt.Println(a.Simplify(symbolic.MustParse("N/P - mod(N, P)/P")))
 	// Output:
-	// N - P*trunc(N/P)
-	// N - P*floor(N/P)
+	// mod(N, P)
+	// modulo(N, P)
+	// floor(N/P)
 }
 
 func ExamplePiecewise() {

@@ -47,6 +47,12 @@ const (
 	kLog2                      // log2(arg)
 	kSqrt                      // sqrt(arg); exponent 1 only (see fixTerm)
 	kRecip                     // the sum arg as an atom; appears only with negative exponents
+	// The remainders are display only: the printer writes x - y*trunc(x/y)
+	// as mod(x, y) (Fortran's MOD) and x - y*floor(x/y) as modulo(x, y)
+	// (MODULO) in expressions it builds to print (displayMods); no
+	// computed expression holds them.
+	kMod    // mod(x, y)
+	kModulo // modulo(x, y)
 )
 
 // atom is an interned indivisible part of a monomial. Structurally equal atoms are

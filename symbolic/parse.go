@@ -87,15 +87,23 @@ func (r Relation) Key() string {
 // String prints the relation as "lhs >= rhs", moving negative terms right.
 func (r Relation) String() string {
 	var lhs, rhs []term
-	for _, t := range r.E.t {
+	for _, t := range displayMods(r.E).t {
 		if t.c.Sign() < 0 {
 			rhs = append(rhs, term{c: t.c.Neg(), m: t.m})
 		} else {
 			lhs = append(lhs, t)
 		}
 	}
+	l, rt := Expr{t: lhs}, Expr{t: rhs}
+	if _, ok := l.Const(); ok {
+		if _, ok := rt.Const(); !ok {
+			// A bound reads with the symbols first: rank <= 1, not 1 >= rank.
+			op := map[RelOp]string{GE: "<=", GT: "<", EQ: "=="}[r.Op]
+			return rt.String() + " " + op + " " + l.String()
+		}
+	}
 	op := map[RelOp]string{GE: ">=", GT: ">", EQ: "=="}[r.Op]
-	return Expr{t: lhs}.String() + " " + op + " " + Expr{t: rhs}.String()
+	return l.String() + " " + op + " " + rt.String()
 }
 
 // Holds reports whether the relation holds when E takes the value v.

@@ -50,13 +50,16 @@ func (p *printer) sum(e Expr) {
 
 // terms prints the terms of a non-zero e, the first positive one first.
 func (p *printer) terms(e Expr) {
+	if p.syn == Math {
+		e = displayMods(e)
+	}
 	type shown struct {
 		c Rat
 		m []dfactor
 	}
 	ts := make([]shown, len(e.t))
 	for i, t := range e.t {
-		ts[i].c, ts[i].m = displayTerm(t)
+		ts[i].c, ts[i].m = displayTerm(t, p.syn == Math)
 	}
 	if ts[0].c.Sign() < 0 {
 		// Lead with the first positive term: N - P*trunc(N/P), not -P*trunc(N/P) + N.
@@ -147,8 +150,9 @@ const kCeil atomKind = 100 // display only
 
 // displayTerm turns floor(y) with y leading negative into ceil(-y) and a max or
 // min whose arguments all lead negative into the other with negated arguments,
-// flipping the coefficient's sign for each.
-func displayTerm(t term) (Rat, []dfactor) {
+// flipping the coefficient's sign for each; with mods, the arguments are
+// judged as they print (displayMods).
+func displayTerm(t term, mods bool) (Rat, []dfactor) {
 	c := t.c
 	out := make([]dfactor, len(t.m))
 	for i, f := range t.m {
@@ -170,6 +174,9 @@ func displayTerm(t term) (Rat, []dfactor) {
 					after++
 				}
 				for _, x := range f.a.args {
+					if mods {
+						x = displayMods(x) // as it prints
+					}
 					if allNegative(x) {
 						before++
 					}
@@ -323,20 +330,12 @@ func (p *printer) atom(f dfactor) {
 		return
 	}
 	var open, close string
-	switch p.syn {
-	case Go:
-		open = map[atomKind]string{kFloor: "math.Floor(", kCeil: "math.Ceil(", kTrunc: "math.Trunc(",
-			kMin: "min(", kMax: "max(", kLog2: "math.Log2(", kSqrt: "math.Sqrt("}[f.kind]
+	switch {
+	case f.kind == kMod || f.kind == kModulo:
+		open = map[atomKind]string{kMod: "mod(", kModulo: "modulo("}[f.kind]
 		close = ")"
-	case Fortran:
-		open = map[atomKind]string{kFloor: "real(floor(", kCeil: "real(ceiling(", kTrunc: "aint(",
-			kMin: "min(", kMax: "max(", kLog2: "(log(", kSqrt: "sqrt("}[f.kind]
-		close = map[atomKind]string{kFloor: ", 8), 8)", kCeil: ", 8), 8)", kTrunc: ")",
-			kMin: ")", kMax: ")", kLog2: ")/log(2d0))", kSqrt: ")"}[f.kind]
 	default:
-		open = map[atomKind]string{kFloor: "floor(", kCeil: "ceil(", kTrunc: "trunc(",
-			kMin: "min(", kMax: "max(", kLog2: "log2(", kSqrt: "sqrt("}[f.kind]
-		close = ")"
+		p.atomOpen(f, &open, &close)
 	}
 	p.b.WriteString(open)
 	for i, x := range f.args {
@@ -359,6 +358,117 @@ func (p *printer) atom(f dfactor) {
 		p.sum(x)
 	}
 	p.b.WriteString(close)
+}
+
+// atomOpen sets the text around a function's arguments in p's syntax.
+func (p *printer) atomOpen(f dfactor, openp, closep *string) {
+	var open, close string
+	switch p.syn {
+	case Go:
+		open = map[atomKind]string{kFloor: "math.Floor(", kCeil: "math.Ceil(", kTrunc: "math.Trunc(",
+			kMin: "min(", kMax: "max(", kLog2: "math.Log2(", kSqrt: "math.Sqrt("}[f.kind]
+		close = ")"
+	case Fortran:
+		open = map[atomKind]string{kFloor: "real(floor(", kCeil: "real(ceiling(", kTrunc: "aint(",
+			kMin: "min(", kMax: "max(", kLog2: "(log(", kSqrt: "sqrt("}[f.kind]
+		close = map[atomKind]string{kFloor: ", 8), 8)", kCeil: ", 8), 8)", kTrunc: ")",
+			kMin: ")", kMax: ")", kLog2: ")/log(2d0))", kSqrt: ")"}[f.kind]
+	default:
+		open = map[atomKind]string{kFloor: "floor(", kCeil: "ceil(", kTrunc: "trunc(",
+			kMin: "min(", kMax: "max(", kLog2: "log2(", kSqrt: "sqrt("}[f.kind]
+		close = ")"
+	}
+	*openp, *closep = open, close
+}
+
+// displayMods returns e with each remainder x - y*trunc(x/y) written as the
+// display atom mod(x, y) (x - y*floor(x/y) as modulo(x, y)), y the
+// denominator monomial of the quotient: the form a person reads
+// (rank - 2*floor(rank/2) is modulo(rank, 2), n - P*trunc(n/P) is
+// mod(n, P)), and Parse reads it back to e.
+func displayMods(e Expr) Expr {
+	for {
+		d, ok := displayMod(e)
+		if !ok {
+			return e
+		}
+		e = d
+	}
+}
+
+// modVar stands for the quotient's atom while its coefficient is read off.
+const modVar = "\x03mod"
+
+func displayMod(e Expr) (Expr, bool) {
+	for _, at := range e.FuncAtoms() {
+		a := at.t[0].m[0].a
+		if a.kind != kFloor && a.kind != kTrunc {
+			continue
+		}
+		y, ok := denominatorOf(a.args[0])
+		if !ok {
+			continue
+		}
+		k, rest, ok := e.Replace(at, Sym(modVar)).Linear(modVar)
+		if !ok || rest.Has(modVar) {
+			continue
+		}
+		c, ok := k.Div(y).Neg().Const()
+		if !ok || !c.IsInt() || c.IsZero() {
+			continue
+		}
+		x := a.args[0].Mul(y)
+		if !x.isIntegerValued() {
+			continue
+		}
+		rest2 := rest.Sub(x.Scale(c))
+		if rest2.NumTerms() != rest.NumTerms()-x.NumTerms() {
+			continue // x is not all there: no remainder
+		}
+		kind := kModulo
+		if a.kind == kTrunc {
+			kind = kMod
+		}
+		m := intern(&atom{kind: kind, args: []Expr{x, y}, integer: true})
+		return atomExpr(m).Scale(c).Add(rest2), true
+	}
+	return e, false
+}
+
+// denominatorOf returns the least monomial y (a positive integer times
+// symbols to positive powers) with x*y free of denominators; ok is false
+// when x divides by anything else (a sum).
+func denominatorOf(x Expr) (Expr, bool) {
+	l := big.NewInt(1)
+	pows := map[*atom]int32{}
+	var syms []*atom
+	for _, t := range x.t {
+		d := t.c.Den()
+		l.Mul(l, new(big.Int).Quo(d, new(big.Int).GCD(nil, nil, l, d)))
+		for _, f := range t.m {
+			if f.e >= 0 {
+				continue
+			}
+			if f.a.kind != kSym {
+				return Expr{}, false
+			}
+			if _, ok := pows[f.a]; !ok {
+				syms = append(syms, f.a)
+			}
+			pows[f.a] = max(pows[f.a], -f.e)
+		}
+	}
+	if !l.IsInt64() {
+		return Expr{}, false
+	}
+	y := Int(l.Int64())
+	for _, a := range syms {
+		y = y.Mul(atomExpr(a).Pow(int(pows[a])))
+	}
+	if y.Equal(Int(1)) {
+		return Expr{}, false
+	}
+	return y, true
 }
 
 // allNegative reports whether every term of x is negative (it prints with

@@ -355,8 +355,61 @@ type checkJSON struct {
 	Machine     string           `json:"machine,omitempty"`
 	Params      []paramJSON      `json:"params"`
 	Work        workJSON         `json:"work"`
+	Nodes       []nodeJSON       `json:"nodes"`
 	Diagnostics []diagJSON       `json:"diagnostics"`
 }
+
+// nodeJSON is one loop, call or MPI call: its per-rank count and work as
+// closed forms and, at the point, per rank (annotate's figures, whole).
+type nodeJSON struct {
+	ID      string `json:"id"`
+	Pos     string `json:"pos"`
+	Routine string `json:"routine"`
+	What    string `json:"what"`
+	Unit    string `json:"unit"`
+	// Count and Work are null where they have no closed form within the
+	// limits (Missing names them): unknown, never 0.
+	Count        *formJSON   `json:"count"`
+	Work         *formJSON   `json:"work,omitempty"`
+	Share        *float64    `json:"share,omitempty"`
+	ShareLimit   bool        `json:"share_is_limit,omitempty"`
+	RoutineShare *float64    `json:"routine_share,omitempty"`
+	Exact        bool        `json:"exact"`
+	Note         string      `json:"note,omitempty"`
+	Missing      []string    `json:"missing,omitempty"`
+	At           *nodeAtJSON `json:"at,omitempty"`
+}
+
+type formJSON struct {
+	ClosedForm string      `json:"closed_form"`
+	Pieces     []pieceJSON `json:"pieces"`
+}
+
+type nodeAtJSON struct {
+	Count *ranksJSON `json:"count,omitempty"`
+	Work  *ranksJSON `json:"work,omitempty"`
+}
+
+// ranksJSON is a per-rank quantity at the point: every rank's value when P
+// is at most perRankLimit, and always the runs of consecutive ranks with
+// equal values.
+type ranksJSON struct {
+	Max      float64   `json:"max"`
+	Min      float64   `json:"min"`
+	Total    float64   `json:"total"`
+	MaxRanks string    `json:"max_ranks"`
+	Runs     []runJSON `json:"runs"`
+	Values   []float64 `json:"values,omitempty"`
+}
+
+type runJSON struct {
+	Ranks string  `json:"ranks"`
+	Value float64 `json:"value"`
+}
+
+// perRankLimit is the largest P for which check -json lists every rank's
+// value; beyond it the runs (ranges of equal values) say the same in less.
+const perRankLimit = 64
 
 type paramJSON struct {
 	Name    string `json:"name"`
@@ -410,16 +463,10 @@ func checkOutput(cd *costed, ds []analyzer.Diagnostic) checkJSON {
 	r := cd.report
 	out := checkJSON{
 		Version: 1, Files: r.Program.Files, Parallel: r.Parallel, Missing: cd.missing,
-		Params: []paramJSON{}, Diagnostics: []diagJSON{},
+		Params: []paramJSON{}, Nodes: []nodeJSON{}, Diagnostics: []diagJSON{},
 		Work: workJSON{ClosedForm: analyzer.Closed(r, r.Work), Pieces: []pieceJSON{}},
 	}
-	for _, pc := range r.Work.Pieces {
-		p := pieceJSON{Value: pc.Value.String(), Guard: []string{}}
-		for _, g := range pc.Guard {
-			p.Guard = append(p.Guard, g.String())
-		}
-		out.Work.Pieces = append(out.Work.Pieces, p)
-	}
+	out.Work.Pieces = piecesJSON(r.Work)
 	if out.Missing == nil {
 		out.Missing = []string{}
 	}
@@ -453,6 +500,9 @@ func checkOutput(cd *costed, ds []analyzer.Diagnostic) checkJSON {
 		}
 		out.Params = append(out.Params, p)
 	}
+	for _, f := range analyzer.Figures(r, cd.point, analyzer.Options{Machine: cd.machine, Given: cd.given}) {
+		out.Nodes = append(out.Nodes, nodeOutput(r, f))
+	}
 	for _, d := range ds {
 		title := ""
 		if ch := analyzer.Lookup(d.ID); ch != nil {
@@ -468,6 +518,77 @@ func checkOutput(cd *costed, ds []analyzer.Diagnostic) checkJSON {
 		})
 	}
 	slices.Sort(out.Missing)
+	return out
+}
+
+func piecesJSON(pw symbolic.Piecewise) []pieceJSON {
+	out := []pieceJSON{}
+	for _, pc := range pw.Pieces {
+		p := pieceJSON{Value: pc.Value.String(), Guard: []string{}}
+		for _, g := range pc.Guard {
+			p.Guard = append(p.Guard, g.String())
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func nodeOutput(r *cost.Report, f analyzer.Figure) nodeJSON {
+	b := f.Node.Node.Base()
+	n := nodeJSON{ID: b.ID, Pos: b.Span.Start().String(), Routine: f.Node.Routine.Name,
+		What: f.Head, Unit: f.Unit, Exact: f.Exact, Note: f.Note}
+	form := func(pw symbolic.Piecewise) *formJSON {
+		return &formJSON{ClosedForm: analyzer.Closed(r, pw), Pieces: piecesJSON(pw)}
+	}
+	at := &nodeAtJSON{}
+	if f.CountMissing {
+		n.Missing = append(n.Missing, "count")
+	} else {
+		n.Count = form(f.Count)
+		at.Count = ranksOutput(f.CountAt)
+	}
+	if f.HasWork {
+		if f.WorkMissing {
+			n.Missing = append(n.Missing, "work")
+		} else {
+			n.Work = form(f.Work)
+			at.Work = ranksOutput(f.WorkAt)
+		}
+	}
+	if f.Share.Known {
+		v := analyzer.Round(f.Share.Value)
+		n.Share, n.ShareLimit = &v, f.Share.Limit
+	}
+	if f.RoutineShare.Known {
+		v := analyzer.Round(f.RoutineShare.Value)
+		n.RoutineShare = &v
+	}
+	if at.Count != nil || at.Work != nil {
+		n.At = at
+	}
+	return n
+}
+
+func ranksOutput(v *cost.Values) *ranksJSON {
+	if v == nil {
+		return nil
+	}
+	out := &ranksJSON{Max: v.Max, Min: v.Min, Total: v.Total, MaxRanks: cost.Ranks(v.MaxRanks), Runs: []runJSON{}}
+	for i := 0; i < len(v.PerRank); {
+		j := i
+		for j+1 < len(v.PerRank) && v.PerRank[j+1] == v.PerRank[i] {
+			j++
+		}
+		ranks := fmt.Sprint(i)
+		if j > i {
+			ranks = fmt.Sprintf("%d-%d", i, j)
+		}
+		out.Runs = append(out.Runs, runJSON{Ranks: ranks, Value: v.PerRank[i]})
+		i = j + 1
+	}
+	if len(v.PerRank) <= perRankLimit {
+		out.Values = v.PerRank
+	}
 	return out
 }
 

@@ -5,10 +5,13 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/mkvet/mkvet/analyzer"
+	"github.com/mkvet/mkvet/symbolic"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -248,4 +251,119 @@ func TestCheckGolden(t *testing.T) {
 			golden(t, path, []byte(text))
 		})
 	}
+}
+
+// TestCheckJSONNodes: every node's per-rank count and work in check -json,
+// read back from their printed pieces, equal at every rank the per-rank
+// values the same output lists, which the cost model evaluates from the
+// forms as derived (not the tidied, printed ones); and the runs of equal
+// values cover the ranks in order.
+func TestCheckJSONNodes(t *testing.T) {
+	checked := 0
+	for _, name := range programNames(t) {
+		args := []string{"check", "-json"}
+		if pt := goldenPoint(name); pt != "" {
+			args = append(args, "-D", pt)
+		}
+		out, errs, code := runMkvet(t, append(args, filepath.Join(programsDir, name))...)
+		if code == 2 {
+			t.Fatalf("%s: exit 2: %s", name, errs)
+		}
+		var res checkJSON
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatalf("%s: not JSON: %v", name, err)
+		}
+		if len(res.Nodes) == 0 {
+			t.Errorf("%s: no nodes", name)
+		}
+		for _, n := range res.Nodes {
+			if n.ID == "" || n.Pos == "" || n.What == "" || n.Unit == "" {
+				t.Errorf("%s: node %+v", name, n)
+			}
+			if n.Count == nil && !slices.Contains(n.Missing, "count") {
+				t.Errorf("%s %s: no count and none missing", name, n.ID)
+			}
+			if n.At == nil || res.Point == nil {
+				continue
+			}
+			for _, q := range []struct {
+				what string
+				form *formJSON
+				at   *ranksJSON
+			}{{"count", n.Count, n.At.Count}, {"work", n.Work, n.At.Work}} {
+				if q.form == nil || q.at == nil {
+					continue
+				}
+				pw := piecesBack(t, q.form.Pieces)
+				ranks := res.Point["P"]
+				if !res.Parallel {
+					ranks = 1
+				}
+				if int64(len(q.at.Values)) != ranks {
+					t.Fatalf("%s %s: %d values for %d ranks", name, n.ID, len(q.at.Values), ranks)
+				}
+				env := map[string]symbolic.Rat{}
+				for k, v := range res.Point {
+					env[k] = symbolic.RatInt(v)
+				}
+				for r, want := range q.at.Values {
+					env["rank"] = symbolic.RatInt(int64(r))
+					got, err := pw.Eval(env)
+					if err != nil {
+						t.Fatalf("%s %s %s at rank %d: %v", name, n.ID, q.what, r, err)
+					}
+					if f := got.Float64(); f != want {
+						t.Errorf("%s %s %s at rank %d: closed form %s gives %s, values %v", name, n.ID, q.what, r, q.form.ClosedForm, got, want)
+					}
+					checked++
+				}
+				next := 0
+				for _, run := range q.at.Runs {
+					lo, hi, _ := strings.Cut(run.Ranks, "-")
+					if hi == "" {
+						hi = lo
+					}
+					if lo != itoa(next) {
+						t.Errorf("%s %s %s: run %q does not start at rank %d", name, n.ID, q.what, run.Ranks, next)
+					}
+					h, _ := strconv.Atoi(hi)
+					for r := next; r <= h && r < len(q.at.Values); r++ {
+						if q.at.Values[r] != run.Value {
+							t.Errorf("%s %s %s: run %q value %v, rank %d has %v", name, n.ID, q.what, run.Ranks, run.Value, r, q.at.Values[r])
+						}
+					}
+					next = h + 1
+				}
+				if next != len(q.at.Values) {
+					t.Errorf("%s %s %s: runs end at rank %d of %d", name, n.ID, q.what, next, len(q.at.Values))
+				}
+			}
+		}
+	}
+	if checked < 1000 {
+		t.Errorf("only %d per-rank values checked", checked)
+	}
+	t.Logf("%d per-rank values checked against their closed forms", checked)
+}
+
+// piecesBack reads check -json pieces back into a closed form.
+func piecesBack(t *testing.T, ps []pieceJSON) symbolic.Piecewise {
+	t.Helper()
+	var pw symbolic.Piecewise
+	for _, p := range ps {
+		v, err := symbolic.Parse(p.Value)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Value, err)
+		}
+		pc := symbolic.Piece{Value: v}
+		for _, g := range p.Guard {
+			rs, err := symbolic.ParseRelations(g)
+			if err != nil {
+				t.Fatalf("%s: %v", g, err)
+			}
+			pc.Guard = append(pc.Guard, rs...)
+		}
+		pw.Pieces = append(pw.Pieces, pc)
+	}
+	return pw
 }
