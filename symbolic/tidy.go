@@ -130,9 +130,44 @@ func normGE(r Relation) Relation {
 		r.E = r.E.Scale(d)
 	}
 	if r.Op == GT && r.E.isIntegerValued() {
-		return Relation{E: r.E.Sub(Int(1)), Op: GE}
+		r = Relation{E: r.E.Sub(Int(1)), Op: GE}
+	}
+	if r.Op == GE {
+		r.E = divideContent(r.E)
 	}
 	return r
+}
+
+// divideContent writes g*f + c >= 0, f integer-valued with integer
+// coefficients of gcd 1 and g > 1, as f + floor(c/g) >= 0: the same set,
+// since f >= -c/g is f >= ceil(-c/g) for an integer f (6*floor(rank/2)
+// <= 0 is floor(rank/2) <= 0).
+func divideContent(e Expr) Expr {
+	c := RatInt(0)
+	for _, t := range e.t {
+		if len(t.m) == 0 {
+			c = t.c
+		}
+	}
+	f := e.Sub(Const(c))
+	if f.IsZero() || !c.IsInt() {
+		return e
+	}
+	g := RatInt(0)
+	for _, t := range f.t {
+		if !t.c.IsInt() {
+			return e
+		}
+		g = ratGCD(g, t.c.Abs())
+	}
+	if g.IsZero() || g.IsOne() {
+		return e
+	}
+	f = f.Scale(g.Inv())
+	if !f.isIntegerValued() {
+		return e
+	}
+	return f.Add(Const(c.Quo(g).Floor()))
 }
 
 // onlyNonneg reports whether the relation e >= 0 of v's guard only keeps v

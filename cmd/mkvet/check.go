@@ -420,10 +420,11 @@ type paramJSON struct {
 	Value   *int64 `json:"value,omitempty"`
 }
 
+// workJSON is the program's work: its closed form and its values at the
+// point.
 type workJSON struct {
-	ClosedForm string      `json:"closed_form"`
-	Pieces     []pieceJSON `json:"pieces"`
-	At         *valueJSON  `json:"at,omitempty"`
+	formJSON
+	At *valueJSON `json:"at,omitempty"`
 }
 
 type pieceJSON struct {
@@ -464,7 +465,7 @@ func checkOutput(cd *costed, ds []analyzer.Diagnostic) checkJSON {
 	out := checkJSON{
 		Version: 1, Files: r.Program.Files, Parallel: r.Parallel, Missing: cd.missing,
 		Params: []paramJSON{}, Nodes: []nodeJSON{}, Diagnostics: []diagJSON{},
-		Work: workJSON{ClosedForm: analyzer.Closed(r, r.Work), Pieces: []pieceJSON{}},
+		Work: workJSON{formJSON: formJSON{ClosedForm: analyzer.Closed(r, r.Work), Pieces: []pieceJSON{}}},
 	}
 	out.Work.Pieces = piecesJSON(r.Work)
 	if out.Missing == nil {
