@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -1331,9 +1332,55 @@ func (p *pass) tidy(pw symbolic.Piecewise) symbolic.Piecewise {
 	if p.tidied == nil {
 		p.tidied = map[string]symbolic.Piecewise{}
 	}
-	out := pw.Tidy(p.r.Assumptions)
+	out := pw.TidySimplified(p.r.Assumptions)
 	p.tidied[key] = out
 	return out
+}
+
+// tidyAll tidies the forms on all cores ahead of the calls to tidy that
+// print them (annotate prints every node's count): Tidy is a pure
+// function and the prover answers concurrent questions, so the result is
+// the same as one form after another.
+func (p *pass) tidyAll(pws []symbolic.Piecewise) {
+	if p.tidied == nil {
+		p.tidied = map[string]symbolic.Piecewise{}
+	}
+	var todo []symbolic.Piecewise
+	var keys []string
+	seen := map[string]bool{}
+	for _, pw := range pws {
+		key := pw.Key()
+		if _, ok := p.tidied[key]; ok || seen[key] || len(pw.Pieces) < 2 && !hasGuard(pw) {
+			continue
+		}
+		seen[key] = true
+		todo = append(todo, pw)
+		keys = append(keys, key)
+	}
+	out := make([]symbolic.Piecewise, len(todo))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = todo[i].TidySimplified(p.r.Assumptions)
+			}
+		}()
+	}
+	for i := range todo {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, key := range keys {
+		p.tidied[key] = out[i]
+	}
+}
+
+func hasGuard(pw symbolic.Piecewise) bool {
+	return slices.ContainsFunc(pw.Pieces, func(pc symbolic.Piece) bool { return len(pc.Guard) > 0 })
 }
 
 func closed(pw symbolic.Piecewise) string {

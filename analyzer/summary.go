@@ -55,15 +55,29 @@ type Share struct {
 // Figures returns the per-rank figures of every loop, call and MPI call of
 // the report, in the report's node order.
 func Figures(r *cost.Report, pt *cost.Point, opt Options) []Figure {
-	return figures(newPass(r, pt, opt.withDefaults()))
+	return figures(newPass(r, pt, opt.withDefaults()), true)
 }
 
-func figures(p *pass) []Figure {
+// figures returns the figures of every node; the work forms are tidied only
+// when tidyWork is set (annotate prints counts and shares, not the work's
+// forms, and tidying them was half its time on NPB SP).
+func figures(p *pass, tidyWork bool) []Figure {
 	r, pt := p.r, p.pt
 	var progV *cost.Values
 	if pt != nil {
 		progV = &pt.Work
 	}
+	var forms []symbolic.Piecewise
+	for _, n := range r.Nodes {
+		forms = append(forms, n.Count, n.Iterations)
+		if tidyWork {
+			forms = append(forms, n.Work)
+		}
+		if n.Comm != nil {
+			forms = append(forms, n.Comm.Messages, n.Comm.Received)
+		}
+	}
+	p.tidyAll(forms)
 	var out []Figure
 	for _, n := range r.Nodes {
 		f := Figure{Node: n, Exact: n.Exact}
@@ -123,7 +137,10 @@ func figures(p *pass) []Figure {
 		if f.HasWork {
 			f.WorkMissing = n.Missing.Has(cost.FigWork) || r.WorkMissing
 			if !f.WorkMissing {
-				f.Work = p.tidy(n.Work)
+				f.Work = n.Work
+				if tidyWork {
+					f.Work = p.tidy(n.Work)
+				}
 				if v != nil {
 					f.WorkAt = &v.Work
 				}
@@ -167,7 +184,7 @@ func Summaries(r *cost.Report, pt *cost.Point, opt Options) map[*cost.Node]strin
 	p := newPass(r, pt, opt.withDefaults())
 	p.whole = true // annotate is where the whole closed forms are
 	out := map[*cost.Node]string{}
-	for _, f := range figures(p) {
+	for _, f := range figures(p, false) {
 		if f.CountMissing {
 			out[f.Node] = f.Head + ": " + p.missingMark()
 			continue
