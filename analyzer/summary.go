@@ -21,9 +21,9 @@ type Figure struct {
 	CountMissing bool
 	CountAt      *cost.Values
 	// HasWork is set for the nodes whose work is theirs (loops and calls,
-	// not MPI calls); Work is then the node's inclusive work per rank,
-	// tidied, WorkAt its values at the point, WorkMissing set when it has
-	// no closed form.
+	// not MPI calls); Work is then the node's inclusive work per rank
+	// (tidied in what Figures returns), WorkAt its values at the point,
+	// WorkMissing set when it has no closed form.
 	HasWork     bool
 	Work        symbolic.Piecewise
 	WorkMissing bool
