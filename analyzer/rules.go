@@ -1394,11 +1394,11 @@ func closed(pw symbolic.Piecewise) string {
 }
 
 // rankTable writes a per-rank count of two cases as the case table a person
-// writes, "(n/P + 1 on ranks < mod(n, P), n/P on the others)", when the
-// cases' guards differ in one relation each, on rank with a coefficient of
-// 1, and those two complement each other (e >= 0 and -e - 1 >= 0); the
-// relations the cases share lead as "if ...:". The whole form (check -json
-// pieces) keeps the guards.
+// writes, "(floor(n/P) + 1 on ranks < modulo(n, P), floor(n/P) on the
+// others)", when the cases' guards differ in one relation each, on rank
+// with a coefficient of 1, and those two complement each other (e >= 0 and
+// -e - 1 >= 0); the relations the cases share lead as "if ...:". The whole
+// form (check -json pieces) keeps the guards.
 func rankTable(pw symbolic.Piecewise) (string, bool) {
 	if len(pw.Pieces) != 2 {
 		return "", false

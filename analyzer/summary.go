@@ -217,6 +217,17 @@ func Closed(r *cost.Report, pw symbolic.Piecewise) string {
 	return (&pass{r: r}).closed(pw)
 }
 
+// Tidy is pw as the messages and annotations print it: tidied under the
+// report's assumptions (symbolic.Piecewise.TidySimplified); OneLine prints
+// the result as Closed does, without tidying it again.
+func Tidy(r *cost.Report, pw symbolic.Piecewise) symbolic.Piecewise {
+	return (&pass{r: r}).tidy(pw)
+}
+
+// OneLine prints an already tidied form on one line, as Closed does (the
+// figures of Figures are tidied).
+func OneLine(pw symbolic.Piecewise) string { return closed(pw) }
+
 // Round keeps 4 significant digits of a figure, as the facts do.
 func Round(x float64) float64 { return round(x) }
 

@@ -129,17 +129,13 @@ func reread(t *testing.T, pw symbolic.Piecewise) symbolic.Piecewise {
 	t.Helper()
 	var out symbolic.Piecewise
 	for _, pc := range pw.Pieces {
-		v, err := symbolic.Parse(pc.Value.String())
-		if err != nil {
-			t.Fatalf("Parse(%q): %v", pc.Value, err)
-		}
-		q := symbolic.Piece{Value: v}
+		var guard []string
 		for _, g := range pc.Guard {
-			rs, err := symbolic.ParseRelations(g.String())
-			if err != nil {
-				t.Fatalf("ParseRelations(%q): %v", g, err)
-			}
-			q.Guard = append(q.Guard, rs...)
+			guard = append(guard, g.String())
+		}
+		q, err := symbolic.ParsePiece(pc.Value.String(), guard)
+		if err != nil {
+			t.Fatalf("%s if %v: %v", pc.Value, guard, err)
 		}
 		out.Pieces = append(out.Pieces, q)
 	}

@@ -333,21 +333,7 @@ func TestCountAgainstBruteForce(t *testing.T) {
 		for _, k := range ns.kind {
 			kinds[k]++
 		}
-		for range 5 {
-			pt := randomParams(r)
-			want := brute(ns, pt)
-			env := map[string]symbolic.Rat{}
-			for k, v := range pt {
-				env[k] = symbolic.RatInt(v)
-			}
-			got, err := pw.Eval(env)
-			if err != nil {
-				t.Fatalf("case %d: %s at %v: %v", i, src, pt, err)
-			}
-			if !got.Equal(symbolic.RatInt(want)) {
-				t.Fatalf("case %d: %s\nat %v: count %s, enumeration %d\nclosed form:\n%s", i, src, pt, got, want, pw)
-			}
-		}
+		agreesWithBrute(t, r, i, ns, src, pw, "count", "")
 	}
 	t.Logf("%d systems, %d counted and exact at 5 points each, %d refused as too complex; loop kinds: %v",
 		cases, cases-len(tooComplex), len(tooComplex), kinds)
@@ -356,6 +342,28 @@ func TestCountAgainstBruteForce(t *testing.T) {
 	}
 	if len(tooComplex)*100 > cases {
 		t.Errorf("%d of %d systems refused as too complex (limit 1%%)", len(tooComplex), cases)
+	}
+}
+
+// agreesWithBrute checks pw against enumeration of the nest ns (its text
+// src, case i) at 5 random parameter points; what names pw and detail adds
+// to a failure's report.
+func agreesWithBrute(t *testing.T, r *rand.Rand, i int, ns *nest, src string, pw symbolic.Piecewise, what, detail string) {
+	t.Helper()
+	for range 5 {
+		pt := randomParams(r)
+		want := brute(ns, pt)
+		env := map[string]symbolic.Rat{}
+		for k, v := range pt {
+			env[k] = symbolic.RatInt(v)
+		}
+		got, err := pw.Eval(env)
+		if err != nil {
+			t.Fatalf("case %d: %s at %v: %v", i, src, pt, err)
+		}
+		if !got.Equal(symbolic.RatInt(want)) {
+			t.Fatalf("case %d: %s\nat %v: %s %s, enumeration %d\nclosed form:\n%s%s", i, src, pt, what, got, want, pw, detail)
+		}
 	}
 }
 

@@ -223,7 +223,7 @@ func (en *engine) windowSum(w symbolic.Expr, v string, lo, hi symbolic.Expr, pd 
 // carries a BLOCK-CYCLIC congruence whose bounds hold other variables (the
 // inner index of a triangular nest): summed first, that variable leaves v
 // bounds in the parameters alone, and the window sum then has no function
-// of a variable for the outer sums to split on (4 pieces instead of 48). A
+// of a variable for the outer sums to split on (1 piece instead of 48). A
 // sum over a finite set does not depend on the order it is taken in.
 func (en *engine) deferPeriodic(c cell, v string, pd periodic) (cell, bool) {
 	others := false

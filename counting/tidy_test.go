@@ -49,22 +49,7 @@ func TestTidyAgainstBruteForce(t *testing.T) {
 		if len(tidy.Pieces) < len(pw.Pieces) {
 			fewer++
 		}
-		back := reparse(t, tidy)
-		for range 5 {
-			pt := randomParams(r)
-			want := brute(ns, pt)
-			env := map[string]symbolic.Rat{}
-			for k, v := range pt {
-				env[k] = symbolic.RatInt(v)
-			}
-			got, err := back.Eval(env)
-			if err != nil {
-				t.Fatalf("case %d: %s at %v: %v", i, src, pt, err)
-			}
-			if !got.Equal(symbolic.RatInt(want)) {
-				t.Fatalf("case %d: %s\nat %v: tidied %s, enumeration %d\ncount:\n%s\ntidied:\n%s", i, src, pt, got, want, pw, tidy)
-			}
-		}
+		agreesWithBrute(t, r, i, ns, src, reparse(t, tidy), "tidied", "\nas counted:\n"+pw.String())
 	}
 	t.Logf("%d systems; the tidied form has fewer pieces in %d; Tidy took %v in all", cases, fewer, total)
 }
@@ -74,17 +59,13 @@ func reparse(t *testing.T, pw symbolic.Piecewise) symbolic.Piecewise {
 	t.Helper()
 	var out symbolic.Piecewise
 	for _, p := range pw.Pieces {
-		v, err := symbolic.Parse(p.Value.String())
-		if err != nil {
-			t.Fatalf("Parse(%q): %v", p.Value, err)
-		}
-		q := symbolic.Piece{Value: v}
+		var guard []string
 		for _, g := range p.Guard {
-			r, err := symbolic.ParseRelations(g.String())
-			if err != nil {
-				t.Fatalf("ParseRelation(%q): %v", g, err)
-			}
-			q.Guard = append(q.Guard, r...)
+			guard = append(guard, g.String())
+		}
+		q, err := symbolic.ParsePiece(p.Value.String(), guard)
+		if err != nil {
+			t.Fatalf("%s if %v: %v", p.Value, guard, err)
 		}
 		out.Pieces = append(out.Pieces, q)
 	}

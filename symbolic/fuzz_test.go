@@ -110,3 +110,35 @@ func TestParseBoundsSqrtPowers(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParsePiece: a piece read from a value and a guard (check -json's
+// {value, guard}) never panics, rejects with a ParseError, and one it
+// accepts prints to text that reads back to the same piece.
+func FuzzParsePiece(f *testing.F) {
+	for i, s := range fuzzSeeds {
+		f.Add(s, fuzzSeeds[(i+11)%len(fuzzSeeds)])
+	}
+	f.Fuzz(func(t *testing.T, value, guard string) {
+		p, err := ParsePiece(value, []string{guard})
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("ParsePiece(%q, %q): error %v is not a *ParseError", value, guard, err)
+			}
+			return
+		}
+		var gs []string
+		for _, r := range p.Guard {
+			gs = append(gs, r.String())
+		}
+		back, err := ParsePiece(p.Value.String(), gs)
+		if err != nil || !Equal(back.Value, p.Value) || len(back.Guard) != len(p.Guard) {
+			t.Fatalf("ParsePiece(%q, %q) prints as %s if %v, which reads back as %v (%v)", value, guard, p.Value, gs, back, err)
+		}
+		for i, r := range p.Guard {
+			if back.Guard[i].Op != r.Op || !Equal(back.Guard[i].E, r.E) {
+				t.Fatalf("ParsePiece(%q, %q): guard %s reads back as %s", value, guard, r, back.Guard[i])
+			}
+		}
+	})
+}

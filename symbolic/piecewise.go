@@ -189,6 +189,25 @@ func (pw Piecewise) Add(qw Piecewise) Piecewise {
 	return Piecewise{Pieces: append(slices.Clip(pw.Pieces), qw.Pieces...)}
 }
 
+// ParsePiece reads a piece back from its printed value and guard relations
+// (check -json's {value, guard}; Expr.String and Relation.String print
+// them).
+func ParsePiece(value string, guard []string) (Piece, error) {
+	v, err := Parse(value)
+	if err != nil {
+		return Piece{}, err
+	}
+	p := Piece{Value: v}
+	for _, g := range guard {
+		rs, err := ParseRelations(g)
+		if err != nil {
+			return Piece{}, err
+		}
+		p.Guard = append(p.Guard, rs...)
+	}
+	return p, nil
+}
+
 // Merge returns pw with the values of pieces whose guards are the same
 // relations in the same order added into one piece, and pieces whose value
 // is 0 dropped. It proves nothing, so it is cheap enough to keep sums of

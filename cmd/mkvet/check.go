@@ -465,9 +465,8 @@ func checkOutput(cd *costed, ds []analyzer.Diagnostic) checkJSON {
 	out := checkJSON{
 		Version: 1, Files: r.Program.Files, Parallel: r.Parallel, Missing: cd.missing,
 		Params: []paramJSON{}, Nodes: []nodeJSON{}, Diagnostics: []diagJSON{},
-		Work: workJSON{formJSON: formJSON{ClosedForm: analyzer.Closed(r, r.Work), Pieces: []pieceJSON{}}},
+		Work: workJSON{formJSON: formOutput(analyzer.Tidy(r, r.Work))},
 	}
-	out.Work.Pieces = piecesJSON(r.Work)
 	if out.Missing == nil {
 		out.Missing = []string{}
 	}
@@ -502,7 +501,7 @@ func checkOutput(cd *costed, ds []analyzer.Diagnostic) checkJSON {
 		out.Params = append(out.Params, p)
 	}
 	for _, f := range analyzer.Figures(r, cd.point, analyzer.Options{Machine: cd.machine, Given: cd.given}) {
-		out.Nodes = append(out.Nodes, nodeOutput(r, f))
+		out.Nodes = append(out.Nodes, nodeOutput(f))
 	}
 	for _, d := range ds {
 		title := ""
@@ -522,6 +521,12 @@ func checkOutput(cd *costed, ds []analyzer.Diagnostic) checkJSON {
 	return out
 }
 
+// formOutput is a tidied closed form for -json: on one line as the messages
+// print it, and as its pieces.
+func formOutput(pw symbolic.Piecewise) formJSON {
+	return formJSON{ClosedForm: analyzer.OneLine(pw), Pieces: piecesJSON(pw)}
+}
+
 func piecesJSON(pw symbolic.Piecewise) []pieceJSON {
 	out := []pieceJSON{}
 	for _, pc := range pw.Pieces {
@@ -534,12 +539,13 @@ func piecesJSON(pw symbolic.Piecewise) []pieceJSON {
 	return out
 }
 
-func nodeOutput(r *cost.Report, f analyzer.Figure) nodeJSON {
+func nodeOutput(f analyzer.Figure) nodeJSON {
 	b := f.Node.Node.Base()
 	n := nodeJSON{ID: b.ID, Pos: b.Span.Start().String(), Routine: f.Node.Routine.Name,
 		What: f.Head, Unit: f.Unit, Exact: f.Exact, Note: f.Note}
 	form := func(pw symbolic.Piecewise) *formJSON {
-		return &formJSON{ClosedForm: analyzer.Closed(r, pw), Pieces: piecesJSON(pw)}
+		fo := formOutput(pw)
+		return &fo
 	}
 	at := &nodeAtJSON{}
 	if f.CountMissing {

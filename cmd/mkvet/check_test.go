@@ -351,17 +351,9 @@ func piecesBack(t *testing.T, ps []pieceJSON) symbolic.Piecewise {
 	t.Helper()
 	var pw symbolic.Piecewise
 	for _, p := range ps {
-		v, err := symbolic.Parse(p.Value)
+		pc, err := symbolic.ParsePiece(p.Value, p.Guard)
 		if err != nil {
-			t.Fatalf("%s: %v", p.Value, err)
-		}
-		pc := symbolic.Piece{Value: v}
-		for _, g := range p.Guard {
-			rs, err := symbolic.ParseRelations(g)
-			if err != nil {
-				t.Fatalf("%s: %v", g, err)
-			}
-			pc.Guard = append(pc.Guard, rs...)
+			t.Fatalf("%s if %v: %v", p.Value, p.Guard, err)
 		}
 		pw.Pieces = append(pw.Pieces, pc)
 	}
