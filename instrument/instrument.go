@@ -54,6 +54,11 @@ type Options struct {
 	// time (from MPI_INIT's return, or the start, to the end): the baseline
 	// against which the probes' overhead is measured.
 	ProgramOnly bool
+	// Events adds the event mode: every timed region's entry and exit and
+	// every MPI call with its peer, tag, bytes, communicator group,
+	// requests and times, written per rank to mkvet.<rank>.evt for
+	// package trace (see events.go).
+	Events bool
 }
 
 // Probe is one counter slot of the runtime, attached to one APT node.
@@ -239,7 +244,7 @@ func Instrument(prog *apt.Program, files []string, opt Options) (*Result, error)
 			return nil, err
 		}
 	}
-	rt := runtimeSource(in.res.MPI, in.res.Probes)
+	rt := runtimeSource(in.res.MPI, in.opt.Events, in.res.Probes)
 	if err := os.WriteFile(filepath.Join(opt.Dir, RuntimeFile), []byte(rt), 0o644); err != nil {
 		return nil, err
 	}
@@ -1134,6 +1139,11 @@ func (in *instr) comm(r *apt.Routine, c *apt.Comm) {
 		msg(c.Recv, sideRecv)
 	}
 	p.Timed = true
+	if in.opt.Events {
+		evPre, evPost := commEvents(c, k)
+		*pre = append(*pre, evPre...)
+		*post = append(*post, evPost...)
+	}
 	*pre = append(*pre, enter(k))
 	*post = append(*post, exit(k))
 }

@@ -14,7 +14,7 @@ import (
 // (from MPI_INIT on, aligned with system_clock before it) and each rank
 // writes mkvet.<rank>.jsonl at MPI_FINALIZE; without, it times with
 // system_clock and writes mkvet.0.jsonl at the end of the program.
-func runtimeSource(mpi bool, probes []Probe) string {
+func runtimeSource(mpi, events bool, probes []Probe) string {
 	var b strings.Builder
 	n := len(probes)
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
@@ -44,6 +44,9 @@ func runtimeSource(mpi bool, probes []Probe) string {
 	w("  integer, save :: np = 0")
 	w("  character(len=63), save :: pname(maxp)")
 	w("  integer(8), save :: pval(maxp) = 0")
+	if events {
+		eventDecls(w, mpi)
+	}
 	w("contains")
 	w("")
 	w("  function now() result(t)")
@@ -88,6 +91,9 @@ func runtimeSource(mpi bool, probes []Probe) string {
 	w("      tstart = now()")
 	w("      call cpu_time(cstart)")
 	w("    end if")
+	if events {
+		w("    if (k > 0) call evpush(%d, k, 0_8, 0_8, 0_8, now())", rawEnterType)
+	}
 	w("    if (depth >= maxdepth) then")
 	w("      overflow = overflow + 1")
 	w("      return")
@@ -107,6 +113,9 @@ func runtimeSource(mpi bool, probes []Probe) string {
 	w("    real(8) :: t")
 	w("    if (done) return")
 	w("    t = now()")
+	if events {
+		w("    if (k > 0) call evpush(%d, k, 0_8, 0_8, 0_8, t)", rawExitType)
+	}
 	w("    do d = depth, 1, -1")
 	w("      if (stk(d) == k) exit")
 	w("    end do")
@@ -167,6 +176,10 @@ func runtimeSource(mpi bool, probes []Probe) string {
 		w("    ! count its time.")
 		w("    call MPI_Barrier(MPI_COMM_WORLD, ierr)")
 		w("    probe0 = speedprobe()")
+		if events {
+			w("    call MPI_Comm_dup(MPI_COMM_WORLD, synccomm, ierr)")
+			w("    call evsync(sync0)")
+		}
 		w("    if (depth > 0) t0(1:depth) = t0(1:depth) + (now() - ts)")
 	}
 	w("    began = .true.")
@@ -271,6 +284,13 @@ func runtimeSource(mpi bool, probes []Probe) string {
 	w("    tprog = t - tstart")
 	if mpi {
 		w("    call MPI_Barrier(MPI_COMM_WORLD, ierr)")
+		if events {
+			w("    call evsync(sync1)")
+		}
+	}
+	if events {
+		w("    call evclose(t)")
+		w("    evon = .false.")
 	}
 	w("    probe1 = speedprobe()")
 	w("    tev = sum(ntimed(1:ns))")
@@ -339,6 +359,10 @@ func runtimeSource(mpi bool, probes []Probe) string {
 	w("    end do")
 	w("    close (u)")
 	w("  end subroutine mkvet_finish")
+	if events {
+		w("")
+		eventProcs(w, mpi, probes)
+	}
 	w("end module mkvet_rt")
 	return b.String()
 }

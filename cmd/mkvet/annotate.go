@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -272,16 +273,30 @@ func sameFile(a, b string) (bool, error) {
 // writeNew writes data to path, creating it; an existing file is replaced
 // only when force is set.
 func writeNew(path string, data []byte, force bool) error {
+	return createFile(path, force, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// createFile creates path and fills it with write: an existing file is
+// replaced only when force is set (mkvet never loses what a user has), and
+// a file whose writing failed is removed.
+func createFile(path string, force bool, write func(io.Writer) error) error {
 	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
 	if force {
 		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	}
 	f, err := os.OpenFile(path, flags, 0o644)
 	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("%s exists; choose another name or remove it", path)
+		}
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
+		os.Remove(path)
 		return err
 	}
 	return f.Close()

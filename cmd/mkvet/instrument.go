@@ -268,6 +268,8 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 	probes := fs.String("probes", "all", "`all` probes, or time: only the program time (the baseline for measuring the probes' overhead)")
 	nests := fs.Bool("nest-timers", false, "time every routine's outermost loops (every loop nest), also in routines called from loops: "+
 		"each nest's exclusive time, to set beside MK1001's shares")
+	events := fs.Bool("events", false, "also record an event trace: every MPI call (peer, tag, bytes, requests, times) and timed region, "+
+		"per rank into $MKVET_OUT/mkvet.<rank>.evt, for `mkvet trace import`")
 	files, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status
@@ -290,6 +292,7 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 	opt.Dir = *out
 	opt.Values = vals
 	opt.NestTimers = *nests
+	opt.Events = *events
 	switch *probes {
 	case "all":
 	case "time":
@@ -325,6 +328,9 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 		clock = "MPI_Wtime; each rank writes its records at MPI_FINALIZE"
 	}
 	fmt.Fprintf(stdout, "timing: %s, into $MKVET_OUT/mkvet.<rank>.jsonl (default: the working directory)\n", clock)
+	if *events {
+		fmt.Fprintln(stdout, "events: each rank writes $MKVET_OUT/mkvet.<rank>.evt; read them with `mkvet trace import DIR`")
+	}
 	for _, p := range res.Params {
 		how := ""
 		switch p.Mode {

@@ -46,6 +46,9 @@ type whatifFlags struct {
 	format, plot, plotKind                                          string
 	balance, leading, phases                                        bool
 	runs, label                                                     string
+	// With -trace: PerWiz's what-ifs over an event trace.
+	trace, zero, region string
+	domino, bounds      bool
 }
 
 func (wf *whatifFlags) register(fs *flag.FlagSet) {
@@ -74,6 +77,12 @@ func (wf *whatifFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&wf.runs, "runs", "", "predict from the calibration in the runs database `FILE` (mkvet calibrate) "+
 		"instead of the machine profile: measured seconds per node, joined to the static counts")
 	fs.StringVar(&wf.label, "label", "", "with -runs: the program version labelled `NAME` (default: the version of FILE's contents)")
+	fs.StringVar(&wf.trace, "trace", "", "what-ifs over the event trace `FILE.mkt` (measured, mkvet trace import, or predicted, mkvet trace predict) "+
+		"by LogGPS replay (PerWiz): -zero, -balance [-region], -domino, -bounds; all of them when none is given")
+	fs.StringVar(&wf.zero, "zero", "", "with -trace: zero the waiting time of the MPI calls at APT `NODE,...` (PerWiz F2)")
+	fs.StringVar(&wf.region, "region", "", "with -trace -balance: balance each parallel step of region `NODE` (a timed routine or loop nest) instead of the whole run")
+	fs.BoolVar(&wf.domino, "domino", false, "with -trace: the domino path that ends the run and the wait whose removal gains most (PerWiz F1)")
+	fs.BoolVar(&wf.bounds, "bounds", false, "with -trace: lower bounds on the completion time (PerWiz F3)")
 }
 
 // usageError is a problem with the command line: exit status 2.
@@ -138,6 +147,12 @@ func runWhatif(args []string, stdout, stderr io.Writer) int {
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "mkvet whatif: %v\n", err)
 		return 2
+	}
+	if wf.trace != "" {
+		if len(files) > 0 {
+			return fail(usagef("-trace takes the trace alone, not %s", strings.Join(files, " ")))
+		}
+		return wf.fromTrace(stdout, stderr)
 	}
 	if len(files) == 0 {
 		fs.Usage()

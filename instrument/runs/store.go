@@ -83,6 +83,16 @@ CREATE TABLE IF NOT EXISTS models (
 	model TEXT NOT NULL,
 	created TEXT NOT NULL,
 	PRIMARY KEY (program, node));
+CREATE TABLE IF NOT EXISTS traces (
+	id INTEGER PRIMARY KEY,
+	run INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+	path TEXT NOT NULL,
+	sha256 TEXT NOT NULL,
+	source TEXT NOT NULL,
+	procs INTEGER NOT NULL,
+	events INTEGER NOT NULL,
+	seconds REAL NOT NULL,
+	added TEXT NOT NULL);
 INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', '2');
 `
 
@@ -484,4 +494,58 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// TraceRef is an event trace kept by reference: the database holds where
+// the trace file is, its hash (so a changed or replaced file is noticed),
+// and its summary; the events stay in the file.
+type TraceRef struct {
+	ID     int64
+	Run    int64 // the run it belongs to; 0 when none
+	Path   string
+	SHA256 string
+	Source string // "measured" or "predicted"
+	P      int
+	Events int64
+	// Seconds is the trace's completion time.
+	Seconds float64
+	Added   time.Time
+}
+
+// AddTrace records a trace file by reference and returns its ID.
+func (s *Store) AddTrace(t *TraceRef) (int64, error) {
+	if t.Added.IsZero() {
+		t.Added = time.Now()
+	}
+	var run any
+	if t.Run > 0 {
+		run = t.Run
+	}
+	res, err := s.db.Exec(`INSERT INTO traces (run, path, sha256, source, procs, events, seconds, added) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		run, t.Path, t.SHA256, t.Source, t.P, t.Events, t.Seconds, t.Added.UTC().Format(time.RFC3339Nano))
+	if err != nil {
+		return 0, err
+	}
+	t.ID, err = res.LastInsertId()
+	return t.ID, err
+}
+
+// Traces lists the traces recorded, oldest first.
+func (s *Store) Traces() ([]*TraceRef, error) {
+	rows, err := s.db.Query(`SELECT id, COALESCE(run, 0), path, sha256, source, procs, events, seconds, added FROM traces ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*TraceRef
+	for rows.Next() {
+		t := &TraceRef{}
+		var added string
+		if err := rows.Scan(&t.ID, &t.Run, &t.Path, &t.SHA256, &t.Source, &t.P, &t.Events, &t.Seconds, &added); err != nil {
+			return nil, err
+		}
+		t.Added = parseTime(added)
+		out = append(out, t)
+	}
+	return out, rows.Err()
 }

@@ -26,7 +26,43 @@ type Config struct {
 	// executions (calls included), loop iterations and implied-DO iterations
 	// (0 means 50 million).
 	MaxSteps int64
+	// Observer, when set, sees the run in program order: the statement
+	// blocks it executes, the routines and loops it enters and leaves, and
+	// every MPI call with its evaluated peers, tags, sizes and requests
+	// (package trace builds predicted event traces from it). With an
+	// observer, isend and irecv store a request handle of their own in
+	// their request argument, so that waits name what they complete.
+	Observer Observer
 }
+
+// Observer watches a run (Config.Observer).
+type Observer interface {
+	Block(b *apt.Block)
+	Enter(n apt.Node) // a routine called or a loop started
+	Exit(n apt.Node)
+	Comm(c *apt.Comm, call *CommCall)
+}
+
+// CommCall is one MPI call as executed: the send side's peer (ProcNull
+// when none or MPI_PROC_NULL), tag and bytes, the receive side's, the root
+// of a rooted collective (-1 when none), the request an isend or irecv
+// returned and the requests a wait completes.
+type CommCall struct {
+	Peer, Tag   int64
+	Bytes       int64
+	RPeer, RTag int64
+	RBytes      int64
+	Root        int64
+	Request     int64
+	Requests    []int64
+}
+
+// Values a CommCall uses for peers that are not ranks; they are the
+// frontend's predefined MPI_PROC_NULL and MPI_ANY_SOURCE.
+const (
+	ProcNull  = -2
+	AnySource = -1
+)
 
 // Counts are the execution counts of one run, keyed by node ID.
 type Counts struct {
@@ -87,6 +123,7 @@ type engine struct {
 	scopes     map[*apt.Routine]map[string]*apt.Var
 	commonOK   map[*apt.Var]bool
 	stopped    bool
+	nextReq    int64 // the last request handle given out (with an observer)
 }
 
 // Run executes one rank of prog and returns how often each node ran. STOP
@@ -247,6 +284,10 @@ func (e *engine) callRoutine(caller *frame, r *apt.Routine, args []apt.Expr, pos
 	e.counts.Exec[r.ID]++
 	if err := e.tick(pos); err != nil {
 		return value{}, err
+	}
+	if o := e.cfg.Observer; o != nil {
+		o.Enter(r)
+		defer o.Exit(r)
 	}
 	nf := newFrame(r)
 	nf.entry = caller == nil
@@ -581,12 +622,19 @@ func (e *engine) exec(fr *frame, n apt.Node) (ctl, error) {
 			}
 			return ctl{}, err
 		}
+		if o := e.cfg.Observer; o != nil {
+			o.Block(n)
+		}
 		for _, s := range n.Stmts {
 			if err := e.stmt(fr, s); err != nil {
 				return ctl{}, err
 			}
 		}
 	case *apt.Loop:
+		if o := e.cfg.Observer; o != nil {
+			o.Enter(n)
+			defer o.Exit(n)
+		}
 		return e.loop(fr, n)
 	case *apt.If:
 		return e.ifNode(fr, n)
@@ -1124,6 +1172,11 @@ func (e *engine) comm(fr *frame, n *apt.Comm) error {
 		e.stopped, e.counts.Aborted = true, true
 		return errStop
 	}
+	if e.cfg.Observer != nil {
+		if err := e.observe(fr, n); err != nil {
+			return err
+		}
+	}
 	switch {
 	case isSend(n.Op):
 		if n.Send == nil || n.Send.Peer == nil {
@@ -1217,4 +1270,125 @@ func (e *engine) outputItem(fr *frame, it apt.Expr) error {
 	}
 	_, err := e.eval(fr, it)
 	return err
+}
+
+// observe evaluates an MPI call's arguments for the observer.
+func (e *engine) observe(fr *frame, n *apt.Comm) error {
+	switch n.Op {
+	case apt.MPIInit, apt.MPIFinalize:
+		return nil
+	}
+	c := &CommCall{Peer: ProcNull, RPeer: ProcNull, Root: -1, Request: -1}
+	num := func(x apt.Expr, def int64) (int64, error) {
+		if x == nil {
+			return def, nil
+		}
+		return e.evalInt(fr, x)
+	}
+	size := func(m *apt.Msg) (int64, error) {
+		if m == nil || m.Count == nil {
+			return 0, nil
+		}
+		v, err := e.eval(fr, m.Count)
+		if err != nil {
+			return 0, err
+		}
+		var k int64
+		if v.isArr() {
+			for i, x := range v.arr.elems {
+				if int64(i) >= e.cfg.P {
+					break
+				}
+				y, _ := asInt(x)
+				k += y
+			}
+		} else {
+			k, _ = asInt(v)
+		}
+		return k * int64(m.TypeSize), nil
+	}
+	var err error
+	coll := n.Op.IsCollective()
+	if n.Send != nil && n.Op != apt.MPIRecv && n.Op != apt.MPIIrecv {
+		if !coll {
+			if c.Peer, err = num(n.Send.Peer, ProcNull); err != nil {
+				return err
+			}
+			if c.Peer == e.procNull {
+				c.Peer = ProcNull
+			}
+			if c.Tag, err = num(n.Send.Tag, 0); err != nil {
+				return err
+			}
+		}
+		if c.Bytes, err = size(n.Send); err != nil {
+			return err
+		}
+	}
+	if n.Recv != nil {
+		if !coll {
+			if c.RPeer, err = num(n.Recv.Peer, ProcNull); err != nil {
+				return err
+			}
+			if c.RPeer == e.procNull {
+				c.RPeer = ProcNull
+			}
+			if c.RTag, err = num(n.Recv.Tag, 0); err != nil {
+				return err
+			}
+		}
+		if c.RBytes, err = size(n.Recv); err != nil {
+			return err
+		}
+	}
+	if coll && n.Root != nil {
+		if c.Root, err = e.evalInt(fr, n.Root); err != nil {
+			return err
+		}
+	}
+	pos := n.Span.Start()
+	switch n.Op {
+	case apt.MPIIsend, apt.MPIIrecv, apt.MPIIssend:
+		if n.Request != nil {
+			e.nextReq++
+			c.Request = e.nextReq
+			l, err := e.locate(fr, n.Request)
+			if err != nil {
+				return err
+			}
+			if err := e.assignLoc(l, intV(c.Request), pos); err != nil {
+				return err
+			}
+		}
+	case apt.MPIWait:
+		if n.Request != nil {
+			h, err := e.evalInt(fr, n.Request)
+			if err != nil {
+				return err
+			}
+			c.Requests = []int64{h}
+		}
+	case apt.MPIWaitall:
+		if n.Request != nil && n.Count != nil {
+			k, err := e.evalInt(fr, n.Count)
+			if err != nil {
+				return err
+			}
+			v, err := e.eval(fr, n.Request)
+			if err != nil {
+				return err
+			}
+			if v.isArr() {
+				for i, x := range v.arr.elems {
+					if int64(i) >= k {
+						break
+					}
+					h, _ := asInt(x)
+					c.Requests = append(c.Requests, h)
+				}
+			}
+		}
+	}
+	e.cfg.Observer.Comm(n, c)
+	return nil
 }
