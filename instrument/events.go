@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/trace"
 )
 
 // Event mode (Options.Events): the runtime also keeps every timed region's
@@ -22,7 +23,7 @@ import (
 // eventDecls are the runtime module's declarations in event mode.
 func eventDecls(w func(string, ...any), mpi bool) {
 	w("  integer, parameter :: evcap = 65536, maxgroups = 64")
-	w("  integer(8), save :: evi(10, evcap) = 0")
+	w("  integer(8), save :: evi(%d, evcap) = 0", trace.RawFields)
 	w("  real(8), save :: evt(evcap) = 0")
 	w("  ! evstate: 0 file not opened yet, 1 open, 2 closed or failed (NEWUNIT= numbers are negative).")
 	w("  integer, save :: nev = 0, evu = 0, evstate = 0, ngroups = 0, gnext = 0")
@@ -58,7 +59,9 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 	w("    evi(3, nev) = a")
 	w("    evi(4, nev) = b")
 	w("    evi(5, nev) = c")
-	w("    evi(6:10, nev) = 0")
+	for f := 6; f <= trace.RawFields; f++ {
+		w("    evi(%d, nev) = 0", f)
+	}
 	w("    evt(nev) = t")
 	w("  end subroutine evpush")
 	w("")
@@ -112,7 +115,7 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 	w("      evstate = 1")
 	w("      call ids(names)")
 	w("      call opsof(ops)")
-	w("      write (evu) '%s', %d_8, int(rank, 8), int(size, 8), int(ns, 8)", "MKVTRAW1", 1)
+	w("      write (evu) '%s', %d_8, int(rank, 8), int(size, 8), int(ns, 8)", trace.RawMagic, trace.RawVersion)
 	w("      do k = 1, ns")
 	w("        write (evu) ops(k), int(len_trim(names(k)), 8), trim(names(k))")
 	w("      end do")
@@ -204,7 +207,7 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 		w("    gmem(:, slot) = -1")
 		w("    do i = 1, n")
 		w("      gmem(i - 1, slot) = wr(i)")
-		w("      call evpush(%d, id, int(i - 1, 8), int(wr(i), 8), int(n, 8), 0d0)", rawMemberType)
+		w("      call evpush(%d, id, int(i - 1, 8), int(wr(i), 8), int(n, 8), 0d0)", trace.RawMember)
 		w("    end do")
 		w("  end function evgroup")
 		w("")
@@ -236,11 +239,11 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 	w("    integer :: sz, ierr")
 	if mpi {
 		w("    call MPI_Type_size(dtype, sz, ierr)")
-		w("    call evpush(%d, k, int(evworld(comm, peer), 8), int(tag, 8), cnt*sz, 0d0)", rawSendType)
+		w("    call evpush(%d, k, int(evworld(comm, peer), 8), int(tag, 8), cnt*sz, 0d0)", trace.RawSend)
 	} else {
 		w("    sz = comm + dtype")
 		w("    ierr = sz")
-		w("    call evpush(%d, k, int(peer, 8), int(tag, 8), cnt, 0d0)", rawSendType)
+		w("    call evpush(%d, k, int(peer, 8), int(tag, 8), cnt, 0d0)", trace.RawSend)
 	}
 	w("  end subroutine mkvet_evs")
 	w("")
@@ -253,11 +256,11 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 	if mpi {
 		w("    if (tag == MPI_ANY_TAG) tg = -1")
 		w("    call MPI_Type_size(dtype, sz, ierr)")
-		w("    call evpush(%d, k, int(evworld(comm, peer), 8), int(tg, 8), cnt*sz, 0d0)", rawRecvType)
+		w("    call evpush(%d, k, int(evworld(comm, peer), 8), int(tg, 8), cnt*sz, 0d0)", trace.RawRecv)
 	} else {
 		w("    sz = comm + dtype")
 		w("    ierr = sz")
-		w("    call evpush(%d, k, int(peer, 8), int(tg, 8), cnt, 0d0)", rawRecvType)
+		w("    call evpush(%d, k, int(peer, 8), int(tg, 8), cnt, 0d0)", trace.RawRecv)
 	}
 	w("  end subroutine mkvet_evr")
 	w("")
@@ -281,26 +284,26 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 		w("    id = 0")
 		w("    wr = root")
 	}
-	w("    call evpush(%d, k, -2_8, 0_8, scnt*ss, 0d0)", rawSendType)
-	w("    call evpush(%d, k, -2_8, 0_8, rcnt*rs, 0d0)", rawRecvType)
-	w("    call evpush(%d, k, int(id, 8), int(wr, 8), 0_8, 0d0)", rawCollType)
+	w("    call evpush(%d, k, -2_8, 0_8, scnt*ss, 0d0)", trace.RawSend)
+	w("    call evpush(%d, k, -2_8, 0_8, rcnt*rs, 0d0)", trace.RawRecv)
+	w("    call evpush(%d, k, int(id, 8), int(wr, 8), 0_8, 0d0)", trace.RawColl)
 	w("  end subroutine mkvet_evc")
 	w("")
 	w("  subroutine mkvet_evq(k, req)")
 	w("    integer, intent(in) :: k, req")
-	w("    call evpush(%d, k, int(req, 8), 0_8, 0_8, 0d0)", rawReqType)
+	w("    call evpush(%d, k, int(req, 8), 0_8, 0_8, 0d0)", trace.RawReq)
 	w("  end subroutine mkvet_evq")
 	w("")
 	w("  subroutine mkvet_evw1(k, req)")
 	w("    integer, intent(in) :: k, req")
-	w("    call evpush(%d, k, int(req, 8), 0_8, 0_8, 0d0)", rawWaitType)
+	w("    call evpush(%d, k, int(req, 8), 0_8, 0_8, 0d0)", trace.RawWait)
 	w("  end subroutine mkvet_evw1")
 	w("")
 	w("  subroutine mkvet_evwn(k, n, reqs)")
 	w("    integer, intent(in) :: k, n, reqs(*)")
 	w("    integer :: i")
 	w("    do i = 1, n")
-	w("      call evpush(%d, k, int(reqs(i), 8), 0_8, 0_8, 0d0)", rawWaitType)
+	w("      call evpush(%d, k, int(reqs(i), 8), 0_8, 0_8, 0d0)", trace.RawWait)
 	w("    end do")
 	w("  end subroutine mkvet_evwn")
 	w("")
@@ -308,26 +311,13 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 	useMPI()
 	w("    integer, intent(in) :: k, comm, st(*)")
 	if mpi {
-		w("    call evpush(%d, k, int(evworld(comm, st(MPI_SOURCE)), 8), int(st(MPI_TAG), 8), 0_8, 0d0)", rawStatusType)
+		w("    call evpush(%d, k, int(evworld(comm, st(MPI_SOURCE)), 8), int(st(MPI_TAG), 8), 0_8, 0d0)", trace.RawStatus)
 	} else {
-		w("    call evpush(%d, k, int(st(1) + comm, 8), 0_8, 0_8, 0d0)", rawStatusType)
+		w("    call evpush(%d, k, int(st(1) + comm, 8), 0_8, 0_8, 0d0)", trace.RawStatus)
 	}
 	w("  end subroutine mkvet_evst")
 	w("")
 }
-
-// The raw record types (trace/raw.go reads them).
-const (
-	rawEnterType  = 1
-	rawExitType   = 2
-	rawSendType   = 3
-	rawRecvType   = 4
-	rawCollType   = 5
-	rawReqType    = 6
-	rawWaitType   = 7
-	rawStatusType = 8
-	rawMemberType = 9
-)
 
 // commEvents returns the statements before and after MPI call c (probe
 // slot k) that record its details in event mode.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/mkvet/mkvet/trace"
 )
 
 // runtimeSource returns the Fortran runtime module for the probes: per-slot
@@ -92,7 +94,7 @@ func runtimeSource(mpi, events bool, probes []Probe) string {
 	w("      call cpu_time(cstart)")
 	w("    end if")
 	if events {
-		w("    if (k > 0) call evpush(%d, k, 0_8, 0_8, 0_8, now())", rawEnterType)
+		w("    if (k > 0) call evpush(%d, k, 0_8, 0_8, 0_8, now())", trace.RawEnter)
 	}
 	w("    if (depth >= maxdepth) then")
 	w("      overflow = overflow + 1")
@@ -114,7 +116,7 @@ func runtimeSource(mpi, events bool, probes []Probe) string {
 	w("    if (done) return")
 	w("    t = now()")
 	if events {
-		w("    if (k > 0) call evpush(%d, k, 0_8, 0_8, 0_8, t)", rawExitType)
+		w("    if (k > 0) call evpush(%d, k, 0_8, 0_8, 0_8, t)", trace.RawExit)
 	}
 	w("    do d = depth, 1, -1")
 	w("      if (stk(d) == k) exit")

@@ -37,7 +37,9 @@ type Phase struct {
 	Pairs [][2]int32 `json:"pairs"`
 	// Async is MK's flag: some rank received in the phase before it first
 	// sent. Depth is the longest chain of pairs (messages passed on from
-	// rank to rank), the pipeline's fill depth D(g).
+	// rank to rank), a pipeline's fill depth D(g); it is given for every
+	// point-to-point phase, so that a phase that is a pipeline only at
+	// some P (two ranks have no rank in the middle) fits over P.
 	Async bool `json:"async"`
 	// Wavefront is set for a pipeline over two directions of a process
 	// grid (merged from one phase per direction).
@@ -267,11 +269,11 @@ func CPG(g *Graph) []Phase {
 		}
 		// Step 5, and the synchronous kinds: an exchange when every
 		// pair goes both ways.
+		ph.Depth = longestChain(ph.Pairs)
 		switch {
 		case ph.Async || wave[k]:
 			ph.Type = Pipeline
 			ph.Wavefront = wave[k]
-			ph.Depth = longestChain(ph.Pairs)
 		case symmetric(pairs[k]):
 			ph.Type = Exchange
 		}

@@ -226,7 +226,8 @@ func Read(name string, b []byte) (*Trace, error) {
 		return nil, d.err
 	}
 	if n > maxHeader || n > uint64(len(b)-d.off) {
-		d.fail("header of %d bytes exceeds the file", n)
+		d.off = len(magic)
+		d.fail("a header of %d bytes does not fit in the %d bytes left", n, len(b)-len(magic))
 		return nil, d.err
 	}
 	t := &Trace{}

@@ -57,12 +57,12 @@ func FuzzRead(f *testing.F) {
 
 // rawFile encodes one rank's raw event file as the Fortran runtime writes
 // it (stream output, little-endian).
-func rawFile(rank, p int, ops []int64, names []string, recs [][rawFields]int64, times []float64, trailer [7]float64) []byte {
+func rawFile(rank, p int, ops []int64, names []string, recs [][RawFields]int64, times []float64, trailer [7]float64) []byte {
 	var b []byte
 	i64 := func(v int64) { b = binary.LittleEndian.AppendUint64(b, uint64(v)) }
 	f64 := func(v float64) { b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v)) }
-	b = append(b, rawMagic...)
-	i64(rawVersion)
+	b = append(b, RawMagic...)
+	i64(RawVersion)
 	i64(int64(rank))
 	i64(int64(p))
 	i64(int64(len(names)))
@@ -93,16 +93,16 @@ func rawFile(rank, p int, ops []int64, names []string, recs [][rawFields]int64, 
 // sampleRaw is rank 0 of 2: a region around a send of 800 bytes to rank 1
 // and a receive from any source whose status names rank 1.
 func sampleRaw() []byte {
-	recs := [][rawFields]int64{
-		{rawEnter, 1},
-		{rawSend, 2, 1, 7, 800},
-		{rawEnter, 2},
-		{rawExit, 2},
-		{rawRecv, 3, -1, -1, 800},
-		{rawEnter, 3},
-		{rawStatus, 3, 1, 7},
-		{rawExit, 3},
-		{rawExit, 1},
+	recs := [][RawFields]int64{
+		{RawEnter, 1},
+		{RawSend, 2, 1, 7, 800},
+		{RawEnter, 2},
+		{RawExit, 2},
+		{RawRecv, 3, -1, -1, 800},
+		{RawEnter, 3},
+		{RawStatus, 3, 1, 7},
+		{RawExit, 3},
+		{RawExit, 1},
 	}
 	times := []float64{1.0, 0, 1.1, 1.2, 0, 1.3, 0, 1.5, 1.6}
 	return rawFile(0, 2, []int64{0, 5, 6}, []string{"main/L1", "main/L1/M1", "main/L1/M2"}, recs, times,
@@ -153,7 +153,7 @@ func TestRawSample(t *testing.T) {
 // panic, also when turned into events.
 func FuzzReadRaw(f *testing.F) {
 	f.Add(sampleRaw())
-	f.Add([]byte(rawMagic))
+	f.Add([]byte(RawMagic))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := parseRaw("mkvet.0.evt", b)
 		if err != nil {

@@ -26,6 +26,9 @@ type TimelineOptions struct {
 	// Phases, when set, adds a track per rank with the phase each run of
 	// calls belongs to.
 	Phases []Phase
+	// MaxSlices bounds the call slices before calls are grouped (0:
+	// MaxSlices).
+	MaxSlices int
 }
 
 // WriteTimeline writes the trace in the Chrome trace event format (JSON
@@ -75,7 +78,11 @@ func WriteTimeline(w io.Writer, g *Graph, opt TimelineOptions) error {
 			}
 		}
 	}
-	group := max(1, (calls+MaxSlices-1)/MaxSlices)
+	limit := opt.MaxSlices
+	if limit <= 0 {
+		limit = MaxSlices
+	}
+	group := max(1, (calls+limit-1)/limit)
 	// Regions: enter/exit pairs become complete slices; one left open is
 	// closed at the rank's finish.
 	for r := range t.Ranks {
@@ -151,7 +158,8 @@ func WriteTimeline(w io.Writer, g *Graph, opt TimelineOptions) error {
 		}
 	}
 	// Flows: one per message, or per group and peer when grouped.
-	stride := max(1, (len(g.Msgs)+maxFlows-1)/maxFlows)
+	flowLimit := max(1, limit*maxFlows/MaxSlices)
+	stride := max(1, (len(g.Msgs)+flowLimit-1)/flowLimit)
 	stride = max(stride, group)
 	for m := 0; m < len(g.Msgs); m += stride {
 		msg := &g.Msgs[m]

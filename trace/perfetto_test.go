@@ -192,3 +192,57 @@ func TestTimelineFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestTimelineAggregates: beyond the slice limit calls are grouped, never
+// dropped: the grouped slices' call counts add up to every call, and the
+// file stays valid.
+func TestTimelineAggregates(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	tr := skeleton(rng, 4, 300)
+	g, err := Schedule(tr, testParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	for r := range tr.Ranks {
+		for i := range tr.Ranks[r].Events {
+			if tr.Ranks[r].Events[i].Kind == Comm {
+				calls++
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteTimeline(&buf, g, TimelineOptions{MaxSlices: 50}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := checkTimeline(buf.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		TraceEvents []struct {
+			Ph   string `json:"ph"`
+			Cat  string `json:"cat"`
+			Name string `json:"name"`
+			Args struct {
+				Calls int `json:"calls"`
+			} `json:"args"`
+		} `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	slices, covered := 0, 0
+	for _, e := range doc.TraceEvents {
+		if e.Ph == "X" && e.Cat == "mpi" {
+			slices++
+			if e.Args.Calls > 0 {
+				covered += e.Args.Calls
+			} else {
+				covered++
+			}
+		}
+	}
+	if covered != calls || slices > 50+len(tr.Ranks) {
+		t.Errorf("%d call slices covering %d calls, want at most %d slices covering all %d", slices, covered, 50+len(tr.Ranks), calls)
+	}
+}

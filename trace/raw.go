@@ -16,34 +16,37 @@ import (
 
 // The raw event file is what an instrumented program's runtime writes, one
 // per rank (mkvet.<rank>.evt in $MKVET_OUT): Fortran stream output in the
-// machine's byte order (little-endian here), records of ten 64-bit integers
+// machine's byte order (little-endian here), records of six 64-bit integers
 // and a time, flushed in chunks as its buffer fills:
 //
 //	header   "MKVTRAW1", int64 version, rank, P, number of slots; per slot
 //	         int64 MPI operation (apt.CommOp, 0 for regions), int64 length,
 //	         the APT node ID
-//	chunk    int64 n > 0, n records of ten int64, n real64 times (s)
+//	chunk    int64 n > 0, n records of six int64, n real64 times (s)
 //	trailer  int64 -1, real64 start, finish, then two clock syncs
 //	         (local time, offset to rank 0's clock), int64 events dropped
 //
 // Record types, the first integer (the second is the slot, the rest the
-// type's fields):
+// type's fields). The instrumentation's runtime writes them
+// (instrument/events.go), with RawMagic and RawVersion in the header.
 const (
-	rawEnter  = 1 // timed region or MPI call entered (time)
-	rawExit   = 2 // left (time)
-	rawSend   = 3 // send side: peer (world rank, -2 none), tag, bytes
-	rawRecv   = 4 // receive side: peer (-1 any), tag (-1 any), bytes
-	rawColl   = 5 // collective: group id (0 world), root (world rank, -1 none)
-	rawReq    = 6 // request handle an isend/irecv returned
-	rawWait   = 7 // request handle a wait completes (one record per request)
-	rawStatus = 8 // status of a receive: source (world rank), tag
-	rawMember = 9 // group member: group id, communicator rank, world rank, size
+	RawEnter  = 1 // timed region or MPI call entered (time)
+	RawExit   = 2 // left (time)
+	RawSend   = 3 // send side: peer (world rank, -2 none), tag, bytes
+	RawRecv   = 4 // receive side: peer (-1 any), tag (-1 any), bytes
+	RawColl   = 5 // collective: group id (0 world), root (world rank, -1 none)
+	RawReq    = 6 // request handle an isend/irecv returned
+	RawWait   = 7 // request handle a wait completes (one record per request)
+	RawStatus = 8 // status of a receive: source (world rank), tag
+	RawMember = 9 // group member: group id, communicator rank, world rank, size
 )
 
+// The raw file's magic, its format version (2: six integers a record)
+// and the integers of a record.
 const (
-	rawMagic   = "MKVTRAW1"
-	rawVersion = 1
-	rawFields  = 10
+	RawMagic   = "MKVTRAW1"
+	RawVersion = 2
+	RawFields  = 6
 )
 
 // RawFile is the name of rank's raw event file.
@@ -88,7 +91,7 @@ type rawRank struct {
 	rank, p       int
 	ops           []apt.CommOp // per slot (index 0 unused)
 	names         []string
-	recs          []int64 // rawFields per record
+	recs          []int64 // RawFields per record
 	times         []float64
 	recAt         []int64 // file offset of each record, for errors
 	start, finish float64
@@ -99,12 +102,12 @@ type rawRank struct {
 // parseRaw decodes one raw event file.
 func parseRaw(name string, b []byte) (*rawRank, error) {
 	d := &rawReader{file: name, b: b}
-	if !bytes.HasPrefix(b, []byte(rawMagic)) {
+	if !bytes.HasPrefix(b, []byte(RawMagic)) {
 		return nil, d.errf(0, "not an mkvet raw event file")
 	}
-	d.off = len(rawMagic)
-	if v := d.i64(); v != rawVersion && d.err == nil {
-		return nil, d.errf(d.off-8, "raw event format version %d; this mkvet reads %d", v, rawVersion)
+	d.off = len(RawMagic)
+	if v := d.i64(); v != RawVersion && d.err == nil {
+		return nil, d.errf(d.off-8, "raw event format version %d; this mkvet reads %d", v, RawVersion)
 	}
 	r := &rawRank{file: name}
 	rank, p, ns := d.i64(), d.i64(), d.i64()
@@ -112,7 +115,7 @@ func parseRaw(name string, b []byte) (*rawRank, error) {
 		return nil, d.err
 	}
 	if p < 1 || p > 1<<24 || rank < 0 || rank >= p || ns < 0 || ns > int64(len(b)/16) {
-		return nil, d.errf(len(rawMagic)+8, "rank %d of %d with %d slots", rank, p, ns)
+		return nil, d.errf(len(RawMagic)+8, "rank %d of %d with %d slots", rank, p, ns)
 	}
 	r.rank, r.p = int(rank), int(p)
 	r.ops = make([]apt.CommOp, ns+1)
@@ -138,14 +141,14 @@ func parseRaw(name string, b []byte) (*rawRank, error) {
 		if n == -1 {
 			break
 		}
-		size := int64(rawFields*8 + 8)
+		size := int64(RawFields*8 + 8)
 		if n <= 0 || n > int64(len(b)-d.off)/size {
 			return nil, d.errf(at, "chunk of %d records does not fit in the %d bytes left", n, len(b)-d.off)
 		}
 		base := d.off
 		for i := int64(0); i < n; i++ {
-			r.recAt = append(r.recAt, int64(base)+i*rawFields*8)
-			for f := 0; f < rawFields; f++ {
+			r.recAt = append(r.recAt, int64(base)+i*RawFields*8)
+			for f := 0; f < RawFields; f++ {
 				r.recs = append(r.recs, d.i64())
 			}
 		}
@@ -308,13 +311,13 @@ func (r *rawRank) events(t *Trace, out *Rank, at func(float64) int64, node func(
 	var pendReqs []int64
 	var cur *Event
 	clamp := func(x int64) int64 { return min(max(x, out.Start), out.Finish) }
-	for i := 0; i*rawFields < len(r.recs); i++ {
-		f := r.recs[i*rawFields : (i+1)*rawFields]
+	for i := 0; i*RawFields < len(r.recs); i++ {
+		f := r.recs[i*RawFields : (i+1)*RawFields]
 		ty, slot := f[0], f[1]
 		bad := func(format string, args ...any) error {
 			return &FormatError{File: r.file, Offset: r.recAt[i], Msg: fmt.Sprintf(format, args...)}
 		}
-		if ty != rawMember && (slot < 1 || slot >= int64(len(r.ops))) {
+		if ty != RawMember && (slot < 1 || slot >= int64(len(r.ops))) {
 			return bad("record type %d: slot %d of %d", ty, slot, len(r.ops)-1)
 		}
 		peer := func(v int64, any bool) (int32, error) {
@@ -330,7 +333,7 @@ func (r *rawRank) events(t *Trace, out *Rank, at func(float64) int64, node func(
 		}
 		var err error
 		switch ty {
-		case rawEnter:
+		case RawEnter:
 			tm := clamp(at(r.times[i]))
 			if r.ops[slot] == 0 {
 				out.Events = append(out.Events, Event{Kind: Enter, Node: node(r.names[slot]), Begin: tm, End: tm, Peer: NoPeer, RPeer: NoPeer, Root: -1})
@@ -346,7 +349,7 @@ func (r *rawRank) events(t *Trace, out *Rank, at func(float64) int64, node func(
 			cur = &out.Events[len(out.Events)-1]
 			reset()
 			pendReqs = pendReqs[:0]
-		case rawExit:
+		case RawExit:
 			tm := clamp(at(r.times[i]))
 			if r.ops[slot] == 0 {
 				out.Events = append(out.Events, Event{Kind: Exit, Node: node(r.names[slot]), Begin: tm, End: tm, Peer: NoPeer, RPeer: NoPeer, Root: -1})
@@ -357,17 +360,17 @@ func (r *rawRank) events(t *Trace, out *Rank, at func(float64) int64, node func(
 			}
 			cur.End = max(tm, cur.Begin)
 			cur = nil
-		case rawSend:
+		case RawSend:
 			if pend.Peer, err = peer(f[2], false); err != nil {
 				return err
 			}
 			pend.Tag, pend.Bytes = int32(f[3]), max(f[4], 0)
-		case rawRecv:
+		case RawRecv:
 			if pend.RPeer, err = peer(f[2], true); err != nil {
 				return err
 			}
 			pend.RTag, pend.RBytes = int32(f[3]), max(f[4], 0)
-		case rawColl:
+		case RawColl:
 			if pend.Group, err = group(f[2]); err != nil {
 				return bad("%v", err)
 			}
@@ -375,11 +378,11 @@ func (r *rawRank) events(t *Trace, out *Rank, at func(float64) int64, node func(
 			if f[3] >= 0 && f[3] < int64(r.p) {
 				pend.Root = int32(f[3])
 			}
-		case rawReq, rawStatus:
+		case RawReq, RawStatus:
 			if cur == nil {
 				return bad("record type %d outside an MPI call", ty)
 			}
-			if ty == rawReq {
+			if ty == RawReq {
 				cur.Req = f[2]
 				continue
 			}
@@ -406,9 +409,9 @@ func (r *rawRank) events(t *Trace, out *Rank, at func(float64) int64, node func(
 			if target.RTag == AnyTag {
 				target.RTag = int32(f[3])
 			}
-		case rawWait:
+		case RawWait:
 			pendReqs = append(pendReqs, f[2])
-		case rawMember:
+		case RawMember:
 			id, k, w, size := f[1], f[2], f[3], f[4]
 			if size < 1 || size > int64(r.p) || k < 0 || k >= size || w < 0 || w >= int64(r.p) {
 				return bad("group %d: member %d of %d is rank %d", id, k, size, w)

@@ -16,8 +16,8 @@ import (
 func init() {
 	register(&command{
 		name:  "runs",
-		usage: "list|programs|show RUN|export|import [-db FILE] [-program REF] [-format F] [-o FILE] [-label NAME] [FILE...]",
-		short: "list, show, export (JSON Lines, Extra-P) and import (Extra-P) the runs database",
+		usage: "list|programs|traces|show RUN|export|import [-db FILE] [-program REF] [-format F] [-o FILE] [-label NAME] [FILE...]",
+		short: "list, show, export (JSON Lines, Extra-P) and import (Extra-P) the runs database; list the traces it refers to",
 		order: 43,
 		run:   runRuns,
 	})
@@ -77,6 +77,28 @@ func runRuns(args []string, stdout, stderr io.Writer) int {
 		for _, p := range progs {
 			fmt.Fprintf(stdout, "%4d  %-16s  %-12s  %-20s  %s\n", p.ID, p.Label, p.Hash[:min(12, len(p.Hash))],
 				p.Created.Local().Format("2006-01-02 15:04:05"), strings.Join(p.Files, " "))
+		}
+		return 0
+	case "traces":
+		ts, err := store.Traces()
+		if err != nil {
+			return fail("%v", err)
+		}
+		fmt.Fprintf(stdout, "%4s  %4s  %-9s  %3s  %9s  %10s  %-8s  %s\n", "id", "run", "source", "P", "events", "seconds", "file", "path")
+		for _, tr := range ts {
+			// The events stay in the trace file: say whether it is
+			// still there as it was recorded.
+			state := "ok"
+			if b, err := os.ReadFile(tr.Path); err != nil {
+				state = "missing"
+			} else if h := sha256.Sum256(b); hex.EncodeToString(h[:]) != tr.SHA256 {
+				state = "changed"
+			}
+			run := "-"
+			if tr.Run > 0 {
+				run = fmt.Sprint(tr.Run)
+			}
+			fmt.Fprintf(stdout, "%4d  %4s  %-9s  %3d  %9d  %10.6f  %-8s  %s\n", tr.ID, run, tr.Source, tr.P, tr.Events, tr.Seconds, state, tr.Path)
 		}
 		return 0
 	case "list":

@@ -170,8 +170,12 @@ func traceShow(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	s0, s1 := t.Span()
+	name := t.Program
+	if name == "" {
+		name = filepath.Base(pos[0])
+	}
 	fmt.Fprintf(stdout, "%s trace of %s, P = %d: %d events, %d messages, %d collective calls; completion %.6f s\n",
-		t.Source, orDash(t.Program), t.P, t.NumEvents(), len(g.Msgs), len(g.Colls), float64(s1-s0)/1e9)
+		t.Source, name, t.P, t.NumEvents(), len(g.Msgs), len(g.Colls), float64(s1-s0)/1e9)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "rank\tstart s\tfinish s\tcalls\tin MPI s\t")
 	for r := range t.Ranks {
@@ -190,13 +194,6 @@ func traceShow(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "note: %s\n", n)
 	}
 	return 0
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // replayParams reads -machine and -set into LogGPS replay parameters.
@@ -264,7 +261,7 @@ func traceReplay(args []string, stdout, stderr io.Writer) int {
 			w.LateSender/1e9, w.LateReceiver/1e9, w.Collective/1e9)
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "replayed %d events in %v (%.1f M events/s)\n", t.NumEvents(), el.Round(time.Microsecond), float64(t.NumEvents())/el.Seconds()/1e6)
+	fmt.Fprintf(stdout, "prepared and replayed %d events in %v (%.1f M events/s)\n", t.NumEvents(), el.Round(time.Microsecond), float64(t.NumEvents())/el.Seconds()/1e6)
 	for _, n := range append(t.Notes, g.Notes...) {
 		fmt.Fprintf(stdout, "note: %s\n", n)
 	}
@@ -428,7 +425,13 @@ func fitPhases(obs []phaseObs) []phaseFitJS {
 			name string
 			get  func(*trace.Phase) float64
 		}{{"messages", func(p *trace.Phase) float64 { return float64(p.Messages) }}}
-		if l[0].ph.Type == trace.Pipeline {
+		typ := l[0].ph.Type
+		for _, o := range l {
+			if o.ph.Type == trace.Pipeline {
+				typ = trace.Pipeline
+			}
+		}
+		if typ == trace.Pipeline {
 			attrs = append([]struct {
 				name string
 				get  func(*trace.Phase) float64
@@ -453,7 +456,7 @@ func fitPhases(obs []phaseObs) []phaseFitJS {
 			if err != nil {
 				continue
 			}
-			out = append(out, phaseFitJS{Calls: k, Type: string(l[0].ph.Type), Ancestor: l[0].ph.Ancestor, Attr: a.name, Form: m.String(), Runs: len(l)})
+			out = append(out, phaseFitJS{Calls: k, Type: string(typ), Ancestor: l[0].ph.Ancestor, Attr: a.name, Form: m.String(), Runs: len(l)})
 		}
 	}
 	return out
