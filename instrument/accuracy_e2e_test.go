@@ -122,8 +122,8 @@ func accuracyAttempt(t *testing.T, tc accuracyCase) (row string, e float64, dist
 	}
 	cfg := &sweep.Config{
 		Prog: prog, Files: []string{path}, Options: instrument.Options{Record: record},
-		Build: "mpif90 -O2 {srcs} -o {exe}", Launcher: testLauncher,
-		Dir: t.TempDir(), Timeout: 3 * time.Minute, Env: mpiEnv(),
+		Build: "mpif90 -O2 {srcs} -o {exe}", Launcher: e2e.MPILauncher,
+		Dir: t.TempDir(), Timeout: 3 * time.Minute, Env: e2e.MPIEnv(),
 	}
 	ps := []int{1, 2}
 	targetP := 2
@@ -362,7 +362,7 @@ func TestProbeOverheadE2E(t *testing.T) {
 			params[k] = v
 		}
 		p := 2
-		build, launch := "mpif90 -O2 {srcs} -o {exe}", testLauncher
+		build, launch := "mpif90 -O2 {srcs} -o {exe}", e2e.MPILauncher
 		if tc.serial {
 			p, build, launch = 1, "gfortran -O2 {srcs} -o {exe}", "{exe}"
 		}
@@ -373,7 +373,7 @@ func TestProbeOverheadE2E(t *testing.T) {
 		var cfgs [2]*sweep.Config
 		for i, only := range []bool{false, true} {
 			cfgs[i] = &sweep.Config{Prog: prog, Files: []string{path}, Options: instrument.Options{ProgramOnly: only},
-				Build: build, Launcher: launch, Dir: t.TempDir(), Timeout: 3 * time.Minute, Env: mpiEnv()}
+				Build: build, Launcher: launch, Dir: t.TempDir(), Timeout: 3 * time.Minute, Env: e2e.MPIEnv()}
 			probe, err := cfgs[i].Compile(nil)
 			if err != nil {
 				t.Fatal(err)

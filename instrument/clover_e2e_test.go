@@ -85,8 +85,8 @@ func TestCloverLeafCountsMatchRunsE2E(t *testing.T) {
 	cfg := &sweep.Config{
 		Prog: prog, Files: clover.Files,
 		Options: instrument.Options{BodyCounters: true, NestTimers: true},
-		Build:   "mpif90 " + flags + " {srcs} " + strings.Join(objs, " ") + " -o {exe}", Launcher: testLauncher,
-		Dir: t.TempDir(), Timeout: 2 * time.Minute, Env: mpiEnv(),
+		Build:   "mpif90 " + flags + " {srcs} " + strings.Join(objs, " ") + " -o {exe}", Launcher: e2e.MPILauncher,
+		Dir: t.TempDir(), Timeout: 2 * time.Minute, Env: e2e.MPIEnv(),
 	}
 	b, err := cfg.Compile(nil)
 	if err != nil {

@@ -3,7 +3,6 @@ package instrument_test
 import (
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -73,18 +72,6 @@ func TestCountsMatchStaticE2E(t *testing.T) {
 	t.Logf("counts oracle: %v", time.Since(start).Round(time.Second))
 }
 
-// testLauncher runs the tests' MPI programs. Open MPI's ob1 messaging
-// layer over shared memory starts in 0.1 s here, against 0.3 s when it first
-// tries the others; --oversubscribe lets P exceed the two cores.
-const testLauncher = "mpirun --oversubscribe --mca btl self,vader --mca pml ob1 -np {P} {exe}"
-
-func mpiEnv() []string {
-	if os.Geteuid() == 0 {
-		return []string{"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"}
-	}
-	return nil
-}
-
 func runOracle(t *testing.T, tc oracleCase) {
 	path := filepath.Join("..", "testdata", "programs", tc.file)
 	if tc.dir != "" {
@@ -106,8 +93,8 @@ func runOracle(t *testing.T, tc oracleCase) {
 	}
 	cfg := &sweep.Config{
 		Prog: prog, Files: []string{path}, Options: instrument.Options{Record: record, BodyCounters: true},
-		Build: "mpif90 -O1 {srcs} -o {exe}", Launcher: testLauncher,
-		Dir: t.TempDir(), Timeout: 2 * time.Minute, Env: mpiEnv(),
+		Build: "mpif90 -O1 {srcs} -o {exe}", Launcher: e2e.MPILauncher,
+		Dir: t.TempDir(), Timeout: 2 * time.Minute, Env: e2e.MPIEnv(),
 	}
 	ps := []int{1, 2, 3, 4}
 	if tc.serial {
@@ -329,8 +316,8 @@ func TestNestTimersE2E(t *testing.T) {
 	}
 	cfg := &sweep.Config{
 		Prog: prog, Files: []string{path}, Options: instrument.Options{NestTimers: true},
-		Build: "mpif77 -O1 {srcs} -o {exe}", Launcher: testLauncher,
-		Dir: t.TempDir(), Timeout: 2 * time.Minute, Env: mpiEnv(),
+		Build: "mpif77 -O1 {srcs} -o {exe}", Launcher: e2e.MPILauncher,
+		Dir: t.TempDir(), Timeout: 2 * time.Minute, Env: e2e.MPIEnv(),
 	}
 	size := map[string]int64{"n": 600}
 	b, err := cfg.Compile(size)

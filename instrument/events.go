@@ -81,8 +81,7 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 	w("  ! evflush writes the buffer, opening the rank's file first; before")
 	w("  ! MPI_INIT the rank is not known and the buffer waits.")
 	w("  subroutine evflush()")
-	useMPI()
-	w("    integer :: rank, size, ierr, st, ln, k")
+	w("    integer :: rank, size, st, k")
 	w("    character(len=1024) :: dir")
 	w("    character(len=%d) :: names(0:ns)", maxIDLen(probes))
 	w("    integer(8) :: ops(0:ns)")
@@ -94,16 +93,7 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 	w("      return")
 	w("    end if")
 	w("    if (evstate == 0) then")
-	w("      rank = 0")
-	w("      size = 1")
-	if mpi {
-		w("      call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)")
-		w("      call MPI_Comm_size(MPI_COMM_WORLD, size, ierr)")
-	} else {
-		w("      ierr = 0")
-	}
-	w("      call get_environment_variable('MKVET_OUT', dir, ln, st)")
-	w("      if (st /= 0 .or. ln == 0) dir = '.'")
+	w("      call whoami(rank, size, dir)")
 	w("      open (newunit=evu, file=trim(dir)//'/mkvet.'//itoa(int(rank, 8))//'.evt', access='stream', &")
 	w("        form='unformatted', status='replace', action='write', iostat=st)")
 	w("      if (st /= 0) then")
@@ -232,38 +222,30 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 		w("")
 	}
 	// The probes' entry points, called around MPI calls.
-	w("  subroutine mkvet_evs(k, comm, peer, tag, cnt, dtype)")
-	useMPI()
-	w("    integer, intent(in) :: k, comm, peer, tag, dtype")
-	w("    integer(8), intent(in) :: cnt")
-	w("    integer :: sz, ierr")
-	if mpi {
-		w("    call MPI_Type_size(dtype, sz, ierr)")
-		w("    call evpush(%d, k, int(evworld(comm, peer), 8), int(tag, 8), cnt*sz, 0d0)", trace.RawSend)
-	} else {
-		w("    sz = comm + dtype")
-		w("    ierr = sz")
-		w("    call evpush(%d, k, int(peer, 8), int(tag, 8), cnt, 0d0)", trace.RawSend)
+	// mkvet_evs and mkvet_evr record a send and a receive side: the peer
+	// as a world rank, the tag (-1 for MPI_ANY_TAG), the bytes.
+	for _, side := range []struct {
+		name string
+		typ  int
+	}{{"mkvet_evs", trace.RawSend}, {"mkvet_evr", trace.RawRecv}} {
+		w("  subroutine %s(k, comm, peer, tag, cnt, dtype)", side.name)
+		useMPI()
+		w("    integer, intent(in) :: k, comm, peer, tag, dtype")
+		w("    integer(8), intent(in) :: cnt")
+		w("    integer :: sz, ierr, tg")
+		w("    tg = tag")
+		if mpi {
+			w("    if (tag == MPI_ANY_TAG) tg = -1")
+			w("    call MPI_Type_size(dtype, sz, ierr)")
+			w("    call evpush(%d, k, int(evworld(comm, peer), 8), int(tg, 8), cnt*sz, 0d0)", side.typ)
+		} else {
+			w("    sz = comm + dtype")
+			w("    ierr = sz")
+			w("    call evpush(%d, k, int(peer, 8), int(tg, 8), cnt, 0d0)", side.typ)
+		}
+		w("  end subroutine %s", side.name)
+		w("")
 	}
-	w("  end subroutine mkvet_evs")
-	w("")
-	w("  subroutine mkvet_evr(k, comm, peer, tag, cnt, dtype)")
-	useMPI()
-	w("    integer, intent(in) :: k, comm, peer, tag, dtype")
-	w("    integer(8), intent(in) :: cnt")
-	w("    integer :: sz, ierr, tg")
-	w("    tg = tag")
-	if mpi {
-		w("    if (tag == MPI_ANY_TAG) tg = -1")
-		w("    call MPI_Type_size(dtype, sz, ierr)")
-		w("    call evpush(%d, k, int(evworld(comm, peer), 8), int(tg, 8), cnt*sz, 0d0)", trace.RawRecv)
-	} else {
-		w("    sz = comm + dtype")
-		w("    ierr = sz")
-		w("    call evpush(%d, k, int(peer, 8), int(tg, 8), cnt, 0d0)", trace.RawRecv)
-	}
-	w("  end subroutine mkvet_evr")
-	w("")
 	w("  ! mkvet_evc records a collective's group and root, and its send and")
 	w("  ! receive sides as sizes (peer -2).")
 	w("  subroutine mkvet_evc(k, comm, root, scnt, sdtype, rcnt, rdtype)")

@@ -92,8 +92,8 @@ func npbOracle(t *testing.T, npb *corpora.NPB, bench string, p int) {
 	cfg := &sweep.Config{
 		Prog: prog, Files: files,
 		Options: instrument.Options{BodyCounters: true, NestTimers: true, IncludeDirs: []string{inc}},
-		Build:   "mpif77 -O1 -fallow-argument-mismatch {srcs} -o {exe}", Launcher: testLauncher,
-		Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: mpiEnv(),
+		Build:   "mpif77 -O1 -fallow-argument-mismatch {srcs} -o {exe}", Launcher: e2e.MPILauncher,
+		Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(),
 	}
 	b, err := cfg.Compile(nil)
 	if err != nil {
@@ -561,10 +561,10 @@ func TestNPBStopsWhereRunsAbortE2E(t *testing.T) {
 		if out, err := build.CombinedOutput(); err != nil {
 			t.Fatalf("build: %v\n%s", err, out)
 		}
-		launch := strings.Fields(strings.ReplaceAll(strings.ReplaceAll(testLauncher, "{P}", fmt.Sprint(c.p)), "{exe}", exe))
+		launch := strings.Fields(strings.ReplaceAll(strings.ReplaceAll(e2e.MPILauncher, "{P}", fmt.Sprint(c.p)), "{exe}", exe))
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		cmd := exec.CommandContext(ctx, launch[0], launch[1:]...)
-		cmd.Env = append(os.Environ(), mpiEnv()...)
+		cmd.Env = append(os.Environ(), e2e.MPIEnv()...)
 		out, err := cmd.CombinedOutput()
 		timedOut := ctx.Err() != nil
 		cancel()

@@ -19,19 +19,8 @@ import (
 	"github.com/mkvet/mkvet/trace"
 )
 
-// launcher runs the tests' MPI programs (Open MPI over shared memory;
-// --oversubscribe lets P exceed the cores).
-const launcher = "mpirun --oversubscribe --mca btl self,vader --mca pml ob1 -np {P} {exe}"
-
-func mpiEnv() []string {
-	if os.Geteuid() == 0 {
-		return []string{"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"}
-	}
-	return nil
-}
-
-// measured builds the program of files instrumented in event mode, runs it
-// on p ranks and returns its trace.
+// runner builds a program instrumented in event mode once (newRunner)
+// and runs it on p ranks for its trace (run).
 type runner struct {
 	t   *testing.T
 	cfg *sweep.Config
@@ -49,7 +38,7 @@ func newRunner(t *testing.T, files []string, inc []string, build string) *runner
 	}
 	cfg := &sweep.Config{
 		Prog: prog, Files: files, Options: instrument.Options{Events: true, IncludeDirs: inc},
-		Build: build, Launcher: launcher, Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: mpiEnv(),
+		Build: build, Launcher: e2e.MPILauncher, Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(),
 	}
 	b, err := cfg.Compile(nil)
 	if err != nil {
@@ -166,7 +155,7 @@ var mkPhases = map[string]struct {
 	depth int
 	wave  bool
 }{
-	"shift.f":        {trace.Shift, 0, false},
+	"shift.f":        {trace.Shift, 3, false},
 	"pipeline.f":     {trace.Pipeline, 3, false},
 	"lu_wavefront.f": {trace.Pipeline, 2, true},
 }

@@ -145,28 +145,15 @@ func (d *decoder) fail(format string, args ...any) {
 	}
 }
 
-func (d *decoder) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.b[d.off:])
-	if n <= 0 {
-		if n == 0 {
-			d.fail("truncated")
-		} else {
-			d.fail("varint overflows 64 bits")
-		}
-		return 0
-	}
-	d.off += n
-	return v
-}
+// uvarint and varint read an unsigned and a signed varint.
+func (d *decoder) uvarint() uint64 { return readVar(d, binary.Uvarint) }
+func (d *decoder) varint() int64   { return readVar(d, binary.Varint) }
 
-func (d *decoder) varint() int64 {
+func readVar[T uint64 | int64](d *decoder, read func([]byte) (T, int)) T {
 	if d.err != nil {
 		return 0
 	}
-	v, n := binary.Varint(d.b[d.off:])
+	v, n := read(d.b[d.off:])
 	if n <= 0 {
 		if n == 0 {
 			d.fail("truncated")

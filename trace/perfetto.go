@@ -8,9 +8,10 @@ import (
 )
 
 // Limits of a timeline: beyond MaxSlices slices, consecutive MPI calls of a
-// rank are drawn as one slice per group of calls (each slice says how many
-// calls and which), and flows go per group and peer, so that the file stays
-// well under 256 MB (about 150 bytes a slice) and nothing is left out.
+// rank (up to a region's entry or exit) are drawn as one slice per group of
+// calls (each slice says how many calls), and flows go one per group of
+// messages, so that the file stays well under 256 MB (about 150 bytes a
+// slice) and nothing is left out.
 const (
 	MaxSlices = 600_000
 	maxFlows  = 400_000
@@ -122,13 +123,13 @@ func WriteTimeline(w io.Writer, g *Graph, opt TimelineOptions) error {
 				i++
 				continue
 			}
+			// A group ends at a region mark, so that it nests in
+			// the regions' slices.
 			j, n := i, 0
 			last := i
-			for j < len(ev) && n < group {
-				if ev[j].Kind == Comm {
-					n++
-					last = j
-				}
+			for j < len(ev) && n < group && ev[j].Kind == Comm {
+				n++
+				last = j
 				j++
 			}
 			e := &ev[i]

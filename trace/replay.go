@@ -7,6 +7,7 @@ import (
 
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/model"
+	"github.com/mkvet/mkvet/model/phase"
 )
 
 // Params are the LogGPS parameters of a replay (Ino et al., seed 003 §2):
@@ -260,7 +261,7 @@ func (rp *Replayer) modelOwn(e *Event) float64 {
 	p := &rp.params
 	switch {
 	case e.Op.IsCollective():
-		c, ok := collectiveOf(e.Op)
+		c, ok := phase.CollectiveOf(e.Op)
 		if !ok || p.Net == nil {
 			return 2 * p.O * 1e9
 		}
@@ -281,28 +282,6 @@ func (rp *Replayer) modelOwn(e *Event) float64 {
 		o += p.O
 	}
 	return o * 1e9
-}
-
-func collectiveOf(op apt.CommOp) (model.Collective, bool) {
-	switch op {
-	case apt.MPIBcast:
-		return model.Bcast, true
-	case apt.MPIReduce:
-		return model.Reduce, true
-	case apt.MPIAllreduce:
-		return model.Allreduce, true
-	case apt.MPIBarrier:
-		return model.Barrier, true
-	case apt.MPIGather, apt.MPIGatherv:
-		return model.GatherBinomial, true
-	case apt.MPIScatter, apt.MPIScatterv:
-		return model.ScatterBinomial, true
-	case apt.MPIAllgather, apt.MPIAllgatherv:
-		return model.Allgather, true
-	case apt.MPIAlltoall, apt.MPIAlltoallv:
-		return model.Alltoall, true
-	}
-	return 0, false
 }
 
 // compile turns the graph into per-event dependency lists: a receive

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/model/phase"
 )
 
 // dagTimes is the oracle of the modelled replay: it builds the
@@ -100,7 +101,7 @@ func dagTimes(t *Trace, g *Graph, p Params) (begin, end [][]float64, finish []fl
 				}
 				dep = math.Max(dep, beginOf(q, int(m[1])))
 			}
-			c, _ := collectiveOf(e.Op)
+			c, _ := phase.CollectiveOf(e.Op)
 			own = c.Seconds(p.Net, t.P, float64(max(e.Bytes, e.RBytes)), 0) * 1e9
 		case e.Op == apt.MPIWaitall || e.Op == apt.MPIWait:
 		default:

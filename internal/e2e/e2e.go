@@ -30,3 +30,17 @@ func Require(t testing.TB, tools ...string) []string {
 	}
 	return paths
 }
+
+// MPILauncher runs the tests' MPI programs: Open MPI's ob1 messaging layer
+// over shared memory (it starts in 0.1 s here, against 0.3 s when it first
+// tries the others); --oversubscribe lets P exceed the cores.
+const MPILauncher = "mpirun --oversubscribe --mca btl self,vader --mca pml ob1 -np {P} {exe}"
+
+// MPIEnv is the environment the tests' MPI runs need besides the
+// caller's: Open MPI refuses to run as root unless told.
+func MPIEnv() []string {
+	if os.Geteuid() == 0 {
+		return []string{"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"}
+	}
+	return nil
+}
