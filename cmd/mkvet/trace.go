@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/mkvet/mkvet/instrument"
 	"github.com/mkvet/mkvet/instrument/fit"
 	"github.com/mkvet/mkvet/instrument/runs"
 	"github.com/mkvet/mkvet/model"
@@ -81,6 +82,18 @@ func traceImport(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	t.Run = filepath.Base(pos[0])
+	// The run's records, written beside the events, carry the run's tag
+	// and the parameter values the program ran with.
+	if recs, err := instrument.ReadRun(pos[0], t.P); err == nil {
+		for _, r := range recs {
+			if r.Type == instrument.TypeRun && r.Rank == 0 {
+				if r.Run != "" {
+					t.Run = r.Run
+				}
+				t.Params = r.Params
+			}
+		}
+	}
 	path := *out
 	if path == "" {
 		path = filepath.Join(pos[0], "trace.mkt")
@@ -176,6 +189,14 @@ func traceShow(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%s trace of %s, P = %d: %d events, %d messages, %d collective calls; completion %.6f s\n",
 		t.Source, name, t.P, t.NumEvents(), len(g.Msgs), len(g.Colls), float64(s1-s0)/1e9)
+	if len(t.Params) > 0 {
+		var kv []string
+		for k, v := range t.Params {
+			kv = append(kv, fmt.Sprintf("%s=%d", k, v))
+		}
+		sort.Strings(kv)
+		fmt.Fprintf(stdout, "parameters: %s\n", strings.Join(kv, ", "))
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "rank\tstart s\tfinish s\tcalls\tin MPI s\t")
 	for r := range t.Ranks {
