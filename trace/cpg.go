@@ -446,6 +446,20 @@ func commonAncestor(ids []string) string {
 	if len(ids) == 1 && len(parts) > 1 {
 		parts = parts[:len(parts)-1] // a call point's ancestor is its parent
 	}
+	if len(parts) == 0 {
+		// Call points in several routines: their nearest common
+		// ancestor is in the callers, which the IDs do not show; name
+		// the routines.
+		var rs []string
+		for _, id := range ids {
+			r, _, _ := strings.Cut(id, "/")
+			if !slices.Contains(rs, r) {
+				rs = append(rs, r)
+			}
+		}
+		slices.Sort(rs)
+		return "{" + strings.Join(rs, ",") + "}"
+	}
 	return strings.Join(parts, "/")
 }
 
