@@ -30,8 +30,9 @@ func init() {
 		usage: "[-D name=value,...] [-P 1,2,4..4096] [-machine NAME|FILE] [-set L=5us,o=1us,...] [-unit NODE=TIME] " +
 			"[-leading] [-omit TERM,...] [-balance] [-compare OTHER] [-grain K=1..256] [-constant-time T] [-size N] " +
 			"[-series N=v1,v2,...] [-format table|csv|json] [-plot FILE.svg|.png] [-plot-kind time|speedup|efficiency] " +
-			"[-phases] [-runs DB [-label NAME]] [-configure CMD] [-define MACRO] [-I dir] FILE...",
-		short: "predict time, speedup and scalability over process counts from the source alone",
+			"[-phases] [-runs DB [-label NAME]] [-configure CMD] [-define MACRO] [-I dir] FILE... | " +
+			"-trace FILE.mkt [-zero NODE,...] [-balance [-region NODE]] [-domino] [-bounds] [-machine M] [-format table|json]",
+		short: "predict time, speedup and scalability over process counts from the source alone; PerWiz what-ifs on a trace (-trace)",
 		order: 9,
 		run:   runWhatif,
 	})
