@@ -21,7 +21,7 @@ import (
 // reader can correct offsets and linear drift.
 
 // eventDecls are the runtime module's declarations in event mode.
-func eventDecls(w func(string, ...any), mpi bool) {
+func eventDecls(w func(string, ...any)) {
 	w("  integer, parameter :: evcap = 65536, maxgroups = 64")
 	w("  integer(8), save :: evi(%d, evcap) = 0", trace.RawFields)
 	w("  real(8), save :: evt(evcap) = 0")
@@ -33,7 +33,6 @@ func eventDecls(w func(string, ...any), mpi bool) {
 	w("  integer, save :: gcomm(maxgroups) = 0, gid(maxgroups) = 0, synccomm = 0")
 	w("  integer, allocatable, save :: gmem(:, :)")
 	w("  public :: mkvet_evs, mkvet_evr, mkvet_evc, mkvet_evq, mkvet_evw1, mkvet_evwn, mkvet_evst")
-	_ = mpi
 }
 
 // eventProcs are the runtime module's procedures in event mode.

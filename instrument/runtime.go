@@ -47,7 +47,7 @@ func runtimeSource(mpi, events bool, probes []Probe) string {
 	w("  character(len=63), save :: pname(maxp)")
 	w("  integer(8), save :: pval(maxp) = 0")
 	if events {
-		eventDecls(w, mpi)
+		eventDecls(w)
 	}
 	w("contains")
 	w("")

@@ -262,8 +262,7 @@ func assemble(raws []*rawRank) (*Trace, error) {
 		}
 		drift = math.Max(drift, math.Abs(r.sync[1][1]-r.sync[0][1]))
 		c := clock(r)
-		rk := &t.Ranks
-		*rk = append(*rk, Rank{Start: ns(c(r.start) - epoch), Finish: ns(c(r.finish) - epoch)})
+		t.Ranks = append(t.Ranks, Rank{Start: ns(c(r.start) - epoch), Finish: ns(c(r.finish) - epoch)})
 		out := &t.Ranks[len(t.Ranks)-1]
 		if err := r.events(t, out, func(x float64) int64 { return ns(c(x) - epoch) }, node, groupIdx); err != nil {
 			return nil, err

@@ -166,10 +166,9 @@ func NewReplayer(g *Graph, p Params, mode Mode) *Replayer {
 		rp.gap[r] = gp
 		// Completion lists: the nonblocking events each wait completes.
 		cnt := make([]int32, len(rk.Events)+1)
-		for j, w := range g.WaitOf[r] {
+		for _, w := range g.WaitOf[r] {
 			if w >= 0 {
 				cnt[w+1]++
-				_ = j
 			}
 		}
 		for i := 1; i < len(cnt); i++ {

@@ -123,18 +123,6 @@ func (t *Trace) Span() (start, finish int64) {
 	return start, finish
 }
 
-// Members returns the world ranks of group g.
-func (t *Trace) Members(g int32) []int32 {
-	if g == 0 || int(g) >= len(t.Groups) {
-		m := make([]int32, t.P)
-		for i := range m {
-			m[i] = int32(i)
-		}
-		return m
-	}
-	return t.Groups[g]
-}
-
 // NodeName returns the APT node ID of event e.
 func (t *Trace) NodeName(e *Event) string {
 	if e.Node >= 0 && int(e.Node) < len(t.Nodes) {

@@ -38,13 +38,8 @@ func (rp *Replayer) ZeroWaitAt(nodes []string) (*Result, int, error) {
 	return res, count, err
 }
 
-// Step is one parallel step of a region (PerWiz §2.1): the k-th execution
-// of the region on every rank.
-type Step struct {
-	Compute []float64 // per rank, ns
-}
-
-// steps finds the parallel steps of region node: on each rank, the events
+// steps finds the parallel steps of region node (PerWiz §2.1: the k-th
+// execution of the region on every rank): on each rank, the events
 // from its k-th Enter to the matching Exit. It returns per rank the event
 // ranges [lo, hi) of each step (the computation before events lo+1..hi-1
 // and before the Exit is the step's).
