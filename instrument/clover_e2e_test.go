@@ -2,11 +2,9 @@ package instrument_test
 
 import (
 	"fmt"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -55,7 +53,7 @@ func TestCloverLeafCountsMatchRunsE2E(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deck, err := writeCloverDeck(clover.Dir)
+	deck, err := writeCloverDeck(clover)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,20 +99,12 @@ func TestCloverLeafCountsMatchRunsE2E(t *testing.T) {
 
 // writeCloverDeck writes the oracle's deck, InputDecks/clover.in with
 // cloverDeck's values, as clover.in in the build copy and returns it.
-func writeCloverDeck(dir string) ([]byte, error) {
-	src, err := os.ReadFile(filepath.Join(dir, "InputDecks", "clover.in"))
+func writeCloverDeck(c *corpora.Clover) ([]byte, error) {
+	deck, err := c.Deck(cloverDeck)
 	if err != nil {
 		return nil, err
 	}
-	deck := string(src)
-	for _, k := range slices.Sorted(maps.Keys(cloverDeck)) {
-		re := regexp.MustCompile(`(?m)^(\s*)` + k + `\s*=.*$`)
-		if !re.MatchString(deck) {
-			return nil, fmt.Errorf("InputDecks/clover.in sets no %s", k)
-		}
-		deck = re.ReplaceAllString(deck, "${1}"+k+"="+cloverDeck[k])
-	}
-	return []byte(deck), os.WriteFile(filepath.Join(dir, "clover.in"), []byte(deck), 0o644)
+	return []byte(deck), os.WriteFile(filepath.Join(c.Dir, "clover.in"), []byte(deck), 0o644)
 }
 
 func cloverOracle(t *testing.T, cfg *sweep.Config, b *sweep.Build, prog *apt.Program, deck []byte, p int) {

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -255,4 +256,28 @@ func NewCloverLeaf(t testing.TB, corpora, dir string) (*Clover, error) {
 		c.CFiles = append(c.CFiles, f)
 	}
 	return c, nil
+}
+
+// Deck returns CloverLeaf's InputDecks/clover.in with each key of values
+// (x_cells, end_step, ...) set to its value; a key the deck does not set is
+// an error.
+func (c *Clover) Deck(values map[string]string) (string, error) {
+	src, err := os.ReadFile(filepath.Join(c.Dir, "InputDecks", "clover.in"))
+	if err != nil {
+		return "", err
+	}
+	deck := string(src)
+	keys := make([]string, 0, len(values))
+	for k := range values {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		re := regexp.MustCompile(`(?m)^(\s*)` + regexp.QuoteMeta(k) + `\s*=.*$`)
+		if !re.MatchString(deck) {
+			return "", fmt.Errorf("InputDecks/clover.in sets no %s", k)
+		}
+		deck = re.ReplaceAllString(deck, "${1}"+k+"="+values[k])
+	}
+	return deck, nil
 }
