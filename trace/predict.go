@@ -41,7 +41,10 @@ type PredictOptions struct {
 // region marks, as in a measured trace.
 //
 // Predicted traces see every communicator as MPI_COMM_WORLD (as aptrun
-// does), and a whole-array statement as one element operation.
+// does), and a whole-array statement as one element operation. The run has
+// no input files: an optional input deck (OPEN with STATUS='OLD' and
+// IOSTAT=) is absent and the program takes its defaults; values it reads
+// otherwise come from Values.
 func Predict(prog *apt.Program, opt PredictOptions) (*Trace, error) {
 	if opt.P < 1 {
 		return nil, fmt.Errorf("predict: P = %d", opt.P)
@@ -72,7 +75,7 @@ func Predict(prog *apt.Program, opt PredictOptions) (*Trace, error) {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			_, errs[r] = aptrun.Run(prog, aptrun.Config{Entry: opt.Entry, P: int64(opt.P), Rank: int64(r),
-				Params: opt.Values, MaxSteps: opt.MaxSteps, Observer: recs[r]})
+				Params: opt.Values, MaxSteps: opt.MaxSteps, Observer: recs[r], NoInputFiles: true})
 		}(r)
 	}
 	wg.Wait()
@@ -116,6 +119,15 @@ func Predict(prog *apt.Program, opt PredictOptions) (*Trace, error) {
 	g, err := Schedule(t, params)
 	if err != nil {
 		return nil, fmt.Errorf("predict: %w", err)
+	}
+	// Each rank runs on its own: data it receives (a broadcast of input
+	// values read on rank 0) is not passed on, and a rank whose control
+	// flow depends on it runs differently than it would. Their calls then
+	// fail to match; such a trace is refused, not written as a prediction.
+	if bad := unmatched(g); bad > 0 {
+		return nil, fmt.Errorf("predict: the ranks' calls do not match (%d sends or receives without a partner): a predicted run "+
+			"executes each rank alone and passes no data between them, so a rank whose control flow depends on data it "+
+			"receives (values read by one rank and broadcast) is not predicted; give those values with -D", bad)
 	}
 	t.Notes = append(t.Notes, g.Notes...)
 	t.Notes = append(t.Notes, fmt.Sprintf("predicted on %s: computation at %.3g ns per operation unit, messages by LogGPS (L %.3g us, o %.3g us)",
@@ -235,4 +247,23 @@ func Schedule(t *Trace, params Params) (*Graph, error) {
 		rk.Finish = max(int64(math.Round(res.Finish[r])), prev)
 	}
 	return g, t.Validate()
+}
+
+// unmatched counts the sends without a receive and the receives without a
+// send of a graph.
+func unmatched(g *Graph) int {
+	n := 0
+	for _, m := range g.Msgs {
+		if m.RecvIdx < 0 {
+			n++
+		}
+	}
+	for r := range g.T.Ranks {
+		for i := range g.T.Ranks[r].Events {
+			if e := &g.T.Ranks[r].Events[i]; e.Kind == Comm && !e.Op.IsCollective() && e.isRecv() && g.RecvMsg[r][i] < 0 {
+				n++
+			}
+		}
+	}
+	return n
 }

@@ -778,3 +778,40 @@ func TestConcurrentRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestNoInputFiles: with Config.NoInputFiles an optional input deck
+// (OPEN with STATUS='OLD' and IOSTAT=) is absent and the program takes its
+// defaults, as it does run in a directory without the file; without it the
+// READ branch runs and asks for its values.
+func TestNoInputFiles(t *testing.T) {
+	prog := parseSrc(t, "deck.f90", `program deck
+  integer :: n, st, i, s
+  open (unit=3, file='deck.in', status='old', iostat=st)
+  if (st == 0) then
+    read (3, *) n
+    close (3)
+  else
+    n = 7
+  end if
+  s = 0
+  do i = 1, n
+    s = s + i
+  end do
+end program deck
+`)
+	var loop string
+	for id := range mustRun(t, prog, Config{P: 1, NoInputFiles: true}).Iter {
+		loop = id
+	}
+	c := mustRun(t, prog, Config{P: 1, NoInputFiles: true})
+	if loop == "" || c.Iter[loop] != 7 {
+		t.Errorf("without the input file: %v iterations, want the default 7", c.Iter)
+	}
+	if _, err := Run(prog, Config{P: 1}); err == nil || !strings.Contains(err.Error(), "READ into n") {
+		t.Errorf("with the file assumed present: %v, want the READ to ask for n", err)
+	}
+	c = mustRun(t, prog, Config{P: 1, Params: map[string]int64{"n": 3}})
+	if c.Iter[loop] != 3 {
+		t.Errorf("reading n=3: %v iterations", c.Iter)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 )
@@ -33,6 +34,12 @@ type Config struct {
 	// observer, isend and irecv store a request handle of their own in
 	// their request argument, so that waits name what they complete.
 	Observer Observer
+	// NoInputFiles runs the program in a directory without its input
+	// files: an OPEN with STATUS='OLD' finds no file and sets its IOSTAT=
+	// variable to 2 (gfortran's "no such file"), so that a program that
+	// reads an optional input deck takes its defaults. Without it (and by
+	// default) OPEN does nothing and IOSTAT= is left as it was.
+	NoInputFiles bool
 }
 
 // Observer watches a run (Config.Observer).
@@ -1227,6 +1234,9 @@ func (e *engine) comm(fr *frame, n *apt.Comm) error {
 // reference a function of the program.
 func (e *engine) io(fr *frame, n *apt.IO) error {
 	pos := n.Span.Start()
+	if n.Kind == apt.IOOpen && e.cfg.NoInputFiles {
+		return e.openAbsent(fr, n)
+	}
 	if n.Kind == apt.IORead {
 		for _, name := range n.Reads {
 			c, err := e.cellOf(fr, name, pos)
@@ -1391,4 +1401,37 @@ func (e *engine) observe(fr *frame, n *apt.Comm) error {
 	}
 	e.cfg.Observer.Comm(n, c)
 	return nil
+}
+
+// openAbsent runs an OPEN of a file that is not there (Config.NoInputFiles):
+// with STATUS='OLD' the IOSTAT= variable becomes 2; an OLD file opened
+// without IOSTAT= would stop the program, which is an error here.
+func (e *engine) openAbsent(fr *frame, n *apt.IO) error {
+	pos := n.Span.Start()
+	var status, iostat apt.Expr
+	for _, c := range n.Control {
+		if k, ok := c.(*apt.Keyword); ok {
+			switch k.Name {
+			case "status":
+				status = k.Value
+			case "iostat":
+				iostat = k.Value
+			}
+		}
+	}
+	if status == nil {
+		return nil
+	}
+	v, err := e.eval(fr, status)
+	if err != nil || v.k != kChar || !strings.EqualFold(strings.TrimSpace(v.s), "old") {
+		return err
+	}
+	if iostat == nil {
+		return fmt.Errorf("%s: OPEN of an existing file (STATUS='OLD') without IOSTAT=: the run needs its input file", pos)
+	}
+	l, err := e.locate(fr, iostat)
+	if err != nil {
+		return err
+	}
+	return e.assignLoc(l, intV(2), pos)
 }
