@@ -80,7 +80,8 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 	w("  ! evflush writes the buffer, opening the rank's file first; before")
 	w("  ! MPI_INIT the rank is not known and the buffer waits.")
 	w("  subroutine evflush()")
-	w("    integer :: rank, size, st, k")
+	useMPI()
+	w("    integer :: rank, size, ierr, st, ln, k")
 	w("    character(len=1024) :: dir")
 	w("    character(len=%d) :: names(0:ns)", maxIDLen(probes))
 	w("    integer(8) :: ops(0:ns)")
@@ -92,7 +93,16 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 	w("      return")
 	w("    end if")
 	w("    if (evstate == 0) then")
-	w("      call whoami(rank, size, dir)")
+	w("      rank = 0")
+	w("      size = 1")
+	if mpi {
+		w("      call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)")
+		w("      call MPI_Comm_size(MPI_COMM_WORLD, size, ierr)")
+	} else {
+		w("      ierr = 0")
+	}
+	w("      call get_environment_variable('MKVET_OUT', dir, ln, st)")
+	w("      if (st /= 0 .or. ln == 0) dir = '.'")
 	w("      open (newunit=evu, file=trim(dir)//'/mkvet.'//itoa(int(rank, 8))//'.evt', access='stream', &")
 	w("        form='unformatted', status='replace', action='write', iostat=st)")
 	w("      if (st /= 0) then")

@@ -268,25 +268,6 @@ func runtimeSource(mpi, events bool, probes []Probe) string {
 	}
 	w("  end subroutine ids")
 	w("")
-	w("  ! whoami returns this rank, the number of ranks and the output directory")
-	w("  ! ($MKVET_OUT, default the working directory).")
-	w("  subroutine whoami(rank, size, dir)")
-	b.WriteString(useMPI)
-	w("    integer, intent(out) :: rank, size")
-	w("    character(len=*), intent(out) :: dir")
-	w("    integer :: ierr, ln, st")
-	w("    rank = 0")
-	w("    size = 1")
-	if mpi {
-		w("    call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)")
-		w("    call MPI_Comm_size(MPI_COMM_WORLD, size, ierr)")
-	} else {
-		w("    ierr = 0")
-	}
-	w("    call get_environment_variable('MKVET_OUT', dir, ln, st)")
-	w("    if (st /= 0 .or. ln == 0) dir = '.'")
-	w("  end subroutine whoami")
-	w("")
 	w("  ! mkvet_finish closes the open regions, measures the cost of a probe and")
 	w("  ! writes this rank's records; later probes do nothing.")
 	w("  subroutine mkvet_finish()")
@@ -330,7 +311,16 @@ func runtimeSource(mpi, events bool, probes []Probe) string {
 	w("    tcount = (now() - t1)/100000")
 	w("    volatile_dummy = vc")
 	w("    done = .true.")
-	w("    call whoami(rank, size, dir)")
+	w("    rank = 0")
+	w("    size = 1")
+	if mpi {
+		w("    call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)")
+		w("    call MPI_Comm_size(MPI_COMM_WORLD, size, ierr)")
+	} else {
+		w("    ierr = 0")
+	}
+	w("    call get_environment_variable('MKVET_OUT', dir, ln, st)")
+	w("    if (st /= 0 .or. ln == 0) dir = '.'")
 	w("    call get_environment_variable('MKVET_RUN', run, ln, st)")
 	w("    if (st /= 0) run = ''")
 	w("    ps = '{'")
