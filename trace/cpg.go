@@ -169,6 +169,10 @@ func CPG(g *Graph) []Phase {
 	for k := range phases {
 		anc[k] = commonAncestor(phases[k].Calls)
 	}
+	nodeOf := make(map[string]int32, len(t.Nodes))
+	for i, n := range t.Nodes {
+		nodeOf[n] = int32(i)
+	}
 	before := map[int32]int{} // call point -> its component before merging
 	for n := range t.Nodes {
 		if isComm[n] && !isColl[n] {
@@ -189,7 +193,7 @@ func CPG(g *Graph) []Phase {
 		k := before[e.Node]
 		if e.isSend() {
 			if a := lastRecv[o.r]; a >= 0 && a != k && anc[a] == anc[k] {
-				x, y := find(nodeIndex(t, phases[a].Calls[0])), find(nodeIndex(t, phases[k].Calls[0]))
+				x, y := find(nodeOf[phases[a].Calls[0]]), find(nodeOf[phases[k].Calls[0]])
 				if x != y {
 					parent[x] = y
 					merged = true
@@ -207,7 +211,7 @@ func CPG(g *Graph) []Phase {
 		for k := range phases {
 			seen := map[int]bool{}
 			for _, c := range phases[k].Calls {
-				if b, ok := before[nodeIndex(t, c)]; ok {
+				if b, ok := before[nodeOf[c]]; ok {
 					seen[b] = true
 				}
 			}
@@ -471,14 +475,4 @@ func (ph *Phase) String() string {
 		s += fmt.Sprintf(", depth %d", ph.Depth)
 	}
 	return s
-}
-
-// nodeIndex returns the index of APT node id in t.Nodes.
-func nodeIndex(t *Trace, id string) int32 {
-	for i, n := range t.Nodes {
-		if n == id {
-			return int32(i)
-		}
-	}
-	return -1
 }
