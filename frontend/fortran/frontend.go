@@ -195,7 +195,7 @@ func isMPIHeader(name string) bool {
 func (fe *frontend) finish() (*apt.Program, []apt.Diagnostic) {
 	p := fe.prog
 	if fe.needMPI && !slices.ContainsFunc(p.Routines, func(r *apt.Routine) bool { return r.Name == "mpi" }) {
-		p.Routines = append(p.Routines, mpiModule())
+		p.Routines = append(p.Routines, apt.MPIModule())
 	}
 	for _, a := range fe.pendingParams {
 		fe.diag(a.Pos, apt.Warning, "!mk$ param outside any program unit is ignored")
