@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mkvet/mkvet/analyzer"
+	"github.com/mkvet/mkvet/frontend/llvmir"
 	"github.com/mkvet/mkvet/instrument/calib"
 	"github.com/mkvet/mkvet/model/cost"
 )
@@ -143,7 +144,12 @@ func runAnnotate(args []string, stdout, stderr io.Writer) int {
 			"); shares of the work in the limit of large sizes"
 	}
 	for i, f := range files {
-		text := annotateSource(srcs[i], header, notes[f], isFreeForm(f, cf.form))
+		var text []byte
+		if llvmir.Handles(f) {
+			text = annotateC(srcs[i], header, notes[f])
+		} else {
+			text = annotateSource(srcs[i], header, notes[f], isFreeForm(f, cf.form))
+		}
 		var err error
 		switch {
 		case *out != "":
@@ -225,6 +231,35 @@ func annotateSource(src []byte, header string, notes map[int][]string, free bool
 		}
 		for _, n := range ns {
 			b.WriteString(indent + annotationTag + n + eol)
+		}
+		b.WriteString(line)
+	}
+	return []byte(b.String())
+}
+
+// annotateC inserts the header and the notes into C or C++ source as
+// block comments, each on a line of its own before the statement's first
+// line with the statement's indentation: a comment line is valid anywhere
+// a statement may start, in every C and C++ standard.
+func annotateC(src []byte, header string, notes map[int][]string) []byte {
+	comment := func(s string) string {
+		return "/* " + strings.TrimSpace(annotationTag[1:]) + " " + strings.ReplaceAll(s, "*/", "* /") + " */"
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	var b strings.Builder
+	b.Grow(len(src) + 80*len(notes))
+	eol := "\n"
+	if strings.HasSuffix(lines[0], "\r\n") {
+		eol = "\r\n"
+	}
+	if header != "" {
+		b.WriteString(comment(header) + eol)
+	}
+	for i, line := range lines {
+		body := strings.TrimRight(line, "\r\n")
+		indent := body[:len(body)-len(strings.TrimLeft(body, " \t"))]
+		for _, n := range notes[i+1] {
+			b.WriteString(indent + comment(n) + eol)
 		}
 		b.WriteString(line)
 	}

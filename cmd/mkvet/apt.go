@@ -56,7 +56,7 @@ func runAPT(args []string, stdout, stderr io.Writer) int {
 		}
 		cfg.Defines[name] = val
 	}
-	prog, diags := fortran.ParseFiles(files, cfg)
+	prog, diags := parseProgram(files, cfg)
 	status = 0
 	for _, d := range diags {
 		fmt.Fprintln(stderr, d)

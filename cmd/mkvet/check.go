@@ -12,6 +12,7 @@ import (
 	"github.com/mkvet/mkvet/analyzer"
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/frontend/fortran"
+	"github.com/mkvet/mkvet/frontend/llvmir"
 	"github.com/mkvet/mkvet/model"
 	"github.com/mkvet/mkvet/model/cost"
 	"github.com/mkvet/mkvet/symbolic"
@@ -669,4 +670,27 @@ func pointText(env map[string]int64) string {
 		parts[i] = fmt.Sprintf("%s=%d", k, env[k])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// parseProgram reads the program with the frontend its files call for:
+// C, C++ and LLVM IR through frontend/llvmir (clang-14, opt-14, llir),
+// everything else as Fortran. The Fortran configuration's include path
+// and macros are clang's -I and -D.
+func parseProgram(files []string, cfg fortran.Config) (*apt.Program, []apt.Diagnostic) {
+	var c, f []string
+	for _, name := range files {
+		if llvmir.Handles(name) {
+			c = append(c, name)
+		} else {
+			f = append(f, name)
+		}
+	}
+	switch {
+	case len(c) == 0:
+		return fortran.ParseFiles(files, cfg) // Fortran
+	case len(f) > 0:
+		return nil, []apt.Diagnostic{{Pos: apt.Pos{File: f[0]}, Severity: apt.Error,
+			Msg: fmt.Sprintf("%s is Fortran and %s is C/C++/IR: a program is read by one frontend; give the files of one language", f[0], c[0])}}
+	}
+	return llvmir.ParseFiles(files, llvmir.Config{IncludeDirs: cfg.IncludeDirs, Defines: cfg.Defines})
 }

@@ -400,7 +400,7 @@ func (c *configurer) parse(files []string, cfg fortran.Config, vals map[string]s
 		return nil, nil, err
 	}
 	cfg.ReadFile = c.readFile
-	prog, diags := fortran.ParseFiles(files, cfg)
+	prog, diags := parseProgram(files, cfg)
 	return prog, diags, nil
 }
 

@@ -156,7 +156,7 @@ func (pf *progFlags) parse(cmd string, files []string, stderr io.Writer, warning
 		}
 		fmt.Fprintln(stderr)
 	} else {
-		prog, diags = fortran.ParseFiles(files, cfg)
+		prog, diags = parseProgram(files, cfg)
 	}
 	bad := false
 	for _, d := range diags {

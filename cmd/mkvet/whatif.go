@@ -314,7 +314,7 @@ func (wf *whatifFlags) build(files []string, prof *model.Profile, ps []int64, st
 	if wf.configure != "" {
 		return wf.buildConfigured(files, cfg, prof, ps, exprs, assume, stderr)
 	}
-	prog, diags := fortran.ParseFiles(files, cfg)
+	prog, diags := parseProgram(files, cfg)
 	if err := sourceErrors(diags, files, stderr); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,291 @@
+package llvmir
+
+import (
+	"strings"
+
+	"github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/metadata"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+)
+
+// mathFuncs are C library and LLVM math functions, by the intrinsic name
+// the cost model knows (Fortran's).
+var mathFuncs = map[string]string{
+	"sqrt": "sqrt", "sqrtf": "sqrt", "exp": "exp", "expf": "exp", "log": "log", "logf": "log",
+	"log10": "log10", "sin": "sin", "cos": "cos", "tan": "tan", "atan": "atan", "atan2": "atan2",
+	"asin": "asin", "acos": "acos", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh",
+	"fabs": "abs", "fabsf": "abs", "abs": "abs", "labs": "abs", "floor": "floor", "ceil": "ceiling",
+	"fmax": "max", "fmin": "min", "fmod": "mod", "pow": "**", "powf": "**", "round": "nint",
+	"llvm.sqrt": "sqrt", "llvm.fabs": "abs", "llvm.exp": "exp", "llvm.log": "log", "llvm.sin": "sin",
+	"llvm.cos": "cos", "llvm.pow": "**", "llvm.floor": "floor", "llvm.ceil": "ceiling",
+	"llvm.smax": "max", "llvm.smin": "min", "llvm.umax": "max", "llvm.umin": "min", "llvm.abs": "abs",
+	"llvm.maxnum": "max", "llvm.minnum": "min", "llvm.fmuladd": "fmuladd", "llvm.fma": "fmuladd",
+	"llvm.round": "nint", "llvm.trunc": "aint",
+}
+
+// calleeName is the symbol a call calls ("" for an indirect call), with
+// an LLVM intrinsic's type suffix removed (llvm.smax.i32 is llvm.smax).
+func calleeName(c *ir.InstCall) (string, *ir.Func) {
+	f, ok := stripCasts(c.Callee).(*ir.Func)
+	if !ok {
+		return "", nil
+	}
+	n := f.Name()
+	if strings.HasPrefix(n, "llvm.") {
+		parts := strings.Split(n, ".")
+		if len(parts) >= 2 {
+			n = parts[0] + "." + parts[1]
+		}
+	}
+	return n, f
+}
+
+// pureCall reports a call of a math function or value intrinsic: no side
+// effects the model needs, so it may be written into its user.
+func pureCall(c *ir.InstCall) bool {
+	n, _ := calleeName(c)
+	_, ok := mathFuncs[n]
+	return ok
+}
+
+// inputFuncs return a value the program reads at run time (from its
+// arguments, the environment or a stream): a named input parameter.
+var inputFuncs = map[string]bool{"atoi": true, "atol": true, "atoll": true, "atof": true, "strtol": true,
+	"strtoul": true, "strtoll": true, "strtoull": true, "strtod": true, "strtof": true, "getenv": true}
+
+// readFuncs read into the variables whose addresses they are given.
+var readFuncs = map[string]int{"scanf": 1, "fscanf": 2, "sscanf": 2, "__isoc99_scanf": 1,
+	"__isoc99_fscanf": 2, "__isoc99_sscanf": 2}
+
+// writeFuncs write output.
+var writeFuncs = map[string]bool{"printf": true, "fprintf": true, "puts": true, "fputs": true, "putchar": true,
+	"fwrite": true, "fflush": true, "sprintf": false, "snprintf": false, "perror": true}
+
+// ignoredFuncs do work the model leaves out (allocation, string copies of
+// fixed size): no node.
+var ignoredFuncs = map[string]bool{"malloc": true, "calloc": true, "realloc": true, "free": true,
+	"llvm.memcpy": true, "llvm.memset": true, "llvm.memmove": true, "strcpy": true, "strncpy": true,
+	"strlen": true, "strcmp": true, "strncmp": true, "sprintf": true, "snprintf": true, "srand": true,
+	"time": true, "gettimeofday": true, "clock": true, "timer_clear": true, "fopen": true, "fclose": true,
+	"llvm.va_start": true, "llvm.va_end": true, "assert": true, "__assert_fail": true}
+
+var stopFuncs = map[string]bool{"exit": true, "abort": true, "_exit": true, "quick_exit": true}
+
+// call emits a call instruction: a statement (a function whose result is
+// used), or nodes (a CALL, an MPI Comm, I/O, STOP).
+func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
+	name, f := calleeName(c)
+	base := apt.NodeBase{Span: spanAt(p)}
+	if f == nil {
+		return nil, []apt.Node{x.unknown(p, "indirect call", "a call through a function pointer is not followed; its cost is unknown")}
+	}
+	used := len(x.uses[c]) > 0
+	mpiName := strings.TrimPrefix(name, "P")
+	if op := apt.LookupCommOp(mpiName); op != 0 && strings.HasPrefix(mpiName, "MPI_") {
+		x.useMPI()
+		args := x.mpiArgs(c.Args)
+		n, need := apt.NewComm(op, args)
+		n.NodeBase = base
+		if len(args) < need {
+			x.l.diag(p, apt.Warning, mpiName+" has too few arguments")
+		}
+		return nil, []apt.Node{n}
+	}
+	if strings.HasPrefix(mpiName, "MPI_") {
+		x.useMPI()
+		lower := strings.ToLower(mpiName)
+		if used && !types.Equal(c.Typ, types.I32) {
+			var ops apt.Ops
+			return x.assign(c, p, x.callExpr(c, &ops), ops), nil
+		}
+		return nil, []apt.Node{&apt.Call{NodeBase: base, Callee: lower, Args: x.mpiArgs(c.Args)}}
+	}
+	switch {
+	case stopFuncs[name]:
+		return nil, []apt.Node{&apt.Stop{NodeBase: base}}
+	case inputFuncs[name]:
+		n := x.names[c]
+		x.declare(n, valueType(c.Typ), nil)
+		return nil, []apt.Node{&apt.IO{NodeBase: base, Kind: apt.IORead, Unit: &apt.Star{},
+			Items: []apt.Expr{x.nameExpr(n, x.vars[n].Type)}, Reads: []string{n}}}
+	case readFuncs[name] > 0:
+		io := &apt.IO{NodeBase: base, Kind: apt.IORead, Unit: &apt.Star{}}
+		for _, a := range c.Args[readFuncs[name]:] {
+			ref, _ := x.location(unwrapArg(a), &apt.Ops{})
+			io.Items = append(io.Items, ref)
+			if nm, ok := ref.(*apt.Name); ok {
+				io.Reads = append(io.Reads, nm.Name)
+			}
+		}
+		return nil, []apt.Node{io}
+	case writeFuncs[name]:
+		io := &apt.IO{NodeBase: base, Kind: apt.IOWrite, Unit: &apt.Star{}}
+		for _, a := range c.Args {
+			if e := x.expr(a); !isStringConst(a) {
+				io.Items = append(io.Items, e)
+			}
+		}
+		return nil, []apt.Node{io}
+	case ignoredFuncs[name]:
+		return nil, nil
+	}
+	if _, ok := mathFuncs[name]; ok {
+		var ops apt.Ops
+		return x.assign(c, p, x.callExpr(c, &ops), ops), nil
+	}
+	if used && !types.Equal(c.Typ, types.Void) {
+		var ops apt.Ops
+		return x.assign(c, p, x.callExpr(c, &ops), ops), nil
+	}
+	return nil, []apt.Node{&apt.Call{NodeBase: base, Callee: x.l.fnames[f], Args: x.callArgs(c.Args)}}
+}
+
+func (x *fn) assign(v value.Value, p apt.Pos, e apt.Expr, ops apt.Ops) *apt.Stmt {
+	n := x.names[v]
+	x.declare(n, valueType(v.Type()), x.dimsOf(v))
+	return &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: x.nameExpr(n, x.vars[n].Type), Value: e, Ops: ops}
+}
+
+func isStringConst(v value.Value) bool {
+	g := rootGlobal(unwrapArg(v))
+	return g != nil && strings.HasPrefix(g.Name(), ".str")
+}
+
+// callExpr is a function reference: an intrinsic the cost model knows
+// (counted in Intrinsics), a^b for pow, or a user or library function
+// (counted in Calls).
+func (x *fn) callExpr(c *ir.InstCall, ops *apt.Ops) apt.Expr {
+	name, f := calleeName(c)
+	if f == nil {
+		return unknownExpr("indirect")
+	}
+	if m, ok := mathFuncs[name]; ok {
+		var args []apt.Expr
+		for _, a := range c.Args {
+			args = append(args, x.exprOps(a, ops))
+		}
+		switch {
+		case m == "**" && len(args) == 2:
+			ops.Pows++
+			return &apt.Binary{Op: apt.OpPow, X: args[0], Y: args[1]}
+		case m == "fmuladd" && len(args) == 3:
+			ops.Muls++
+			ops.Adds++
+			return &apt.Binary{Op: apt.OpAdd, X: &apt.Binary{Op: apt.OpMul, X: args[0], Y: args[1]}, Y: args[2]}
+		}
+		if m != "max" && m != "min" || !isIntType(c.Typ) {
+			if ops.Intrinsics == nil {
+				ops.Intrinsics = map[string]int{}
+			}
+			ops.Intrinsics[m]++
+		}
+		return intrinsic(m, valueType(c.Typ), args...)
+	}
+	fname := x.l.fnames[f]
+	if strings.HasPrefix(strings.TrimPrefix(name, "P"), "MPI_") {
+		fname = strings.ToLower(strings.TrimPrefix(name, "P"))
+		x.useMPI()
+	}
+	if ops.Calls == nil {
+		ops.Calls = map[string]int{}
+	}
+	ops.Calls[fname]++
+	return &apt.FuncCall{Name: fname, Args: x.callArgs(c.Args), Type: valueType(c.Typ)}
+}
+
+func isIntType(t types.Type) bool {
+	_, ok := t.(*types.IntType)
+	return ok
+}
+
+// callArgs are the actual arguments of a call of the program's own
+// functions: values by value; addresses as the object they point to, so
+// that a callee storing through a scalar's address assigns the caller's
+// variable (Fortran's by-reference binding) and an array is passed whole
+// or from an element (sequence association).
+func (x *fn) callArgs(args []value.Value) []apt.Expr {
+	out := make([]apt.Expr, len(args))
+	for i, a := range args {
+		out[i] = x.argExpr(unwrapArg(a))
+	}
+	return out
+}
+
+func (x *fn) argExpr(a value.Value) apt.Expr {
+	if !isPointer(a.Type()) {
+		return x.expr(a)
+	}
+	switch b := stripCasts(a).(type) {
+	case *ir.InstAlloca:
+		n := x.names[b]
+		d := dims(b.ElemType)
+		x.declare(n, valueType(b.ElemType), d)
+		return &apt.Name{Name: n, Type: x.vars[n].Type, Array: len(d) > 0}
+	case *ir.Global:
+		return x.globalRef(b)
+	case *ir.InstGetElementPtr, *constant.ExprGetElementPtr:
+		e, _ := x.location(b, &apt.Ops{})
+		if ix, ok := e.(*apt.Index); ok && allZero(ix.Subs) {
+			return &apt.Name{Name: ix.Name, Type: ix.Type, Array: true}
+		}
+		return e
+	case *constant.Null:
+		return intConst(0)
+	}
+	return x.expr(a)
+}
+
+func allZero(subs []apt.Expr) bool {
+	for _, s := range subs {
+		if v, ok := constValue(s); !ok || v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// mpiArgs are the arguments of an MPI call: handles by their MPI names,
+// MPI_STATUS_IGNORE (a null pointer) and MPI_IN_PLACE by name, addresses
+// as the objects they point to.
+func (x *fn) mpiArgs(args []value.Value) []apt.Expr {
+	out := make([]apt.Expr, len(args))
+	for i, a := range args {
+		a = unwrapArg(a)
+		switch c := stripCasts(a).(type) {
+		case *constant.Null:
+			out[i] = &apt.Name{Name: "mpi_status_ignore", Type: intType}
+			continue
+		case *constant.ExprIntToPtr:
+			if k, ok := c.From.(*constant.Int); ok && k.X.Int64() == 1 {
+				out[i] = &apt.Name{Name: "mpi_in_place", Type: intType}
+				continue
+			}
+		}
+		out[i] = x.argExpr(a)
+	}
+	return out
+}
+
+// indexFields reads the member names of the debug info's struct types.
+func (l *lifter) indexFields() {
+	l.fields = map[string][]string{}
+	for _, d := range l.m.MetadataDefs {
+		ct, ok := d.(*metadata.DICompositeType)
+		if !ok || ct.Name == "" || ct.Elements == nil {
+			continue
+		}
+		var names []string
+		for _, e := range ct.Elements.Fields {
+			if m, ok := e.(*metadata.DIDerivedType); ok {
+				names = append(names, strings.ToLower(cleanName(m.Name)))
+			}
+		}
+		if _, dup := l.fields[ct.Name]; !dup {
+			l.fields[ct.Name] = names
+		}
+	}
+}

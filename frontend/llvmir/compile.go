@@ -1,0 +1,325 @@
+package llvmir
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+)
+
+// Config says how C and C++ sources become IR.
+type Config struct {
+	// IncludeDirs are passed to clang as -I (the -I flag).
+	IncludeDirs []string
+	// Defines are passed to clang as -D (the -define flag): name to value,
+	// "" meaning defined without a value.
+	Defines map[string]string
+	// Flags are further clang flags, given before the source file.
+	Flags []string
+	// Clang, Opt and Link name the LLVM 14 tools; empty means clang-14,
+	// opt-14 and llvm-link-14 (or $MKVET_CLANG, $MKVET_OPT, $MKVET_LINK).
+	Clang, Opt, Link string
+	// MPIInclude are the compile flags of the MPI headers; nil means those
+	// `mpicc -showme:compile` prints (Open MPI) or `mpicc -show` implies
+	// (MPICH), none when there is no mpicc.
+	MPIInclude []string
+	// KeepDir, when set, receives the IR of every stage (name.ll as clang
+	// wrote it, linked.ll, normalised.ll) for the user to inspect.
+	KeepDir string
+}
+
+// Passes are the opt-14 passes that normalise the IR before it is read:
+// mem2reg turns the locals clang -O0 keeps in memory into SSA values (loop
+// variables become phis whose increments and exit tests are visible), and
+// loop-simplify gives every loop a preheader, one latch and dedicated exits,
+// the shape the loop analysis expects. Nothing else runs: the loops stay as
+// the source wrote them, so their trip counts are the source's, and
+// instruction counts are those of unoptimised code (what a -O0 build does;
+// the calibration's constants absorb what the real compiler saves).
+const Passes = "mem2reg,loop-simplify"
+
+// clangFlags are the flags every translation unit is compiled with: debug
+// locations and value names for positions and variable names, -O0 without
+// optnone so that opt may still run mem2reg, and no inlining.
+var clangFlags = []string{"-S", "-emit-llvm", "-O0", "-Xclang", "-disable-O0-optnone", "-g",
+	"-fno-discard-value-names", "-fno-inline"}
+
+// IsSource reports whether path names a C or C++ source file.
+func IsSource(path string) bool {
+	switch filepath.Ext(path) {
+	case ".c", ".cc", ".cpp", ".cxx", ".C", ".c++", ".i", ".ii":
+		return true
+	}
+	return false
+}
+
+// IsIR reports whether path names an LLVM IR file (text or bitcode).
+func IsIR(path string) bool {
+	switch filepath.Ext(path) {
+	case ".ll", ".bc":
+		return true
+	}
+	return false
+}
+
+// Handles reports whether this frontend reads path (a C/C++ source or IR).
+func Handles(path string) bool { return IsSource(path) || IsIR(path) }
+
+func tool(set, env, def string) string {
+	if set != "" {
+		return set
+	}
+	if v := os.Getenv(env); v != "" {
+		return v
+	}
+	return def
+}
+
+// ParseFiles compiles C and C++ sources with clang-14, links them with the
+// IR files among paths (llvm-link-14), normalises the module with opt-14
+// (Passes) and builds the APT. Problems are diagnostics with positions in
+// the user's files; a missing tool is one diagnostic that says what to
+// install.
+func ParseFiles(paths []string, cfg Config) (*apt.Program, []apt.Diagnostic) {
+	ir, name, diags := Compile(paths, cfg)
+	if ir == nil {
+		return &apt.Program{Files: paths}, diags
+	}
+	prog, more := ParseIR(name, ir, paths)
+	return prog, append(diags, more...)
+}
+
+// Compile runs the pipeline of ParseFiles up to the normalised IR text,
+// which it returns with the name positions in it should be reported as.
+func Compile(paths []string, cfg Config) (ir []byte, name string, diags []apt.Diagnostic) {
+	fail := func(p apt.Pos, msg string) ([]byte, string, []apt.Diagnostic) {
+		return nil, "", append(diags, apt.Diagnostic{Pos: p, Severity: apt.Error, Msg: msg})
+	}
+	if len(paths) == 0 {
+		return fail(apt.Pos{}, "no C, C++ or LLVM IR files given")
+	}
+	clang := tool(cfg.Clang, "MKVET_CLANG", "clang-14")
+	opt := tool(cfg.Opt, "MKVET_OPT", "opt-14")
+	link := tool(cfg.Link, "MKVET_LINK", "llvm-link-14")
+	dir, err := os.MkdirTemp("", "mkvet-ir-")
+	if err != nil {
+		return fail(apt.Pos{}, err.Error())
+	}
+	defer os.RemoveAll(dir)
+	mpiFlags := cfg.MPIInclude
+	if mpiFlags == nil {
+		mpiFlags = mpiCompileFlags()
+	}
+	var units []string
+	for i, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			diags = append(diags, apt.Diagnostic{Pos: apt.Pos{File: p}, Severity: apt.Error, Msg: "reading " + p + ": " + errText(err)})
+			continue
+		}
+		if IsIR(p) {
+			if filepath.Ext(p) == ".ll" {
+				src, err := os.ReadFile(p)
+				if err != nil {
+					diags = append(diags, apt.Diagnostic{Pos: apt.Pos{File: p}, Severity: apt.Error, Msg: err.Error()})
+					continue
+				}
+				if d, bad := unreadable(p, src); bad {
+					diags = append(diags, d)
+					continue
+				}
+			}
+			units = append(units, p)
+			continue
+		}
+		out := filepath.Join(dir, fmt.Sprintf("%d-%s.ll", i, strings.TrimSuffix(filepath.Base(p), filepath.Ext(p))))
+		args := slices.Clone(clangFlags)
+		if filepath.Ext(p) != ".c" && filepath.Ext(p) != ".i" {
+			args = append(args, "-x", "c++")
+		}
+		args = append(args, mpiFlags...)
+		for _, inc := range cfg.IncludeDirs {
+			args = append(args, "-I"+inc)
+		}
+		for _, k := range sortedKeys(cfg.Defines) {
+			if v := cfg.Defines[k]; v != "" {
+				args = append(args, "-D"+k+"="+v)
+			} else {
+				args = append(args, "-D"+k)
+			}
+		}
+		args = append(args, cfg.Flags...)
+		args = append(args, p, "-o", out)
+		if d, ok := run(clang, args, p); !ok {
+			diags = append(diags, d...)
+			continue
+		}
+		keep(cfg.KeepDir, out, filepath.Base(out))
+		units = append(units, out)
+	}
+	if hasErrors(diags) || len(units) == 0 {
+		return nil, "", diags
+	}
+	linked := filepath.Join(dir, "linked.ll")
+	if d, ok := run(link, append([]string{"-S", "-o", linked}, units...), paths[0]); !ok {
+		return nil, "", append(diags, d...)
+	}
+	keep(cfg.KeepDir, linked, "linked.ll")
+	norm := filepath.Join(dir, "normalised.ll")
+	if d, ok := run(opt, []string{"-S", "-passes=" + Passes, linked, "-o", norm}, paths[0]); !ok {
+		return nil, "", append(diags, d...)
+	}
+	keep(cfg.KeepDir, norm, "normalised.ll")
+	ir, err = os.ReadFile(norm)
+	if err != nil {
+		return fail(apt.Pos{}, err.Error())
+	}
+	return ir, norm, diags
+}
+
+func keep(dir, from, name string) {
+	if dir == "" {
+		return
+	}
+	if b, err := os.ReadFile(from); err == nil {
+		_ = os.WriteFile(filepath.Join(dir, name), b, 0o644)
+	}
+}
+
+func errText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func hasErrors(ds []apt.Diagnostic) bool {
+	return slices.ContainsFunc(ds, func(d apt.Diagnostic) bool { return d.Severity == apt.Error })
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// toolMessage is the compiler's own file:line:col: error: text.
+var toolMessage = regexp.MustCompile(`^(.+?):(\d+):(\d+): (error|fatal error): (.*)$`)
+
+// run runs an LLVM tool; on failure its error lines become diagnostics (at
+// their own positions when the tool gives them, else at file).
+func run(name string, args []string, file string) ([]apt.Diagnostic, bool) {
+	if _, err := exec.LookPath(name); err != nil {
+		return []apt.Diagnostic{{Pos: apt.Pos{File: file}, Severity: apt.Error, Msg: fmt.Sprintf(
+			"%s is not installed: C and C++ go through LLVM 14 (Debian: apt-get install clang-14 llvm-14), "+
+				"or give IR that clang-14 -S -emit-llvm -g wrote", name)}}, false
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command(name, args...)
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err == nil {
+		return nil, true
+	}
+	var out []apt.Diagnostic
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		m := toolMessage.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		l, _ := strconv.Atoi(m[2])
+		c, _ := strconv.Atoi(m[3])
+		msg := m[5]
+		if hint := newerIRHint(msg); hint != "" {
+			msg += "; " + hint
+		}
+		out = append(out, apt.Diagnostic{Pos: apt.Pos{File: m[1], Line: l, Col: c}, Severity: apt.Error, Msg: msg})
+	}
+	if len(out) == 0 {
+		msg := strings.TrimSpace(stderr.String())
+		if i := strings.IndexByte(msg, '\n'); i >= 0 {
+			msg = msg[:i]
+		}
+		out = append(out, apt.Diagnostic{Pos: apt.Pos{File: file}, Severity: apt.Error,
+			Msg: fmt.Sprintf("%s failed: %s", filepath.Base(name), msg)})
+	}
+	return out, false
+}
+
+// howToIR says how to produce IR this frontend reads.
+const howToIR = "mkvet reads LLVM 14 IR with typed pointers: give the C/C++ source, or write the IR with " +
+	"clang-14 -S -emit-llvm -g (clang 15: add -Xclang -no-opaque-pointers; clang 16 and later cannot write it)"
+
+// newerIRHint recognises LLVM 14 tools failing on IR of a newer LLVM.
+func newerIRHint(msg string) string {
+	for _, s := range []string{"ptr", "memory(", "opaque", "attribute", "expected type"} {
+		if strings.Contains(msg, s) {
+			return howToIR
+		}
+	}
+	return ""
+}
+
+// newerSyntax finds what LLVM 14's typed-pointer grammar does not have:
+// the opaque pointer type `ptr` and the attributes newer releases write.
+var newerSyntax = regexp.MustCompile(`(?:^|[\s(,\[{<])(ptr)(?:[\s,)*\]}>]|$)|\b(memory\(|nocallback\b|allockind\(|allocsize\(\w+\)\s*nofree)`)
+
+// unreadable reports IR text that the reader cannot take, at the first
+// line that shows it.
+func unreadable(name string, src []byte) (apt.Diagnostic, bool) {
+	line := 1
+	for len(src) > 0 {
+		end := bytes.IndexByte(src, '\n')
+		if end < 0 {
+			end = len(src)
+		}
+		text := src[:end]
+		if i := bytes.IndexByte(text, ';'); i >= 0 && !bytes.Contains(text[:i], []byte{'"'}) {
+			text = text[:i]
+		}
+		if m := newerSyntax.FindSubmatchIndex(text); m != nil {
+			col, what := m[2], "the opaque pointer type ptr"
+			if m[2] < 0 {
+				col, what = m[4], "attribute "+string(text[m[4]:m[5]])
+			}
+			return apt.Diagnostic{Pos: apt.Pos{File: name, Line: line, Col: col + 1}, Severity: apt.Error,
+				Msg: "IR of a newer LLVM (" + strings.TrimSuffix(what, "(") + "); " + howToIR}, true
+		}
+		if end == len(src) {
+			break
+		}
+		src = src[end+1:]
+		line++
+	}
+	return apt.Diagnostic{}, false
+}
+
+// mpiCompileFlags asks the MPI compiler wrapper for the include flags of
+// the MPI headers: Open MPI's mpicc -showme:compile, else MPICH's
+// mpicc -show (its -I words). None when there is no mpicc: a program that
+// includes mpi.h then fails to compile with clang's own message.
+func mpiCompileFlags() []string {
+	if out, err := exec.Command("mpicc", "-showme:compile").Output(); err == nil {
+		return strings.Fields(string(out))
+	}
+	if out, err := exec.Command("mpicc", "-show").Output(); err == nil {
+		var flags []string
+		for _, w := range strings.Fields(string(out)) {
+			if strings.HasPrefix(w, "-I") || strings.HasPrefix(w, "-D") {
+				flags = append(flags, w)
+			}
+		}
+		return flags
+	}
+	return []string{}
+}

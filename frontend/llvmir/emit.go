@@ -1,0 +1,580 @@
+package llvmir
+
+import (
+	"github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/metadata"
+	"github.com/llir/llvm/ir/value"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+)
+
+// The structuring turns the CFG back into nested constructs (a structural
+// analysis in the manner of decompilers): a loop becomes a Loop node at the
+// place its header is reached; a conditional branch becomes an If whose arms
+// run until the branch's immediate post-dominator at the current nesting
+// level, where they meet again; an edge back to the loop's header ends an
+// iteration (CYCLE inside an arm); an edge out of the loop is EXIT (RETURN
+// when it goes to the function's return). Phi nodes become assignments on
+// the edges that feed them (out of SSA), which vanish where the value and
+// the phi share a name.
+
+func (x *fn) budget() bool {
+	x.nodes++
+	if x.nodes > maxNodes {
+		x.stopped = true
+	}
+	return x.stopped
+}
+
+func (x *fn) info(l *loop) *levelInfo {
+	if l == nil {
+		if x.top == nil {
+			x.top = x.g.levelPostdom(nil)
+		}
+		return x.top
+	}
+	if l.level == nil {
+		l.level = x.g.levelPostdom(l)
+	}
+	return l.level
+}
+
+// seq emits the blocks from b until stop (or the level's sink) at the
+// nesting level of loop l (nil: the function's top level). arm is set
+// inside an If's arm, where reaching the loop's header needs a CYCLE.
+func (x *fn) seq(l *loop, b, stop int, arm bool) []apt.Node {
+	var out []apt.Node
+	sink := len(x.g.blocks)
+	first := true
+	for b != stop && b != sink && b >= 0 {
+		if x.budget() {
+			return out
+		}
+		if nl := x.g.header[b]; nl != nil && nl != l && !(first && l != nil && b == l.header) {
+			nodes, next := x.loopNode(nl)
+			out = append(out, nodes...)
+			first = false
+			if next < 0 {
+				return out
+			}
+			more, cont := x.arrive(l, next, stop, arm)
+			out = append(out, more...)
+			if !cont {
+				return out
+			}
+			b = next
+			continue
+		}
+		first = false
+		out = append(out, x.blockNodes(b)...)
+		switch t := x.g.blocks[b].Term.(type) {
+		case *ir.TermRet:
+			return append(out, x.ret(b, t)...)
+		case *ir.TermBr:
+			to := x.g.index[blockOf(t.Target)]
+			nodes, cont := x.jump(l, b, to, stop, arm)
+			out = append(out, nodes...)
+			if !cont {
+				return out
+			}
+			b = to
+		case *ir.TermCondBr:
+			if p := x.plans[l]; l != nil && p.kind == loopCounted && p.bottom && b == p.exitAt {
+				nodes, _ := x.jump(l, b, l.header, stop, arm)
+				return append(out, nodes...)
+			}
+			tt, ft := x.g.index[blockOf(t.TargetTrue)], x.g.index[blockOf(t.TargetFalse)]
+			cond := x.condExpr(t.Cond)
+			node, next := x.branch(l, b, stop, arm, []int{tt, ft}, func(arms [][]apt.Node) *apt.If {
+				return ifNode(x.posOf(t), cond, arms[0], arms[1])
+			})
+			out = append(out, node...)
+			if next < 0 {
+				return out
+			}
+			b = next
+		case *ir.TermSwitch:
+			targets := []int{x.g.index[blockOf(t.TargetDefault)]}
+			for _, c := range t.Cases {
+				targets = append(targets, x.g.index[blockOf(c.Target)])
+			}
+			sel := x.expr(t.X)
+			node, next := x.branch(l, b, stop, arm, targets, func(arms [][]apt.Node) *apt.If {
+				return x.selectNode(t, sel, arms)
+			})
+			out = append(out, node...)
+			if next < 0 {
+				return out
+			}
+			b = next
+		case *ir.TermUnreachable:
+			return append(out, &apt.Stop{NodeBase: apt.NodeBase{Span: spanAt(x.posOf(t))}})
+		default:
+			return append(out, x.unknown(x.posOf(t), t.LLString(), "this terminator (invoke, indirect branch) is not modelled"))
+		}
+	}
+	return out
+}
+
+// branch emits the arms of a branch at b to targets and the If make
+// builds from them; next is where the arms meet again (-1: they do not,
+// at this level).
+func (x *fn) branch(l *loop, b, stop int, arm bool, targets []int, make func([][]apt.Node) *apt.If) ([]apt.Node, int) {
+	sink := len(x.g.blocks)
+	m, ok := x.info(l).ipdom[b]
+	if !ok {
+		m = sink
+	}
+	merge := m
+	if m == sink {
+		merge = stop
+	}
+	arms := make_(len(targets))
+	for i, t := range targets {
+		nodes, cont := x.jump(l, b, t, merge, true)
+		if cont {
+			nodes = append(nodes, x.seq(l, t, merge, true)...)
+		}
+		arms[i] = nodes
+	}
+	n := make(arms)
+	var out []apt.Node
+	if n != nil {
+		out = append(out, n)
+	}
+	if m == sink || m == stop {
+		return out, -1
+	}
+	return out, m
+}
+
+func make_(n int) [][]apt.Node { return make([][]apt.Node, n) }
+
+// ifNode builds IF (cond) THEN yes ELSE no, leaving out empty arms.
+func ifNode(p apt.Pos, cond apt.Expr, yes, no []apt.Node) *apt.If {
+	f := &apt.If{NodeBase: apt.NodeBase{Span: spanOf(p, yes, no)}, Kind: apt.IfBlock}
+	switch {
+	case len(yes) == 0 && len(no) == 0:
+		return nil
+	case len(yes) == 0:
+		f.Branches = []*apt.Branch{{NodeBase: apt.NodeBase{Span: spanOf(p, no)}, Cond: not(cond), Body: no}}
+	default:
+		f.Branches = []*apt.Branch{{NodeBase: apt.NodeBase{Span: spanOf(p, yes)}, Cond: cond, Body: yes}}
+		if len(no) > 0 {
+			f.Branches = append(f.Branches, &apt.Branch{NodeBase: apt.NodeBase{Span: spanOf(p, no)}, Body: no})
+		}
+	}
+	return f
+}
+
+func not(e apt.Expr) apt.Expr {
+	if u, ok := e.(*apt.Unary); ok && u.Op == apt.OpNot {
+		return u.X
+	}
+	if b, ok := e.(*apt.Binary); ok {
+		inv := map[apt.Op]apt.Op{apt.OpLt: apt.OpGe, apt.OpGe: apt.OpLt, apt.OpGt: apt.OpLe, apt.OpLe: apt.OpGt,
+			apt.OpEq: apt.OpNe, apt.OpNe: apt.OpEq}
+		if o, ok := inv[b.Op]; ok {
+			c := *b
+			c.Op = o
+			return &c
+		}
+	}
+	return &apt.Unary{Pos: e.At(), Op: apt.OpNot, X: e}
+}
+
+// selectNode is a switch as SELECT CASE: cases sharing a target share a
+// branch; the default is CASE DEFAULT.
+func (x *fn) selectNode(t *ir.TermSwitch, sel apt.Expr, arms [][]apt.Node) *apt.If {
+	p := x.posOf(t)
+	f := &apt.If{NodeBase: apt.NodeBase{Span: spanAt(p)}, Kind: apt.IfSelect, Selector: sel}
+	byTarget := map[value.Value]*apt.Branch{}
+	for i, c := range t.Cases {
+		if br, ok := byTarget[c.Target]; ok {
+			br.Cases = append(br.Cases, apt.CaseValue{Lo: x.expr(c.X)})
+			continue
+		}
+		br := &apt.Branch{NodeBase: apt.NodeBase{Span: spanOf(p, arms[i+1])}, Cases: []apt.CaseValue{{Lo: x.expr(c.X)}}, Body: arms[i+1]}
+		byTarget[c.Target] = br
+		f.Branches = append(f.Branches, br)
+	}
+	if len(arms[0]) > 0 {
+		f.Branches = append(f.Branches, &apt.Branch{NodeBase: apt.NodeBase{Span: spanOf(p, arms[0])}, Body: arms[0]})
+	}
+	return f
+}
+
+// jump emits the edge from -> to: the phi copies it carries, then what
+// reaching to means at this level. cont says whether to goes on in the
+// same sequence.
+func (x *fn) jump(l *loop, from, to, stop int, arm bool) ([]apt.Node, bool) {
+	out := x.copies(from, to)
+	more, cont := x.arrive(l, to, stop, arm)
+	return append(out, more...), cont
+}
+
+// arrive is what reaching block to means at level l.
+func (x *fn) arrive(l *loop, to, stop int, arm bool) ([]apt.Node, bool) {
+	if to == stop {
+		return nil, false
+	}
+	if l != nil && to == l.header {
+		if arm {
+			return []apt.Node{&apt.Cycle{}}, false
+		}
+		return nil, false
+	}
+	if l != nil && !l.blocks[to] {
+		if to == x.retB {
+			return x.retBlock(to), false
+		}
+		if p := x.plans[l]; p != nil && to == p.exit {
+			return []apt.Node{&apt.Exit{}}, false
+		}
+		return []apt.Node{x.unknown(x.blockPos(to), "goto",
+			"a jump out of more than one loop (goto) is not modelled; what follows it is not counted")}, false
+	}
+	return nil, true
+}
+
+// retBlock emits the function's return block reached from inside a loop.
+func (x *fn) retBlock(b int) []apt.Node {
+	t := x.g.blocks[b].Term.(*ir.TermRet)
+	return x.ret(b, t)
+}
+
+func (x *fn) ret(b int, t *ir.TermRet) []apt.Node {
+	var out []apt.Node
+	p := x.posOf(t)
+	if t.X != nil && x.result != "" {
+		var ops apt.Ops
+		e := x.exprOps(t.X, &ops)
+		out = append(out, block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: x.nameExpr(x.result, x.vars[x.result].Type), Value: e, Ops: ops}))
+	}
+	return append(out, &apt.Return{NodeBase: apt.NodeBase{Span: spanAt(p)}})
+}
+
+func block(stmts ...*apt.Stmt) *apt.Block {
+	b := &apt.Block{Stmts: stmts}
+	b.Span = stmts[0].Span
+	for _, s := range stmts[1:] {
+		if s.Span.File == b.Span.File && (s.Span.EndLine > b.Span.EndLine || s.Span.EndLine == b.Span.EndLine && s.Span.EndCol > b.Span.EndCol) {
+			b.Span.EndLine, b.Span.EndCol = s.Span.EndLine, s.Span.EndCol
+		}
+		if b.Span.Line == 0 {
+			b.Span = s.Span
+		}
+	}
+	return b
+}
+
+// copies are the assignments of the phis of to on the edge from from, as
+// a parallel copy: where one copy reads what another writes, every value
+// goes through a fresh temporary first.
+func (x *fn) copies(from, to int) []apt.Node {
+	var targets []string
+	var values []apt.Expr
+	var opss []apt.Ops
+	skipIV := value.Value(nil)
+	var header []ir.Instruction
+	if l := x.g.header[to]; l != nil {
+		// A counted DO sets its variable itself, on entry and per step.
+		if p := x.plans[l]; p.kind == loopCounted {
+			skipIV = p.iv
+		} else if p.kind == loopWhile && l.blocks[from] {
+			header = p.header
+		}
+	}
+	for _, phi := range phis(x.g.blocks[to]) {
+		if value.Value(phi) == skipIV {
+			continue
+		}
+		var in value.Value
+		for _, inc := range phi.Incs {
+			if x.g.index[blockOf(inc.Pred)] == from {
+				in = unwrapArg(inc.X)
+			}
+		}
+		if in == nil {
+			continue
+		}
+		if n, ok := x.names[in]; ok && n == x.names[phi] && !x.inline[in] {
+			continue
+		}
+		var ops apt.Ops
+		targets = append(targets, x.names[phi])
+		values = append(values, x.exprOps(in, &ops))
+		opss = append(opss, ops)
+		x.declare(x.names[phi], valueType(phi.Typ), x.dimsOf(phi))
+	}
+	var stmts []*apt.Stmt
+	p := x.blockPos(from)
+	conflict := false
+	for i := range values {
+		for j, t := range targets {
+			if j != i && reads(values[i], t) {
+				conflict = true
+			}
+		}
+	}
+	if conflict {
+		tmps := make([]string, len(values))
+		for i, v := range values {
+			tmps[i] = x.uniq(targets[i] + "_in")
+			x.declare(tmps[i], x.vars[targets[i]].Type, nil)
+			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: x.nameExpr(tmps[i], x.vars[tmps[i]].Type), Value: v, Ops: opss[i]})
+		}
+		for i, t := range targets {
+			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: x.nameExpr(t, x.vars[t].Type), Value: x.nameExpr(tmps[i], x.vars[tmps[i]].Type)})
+		}
+	} else {
+		for i, t := range targets {
+			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: x.nameExpr(t, x.vars[t].Type), Value: values[i], Ops: opss[i]})
+		}
+	}
+	var out []apt.Node
+	if len(stmts) > 0 {
+		out = append(out, block(stmts...))
+	}
+	if len(header) > 0 {
+		out = append(out, x.instNodes(header)...)
+	}
+	return out
+}
+
+func reads(e apt.Expr, name string) bool {
+	found := false
+	apt.InspectExpr(e, func(e apt.Expr) bool {
+		switch n := e.(type) {
+		case *apt.Name:
+			found = found || n.Name == name
+		case *apt.Index:
+			found = found || n.Name == name
+		}
+		return !found
+	})
+	return found
+}
+
+// loopNode emits loop nl and returns the block after it (-1: none).
+func (x *fn) loopNode(nl *loop) ([]apt.Node, int) {
+	p := x.plans[nl]
+	span := x.loopSpan(nl)
+	var out []apt.Node
+	switch p.kind {
+	case loopCounted, loopWhile:
+		pre := x.instNodes(p.header)
+		out = append(out, pre...)
+		var body []apt.Node
+		if p.kind == loopCounted && !p.bottom {
+			body = append(body, x.instNodes(p.header)...)
+		}
+		body = append(body, x.seq(nl, p.body, len(x.g.blocks), false)...)
+		body = trimCycles(body)
+		lp := &apt.Loop{NodeBase: apt.NodeBase{Span: span}, Body: body}
+		if p.kind == loopCounted {
+			lp.Var = x.names[p.iv]
+			x.declare(lp.Var, valueType(p.iv.Typ), nil)
+			lp.Lower, lp.Upper = x.expr(p.start), x.upper(p)
+			if p.step != 1 {
+				lp.Step = intConst(p.step)
+			}
+		} else {
+			c := x.condExpr(p.cond)
+			if p.exitOnTrue {
+				c = not(c)
+			}
+			lp.While = c
+		}
+		out = append(out, lp)
+		out = append(out, x.copies(p.exitAt, p.exit)...)
+		return out, p.exit
+	}
+	body := trimCycles(x.seq(nl, nl.header, len(x.g.blocks), false))
+	out = append(out, &apt.Loop{NodeBase: apt.NodeBase{Span: span}, Forever: true, Body: body})
+	next := -1
+	for _, e := range nl.exits {
+		if e.to != x.retB {
+			next = e.to
+			break
+		}
+	}
+	p.exit = next
+	return out, next
+}
+
+// trimCycles drops the CYCLEs that end the last statement's arms: the
+// iteration ends there anyway.
+func trimCycles(body []apt.Node) []apt.Node {
+	if len(body) == 0 {
+		return body
+	}
+	switch n := body[len(body)-1].(type) {
+	case *apt.Cycle:
+		return body[:len(body)-1]
+	case *apt.If:
+		for _, b := range n.Branches {
+			b.Body = trimCycles(b.Body)
+		}
+	}
+	return body
+}
+
+// loopSpan is the loop's source extent: the !llvm.loop metadata clang
+// attaches to the latch names its first and last positions.
+func (x *fn) loopSpan(l *loop) apt.Span {
+	for _, t := range l.latches {
+		term, ok := x.g.blocks[t].Term.(interface {
+			MDAttachments() []*metadata.Attachment
+		})
+		if !ok {
+			continue
+		}
+		for _, a := range term.MDAttachments() {
+			tup, ok := a.Node.(*metadata.Tuple)
+			if a.Name != "llvm.loop" || !ok {
+				continue
+			}
+			var locs []*metadata.DILocation
+			for _, f := range tup.Fields {
+				if loc, ok := f.(*metadata.DILocation); ok {
+					locs = append(locs, loc)
+				}
+			}
+			if len(locs) >= 1 {
+				s := locs[0]
+				e := locs[len(locs)-1]
+				file := x.l.file(scopeFile(s.Scope))
+				return apt.Span{File: file, Line: int(s.Line), Col: max(1, int(s.Column)), EndLine: int(e.Line), EndCol: max(1, int(e.Column))}
+			}
+		}
+	}
+	return spanAt(x.blockPos(l.header))
+}
+
+func (x *fn) posOf(v any) apt.Pos {
+	if m, ok := v.(interface {
+		MDAttachments() []*metadata.Attachment
+	}); ok {
+		if p := x.l.pos(m.MDAttachments()); p.IsValid() {
+			return p
+		}
+	}
+	return x.r.Span.Start()
+}
+
+// blockPos is the first known position in block b.
+func (x *fn) blockPos(b int) apt.Pos {
+	if b < 0 || b >= len(x.g.blocks) {
+		return x.r.Span.Start()
+	}
+	for _, inst := range x.g.blocks[b].Insts {
+		if isDbg(inst) {
+			continue
+		}
+		if m, ok := inst.(interface {
+			MDAttachments() []*metadata.Attachment
+		}); ok {
+			if p := x.l.pos(m.MDAttachments()); p.IsValid() {
+				return p
+			}
+		}
+	}
+	return x.posOf(x.g.blocks[b].Term)
+}
+
+func spanOf(p apt.Pos, lists ...[]apt.Node) apt.Span {
+	s := spanAt(p)
+	for _, l := range lists {
+		for _, n := range l {
+			ns := n.Base().Span
+			if ns.File == s.File && ns.EndLine > s.EndLine {
+				s.EndLine, s.EndCol = ns.EndLine, ns.EndCol
+			}
+		}
+	}
+	return s
+}
+
+// blockNodes emits the instructions of block b.
+func (x *fn) blockNodes(b int) []apt.Node {
+	return x.instNodes(x.g.blocks[b].Insts)
+}
+
+// instNodes emits instructions: runs of assignments become Blocks; calls,
+// communication and I/O become nodes of their own.
+func (x *fn) instNodes(insts []ir.Instruction) []apt.Node {
+	var out []apt.Node
+	var stmts []*apt.Stmt
+	flush := func() {
+		if len(stmts) > 0 {
+			out = append(out, block(stmts...))
+			stmts = nil
+		}
+	}
+	for _, inst := range insts {
+		if isDbg(inst) {
+			continue
+		}
+		if v, ok := inst.(value.Value); ok && (x.inline[v] || x.skip[v] || x.alias[v] != nil) {
+			continue
+		}
+		p := x.posOf(inst)
+		switch c := inst.(type) {
+		case *ir.InstPhi, *ir.InstAlloca:
+			continue
+		case *ir.InstStore:
+			if x.skipStore[c] {
+				continue
+			}
+			var ops apt.Ops
+			target, elem := x.location(c.Dst, &ops)
+			if elem {
+				ops.Stores++
+			}
+			val := x.exprOps(c.Src, &ops)
+			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: target, Value: val, Ops: ops})
+		case *ir.InstCall:
+			s, nodes := x.call(c, p)
+			if s != nil {
+				stmts = append(stmts, s)
+			}
+			if len(nodes) > 0 {
+				flush()
+				out = append(out, nodes...)
+			}
+		case *ir.InstFence, *ir.InstCmpXchg, *ir.InstAtomicRMW, *ir.InstVAArg:
+			continue
+		default:
+			v, ok := inst.(value.Value)
+			if !ok {
+				continue
+			}
+			var ops apt.Ops
+			e := x.build(inst, &ops)
+			name := x.names[v]
+			x.declare(name, valueType(v.Type()), x.dimsOf(v))
+			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: x.nameExpr(name, x.vars[name].Type), Value: e, Ops: ops})
+		}
+	}
+	flush()
+	return out
+}
+
+// dimsOf gives a pointer-valued variable an assumed-size dimension: it
+// is used as an array.
+func (x *fn) dimsOf(v value.Value) []apt.Dim {
+	if _, ok := v.Type().(interface{ IsPointer() }); ok {
+		return nil
+	}
+	if isPointer(v.Type()) {
+		return []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}}
+	}
+	return nil
+}
+
+func isConstZero(v value.Value) bool {
+	c, ok := unwrapArg(v).(*constant.Int)
+	return ok && c.X.Sign() == 0
+}

@@ -1,0 +1,498 @@
+package llvmir
+
+import (
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/enum"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+)
+
+func isPointer(t types.Type) bool {
+	_, ok := t.(*types.PointerType)
+	return ok
+}
+
+func (x *fn) nameExpr(name string, t apt.Type) apt.Expr {
+	return &apt.Name{Name: name, Type: t}
+}
+
+func (x *fn) expr(v value.Value) apt.Expr { return x.exprOps(v, nil) }
+
+// condExpr is a branch condition as a logical expression.
+func (x *fn) condExpr(v value.Value) apt.Expr {
+	e := x.expr(v)
+	if c, ok := e.(*apt.Const); ok && c.Kind == apt.ConstInt {
+		return logical(c.Text != "0")
+	}
+	return e
+}
+
+func logical(b bool) apt.Expr {
+	t := ".FALSE."
+	if b {
+		t = ".TRUE."
+	}
+	return &apt.Const{Kind: apt.ConstLogical, Text: t, Type: apt.Type{Base: apt.TypeLogical, Kind: 4}}
+}
+
+func unknownExpr(what string) apt.Expr {
+	return &apt.FuncCall{Name: what, Type: apt.Type{Base: apt.TypeUnknown}}
+}
+
+// exprOps is the expression of value v; the operations of the
+// instructions written into it are added to ops (when not nil).
+func (x *fn) exprOps(v value.Value, ops *apt.Ops) apt.Expr {
+	if ops == nil {
+		ops = &apt.Ops{}
+	}
+	v = unwrapArg(v)
+	switch c := v.(type) {
+	case *constant.Int:
+		if c.Typ.BitSize == 1 {
+			return logical(c.X.Sign() != 0)
+		}
+		return bigConst(c.X)
+	case *constant.Float:
+		return floatConst(c)
+	case *constant.Null, *constant.ZeroInitializer:
+		return intConst(0)
+	case *constant.Undef, *constant.Poison:
+		return unknownExpr("undefined")
+	case *ir.Global:
+		return x.globalRef(c)
+	case *ir.Func:
+		return &apt.Name{Name: x.l.fnames[c], Type: apt.Type{Base: apt.TypeUnknown}}
+	case *constant.ExprBitCast:
+		return x.exprOps(c.From, ops)
+	case *constant.ExprAddrSpaceCast:
+		return x.exprOps(c.From, ops)
+	case *constant.ExprPtrToInt:
+		return x.exprOps(c.From, ops)
+	case *constant.ExprIntToPtr:
+		return x.exprOps(c.From, ops)
+	case *constant.ExprGetElementPtr:
+		e, _ := x.gepRef(c.Src, c.ElemType, constValues(c.Indices), ops)
+		return e
+	case *ir.Param:
+		n := x.names[c]
+		return x.nameExpr(n, x.vars[n].Type)
+	case ir.Instruction:
+		if a, ok := x.alias[v]; ok {
+			return x.exprOps(a, ops)
+		}
+		if x.inline[v] {
+			return x.build(c, ops)
+		}
+		n, ok := x.names[v]
+		if !ok {
+			return unknownExpr("unnamed")
+		}
+		x.declare(n, valueType(v.Type()), x.dimsOf(v))
+		return x.nameExpr(n, x.vars[n].Type)
+	}
+	return unknownExpr("constant")
+}
+
+func constValues(cs []constant.Constant) []value.Value {
+	out := make([]value.Value, len(cs))
+	for i, c := range cs {
+		out[i] = c
+	}
+	return out
+}
+
+func bigConst(v *big.Int) apt.Expr {
+	if v.Sign() < 0 {
+		return &apt.Unary{Op: apt.OpNeg, X: bigConst(new(big.Int).Neg(v))}
+	}
+	return &apt.Const{Kind: apt.ConstInt, Text: v.String(), Type: intType}
+}
+
+// floatConst writes a floating-point constant as the shortest decimal
+// that reads back as the same double: the number the source wrote (0.1,
+// not its binary expansion).
+func floatConst(c *constant.Float) apt.Expr {
+	if c.NaN || c.X == nil || c.X.IsInf() {
+		return unknownExpr("nan")
+	}
+	neg := c.X.Sign() < 0
+	f, _ := new(big.Float).Abs(c.X).Float64()
+	text := strings.ToUpper(strconv.FormatFloat(f, 'g', -1, 64))
+	if !strings.ContainsAny(text, ".E") {
+		text += ".0"
+	}
+	var e apt.Expr = &apt.Const{Kind: apt.ConstReal, Text: text, Type: valueType(c.Typ)}
+	if neg {
+		e = &apt.Unary{Op: apt.OpNeg, X: e}
+	}
+	return e
+}
+
+// globalRef is a global variable or an MPI handle (Open MPI's predefined
+// objects: ompi_mpi_comm_world is MPI_COMM_WORLD, ompi_mpi_op_sum MPI_SUM).
+func (x *fn) globalRef(g *ir.Global) apt.Expr {
+	name := g.Name()
+	if strings.HasPrefix(name, "ompi_") {
+		n := strings.TrimPrefix(name, "ompi_")
+		n = strings.Replace(n, "mpi_op_", "mpi_", 1)
+		if !strings.HasPrefix(n, "mpi_") {
+			n = "mpi_" + n
+		}
+		x.useMPI()
+		return &apt.Name{Name: n, Type: intType}
+	}
+	if v := x.l.globals[g]; v != nil {
+		return &apt.Name{Name: v.Name, Type: v.Type, Array: len(v.Dims) > 0}
+	}
+	return unknownExpr("address_of_" + strings.ToLower(cleanName(name)))
+}
+
+func (x *fn) useMPI() {
+	x.l.mpi = true
+	for _, u := range x.r.Scope.Uses {
+		if u.Module == "mpi" {
+			return
+		}
+	}
+	x.r.Scope.Uses = append(x.r.Scope.Uses, &apt.Use{Module: "mpi", Resolved: true})
+}
+
+var iops = map[string]apt.Op{"add": apt.OpAdd, "sub": apt.OpSub, "mul": apt.OpMul}
+
+// build is the expression an instruction computes, with its operations
+// counted into ops.
+func (x *fn) build(inst ir.Instruction, ops *apt.Ops) apt.Expr {
+	bin := func(op apt.Op, a, b value.Value, count *int) apt.Expr {
+		v := inst.(value.Value)
+		if x.addr[v] {
+			ops.SubscriptOps++
+		} else if count != nil {
+			*count++
+		}
+		return &apt.Binary{Op: op, X: x.exprOps(a, ops), Y: x.exprOps(b, ops)}
+	}
+	switch c := inst.(type) {
+	case *ir.InstAdd:
+		return bin(apt.OpAdd, c.X, c.Y, &ops.Adds)
+	case *ir.InstSub:
+		return bin(apt.OpSub, c.X, c.Y, &ops.Adds)
+	case *ir.InstMul:
+		return bin(apt.OpMul, c.X, c.Y, &ops.Muls)
+	case *ir.InstSDiv, *ir.InstUDiv:
+		a, b := operands(c)[0], operands(c)[1]
+		e := bin(apt.OpDiv, a, b, &ops.Divs).(*apt.Binary)
+		e.IntDiv = true
+		if !x.addr[c.(value.Value)] {
+			ops.IntDivs++
+		}
+		return e
+	case *ir.InstSRem, *ir.InstURem:
+		a, b := operands(c)[0], operands(c)[1]
+		if !x.addr[c.(value.Value)] {
+			ops.Divs++
+			ops.IntDivs++
+		} else {
+			ops.SubscriptOps++
+		}
+		return intrinsic("mod", intType, x.exprOps(a, ops), x.exprOps(b, ops))
+	case *ir.InstShl:
+		if k, ok := c.Y.(*constant.Int); ok && k.X.IsInt64() && k.X.Int64() < 62 {
+			return bin(apt.OpMul, c.X, constant.NewInt(types.I64, 1<<k.X.Int64()), &ops.Muls)
+		}
+	case *ir.InstAShr, *ir.InstLShr:
+		a, b := operands(c)[0], operands(c)[1]
+		if k, ok := b.(*constant.Int); ok && k.X.IsInt64() && k.X.Int64() < 62 {
+			e := bin(apt.OpDiv, a, constant.NewInt(types.I64, 1<<k.X.Int64()), &ops.Divs).(*apt.Binary)
+			e.IntDiv = true
+			return e
+		}
+	case *ir.InstAnd, *ir.InstOr, *ir.InstXor:
+		a, b := operands(c)[0], operands(c)[1]
+		ops.Logic++
+		if t, ok := c.(value.Value).Type().(*types.IntType); ok && t.BitSize == 1 {
+			op := map[string]apt.Op{"and": apt.OpAnd, "or": apt.OpOr, "xor": apt.OpNeqv}[opName(c)]
+			return &apt.Binary{Op: op, X: x.exprOps(a, ops), Y: x.exprOps(b, ops)}
+		}
+		fn := map[string]string{"and": "iand", "or": "ior", "xor": "ieor"}[opName(c)]
+		return intrinsic(fn, intType, x.exprOps(a, ops), x.exprOps(b, ops))
+	case *ir.InstFAdd:
+		return bin(apt.OpAdd, c.X, c.Y, &ops.Adds)
+	case *ir.InstFSub:
+		return bin(apt.OpSub, c.X, c.Y, &ops.Adds)
+	case *ir.InstFMul:
+		return bin(apt.OpMul, c.X, c.Y, &ops.Muls)
+	case *ir.InstFDiv:
+		return bin(apt.OpDiv, c.X, c.Y, &ops.Divs)
+	case *ir.InstFRem:
+		ops.Divs++
+		return intrinsic("mod", valueType(c.Typ), x.exprOps(c.X, ops), x.exprOps(c.Y, ops))
+	case *ir.InstFNeg:
+		ops.Negs++
+		return &apt.Unary{Op: apt.OpNeg, X: x.exprOps(c.X, ops)}
+	case *ir.InstTrunc, *ir.InstZExt, *ir.InstSExt, *ir.InstFPTrunc, *ir.InstFPExt, *ir.InstBitCast,
+		*ir.InstAddrSpaceCast, *ir.InstPtrToInt, *ir.InstIntToPtr, *ir.InstFreeze:
+		return x.exprOps(operands(c)[0], ops)
+	case *ir.InstSIToFP, *ir.InstUIToFP:
+		return x.exprOps(operands(c)[0], ops)
+	case *ir.InstFPToSI, *ir.InstFPToUI:
+		return intrinsic("int", intType, x.exprOps(operands(c)[0], ops))
+	case *ir.InstICmp:
+		if !x.addr[c] {
+			ops.Cmps++
+		}
+		return &apt.Binary{Op: ipredOp(c.Pred), X: x.exprOps(c.X, ops), Y: x.exprOps(c.Y, ops)}
+	case *ir.InstFCmp:
+		ops.Cmps++
+		op, ok := fpredOp(c.Pred)
+		if !ok {
+			return unknownExpr("fcmp_" + c.Pred.String())
+		}
+		return &apt.Binary{Op: op, X: x.exprOps(c.X, ops), Y: x.exprOps(c.Y, ops)}
+	case *ir.InstSelect:
+		return intrinsic("merge", valueType(c.Typ), x.exprOps(c.ValueTrue, ops), x.exprOps(c.ValueFalse, ops), x.exprOps(c.Cond, ops))
+	case *ir.InstGetElementPtr:
+		e, _ := x.gepRef(c.Src, c.ElemType, c.Indices, ops)
+		return e
+	case *ir.InstLoad:
+		e, elem := x.location(c.Src, ops)
+		if elem {
+			ops.Loads++
+		}
+		return e
+	case *ir.InstPhi:
+		n := x.names[c]
+		return x.nameExpr(n, valueType(c.Typ))
+	case *ir.InstCall:
+		return x.callExpr(c, ops)
+	}
+	return unknownExpr(strings.ToLower(opName(inst)))
+}
+
+func opName(inst any) string {
+	s := ""
+	if l, ok := inst.(interface{ LLString() string }); ok {
+		s = l.LLString()
+	}
+	if i := strings.Index(s, "= "); i >= 0 {
+		s = s[i+2:]
+	}
+	if i := strings.IndexByte(s, ' '); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+func intrinsic(name string, t apt.Type, args ...apt.Expr) apt.Expr {
+	return &apt.FuncCall{Name: name, Intrinsic: true, Args: args, Type: t}
+}
+
+func ipredOp(p enum.IPred) apt.Op {
+	switch p {
+	case enum.IPredEQ:
+		return apt.OpEq
+	case enum.IPredNE:
+		return apt.OpNe
+	case enum.IPredSLT, enum.IPredULT:
+		return apt.OpLt
+	case enum.IPredSLE, enum.IPredULE:
+		return apt.OpLe
+	case enum.IPredSGT, enum.IPredUGT:
+		return apt.OpGt
+	}
+	return apt.OpGe
+}
+
+func fpredOp(p enum.FPred) (apt.Op, bool) {
+	switch p {
+	case enum.FPredOEQ, enum.FPredUEQ:
+		return apt.OpEq, true
+	case enum.FPredONE, enum.FPredUNE:
+		return apt.OpNe, true
+	case enum.FPredOLT, enum.FPredULT:
+		return apt.OpLt, true
+	case enum.FPredOLE, enum.FPredULE:
+		return apt.OpLe, true
+	case enum.FPredOGT, enum.FPredUGT:
+		return apt.OpGt, true
+	case enum.FPredOGE, enum.FPredUGE:
+		return apt.OpGe, true
+	}
+	return 0, false
+}
+
+// location is what a load reads or a store writes at address p: a scalar
+// variable (a local whose address was taken, a global, a scalar passed by
+// reference, a field path of one) or an element of an array; elem says
+// which.
+func (x *fn) location(p value.Value, ops *apt.Ops) (apt.Expr, bool) {
+	p = stripCasts(p)
+	switch c := p.(type) {
+	case *ir.InstAlloca:
+		n := x.names[c]
+		if d := dims(c.ElemType); len(d) > 0 {
+			x.declare(n, valueType(c.ElemType), d)
+			return &apt.Index{Name: n, Subs: zeros(len(d)), Type: valueType(c.ElemType)}, true
+		}
+		x.declare(n, valueType(c.ElemType), nil)
+		return x.nameExpr(n, x.vars[n].Type), false
+	case *ir.Global:
+		e := x.globalRef(c)
+		if nm, ok := e.(*apt.Name); ok && nm.Array {
+			return &apt.Index{Name: nm.Name, Subs: zeros(len(dims(c.ContentType))), Type: nm.Type}, true
+		}
+		return e, false
+	case *ir.Param:
+		n := x.names[c]
+		if x.scalarP[c] {
+			return x.nameExpr(n, x.vars[n].Type), false
+		}
+		return &apt.Index{Name: n, Subs: zeros(1), Type: x.vars[n].Type}, true
+	case *ir.InstGetElementPtr:
+		return x.gepRef(c.Src, c.ElemType, c.Indices, ops)
+	case *constant.ExprGetElementPtr:
+		return x.gepRef(c.Src, c.ElemType, constValues(c.Indices), ops)
+	}
+	e := x.exprOps(p, ops)
+	if nm, ok := e.(*apt.Name); ok {
+		return &apt.Index{Name: nm.Name, Subs: zeros(1), Type: nm.Type}, true
+	}
+	return unknownExpr("memory"), true
+}
+
+func zeros(n int) []apt.Expr {
+	out := make([]apt.Expr, n)
+	for i := range out {
+		out[i] = intConst(0)
+	}
+	return out
+}
+
+// gepRef is the reference an address computation makes: an element of
+// an array with one subscript per array dimension walked (the pointer
+// offset first, for a pointer base), or a scalar field path s%f.
+func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *apt.Ops) (apt.Expr, bool) {
+	var name string
+	var subs []apt.Expr
+	root := false // a named object, not a pointer: the first index is 0
+	base := stripCasts(src)
+	var t apt.Type
+	switch b := base.(type) {
+	case *ir.InstAlloca:
+		name, root = x.names[b], true
+		x.declare(name, valueType(b.ElemType), dims(b.ElemType))
+	case *ir.Global:
+		e := x.globalRef(b)
+		nm, ok := e.(*apt.Name)
+		if !ok {
+			return e, true
+		}
+		name, root = nm.Name, true
+	case *ir.InstGetElementPtr, *constant.ExprGetElementPtr:
+		inner, _ := x.location(b, ops)
+		switch r := inner.(type) {
+		case *apt.Index:
+			name, subs = r.Name, append([]apt.Expr(nil), r.Subs...)
+		case *apt.Name:
+			name = r.Name
+		default:
+			return inner, true
+		}
+		// Pointer arithmetic on an element: the offset adds to the last
+		// subscript.
+		if len(idx) > 0 {
+			off := x.exprOps(idx[0], ops)
+			if len(subs) > 0 {
+				if v, ok := constValue(off); !ok || v != 0 {
+					subs[len(subs)-1] = sum(subs[len(subs)-1], off, ops)
+				}
+			} else if v, ok := constValue(off); !ok || v != 0 {
+				subs = append(subs, off)
+			}
+			idx = idx[1:]
+		}
+		root = true
+		idx = append([]value.Value{nil}, idx...)
+	default:
+		e := x.exprOps(base, ops)
+		nm, ok := e.(*apt.Name)
+		if !ok {
+			return unknownExpr("memory"), true
+		}
+		name = nm.Name
+	}
+	t = valueType(elem)
+	cur := elem
+	for i, v := range idx {
+		if i == 0 {
+			if v == nil {
+				continue
+			}
+			if root && isConstZero(v) {
+				continue
+			}
+			subs = append(subs, x.exprOps(v, ops))
+			continue
+		}
+		switch ct := cur.(type) {
+		case *types.StructType:
+			k := 0
+			if ci, ok := unwrapArg(v).(*constant.Int); ok {
+				k = int(ci.X.Int64())
+			}
+			name += "%" + x.l.fieldName(ct, k)
+			if k < len(ct.Fields) {
+				cur = ct.Fields[k]
+			}
+		case *types.ArrayType:
+			subs = append(subs, x.exprOps(v, ops))
+			cur = ct.ElemType
+		default:
+			subs = append(subs, x.exprOps(v, ops))
+		}
+		t = valueType(cur)
+	}
+	if _, isArr := cur.(*types.ArrayType); isArr {
+		// The address of a row: its first element.
+		for d := range dims(cur) {
+			_ = d
+			subs = append(subs, intConst(0))
+		}
+		t = valueType(cur)
+	}
+	if len(subs) == 0 {
+		if _, ok := x.vars[name]; !ok {
+			x.declare(name, t, nil)
+		}
+		return x.nameExpr(name, t), false
+	}
+	if v := x.vars[name]; v == nil {
+		x.declare(name, t, []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}})
+	}
+	return &apt.Index{Name: name, Subs: subs, Type: t}, true
+}
+
+func sum(a, b apt.Expr, ops *apt.Ops) apt.Expr {
+	ops.SubscriptOps++
+	return &apt.Binary{Op: apt.OpAdd, X: a, Y: b}
+}
+
+// fieldName names field k of a struct type from the debug info's member
+// list, else by its position.
+func (l *lifter) fieldName(t *types.StructType, k int) string {
+	if l.fields == nil {
+		l.indexFields()
+	}
+	name := strings.TrimPrefix(t.Name(), "struct.")
+	name = strings.TrimPrefix(name, "class.")
+	if fs, ok := l.fields[name]; ok && k < len(fs) {
+		return fs[k]
+	}
+	return "f" + strconv.Itoa(k)
+}

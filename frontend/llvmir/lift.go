@@ -1,0 +1,538 @@
+package llvmir
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/enum"
+	"github.com/llir/llvm/ir/metadata"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+)
+
+// loopKind is how a natural loop becomes an APT Loop.
+type loopKind int
+
+const (
+	// loopGeneric is a DO without control: the exit tests stay inside as
+	// IFs holding EXIT.
+	loopGeneric loopKind = iota
+	// loopCounted has an induction variable with a constant step compared
+	// with a loop-invariant bound: a counted DO with Fortran's trip count.
+	loopCounted
+	// loopWhile tests a condition of values the header computes without
+	// side effects before each iteration: a DO WHILE.
+	loopWhile
+)
+
+// loopPlan is what the analysis decided for one loop.
+type loopPlan struct {
+	kind   loopKind
+	bottom bool // the test is in the latch (the body runs at least once)
+	exitAt int  // the block holding the loop's own test
+	exit   int  // the block the test leaves to
+	body   int  // the first block of the body (header-tested loops)
+	cond   value.Value
+	// exitOnTrue is set when the test's true target leaves the loop.
+	exitOnTrue bool
+	// counted loops:
+	iv     *ir.InstPhi
+	next   ir.Instruction // the increment, not emitted
+	start   value.Value
+	step    int64
+	pred    enum.IPred
+	boundOp value.Value
+	onNext  bool // a latch test compares the incremented value
+	header []ir.Instruction // header instructions materialised around the loop
+}
+
+// use is one use of a value: the user and where it sits. A phi's use is
+// at the end of the incoming block.
+type use struct {
+	user  any // ir.Instruction or ir.Terminator
+	block int
+	index int // position in the block; len(Insts) for the terminator and phi uses
+}
+
+// fn lifts one function.
+type fn struct {
+	l *lifter
+	f *ir.Func
+	g *graph
+	r *apt.Routine
+
+	names   map[value.Value]string
+	srcName map[value.Value]bool // the name is the source's (debug info)
+	uses    map[value.Value][]use
+	site    map[value.Value]use // definition site
+	inline  map[value.Value]bool
+	skip    map[value.Value]bool
+	addr    map[value.Value]bool // integer arithmetic that only computes addresses
+	plans   map[*loop]*loopPlan
+	vars    map[string]*apt.Var
+	scalarP map[*ir.Param]bool // pointer formals used as one scalar by reference
+	retB    int                // the function's return block, -1 if none
+	result  string
+	nodes   int
+	stopped bool
+	// uniq makes a fresh name from a base.
+	uniq func(string) string
+	top  *levelInfo
+	// alias maps a cast that only renames a value to that value (the
+	// double* a a malloc result is cast to): they are one variable.
+	alias map[value.Value]value.Value
+	// skipStore are the stores of formals into their own stack slots
+	// (clang's n.addr): the slot is the formal.
+	skipStore map[*ir.InstStore]bool
+}
+
+func (l *lifter) function(f *ir.Func) (r *apt.Routine) {
+	x := &fn{l: l, f: f, names: map[value.Value]string{}, srcName: map[value.Value]bool{},
+		uses: map[value.Value][]use{}, site: map[value.Value]use{}, inline: map[value.Value]bool{},
+		skip: map[value.Value]bool{}, addr: map[value.Value]bool{}, plans: map[*loop]*loopPlan{},
+		vars: map[string]*apt.Var{}, scalarP: map[*ir.Param]bool{}, retB: -1,
+		alias: map[value.Value]value.Value{}, skipStore: map[*ir.InstStore]bool{}}
+	name := l.fnames[f]
+	kind := apt.KindFunction
+	if types.Equal(f.Sig.RetType, types.Void) {
+		kind = apt.KindSubroutine
+	}
+	if f.Name() == "main" {
+		kind = apt.KindProgram
+	}
+	var sp *metadata.DISubprogram
+	for _, a := range f.Metadata {
+		if s, ok := a.Node.(*metadata.DISubprogram); ok {
+			sp = s
+		}
+	}
+	x.r = &apt.Routine{Name: name, Kind: kind, Scope: &apt.Scope{Uses: []*apt.Use{{Module: globalsModule, Resolved: true}}}}
+	if sp != nil {
+		x.r.Span = apt.Span{File: l.file(sp.File), Line: int(sp.Line), Col: 1, EndLine: int(sp.Line), EndCol: 1}
+	} else {
+		x.r.Span = apt.Span{File: l.name, Line: 1, Col: 1, EndLine: 1, EndCol: 1}
+	}
+	if kind == apt.KindFunction {
+		x.result = name
+		x.r.Result = name
+		x.declare(name, valueType(f.Sig.RetType), nil)
+	}
+	x.g = newGraph(f)
+	if x.g.irreducible {
+		x.r.Body = []apt.Node{x.unknown(x.r.Span.Start(), "function "+name,
+			"irreducible control flow (a goto into a loop) is not modelled; the function's cost is unknown")}
+		return x.r
+	}
+	x.collect()
+	x.nameValues()
+	x.formals()
+	x.planLoops()
+	x.decideInline()
+	x.resolveInterference()
+	x.r.Body = x.seq(nil, 0, -1, false)
+	if kind == apt.KindProgram {
+		x.r.Body = append(x.argc(), x.r.Body...)
+	}
+	if x.stopped {
+		x.r.Body = []apt.Node{x.unknown(x.r.Span.Start(), "function "+name,
+			fmt.Sprintf("the function's control flow would need more than %d APT nodes when structured; its cost is unknown", maxNodes))}
+	}
+	x.r.Span.EndLine, x.r.Span.EndCol = x.lastLine()
+	return x.r
+}
+
+func (x *fn) lastLine() (int, int) {
+	line, col := x.r.Span.Line, 1
+	apt.Inspect(&apt.Routine{Body: x.r.Body}, func(n apt.Node) bool {
+		if n == nil {
+			return false
+		}
+		if s := n.Base().Span; s.EndLine > line && s.File == x.r.Span.File {
+			line, col = s.EndLine, s.EndCol
+		}
+		return true
+	})
+	return line, col
+}
+
+func (x *fn) unknown(p apt.Pos, text, msg string) *apt.Unknown {
+	d := apt.Diagnostic{Pos: p, Severity: apt.Warning, Msg: msg}
+	x.l.diags = append(x.l.diags, d)
+	return &apt.Unknown{NodeBase: apt.NodeBase{Span: spanAt(p)}, Text: text, Diag: d}
+}
+
+func spanAt(p apt.Pos) apt.Span {
+	return apt.Span{File: p.File, Line: p.Line, Col: p.Col, EndLine: p.Line, EndCol: p.Col}
+}
+
+// unwrapArg strips llir's call-argument wrapper.
+func unwrapArg(v value.Value) value.Value {
+	for {
+		a, ok := v.(*ir.Arg)
+		if !ok {
+			return v
+		}
+		v = a.Value
+	}
+}
+
+// stripCasts strips pointer and integer casts (instructions and constant
+// expressions) that do not change a value the analysis tracks.
+func stripCasts(v value.Value) value.Value {
+	for i := 0; i < 64; i++ {
+		switch c := unwrapArg(v).(type) {
+		case *ir.InstBitCast:
+			v = c.From
+		case *ir.InstAddrSpaceCast:
+			v = c.From
+		case *constant.ExprBitCast:
+			v = c.From
+		case *constant.ExprAddrSpaceCast:
+			v = c.From
+		default:
+			return unwrapArg(v)
+		}
+	}
+	return v
+}
+
+// rootGlobal is the global variable an address points into, or nil.
+func rootGlobal(v value.Value) *ir.Global {
+	for i := 0; i < 64; i++ {
+		switch c := stripCasts(v).(type) {
+		case *ir.Global:
+			return c
+		case *ir.InstGetElementPtr:
+			v = c.Src
+		case *constant.ExprGetElementPtr:
+			v = c.Src
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+func isDbg(inst ir.Instruction) bool {
+	c, ok := inst.(*ir.InstCall)
+	if !ok {
+		return false
+	}
+	f, ok := stripCasts(c.Callee).(*ir.Func)
+	if !ok {
+		return false
+	}
+	n := f.Name()
+	return strings.HasPrefix(n, "llvm.dbg.") || strings.HasPrefix(n, "llvm.lifetime.") ||
+		n == "llvm.stacksave" || n == "llvm.stackrestore" || strings.HasPrefix(n, "llvm.experimental.noalias")
+}
+
+func operands(x any) []value.Value {
+	o, ok := x.(interface{ Operands() []*value.Value })
+	if !ok {
+		return nil
+	}
+	var out []value.Value
+	for _, p := range o.Operands() {
+		if p == nil || *p == nil {
+			continue
+		}
+		v := unwrapArg(*p)
+		if _, ok := v.(*metadata.Value); ok {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// collect records every value's uses and definition site, and the names
+// debug info gives.
+func (x *fn) collect() {
+	for bi, b := range x.g.blocks {
+		if x.g.order[bi] < 0 {
+			continue
+		}
+		for ii, inst := range b.Insts {
+			if v, ok := inst.(value.Value); ok {
+				x.site[v] = use{user: inst, block: bi, index: ii}
+			}
+			if isDbg(inst) {
+				x.dbgName(inst.(*ir.InstCall))
+				continue
+			}
+			if phi, ok := inst.(*ir.InstPhi); ok {
+				x.site[phi] = use{user: inst, block: bi, index: -1}
+				for _, inc := range phi.Incs {
+					pb, ok := x.g.index[blockOf(inc.Pred)]
+					if !ok {
+						continue
+					}
+					x.addUse(unwrapArg(inc.X), use{user: inst, block: pb, index: len(x.g.blocks[pb].Insts)})
+				}
+				continue
+			}
+			for _, op := range operands(inst) {
+				x.addUse(op, use{user: inst, block: bi, index: ii})
+			}
+		}
+		for _, op := range operands(b.Term) {
+			x.addUse(op, use{user: b.Term, block: bi, index: len(b.Insts)})
+		}
+		if ret, ok := b.Term.(*ir.TermRet); ok && x.retB < 0 && onlyPhis(b) {
+			_ = ret
+			x.retB = bi
+		}
+	}
+	// A return block only counts as one when it is the function's only
+	// return.
+	rets := 0
+	for bi, b := range x.g.blocks {
+		if _, ok := b.Term.(*ir.TermRet); ok && x.g.order[bi] >= 0 {
+			rets++
+		}
+	}
+	if rets != 1 {
+		x.retB = -1
+	}
+}
+
+func onlyPhis(b *ir.Block) bool {
+	for _, inst := range b.Insts {
+		if _, ok := inst.(*ir.InstPhi); !ok && !isDbg(inst) {
+			return false
+		}
+	}
+	return true
+}
+
+func (x *fn) addUse(v value.Value, u use) {
+	switch v.(type) {
+	case ir.Instruction, *ir.Param:
+		x.uses[v] = append(x.uses[v], u)
+	}
+}
+
+// dbgName names a value after the source variable a dbg.value or
+// dbg.declare call describes; the first description wins.
+func (x *fn) dbgName(c *ir.InstCall) {
+	if len(c.Args) < 2 {
+		return
+	}
+	mv, ok := c.Args[0].(*metadata.Value)
+	if !ok {
+		return
+	}
+	vv, ok := c.Args[1].(*metadata.Value)
+	if !ok {
+		return
+	}
+	lv, ok := vv.Value.(*metadata.DILocalVariable)
+	if !ok || lv.Name == "" {
+		return
+	}
+	v, ok := mv.Value.(value.Value)
+	if !ok {
+		return
+	}
+	switch v.(type) {
+	case ir.Instruction, *ir.Param:
+	default:
+		return
+	}
+	if _, done := x.names[v]; done {
+		return
+	}
+	x.names[v] = strings.ToLower(cleanName(lv.Name))
+	x.srcName[v] = true
+}
+
+// nameValues gives every value without a source name one of its own.
+func (x *fn) nameValues() {
+	used := map[string]bool{}
+	for _, n := range x.names {
+		used[n] = true
+	}
+	fresh := func(base string) string {
+		base = strings.ToLower(cleanName(base))
+		if base == "" || base[0] >= '0' && base[0] <= '9' {
+			base = "t" + base
+		}
+		n := base
+		for i := 2; used[n]; i++ {
+			n = base + "_" + strconv.Itoa(i)
+		}
+		used[n] = true
+		return n
+	}
+	// A formal whose address is taken lives in a stack slot clang names
+	// after it; the slot is the formal.
+	for _, p := range x.f.Params {
+		us := x.uses[p]
+		if len(us) != 1 {
+			continue
+		}
+		st, ok := us[0].user.(*ir.InstStore)
+		if !ok || unwrapArg(st.Src) != value.Value(p) {
+			continue
+		}
+		if a, ok := stripCasts(st.Dst).(*ir.InstAlloca); ok && x.srcName[a] {
+			x.names[p], x.srcName[p] = x.names[a], true
+			x.skipStore[st] = true
+		}
+	}
+	for _, p := range x.f.Params {
+		if _, ok := x.names[p]; !ok {
+			x.names[p] = fresh(p.LocalName)
+		}
+	}
+	// A cast that gives a value its source name (double *a = malloc(...))
+	// names the value itself.
+	for v := range x.srcName {
+		c, ok := v.(*ir.InstBitCast)
+		if !ok {
+			continue
+		}
+		from := unwrapArg(c.From)
+		if _, isInst := from.(ir.Instruction); !isInst || x.srcName[from] || len(x.uses[from]) != 1 {
+			continue
+		}
+		x.names[from], x.srcName[from] = x.names[v], true
+		x.alias[v] = from
+		x.declare(x.names[v], valueType(c.To), x.dimsOf(c))
+	}
+	for bi, b := range x.g.blocks {
+		if x.g.order[bi] < 0 {
+			continue
+		}
+		for _, inst := range b.Insts {
+			v, ok := inst.(value.Value)
+			if !ok || isDbg(inst) {
+				continue
+			}
+			if _, ok := x.names[v]; ok {
+				continue
+			}
+			id, _ := inst.(interface{ Name() string })
+			base := ""
+			if id != nil {
+				base = id.Name()
+			}
+			if _, num := strconv.Atoi(base); num == nil {
+				base = ""
+			}
+			x.names[v] = fresh("t_" + base)
+		}
+	}
+	x.uniq = fresh
+}
+
+// formals declares the dummy arguments. A pointer argument the function
+// only loads from and stores to as one value (no indexing) is a scalar
+// passed by reference, as every Fortran argument is; any other pointer is
+// an array.
+func (x *fn) formals() {
+	for _, p := range x.f.Params {
+		name := x.names[p]
+		x.r.Formals = append(x.r.Formals, name)
+		pt, isPtr := p.Typ.(*types.PointerType)
+		scalar := isPtr
+		if isPtr {
+			for _, u := range x.uses[p] {
+				switch w := u.user.(type) {
+				case *ir.InstLoad:
+				case *ir.InstStore:
+					if stripCasts(w.Dst) != value.Value(p) {
+						scalar = false
+					}
+				default:
+					scalar = false
+				}
+			}
+			if _, ok := pt.ElemType.(*types.StructType); ok {
+				scalar = false
+			}
+		}
+		var d []apt.Dim
+		if isPtr && !scalar {
+			d = []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}}
+		}
+		if scalar {
+			x.scalarP[p] = true
+		}
+		v := x.declare(name, valueType(p.Typ), d)
+		v.Dummy = true
+	}
+}
+
+func (x *fn) declare(name string, t apt.Type, d []apt.Dim) *apt.Var {
+	if v := x.vars[name]; v != nil {
+		return v
+	}
+	v := &apt.Var{Name: name, Type: t, Dims: d}
+	x.vars[name] = v
+	x.r.Scope.Add(v)
+	return v
+}
+
+// argc sets main's argument count: the program is taken to run with every
+// command-line argument it reads (argv[k] parsed by atoi and the like), so
+// the values parsed from them are the input parameters (named after their
+// variables, -D n=...), and a test such as argc > 1 selects them over the
+// program's own defaults.
+func (x *fn) argc() []apt.Node {
+	if len(x.f.Params) < 2 {
+		return nil
+	}
+	argv := x.f.Params[1]
+	maxK := int64(-1)
+	for _, b := range x.g.blocks {
+		for _, inst := range b.Insts {
+			c, ok := inst.(*ir.InstCall)
+			if !ok || len(c.Args) == 0 {
+				continue
+			}
+			if n, _ := calleeName(c); !inputFuncs[n] {
+				continue
+			}
+			if k, ok := x.argvIndex(unwrapArg(c.Args[0]), argv); ok && k > maxK {
+				maxK = k
+			}
+		}
+	}
+	if maxK < 1 {
+		return nil
+	}
+	n := x.names[x.f.Params[0]]
+	return []apt.Node{block(&apt.Stmt{Span: x.r.Span, Kind: apt.StmtAssign, Target: x.nameExpr(n, x.vars[n].Type), Value: intConst(maxK + 1)})}
+}
+
+// argvIndex recognises argv[k] (a load of element k of main's argv,
+// directly or through argv's stack slot).
+func (x *fn) argvIndex(v value.Value, argv *ir.Param) (int64, bool) {
+	ld, ok := stripCasts(v).(*ir.InstLoad)
+	if !ok {
+		return 0, false
+	}
+	g, ok := stripCasts(ld.Src).(*ir.InstGetElementPtr)
+	if !ok || len(g.Indices) != 1 {
+		return 0, false
+	}
+	k, ok := unwrapArg(g.Indices[0]).(*constant.Int)
+	if !ok || !k.X.IsInt64() {
+		return 0, false
+	}
+	base := stripCasts(g.Src)
+	if l, ok := base.(*ir.InstLoad); ok {
+		base = stripCasts(l.Src)
+		if a, ok := base.(*ir.InstAlloca); ok && x.names[a] == x.names[argv] {
+			return k.X.Int64(), true
+		}
+	}
+	return k.X.Int64(), base == value.Value(argv)
+}

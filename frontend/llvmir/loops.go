@@ -1,0 +1,698 @@
+package llvmir
+
+import (
+	"slices"
+
+	"github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/enum"
+	"github.com/llir/llvm/ir/value"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+)
+
+func (x *fn) planLoops() {
+	for _, l := range x.g.loops {
+		p := x.plan(l)
+		x.plans[l] = p
+		if p.kind == loopCounted {
+			x.skip[p.cond] = true
+			if p.next != nil {
+				x.skip[p.next.(value.Value)] = true
+			}
+		}
+	}
+}
+
+// plan classifies loop l. Loop-simplify has given it one preheader and one
+// latch; the loop's own test is the conditional branch of the header (a
+// for or while loop as clang writes it) or of the latch (a do-while, or a
+// loop an optimiser rotated).
+func (x *fn) plan(l *loop) *loopPlan {
+	p := &loopPlan{kind: loopGeneric}
+	if len(l.latches) != 1 {
+		return p
+	}
+	h, t := l.header, l.latches[0]
+	pre := -1
+	for _, q := range x.g.pred[h] {
+		if !l.blocks[q] {
+			if pre >= 0 {
+				return p
+			}
+			pre = q
+		}
+	}
+	if pre < 0 {
+		return p
+	}
+	test := func(b int) (cond value.Value, in, out int, exitOnTrue bool, ok bool) {
+		br, isBr := x.g.blocks[b].Term.(*ir.TermCondBr)
+		if !isBr {
+			return nil, 0, 0, false, false
+		}
+		tt, ft := x.g.index[blockOf(br.TargetTrue)], x.g.index[blockOf(br.TargetFalse)]
+		switch {
+		case l.blocks[tt] && !l.blocks[ft]:
+			return br.Cond, tt, ft, false, true
+		case l.blocks[ft] && !l.blocks[tt]:
+			return br.Cond, ft, tt, true, true
+		}
+		return nil, 0, 0, false, false
+	}
+	// Every exit must go to the test's exit block or to the return block.
+	exitsOK := func(out int) bool {
+		for _, e := range l.exits {
+			if e.to != out && e.to != x.retB {
+				return false
+			}
+		}
+		// Phis of the exit block would need copies on the test's edge
+		// that a break must not run.
+		if len(x.g.pred[out]) > 1 && hasPhis(x.g.blocks[out]) {
+			return false
+		}
+		return true
+	}
+	if cond, in, out, onTrue, ok := test(h); ok && exitsOK(out) && x.pureHeader(h) {
+		p.exitAt, p.exit, p.body, p.cond, p.exitOnTrue = h, out, in, cond, onTrue
+		p.kind = loopWhile
+		for _, inst := range x.g.blocks[h].Insts {
+			if _, phi := inst.(*ir.InstPhi); !phi && !isDbg(inst) && value.Value(inst.(value.Value)) != cond {
+				p.header = append(p.header, inst)
+			}
+		}
+		x.counted(l, p, h, pre, t, false)
+		return p
+	}
+	if cond, in, out, onTrue, ok := test(t); ok && in == h && exitsOK(out) {
+		p.exitAt, p.exit, p.body, p.cond, p.exitOnTrue, p.bottom = t, out, h, cond, onTrue, true
+		x.counted(l, p, h, pre, t, true)
+	}
+	return p
+}
+
+func hasPhis(b *ir.Block) bool {
+	for _, inst := range b.Insts {
+		if _, ok := inst.(*ir.InstPhi); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// pureHeader reports whether the header computes its test without side
+// effects: phis, arithmetic, comparisons, address computations and loads.
+func (x *fn) pureHeader(h int) bool {
+	for _, inst := range x.g.blocks[h].Insts {
+		if isDbg(inst) {
+			continue
+		}
+		if !pureInst(inst) {
+			return false
+		}
+	}
+	return true
+}
+
+// pureInst reports an instruction without side effects that evaluates to
+// the same value wherever its operands have the same values (a load reads
+// memory, so it is pure only where nothing stores in between).
+func pureInst(inst ir.Instruction) bool {
+	switch c := inst.(type) {
+	case *ir.InstPhi, *ir.InstAdd, *ir.InstSub, *ir.InstMul, *ir.InstSDiv, *ir.InstUDiv, *ir.InstSRem,
+		*ir.InstURem, *ir.InstShl, *ir.InstLShr, *ir.InstAShr, *ir.InstAnd, *ir.InstOr, *ir.InstXor,
+		*ir.InstFAdd, *ir.InstFSub, *ir.InstFMul, *ir.InstFDiv, *ir.InstFRem, *ir.InstFNeg,
+		*ir.InstTrunc, *ir.InstZExt, *ir.InstSExt, *ir.InstFPTrunc, *ir.InstFPExt, *ir.InstFPToUI,
+		*ir.InstFPToSI, *ir.InstUIToFP, *ir.InstSIToFP, *ir.InstPtrToInt, *ir.InstIntToPtr,
+		*ir.InstBitCast, *ir.InstAddrSpaceCast, *ir.InstICmp, *ir.InstFCmp, *ir.InstSelect,
+		*ir.InstGetElementPtr, *ir.InstLoad, *ir.InstFreeze, *ir.InstExtractValue:
+		return true
+	case *ir.InstCall:
+		return pureCall(c)
+	}
+	return false
+}
+
+// counted makes p a counted loop when its test compares an induction
+// variable (a header phi stepped by a constant) with a loop-invariant
+// bound. The bound becomes the DO's upper bound so that Fortran's trip
+// count max(0, floor((U - L + S)/S)) is the C loop's: for i < B stepping
+// by s > 0, U = B - 1; i <= B, U = B; i != B with s = 1, U = B - 1; and
+// symmetrically for s < 0. A test in the latch runs the body once before
+// it: U is then max(U, L) (min for s < 0), and a test of the value before
+// the increment moves U by one step.
+func (x *fn) counted(l *loop, p *loopPlan, h, pre, t int, bottom bool) {
+	cmp, ok := p.cond.(*ir.InstICmp)
+	if !ok || x.site[cmp].block != p.exitAt || len(x.uses[cmp]) != 1 {
+		return
+	}
+	pred := cmp.Pred
+	if p.exitOnTrue {
+		pred = negate(pred)
+	}
+	a, b := stripIntCasts(cmp.X), stripIntCasts(cmp.Y)
+	var phi *ir.InstPhi
+	var next ir.Instruction
+	var step int64
+	onNext := false
+	find := func(v value.Value) bool {
+		if ph, ok := v.(*ir.InstPhi); ok && x.site[ph].block == h {
+			if n, s, ok := x.step(ph, t); ok {
+				phi, next, step = ph, n, s
+				return true
+			}
+			return false
+		}
+		if !bottom {
+			return false
+		}
+		for _, ph := range phis(x.g.blocks[h]) {
+			if n, s, ok := x.step(ph, t); ok && value.Value(n.(value.Value)) == v {
+				phi, next, step, onNext = ph, n, s, true
+				return true
+			}
+		}
+		return false
+	}
+	boundOp := cmp.Y
+	switch {
+	case find(a):
+	case find(b):
+		pred, boundOp = swap(pred), cmp.X
+	default:
+		return
+	}
+	if !x.invariant(boundOp, l) {
+		return
+	}
+	if _, ok := upperOf(pred, step, intConst(0)); !ok {
+		return
+	}
+	var start value.Value
+	for _, inc := range phi.Incs {
+		if x.g.index[blockOf(inc.Pred)] == pre {
+			start = unwrapArg(inc.X)
+		}
+	}
+	if start == nil {
+		return
+	}
+	// The increment is implied by the DO unless something else reads it.
+	for _, us := range x.uses[next.(value.Value)] {
+		if us.user != phi && us.user != cmp {
+			next = nil
+			break
+		}
+	}
+	p.kind, p.iv, p.next, p.step, p.start = loopCounted, phi, next, step, start
+	p.pred, p.boundOp, p.onNext = pred, boundOp, onNext
+}
+
+// upper is a counted loop's DO upper bound (see counted), built when the
+// expressions are.
+func (x *fn) upper(p *loopPlan) apt.Expr {
+	u, _ := upperOf(p.pred, p.step, x.expr(p.boundOp))
+	if p.bottom {
+		if !p.onNext {
+			u = add(u, intConst(p.step))
+		}
+		fn := "max"
+		if p.step < 0 {
+			fn = "min"
+		}
+		u = &apt.FuncCall{Name: fn, Intrinsic: true, Args: []apt.Expr{u, x.expr(p.start)}, Type: intType}
+	}
+	return u
+}
+
+var intType = apt.Type{Base: apt.TypeInteger, Kind: 4}
+
+func phis(b *ir.Block) []*ir.InstPhi {
+	var out []*ir.InstPhi
+	for _, inst := range b.Insts {
+		if p, ok := inst.(*ir.InstPhi); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// step recognises phi as an induction variable: its value from the latch
+// is phi plus or minus a constant.
+func (x *fn) step(phi *ir.InstPhi, latch int) (ir.Instruction, int64, bool) {
+	if len(phi.Incs) != 2 {
+		return nil, 0, false
+	}
+	var from value.Value
+	for _, inc := range phi.Incs {
+		if x.g.index[blockOf(inc.Pred)] == latch {
+			from = unwrapArg(inc.X)
+		}
+	}
+	var self, c value.Value
+	sign := int64(1)
+	var inst ir.Instruction
+	switch n := from.(type) {
+	case *ir.InstAdd:
+		inst = n
+		self, c = n.X, n.Y
+		if stripIntCasts(self) != value.Value(phi) {
+			self, c = n.Y, n.X
+		}
+	case *ir.InstSub:
+		inst = n
+		self, c, sign = n.X, n.Y, -1
+	default:
+		return nil, 0, false
+	}
+	if stripIntCasts(self) != value.Value(phi) {
+		return nil, 0, false
+	}
+	k, ok := c.(*constant.Int)
+	if !ok || !k.X.IsInt64() || k.X.Int64() == 0 {
+		return nil, 0, false
+	}
+	return inst, sign * k.X.Int64(), true
+}
+
+func stripIntCasts(v value.Value) value.Value {
+	for i := 0; i < 16; i++ {
+		switch c := unwrapArg(v).(type) {
+		case *ir.InstSExt:
+			v = c.From
+		case *ir.InstZExt:
+			v = c.From
+		case *ir.InstTrunc:
+			v = c.From
+		default:
+			return unwrapArg(v)
+		}
+	}
+	return v
+}
+
+func negate(p enum.IPred) enum.IPred {
+	switch p {
+	case enum.IPredEQ:
+		return enum.IPredNE
+	case enum.IPredNE:
+		return enum.IPredEQ
+	case enum.IPredSLT:
+		return enum.IPredSGE
+	case enum.IPredSGE:
+		return enum.IPredSLT
+	case enum.IPredSGT:
+		return enum.IPredSLE
+	case enum.IPredSLE:
+		return enum.IPredSGT
+	case enum.IPredULT:
+		return enum.IPredUGE
+	case enum.IPredUGE:
+		return enum.IPredULT
+	case enum.IPredUGT:
+		return enum.IPredULE
+	case enum.IPredULE:
+		return enum.IPredUGT
+	}
+	return p
+}
+
+// swap is the predicate with its operands exchanged.
+func swap(p enum.IPred) enum.IPred {
+	switch p {
+	case enum.IPredSLT:
+		return enum.IPredSGT
+	case enum.IPredSGT:
+		return enum.IPredSLT
+	case enum.IPredSLE:
+		return enum.IPredSGE
+	case enum.IPredSGE:
+		return enum.IPredSLE
+	case enum.IPredULT:
+		return enum.IPredUGT
+	case enum.IPredUGT:
+		return enum.IPredULT
+	case enum.IPredULE:
+		return enum.IPredUGE
+	case enum.IPredUGE:
+		return enum.IPredULE
+	}
+	return p
+}
+
+// upperOf is the inclusive last value of an induction variable stepping
+// by s while `iv pred B` holds. Unsigned predicates are read as signed:
+// loop variables and bounds are non-negative where C programs use them.
+func upperOf(pred enum.IPred, s int64, b apt.Expr) (apt.Expr, bool) {
+	switch {
+	case s > 0 && (pred == enum.IPredSLT || pred == enum.IPredULT):
+		return add(b, intConst(-1)), true
+	case s > 0 && (pred == enum.IPredSLE || pred == enum.IPredULE):
+		return b, true
+	case s == 1 && pred == enum.IPredNE:
+		return add(b, intConst(-1)), true
+	case s < 0 && (pred == enum.IPredSGT || pred == enum.IPredUGT):
+		return add(b, intConst(1)), true
+	case s < 0 && (pred == enum.IPredSGE || pred == enum.IPredUGE):
+		return b, true
+	case s == -1 && pred == enum.IPredNE:
+		return add(b, intConst(1)), true
+	}
+	return nil, false
+}
+
+// add is a + k for a constant k, folded when a is a constant.
+func add(a, k apt.Expr) apt.Expr {
+	kc, _ := constValue(k)
+	if kc == 0 {
+		return a
+	}
+	if ac, ok := constValue(a); ok {
+		return intConst(ac + kc)
+	}
+	if kc < 0 {
+		return &apt.Binary{Op: apt.OpSub, X: a, Y: intConst(-kc)}
+	}
+	return &apt.Binary{Op: apt.OpAdd, X: a, Y: k}
+}
+
+func constValue(e apt.Expr) (int64, bool) {
+	switch c := e.(type) {
+	case *apt.Const:
+		if c.Kind != apt.ConstInt {
+			return 0, false
+		}
+		var v int64
+		for _, r := range c.Text {
+			if r < '0' || r > '9' {
+				return 0, false
+			}
+			v = v*10 + int64(r-'0')
+		}
+		return v, true
+	case *apt.Unary:
+		if c.Op == apt.OpNeg {
+			v, ok := constValue(c.X)
+			return -v, ok
+		}
+	}
+	return 0, false
+}
+
+// invariant reports whether v has the same value in every iteration of l:
+// constants, arguments, values defined before the loop, pure arithmetic of
+// invariants, and loads from scalars nothing in the loop may store to.
+func (x *fn) invariant(v value.Value, l *loop) bool {
+	return x.invariantDepth(v, l, 0)
+}
+
+func (x *fn) invariantDepth(v value.Value, l *loop, depth int) bool {
+	if depth > 64 {
+		return false
+	}
+	v = unwrapArg(v)
+	inst, ok := v.(ir.Instruction)
+	if !ok {
+		return true // constants, globals, arguments
+	}
+	s, ok := x.site[v]
+	if !ok || !l.blocks[s.block] {
+		return true
+	}
+	switch c := inst.(type) {
+	case *ir.InstPhi, *ir.InstCall:
+		return false
+	case *ir.InstLoad:
+		return x.unmodified(c.Src, l)
+	}
+	if !pureInst(inst) {
+		return false
+	}
+	for _, op := range operands(inst) {
+		if !x.invariantDepth(op, l, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// unmodified reports whether nothing in loop l may store to the scalar at
+// address p: no store to it, no call given its address, and for a global
+// no call of a function that stores to it.
+func (x *fn) unmodified(p value.Value, l *loop) bool {
+	root := rootOf(p)
+	switch root.(type) {
+	case *ir.InstAlloca, *ir.Global:
+	default:
+		return false
+	}
+	g, _ := root.(*ir.Global)
+	for b := range l.blocks {
+		for _, inst := range x.g.blocks[b].Insts {
+			switch c := inst.(type) {
+			case *ir.InstStore:
+				if rootOf(c.Dst) == root {
+					return false
+				}
+			case *ir.InstCall:
+				if isDbg(c) {
+					continue
+				}
+				for _, a := range c.Args {
+					if rootOf(unwrapArg(a)) == root {
+						return false
+					}
+				}
+				if g != nil {
+					if f, ok := stripCasts(c.Callee).(*ir.Func); ok && x.l.stores[f][g] {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// rootOf is the object an address points into: an alloca, a global, an
+// argument or the instruction that made the pointer.
+func rootOf(v value.Value) value.Value {
+	for i := 0; i < 64; i++ {
+		switch c := stripCasts(v).(type) {
+		case *ir.InstGetElementPtr:
+			v = c.Src
+		case *constant.ExprGetElementPtr:
+			v = c.Src
+		default:
+			return c
+		}
+	}
+	return v
+}
+
+// decideInline marks the instructions whose expression is written into
+// their one user instead of a statement of their own: pure, used once in
+// their own block, without a source name (a C variable stays visible),
+// and, for loads, with nothing between that may store.
+func (x *fn) decideInline() {
+	for bi, b := range x.g.blocks {
+		if x.g.order[bi] < 0 {
+			continue
+		}
+		for ii, inst := range b.Insts {
+			v, ok := inst.(value.Value)
+			if !ok || isDbg(inst) || x.srcName[v] {
+				continue
+			}
+			if _, phi := inst.(*ir.InstPhi); phi || !pureInst(inst) {
+				if c, ok := inst.(*ir.InstCall); !ok || !pureCall(c) {
+					continue
+				}
+			}
+			us := x.uses[v]
+			if len(us) != 1 || us[0].block != bi {
+				continue
+			}
+			if _, phi := us[0].user.(*ir.InstPhi); phi {
+				continue
+			}
+			if _, isLoad := inst.(*ir.InstLoad); isLoad && !x.quiet(b, ii, us[0].index) {
+				continue
+			}
+			x.inline[v] = true
+		}
+	}
+	// Integer arithmetic that only feeds addresses is subscript work.
+	for changed := true; changed; {
+		changed = false
+		for v, us := range x.uses {
+			if x.addr[v] || !isIntArith(v) || len(us) == 0 {
+				continue
+			}
+			all := true
+			for _, u := range us {
+				switch w := u.user.(type) {
+				case *ir.InstGetElementPtr:
+				case value.Value:
+					if !x.addr[w] {
+						all = false
+					}
+				default:
+					all = false
+				}
+			}
+			if all {
+				x.addr[v], changed = true, true
+			}
+		}
+	}
+}
+
+func isIntArith(v value.Value) bool {
+	switch v.(type) {
+	case *ir.InstAdd, *ir.InstSub, *ir.InstMul, *ir.InstShl, *ir.InstSExt, *ir.InstZExt, *ir.InstTrunc,
+		*ir.InstSDiv, *ir.InstUDiv, *ir.InstSRem, *ir.InstURem, *ir.InstAShr, *ir.InstLShr:
+		return true
+	}
+	return false
+}
+
+// quiet reports whether nothing between instructions from and to of b
+// may store to memory.
+func (x *fn) quiet(b *ir.Block, from, to int) bool {
+	for i := from + 1; i < to && i < len(b.Insts); i++ {
+		switch c := b.Insts[i].(type) {
+		case *ir.InstStore:
+			return false
+		case *ir.InstCall:
+			if !isDbg(c) && !pureCall(c) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// resolveInterference keeps one name per storage: values sharing a source
+// name (a C variable's successive SSA values) keep it where their live
+// ranges are disjoint, so out-of-SSA copies disappear and the APT reads
+// like the source; where two overlap, the later one is renamed. Formals,
+// the result and counted loops' variables are never shared.
+func (x *fn) resolveInterference() {
+	groups := map[string][]value.Value{}
+	var order []value.Value
+	for _, p := range x.f.Params {
+		order = append(order, p)
+	}
+	for _, b := range x.g.rpo {
+		for _, inst := range x.g.blocks[b].Insts {
+			if v, ok := inst.(value.Value); ok && !isDbg(inst) {
+				if _, named := x.names[v]; named && !x.inline[v] {
+					order = append(order, v)
+				}
+			}
+		}
+	}
+	for _, v := range order {
+		groups[x.names[v]] = append(groups[x.names[v]], v)
+	}
+	// Formals are never shared (a C argument is a value: assigning its
+	// name would write the caller's variable through Fortran's by-reference
+	// binding), nor are variables that live in memory.
+	reserved := map[string]value.Value{}
+	for _, b := range x.g.rpo {
+		for _, inst := range x.g.blocks[b].Insts {
+			if a, ok := inst.(*ir.InstAlloca); ok {
+				reserved[x.names[a]] = a
+			}
+		}
+	}
+	for _, p := range x.f.Params {
+		reserved[x.names[p]] = p
+	}
+	for l, p := range x.plans {
+		if p.kind == loopCounted {
+			for _, v := range groups[x.names[p.iv]] {
+				if v == value.Value(p.iv) || p.next != nil && v == value.Value(p.next.(value.Value)) {
+					continue
+				}
+				if s, ok := x.site[v]; ok && l.blocks[s.block] {
+					x.names[v] = x.uniq(x.names[v])
+				}
+			}
+		}
+	}
+	live := map[value.Value]*liveness{}
+	lv := func(v value.Value) *liveness {
+		if r, ok := live[v]; ok {
+			return r
+		}
+		r := x.liveness(v)
+		live[v] = r
+		return r
+	}
+	for _, v := range order {
+		name := x.names[v]
+		if x.result != "" && name == x.result {
+			x.names[v] = x.uniq(name)
+			continue
+		}
+		if _, mem := v.(*ir.InstAlloca); mem {
+			continue
+		}
+		if r, ok := reserved[name]; ok && r != v && !x.aliasOf(v, r) {
+			x.names[v] = x.uniq(name)
+		}
+	}
+	groups = map[string][]value.Value{}
+	for _, v := range order {
+		if _, mem := v.(*ir.InstAlloca); !mem {
+			groups[x.names[v]] = append(groups[x.names[v]], v)
+		}
+	}
+	for _, name := range sortedNames(groups) {
+		vs := groups[name]
+		if len(vs) < 2 {
+			continue
+		}
+		var kept []value.Value
+		for _, v := range vs {
+			clash := false
+			for _, w := range kept {
+				if x.interfere(v, w, lv) {
+					clash = true
+					break
+				}
+			}
+			if clash {
+				x.names[v] = x.uniq(name)
+				continue
+			}
+			kept = append(kept, v)
+		}
+	}
+}
+
+func sortedNames(m map[string][]value.Value) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// aliasOf reports whether v is the formal stored into the stack slot r.
+func (x *fn) aliasOf(v, r value.Value) bool {
+	p, ok := v.(*ir.Param)
+	if !ok {
+		return false
+	}
+	for _, u := range x.uses[p] {
+		if st, ok := u.user.(*ir.InstStore); ok && x.skipStore[st] && stripCasts(st.Dst) == r {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,393 @@
+package llvmir
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/llir/llvm/asm"
+	"github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/metadata"
+	"github.com/llir/llvm/ir/types"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+)
+
+// globalsModule is the synthetic module holding the program's global
+// variables; every routine USEs it, as Fortran routines use a module.
+const globalsModule = "globals"
+
+// maxNodes bounds the APT nodes one function may produce: structuring
+// copies a block reached from several arms (goto-like sharing) once per
+// arm, which pathological control flow could make exponential.
+const maxNodes = 200000
+
+// ParseIR reads LLVM 14 IR text (name is the file it came from) and builds
+// the APT of its defined functions. files are the user's inputs: debug
+// locations naming them become positions in them. Bad input is a
+// diagnostic, never a panic.
+func ParseIR(name string, src []byte, files []string) (prog *apt.Program, diags []apt.Diagnostic) {
+	defer func() {
+		if r := recover(); r != nil {
+			prog = &apt.Program{Files: files}
+			diags = append(diags, apt.Diagnostic{Pos: apt.Pos{File: name, Line: 1, Col: 1}, Severity: apt.Error,
+				Msg: fmt.Sprintf("the IR cannot be read: %v", r)})
+		}
+	}()
+	if d, bad := unreadable(name, src); bad {
+		return &apt.Program{Files: files}, []apt.Diagnostic{d}
+	}
+	m, err := asm.ParseBytes(name, src)
+	if err != nil {
+		return &apt.Program{Files: files}, []apt.Diagnostic{parseError(name, err)}
+	}
+	l := newLifter(m, name, files)
+	l.run()
+	return l.prog, l.diags
+}
+
+var llirLine = regexp.MustCompile(`line (\d+)`)
+
+// parseError turns llir's error into a positioned diagnostic.
+func parseError(name string, err error) apt.Diagnostic {
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, fmt.Sprintf("unable to parse %q into an AST: ", name))
+	line := 1
+	if m := llirLine.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+	}
+	if len(msg) > 300 {
+		msg = msg[:300] + "..."
+	}
+	return apt.Diagnostic{Pos: apt.Pos{File: name, Line: line, Col: 1}, Severity: apt.Error,
+		Msg: "the IR cannot be read: " + msg + "; " + howToIR}
+}
+
+// lifter builds the APT of one module.
+type lifter struct {
+	m     *ir.Module
+	name  string
+	files []string
+	cwd   string
+	prog  *apt.Program
+	diags []apt.Diagnostic
+
+	fileNames map[*metadata.DIFile]string
+	routines  map[*ir.Func]*apt.Routine
+	fnames    map[*ir.Func]string
+	globals   map[*ir.Global]*apt.Var
+	// stores are the globals each function may store to, itself or
+	// through the functions it calls (for loop invariance).
+	stores map[*ir.Func]map[*ir.Global]bool
+	mpi    bool
+	// fields are the member names of struct types, by type name.
+	fields map[string][]string
+}
+
+func newLifter(m *ir.Module, name string, files []string) *lifter {
+	cwd, _ := os.Getwd()
+	return &lifter{m: m, name: name, files: files, cwd: cwd,
+		prog:      &apt.Program{Files: files},
+		fileNames: map[*metadata.DIFile]string{}, routines: map[*ir.Func]*apt.Routine{},
+		fnames: map[*ir.Func]string{}, globals: map[*ir.Global]*apt.Var{}, stores: map[*ir.Func]map[*ir.Global]bool{}}
+}
+
+func (l *lifter) diag(p apt.Pos, sev apt.Severity, msg string) {
+	l.diags = append(l.diags, apt.Diagnostic{Pos: p, Severity: sev, Msg: msg})
+}
+
+func (l *lifter) run() {
+	if len(l.prog.Files) == 0 {
+		l.prog.Files = []string{l.name}
+	}
+	// Routine names: the source name (debug info) where it is unique,
+	// else the symbol; lower case like every APT name.
+	count := map[string]int{}
+	for _, f := range l.m.Funcs {
+		if len(f.Blocks) > 0 {
+			count[sourceName(f)]++
+		}
+	}
+	for _, f := range l.m.Funcs {
+		n := sourceName(f)
+		if count[n] > 1 || len(f.Blocks) == 0 {
+			n = f.Name()
+		}
+		l.fnames[f] = strings.ToLower(n)
+	}
+	mod := &apt.Routine{Name: globalsModule, Kind: apt.KindModule, Scope: &apt.Scope{}}
+	for _, g := range l.m.Globals {
+		if v := l.globalVar(g); v != nil {
+			mod.Scope.Add(v)
+			l.globals[g] = v
+		}
+	}
+	l.globalStores()
+	for _, f := range l.m.Funcs {
+		if len(f.Blocks) == 0 || strings.HasPrefix(f.Name(), "llvm.") {
+			continue
+		}
+		r := l.function(f)
+		if r != nil {
+			l.routines[f] = r
+			l.prog.Routines = append(l.prog.Routines, r)
+		}
+	}
+	if len(mod.Scope.Vars) > 0 {
+		l.prog.Routines = append(l.prog.Routines, mod)
+	}
+	if l.mpi {
+		l.prog.Routines = append(l.prog.Routines, apt.MPIModule())
+	}
+	apt.AssignIDs(l.prog)
+}
+
+// sourceName is the function's name in the source: the debug info's (a
+// C++ function's unmangled name), else the symbol.
+func sourceName(f *ir.Func) string {
+	for _, a := range f.Metadata {
+		if sp, ok := a.Node.(*metadata.DISubprogram); ok && sp.Name != "" {
+			return sp.Name
+		}
+	}
+	return f.Name()
+}
+
+// globalVar declares a global variable of the program; nil for the
+// library's objects, string literals and LLVM's own.
+func (l *lifter) globalVar(g *ir.Global) *apt.Var {
+	name := g.Name()
+	if strings.HasPrefix(name, "ompi_") || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "llvm.") {
+		return nil
+	}
+	if g.Init == nil {
+		// Another library's variable (stderr): known by name only.
+		return &apt.Var{Name: strings.ToLower(cleanName(name)), Type: valueType(g.ContentType), External: true}
+	}
+	v := &apt.Var{Name: strings.ToLower(cleanName(name)), Type: valueType(g.ContentType), Save: true, Pos: l.globalPos(g)}
+	v.Dims = dims(g.ContentType)
+	if init := scalarInit(g.Init); init != nil {
+		if g.Immutable {
+			v.Param = init
+		} else {
+			v.Init = []apt.Expr{init}
+		}
+	}
+	return v
+}
+
+func (l *lifter) globalPos(g *ir.Global) apt.Pos {
+	for _, a := range g.Metadata {
+		if e, ok := a.Node.(*metadata.DIGlobalVariableExpression); ok && e.Var != nil {
+			return apt.Pos{File: l.file(e.Var.File), Line: int(e.Var.Line), Col: 1}
+		}
+	}
+	return apt.Pos{}
+}
+
+// cleanName makes an LLVM name usable as an APT name: static locals are
+// func.var, linked duplicates var.1.
+func cleanName(s string) string {
+	return strings.NewReplacer(".", "_", "-", "_", "$", "_").Replace(s)
+}
+
+// dims are the bounds of a C array type: 0:n-1 per dimension.
+func dims(t types.Type) []apt.Dim {
+	var out []apt.Dim
+	for {
+		at, ok := t.(*types.ArrayType)
+		if !ok {
+			return out
+		}
+		out = append(out, apt.Dim{Lo: intConst(0), Hi: intConst(int64(at.Len) - 1)})
+		t = at.ElemType
+	}
+}
+
+// valueType is the APT type of an LLVM type: integers and floating point
+// by size, i1 logical, pointers and arrays their element's type.
+func valueType(t types.Type) apt.Type {
+	switch t := t.(type) {
+	case *types.IntType:
+		if t.BitSize == 1 {
+			return apt.Type{Base: apt.TypeLogical, Kind: 4}
+		}
+		return apt.Type{Base: apt.TypeInteger, Kind: max(1, int(t.BitSize)/8)}
+	case *types.FloatType:
+		switch t.Kind {
+		case types.FloatKindFloat:
+			return apt.Type{Base: apt.TypeReal, Kind: 4}
+		case types.FloatKindHalf:
+			return apt.Type{Base: apt.TypeReal, Kind: 2}
+		case types.FloatKindX86_FP80, types.FloatKindFP128, types.FloatKindPPC_FP128:
+			return apt.Type{Base: apt.TypeReal, Kind: 16}
+		}
+		return apt.Type{Base: apt.TypeReal, Kind: 8}
+	case *types.PointerType:
+		return valueType(t.ElemType)
+	case *types.ArrayType:
+		return valueType(t.ElemType)
+	case *types.VectorType:
+		return valueType(t.ElemType)
+	case *types.StructType:
+		return apt.Type{Base: apt.TypeDerived, Derived: strings.ToLower(cleanName(strings.TrimPrefix(t.Name(), "struct.")))}
+	}
+	return apt.Type{Base: apt.TypeUnknown}
+}
+
+// file maps a debug-info file to the name positions use: the user's path
+// when it names one of the inputs, else the path as compiled.
+func (l *lifter) file(f *metadata.DIFile) string {
+	if f == nil {
+		return l.name
+	}
+	if n, ok := l.fileNames[f]; ok {
+		return n
+	}
+	name := f.Filename
+	full := name
+	if !filepath.IsAbs(full) && f.Directory != "" {
+		full = filepath.Join(f.Directory, full)
+	}
+	for _, u := range l.files {
+		abs, err := filepath.Abs(u)
+		if err == nil && abs == filepath.Clean(full) {
+			name = u
+			break
+		}
+	}
+	if name == f.Filename && f.Directory != "" && f.Directory != l.cwd && !filepath.IsAbs(name) {
+		name = full
+	}
+	l.fileNames[f] = name
+	return name
+}
+
+// scopeFile finds the file of a debug scope.
+func scopeFile(s metadata.Field) *metadata.DIFile {
+	for i := 0; i < 64 && s != nil; i++ {
+		switch x := s.(type) {
+		case *metadata.DISubprogram:
+			return x.File
+		case *metadata.DILexicalBlock:
+			if x.File != nil {
+				return x.File
+			}
+			s = x.Scope
+		case *metadata.DILexicalBlockFile:
+			if x.File != nil {
+				return x.File
+			}
+			s = x.Scope
+		case *metadata.DIFile:
+			return x
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// pos is the source position of an instruction (its !dbg location).
+func (l *lifter) pos(md []*metadata.Attachment) apt.Pos {
+	for _, a := range md {
+		if loc, ok := a.Node.(*metadata.DILocation); ok && a.Name == "dbg" {
+			for loc.InlinedAt != nil {
+				loc = loc.InlinedAt
+			}
+			if loc.Line == 0 {
+				return apt.Pos{}
+			}
+			return apt.Pos{File: l.file(scopeFile(loc.Scope)), Line: int(loc.Line), Col: max(1, int(loc.Column))}
+		}
+	}
+	return apt.Pos{}
+}
+
+// globalStores computes, for every function, the globals it may store to,
+// itself or through its callees (a fixed point over the call graph).
+func (l *lifter) globalStores() {
+	direct := map[*ir.Func]map[*ir.Global]bool{}
+	calls := map[*ir.Func][]*ir.Func{}
+	for _, f := range l.m.Funcs {
+		set := map[*ir.Global]bool{}
+		for _, b := range f.Blocks {
+			for _, inst := range b.Insts {
+				switch x := inst.(type) {
+				case *ir.InstStore:
+					if g := rootGlobal(x.Dst); g != nil {
+						set[g] = true
+					}
+				case *ir.InstCall:
+					if c, ok := stripCasts(x.Callee).(*ir.Func); ok {
+						calls[f] = append(calls[f], c)
+					}
+					for _, a := range x.Args {
+						if g := rootGlobal(unwrapArg(a)); g != nil {
+							set[g] = true // its address is passed on
+						}
+					}
+				}
+			}
+		}
+		direct[f] = set
+	}
+	for changed := true; changed; {
+		changed = false
+		for f, cs := range calls {
+			for _, c := range cs {
+				for g := range direct[c] {
+					if !direct[f][g] {
+						direct[f][g], changed = true, true
+					}
+				}
+			}
+		}
+	}
+	l.stores = direct
+}
+
+func intConst(v int64) apt.Expr {
+	if v < 0 {
+		return &apt.Unary{Op: apt.OpNeg, X: intConst(-v)}
+	}
+	return &apt.Const{Kind: apt.ConstInt, Text: strconv.FormatInt(v, 10), Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
+}
+
+// sortedFuncs returns fs sorted by name, for deterministic output.
+func sortedFuncs(fs map[*ir.Func]bool) []*ir.Func {
+	out := make([]*ir.Func, 0, len(fs))
+	for f := range fs {
+		out = append(out, f)
+	}
+	slices.SortFunc(out, func(a, b *ir.Func) int { return strings.Compare(a.Name(), b.Name()) })
+	return out
+}
+
+// scalarInit is a scalar global's initial value, nil for aggregates and
+// for what is not a number.
+func scalarInit(c constant.Constant) apt.Expr {
+	switch k := c.(type) {
+	case *constant.Int:
+		if k.Typ.BitSize == 1 {
+			return logical(k.X.Sign() != 0)
+		}
+		return bigConst(k.X)
+	case *constant.Float:
+		return floatConst(k)
+	case *constant.ZeroInitializer:
+		if _, agg := k.Typ.(*types.ArrayType); agg {
+			return nil
+		}
+		if _, agg := k.Typ.(*types.StructType); agg {
+			return nil
+		}
+		return intConst(0)
+	}
+	return nil
+}
