@@ -85,6 +85,7 @@ func (x *fn) seq(l *loop, b, stop int, arm bool) []apt.Node {
 				return append(out, nodes...)
 			}
 			tt, ft := x.g.index[blockOf(t.TargetTrue)], x.g.index[blockOf(t.TargetFalse)]
+			x.at = x.posOf(t)
 			cond := x.condExpr(t.Cond)
 			node, next := x.branch(l, b, stop, arm, []int{tt, ft}, func(arms [][]apt.Node) *apt.If {
 				return ifNode(x.posOf(t), cond, arms[0], arms[1])
@@ -226,10 +227,11 @@ func (x *fn) arrive(l *loop, to, stop int, arm bool) ([]apt.Node, bool) {
 		return nil, false
 	}
 	if l != nil && !l.blocks[to] {
-		if to == x.retB {
-			return x.retBlock(to), false
+		f := x.forward(to)
+		if f == x.retB {
+			return append(x.copies(to, f), x.retBlock(f)...), false
 		}
-		if p := x.plans[l]; p != nil && to == p.exit {
+		if p := x.plans[l]; p != nil && p.exit >= 0 && f == x.forward(p.exit) {
 			return []apt.Node{&apt.Exit{}}, false
 		}
 		return []apt.Node{x.unknown(x.blockPos(to), "goto",
@@ -310,6 +312,7 @@ func (x *fn) copies(from, to int) []apt.Node {
 	}
 	var stmts []*apt.Stmt
 	p := x.blockPos(from)
+	x.at = p
 	conflict := false
 	for i := range values {
 		for j, t := range targets {
@@ -361,6 +364,7 @@ func reads(e apt.Expr, name string) bool {
 func (x *fn) loopNode(nl *loop) ([]apt.Node, int) {
 	p := x.plans[nl]
 	span := x.loopSpan(nl)
+	x.at = span.Start()
 	var out []apt.Node
 	switch p.kind {
 	case loopCounted, loopWhile:
@@ -370,9 +374,13 @@ func (x *fn) loopNode(nl *loop) ([]apt.Node, int) {
 		if p.kind == loopCounted && !p.bottom {
 			body = append(body, x.instNodes(p.header)...)
 		}
+		lp := &apt.Loop{NodeBase: apt.NodeBase{Span: span}}
+		x.record(nl, lp, p.bottom)
+		x.stack = append(x.stack, lp)
 		body = append(body, x.seq(nl, p.body, len(x.g.blocks), false)...)
-		body = trimCycles(body)
-		lp := &apt.Loop{NodeBase: apt.NodeBase{Span: span}, Body: body}
+		x.stack = x.stack[:len(x.stack)-1]
+		lp.Body = trimCycles(body)
+		x.at = span.Start()
 		if p.kind == loopCounted {
 			lp.Var = x.names[p.iv]
 			x.declare(lp.Var, valueType(p.iv.Typ), nil)
@@ -391,8 +399,6 @@ func (x *fn) loopNode(nl *loop) ([]apt.Node, int) {
 		out = append(out, x.copies(p.exitAt, p.exit)...)
 		return out, p.exit
 	}
-	body := trimCycles(x.seq(nl, nl.header, len(x.g.blocks), false))
-	out = append(out, &apt.Loop{NodeBase: apt.NodeBase{Span: span}, Forever: true, Body: body})
 	next := -1
 	for _, e := range nl.exits {
 		if e.to != x.retB {
@@ -401,6 +407,12 @@ func (x *fn) loopNode(nl *loop) ([]apt.Node, int) {
 		}
 	}
 	p.exit = next
+	lp := &apt.Loop{NodeBase: apt.NodeBase{Span: span}, Forever: true}
+	x.record(nl, lp, true)
+	x.stack = append(x.stack, lp)
+	lp.Body = trimCycles(x.seq(nl, nl.header, len(x.g.blocks), false))
+	x.stack = x.stack[:len(x.stack)-1]
+	out = append(out, lp)
 	return out, next
 }
 
@@ -521,6 +533,7 @@ func (x *fn) instNodes(insts []ir.Instruction) []apt.Node {
 			continue
 		}
 		p := x.posOf(inst)
+		x.at = p
 		switch c := inst.(type) {
 		case *ir.InstPhi, *ir.InstAlloca:
 			continue
@@ -577,4 +590,9 @@ func (x *fn) dimsOf(v value.Value) []apt.Dim {
 func isConstZero(v value.Value) bool {
 	c, ok := unwrapArg(v).(*constant.Int)
 	return ok && c.X.Sign() == 0
+}
+
+func (x *fn) record(l *loop, lp *apt.Loop, bottom bool) {
+	x.l.loops = append(x.l.loops, loopRec{fn: x.f.Name(), header: x.g.blocks[l.header].Name(), bottom: bottom,
+		node: lp, outer: append([]*apt.Loop(nil), x.stack...)})
 }

@@ -19,8 +19,10 @@ func isPointer(t types.Type) bool {
 	return ok
 }
 
+// nameExpr references a variable at the position of the statement being
+// built (the IR keeps no column per operand).
 func (x *fn) nameExpr(name string, t apt.Type) apt.Expr {
-	return &apt.Name{Name: name, Type: t}
+	return &apt.Name{Pos: x.at, Name: name, Type: t}
 }
 
 func (x *fn) expr(v value.Value) apt.Expr { return x.exprOps(v, nil) }

@@ -89,6 +89,13 @@ type fn struct {
 	// skipStore are the stores of formals into their own stack slots
 	// (clang's n.addr): the slot is the formal.
 	skipStore map[*ir.InstStore]bool
+	// argSlot is the argument number (from 1) of the variable debug info
+	// says a value or slot holds, for formals.
+	argSlot map[value.Value]int
+	// at is the position of the statement being built.
+	at apt.Pos
+	// stack are the Loop nodes being built around the current one.
+	stack []*apt.Loop
 }
 
 func (l *lifter) function(f *ir.Func) (r *apt.Routine) {
@@ -96,7 +103,7 @@ func (l *lifter) function(f *ir.Func) (r *apt.Routine) {
 		uses: map[value.Value][]use{}, site: map[value.Value]use{}, inline: map[value.Value]bool{},
 		skip: map[value.Value]bool{}, addr: map[value.Value]bool{}, plans: map[*loop]*loopPlan{},
 		vars: map[string]*apt.Var{}, scalarP: map[*ir.Param]bool{}, retB: -1,
-		alias: map[value.Value]value.Value{}, skipStore: map[*ir.InstStore]bool{}}
+		alias: map[value.Value]value.Value{}, skipStore: map[*ir.InstStore]bool{}, argSlot: map[value.Value]int{}}
 	name := l.fnames[f]
 	kind := apt.KindFunction
 	if types.Equal(f.Sig.RetType, types.Void) {
@@ -350,6 +357,9 @@ func (x *fn) dbgName(c *ir.InstCall) {
 	}
 	x.names[v] = strings.ToLower(cleanName(lv.Name))
 	x.srcName[v] = true
+	if lv.Arg > 0 {
+		x.argSlot[v] = int(lv.Arg)
+	}
 }
 
 // nameValues gives every value without a source name one of its own.
@@ -372,7 +382,7 @@ func (x *fn) nameValues() {
 	}
 	// A formal whose address is taken lives in a stack slot clang names
 	// after it; the slot is the formal.
-	for _, p := range x.f.Params {
+	for i, p := range x.f.Params {
 		us := x.uses[p]
 		if len(us) != 1 {
 			continue
@@ -381,7 +391,7 @@ func (x *fn) nameValues() {
 		if !ok || unwrapArg(st.Src) != value.Value(p) {
 			continue
 		}
-		if a, ok := stripCasts(st.Dst).(*ir.InstAlloca); ok && x.srcName[a] {
+		if a, ok := stripCasts(st.Dst).(*ir.InstAlloca); ok && x.argSlot[a] == i+1 {
 			x.names[p], x.srcName[p] = x.names[a], true
 			x.skipStore[st] = true
 		}

@@ -60,10 +60,15 @@ func (x *fn) plan(l *loop) *loopPlan {
 		}
 		return nil, 0, 0, false, false
 	}
-	// Every exit must go to the test's exit block or to the return block.
+	// Every exit must go to the test's exit block or to the return block
+	// (directly, or through blocks that only jump on).
 	exitsOK := func(out int) bool {
+		final := x.forward(out)
 		for _, e := range l.exits {
-			if e.to != out && e.to != x.retB {
+			if f := x.forward(e.to); f != final && f != x.retB {
+				return false
+			}
+			if e.to != out && hasPhis(x.g.blocks[final]) {
 				return false
 			}
 		}
@@ -695,4 +700,26 @@ func (x *fn) aliasOf(v, r value.Value) bool {
 		}
 	}
 	return false
+}
+
+// forward follows blocks that do nothing but jump on (loop-simplify's
+// dedicated exits, a break's own block) to the block that does something.
+func (x *fn) forward(b int) int {
+	for i := 0; i < 16; i++ {
+		if b < 0 || b >= len(x.g.blocks) || x.g.header[b] != nil {
+			return b
+		}
+		blk := x.g.blocks[b]
+		br, ok := blk.Term.(*ir.TermBr)
+		if !ok {
+			return b
+		}
+		for _, inst := range blk.Insts {
+			if !isDbg(inst) {
+				return b
+			}
+		}
+		b = x.g.index[blockOf(br.Target)]
+	}
+	return b
 }

@@ -87,6 +87,17 @@ type lifter struct {
 	mpi    bool
 	// fields are the member names of struct types, by type name.
 	fields map[string][]string
+	// loops records every Loop node made, with the IR loop it came from.
+	loops []loopRec
+}
+
+// loopRec ties an APT loop to its IR loop (function and header block) and
+// its enclosing APT loops, for tests against LLVM's own loop analyses.
+type loopRec struct {
+	fn, header string
+	bottom     bool
+	node       *apt.Loop
+	outer      []*apt.Loop
 }
 
 func newLifter(m *ir.Module, name string, files []string) *lifter {
