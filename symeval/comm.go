@@ -188,6 +188,8 @@ func (ev *evaluator) atRoot(v Value, root apt.Expr) (Value, bool) {
 // size and the calling process's rank in it.
 type communicator struct {
 	size, rank Value
+	// cart is the grid of a communicator MPI_CART_CREATE made (cart.go).
+	cart *cartesian
 }
 
 // world is MPI_COMM_WORLD: P processes, the caller being rank; their values
@@ -251,6 +253,9 @@ func (ev *evaluator) mpiRoutine(c *apt.Call) bool {
 			return c.Args[i]
 		}
 		return nil
+	}
+	if ev.cartRoutine(c, arg) {
+		return true
 	}
 	var made *communicator
 	var out apt.Expr

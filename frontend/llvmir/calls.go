@@ -90,6 +90,7 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		args := x.mpiArgs(c.Args)
 		n, need := apt.NewComm(op, args)
 		n.NodeBase = base
+		x.l.sites = append(x.l.sites, Site{Node: n, Func: x.f, Call: c})
 		if len(args) < need {
 			x.l.diag(p, apt.Warning, mpiName+" has too few arguments")
 		}
@@ -130,6 +131,11 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 			}
 		}
 		return nil, []apt.Node{io}
+	case name == "llvm.memset" || name == "llvm.memcpy":
+		if b := x.initArray(name, c, p); b != nil {
+			return nil, []apt.Node{b}
+		}
+		return nil, nil
 	case ignoredFuncs[name]:
 		return nil, nil
 	}
@@ -141,7 +147,9 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		var ops apt.Ops
 		return x.assign(c, p, x.callExpr(c, &ops), ops), nil
 	}
-	return nil, []apt.Node{&apt.Call{NodeBase: base, Callee: x.l.fnames[f], Args: x.callArgs(c.Args)}}
+	n := &apt.Call{NodeBase: base, Callee: x.l.fnames[f], Args: x.callArgs(c.Args)}
+	x.l.sites = append(x.l.sites, Site{Node: n, Func: x.f, Call: c})
+	return nil, []apt.Node{n}
 }
 
 func (x *fn) assign(v value.Value, p apt.Pos, e apt.Expr, ops apt.Ops) *apt.Stmt {
@@ -288,4 +296,69 @@ func (l *lifter) indexFields() {
 			l.fields[ct.Name] = names
 		}
 	}
+}
+
+// initArray models what C's array initialisers compile to: memset of a
+// whole local or global array to zero (int dims[2] = {0, 0}) is the
+// whole-array assignment a = 0; memcpy of a whole array from a constant
+// initialiser (int periods[2] = {1, 0}) assigns each element. Anything
+// else these intrinsics do is left out (nil).
+func (x *fn) initArray(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
+	if len(c.Args) < 3 {
+		return nil
+	}
+	dst := stripCasts(unwrapArg(c.Args[0]))
+	var elem types.Type
+	switch d := dst.(type) {
+	case *ir.InstAlloca:
+		elem = d.ElemType
+	case *ir.Global:
+		elem = d.ContentType
+	default:
+		return nil
+	}
+	at, ok := elem.(*types.ArrayType)
+	if !ok {
+		return nil
+	}
+	if _, nested := at.ElemType.(*types.ArrayType); nested {
+		return nil
+	}
+	ref, _ := x.location(dst, &apt.Ops{})
+	ix, ok := ref.(*apt.Index)
+	if !ok {
+		return nil
+	}
+	whole := &apt.Name{Pos: p, Name: ix.Name, Type: ix.Type, Array: true}
+	switch name {
+	case "llvm.memset":
+		v, ok := unwrapArg(c.Args[1]).(*constant.Int)
+		if !ok || v.X.Sign() != 0 {
+			return nil
+		}
+		return block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: whole, Value: intConst(0)})
+	case "llvm.memcpy":
+		src, ok := stripCasts(unwrapArg(c.Args[1])).(*ir.Global)
+		if !ok || !src.Immutable || at.Len > 64 {
+			return nil
+		}
+		arr, ok := src.Init.(*constant.Array)
+		if !ok {
+			return nil
+		}
+		var stmts []*apt.Stmt
+		for i, e := range arr.Elems {
+			v := scalarInit(e)
+			if v == nil {
+				return nil
+			}
+			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign,
+				Target: &apt.Index{Pos: p, Name: ix.Name, Subs: []apt.Expr{intConst(int64(i))}, Type: ix.Type}, Value: v})
+		}
+		if len(stmts) == 0 {
+			return nil
+		}
+		return block(stmts...)
+	}
+	return nil
 }

@@ -384,10 +384,7 @@ func (x *fn) loopNode(nl *loop) ([]apt.Node, int) {
 		if p.kind == loopCounted {
 			lp.Var = x.names[p.iv]
 			x.declare(lp.Var, valueType(p.iv.Typ), nil)
-			lp.Lower, lp.Upper = x.expr(p.start), x.upper(p)
-			if p.step != 1 {
-				lp.Step = intConst(p.step)
-			}
+			lp.Lower, lp.Upper, lp.Step = x.expr(p.start), x.upper(p), x.stepExpr(p)
 		} else {
 			c := x.condExpr(p.cond)
 			if p.exitOnTrue {
@@ -559,6 +556,23 @@ func (x *fn) instNodes(insts []ir.Instruction) []apt.Node {
 			}
 		case *ir.InstFence, *ir.InstCmpXchg, *ir.InstAtomicRMW, *ir.InstVAArg:
 			continue
+		case *ir.InstSelect:
+			// x = c ? a : b is an IF assigning x on each arm, which the
+			// evaluation keeps exact per path (a block size n/p + 1 on
+			// the first ranks).
+			flush()
+			name := x.names[c]
+			x.declare(name, valueType(c.Typ), x.dimsOf(c))
+			arm := func(v value.Value) []apt.Node {
+				var ops apt.Ops
+				e := x.exprOps(v, &ops)
+				return []apt.Node{block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: x.nameExpr(name, x.vars[name].Type), Value: e, Ops: ops})}
+			}
+			var ops apt.Ops
+			cond := x.exprOps(c.Cond, &ops)
+			if f := ifNode(p, cond, arm(c.ValueTrue), arm(c.ValueFalse)); f != nil {
+				out = append(out, f)
+			}
 		default:
 			v, ok := inst.(value.Value)
 			if !ok {
@@ -593,6 +607,16 @@ func isConstZero(v value.Value) bool {
 }
 
 func (x *fn) record(l *loop, lp *apt.Loop, bottom bool) {
+	site := Site{Node: lp, Func: x.f, Body: x.g.blocks[l.header]}
+	for _, q := range x.g.pred[l.header] {
+		if !l.blocks[q] {
+			site.Entry = x.g.blocks[q]
+		}
+	}
+	if p := x.plans[l]; p.kind != loopGeneric && !p.bottom && len(x.g.pred[p.body]) == 1 {
+		site.Body = x.g.blocks[p.body]
+	}
+	x.l.sites = append(x.l.sites, site)
 	x.l.loops = append(x.l.loops, loopRec{fn: x.f.Name(), header: x.g.blocks[l.header].Name(), bottom: bottom,
 		node: lp, outer: append([]*apt.Loop(nil), x.stack...)})
 }

@@ -48,6 +48,10 @@ type loopPlan struct {
 	pred    enum.IPred
 	boundOp value.Value
 	onNext  bool // a latch test compares the incremented value
+	// stepVal is a loop-invariant step (stepMul its sign); step is then
+	// the direction, +1 or -1.
+	stepVal value.Value
+	stepMul int64
 	header []ir.Instruction // header instructions materialised around the loop
 }
 
@@ -129,6 +133,7 @@ func (l *lifter) function(f *ir.Func) (r *apt.Routine) {
 		x.r.Result = name
 		x.declare(name, valueType(f.Sig.RetType), nil)
 	}
+	l.sites = append(l.sites, Site{Node: x.r, Func: f})
 	x.g = newGraph(f)
 	if x.g.irreducible {
 		x.r.Body = []apt.Node{x.unknown(x.r.Span.Start(), "function "+name,

@@ -160,11 +160,12 @@ func (x *fn) counted(l *loop, p *loopPlan, h, pre, t int, bottom bool) {
 	var phi *ir.InstPhi
 	var next ir.Instruction
 	var step int64
+	var stepVal value.Value
 	onNext := false
 	find := func(v value.Value) bool {
 		if ph, ok := v.(*ir.InstPhi); ok && x.site[ph].block == h {
-			if n, s, ok := x.step(ph, t); ok {
-				phi, next, step = ph, n, s
+			if n, s, sv, ok := x.step(ph, t, l); ok {
+				phi, next, step, stepVal = ph, n, s, sv
 				return true
 			}
 			return false
@@ -173,8 +174,8 @@ func (x *fn) counted(l *loop, p *loopPlan, h, pre, t int, bottom bool) {
 			return false
 		}
 		for _, ph := range phis(x.g.blocks[h]) {
-			if n, s, ok := x.step(ph, t); ok && value.Value(n.(value.Value)) == v {
-				phi, next, step, onNext = ph, n, s, true
+			if n, s, sv, ok := x.step(ph, t, l); ok && value.Value(n.(value.Value)) == v {
+				phi, next, step, stepVal, onNext = ph, n, s, sv, true
 				return true
 			}
 		}
@@ -190,6 +191,20 @@ func (x *fn) counted(l *loop, p *loopPlan, h, pre, t int, bottom bool) {
 	}
 	if !x.invariant(boundOp, l) {
 		return
+	}
+	stepMul := int64(0)
+	if stepVal != nil {
+		// An invariant step goes the way the test lets the loop end: up
+		// for < and <=, down for > and >=.
+		stepMul = step
+		switch pred {
+		case enum.IPredSLT, enum.IPredSLE, enum.IPredULT, enum.IPredULE:
+			step = 1
+		case enum.IPredSGT, enum.IPredSGE, enum.IPredUGT, enum.IPredUGE:
+			step = -1
+		default:
+			return
+		}
 	}
 	if _, ok := upperOf(pred, step, intConst(0)); !ok {
 		return
@@ -211,7 +226,22 @@ func (x *fn) counted(l *loop, p *loopPlan, h, pre, t int, bottom bool) {
 		}
 	}
 	p.kind, p.iv, p.next, p.step, p.start = loopCounted, phi, next, step, start
-	p.pred, p.boundOp, p.onNext = pred, boundOp, onNext
+	p.pred, p.boundOp, p.onNext, p.stepVal, p.stepMul = pred, boundOp, onNext, stepVal, stepMul
+}
+
+// stepExpr is the DO's step: nil for 1.
+func (x *fn) stepExpr(p *loopPlan) apt.Expr {
+	if p.stepVal != nil {
+		e := x.expr(p.stepVal)
+		if p.stepMul < 0 {
+			return &apt.Unary{Op: apt.OpNeg, X: e}
+		}
+		return e
+	}
+	if p.step == 1 {
+		return nil
+	}
+	return intConst(p.step)
 }
 
 // upper is a counted loop's DO upper bound (see counted), built when the
@@ -220,7 +250,13 @@ func (x *fn) upper(p *loopPlan) apt.Expr {
 	u, _ := upperOf(p.pred, p.step, x.expr(p.boundOp))
 	if p.bottom {
 		if !p.onNext {
-			u = add(u, intConst(p.step))
+			if st := x.stepExpr(p); st == nil {
+				u = add(u, intConst(1))
+			} else if _, ok := constValue(st); ok {
+				u = add(u, st)
+			} else {
+				u = &apt.Binary{Op: apt.OpAdd, X: u, Y: st}
+			}
 		}
 		fn := "max"
 		if p.step < 0 {
@@ -244,10 +280,19 @@ func phis(b *ir.Block) []*ir.InstPhi {
 }
 
 // step recognises phi as an induction variable: its value from the latch
-// is phi plus or minus a constant.
-func (x *fn) step(phi *ir.InstPhi, latch int) (ir.Instruction, int64, bool) {
+// is phi plus or minus a constant, or a loop-invariant value sv (a cyclic
+// distribution steps by P): k is then the sign it is added with.
+func (x *fn) step(phi *ir.InstPhi, latch int, l *loop) (inst ir.Instruction, k int64, sv value.Value, ok bool) {
+	inst, k, sv, ok = x.stepOf(phi, latch)
+	if ok && sv != nil && !x.invariant(sv, l) {
+		return nil, 0, nil, false
+	}
+	return inst, k, sv, ok
+}
+
+func (x *fn) stepOf(phi *ir.InstPhi, latch int) (ir.Instruction, int64, value.Value, bool) {
 	if len(phi.Incs) != 2 {
-		return nil, 0, false
+		return nil, 0, nil, false
 	}
 	var from value.Value
 	for _, inc := range phi.Incs {
@@ -269,16 +314,19 @@ func (x *fn) step(phi *ir.InstPhi, latch int) (ir.Instruction, int64, bool) {
 		inst = n
 		self, c, sign = n.X, n.Y, -1
 	default:
-		return nil, 0, false
+		return nil, 0, nil, false
 	}
 	if stripIntCasts(self) != value.Value(phi) {
-		return nil, 0, false
+		return nil, 0, nil, false
 	}
-	k, ok := c.(*constant.Int)
-	if !ok || !k.X.IsInt64() || k.X.Int64() == 0 {
-		return nil, 0, false
+	k, ok := unwrapArg(c).(*constant.Int)
+	if !ok {
+		return inst, sign, unwrapArg(c), true
 	}
-	return inst, sign * k.X.Int64(), true
+	if !k.X.IsInt64() || k.X.Int64() == 0 {
+		return nil, 0, nil, false
+	}
+	return inst, sign * k.X.Int64(), nil, true
 }
 
 func stripIntCasts(v value.Value) value.Value {
@@ -509,6 +557,9 @@ func (x *fn) decideInline() {
 			v, ok := inst.(value.Value)
 			if !ok || isDbg(inst) || x.srcName[v] {
 				continue
+			}
+			if _, sel := inst.(*ir.InstSelect); sel {
+				continue // an IF of its own (instNodes)
 			}
 			if _, phi := inst.(*ir.InstPhi); phi || !pureInst(inst) {
 				if c, ok := inst.(*ir.InstCall); !ok || !pureCall(c) {

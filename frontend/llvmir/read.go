@@ -31,24 +31,49 @@ const maxNodes = 200000
 // the APT of its defined functions. files are the user's inputs: debug
 // locations naming them become positions in them. Bad input is a
 // diagnostic, never a panic.
-func ParseIR(name string, src []byte, files []string) (prog *apt.Program, diags []apt.Diagnostic) {
+func ParseIR(name string, src []byte, files []string) (*apt.Program, []apt.Diagnostic) {
+	l, diags := lift(name, src, files)
+	if l == nil {
+		return &apt.Program{Files: files}, diags
+	}
+	return l.Prog, diags
+}
+
+func lift(name string, src []byte, files []string) (out *Lifted, diags []apt.Diagnostic) {
 	defer func() {
 		if r := recover(); r != nil {
-			prog = &apt.Program{Files: files}
+			out = nil
 			diags = append(diags, apt.Diagnostic{Pos: apt.Pos{File: name, Line: 1, Col: 1}, Severity: apt.Error,
 				Msg: fmt.Sprintf("the IR cannot be read: %v", r)})
 		}
 	}()
 	if d, bad := unreadable(name, src); bad {
-		return &apt.Program{Files: files}, []apt.Diagnostic{d}
+		return nil, []apt.Diagnostic{d}
 	}
 	m, err := asm.ParseBytes(name, src)
 	if err != nil {
-		return &apt.Program{Files: files}, []apt.Diagnostic{parseError(name, err)}
+		return nil, []apt.Diagnostic{parseError(name, err)}
 	}
 	l := newLifter(m, name, files)
 	l.run()
-	return l.prog, l.diags
+	// A site whose IR was written into several nodes is shared.
+	seen := map[any]int{}
+	key := func(s Site) any {
+		switch {
+		case s.Call != nil:
+			return s.Call
+		case s.Body != nil:
+			return s.Body
+		}
+		return s.Func
+	}
+	for _, s := range l.sites {
+		seen[key(s)]++
+	}
+	for i := range l.sites {
+		l.sites[i].Shared = seen[key(l.sites[i])] > 1
+	}
+	return &Lifted{Prog: l.prog, Module: m, Sites: l.sites}, l.diags
 }
 
 var llirLine = regexp.MustCompile(`line (\d+)`)
@@ -89,6 +114,41 @@ type lifter struct {
 	fields map[string][]string
 	// loops records every Loop node made, with the IR loop it came from.
 	loops []loopRec
+	// sites are where each node's executions happen in the IR.
+	sites []Site
+}
+
+// Site is where an APT node's executions can be counted in the IR it was
+// built from. Routine: Func's entry; Loop: Entry's end (each entry) and
+// Body's start (each iteration, after its phis); Call and Comm: Call.
+// Shared is set when the structuring wrote the IR code at the site into
+// more than one node (a block reached from two arms): a counter there
+// would count them together.
+type Site struct {
+	Node   apt.Node
+	Func   *ir.Func
+	Call   *ir.InstCall
+	Entry  *ir.Block
+	Body   *ir.Block
+	Shared bool
+}
+
+// Lifted is a program read from IR with what instrumentation needs: the
+// module the APT was built from and the site of every node.
+type Lifted struct {
+	Prog   *apt.Program
+	Module *ir.Module
+	Sites  []Site
+}
+
+// Load is ParseFiles keeping the module and the sites.
+func Load(paths []string, cfg Config) (*Lifted, []apt.Diagnostic) {
+	text, name, diags := Compile(paths, cfg)
+	if text == nil {
+		return nil, diags
+	}
+	l, more := lift(name, text, paths)
+	return l, append(diags, more...)
 }
 
 // loopRec ties an APT loop to its IR loop (function and header block) and

@@ -1,0 +1,182 @@
+package cinst_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/frontend/llvmir"
+	"github.com/mkvet/mkvet/instrument"
+	"github.com/mkvet/mkvet/instrument/cinst"
+	"github.com/mkvet/mkvet/internal/e2e"
+	"github.com/mkvet/mkvet/model/cost"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// cCase is a C test program, the names of its command-line arguments in
+// order, and the sizes it runs at (with remainders for P = 2 and 4).
+type cCase struct {
+	file  string
+	args  []string
+	sizes [][]int64
+}
+
+var cCases = []cCase{
+	{"ring.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 5}}},
+	{"blockcyclic.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {101, 33}}},
+	{"pipeline.c", []string{"n", "m"}, [][]int64{{5, 3}, {17, 6}, {64, 2}}},
+	{"halo2d.c", []string{"nx", "ny", "iters"}, [][]int64{{9, 7, 2}, {16, 13, 3}, {31, 30, 2}}},
+}
+
+// TestCCountsMatchStaticE2E compiles each C test program through the
+// frontend (clang-14, opt-14, llir), instruments its IR, builds it with
+// clang-14 against Open MPI and runs it at P = 1, 2, 4 and three sizes:
+// every rank's measured counters (routine calls, loop entries and
+// iterations, MPI calls, messages and bytes sent and received) must equal
+// the static per-rank counts of model/cost at that point exactly.
+func TestCCountsMatchStaticE2E(t *testing.T) {
+	tools := e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc", "mpirun")
+	compile, err := exec.Command("mpicc", "-showme:compile").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	link, err := exec.Command("mpicc", "-showme:link").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range cCases {
+		t.Run(strings.TrimSuffix(tc.file, ".c"), func(t *testing.T) {
+			path := filepath.Join("..", "..", "testdata", "programs", tc.file)
+			lf, diags := llvmir.Load([]string{path}, llvmir.Config{})
+			for _, d := range diags {
+				if d.Severity == apt.Error {
+					t.Fatal(d)
+				}
+			}
+			dir := t.TempDir()
+			res, err := cinst.Instrument(lf, filepath.Join(dir, "copy"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			exe := filepath.Join(dir, "prog")
+			args := append([]string{"-O1", "-Wno-override-module"}, strings.Fields(string(compile))...)
+			for _, s := range res.Sources {
+				args = append(args, filepath.Join(res.Dir, s))
+			}
+			args = append(args, strings.Fields(string(link))...)
+			args = append(args, "-lm", "-o", exe)
+			if out, err := exec.Command(tools[0], args...).CombinedOutput(); err != nil {
+				t.Fatalf("building the instrumented copy: %v\n%s", err, out)
+			}
+			compared := 0
+			for si, size := range tc.sizes {
+				for _, p := range []int{1, 2, 4} {
+					values := map[string]int64{cost.Size: int64(p)}
+					var argv []string
+					for i, name := range tc.args {
+						values[name] = size[i]
+						argv = append(argv, strconv.FormatInt(size[i], 10))
+					}
+					rep, err := cost.AnalyzeAt(lf.Prog, cost.Options{}, values)
+					if err != nil {
+						t.Fatal(err)
+					}
+					out := filepath.Join(dir, fmt.Sprintf("run-%d-%d", si, p))
+					if err := os.MkdirAll(out, 0o755); err != nil {
+						t.Fatal(err)
+					}
+					launch := strings.Fields(strings.NewReplacer("{P}", strconv.Itoa(p), "{exe}", exe).Replace(e2e.MPILauncher))
+					cmd := exec.Command(launch[0], append(launch[1:], argv...)...)
+					cmd.Env = append(append(os.Environ(), e2e.MPIEnv()...), "MKVET_OUT="+out, "MKVET_RUN=oracle")
+					if b, err := cmd.CombinedOutput(); err != nil {
+						t.Fatalf("P=%d %v: %v\n%s", p, argv, err, b)
+					}
+					recs, err := instrument.ReadRun(out, p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					compared += compare(t, tc.file, rep, res, values, recs)
+				}
+			}
+			if compared == 0 {
+				t.Fatal("nothing compared")
+			}
+			t.Logf("%s: %d per-rank counts equal the static ones", tc.file, compared)
+		})
+	}
+}
+
+func compare(t *testing.T, file string, rep *cost.Report, res *instrument.Result, values map[string]int64, recs []instrument.Record) int {
+	t.Helper()
+	p := int(values[cost.Size])
+	byNode := map[string]map[int]instrument.Record{}
+	for _, r := range recs {
+		if r.Type != instrument.TypeNode {
+			continue
+		}
+		if byNode[r.Node] == nil {
+			byNode[r.Node] = map[int]instrument.Record{}
+		}
+		byNode[r.Node][r.Rank] = r
+	}
+	env := map[string]symbolic.Rat{}
+	for k, v := range values {
+		env[k] = symbolic.RatInt(v)
+	}
+	n := 0
+	for _, pr := range res.Probes {
+		node := rep.ByID[pr.Node]
+		if node == nil {
+			for rank, r := range byNode[pr.Node] {
+				if r.Count > 0 {
+					t.Errorf("%s %s rank %d at %v: ran %d times but the static report does not reach it", file, pr.Node, rank, values, r.Count)
+				}
+			}
+			continue
+		}
+		if !node.Exact {
+			t.Errorf("%s %s at %v: the static count is not exact", file, pr.Node, values)
+			continue
+		}
+		type q struct {
+			name     string
+			pw       symbolic.Piecewise
+			measured func(instrument.Record) int64
+		}
+		qs := []q{{"count", node.Count, func(r instrument.Record) int64 { return r.Count }}}
+		if pr.Iters {
+			qs = append(qs, q{"iterations", node.Iterations, func(r instrument.Record) int64 { return r.Iters }})
+		}
+		if c := node.Comm; c != nil && pr.Op != "init" && pr.Op != "finalize" && pr.Op != "barrier" &&
+			pr.Op != "comm_rank" && pr.Op != "comm_size" {
+			qs = append(qs,
+				q{"messages sent", c.Messages, func(r instrument.Record) int64 { return r.Msgs }},
+				q{"bytes sent", c.BytesSent, func(r instrument.Record) int64 { return r.Bytes }},
+				q{"messages received", c.Received, func(r instrument.Record) int64 { return r.RecvMsgs }},
+				q{"bytes received", c.BytesReceived, func(r instrument.Record) int64 { return r.RecvBytes }})
+		}
+		for _, x := range qs {
+			for rank := 0; rank < p; rank++ {
+				env[cost.Rank] = symbolic.RatInt(int64(rank))
+				v, err := x.pw.Eval(env)
+				if err != nil {
+					t.Errorf("%s %s: evaluating the static %s at %v rank %d: %v", file, pr.Node, x.name, values, rank, err)
+					continue
+				}
+				want, ok := v.Int64()
+				got := x.measured(byNode[pr.Node][rank])
+				if ok && v.IsInt() && want == got {
+					n++
+					continue
+				}
+				t.Errorf("%s %s (%s) %s at %v rank %d: static %s = %s, measured %d", file, pr.Node, pr.Pos, x.name, values, rank, x.pw, v, got)
+			}
+		}
+	}
+	return n
+}
