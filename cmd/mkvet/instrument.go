@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/frontend/fortran"
+	"github.com/mkvet/mkvet/frontend/llvmir"
 	"github.com/mkvet/mkvet/instrument"
+	"github.com/mkvet/mkvet/instrument/cinst"
 	"github.com/mkvet/mkvet/instrument/calib"
 	"github.com/mkvet/mkvet/model/cost"
 )
@@ -284,6 +287,9 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	delete(vals, cost.Size)
+	if allC(files) {
+		return instrumentC(&pf, files, *out, len(vals) > 0 || *probes != "all" || *nests || *events, stdout, stderr)
+	}
 	l, st := pf.load("instrument", files, stderr)
 	if l == nil {
 		return st
@@ -355,5 +361,65 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 		compiler = "mpif90"
 	}
 	fmt.Fprintf(stdout, "build: cd %s && %s -O2 %s -o prog\n", *out, compiler, strings.Join(srcs, " "))
+	return 0
+}
+
+// allC reports whether every file is C, C++ or LLVM IR.
+func allC(files []string) bool {
+	for _, f := range files {
+		if !llvmir.Handles(f) {
+			return false
+		}
+	}
+	return len(files) > 0
+}
+
+// instrumentC instruments a C or C++ program in its LLVM IR (instrument/
+// cinst): counters for routines, loops and MPI calls, MPI calls timed.
+func instrumentC(pf *progFlags, files []string, out string, fortranOnly bool, stdout, stderr io.Writer) int {
+	if fortranOnly {
+		fmt.Fprintln(stderr, "mkvet instrument: -D, -probes time, -nest-timers and -events are not supported for C and C++ yet: "+
+			"sizes come from the program's command line")
+		return 2
+	}
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+		if entries, _ := os.ReadDir(out); len(entries) > 0 {
+			fmt.Fprintf(stderr, "mkvet instrument: %s is not empty: the copy goes into a new directory\n", out)
+			return 2
+		}
+	}
+	cfg, _, err := frontendConfig(pf.form, pf.incs, pf.macros, pf.cpp)
+	if err != nil {
+		fmt.Fprintf(stderr, "mkvet instrument: %v\n", err)
+		return 2
+	}
+	lf, diags := llvmir.Load(files, llvmir.Config{IncludeDirs: cfg.IncludeDirs, Defines: cfg.Defines})
+	bad := false
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			fmt.Fprintln(stderr, d)
+			bad = true
+		}
+	}
+	if bad || lf == nil {
+		return 2
+	}
+	res, err := cinst.Instrument(lf, out)
+	if err != nil {
+		fmt.Fprintf(stderr, "mkvet instrument: %v\n", err)
+		return 2
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintln(stderr, n)
+	}
+	kinds := map[string]int{}
+	for _, p := range res.Probes {
+		kinds[p.Kind]++
+	}
+	fmt.Fprintf(stdout, "wrote %s: %s\n", out, strings.Join(res.Files, " "))
+	fmt.Fprintf(stdout, "%d probes: %d routines, %d loops (with iteration counts), %d MPI calls (timed)\n",
+		len(res.Probes), kinds["routine"], kinds["loop"], kinds["comm"])
+	fmt.Fprintf(stdout, "build: %s\n", strings.NewReplacer("{srcs}", strings.Join(res.Sources, " "), "{exe}", "prog").Replace(cinst.BuildCommand()))
+	fmt.Fprintln(stdout, "timing: MPI_Wtime; each rank writes its records at MPI_Finalize into $MKVET_OUT/mkvet.<rank>.jsonl (default: the working directory)")
 	return 0
 }

@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -42,10 +43,21 @@ const (
 	RuntimeFile = "mkvet_rt.c"
 )
 
-// BuildCommand compiles the copy: clang-14 reads the IR and the runtime,
-// the MPI wrapper's flags give the headers and the library ({srcs} and
-// {exe} are sweep's placeholders).
-const BuildCommand = "clang-14 -O1 -Wno-override-module {srcs} -I/usr/lib/x86_64-linux-gnu/openmpi/include -L/usr/lib/x86_64-linux-gnu/openmpi/lib -lmpi -lm -o {exe}"
+// BuildCommand is the command that compiles the copy in its directory:
+// clang-14 reads the IR and the runtime, and the MPI compiler wrapper's
+// own flags (Open MPI's mpicc -showme:compile and -showme:link) give the
+// headers and the library; {srcs} and {exe} are sweep's placeholders.
+func BuildCommand() string {
+	flags := func(arg string) string {
+		out, err := exec.Command("mpicc", arg).Output()
+		if err != nil {
+			return ""
+		}
+		return strings.TrimSpace(string(out))
+	}
+	return strings.Join(strings.Fields("clang-14 -O1 -Wno-override-module "+flags("-showme:compile")+" {srcs} "+
+		flags("-showme:link")+" -lm -o {exe}"), " ")
+}
 
 // msgArg says where one side of a transfer is in an MPI call's C
 // arguments: the count, the datatype and the peer (-1 for a collective).
