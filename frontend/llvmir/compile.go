@@ -258,7 +258,7 @@ func run(name string, args []string, file string) ([]apt.Diagnostic, bool) {
 
 // howToIR says how to produce IR this frontend reads.
 const howToIR = "mkvet reads LLVM 14 IR with typed pointers: give the C/C++ source, or write the IR with " +
-	"clang-14 -S -emit-llvm -g (clang 15: add -Xclang -no-opaque-pointers; clang 16 and later cannot write it)"
+	"clang-14 -S -emit-llvm -g (clang 15 and 16: add -Xclang -no-opaque-pointers; clang 17 and later cannot write it)"
 
 // newerIRHint recognises LLVM 14 tools failing on IR of a newer LLVM.
 func newerIRHint(msg string) string {
@@ -270,12 +270,14 @@ func newerIRHint(msg string) string {
 	return ""
 }
 
-// newerSyntax finds what LLVM 14's typed-pointer grammar does not have:
-// the opaque pointer type `ptr` and the attributes newer releases write.
-var newerSyntax = regexp.MustCompile(`(?:^|[\s(,\[{<])(ptr)(?:[\s,)*\]}>]|$)|\b(memory\(|nocallback\b|allockind\(|allocsize\(\w+\)\s*nofree)`)
+// newerAttrs are attributes LLVM 15 and later write that LLVM 14's
+// grammar does not have.
+var newerAttrs = []string{"memory(", "nocallback", "allockind("}
 
 // unreadable reports IR text that the reader cannot take, at the first
-// line that shows it.
+// line that shows it: the opaque pointer type `ptr` (a word of its own, not
+// part of getelementptr or inttoptr) or a newer attribute. It runs before
+// every parse, so it scans bytes rather than matching expressions.
 func unreadable(name string, src []byte) (apt.Diagnostic, bool) {
 	line := 1
 	for len(src) > 0 {
@@ -287,13 +289,18 @@ func unreadable(name string, src []byte) (apt.Diagnostic, bool) {
 		if i := bytes.IndexByte(text, ';'); i >= 0 && !bytes.Contains(text[:i], []byte{'"'}) {
 			text = text[:i]
 		}
-		if m := newerSyntax.FindSubmatchIndex(text); m != nil {
-			col, what := m[2], "the opaque pointer type ptr"
-			if m[2] < 0 {
-				col, what = m[4], "attribute "+string(text[m[4]:m[5]])
+		col, what := -1, ""
+		if c := ptrWord(text); c >= 0 {
+			col, what = c, "the opaque pointer type ptr"
+		}
+		for _, a := range newerAttrs {
+			if c := bytes.Index(text, []byte(a)); c >= 0 && (col < 0 || c < col) {
+				col, what = c, "attribute "+strings.TrimSuffix(a, "(")
 			}
+		}
+		if col >= 0 {
 			return apt.Diagnostic{Pos: apt.Pos{File: name, Line: line, Col: col + 1}, Severity: apt.Error,
-				Msg: "IR of a newer LLVM (" + strings.TrimSuffix(what, "(") + "); " + howToIR}, true
+				Msg: "IR of a newer LLVM (" + what + "); " + howToIR}, true
 		}
 		if end == len(src) {
 			break
@@ -302,6 +309,24 @@ func unreadable(name string, src []byte) (apt.Diagnostic, bool) {
 		line++
 	}
 	return apt.Diagnostic{}, false
+}
+
+// ptrWord is the offset of the first "ptr" in text that stands alone as a
+// type, -1 if none.
+func ptrWord(text []byte) int {
+	before := func(c byte) bool { return c == ' ' || c == '\t' || c == '(' || c == ',' || c == '[' || c == '{' || c == '<' }
+	after := func(c byte) bool { return before(c) || c == ')' || c == '*' || c == ']' || c == '}' || c == '>' }
+	for off := 0; ; {
+		i := bytes.Index(text[off:], []byte("ptr"))
+		if i < 0 {
+			return -1
+		}
+		i += off
+		if (i == 0 || before(text[i-1])) && (i+3 == len(text) || after(text[i+3])) {
+			return i
+		}
+		off = i + 3
+	}
 }
 
 // mpiCompileFlags asks the MPI compiler wrapper for the include flags of

@@ -222,22 +222,41 @@ func (x *fn) arrive(l *loop, to, stop int, arm bool) ([]apt.Node, bool) {
 	}
 	if l != nil && to == l.header {
 		if arm {
-			return []apt.Node{&apt.Cycle{}}, false
+			return []apt.Node{&apt.Cycle{NodeBase: apt.NodeBase{Span: spanAt(x.blockPos(to))}}}, false
 		}
 		return nil, false
 	}
 	if l != nil && !l.blocks[to] {
 		f := x.forward(to)
 		if f == x.retB {
-			return append(x.copies(to, f), x.retBlock(f)...), false
+			nodes, _ := x.chain(to)
+			return append(nodes, x.retBlock(f)...), false
 		}
 		if p := x.plans[l]; p != nil && p.exit >= 0 && f == x.forward(p.exit) {
-			return []apt.Node{&apt.Exit{}}, false
+			nodes, _ := x.chain(to)
+			return append(nodes, &apt.Exit{NodeBase: apt.NodeBase{Span: spanAt(x.at)}}), false
 		}
 		return []apt.Node{x.unknown(x.blockPos(to), "goto",
 			"a jump out of more than one loop (goto) is not modelled; what follows it is not counted")}, false
 	}
 	return nil, true
+}
+
+// chain emits the copies along the blocks that only jump on from b (see
+// forward) and returns them with the block the chain ends at.
+func (x *fn) chain(b int) ([]apt.Node, int) {
+	var out []apt.Node
+	for i := 0; i < 16; i++ {
+		f := x.forward(b)
+		if f == b {
+			return out, b
+		}
+		br := x.g.blocks[b].Term.(*ir.TermBr)
+		next := x.g.index[blockOf(br.Target)]
+		out = append(out, x.copies(b, next)...)
+		b = next
+	}
+	return out, b
 }
 
 // retBlock emits the function's return block reached from inside a loop.
@@ -366,6 +385,15 @@ func (x *fn) loopNode(nl *loop) ([]apt.Node, int) {
 	span := x.loopSpan(nl)
 	x.at = span.Start()
 	var out []apt.Node
+	if p.kind == loopWhile && p.breaks {
+		// The test's exit copies would also run after a break: where
+		// there are some, the test stays inside, as an IF with its
+		// copies and EXIT.
+		more, _ := x.chain(p.exit)
+		if len(x.copies(p.exitAt, p.exit))+len(more) > 0 {
+			p.kind = loopGeneric
+		}
+	}
 	switch p.kind {
 	case loopCounted, loopWhile:
 		pre := x.instNodes(p.header)
@@ -394,12 +422,13 @@ func (x *fn) loopNode(nl *loop) ([]apt.Node, int) {
 		}
 		out = append(out, lp)
 		out = append(out, x.copies(p.exitAt, p.exit)...)
-		return out, p.exit
+		more, next := x.chain(p.exit)
+		return append(out, more...), next
 	}
 	next := -1
 	for _, e := range nl.exits {
-		if e.to != x.retB {
-			next = e.to
+		if f := x.forward(e.to); f != x.retB {
+			next = f
 			break
 		}
 	}
@@ -425,6 +454,12 @@ func trimCycles(body []apt.Node) []apt.Node {
 	case *apt.If:
 		for _, b := range n.Branches {
 			b.Body = trimCycles(b.Body)
+		}
+		if last := n.Branches[len(n.Branches)-1]; last.Cond == nil && len(last.Cases) == 0 && len(last.Body) == 0 {
+			n.Branches = n.Branches[:len(n.Branches)-1]
+		}
+		if len(n.Branches) == 0 {
+			return body[:len(body)-1]
 		}
 	}
 	return body

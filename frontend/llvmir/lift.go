@@ -40,6 +40,9 @@ type loopPlan struct {
 	cond   value.Value
 	// exitOnTrue is set when the test's true target leaves the loop.
 	exitOnTrue bool
+	// breaks is set for a DO WHILE that other exits leave for the block
+	// with phis its test leaves for (see plan).
+	breaks bool
 	// counted loops:
 	iv     *ir.InstPhi
 	next   ir.Instruction // the increment, not emitted

@@ -68,16 +68,20 @@ func (x *fn) plan(l *loop) *loopPlan {
 			if f := x.forward(e.to); f != final && f != x.retB {
 				return false
 			}
-			if e.to != out && hasPhis(x.g.blocks[final]) {
-				return false
-			}
-		}
-		// Phis of the exit block would need copies on the test's edge
-		// that a break must not run.
-		if len(x.g.pred[out]) > 1 && hasPhis(x.g.blocks[out]) {
-			return false
 		}
 		return true
+	}
+	// breaks reports exits besides the test's own edge into a block with
+	// phis: the copies of the test's edge, written after the DO, would
+	// also run after a break's EXIT.
+	breaks := func(at, out int) bool {
+		final := x.forward(out)
+		for _, e := range l.exits {
+			if (e.from != at || e.to != out) && x.forward(e.to) == final && hasPhis(x.g.blocks[final]) {
+				return true
+			}
+		}
+		return false
 	}
 	if cond, in, out, onTrue, ok := test(h); ok && exitsOK(out) && x.pureHeader(h) {
 		p.exitAt, p.exit, p.body, p.cond, p.exitOnTrue = h, out, in, cond, onTrue
@@ -87,10 +91,13 @@ func (x *fn) plan(l *loop) *loopPlan {
 				p.header = append(p.header, inst)
 			}
 		}
-		x.counted(l, p, h, pre, t, false)
+		if !breaks(h, out) {
+			x.counted(l, p, h, pre, t, false)
+		}
+		p.breaks = breaks(h, out)
 		return p
 	}
-	if cond, in, out, onTrue, ok := test(t); ok && in == h && exitsOK(out) {
+	if cond, in, out, onTrue, ok := test(t); ok && in == h && exitsOK(out) && !breaks(t, out) {
 		p.exitAt, p.exit, p.body, p.cond, p.exitOnTrue, p.bottom = t, out, h, cond, onTrue, true
 		x.counted(l, p, h, pre, t, true)
 	}

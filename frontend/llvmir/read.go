@@ -44,13 +44,20 @@ func lift(name string, src []byte, files []string) (out *Lifted, diags []apt.Dia
 		if r := recover(); r != nil {
 			out = nil
 			diags = append(diags, apt.Diagnostic{Pos: apt.Pos{File: name, Line: 1, Col: 1}, Severity: apt.Error,
-				Msg: fmt.Sprintf("the IR cannot be read: %v", r)})
+				Msg: fmt.Sprintf("internal error while analysing the IR (please report it): %v", r)})
 		}
 	}()
+	return liftUnguarded(name, src, files)
+}
+
+// liftUnguarded is lift without the recover around the analysis (the
+// fuzz target calls it, so that a panic of the lifter is found, not
+// hidden); llir's own parser still runs under parse's recover.
+func liftUnguarded(name string, src []byte, files []string) (*Lifted, []apt.Diagnostic) {
 	if d, bad := unreadable(name, src); bad {
 		return nil, []apt.Diagnostic{d}
 	}
-	m, err := asm.ParseBytes(name, src)
+	m, err := parse(name, src)
 	if err != nil {
 		return nil, []apt.Diagnostic{parseError(name, err)}
 	}
@@ -74,6 +81,17 @@ func lift(name string, src []byte, files []string) (out *Lifted, diags []apt.Dia
 		l.sites[i].Shared = seen[key(l.sites[i])] > 1
 	}
 	return &Lifted{Prog: l.prog, Module: m, Sites: l.sites}, l.diags
+}
+
+// parse runs llir's parser; a panic in it (malformed input it does not
+// expect) is an error like any other.
+func parse(name string, src []byte) (m *ir.Module, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			m, err = nil, fmt.Errorf("%v", r)
+		}
+	}()
+	return asm.ParseBytes(name, src)
 }
 
 var llirLine = regexp.MustCompile(`line (\d+)`)
