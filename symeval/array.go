@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -308,8 +309,11 @@ func (ev *evaluator) loadAt(key string, off Value, ok bool, decl *apt.Var, ix *a
 	}
 	st := ev.arrayOf(key, decl)
 	// An element selected by a loop's variable varies from one iteration
-	// to the next: no one parameter stands for it.
-	if mentions(off, ev.cur.vars) {
+	// to the next: no one parameter stands for it. So does one selected
+	// by the symbols a recurrence probe gives the loop's variable and the
+	// variables it changes (probe#...): x = x + a(i) is no recurrence
+	// with a constant step.
+	if mentions(off, ev.cur.vars) || mentionsProbe(off) {
 		unknown.unk.varying = true
 	}
 	// One unknown (and so one parameter) per element of one state of the
@@ -865,4 +869,17 @@ func (ev *evaluator) tabulateElement(st *arrayState, at, np int64) ([]Alt, bool)
 		return nil, false
 	}
 	return ev.rankAltsOn(alts, sets, np), true
+}
+
+// mentionsProbe reports whether v mentions a symbol of a recurrence probe
+// (control.go), which stands for a value that changes per iteration.
+func mentionsProbe(v Value) bool {
+	for _, a := range v.Alts {
+		for _, s := range a.E.Symbols() {
+			if strings.HasPrefix(s, "probe#") {
+				return true
+			}
+		}
+	}
+	return false
 }

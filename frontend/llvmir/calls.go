@@ -5,6 +5,7 @@ import (
 
 	"github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/enum"
 	"github.com/llir/llvm/ir/metadata"
 	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
@@ -278,26 +279,37 @@ func (x *fn) mpiArgs(args []value.Value) []apt.Expr {
 	return out
 }
 
-// indexFields reads the member names of the debug info's struct types.
+// indexFields reads the member names of the debug info's struct types,
+// by the struct's name or, for an anonymous struct, its typedef's (clang
+// names the IR type after the typedef: typedef struct {...} DGraph is
+// %struct.DGraph).
 func (l *lifter) indexFields() {
 	l.fields = map[string][]string{}
-	for _, d := range l.m.MetadataDefs {
-		ct, ok := d.(*metadata.DICompositeType)
-		if !ok || ct.Name == "" || ct.Elements == nil {
-			continue
-		}
+	members := func(ct *metadata.DICompositeType) []string {
 		var names []string
 		for _, e := range ct.Elements.Fields {
 			if m, ok := e.(*metadata.DIDerivedType); ok {
 				names = append(names, strings.ToLower(cleanName(m.Name)))
 			}
 		}
-		if _, dup := l.fields[ct.Name]; !dup {
-			l.fields[ct.Name] = names
+		return names
+	}
+	add := func(name string, ct *metadata.DICompositeType) {
+		if _, dup := l.fields[name]; !dup && name != "" && ct.Elements != nil {
+			l.fields[name] = members(ct)
+		}
+	}
+	for _, d := range l.m.MetadataDefs {
+		switch x := d.(type) {
+		case *metadata.DICompositeType:
+			add(x.Name, x)
+		case *metadata.DIDerivedType:
+			if ct, ok := x.BaseType.(*metadata.DICompositeType); ok && x.Tag == enum.DwarfTagTypedef && ct.Name == "" {
+				add(x.Name, ct)
+			}
 		}
 	}
 }
-
 // initArray models what C's array initialisers compile to: memset of a
 // whole local or global array to zero (int dims[2] = {0, 0}) is the
 // whole-array assignment a = 0; memcpy of a whole array from a constant

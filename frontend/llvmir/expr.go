@@ -436,7 +436,9 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 			if v == nil {
 				continue
 			}
-			if root && isConstZero(v) {
+			// A zero first index steps nowhere: into a named object, or
+			// into the pointee's fields (p->f is p[0].f).
+			if isConstZero(v) && (root || len(idx) > 1) {
 				continue
 			}
 			subs = append(subs, x.exprOps(v, ops))
