@@ -347,6 +347,15 @@ func (wf *whatifFlags) build(files []string, prof *model.Profile, ps []int64, st
 		return wf.buildPerP(fixedProgram(prog), files, prof, ps, exprs, assume,
 			"values the closed forms need are derived at each process count: "+err.Error())
 	}
+	var mve *phase.MissingValuesError
+	if errors.As(err, &mve) && mve.Parallel && seriesName == "" && wf.perPFlags(files, "") == nil {
+		// Values without a closed form may be ones the program derives
+		// from P (a process grid): at each process count they are known.
+		if run, perr := wf.buildPerP(fixedProgram(prog), files, prof, ps, exprs, assume,
+			"values without a closed form in P (a process grid) are derived at each process count"); perr == nil {
+			return run, nil
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

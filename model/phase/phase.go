@@ -325,7 +325,8 @@ next:
 			}
 		}
 		if len(missing) > 0 {
-			return fmt.Errorf("no value for %s; give -D %s", strings.Join(missing, "; "), strings.Join(names, ","))
+			return &MissingValuesError{Parallel: a.Report.Parallel,
+				Msg: fmt.Sprintf("no value for %s; give -D %s", strings.Join(missing, "; "), strings.Join(names, ","))}
 		}
 		return &NoSampleError{Parallel: a.Report.Parallel, First: first}
 	}
@@ -351,6 +352,17 @@ func (e *NoSampleError) Error() string {
 }
 
 func (e *NoSampleError) Unwrap() error { return e.First }
+
+// MissingValuesError is returned when parameters of the closed forms have
+// neither a value nor a default. In a parallel program some may be values
+// the program derives from P in ways no closed form holds (a process grid
+// MPI_Dims_create chooses), which an evaluation at each P gives.
+type MissingValuesError struct {
+	Parallel bool
+	Msg      string
+}
+
+func (e *MissingValuesError) Error() string { return e.Msg }
 
 // withoutRank returns the relations of a that do not mention the rank.
 func withoutRank(a *symbolic.Assumptions) *symbolic.Assumptions {
@@ -512,8 +524,65 @@ func (a *Analysis) matches(s, r *Side) bool {
 		return a.performsOn(s, *r.Fixed)
 	case s.Peer == nil && r.Peer == nil:
 		return true
+	case s.Peer != nil && r.Peer != nil && s.Offset == nil && s.Fixed == nil && r.Offset == nil && r.Fixed == nil:
+		return a.pairedAtSamples(s, r)
 	}
 	return false
+}
+
+// pairedAtSamples matches a send and a receive whose peers are functions
+// of the rank that no fixed offset describes (a ring's wrap-around
+// modulo(rank + 1, P), a grid's neighbours) by evaluating them at the
+// samples: at each, every rank x that sends sends to a rank y that
+// receives from x, and every rank y that receives receives from a rank
+// that sends to y; at least one message must be so paired. A sample where
+// a form cannot be evaluated decides nothing.
+func (a *Analysis) pairedAtSamples(s, r *Side) bool {
+	paired := false
+	for _, smp := range a.samples {
+		dest, err1 := smp.perRank(symbolic.PiecewiseOf(*s.Peer))
+		src, err2 := smp.perRank(symbolic.PiecewiseOf(*r.Peer))
+		ns, err3 := smp.perRank(s.Messages)
+		nr, err4 := smp.perRank(r.Messages)
+		if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
+			continue
+		}
+		rankOf := func(v symbolic.Rat) (int64, bool) {
+			if !v.IsInt() {
+				return 0, false
+			}
+			x, ok := v.Int64()
+			return x, ok && x >= 0 && x < smp.P
+		}
+		for x := int64(0); x < smp.P; x++ {
+			if ns[x].Sign() > 0 {
+				y, ok := rankOf(dest[x])
+				if !ok {
+					continue // MPI_PROC_NULL or outside: nothing moves
+				}
+				if nr[y].Sign() == 0 {
+					return false
+				}
+				if from, ok := rankOf(src[y]); !ok || from != x {
+					return false
+				}
+				paired = true
+			}
+			if nr[x].Sign() > 0 {
+				y, ok := rankOf(src[x])
+				if !ok {
+					continue
+				}
+				if ns[y].Sign() == 0 {
+					return false
+				}
+				if to, ok := rankOf(dest[y]); !ok || to != x {
+					return false
+				}
+			}
+		}
+	}
+	return paired
 }
 
 func tagOf(c *apt.Comm, send bool) apt.Expr {
