@@ -309,13 +309,16 @@ func (ev *evaluator) loadAt(key string, off Value, ok bool, decl *apt.Var, ix *a
 	}
 	st := ev.arrayOf(key, decl)
 	// An element selected by a loop's variable varies from one iteration
-	// to the next: no one parameter stands for it. So does one selected
-	// by the symbols a recurrence probe gives the loop's variable and the
-	// variables it changes (probe#...): x = x + a(i) is no recurrence
-	// with a constant step.
-	if mentions(off, ev.cur.vars) || mentionsProbe(off) {
+	// to the next: no one parameter stands for it.
+	if mentions(off, ev.cur.vars) {
 		unknown.unk.varying = true
 	}
+	// So does one a recurrence probe reads at the symbols it gives the
+	// loop's variable and the variables the loop changes (probe#...):
+	// x = x + a(i) is no recurrence with a constant step. The probe's
+	// value is marked, so that the parameter it may become is not taken
+	// for a constant step (probeIncrements).
+	probeRead := mentionsProbe(off)
 	// One unknown (and so one parameter) per element of one state of the
 	// array, however often it is read.
 	if e, single := off.Single(); single && !unknown.unk.varying {
@@ -328,6 +331,9 @@ func (ev *evaluator) loadAt(key string, off Value, ok bool, decl *apt.Var, ix *a
 		} else {
 			ev.unkElems[mk] = unknown.unk
 		}
+	}
+	if probeRead {
+		unknown.unk.probed = true
 	}
 	var out []Alt
 	for _, oa := range off.Alts {

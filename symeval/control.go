@@ -1752,6 +1752,9 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 	out := map[string]Value{}
 	var banned []string // what the increment must not depend on
 	banned = append(banned, iter)
+	for name := range ev.probedParams {
+		banned = append(banned, name)
+	}
 	for _, t := range syms {
 		banned = append(banned, t)
 	}

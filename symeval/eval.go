@@ -48,29 +48,30 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		return nil, err
 	}
 	ev := &evaluator{
-		prog:       prog,
-		res:        &Result{Program: prog, Entry: entry},
-		env:        newEnv(),
-		params:     map[string]*Param{},
-		used:       map[string]bool{Size: true, Rank: true},
-		diagSeen:   map[string]bool{},
-		summary:    map[*apt.Routine]*summary{},
-		maxOccs:    opt.MaxOccs,
-		values:     opt.Values,
-		sizes2:     map[*apt.Routine]int{},
-		suffix:     map[string]int{},
-		rankMemo:   map[string]rankAnswer{},
-		freq:       map[*apt.Branch]*Param{},
-		consts:     map[*apt.Const]Value{},
-		unkElems:   map[string]*unknown{},
-		spans:      map[string]*Param{},
-		tripParams: map[apt.Node]*Param{},
-		reading:    map[*apt.Routine]bool{},
-		deckParams: map[string]*Param{},
-		stopping:   map[*apt.Routine]bool{},
-		rankSets:   map[string][]bool{},
-		rankReads:  map[rankRead][]Alt{},
-		afterLoops: map[string]*unknown{},
+		prog:         prog,
+		res:          &Result{Program: prog, Entry: entry},
+		env:          newEnv(),
+		params:       map[string]*Param{},
+		used:         map[string]bool{Size: true, Rank: true},
+		diagSeen:     map[string]bool{},
+		summary:      map[*apt.Routine]*summary{},
+		maxOccs:      opt.MaxOccs,
+		values:       opt.Values,
+		sizes2:       map[*apt.Routine]int{},
+		suffix:       map[string]int{},
+		rankMemo:     map[string]rankAnswer{},
+		freq:         map[*apt.Branch]*Param{},
+		consts:       map[*apt.Const]Value{},
+		unkElems:     map[string]*unknown{},
+		probedParams: map[string]bool{},
+		spans:        map[string]*Param{},
+		tripParams:   map[apt.Node]*Param{},
+		reading:      map[*apt.Routine]bool{},
+		deckParams:   map[string]*Param{},
+		stopping:     map[*apt.Routine]bool{},
+		rankSets:     map[string][]bool{},
+		rankReads:    map[rankRead][]Alt{},
+		afterLoops:   map[string]*unknown{},
 	}
 	if ev.maxOccs == 0 {
 		ev.maxOccs = 200000
@@ -273,6 +274,9 @@ type evaluator struct {
 	// evaluation could not derive, by array state and offset; afterLoops
 	// the unknown value of each variable after each loop.
 	unkElems map[string]*unknown
+	// probedParams are the parameters of array elements a recurrence
+	// probe read at its symbolic index (loadAt).
+	probedParams map[string]bool
 	// spans holds the parameter of each sum of row lengths (rows.go), by
 	// array state and first and last row.
 	spans map[string]*Param
@@ -970,6 +974,9 @@ func (ev *evaluator) paramOf(u *unknown, pos apt.Pos) symbolic.Expr {
 			mid := symbolic.FloorDiv(u.lo.Add(*u.hi), symbolic.Int(2))
 			u.param.Default = &mid
 		}
+	}
+	if u.probed {
+		ev.probedParams[u.param.Name] = true
 	}
 	return u.param.expr()
 }

@@ -77,6 +77,9 @@ type unknown struct {
 	// varying marks a value a loop changes from one iteration to the next:
 	// one parameter cannot stand for it.
 	varying bool
+	// probed marks an array element a recurrence probe read at its
+	// symbolic index: its parameter, if it becomes one, is no constant.
+	probed bool
 	// lo and hi bound the value where the evaluation knows bounds (a
 	// counter a loop changes by at most one step per iteration).
 	lo, hi *symbolic.Expr
