@@ -106,7 +106,8 @@ func (n *NPB) Configure(bench string, p int, class string) (files []string, incD
 	return files, dir, err
 }
 
-// Sources returns the Fortran sources of an NPB benchmark directory: the
+// Sources returns the sources of an NPB benchmark directory (Fortran, or
+// C for IS and DT): the
 // objects of its Makefile's OBJS list (with ${COMMON} the common directory,
 // ${RAND} randdp and $(VEC) empty), and BT's default I/O module btio.
 func Sources(dir string) ([]string, error) {
@@ -136,10 +137,33 @@ func Sources(dir string) ([]string, error) {
 	}
 	r := strings.NewReplacer("${COMMON}", "../common", "$(VEC)", "", "${RAND}", "randdp")
 	var out []string
+	// Objects of the common directory may be built from a source of
+	// another name (sys/make.common: ${COMMON}/c_randdp.o: ${COMMON}/randdp.c).
+	rules := map[string]string{}
+	if mc, err := os.ReadFile(filepath.Join(dir, "..", "sys", "make.common")); err == nil {
+		for _, line := range strings.Split(string(mc), "\n") {
+			target, prereq, ok := strings.Cut(line, ":")
+			fields := strings.Fields(prereq)
+			if ok && strings.HasSuffix(strings.TrimSpace(target), ".o") && len(fields) == 1 {
+				rules[r.Replace(strings.TrimSpace(target))] = r.Replace(fields[0])
+			}
+		}
+	}
 	for _, o := range objs {
-		f := filepath.Join(dir, strings.TrimSuffix(r.Replace(o), ".o")+".f")
+		o = r.Replace(o)
+		base := filepath.Join(dir, strings.TrimSuffix(o, ".o"))
+		f := base + ".f"
 		if _, err := os.Stat(f); err != nil {
-			return nil, fmt.Errorf("%s lists %s: %v", filepath.Join(dir, "Makefile"), o, err)
+			// IS and DT are C: their objects are built from .c files.
+			switch src, ok := rules[o]; {
+			case ok:
+				f = filepath.Join(dir, src)
+			default:
+				f = base + ".c"
+			}
+			if _, cerr := os.Stat(f); cerr != nil {
+				return nil, fmt.Errorf("%s lists %s: %v", filepath.Join(dir, "Makefile"), o, err)
+			}
 		}
 		out = append(out, filepath.Clean(f))
 	}

@@ -1,0 +1,181 @@
+package cinst_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/frontend/llvmir"
+	"github.com/mkvet/mkvet/instrument"
+	"github.com/mkvet/mkvet/instrument/cinst"
+	"github.com/mkvet/mkvet/internal/corpora"
+	"github.com/mkvet/mkvet/internal/e2e"
+	"github.com/mkvet/mkvet/model/cost"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// npbC are NPB's C benchmarks, the process counts they run at (DT's class
+// S graph BH has 5 nodes and needs as many processes) and their arguments.
+var npbC = []struct {
+	bench string
+	ps    []int
+	args  []string
+}{
+	{"IS", []int{1, 2, 4}, nil},
+	{"DT", []int{5, 8}, []string{"BH"}},
+}
+
+// TestNPBCCountsMatchRunsE2E builds NPB's IS and DT (class S, setparams for
+// each P) through the C frontend, instruments their IR, runs them under
+// Open MPI and compares every loop's static per-rank entries and
+// iterations with the counters: a loop whose count is exact and rests on
+// no value of the data must equal them on every rank; loops whose counts
+// depend on the data (bucket boundaries, a graph built on the heap) are
+// counted and listed, never compared.
+func TestNPBCCountsMatchRunsE2E(t *testing.T) {
+	dir := corpora.Dir(t)
+	tools := e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc", "mpirun", "cc")
+	npb, err := corpora.NewNPB(dir, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	compile, err := exec.Command("mpicc", "-showme:compile").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	link, err := exec.Command("mpicc", "-showme:link").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range npbC {
+		t.Run(c.bench, func(t *testing.T) {
+			for _, p := range c.ps {
+				files, inc, err := npb.Configure(c.bench, p, "S")
+				if err != nil {
+					t.Fatal(err)
+				}
+				lf, diags := llvmir.Load(files, llvmir.Config{IncludeDirs: []string{inc}})
+				for _, d := range diags {
+					if d.Severity == apt.Error {
+						t.Fatal(d)
+					}
+				}
+				point := map[string]int64{cost.Size: int64(p)}
+				rep, err := cost.AnalyzeAt(lf.Prog, cost.Options{}, point)
+				if err != nil {
+					t.Fatal(err)
+				}
+				work := t.TempDir()
+				res, err := cinst.Instrument(lf, filepath.Join(work, "copy"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				exe := filepath.Join(work, "prog")
+				args := append([]string{"-O1", "-Wno-override-module"}, strings.Fields(string(compile))...)
+				for _, s := range res.Sources {
+					args = append(args, filepath.Join(res.Dir, s))
+				}
+				args = append(append(args, strings.Fields(string(link))...), "-lm", "-o", exe)
+				if out, err := exec.Command(tools[0], args...).CombinedOutput(); err != nil {
+					t.Fatalf("building: %v\n%s", err, out)
+				}
+				out := filepath.Join(work, "run")
+				if err := os.MkdirAll(out, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				launch := strings.Fields(strings.NewReplacer("{P}", strconv.Itoa(p), "{exe}", exe).Replace(e2e.MPILauncher))
+				cmd := exec.Command(launch[0], append(launch[1:], c.args...)...)
+				cmd.Dir = work
+				cmd.Env = append(append(os.Environ(), e2e.MPIEnv()...), "MKVET_OUT="+out, "MKVET_RUN=npb")
+				if b, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("P=%d: %v\n%s", p, err, b)
+				} else if !strings.Contains(string(b), "SUCCESSFUL") {
+					t.Fatalf("P=%d: the run did not verify:\n%s", p, b)
+				}
+				recs, err := instrument.ReadRun(out, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				equal, data := loopsOracle(t, c.bench, rep, res, point, recs)
+				t.Logf("%s P=%d: %d per-rank loop counts equal the static ones; %d loops depend on the data: %s",
+					c.bench, p, equal, len(data), strings.Join(data, "; "))
+			}
+		})
+	}
+}
+
+// loopsOracle compares the loops of rep with the records: exact counts
+// on no unknown value must equal the counters on every rank.
+func loopsOracle(t *testing.T, bench string, rep *cost.Report, res *instrument.Result, point map[string]int64,
+	recs []instrument.Record) (equal int, data []string) {
+	t.Helper()
+	p := int(point[cost.Size])
+	byNode := map[string]map[int]instrument.Record{}
+	for _, r := range recs {
+		if r.Type == instrument.TypeNode {
+			if byNode[r.Node] == nil {
+				byNode[r.Node] = map[int]instrument.Record{}
+			}
+			byNode[r.Node][r.Rank] = r
+		}
+	}
+	env := map[string]symbolic.Rat{}
+	for k, v := range point {
+		env[k] = symbolic.RatInt(v)
+	}
+	for _, pr := range res.Probes {
+		if pr.Kind != "loop" {
+			continue
+		}
+		n := rep.ByID[pr.Node]
+		if n == nil {
+			for rank, r := range byNode[pr.Node] {
+				if r.Count > 0 {
+					t.Errorf("%s %s (%s) rank %d: ran %d times but the static report does not reach it", bench, pr.Node, pr.Pos, rank, r.Count)
+				}
+			}
+			continue
+		}
+		free := false
+		for _, pw := range []symbolic.Piecewise{n.Count, n.Iterations} {
+			for _, s := range pw.Symbols() {
+				if s != cost.Rank && s != cost.Size {
+					free = true
+				}
+			}
+		}
+		if !n.Exact || free {
+			data = append(data, fmt.Sprintf("%s (%s)", pr.Pos, n.Note))
+			continue
+		}
+		for _, q := range []struct {
+			name string
+			pw   symbolic.Piecewise
+			got  func(instrument.Record) int64
+		}{
+			{"entries", n.Count, func(r instrument.Record) int64 { return r.Count }},
+			{"iterations", n.Iterations, func(r instrument.Record) int64 { return r.Iters }},
+		} {
+			for rank := 0; rank < p; rank++ {
+				env[cost.Rank] = symbolic.RatInt(int64(rank))
+				v, err := q.pw.Eval(env)
+				if err != nil {
+					t.Errorf("%s %s: %v", bench, pr.Node, err)
+					continue
+				}
+				want, ok := v.Int64()
+				if got := q.got(byNode[pr.Node][rank]); !ok || !v.IsInt() || want != got {
+					t.Errorf("%s %s (%s) %s P=%d rank %d: static %s = %s, measured %d", bench, pr.Node, pr.Pos, q.name, p, rank, q.pw, v, got)
+					continue
+				}
+				equal++
+			}
+		}
+	}
+	return equal, data
+}
