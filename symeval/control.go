@@ -653,6 +653,12 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	// Variables the body changes: closed forms for x = x + c, unknown
 	// otherwise while the body runs.
 	mod := ev.modified(l.Body)
+	// A variable every store of the body sets to the value it holds
+	// already does not change (a run-once flag, once set).
+	mod = slices.DeleteFunc(mod, func(k string) bool {
+		c, ok := ev.env.get(k).Single()
+		return ok && ev.env.get(k).arr == nil && ev.storesOnly(l.Body, k, c)
+	})
 	jumps := hasJumps(l.Body)
 	if doExit != nil && jumps && onlyExitJumps(l.Body) {
 		// Its one EXIT ends its last trip (doExit): every other trip runs

@@ -15,8 +15,8 @@ import (
 	"github.com/mkvet/mkvet/frontend/fortran"
 	"github.com/mkvet/mkvet/frontend/llvmir"
 	"github.com/mkvet/mkvet/instrument"
-	"github.com/mkvet/mkvet/instrument/cinst"
 	"github.com/mkvet/mkvet/instrument/calib"
+	"github.com/mkvet/mkvet/instrument/cinst"
 	"github.com/mkvet/mkvet/model/cost"
 )
 

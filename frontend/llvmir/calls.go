@@ -48,9 +48,9 @@ func calleeName(c *ir.InstCall) (string, *ir.Func) {
 // pureCall reports a call of a math function or value intrinsic: no side
 // effects the model needs, so it may be written into its user.
 func pureCall(c *ir.InstCall) bool {
-	n, _ := calleeName(c)
+	n, f := calleeName(c)
 	_, ok := mathFuncs[n]
-	return ok
+	return ok && f != nil && len(f.Blocks) == 0
 }
 
 // inputFuncs return a value the program reads at run time (from its
@@ -71,7 +71,7 @@ var writeFuncs = map[string]bool{"printf": true, "fprintf": true, "puts": true, 
 var ignoredFuncs = map[string]bool{"malloc": true, "calloc": true, "realloc": true, "free": true,
 	"llvm.memcpy": true, "llvm.memset": true, "llvm.memmove": true, "strcpy": true, "strncpy": true,
 	"strlen": true, "strcmp": true, "strncmp": true, "sprintf": true, "snprintf": true, "srand": true,
-	"time": true, "gettimeofday": true, "clock": true, "timer_clear": true, "fopen": true, "fclose": true,
+	"time": true, "gettimeofday": true, "clock": true, "fclose": true,
 	"llvm.va_start": true, "llvm.va_end": true, "assert": true, "__assert_fail": true}
 
 var stopFuncs = map[string]bool{"exit": true, "abort": true, "_exit": true, "quick_exit": true}
@@ -106,7 +106,9 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		}
 		return nil, []apt.Node{&apt.Call{NodeBase: base, Callee: lower, Args: x.mpiArgs(c.Args)}}
 	}
+	defined := len(f.Blocks) > 0 // the program's own: never a library function of the same name
 	switch {
+	case defined:
 	case stopFuncs[name]:
 		return nil, []apt.Node{&apt.Stop{NodeBase: base}}
 	case inputFuncs[name]:
@@ -139,8 +141,10 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		return nil, nil
 	case ignoredFuncs[name]:
 		return nil, nil
+	case name == "fopen" || name == "fopen64":
+		return nil, []apt.Node{x.fopen(c, base, p)}
 	}
-	if _, ok := mathFuncs[name]; ok {
+	if _, ok := mathFuncs[name]; ok && !defined {
 		var ops apt.Ops
 		return x.assign(c, p, x.callExpr(c, &ops), ops), nil
 	}
@@ -172,7 +176,7 @@ func (x *fn) callExpr(c *ir.InstCall, ops *apt.Ops) apt.Expr {
 	if f == nil {
 		return unknownExpr("indirect")
 	}
-	if m, ok := mathFuncs[name]; ok {
+	if m, ok := mathFuncs[name]; ok && len(f.Blocks) == 0 {
 		var args []apt.Expr
 		for _, a := range c.Args {
 			args = append(args, x.exprOps(a, ops))
@@ -310,6 +314,7 @@ func (l *lifter) indexFields() {
 		}
 	}
 }
+
 // initArray models what C's array initialisers compile to: memset of a
 // whole local or global array to zero (int dims[2] = {0, 0}) is the
 // whole-array assignment a = 0; memcpy of a whole array from a constant
@@ -373,4 +378,77 @@ func (x *fn) initArray(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
 		return block(stmts...)
 	}
 	return nil
+}
+
+// fopen models opening a file: a program that stops when the file is
+// missing needs it (the run provides it; an open of it is I/O), while one
+// that goes on without it reads it only when present, which a static
+// evaluation takes as absent: as Fortran's INQUIRE (FILE=, EXIST=), the
+// FILE pointer then holds 0 and the program takes its defaults
+// (NPB's optional timer.flag).
+func (x *fn) fopen(c *ir.InstCall, base apt.NodeBase, p apt.Pos) apt.Node {
+	var file apt.Expr = &apt.Const{Kind: apt.ConstChar, Text: "?"}
+	if len(c.Args) > 0 {
+		if g := rootGlobal(unwrapArg(c.Args[0])); g != nil {
+			if a, ok := g.Init.(*constant.CharArray); ok {
+				file = &apt.Const{Kind: apt.ConstChar, Text: strings.TrimRight(string(a.X), "\x00"), Type: apt.Type{Base: apt.TypeCharacter}}
+			}
+		}
+	}
+	n := x.names[c]
+	x.declare(n, intType, nil)
+	if x.stopsWhenNull(c) {
+		return &apt.IO{NodeBase: base, Kind: apt.IOOpen, Control: []apt.Expr{&apt.Keyword{Name: "file", Value: file}}}
+	}
+	return &apt.IO{NodeBase: base, Kind: apt.IOInquire, Control: []apt.Expr{
+		&apt.Keyword{Name: "file", Value: file}, &apt.Keyword{Name: "exist", Value: x.nameExpr(n, intType)}}}
+}
+
+// stopsWhenNull reports whether the program stops where the pointer v is
+// null: a test of it against null whose null side reaches exit, abort or
+// MPI_Abort within a few blocks.
+func (x *fn) stopsWhenNull(v value.Value) bool {
+	for _, u := range x.uses[v] {
+		cmp, ok := u.user.(*ir.InstICmp)
+		if !ok {
+			continue
+		}
+		for _, cu := range x.uses[cmp] {
+			br, ok := cu.user.(*ir.TermCondBr)
+			if !ok {
+				continue
+			}
+			null := blockOf(br.TargetTrue)
+			if cmp.Pred == enum.IPredNE {
+				null = blockOf(br.TargetFalse)
+			}
+			if x.reachesStop(x.g.index[null], 4) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reachesStop reports whether block b, or the blocks it jumps on to
+// unconditionally, stop the program (exit, abort, MPI_Abort, unreachable).
+func (x *fn) reachesStop(b, depth int) bool {
+	for ; depth > 0 && b >= 0 && b < len(x.g.blocks); depth-- {
+		for _, inst := range x.g.blocks[b].Insts {
+			if c, ok := inst.(*ir.InstCall); ok {
+				if n, _ := calleeName(c); stopFuncs[n] || strings.TrimPrefix(n, "P") == "MPI_Abort" {
+					return true
+				}
+			}
+		}
+		switch t := x.g.blocks[b].Term.(type) {
+		case *ir.TermUnreachable:
+			return true
+		case *ir.TermBr:
+			b = x.g.index[blockOf(t.Target)]
+		default:
+			return false
+		}
+	}
+	return false
 }

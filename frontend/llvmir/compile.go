@@ -314,7 +314,9 @@ func unreadable(name string, src []byte) (apt.Diagnostic, bool) {
 // ptrWord is the offset of the first "ptr" in text that stands alone as a
 // type, -1 if none.
 func ptrWord(text []byte) int {
-	before := func(c byte) bool { return c == ' ' || c == '\t' || c == '(' || c == ',' || c == '[' || c == '{' || c == '<' }
+	before := func(c byte) bool {
+		return c == ' ' || c == '\t' || c == '(' || c == ',' || c == '[' || c == '{' || c == '<'
+	}
 	after := func(c byte) bool { return before(c) || c == ')' || c == '*' || c == ']' || c == '}' || c == '>' }
 	for off := 0; ; {
 		i := bytes.Index(text[off:], []byte("ptr"))

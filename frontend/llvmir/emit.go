@@ -52,7 +52,7 @@ func (x *fn) seq(l *loop, b, stop int, arm bool) []apt.Node {
 			return out
 		}
 		if nl := x.g.header[b]; nl != nil && nl != l && !(first && l != nil && b == l.header) {
-			nodes, next := x.loopNode(nl)
+			nodes, next := x.loopNode(nl, stop)
 			out = append(out, nodes...)
 			first = false
 			if next < 0 {
@@ -229,11 +229,13 @@ func (x *fn) arrive(l *loop, to, stop int, arm bool) ([]apt.Node, bool) {
 	if l != nil && !l.blocks[to] {
 		f := x.forward(to)
 		if f == x.retB {
-			nodes, _ := x.chain(to)
+			nodes, _ := x.chain(to, -1)
 			return append(nodes, x.retBlock(f)...), false
 		}
 		if p := x.plans[l]; p != nil && p.exit >= 0 && f == x.forward(p.exit) {
-			nodes, _ := x.chain(to)
+			// The copies along the way to where the code after the DO
+			// starts, then EXIT.
+			nodes, _ := x.chain(to, p.after)
 			return append(nodes, &apt.Exit{NodeBase: apt.NodeBase{Span: spanAt(x.at)}}), false
 		}
 		return []apt.Node{x.unknown(x.blockPos(to), "goto",
@@ -243,12 +245,13 @@ func (x *fn) arrive(l *loop, to, stop int, arm bool) ([]apt.Node, bool) {
 }
 
 // chain emits the copies along the blocks that only jump on from b (see
-// forward) and returns them with the block the chain ends at.
-func (x *fn) chain(b int) ([]apt.Node, int) {
+// forward), up to stop at the latest, and returns them with the block the
+// chain ends at.
+func (x *fn) chain(b, stop int) ([]apt.Node, int) {
 	var out []apt.Node
 	for i := 0; i < 16; i++ {
 		f := x.forward(b)
-		if f == b {
+		if f == b || b == stop {
 			return out, b
 		}
 		br := x.g.blocks[b].Term.(*ir.TermBr)
@@ -380,8 +383,13 @@ func reads(e apt.Expr, name string) bool {
 }
 
 // loopNode emits loop nl and returns the block after it (-1: none).
-func (x *fn) loopNode(nl *loop) ([]apt.Node, int) {
+func (x *fn) loopNode(nl *loop, stop int) ([]apt.Node, int) {
 	p := x.plans[nl]
+	// Where the code after the loop starts: its exit block, or past the
+	// blocks that only jump on, up to the end of the sequence it is in.
+	if p.exit >= 0 {
+		_, p.after = x.chain(p.exit, stop)
+	}
 	span := x.loopSpan(nl)
 	x.at = span.Start()
 	var out []apt.Node
@@ -389,7 +397,7 @@ func (x *fn) loopNode(nl *loop) ([]apt.Node, int) {
 		// The test's exit copies would also run after a break: where
 		// there are some, the test stays inside, as an IF with its
 		// copies and EXIT.
-		more, _ := x.chain(p.exit)
+		more, _ := x.chain(p.exit, p.after)
 		if len(x.copies(p.exitAt, p.exit))+len(more) > 0 {
 			p.kind = loopGeneric
 		}
@@ -422,17 +430,21 @@ func (x *fn) loopNode(nl *loop) ([]apt.Node, int) {
 		}
 		out = append(out, lp)
 		out = append(out, x.copies(p.exitAt, p.exit)...)
-		more, next := x.chain(p.exit)
+		more, next := x.chain(p.exit, p.after)
 		return append(out, more...), next
 	}
 	next := -1
 	for _, e := range nl.exits {
 		if f := x.forward(e.to); f != x.retB {
-			next = f
+			next = e.to
 			break
 		}
 	}
 	p.exit = next
+	if next >= 0 {
+		_, p.after = x.chain(next, stop)
+		next = p.after
+	}
 	lp := &apt.Loop{NodeBase: apt.NodeBase{Span: span}, Forever: true}
 	x.record(nl, lp, true)
 	x.stack = append(x.stack, lp)

@@ -151,7 +151,7 @@ func (x *fn) globalRef(g *ir.Global) apt.Expr {
 		return &apt.Name{Name: n, Type: intType}
 	}
 	if v := x.l.globals[g]; v != nil {
-		return &apt.Name{Name: v.Name, Type: v.Type, Array: len(v.Dims) > 0}
+		return &apt.Name{Pos: x.at, Name: v.Name, Type: v.Type, Array: len(v.Dims) > 0}
 	}
 	return unknownExpr("address_of_" + strings.ToLower(cleanName(name)))
 }
@@ -340,14 +340,14 @@ func (x *fn) location(p value.Value, ops *apt.Ops) (apt.Expr, bool) {
 		n := x.names[c]
 		if d := dims(c.ElemType); len(d) > 0 {
 			x.declare(n, valueType(c.ElemType), d)
-			return &apt.Index{Name: n, Subs: zeros(len(d)), Type: valueType(c.ElemType)}, true
+			return &apt.Index{Pos: x.at, Name: n, Subs: zeros(len(d)), Type: valueType(c.ElemType)}, true
 		}
 		x.declare(n, valueType(c.ElemType), nil)
 		return x.nameExpr(n, x.vars[n].Type), false
 	case *ir.Global:
 		e := x.globalRef(c)
 		if nm, ok := e.(*apt.Name); ok && nm.Array {
-			return &apt.Index{Name: nm.Name, Subs: zeros(len(dims(c.ContentType))), Type: nm.Type}, true
+			return &apt.Index{Pos: x.at, Name: nm.Name, Subs: zeros(len(dims(c.ContentType))), Type: nm.Type}, true
 		}
 		return e, false
 	case *ir.Param:
@@ -355,7 +355,7 @@ func (x *fn) location(p value.Value, ops *apt.Ops) (apt.Expr, bool) {
 		if x.scalarP[c] {
 			return x.nameExpr(n, x.vars[n].Type), false
 		}
-		return &apt.Index{Name: n, Subs: zeros(1), Type: x.vars[n].Type}, true
+		return &apt.Index{Pos: x.at, Name: n, Subs: zeros(1), Type: x.vars[n].Type}, true
 	case *ir.InstGetElementPtr:
 		return x.gepRef(c.Src, c.ElemType, c.Indices, ops)
 	case *constant.ExprGetElementPtr:
@@ -363,7 +363,7 @@ func (x *fn) location(p value.Value, ops *apt.Ops) (apt.Expr, bool) {
 	}
 	e := x.exprOps(p, ops)
 	if nm, ok := e.(*apt.Name); ok {
-		return &apt.Index{Name: nm.Name, Subs: zeros(1), Type: nm.Type}, true
+		return &apt.Index{Pos: x.at, Name: nm.Name, Subs: zeros(1), Type: nm.Type}, true
 	}
 	return unknownExpr("memory"), true
 }
@@ -479,7 +479,7 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 	if v := x.vars[name]; v == nil {
 		x.declare(name, t, []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}})
 	}
-	return &apt.Index{Name: name, Subs: subs, Type: t}, true
+	return &apt.Index{Pos: x.at, Name: name, Subs: subs, Type: t}, true
 }
 
 func sum(a, b apt.Expr, ops *apt.Ops) apt.Expr {

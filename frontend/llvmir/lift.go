@@ -36,6 +36,9 @@ type loopPlan struct {
 	bottom bool // the test is in the latch (the body runs at least once)
 	exitAt int  // the block holding the loop's own test
 	exit   int  // the block the test leaves to
+	// after is where the code after the loop starts: exit, or past the
+	// blocks that only jump on from it (loopNode).
+	after int
 	body   int  // the first block of the body (header-tested loops)
 	cond   value.Value
 	// exitOnTrue is set when the test's true target leaves the loop.
@@ -44,8 +47,8 @@ type loopPlan struct {
 	// with phis its test leaves for (see plan).
 	breaks bool
 	// counted loops:
-	iv     *ir.InstPhi
-	next   ir.Instruction // the increment, not emitted
+	iv      *ir.InstPhi
+	next    ir.Instruction // the increment, not emitted
 	start   value.Value
 	step    int64
 	pred    enum.IPred
@@ -55,7 +58,7 @@ type loopPlan struct {
 	// the direction, +1 or -1.
 	stepVal value.Value
 	stepMul int64
-	header []ir.Instruction // header instructions materialised around the loop
+	header  []ir.Instruction // header instructions materialised around the loop
 }
 
 // use is one use of a value: the user and where it sits. A phi's use is
@@ -515,7 +518,7 @@ func (x *fn) argc() []apt.Node {
 			if !ok || len(c.Args) == 0 {
 				continue
 			}
-			if n, _ := calleeName(c); !inputFuncs[n] {
+			if n, f := calleeName(c); !inputFuncs[n] || f == nil || len(f.Blocks) > 0 {
 				continue
 			}
 			if k, ok := x.argvIndex(unwrapArg(c.Args[0]), argv); ok && k > maxK {

@@ -208,4 +208,3 @@ func evalConst(e apt.Expr, env map[string]int64) (int64, bool) {
 	}
 	return 0, false
 }
-

@@ -128,9 +128,9 @@ type inst struct {
 	res *instrument.Result
 	n   int // fresh names
 
-	counts, iters                      *ir.Global
+	counts, iters                     *ir.Global
 	msg, enter, exit, started, finish *ir.Func
-	slots                              int
+	slots                             int
 }
 
 // maxSlots bounds the probe table: the counter arrays are sized before the

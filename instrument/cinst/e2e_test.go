@@ -63,6 +63,11 @@ func TestCCountsMatchStaticE2E(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Structured code is written once: a node duplicated into two
+			// arms would go uncounted (and means the merge was missed).
+			for _, n := range res.Notes {
+				t.Errorf("%s: %v", tc.file, n)
+			}
 			exe := filepath.Join(dir, "prog")
 			args := append([]string{"-O1", "-Wno-override-module"}, strings.Fields(string(compile))...)
 			for _, s := range res.Sources {
