@@ -184,9 +184,11 @@ type evaluator struct {
 	readsIn  map[any]map[string]int
 	diagSeen map[string]bool
 	summary  map[*apt.Routine]*summary
-	noccs    int
-	maxOccs  int
-	err      error
+	// constStore is the store collectAssigned leaves out (storesOnly).
+	constStore *constStore
+	noccs      int
+	maxOccs    int
+	err        error
 	// sizes holds the element counts given at ALLOCATE, by storage key.
 	sizes map[string]Value
 	// nargs is the parameter for command_argument_count().

@@ -73,7 +73,9 @@ func (ev *evaluator) collectAssigned(nodes []apt.Node, set map[string]bool) {
 			case *apt.Block:
 				for _, s := range x.Stmts {
 					if s.Kind == apt.StmtAssign {
-						addExpr(s.Target)
+						if !ev.skipStore(s) {
+							addExpr(s.Target)
+						}
 						calls(s.Value)
 					}
 				}
@@ -308,111 +310,46 @@ func (ev *evaluator) summarize(r *apt.Routine) *summary {
 }
 
 // storesOnly reports whether every store the nodes make to the variable at
-// key, directly or in the routines they call, writes the constant c (the
-// value the variable holds): then running them leaves it as it is. The
-// flag of a run-once initialisation (`if (first) { ...; first = 0; }`,
-// C's static int ks = 0 ... ks = 1) is the case: once set, a loop of
-// calls leaves it set, and the branch it guards is decided.
+// key, directly or in the routines they call, writes the integer constant
+// c (the value the variable holds): then running them leaves it as it is.
+// The flag of a run-once initialisation (`if (first) { ...; first = 0; }`,
+// C's static int ks = 0 ... ks = 1) is the case: once set, a loop of calls
+// leaves it set, and the branch it guards is decided. It is the analysis
+// of what the nodes may assign (collectAssigned), run with those constant
+// stores left out: key must then not be assigned at all.
 func (ev *evaluator) storesOnly(nodes []apt.Node, key string, c symbolic.Expr) bool {
-	visiting := map[*apt.Routine]bool{}
-	var walk func([]apt.Node) bool
-	hits := func(e apt.Expr) bool {
-		nm, ok := e.(*apt.Name)
-		return ok && ev.paramName(nm.Name) == "" && ev.key(nm.Name) == key
+	v, ok := c.Int64()
+	if !ok {
+		return false
 	}
-	writesC := func(e apt.Expr) bool {
-		v, ok := constInt(e)
-		return ok && symbolic.Equal(symbolic.Int(v), c)
+	savedSummary, savedFilter := ev.summary, ev.constStore
+	ev.summary = map[*apt.Routine]*summary{}
+	ev.constStore = &constStore{key: key, value: v}
+	defer func() { ev.summary, ev.constStore = savedSummary, savedFilter }()
+	set := map[string]bool{}
+	ev.collectAssigned(nodes, set)
+	return !set[key]
+}
+
+// constStore is a store collectAssigned leaves out (storesOnly): an
+// assignment of value to the variable at key.
+type constStore struct {
+	key   string
+	value int64
+}
+
+// skipStore reports whether the assignment s is one storesOnly leaves out.
+func (ev *evaluator) skipStore(s *apt.Stmt) bool {
+	f := ev.constStore
+	if f == nil {
+		return false
 	}
-	var intoRoutine func(r *apt.Routine, args []apt.Expr) bool
-	calls := func(e apt.Expr) bool {
-		ok := true
-		apt.InspectExpr(e, func(x apt.Expr) bool {
-			if f, isCall := x.(*apt.FuncCall); isCall && !f.Intrinsic {
-				if r := ev.routineNamed(f.Name); r != nil && !intoRoutine(r, f.Args) {
-					ok = false
-				}
-			}
-			return ok
-		})
-		return ok
+	nm, ok := s.Target.(*apt.Name)
+	if !ok || ev.paramName(nm.Name) != "" || ev.key(nm.Name) != f.key {
+		return false
 	}
-	intoRoutine = func(r *apt.Routine, args []apt.Expr) bool {
-		for _, a := range args {
-			if hits(a) {
-				return false // passed by reference: the routine may store anything
-			}
-		}
-		if visiting[r] {
-			return true
-		}
-		visiting[r] = true
-		ev.nframe++
-		fr := &frame{routine: r, id: "o" + strconv.Itoa(ev.nframe), alias: map[string]string{}}
-		for i, f := range r.Formals {
-			fr.alias[f] = "#formal" + strconv.Itoa(i)
-		}
-		ev.frames = append(ev.frames, fr)
-		defer func() { ev.frames = ev.frames[:len(ev.frames)-1] }()
-		return walk(r.Body)
-	}
-	walk = func(nodes []apt.Node) bool {
-		ok := true
-		for _, n := range nodes {
-			apt.Inspect(n, func(m apt.Node) bool {
-				if !ok || m == nil {
-					return false
-				}
-				switch x := m.(type) {
-				case *apt.Block:
-					for _, s := range x.Stmts {
-						if s.Kind == apt.StmtAssign && hits(s.Target) && !writesC(s.Value) {
-							ok = false
-						}
-						if s.Value != nil && !calls(s.Value) {
-							ok = false
-						}
-					}
-				case *apt.Loop:
-					ok = x.Var == "" || ev.paramName(x.Var) != "" || ev.key(x.Var) != key
-				case *apt.IO:
-					for _, r := range x.Reads {
-						if ev.paramName(r) == "" && ev.key(r) == key {
-							ok = false
-						}
-					}
-				case *apt.Comm:
-					for _, e := range []apt.Expr{x.Result, msgBuffer(x.Recv), msgBuffer(x.Send)} {
-						if e != nil && hits(e) {
-							ok = false
-						}
-					}
-				case *apt.Call:
-					if r := ev.routineNamed(x.Callee); r != nil {
-						ok = intoRoutine(r, x.Args)
-					} else {
-						for _, a := range x.Args {
-							if hits(a) {
-								ok = false
-							}
-						}
-					}
-				case *apt.If:
-					for _, b := range x.Branches {
-						if b.Cond != nil && !calls(b.Cond) {
-							ok = false
-						}
-					}
-				}
-				return ok
-			})
-			if !ok {
-				return false
-			}
-		}
-		return ok
-	}
-	return walk(nodes)
+	v, ok := constInt(s.Value)
+	return ok && v == f.value
 }
 
 func msgBuffer(m *apt.Msg) apt.Expr {
