@@ -52,7 +52,7 @@ func AnalyzeAt(prog *apt.Program, opt Options, values map[string]int64) (*Report
 	if _, ok := values[Size]; pt.Parallel && !ok {
 		return AnalyzeSymbolic(prog, opt)
 	}
-	if m := pt.MissingParams(values); len(m) > 0 && !onlyData(pt, m) {
+	if m := pt.MissingParams(values); len(m) > 0 {
 		if debugTimes {
 			for _, q := range pt.Params {
 				if slices.Contains(m, q.Name) {
@@ -81,30 +81,6 @@ func AnalyzeAt(prog *apt.Program, opt Options, values map[string]int64) (*Report
 	}
 	r, _ := ClosedForms(pt, sym, values)
 	return r, nil
-}
-
-// onlyData reports whether every missing parameter is a value of the
-// program's data (an element it computes from input, a branch frequency, a
-// trip count it cannot bound): no point gives those, and the evaluation at
-// the point is still the better one, with what it derives from P and the
-// sizes exact (a loop it runs, a process grid) and the data as parameters.
-func onlyData(r *Report, missing []string) bool {
-	byName := map[string]*Param{}
-	for _, p := range r.Params {
-		byName[p.Name] = p
-	}
-	for _, m := range missing {
-		p, ok := byName[m]
-		if !ok {
-			return false
-		}
-		switch p.Origin {
-		case FromUnresolved, FromFrequency, FromTripCount:
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // AnalyzeSymbolic is Analyze for closed forms in P and the sizes. A whole
