@@ -2,8 +2,6 @@ package cinst_test
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -41,14 +39,6 @@ var cCases = []cCase{
 // the static per-rank counts of model/cost at that point exactly.
 func TestCCountsMatchStaticE2E(t *testing.T) {
 	tools := e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc", "mpirun")
-	compile, err := exec.Command("mpicc", "-showme:compile").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	link, err := exec.Command("mpicc", "-showme:link").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range cCases {
 		t.Run(strings.TrimSuffix(tc.file, ".c"), func(t *testing.T) {
 			path := filepath.Join("..", "..", "testdata", "programs", tc.file)
@@ -69,15 +59,7 @@ func TestCCountsMatchStaticE2E(t *testing.T) {
 				t.Errorf("%s: %v", tc.file, n)
 			}
 			exe := filepath.Join(dir, "prog")
-			args := append([]string{"-O1", "-Wno-override-module"}, strings.Fields(string(compile))...)
-			for _, s := range res.Sources {
-				args = append(args, filepath.Join(res.Dir, s))
-			}
-			args = append(args, strings.Fields(string(link))...)
-			args = append(args, "-lm", "-o", exe)
-			if out, err := exec.Command(tools[0], args...).CombinedOutput(); err != nil {
-				t.Fatalf("building the instrumented copy: %v\n%s", err, out)
-			}
+			build(t, tools[0], res, exe)
 			compared := 0
 			for si, size := range tc.sizes {
 				for _, p := range []int{1, 2, 4} {
@@ -91,20 +73,7 @@ func TestCCountsMatchStaticE2E(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					out := filepath.Join(dir, fmt.Sprintf("run-%d-%d", si, p))
-					if err := os.MkdirAll(out, 0o755); err != nil {
-						t.Fatal(err)
-					}
-					launch := strings.Fields(strings.NewReplacer("{P}", strconv.Itoa(p), "{exe}", exe).Replace(e2e.MPILauncher))
-					cmd := exec.Command(launch[0], append(launch[1:], argv...)...)
-					cmd.Env = append(append(os.Environ(), e2e.MPIEnv()...), "MKVET_OUT="+out, "MKVET_RUN=oracle")
-					if b, err := cmd.CombinedOutput(); err != nil {
-						t.Fatalf("P=%d %v: %v\n%s", p, argv, err, b)
-					}
-					recs, err := instrument.ReadRun(out, p)
-					if err != nil {
-						t.Fatal(err)
-					}
+					recs, _ := run(t, exe, p, argv, filepath.Join(dir, fmt.Sprintf("run-%d-%d", si, p)))
 					compared += compare(t, tc.file, rep, res, values, recs)
 				}
 			}

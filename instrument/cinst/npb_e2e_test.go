@@ -2,10 +2,7 @@ package cinst_test
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -45,14 +42,6 @@ func TestNPBCCountsMatchRunsE2E(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	compile, err := exec.Command("mpicc", "-showme:compile").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	link, err := exec.Command("mpicc", "-showme:link").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, c := range npbC {
 		t.Run(c.bench, func(t *testing.T) {
 			for _, p := range c.ps {
@@ -80,30 +69,10 @@ func TestNPBCCountsMatchRunsE2E(t *testing.T) {
 					t.Fatal(err)
 				}
 				exe := filepath.Join(work, "prog")
-				args := append([]string{"-O1", "-Wno-override-module"}, strings.Fields(string(compile))...)
-				for _, s := range res.Sources {
-					args = append(args, filepath.Join(res.Dir, s))
-				}
-				args = append(append(args, strings.Fields(string(link))...), "-lm", "-o", exe)
-				if out, err := exec.Command(tools[0], args...).CombinedOutput(); err != nil {
-					t.Fatalf("building: %v\n%s", err, out)
-				}
-				out := filepath.Join(work, "run")
-				if err := os.MkdirAll(out, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				launch := strings.Fields(strings.NewReplacer("{P}", strconv.Itoa(p), "{exe}", exe).Replace(e2e.MPILauncher))
-				cmd := exec.Command(launch[0], append(launch[1:], c.args...)...)
-				cmd.Dir = work
-				cmd.Env = append(append(os.Environ(), e2e.MPIEnv()...), "MKVET_OUT="+out, "MKVET_RUN=npb")
-				if b, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("P=%d: %v\n%s", p, err, b)
-				} else if !strings.Contains(string(b), "SUCCESSFUL") {
-					t.Fatalf("P=%d: the run did not verify:\n%s", p, b)
-				}
-				recs, err := instrument.ReadRun(out, p)
-				if err != nil {
-					t.Fatal(err)
+				build(t, tools[0], res, exe)
+				recs, out := run(t, exe, p, c.args, filepath.Join(work, "run"))
+				if !strings.Contains(out, "SUCCESSFUL") {
+					t.Fatalf("P=%d: the run did not verify:\n%s", p, out)
 				}
 				equal, data := loopsOracle(t, c.bench, rep, res, point, recs)
 				t.Logf("%s P=%d: %d per-rank loop counts equal the static ones; %d loops depend on the data: %s",
