@@ -84,40 +84,53 @@ func newGraph(f *ir.Func) *graph {
 			g.pred[j] = append(g.pred[j], i)
 		}
 	}
-	g.order = make([]int, n)
-	for i := range g.order {
-		g.order[i] = -1
-	}
+	g.rpo, g.order = reversePostorder(n, 0, func(b int) []int { return g.succ[b] })
 	if n == 0 {
 		return g
-	}
-	// Postorder by an explicit stack: deep CFGs must not overflow.
-	seen := make([]bool, n)
-	type frame struct{ b, next int }
-	stack := []frame{{0, 0}}
-	seen[0] = true
-	var post []int
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.next < len(g.succ[top.b]) {
-			s := g.succ[top.b][top.next]
-			top.next++
-			if !seen[s] {
-				seen[s] = true
-				stack = append(stack, frame{s, 0})
-			}
-			continue
-		}
-		post = append(post, top.b)
-		stack = stack[:len(stack)-1]
-	}
-	for i := len(post) - 1; i >= 0; i-- {
-		g.order[post[i]] = len(g.rpo)
-		g.rpo = append(g.rpo, post[i])
 	}
 	g.idom = dominators(g.rpo, g.order, g.pred, 0)
 	g.findLoops()
 	return g
+}
+
+// reversePostorder numbers the n nodes reachable from root along succ in
+// reverse postorder (an explicit stack: deep CFGs must not overflow);
+// order is -1 for nodes not reached.
+func reversePostorder(n, root int, succ func(int) []int) (rpo, order []int) {
+	order = make([]int, n)
+	for i := range order {
+		order[i] = -1
+	}
+	if n == 0 {
+		return nil, order
+	}
+	seen := make([]bool, n)
+	type frame struct {
+		v, next int
+		succ    []int
+	}
+	stack := []frame{{root, 0, succ(root)}}
+	seen[root] = true
+	var post []int
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next < len(top.succ) {
+			s := top.succ[top.next]
+			top.next++
+			if !seen[s] {
+				seen[s] = true
+				stack = append(stack, frame{s, 0, succ(s)})
+			}
+			continue
+		}
+		post = append(post, top.v)
+		stack = stack[:len(stack)-1]
+	}
+	for i := len(post) - 1; i >= 0; i-- {
+		order[post[i]] = len(rpo)
+		rpo = append(rpo, post[i])
+	}
+	return rpo, order
 }
 
 // dominators computes immediate dominators by the iterative algorithm of
@@ -312,9 +325,7 @@ func (g *graph) levelPostdom(l *loop) *levelInfo {
 	nodes := []int{}
 	seen := map[int]bool{}
 	succs := map[int][]int{}
-	var visit func(int)
 	stack := []int{entry}
-	_ = visit
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -362,35 +373,14 @@ func (g *graph) levelPostdom(l *loop) *levelInfo {
 			rpred[ids[x]] = append(rpred[ids[x]], ids[s])
 		}
 	}
-	order := make([]int, m)
-	for i := range order {
-		order[i] = -1
-	}
-	visited := make([]bool, m)
-	type frame struct{ v, next int }
-	var post []int
-	st := []frame{{ids[sink], 0}}
-	visited[ids[sink]] = true
-	for len(st) > 0 {
-		top := &st[len(st)-1]
-		ps := preds[nodes[top.v]]
-		if top.next < len(ps) {
-			p := ids[ps[top.next]]
-			top.next++
-			if !visited[p] {
-				visited[p] = true
-				st = append(st, frame{p, 0})
-			}
-			continue
+	rpo, order := reversePostorder(m, ids[sink], func(v int) []int {
+		ps := preds[nodes[v]]
+		out := make([]int, len(ps))
+		for i, p := range ps {
+			out[i] = ids[p]
 		}
-		post = append(post, top.v)
-		st = st[:len(st)-1]
-	}
-	var rpo []int
-	for i := len(post) - 1; i >= 0; i-- {
-		order[post[i]] = len(rpo)
-		rpo = append(rpo, post[i])
-	}
+		return out
+	})
 	idom := dominators(rpo, order, rpred, ids[sink])
 	for i, x := range nodes {
 		if idom[i] >= 0 && x != sink {
