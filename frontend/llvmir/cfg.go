@@ -52,6 +52,11 @@ func targets(t ir.Terminator) []*ir.Block {
 		return []*ir.Block{blockOf(t.Target)}
 	case *ir.TermCondBr:
 		return []*ir.Block{blockOf(t.TargetTrue), blockOf(t.TargetFalse)}
+	case *ir.TermInvoke:
+		// A C++ call that may throw: the exception's edge to its landing
+		// pad is left out (exception handling is not modelled), so the
+		// invoke is a call that goes on.
+		return []*ir.Block{blockOf(t.NormalRetTarget)}
 	case *ir.TermSwitch:
 		out := []*ir.Block{blockOf(t.TargetDefault)}
 		for _, c := range t.Cases {

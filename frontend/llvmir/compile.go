@@ -24,9 +24,10 @@ type Config struct {
 	Defines map[string]string
 	// Flags are further clang flags, given before the source file.
 	Flags []string
-	// Clang, Opt and Link name the LLVM 14 tools; empty means clang-14,
-	// opt-14 and llvm-link-14 (or $MKVET_CLANG, $MKVET_OPT, $MKVET_LINK).
-	Clang, Opt, Link string
+	// Clang, Opt, Link and Dis name the LLVM 14 tools; empty means
+	// clang-14, opt-14, llvm-link-14 and llvm-dis-14 (or $MKVET_CLANG,
+	// $MKVET_OPT, $MKVET_LINK, $MKVET_DIS).
+	Clang, Opt, Link, Dis string
 	// MPIInclude are the compile flags of the MPI headers; nil means those
 	// `mpicc -showme:compile` prints (Open MPI) or `mpicc -show` implies
 	// (MPICH), none when there is no mpicc.
@@ -125,18 +126,35 @@ func Compile(paths []string, cfg Config) (ir []byte, name string, diags []apt.Di
 			continue
 		}
 		if IsIR(p) {
-			if filepath.Ext(p) == ".ll" {
-				src, err := os.ReadFile(p)
-				if err != nil {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				diags = append(diags, apt.Diagnostic{Pos: apt.Pos{File: p}, Severity: apt.Error, Msg: err.Error()})
+				continue
+			}
+			if filepath.Ext(p) == ".bc" {
+				// Bitcode: its text, to take optnone out.
+				text := filepath.Join(dir, fmt.Sprintf("%d-dis.ll", i))
+				if d, ok := run(tool(cfg.Dis, "MKVET_DIS", "llvm-dis-14"), []string{p, "-o", text}, p); !ok {
+					diags = append(diags, d...)
+					continue
+				}
+				if src, err = os.ReadFile(text); err != nil {
 					diags = append(diags, apt.Diagnostic{Pos: apt.Pos{File: p}, Severity: apt.Error, Msg: err.Error()})
 					continue
 				}
-				if d, bad := unreadable(p, src); bad {
-					diags = append(diags, d)
-					continue
-				}
 			}
-			units = append(units, p)
+			if d, bad := unreadable(p, src); bad {
+				diags = append(diags, d)
+				continue
+			}
+			// IR written at -O0 marks every function optnone, which opt
+			// leaves alone: mem2reg would not run.
+			out := filepath.Join(dir, fmt.Sprintf("%d-input.ll", i))
+			if err := os.WriteFile(out, optnone.ReplaceAll(src, nil), 0o644); err != nil {
+				diags = append(diags, apt.Diagnostic{Pos: apt.Pos{File: p}, Severity: apt.Error, Msg: err.Error()})
+				continue
+			}
+			units = append(units, out)
 			continue
 		}
 		out := filepath.Join(dir, fmt.Sprintf("%d-%s.ll", i, strings.TrimSuffix(filepath.Base(p), filepath.Ext(p))))
@@ -213,6 +231,9 @@ func sortedKeys(m map[string]string) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// optnone is the attribute clang -O0 gives every function.
+var optnone = regexp.MustCompile(`\boptnone\b`)
 
 // toolMessage is the compiler's own file:line:col: error: text.
 var toolMessage = regexp.MustCompile(`^(.+?):(\d+):(\d+): (error|fatal error): (.*)$`)

@@ -109,6 +109,23 @@ func (x *fn) seq(l *loop, b, stop int, arm bool) []apt.Node {
 				return out
 			}
 			b = next
+		case *ir.TermInvoke:
+			// A call that goes on at its normal target (cfg.go).
+			c := x.invokeCall(t)
+			p := x.posOf(t)
+			x.at = p
+			if st, nodes := x.call(c, p); st != nil {
+				out = append(out, block(st))
+			} else {
+				out = append(out, nodes...)
+			}
+			to := x.g.index[blockOf(t.NormalRetTarget)]
+			nodes, cont := x.jump(l, b, to, stop, arm)
+			out = append(out, nodes...)
+			if !cont {
+				return out
+			}
+			b = to
 		case *ir.TermUnreachable:
 			return append(out, &apt.Stop{NodeBase: apt.NodeBase{Span: spanAt(x.posOf(t))}})
 		default:
@@ -666,4 +683,13 @@ func (x *fn) record(l *loop, lp *apt.Loop, bottom bool) {
 	x.l.sites = append(x.l.sites, site)
 	x.l.loops = append(x.l.loops, loopRec{fn: x.f.Name(), header: x.g.blocks[l.header].Name(), bottom: bottom,
 		node: lp, outer: append([]*apt.Loop(nil), x.stack...)})
+}
+
+// invokeCall is the call an invoke makes, as a call instruction sharing
+// the invoke's name and uses.
+func (x *fn) invokeCall(t *ir.TermInvoke) *ir.InstCall {
+	c := &ir.InstCall{LocalIdent: t.LocalIdent, Callee: t.Invokee, Args: t.Args, Typ: t.Typ, Metadata: t.Metadata}
+	x.names[c] = x.names[t]
+	x.uses[c] = x.uses[t]
+	return c
 }

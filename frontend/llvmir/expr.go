@@ -85,6 +85,10 @@ func (x *fn) exprOps(v value.Value, ops *apt.Ops) apt.Expr {
 	case *ir.Param:
 		n := x.names[c]
 		return x.nameExpr(n, x.vars[n].Type)
+	case *ir.TermInvoke:
+		n := x.names[c]
+		x.declare(n, valueType(c.Typ), x.dimsOf(c))
+		return x.nameExpr(n, x.vars[n].Type)
 	case ir.Instruction:
 		if a, ok := x.alias[v]; ok {
 			return x.exprOps(a, ops)

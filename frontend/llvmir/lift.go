@@ -302,6 +302,9 @@ func (x *fn) collect() {
 		for _, op := range operands(b.Term) {
 			x.addUse(op, use{user: b.Term, block: bi, index: len(b.Insts)})
 		}
+		if inv, ok := b.Term.(*ir.TermInvoke); ok {
+			x.site[inv] = use{user: inv, block: bi, index: len(b.Insts)}
+		}
 		if ret, ok := b.Term.(*ir.TermRet); ok && x.retB < 0 && onlyPhis(b) {
 			_ = ret
 			x.retB = bi
@@ -331,7 +334,7 @@ func onlyPhis(b *ir.Block) bool {
 
 func (x *fn) addUse(v value.Value, u use) {
 	switch v.(type) {
-	case ir.Instruction, *ir.Param:
+	case ir.Instruction, *ir.Param, *ir.TermInvoke:
 		x.uses[v] = append(x.uses[v], u)
 	}
 }
@@ -448,6 +451,11 @@ func (x *fn) nameValues() {
 				base = ""
 			}
 			x.names[v] = fresh("t_" + base)
+		}
+		if inv, ok := b.Term.(*ir.TermInvoke); ok {
+			if _, named := x.names[inv]; !named {
+				x.names[inv] = fresh("t_" + inv.Name())
+			}
 		}
 	}
 	x.uniq = fresh

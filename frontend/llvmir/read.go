@@ -1,6 +1,7 @@
 package llvmir
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -57,7 +58,7 @@ func liftUnguarded(name string, src []byte, files []string) (*Lifted, []apt.Diag
 	if d, bad := unreadable(name, src); bad {
 		return nil, []apt.Diagnostic{d}
 	}
-	m, err := parse(name, src)
+	m, err := parse(name, sanitize(src))
 	if err != nil {
 		return nil, []apt.Diagnostic{parseError(name, err)}
 	}
@@ -82,6 +83,43 @@ func liftUnguarded(name string, src []byte, files []string) (*Lifted, []apt.Diag
 	}
 	return &Lifted{Prog: l.prog, Module: m, Sites: l.sites}, l.diags
 }
+
+// sanitize removes what clang-14 writes and llir v0.3.6's grammar lacks,
+// and the analysis does not need: the alignment among a function's or a
+// call's return attributes (C++'s `define ... nonnull align 8
+// dereferenceable(8) %T* @f(`). Line numbers do not change.
+func sanitize(src []byte) []byte {
+	if !bytes.Contains(src, []byte(" align ")) {
+		return src
+	}
+	lines := bytes.Split(src, []byte("\n"))
+	for i, line := range lines {
+		t := bytes.TrimLeft(line, " \t")
+		var head int // where the return attributes start
+		switch {
+		case bytes.HasPrefix(t, []byte("define ")), bytes.HasPrefix(t, []byte("declare ")):
+			head = len(line) - len(t)
+		default:
+			j := bytes.Index(line, []byte("call "))
+			if j < 0 {
+				j = bytes.Index(line, []byte("invoke "))
+			}
+			if j < 0 {
+				continue
+			}
+			head = j
+		}
+		at := bytes.IndexByte(line[head:], '@')
+		if at < 0 {
+			continue
+		}
+		lines[i] = append(returnAlign.ReplaceAll(line[head:head+at], nil), line[head+at:]...)
+		lines[i] = append(append([]byte(nil), line[:head]...), lines[i]...)
+	}
+	return bytes.Join(lines, []byte("\n"))
+}
+
+var returnAlign = regexp.MustCompile(` align [0-9]+`)
 
 // parse runs llir's parser; a panic in it (malformed input it does not
 // expect) is an error like any other.
@@ -207,7 +245,7 @@ func (l *lifter) run() {
 		if count[n] > 1 || len(f.Blocks) == 0 {
 			n = f.Name()
 		}
-		l.fnames[f] = strings.ToLower(n)
+		l.fnames[f] = strings.ToLower(cleanName(n))
 	}
 	mod := &apt.Routine{Name: globalsModule, Kind: apt.KindModule, Scope: &apt.Scope{}}
 	for _, g := range l.m.Globals {
@@ -279,10 +317,18 @@ func (l *lifter) globalPos(g *ir.Global) apt.Pos {
 	return apt.Pos{}
 }
 
-// cleanName makes an LLVM name usable as an APT name: static locals are
-// func.var, linked duplicates var.1.
+// cleanName makes an LLVM or C++ name usable as an APT name and in -D:
+// every character that is not a letter, digit or underscore becomes an
+// underscore (static locals are func.var, linked duplicates var.1, C++
+// names carry template arguments: __fill_a1<double *, double>).
 func cleanName(s string) string {
-	return strings.NewReplacer(".", "_", "-", "_", "$", "_").Replace(s)
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }
 
 // dims are the bounds of a C array type: 0:n-1 per dimension.

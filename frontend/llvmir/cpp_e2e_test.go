@@ -1,0 +1,36 @@
+package llvmir
+
+import (
+	"testing"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/internal/e2e"
+)
+
+// TestCPlusPlusE2E reads a C++ program whose calls into the standard
+// library are invokes (they may throw): each is a call that goes on, the
+// template's loop a counted DO, and nothing is left Unknown.
+func TestCPlusPlusE2E(t *testing.T) {
+	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc")
+	prog, diags := ParseFiles([]string{"testdata/vec.cpp"}, Config{})
+	for _, d := range diags {
+		t.Errorf("%v", d)
+	}
+	var loops, comms int
+	apt.Inspect(prog, func(n apt.Node) bool {
+		switch x := n.(type) {
+		case *apt.Unknown:
+			t.Errorf("%s: unknown node %q: %s", x.Span.Start(), x.Text, x.Diag.Msg)
+		case *apt.Loop:
+			if x.Var != "" && x.Span.File == "testdata/vec.cpp" {
+				loops++
+			}
+		case *apt.Comm:
+			comms++
+		}
+		return true
+	})
+	if loops != 1 || comms != 5 {
+		t.Errorf("got %d counted loops in vec.cpp and %d MPI calls, want 1 and 5", loops, comms)
+	}
+}
