@@ -39,8 +39,8 @@ type loopPlan struct {
 	// after is where the code after the loop starts: exit, or past the
 	// blocks that only jump on from it (loopNode).
 	after int
-	body   int  // the first block of the body (header-tested loops)
-	cond   value.Value
+	body  int // the first block of the body (header-tested loops)
+	cond  value.Value
 	// exitOnTrue is set when the test's true target leaves the loop.
 	exitOnTrue bool
 	// breaks is set for a DO WHILE that other exits leave for the block
