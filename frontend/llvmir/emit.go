@@ -138,7 +138,7 @@ func (x *fn) seq(l *loop, b, stop int, arm bool) []apt.Node {
 // branch emits the arms of a branch at b to targets and the If make
 // builds from them; next is where the arms meet again (-1: they do not,
 // at this level).
-func (x *fn) branch(l *loop, b, stop int, arm bool, targets []int, make func([][]apt.Node) *apt.If) ([]apt.Node, int) {
+func (x *fn) branch(l *loop, b, stop int, arm bool, targets []int, build func([][]apt.Node) *apt.If) ([]apt.Node, int) {
 	sink := len(x.g.blocks)
 	m, ok := x.info(l).ipdom[b]
 	if !ok {
@@ -148,7 +148,7 @@ func (x *fn) branch(l *loop, b, stop int, arm bool, targets []int, make func([][
 	if m == sink {
 		merge = stop
 	}
-	arms := make_(len(targets))
+	arms := make([][]apt.Node, len(targets))
 	for i, t := range targets {
 		nodes, cont := x.jump(l, b, t, merge, true)
 		if cont {
@@ -156,7 +156,7 @@ func (x *fn) branch(l *loop, b, stop int, arm bool, targets []int, make func([][
 		}
 		arms[i] = nodes
 	}
-	n := make(arms)
+	n := build(arms)
 	var out []apt.Node
 	if n != nil {
 		out = append(out, n)
@@ -166,8 +166,6 @@ func (x *fn) branch(l *loop, b, stop int, arm bool, targets []int, make func([][
 	}
 	return out, m
 }
-
-func make_(n int) [][]apt.Node { return make([][]apt.Node, n) }
 
 // ifNode builds IF (cond) THEN yes ELSE no, leaving out empty arms.
 func ifNode(p apt.Pos, cond apt.Expr, yes, no []apt.Node) *apt.If {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -492,16 +491,6 @@ func intConst(v int64) apt.Expr {
 		return &apt.Unary{Op: apt.OpNeg, X: intConst(-v)}
 	}
 	return &apt.Const{Kind: apt.ConstInt, Text: strconv.FormatInt(v, 10), Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
-}
-
-// sortedFuncs returns fs sorted by name, for deterministic output.
-func sortedFuncs(fs map[*ir.Func]bool) []*ir.Func {
-	out := make([]*ir.Func, 0, len(fs))
-	for f := range fs {
-		out = append(out, f)
-	}
-	slices.SortFunc(out, func(a, b *ir.Func) int { return strings.Compare(a.Name(), b.Name()) })
-	return out
 }
 
 // scalarInit is a scalar global's initial value, nil for aggregates and
