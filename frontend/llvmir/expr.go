@@ -386,6 +386,10 @@ func zeros(n int) []apt.Expr {
 func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *apt.Ops) (apt.Expr, bool) {
 	var name string
 	var subs []apt.Expr
+	// comp is the field path as a component reference base%f%g while no
+	// subscript precedes it: a struct passed by address then binds to the
+	// caller's, as a derived-type argument does.
+	var comp apt.Expr
 	root := false // a named object, not a pointer: the first index is 0
 	base := stripCasts(src)
 	var t apt.Type
@@ -407,6 +411,8 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 			name, subs = r.Name, append([]apt.Expr(nil), r.Subs...)
 		case *apt.Name:
 			name = r.Name
+		case *apt.Component:
+			comp, name = r, flatName(r)
 		default:
 			return inner, true
 		}
@@ -454,9 +460,19 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 			if ci, ok := unwrapArg(v).(*constant.Int); ok {
 				k = int(ci.X.Int64())
 			}
-			name += "%" + x.l.fieldName(ct, k)
+			f := x.l.fieldName(ct, k)
+			if len(subs) == 0 {
+				if comp == nil {
+					comp = x.nameExpr(name, valueType(ct))
+				}
+				comp = &apt.Component{Pos: x.at, Base: comp, Field: f}
+			}
+			name += "%" + f
 			if k < len(ct.Fields) {
 				cur = ct.Fields[k]
+			}
+			if c, ok := comp.(*apt.Component); ok && len(subs) == 0 {
+				c.Type = valueType(cur)
 			}
 		case *types.ArrayType:
 			subs = append(subs, x.exprOps(v, ops))
@@ -475,6 +491,11 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 		t = valueType(cur)
 	}
 	if len(subs) == 0 {
+		if comp != nil {
+			if _, isArr := cur.(*types.ArrayType); !isArr {
+				return comp, false
+			}
+		}
 		if _, ok := x.vars[name]; !ok {
 			x.declare(name, t, nil)
 		}
@@ -503,4 +524,15 @@ func (l *lifter) fieldName(t *types.StructType, k int) string {
 		return fs[k]
 	}
 	return "f" + strconv.Itoa(k)
+}
+
+// flatName is a component reference's path as one name, a%b%c.
+func flatName(e apt.Expr) string {
+	switch c := e.(type) {
+	case *apt.Component:
+		return flatName(c.Base) + "%" + c.Field
+	case *apt.Name:
+		return c.Name
+	}
+	return "?"
 }
