@@ -107,6 +107,7 @@ func Instrument(lf *llvmir.Lifted, dir string) (*instrument.Result, error) {
 	for _, s := range lf.Sites {
 		in.site(s)
 	}
+	in.lifecycle()
 	if err := os.WriteFile(filepath.Join(dir, ProgramFile), []byte(in.m.String()), 0o644); err != nil {
 		return nil, err
 	}
@@ -289,6 +290,47 @@ func (in *inst) comm(n *apt.Comm, s llvmir.Site) {
 	before = append(before, ir.NewCall(in.enter, constant.NewInt(types.I32, int64(k))))
 	after = append(after, ir.NewCall(in.exit, constant.NewInt(types.I32, int64(k))))
 	in.around(s.Call, before, after)
+}
+
+// lifecycle makes sure every MPI_Init is followed by the runtime's start
+// and every MPI_Finalize preceded by its writing of the records, also
+// where the call's node was not probed (code the structuring wrote into
+// two arms): without them no rank writes anything.
+func (in *inst) lifecycle() {
+	for _, f := range in.m.Funcs {
+		for _, b := range f.Blocks {
+			for i := 0; i < len(b.Insts); i++ {
+				c, ok := b.Insts[i].(*ir.InstCall)
+				if !ok {
+					continue
+				}
+				callee, ok := c.Callee.(*ir.Func)
+				if !ok {
+					continue
+				}
+				switch strings.TrimPrefix(callee.Name(), "P") {
+				case "MPI_Finalize":
+					if i > 0 && isCallOf(b.Insts[i-1], in.finish) {
+						continue
+					}
+					in.insertAt(b, i, ir.NewCall(in.finish))
+					i++
+					in.res.MPI = true
+				case "MPI_Init", "MPI_Init_thread":
+					if i+1 < len(b.Insts) && isCallOf(b.Insts[i+1], in.started) {
+						continue
+					}
+					in.insertAt(b, i+1, ir.NewCall(in.started))
+					i++
+				}
+			}
+		}
+	}
+}
+
+func isCallOf(inst ir.Instruction, f *ir.Func) bool {
+	c, ok := inst.(*ir.InstCall)
+	return ok && c.Callee == value.Value(f)
 }
 
 // toI64 widens an integer or converts a handle (a pointer) to i64.

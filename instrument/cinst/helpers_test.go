@@ -51,13 +51,15 @@ func run(t *testing.T, exe string, p int, args []string, out string) ([]instrume
 	cmd := exec.Command(launch[0], append(launch[1:], args...)...)
 	cmd.Dir = filepath.Dir(exe)
 	cmd.Env = append(append(os.Environ(), e2e.MPIEnv()...), "MKVET_OUT="+out, "MKVET_RUN=oracle")
-	b, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("P=%d %v: %v\n%s", p, args, err, b)
-	}
+	b, runErr := cmd.CombinedOutput()
 	recs, err := instrument.ReadRun(out, p)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("P=%d %v: %v (the run: %v)\n%s", p, args, err, runErr, b)
+	}
+	if runErr != nil {
+		// A program may end with a status of its own (NPB DT returns 1
+		// after MPI_Finalize); every rank finished and wrote its records.
+		t.Logf("P=%d %v: %v after every rank wrote its records", p, args, runErr)
 	}
 	return recs, string(b)
 }
