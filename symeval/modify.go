@@ -352,13 +352,6 @@ func (ev *evaluator) skipStore(s *apt.Stmt) bool {
 	return ok && v == f.value
 }
 
-func msgBuffer(m *apt.Msg) apt.Expr {
-	if m == nil {
-		return nil
-	}
-	return m.Buffer
-}
-
 // constInt is the value of an integer literal (or its negation).
 func constInt(e apt.Expr) (int64, bool) {
 	switch x := e.(type) {

@@ -121,7 +121,7 @@ func (pf *progFlags) load(cmd string, files []string, stderr io.Writer) (*loaded
 		return nil, 2
 	}
 	if len(files) == 0 {
-		return fail("no Fortran files given")
+		return fail("no source files given")
 	}
 	return pf.parse(cmd, files, stderr, false)
 }

@@ -54,7 +54,7 @@ func TestInstrumentCommand(t *testing.T) {
 		want string
 	}{
 		{[]string{"instrument", filepath.Join(programsDir, "trap_mpi.f")}, "-o DIR is required"},
-		{[]string{"instrument", "-o", dir}, "no Fortran files"},
+		{[]string{"instrument", "-o", dir}, "no source files"},
 		{[]string{"instrument", "-o", dir, "-D", "n=1.5", filepath.Join(programsDir, "trap_mpi.f")}, "must be an integer"},
 		{[]string{"instrument", "-o", programsDir, filepath.Join(programsDir, "trap_mpi.f")}, "holds the input"},
 	} {

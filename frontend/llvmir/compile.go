@@ -134,7 +134,7 @@ func Compile(paths []string, cfg Config) (ir []byte, name string, diags []apt.Di
 			if filepath.Ext(p) == ".bc" {
 				// Bitcode: its text, to take optnone out.
 				text := filepath.Join(dir, fmt.Sprintf("%d-dis.ll", i))
-				if d, ok := run(tool(cfg.Dis, "MKVET_DIS", "llvm-dis-14"), []string{p, "-o", text}, p); !ok {
+				if d, ok := run(tool(cfg.Dis, "MKVET_DIS", "llvm-dis-14"), []string{p, "-o", text}, p, true); !ok {
 					diags = append(diags, d...)
 					continue
 				}
@@ -175,7 +175,7 @@ func Compile(paths []string, cfg Config) (ir []byte, name string, diags []apt.Di
 		}
 		args = append(args, cfg.Flags...)
 		args = append(args, p, "-o", out)
-		if d, ok := run(clang, args, p); !ok {
+		if d, ok := run(clang, args, p, false); !ok {
 			diags = append(diags, d...)
 			continue
 		}
@@ -186,12 +186,12 @@ func Compile(paths []string, cfg Config) (ir []byte, name string, diags []apt.Di
 		return nil, "", diags
 	}
 	linked := filepath.Join(dir, "linked.ll")
-	if d, ok := run(link, append([]string{"-S", "-o", linked}, units...), paths[0]); !ok {
+	if d, ok := run(link, append([]string{"-S", "-o", linked}, units...), paths[0], true); !ok {
 		return nil, "", append(diags, d...)
 	}
 	keep(cfg.KeepDir, linked, "linked.ll")
 	norm := filepath.Join(dir, "normalised.ll")
-	if d, ok := run(opt, []string{"-S", "-passes=" + Passes, linked, "-o", norm}, paths[0]); !ok {
+	if d, ok := run(opt, []string{"-S", "-passes=" + Passes, linked, "-o", norm}, paths[0], true); !ok {
 		return nil, "", append(diags, d...)
 	}
 	keep(cfg.KeepDir, norm, "normalised.ll")
@@ -240,7 +240,9 @@ var toolMessage = regexp.MustCompile(`^(.+?):(\d+):(\d+): (error|fatal error): (
 
 // run runs an LLVM tool; on failure its error lines become diagnostics (at
 // their own positions when the tool gives them, else at file).
-func run(name string, args []string, file string) ([]apt.Diagnostic, bool) {
+// A tool that reads IR (onIR) adds how to write readable IR to errors that
+// look like a newer LLVM's; a C compile error is no IR matter.
+func run(name string, args []string, file string, onIR bool) ([]apt.Diagnostic, bool) {
 	if _, err := exec.LookPath(name); err != nil {
 		return []apt.Diagnostic{{Pos: apt.Pos{File: file}, Severity: apt.Error, Msg: fmt.Sprintf(
 			"%s is not installed: C and C++ go through LLVM 14 (Debian: apt-get install clang-14 llvm-14), "+
@@ -261,7 +263,7 @@ func run(name string, args []string, file string) ([]apt.Diagnostic, bool) {
 		l, _ := strconv.Atoi(m[2])
 		c, _ := strconv.Atoi(m[3])
 		msg := m[5]
-		if hint := newerIRHint(msg); hint != "" {
+		if hint := newerIRHint(msg); onIR && hint != "" {
 			msg += "; " + hint
 		}
 		out = append(out, apt.Diagnostic{Pos: apt.Pos{File: m[1], Line: l, Col: c}, Severity: apt.Error, Msg: msg})

@@ -427,9 +427,7 @@ func (x *fn) loopNode(nl *loop, stop int) ([]apt.Node, int) {
 		}
 		lp := &apt.Loop{NodeBase: apt.NodeBase{Span: span}}
 		x.record(nl, lp, p.bottom)
-		x.stack = append(x.stack, lp)
 		body = append(body, x.seq(nl, p.body, len(x.g.blocks), false)...)
-		x.stack = x.stack[:len(x.stack)-1]
 		lp.Body = trimCycles(body)
 		x.at = span.Start()
 		if p.kind == loopCounted {
@@ -462,9 +460,7 @@ func (x *fn) loopNode(nl *loop, stop int) ([]apt.Node, int) {
 	}
 	lp := &apt.Loop{NodeBase: apt.NodeBase{Span: span}, Forever: true}
 	x.record(nl, lp, true)
-	x.stack = append(x.stack, lp)
 	lp.Body = trimCycles(x.seq(nl, nl.header, len(x.g.blocks), false))
-	x.stack = x.stack[:len(x.stack)-1]
 	out = append(out, lp)
 	return out, next
 }
@@ -668,8 +664,9 @@ func isConstZero(v value.Value) bool {
 	return ok && c.X.Sign() == 0
 }
 
+// record makes the site of loop l, built as lp.
 func (x *fn) record(l *loop, lp *apt.Loop, bottom bool) {
-	site := Site{Node: lp, Func: x.f, Body: x.g.blocks[l.header]}
+	site := Site{Node: lp, Func: x.f, Header: x.g.blocks[l.header], Body: x.g.blocks[l.header], Bottom: bottom}
 	for _, q := range x.g.pred[l.header] {
 		if !l.blocks[q] {
 			site.Entry = x.g.blocks[q]
@@ -679,8 +676,6 @@ func (x *fn) record(l *loop, lp *apt.Loop, bottom bool) {
 		site.Body = x.g.blocks[p.body]
 	}
 	x.l.sites = append(x.l.sites, site)
-	x.l.loops = append(x.l.loops, loopRec{fn: x.f.Name(), header: x.g.blocks[l.header].Name(), bottom: bottom,
-		node: lp, outer: append([]*apt.Loop(nil), x.stack...)})
 }
 
 // invokeCall is the call an invoke makes, as a call instruction sharing

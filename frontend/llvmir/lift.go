@@ -104,8 +104,6 @@ type fn struct {
 	argSlot map[value.Value]int
 	// at is the position of the statement being built.
 	at apt.Pos
-	// stack are the Loop nodes being built around the current one.
-	stack []*apt.Loop
 }
 
 func (l *lifter) function(f *ir.Func) (r *apt.Routine) {

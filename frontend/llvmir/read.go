@@ -167,8 +167,6 @@ type lifter struct {
 	mpi    bool
 	// fields are the member names of struct types, by type name.
 	fields map[string][]string
-	// loops records every Loop node made, with the IR loop it came from.
-	loops []loopRec
 	// sites are where each node's executions happen in the IR.
 	sites []Site
 }
@@ -180,12 +178,15 @@ type lifter struct {
 // more than one node (a block reached from two arms): a counter there
 // would count them together.
 type Site struct {
-	Node   apt.Node
-	Func   *ir.Func
-	Call   *ir.InstCall
-	Entry  *ir.Block
-	Body   *ir.Block
-	Shared bool
+	Node apt.Node
+	Func *ir.Func
+	Call *ir.InstCall
+	// Header is a loop's header block; Bottom is set when the loop tests
+	// at its end (a do-while or a DO without control): its body runs
+	// once more than its back edge.
+	Header, Entry, Body *ir.Block
+	Bottom              bool
+	Shared              bool
 }
 
 // Lifted is a program read from IR with what instrumentation needs: the
@@ -204,15 +205,6 @@ func Load(paths []string, cfg Config) (*Lifted, []apt.Diagnostic) {
 	}
 	l, more := lift(name, text, paths)
 	return l, append(diags, more...)
-}
-
-// loopRec ties an APT loop to its IR loop (function and header block) and
-// its enclosing APT loops, for tests against LLVM's own loop analyses.
-type loopRec struct {
-	fn, header string
-	bottom     bool
-	node       *apt.Loop
-	outer      []*apt.Loop
 }
 
 func newLifter(m *ir.Module, name string, files []string) *lifter {

@@ -53,7 +53,13 @@ func TestTripCountsAgainstSCEV(t *testing.T) {
 		for _, d := range l.diags {
 			t.Errorf("%v: %v", pt, d)
 		}
-		for _, rec := range l.loops {
+		outer := enclosingLoops(l.prog)
+		for _, s := range l.sites {
+			lp, ok := s.Node.(*apt.Loop)
+			if !ok {
+				continue
+			}
+			rec := loopRec{fn: s.Func.Name(), header: s.Header.Name(), bottom: s.Bottom, node: lp, outer: outer[lp]}
 			want, ok := scev[rec.fn+"/"+rec.header]
 			if !ok {
 				t.Errorf("%v: %s loop %s at %s: SCEV has no count", pt, rec.fn, rec.header, rec.node.Span.Start())
@@ -78,6 +84,33 @@ func TestTripCountsAgainstSCEV(t *testing.T) {
 		t.Errorf("compared %d loops, want every loop of the kernels at every point", compared)
 	}
 	t.Logf("%d loop trip counts agree with SCEV at %d points", compared, len(points))
+}
+
+// loopRec is a loop of the APT with its IR loop (function and header) and
+// the loops around it.
+type loopRec struct {
+	fn, header string
+	bottom     bool
+	node       *apt.Loop
+	outer      []*apt.Loop
+}
+
+// enclosingLoops maps every Loop of prog to the loops around it in its
+// routine, outermost first.
+func enclosingLoops(prog *apt.Program) map[*apt.Loop][]*apt.Loop {
+	out := map[*apt.Loop][]*apt.Loop{}
+	var walk func(n apt.Node, stack []*apt.Loop)
+	walk = func(n apt.Node, stack []*apt.Loop) {
+		if lp, ok := n.(*apt.Loop); ok {
+			out[lp] = append([]*apt.Loop(nil), stack...)
+			stack = append(stack, lp)
+		}
+		for _, c := range apt.Children(n) {
+			walk(c, stack)
+		}
+	}
+	walk(prog, nil)
+	return out
 }
 
 var (

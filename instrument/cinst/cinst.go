@@ -24,6 +24,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/llir/llvm/ir"
@@ -71,21 +72,44 @@ const (
 	sideCollRecv = 4
 )
 
-// msgArgs are the transfers of each operation, in the C binding's argument
-// order (the same as apt.NewComm's).
-var msgArgs = map[apt.CommOp][]msgArg{
-	apt.MPISend: {{sideSend, 1, 2, 3}}, apt.MPISsend: {{sideSend, 1, 2, 3}}, apt.MPIBsend: {{sideSend, 1, 2, 3}},
-	apt.MPIRsend: {{sideSend, 1, 2, 3}}, apt.MPIIsend: {{sideSend, 1, 2, 3}}, apt.MPIIssend: {{sideSend, 1, 2, 3}},
-	apt.MPIRecv: {{sideRecv, 1, 2, 3}}, apt.MPIIrecv: {{sideRecv, 1, 2, 3}},
-	apt.MPISendrecv:        {{sideSend, 1, 2, 3}, {sideRecv, 6, 7, 8}},
-	apt.MPISendrecvReplace: {{sideSend, 1, 2, 3}, {sideRecv, 1, 2, 5}},
-	apt.MPIBcast:           {{sideCollSend, 1, 2, -1}},
-	apt.MPIReduce:          {{sideCollSend, 2, 3, -1}, {sideCollRecv, 2, 3, -1}},
-	apt.MPIAllreduce:       {{sideCollSend, 2, 3, -1}, {sideCollRecv, 2, 3, -1}},
-	apt.MPIGather:          {{sideCollSend, 1, 2, -1}, {sideCollRecv, 4, 5, -1}},
-	apt.MPIScatter:         {{sideCollSend, 1, 2, -1}, {sideCollRecv, 4, 5, -1}},
-	apt.MPIAllgather:       {{sideCollSend, 1, 2, -1}, {sideCollRecv, 4, 5, -1}},
-	apt.MPIAlltoall:        {{sideCollSend, 1, 2, -1}, {sideCollRecv, 4, 5, -1}},
+// msgArgs are the transfers of op and where their figures are among the
+// call's arguments. The layout is apt.NewComm's (one table of the MPI
+// bindings for every frontend): it is given markers for arguments and
+// says which ends up where. The sides are those the Fortran
+// instrumentation counts: the send side unless the call only receives,
+// the receive side, none for v-variants (counts are arrays).
+func msgArgs(op apt.CommOp) []msgArg {
+	markers := make([]apt.Expr, 16)
+	for i := range markers {
+		markers[i] = &apt.Const{Kind: apt.ConstInt, Text: strconv.Itoa(i)}
+	}
+	c, _ := apt.NewComm(op, markers)
+	at := func(e apt.Expr) int {
+		if k, ok := e.(*apt.Const); ok {
+			n, _ := strconv.Atoi(k.Text)
+			return n
+		}
+		return -1
+	}
+	coll := op.IsCollective()
+	var out []msgArg
+	side := func(m *apt.Msg, s int) {
+		if m == nil || m.Count == nil || m.Datatype == nil || m.Displs != nil {
+			return
+		}
+		a := msgArg{side: s, count: at(m.Count), dtype: at(m.Datatype), peer: -1}
+		if coll {
+			a.side += 2
+		} else if a.peer = at(m.Peer); a.peer < 0 {
+			return
+		}
+		out = append(out, a)
+	}
+	if op != apt.MPIRecv && op != apt.MPIIrecv {
+		side(c.Send, sideSend)
+	}
+	side(c.Recv, sideRecv)
+	return out
 }
 
 // Instrument writes the instrumented copy of a lifted program into dir
@@ -223,17 +247,15 @@ func (in *inst) insertAt(b *ir.Block, i int, insts ...ir.Instruction) {
 	b.Insts = append(b.Insts[:i], append(insts, b.Insts[i:]...)...)
 }
 
-// insertBefore inserts insts before instruction at in its block; after
-// inserts after it.
-func (in *inst) around(at ir.Instruction, before, after []ir.Instruction) {
-	for _, f := range in.m.Funcs {
-		for _, b := range f.Blocks {
-			for i, x := range b.Insts {
-				if x == at {
-					in.insertAt(b, i+1, after...)
-					in.insertAt(b, i, before...)
-					return
-				}
+// around inserts before ahead of instruction at of function f and after
+// behind it.
+func (in *inst) around(f *ir.Func, at ir.Instruction, before, after []ir.Instruction) {
+	for _, b := range f.Blocks {
+		for i, x := range b.Insts {
+			if x == at {
+				in.insertAt(b, i+1, after...)
+				in.insertAt(b, i, before...)
+				return
 			}
 		}
 	}
@@ -252,10 +274,10 @@ func (in *inst) comm(n *apt.Comm, s llvmir.Site) {
 	switch n.Op {
 	case apt.MPIFinalize:
 		before = append(before, ir.NewCall(in.finish))
-		in.around(s.Call, before, nil)
+		in.around(s.Func, s.Call, before, nil)
 		return
 	case apt.MPIInit:
-		in.around(s.Call, before, []ir.Instruction{ir.NewCall(in.started)})
+		in.around(s.Func, s.Call, before, []ir.Instruction{ir.NewCall(in.started)})
 		return
 	}
 	args := s.Call.Args
@@ -268,7 +290,7 @@ func (in *inst) comm(n *apt.Comm, s llvmir.Site) {
 		}
 		return nil
 	}
-	for _, m := range msgArgs[n.Op] {
+	for _, m := range msgArgs(n.Op) {
 		cnt, dt := arg(m.count), arg(m.dtype)
 		if cnt == nil || dt == nil {
 			continue
@@ -289,7 +311,7 @@ func (in *inst) comm(n *apt.Comm, s llvmir.Site) {
 	p.Timed = true
 	before = append(before, ir.NewCall(in.enter, constant.NewInt(types.I32, int64(k))))
 	after = append(after, ir.NewCall(in.exit, constant.NewInt(types.I32, int64(k))))
-	in.around(s.Call, before, after)
+	in.around(s.Func, s.Call, before, after)
 }
 
 // lifecycle makes sure every MPI_Init is followed by the runtime's start
