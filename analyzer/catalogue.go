@@ -129,7 +129,10 @@ recurrence the processor cannot overlap slower than its share). Three quarters o
 not of the program's: work outside every DO loop, whole-array statements or loops built from GO TO,
 would otherwise make every nest hot; and with the last one added every nest whose work is within 5% of it (the prediction does not
 order them: sweeps along x, y and z with the same work are named together). A share that is a closed form in P is reported when it is provably at least the threshold, and
-is not ranked with the others.
+is not ranked with the others. At a point where values of the program's data are missing (the keys
+a rank receives in a sort, an element computed from input) and the program's work rests on them, the
+nests whose work rests on none of them are ranked by their share of the loop work counted there, and
+the message names the nests left out: a share of the counted work, never of the program's.
 `,
 		Example: `program hot
   implicit none
@@ -155,6 +158,8 @@ end program hot
 			{"iterations_min", "at a point: the fewest iterations any rank runs"},
 			{"max_ranks", "at a point: the ranks that run the most iterations (\"0-3\")"},
 			{"seconds", "at a point with a machine: predicted time of the nest's own work on its heaviest rank"},
+			{"share_of", "\"counted loop nests\" when the share is of the loop work counted at a point that lacks values of the data"},
+			{"data_nests", "with share_of: the positions of the nests whose work rests on values of the data, not counted"},
 		},
 		run: hotLoops,
 	},

@@ -28,6 +28,11 @@ type pass struct {
 	tidied map[string]symbolic.Piecewise
 	// whole prints closed forms whole, however long (annotate).
 	whole bool
+	// ref is the work shares at the point are taken of (refWork).
+	ref *cost.Values
+	// counted is set when ref is the counted nests' work of a partial
+	// point, not the program's.
+	counted bool
 }
 
 func newPass(r *cost.Report, pt *cost.Point, opt Options) *pass {
@@ -37,7 +42,47 @@ func newPass(r *cost.Report, pt *cost.Point, opt Options) *pass {
 			p.kids[n.Parent] = append(p.kids[n.Parent], n)
 		}
 	}
+	p.ref, p.counted = p.refWork()
 	return p
+}
+
+// refWork returns the work the shares at the point are of: the program's,
+// or, at a partial point where the program's work rests on values of the
+// data (cost.Point.Unknown), the work of the loop nests whose work does not,
+// summed per rank — a lower bound of the program's work, so a share of it
+// is "of the counted work", never of the program's. Nil without a point.
+func (p *pass) refWork() (*cost.Values, bool) {
+	if p.pt == nil {
+		return nil, false
+	}
+	if !p.pt.WorkUnknown {
+		return &p.pt.Work, false
+	}
+	sum := cost.Values{PerRank: make([]float64, p.pt.P)}
+	for _, n := range p.r.Nodes {
+		if v := p.values(n); v != nil && isNest(n) && !n.Missing.Has(cost.FigNestWork) {
+			for rk, x := range v.NestWork.PerRank {
+				sum.PerRank[rk] += x
+			}
+		}
+	}
+	sum.Summarise()
+	return &sum, true
+}
+
+// dataNests are the loop nests whose work rests on values of the data a
+// partial point lacks, by position.
+func (p *pass) dataNests() []*cost.Node {
+	if !p.pt.Partial() {
+		return nil
+	}
+	var out []*cost.Node
+	for _, n := range p.r.Nodes {
+		if isNest(n) && !n.Missing.Has(cost.FigNestWork) && p.values(n) == nil {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // report adds a diagnostic of the current check at node n (nil for none).
@@ -217,10 +262,7 @@ func (f fraction) facts(m map[string]any) {
 // statements, loops built from GO TO) could otherwise make every nest,
 // down to the smallest, "hot".
 func hotLoops(p *pass) {
-	var progV *cost.Values
-	if p.pt != nil {
-		progV = &p.pt.Work
-	}
+	progV := p.ref
 	type nest struct {
 		n *cost.Node
 		f fraction
@@ -286,6 +328,33 @@ func hotLoops(p *pass) {
 	}
 }
 
+// countedText says, at a partial point, what the counted work leaves out:
+// "of the loop work counted at P=4, which leaves out 3 nests resting on
+// values of the data (is.c:692:5, is.c:700:5, …)"; the positions go into
+// facts whole.
+func (p *pass) countedText(facts map[string]any) string {
+	data := p.dataNests()
+	var pos []string
+	for _, n := range data {
+		pos = append(pos, n.Node.Base().Span.Start().String())
+	}
+	facts["share_of"] = "counted loop nests"
+	facts["data_nests"] = pos
+	s := "of the loop work counted at " + p.at()
+	if len(pos) == 0 {
+		return s
+	}
+	shown := pos
+	if len(shown) > 2 {
+		shown = append(slices.Clone(pos[:2]), "…")
+	}
+	nests := "nests rest"
+	if len(pos) == 1 {
+		nests = "nest rests"
+	}
+	return fmt.Sprintf("%s, where %d %s on values of the data (%s)", s, len(pos), nests, strings.Join(shown, ", "))
+}
+
 // tieShare is how close (relative) a nest's work must be to the last nest
 // MK1001 adds to reach half of the nests' work to be added with it: the
 // prediction does not order nests that close (three sweeps along x, y and
@@ -321,6 +390,9 @@ func (p *pass) hotLoop(n *cost.Node, f fraction) {
 		delete(facts, "iterations")
 	}
 	msg := fmt.Sprintf("loop runs %s and holds %s of the predicted work", runs, f.text())
+	if p.counted {
+		msg = fmt.Sprintf("loop runs %s and holds %s %s", runs, f.text(), p.countedText(facts))
+	}
 	if v := p.values(n); v != nil {
 		it := v.Iterations
 		facts["iterations_max"] = it.Max
@@ -434,9 +506,13 @@ func (p *pass) imbalanceSubject(n *cost.Node) (quantity string, pw symbolic.Piec
 // ranks with max/mean at least the threshold and an excess over the mean
 // that matters next to the heaviest rank's whole work.
 func (p *pass) imbalanceAt(n, ctx *cost.Node) {
-	w := p.values(ctx).Work
+	v := p.values(ctx)
+	if v == nil || p.values(n) == nil {
+		return // it rests on values of the data the point lacks
+	}
+	w := v.Work
 	mean := w.Total / float64(p.pt.P)
-	if w.Imbalance < p.opt.Imbalance || w.Max-mean < p.opt.ImbalanceShare*p.pt.Work.Max {
+	if w.Imbalance < p.opt.Imbalance || w.Max-mean < p.opt.ImbalanceShare*p.ref.Max {
 		return
 	}
 	quantity, pw, msg := p.imbalanceSubject(n)
@@ -490,6 +566,11 @@ func serialWork(p *pass) {
 	if p.r.WorkMissing || !valuesHave(p.r.Work, cost.Size) {
 		return
 	}
+	if p.pt != nil && p.counted {
+		// A share of the busiest rank's work needs the program's work,
+		// and it rests on values of the data the point lacks.
+		return
+	}
 	qualifies := map[*cost.Node]bool{}
 	for _, n := range p.r.Nodes {
 		if _, ok := n.Node.(*apt.Loop); !ok || len(n.Work.Pieces) == 0 || n.Missing != 0 {
@@ -502,6 +583,8 @@ func serialWork(p *pass) {
 			if v.Work.Max <= 0 || v.Work.Max < p.opt.Share*p.pt.Work.Max {
 				continue
 			}
+		} else if p.pt != nil {
+			continue // it rests on values of the data the point lacks
 		} else {
 			if f := p.share(n.Work, nil, p.r.Work, nil); f.known && f.numeric && f.value < p.opt.Share {
 				continue
@@ -1023,11 +1106,7 @@ func (w *compiledWork) part(name string, np int64) (*symbolic.PiecewiseFunc, []f
 	}
 	var sub symbolic.Piecewise
 	for _, p := range w.work.Pieces {
-		has := p.Value.Has(name)
-		for _, g := range p.Guard {
-			has = has || g.E.Has(name)
-		}
-		if has {
+		if (symbolic.Piecewise{Pieces: []symbolic.Piece{p}}).Has(name) {
 			sub.Pieces = append(sub.Pieces, p)
 		}
 	}

@@ -615,3 +615,59 @@ func TestFormatting(t *testing.T) {
 		t.Errorf("singular: %s", got)
 	}
 }
+
+// TestHotLoopAtPartialPoint: a sort whose keys per rank (keys, a value of
+// the data) are unknown: at P = 4 the nests that rest on no value of the
+// data are ranked by their share of the loop work counted there, the one
+// over the keys is named as resting on the data, and no share of the
+// program's work is claimed.
+func TestHotLoopAtPartialPoint(t *testing.T) {
+	b := newBuilder(t, true, "3*n/P + keys + 40", "n >= 4*P, keys >= 0").
+		param("n", cost.FromAnnotation, 2, "the problem size n", "4096").
+		param("keys", cost.FromUnresolved, 30, "an element of counts", "")
+	m := b.root()
+	b.loop(m, "main/L1", 10, "1", "n/P", "2*n/P")
+	b.loop(m, "main/L2", 20, "1", "n/P", "n/P")
+	b.loop(m, "main/L3", 30, "1", "keys", "keys")
+	b.loop(m, "main/L4", 40, "1", "10", "40")
+	env := map[string]int64{"P": 4}
+	if _, err := b.r.At(env); err == nil {
+		t.Fatal("At gave a point without the data's value")
+	}
+	pt, err := b.r.AtKnown(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pt.Partial() || !pt.WorkUnknown || len(pt.Unknown) != 1 || pt.Unknown[0] != "keys" {
+		t.Fatalf("partial point: unknown %v, work unknown %v", pt.Unknown, pt.WorkUnknown)
+	}
+	if pt.Nodes[b.r.ByID["main/L3"]] != nil {
+		t.Errorf("the loop over the keys has values at the partial point")
+	}
+	// Counted: 4 ranks x (2048 + 1024 + 40) = 12448; L1 holds 8192 of it.
+	ds := only(Run(b.r, pt, Options{}), "MK1001")
+	expect(t, ds,
+		"t.f90:10:3: MK1001 loop runs n/P iterations per rank and holds 66% of the loop work counted at n=4096, P=4, where 1 nest rests on values of the data (t.f90:30:3) (n=4096, P=4: 1024 iterations)",
+		"t.f90:20:3: MK1001 loop runs n/P iterations per rank and holds 33% of the loop work counted at n=4096, P=4, where 1 nest rests on values of the data (t.f90:30:3) (n=4096, P=4: 1024 iterations)")
+	if ds[0].Facts["share_of"] != "counted loop nests" {
+		t.Errorf("facts %v", ds[0].Facts)
+	}
+	// Given the value the point is whole again, and the share is of the
+	// program's work.
+	full, err := b.r.AtKnown(map[string]int64{"P": 4, "keys": 1000})
+	if err != nil || full.Partial() {
+		t.Fatalf("full point: %v %v", err, full.Unknown)
+	}
+	ds = only(Run(b.r, full, Options{}), "MK1001")
+	if len(ds) == 0 || !strings.Contains(ds[0].Message, "of the predicted work") {
+		t.Errorf("with the value: %s", lines(ds))
+	}
+	// A size without a value is no value of the data: no point.
+	if _, err := b.r.AtKnown(map[string]int64{"P": 4, "keys": 1}); err != nil {
+		t.Fatal(err)
+	}
+	b.r.Params[0].Default = nil
+	if _, err := b.r.AtKnown(env); err == nil {
+		t.Error("AtKnown gave a point without the size n")
+	}
+}

@@ -64,7 +64,9 @@ func Figures(r *cost.Report, pt *cost.Point, opt Options) []Figure {
 func figures(p *pass, tidyWork bool) []Figure {
 	r, pt := p.r, p.pt
 	var progV *cost.Values
-	if pt != nil {
+	if pt != nil && !p.counted {
+		// (At a partial point whose work rests on values of the data
+		// no share of the program's work is known.)
 		progV = &pt.Work
 	}
 	var forms []symbolic.Piecewise

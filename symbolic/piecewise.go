@@ -164,6 +164,21 @@ func (pw Piecewise) Symbols() []string {
 	return out
 }
 
+// Has reports whether name occurs in a piece's value or guard.
+func (pw Piecewise) Has(name string) bool {
+	for _, pc := range pw.Pieces {
+		if pc.Value.Has(name) {
+			return true
+		}
+		for _, g := range pc.Guard {
+			if g.E.Has(name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Eval returns the exact value at env: the sum of the values of the pieces
 // whose guards hold.
 func (pw Piecewise) Eval(env map[string]Rat) (Rat, error) {

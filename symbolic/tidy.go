@@ -150,7 +150,25 @@ func (a *Assumptions) tidyGuard(v Expr, g []Relation, simplified bool) []Relatio
 			kept = append(kept, r)
 		}
 	}
-	return kept
+	return equalities(kept)
+}
+
+// equalities writes a pair e >= 0, -e >= 0 of g as e == 0: P >= 4 and
+// P <= 4 read as P == 4.
+func equalities(g []Relation) []Relation {
+	for i := 0; i < len(g); i++ {
+		if g[i].Op != GE {
+			continue
+		}
+		for j := i + 1; j < len(g); j++ {
+			if g[j].Op == GE && g[i].E.Add(g[j].E).IsZero() {
+				g[i] = Relation{E: g[i].E, Op: EQ}
+				g = slices.Delete(g, j, j+1)
+				break
+			}
+		}
+	}
+	return g
 }
 
 // sharesSymbol reports whether r mentions a symbol some relation of rs

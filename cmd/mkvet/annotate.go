@@ -126,8 +126,16 @@ func runAnnotate(args []string, stdout, stderr io.Writer) int {
 	}
 	header := "counts per rank as closed forms, with their values at " + analyzer.Point(cd.report, cd.point) +
 		" (largest and smallest where ranks differ); shares of the predicted work over all ranks"
+	if cd.point.Partial() {
+		header = "counts per rank as closed forms, with their values at " + analyzer.Point(cd.report, cd.point) +
+			" where they rest on no value of the program's data (largest and smallest where ranks differ; the others need " +
+			shortDefsHint(cd.point.Unknown) + ")"
+		if !cd.point.WorkUnknown {
+			header += "; shares of the predicted work over all ranks"
+		}
+	}
 	if *runsDB != "" {
-		if cd.point == nil {
+		if cd.point == nil || cd.point.Partial() {
 			return fail("-runs needs every value: give %s", defsHint(cd.missing))
 		}
 		var h string

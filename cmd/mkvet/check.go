@@ -159,7 +159,22 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 		c.given = append(c.given, s)
 	}
 	slices.Sort(c.given)
-	if c.missing = r.MissingParams(env); len(c.missing) > 0 {
+	c.missing = r.MissingParams(env)
+	if pt, err := r.AtKnown(env); err == nil && r.DataOnly(c.missing) {
+		// Only values of the data are missing: everything that rests on
+		// none of them is evaluated at the point. (A figure without an
+		// exact value there, a square root of P, leaves the results
+		// symbolic, below.)
+		c.point = pt
+		what, them := "1 value", "it are closed forms in it"
+		if len(c.missing) > 1 {
+			what, them = fmt.Sprintf("%d values", len(c.missing)), "them are closed forms in them"
+		}
+		fmt.Fprintf(stderr, "mkvet %s: note: no value for %s of the program's data (%s): the counts that rest on %s (MK3001 asks for each), the others are evaluated at %s\n",
+			cmd, what, firstOf(c.missing, ", "), them, pointText(env))
+		return c, 0
+	}
+	if len(c.missing) > 0 {
 		if len(c.missing) <= noteItems {
 			fmt.Fprintf(stderr, "mkvet %s: note: no value for %s; results are symbolic (give %s)\n",
 				cmd, strings.Join(c.missing, ", "), defsHint(c.missing))
@@ -189,6 +204,15 @@ func renameSymbols(e symbolic.Expr) (symbolic.Expr, error) {
 		return e, nil
 	}
 	return e.Subst(sub)
+}
+
+// shortDefsHint is defsHint for at most noteItems names, then how many
+// more (check -json lists them).
+func shortDefsHint(names []string) string {
+	if len(names) <= noteItems {
+		return defsHint(names)
+	}
+	return defsHint(names[:noteItems]) + fmt.Sprintf(",… (%d more; check -json lists them)", len(names)-noteItems)
 }
 
 func defsHint(names []string) string {
@@ -677,6 +701,13 @@ func pointText(env map[string]int64) string {
 // everything else as Fortran. The Fortran configuration's include path
 // and macros are clang's -I and -D.
 func parseProgram(files []string, cfg fortran.Config) (*apt.Program, []apt.Diagnostic) {
+	return parseProgramIn(files, cfg, nil)
+}
+
+// parseProgramIn is parseProgram after a configure step: the Fortran
+// frontend reads through cfg.ReadFile, clang compiles the copies in the
+// configurer's mirror (conf nil: the user's files).
+func parseProgramIn(files []string, cfg fortran.Config, conf *configurer) (*apt.Program, []apt.Diagnostic) {
 	var c, f []string
 	for _, name := range files {
 		if llvmir.Handles(name) {
@@ -692,5 +723,15 @@ func parseProgram(files []string, cfg fortran.Config) (*apt.Program, []apt.Diagn
 		return nil, []apt.Diagnostic{{Pos: apt.Pos{File: f[0]}, Severity: apt.Error,
 			Msg: fmt.Sprintf("%s is Fortran and %s is C/C++/IR: a program is read by one frontend; give the files of one language", f[0], c[0])}}
 	}
-	return llvmir.ParseFiles(files, llvmir.Config{IncludeDirs: cfg.IncludeDirs, Defines: cfg.Defines})
+	return llvmir.ParseFiles(files, cConfig(cfg, conf))
+}
+
+// cConfig is the C frontend's configuration for the Fortran one's include
+// path and macros, compiling from conf's mirror when there is one.
+func cConfig(cfg fortran.Config, conf *configurer) llvmir.Config {
+	c := llvmir.Config{IncludeDirs: cfg.IncludeDirs, Defines: cfg.Defines}
+	if conf != nil {
+		c.Mirror, c.Root = conf.mirror, conf.root
+	}
+	return c
 }

@@ -400,7 +400,7 @@ func (c *configurer) parse(files []string, cfg fortran.Config, vals map[string]s
 		return nil, nil, err
 	}
 	cfg.ReadFile = c.readFile
-	prog, diags := parseProgram(files, cfg)
+	prog, diags := parseProgramIn(files, cfg, c)
 	return prog, diags, nil
 }
 

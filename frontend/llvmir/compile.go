@@ -35,6 +35,29 @@ type Config struct {
 	// KeepDir, when set, receives the IR of every stage (name.ll as clang
 	// wrote it, linked.ll, normalised.ll) for the user to inspect.
 	KeepDir string
+	// Mirror, when set, holds a copy of the user's directory Root that a
+	// configure step wrote into (NPB's npbparams.h): the inputs and the -I
+	// directories under Root are compiled from their copies there, and
+	// the debug information names the user's files
+	// (-fdebug-prefix-map), so positions do too.
+	Mirror, Root string
+}
+
+// redirect returns the path to compile for the user's path p: its copy
+// in cfg.Mirror when p is under cfg.Root, else p.
+func (cfg Config) redirect(p string) string {
+	if cfg.Mirror == "" {
+		return p
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	rel, err := filepath.Rel(cfg.Root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return p
+	}
+	return filepath.Join(cfg.Mirror, rel)
 }
 
 // Passes are the opt-14 passes that normalise the IR before it is read:
@@ -121,12 +144,13 @@ func Compile(paths []string, cfg Config) (ir []byte, name string, diags []apt.Di
 	}
 	var units []string
 	for i, p := range paths {
-		if _, err := os.Stat(p); err != nil {
+		src := cfg.redirect(p)
+		if _, err := os.Stat(src); err != nil {
 			diags = append(diags, apt.Diagnostic{Pos: apt.Pos{File: p}, Severity: apt.Error, Msg: "reading " + p + ": " + errText(err)})
 			continue
 		}
 		if IsIR(p) {
-			src, err := os.ReadFile(p)
+			src, err := os.ReadFile(src)
 			if err != nil {
 				diags = append(diags, apt.Diagnostic{Pos: apt.Pos{File: p}, Severity: apt.Error, Msg: err.Error()})
 				continue
@@ -134,7 +158,7 @@ func Compile(paths []string, cfg Config) (ir []byte, name string, diags []apt.Di
 			if filepath.Ext(p) == ".bc" {
 				// Bitcode: its text, to take optnone out.
 				text := filepath.Join(dir, fmt.Sprintf("%d-dis.ll", i))
-				if d, ok := run(tool(cfg.Dis, "MKVET_DIS", "llvm-dis-14"), []string{p, "-o", text}, p, true); !ok {
+				if d, ok := run(tool(cfg.Dis, "MKVET_DIS", "llvm-dis-14"), []string{cfg.redirect(p), "-o", text}, p, true); !ok {
 					diags = append(diags, d...)
 					continue
 				}
@@ -164,7 +188,10 @@ func Compile(paths []string, cfg Config) (ir []byte, name string, diags []apt.Di
 		}
 		args = append(args, mpiFlags...)
 		for _, inc := range cfg.IncludeDirs {
-			args = append(args, "-I"+inc)
+			args = append(args, "-I"+cfg.redirect(inc))
+		}
+		if cfg.Mirror != "" {
+			args = append(args, "-fdebug-prefix-map="+cfg.Mirror+"="+cfg.Root)
 		}
 		for _, k := range sortedKeys(cfg.Defines) {
 			if v := cfg.Defines[k]; v != "" {
@@ -174,7 +201,7 @@ func Compile(paths []string, cfg Config) (ir []byte, name string, diags []apt.Di
 			}
 		}
 		args = append(args, cfg.Flags...)
-		args = append(args, p, "-o", out)
+		args = append(args, src, "-o", out)
 		if d, ok := run(clang, args, p, false); !ok {
 			diags = append(diags, d...)
 			continue

@@ -52,7 +52,7 @@ func AnalyzeAt(prog *apt.Program, opt Options, values map[string]int64) (*Report
 	if _, ok := values[Size]; pt.Parallel && !ok {
 		return AnalyzeSymbolic(prog, opt)
 	}
-	if m := pt.MissingParams(values); len(m) > 0 {
+	if m := pt.MissingParams(values); len(m) > 0 && !pt.DataOnly(m) {
 		if debugTimes {
 			for _, q := range pt.Params {
 				if slices.Contains(m, q.Name) {

@@ -18,7 +18,16 @@ type Point struct {
 	// Nodes maps a report node to its values; Work is the whole program's.
 	Nodes map[*Node]*NodeValues
 	Work  Values
+	// Unknown names the values of the data a partial point (AtKnown) has
+	// none for; WorkUnknown is set when the program's work rests on them
+	// (Work is then zero). A node whose figures rest on them has no entry
+	// in Nodes.
+	Unknown     []string
+	WorkUnknown bool
 }
+
+// Partial reports whether pt lacks values of the data (AtKnown).
+func (pt *Point) Partial() bool { return pt != nil && len(pt.Unknown) > 0 }
 
 // NodeValues are a node's figures at a point.
 type NodeValues struct {
@@ -85,7 +94,54 @@ func (r *Report) MissingParams(env map[string]int64) []string {
 // parameters with a default take it when env does not name them. It fails
 // when a symbol has no value or the point violates the assumptions.
 func (r *Report) At(env map[string]int64) (*Point, error) {
+	return r.at(env, false)
+}
+
+// AtKnown is At where values of the program's data are missing (DataOnly):
+// every figure that rests on none of them is evaluated at the point, the
+// others are left out (Point.Unknown names the values, Point.Known tells
+// which figures have values). A value the point could give (P, a size, an
+// input without a default) still fails, as in At.
+func (r *Report) AtKnown(env map[string]int64) (*Point, error) {
+	return r.at(env, true)
+}
+
+// DataOnly reports whether every name in missing is a value of the
+// program's data the analysis could not derive (an element computed from
+// input, a branch frequency, a trip count it cannot bound): no point of the
+// sizes and P gives those, so the evaluation at the point is still the one
+// to show, with what it derives from P and the sizes exact and the data as
+// parameters.
+func (r *Report) DataOnly(missing []string) bool {
+	if len(missing) == 0 {
+		return false
+	}
+	byName := make(map[string]*Param, len(r.Params))
+	for _, p := range r.Params {
+		byName[p.Name] = p
+	}
+	for _, m := range missing {
+		p, ok := byName[m]
+		if !ok || !p.Origin.Data() {
+			return false
+		}
+	}
+	return true
+}
+
+// Data reports whether a parameter of this origin is a value of the
+// program's data, not one a user gives as a size.
+func (o ParamOrigin) Data() bool {
+	switch o {
+	case FromUnresolved, FromFrequency, FromTripCount:
+		return true
+	}
+	return false
+}
+
+func (r *Report) at(env map[string]int64, partial bool) (*Point, error) {
 	full := map[string]int64{}
+	var unknown []string
 	for _, p := range r.Params {
 		if v, ok := env[p.Name]; ok {
 			full[p.Name] = v
@@ -96,6 +152,10 @@ func (r *Report) At(env map[string]int64) (*Point, error) {
 			continue
 		}
 		if p.Default == nil {
+			if partial && p.Origin.Data() {
+				unknown = append(unknown, p.Name)
+				continue
+			}
 			return nil, fmt.Errorf("no value for parameter %s (%s); give it with -D %s=...", p.Name, p.What, p.Name)
 		}
 		dv, err := p.Default.Eval(ratEnv(full))
@@ -125,7 +185,8 @@ func (r *Report) At(env map[string]int64) (*Point, error) {
 			full[k] = v
 		}
 	}
-	pt := &Point{Env: full, P: np, Nodes: make(map[*Node]*NodeValues, len(r.Nodes))}
+	sort.Strings(unknown)
+	pt := &Point{Env: full, P: np, Nodes: make(map[*Node]*NodeValues, len(r.Nodes)), Unknown: unknown}
 	renv := ratEnv(full)
 	renv[Rank] = symbolic.RatInt(0)
 	for rk := int64(0); rk < np; rk++ {
@@ -158,10 +219,33 @@ func (r *Report) At(env map[string]int64) (*Point, error) {
 		}
 		return v, err
 	}
-	if pt.Work, err = eval(r.Work); err != nil {
+	// At a partial point a figure in a missing value has none: a node
+	// has values only when all of its figures do.
+	rests := func(pws ...symbolic.Piecewise) bool {
+		for _, pw := range pws {
+			for _, u := range unknown {
+				if pw.Has(u) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if rests(r.Work) {
+		pt.WorkUnknown = true
+	} else if pt.Work, err = eval(r.Work); err != nil {
 		return nil, fmt.Errorf("program work: %v", err)
 	}
 	for _, n := range r.Nodes {
+		if len(unknown) > 0 {
+			figs := []symbolic.Piecewise{n.Count, n.Work, n.NestWork, n.Iterations}
+			if n.Comm != nil {
+				figs = append(figs, n.Comm.Messages, n.Comm.BytesSent)
+			}
+			if rests(figs...) {
+				continue
+			}
+		}
 		nv := &NodeValues{}
 		if nv.Count, err = eval(n.Count); err != nil {
 			return nil, fmt.Errorf("%s: count: %v", n.Node.Base().ID, err)
@@ -230,11 +314,12 @@ func sweepValues(sweep *symbolic.Sweeper, pw symbolic.Piecewise, np int64) (Valu
 	for rk, x := range xs {
 		v.PerRank[rk] = x.Float64()
 	}
-	v.summarise()
+	v.Summarise()
 	return v, nil
 }
 
-func (v *Values) summarise() {
+// Summarise sets the totals, extremes and imbalance from PerRank.
+func (v *Values) Summarise() {
 	if len(v.PerRank) == 0 {
 		return
 	}
