@@ -414,7 +414,7 @@ func exit(k int) string  { return fmt.Sprintf("call mkvet_exit(%d)", k) }
 
 // plan decides every edit.
 func (in *instr) plan() {
-	in.hot = hotRoutines(in.prog)
+	in.hot = HotRoutines(in.prog)
 	in.doTerm = map[*apt.Routine]map[string]bool{}
 	in.target = map[*apt.Routine]map[string]bool{}
 	in.stmtRoutine = map[*stmt]*apt.Routine{}
@@ -554,10 +554,10 @@ func (in *instr) guardLabels() {
 	}
 }
 
-// hotRoutines returns the routines called, directly or through other calls,
+// HotRoutines returns the routines called, directly or through other calls,
 // from inside a loop: timing every call of those would cost more than it
 // tells, so they get counters only.
-func hotRoutines(prog *apt.Program) map[*apt.Routine]bool {
+func HotRoutines(prog *apt.Program) map[*apt.Routine]bool {
 	type site struct {
 		caller *apt.Routine
 		inLoop bool

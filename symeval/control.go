@@ -667,9 +667,11 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	}
 	recs := map[string]Value{}
 	var toggles map[string]bool
+	var geoms map[string]symbolic.Rat
 	if !jumps {
 		recs = ev.recurrences(l, mod)
 		toggles = ev.toggles(l, mod)
+		geoms = ev.geometric(l, mod)
 	}
 	probed := false
 	if l.Var != "" && l.Iterations == nil && lower.IsKnown() {
@@ -894,6 +896,22 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 				fmt.Fprintf(os.Stderr, "recurrence %s at %s: liftN failed: pv=%d alts trips=%d c=%d (%v)\n", k, pos, len(pv.Alts), len(trips.Alts), len(c.Alts), pv.unk)
 			}
 		}
+		if c, ok := geoms[k]; ok {
+			// x = c*x: c^trips times its value before the loop, for a
+			// number of trips (a scale 2^-23 a generator builds by
+			// halving).
+			t, ok1 := trips.Single()
+			n, ok2 := t.Int64()
+			x, ok3 := pv.Single()
+			if ok1 && ok2 && ok3 && n >= 0 && n <= maxGeometricTrips {
+				f := symbolic.RatInt(1)
+				for range n {
+					f = f.Mul(c)
+				}
+				ev.env.set(k, Known(x.Scale(f)))
+				continue
+			}
+		}
 		end := ev.env.get(k)
 		if end.IsKnown() && ran != nil && !jumps && !mentions(end, bodyVars) {
 			ev.env.set(k, ev.chooseUndef(ran, end, pv))
@@ -1088,6 +1106,76 @@ func (ev *evaluator) recurrences(l *apt.Loop, mod []string) map[string]Value {
 			if e, ok := v.Single(); ok {
 				out[k] = Known(e.Scale(symbolic.RatInt(sign)))
 			}
+		}
+	}
+	return out
+}
+
+// maxGeometricTrips bounds the trips of a loop whose geometric
+// recurrence gets its value after the loop: c^trips has trips times the
+// digits of c.
+const maxGeometricTrips = 1024
+
+// geometric finds the variables of mod that l's body assigns once, at its
+// top level, as x = c*x (or x*c, x/c) with c a constant: the factor c of
+// each. Their values after the loop are c^trips times their values before
+// it, where the trips are a number.
+func (ev *evaluator) geometric(l *apt.Loop, mod []string) map[string]symbolic.Rat {
+	var out map[string]symbolic.Rat
+	modSet := map[string]bool{}
+	for _, k := range mod {
+		modSet[k] = true
+	}
+	counts := map[string]int{}
+	apt.Inspect(&apt.Loop{Body: l.Body}, func(n apt.Node) bool {
+		if b, ok := n.(*apt.Block); ok {
+			for _, s := range b.Stmts {
+				if nm, ok := s.Target.(*apt.Name); ok && s.Kind == apt.StmtAssign {
+					counts[ev.key(nm.Name)]++
+				}
+			}
+		}
+		return true
+	})
+	for _, n := range l.Body {
+		b, ok := n.(*apt.Block)
+		if !ok {
+			continue
+		}
+		for _, s := range b.Stmts {
+			nm, ok := s.Target.(*apt.Name)
+			if !ok || s.Kind != apt.StmtAssign || ev.paramName(nm.Name) != "" {
+				continue
+			}
+			k := ev.key(nm.Name)
+			bin, ok := s.Value.(*apt.Binary)
+			if counts[k] != 1 || !modSet[k] || !ok || bin.IntDiv || (bin.Op != apt.OpMul && bin.Op != apt.OpDiv) {
+				continue
+			}
+			var other apt.Expr
+			if x, ok := bin.X.(*apt.Name); ok && x.Name == nm.Name {
+				other = bin.Y
+			} else if y, ok := bin.Y.(*apt.Name); ok && y.Name == nm.Name && bin.Op == apt.OpMul {
+				other = bin.X
+			}
+			if other == nil || ev.exprMentions(other, modSet) {
+				continue
+			}
+			e, ok := ev.value(other).Single()
+			if !ok {
+				continue
+			}
+			c, ok := e.Const()
+			if !ok || c.IsZero() {
+				continue
+			}
+			if bin.Op == apt.OpDiv {
+				c = c.Inv()
+			}
+			if out == nil {
+				out = map[string]symbolic.Rat{}
+			}
+			out[k] = c
 		}
 	}
 	return out

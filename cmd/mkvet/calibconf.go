@@ -125,8 +125,12 @@ func (cs *configurations) at(vals map[string]string, ints map[string]int64) (*co
 			written[name] = true
 		}
 	}
+	consts := writtenConstants(prog, written)
+	if allC(cs.files) {
+		consts = cs.conf.definedConstants()
+	}
 	c := &configured{key: key, vals: cloned(vals), command: cs.conf.command, prog: prog, report: rep,
-		consts: writtenConstants(prog, written), generated: cs.conf.generated()}
+		consts: consts, generated: cs.conf.generated()}
 	cs.cache[key] = c
 	return c, nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mkvet/mkvet/instrument"
 	"github.com/mkvet/mkvet/instrument/calib"
+	"github.com/mkvet/mkvet/instrument/cinst"
 	"github.com/mkvet/mkvet/instrument/runs"
 	"github.com/mkvet/mkvet/instrument/sweep"
 	"github.com/mkvet/mkvet/model"
@@ -155,9 +156,39 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	if cs != nil {
 		opt.ReadFile = cs.conf.readFile
 	}
+	// A C or C++ program is instrumented in its IR (instrument/cinst),
+	// compiled afresh for every build: from the configured mirror with
+	// -configure, which holds the build's configuration when it is made.
+	var instrumentC func(dir string, values map[string]int64) (*instrument.Result, error)
+	if allC(files) {
+		fcfg, _, err := frontendConfig(cf.form, cf.incs, cf.macros, cf.cpp)
+		if err != nil {
+			return fail("%v", err)
+		}
+		var conf *configurer
+		if cs != nil {
+			conf = cs.conf
+		}
+		instrumentC = func(dir string, values map[string]int64) (*instrument.Result, error) {
+			if len(values) > 0 {
+				return nil, fmt.Errorf("a C program takes its sizes at run time (its command line or input), not %s", sweep.Key(values))
+			}
+			// The directory is mkvet's own (-work): an earlier copy there
+			// is replaced.
+			if err := os.RemoveAll(dir); err != nil {
+				return nil, err
+			}
+			return instrumentCAt(files, fcfg, conf, dir, cinst.Options{})
+		}
+	}
 	probe := opt
 	probe.Dir = filepath.Join(work, "probe")
-	res, err := instrument.Instrument(l.prog, files, probe)
+	var res *instrument.Result
+	if instrumentC != nil {
+		res, err = instrumentC(probe.Dir, nil)
+	} else {
+		res, err = instrument.Instrument(l.prog, files, probe)
+	}
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -166,7 +197,10 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 	}
 	if cf.build == "" {
 		cf.build = "gfortran -O2 {srcs} -o {exe}"
-		if res.MPI {
+		switch {
+		case instrumentC != nil:
+			cf.build = cinst.BuildCommand()
+		case res.MPI:
 			cf.build = "mpif90 -O2 {srcs} -o {exe}"
 		}
 	}
@@ -288,7 +322,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	cfg := &sweep.Config{Prog: l.prog, Files: files, Options: opt, Build: cf.build, Launcher: cf.launcher,
-		Input: cf.input, InputFiles: inputFiles, Dir: work, Timeout: cf.timeout}
+		Input: cf.input, InputFiles: inputFiles, Dir: work, Timeout: cf.timeout, Instrument: instrumentC}
 	builds := map[string]*sweep.Build{}
 	buildErr := map[string]error{}
 	// reportOf holds each configured point's report, by the point as the

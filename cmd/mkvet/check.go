@@ -723,7 +723,11 @@ func parseProgramIn(files []string, cfg fortran.Config, conf *configurer) (*apt.
 		return nil, []apt.Diagnostic{{Pos: apt.Pos{File: f[0]}, Severity: apt.Error,
 			Msg: fmt.Sprintf("%s is Fortran and %s is C/C++/IR: a program is read by one frontend; give the files of one language", f[0], c[0])}}
 	}
-	return llvmir.ParseFiles(files, cConfig(cfg, conf))
+	prog, diags := llvmir.ParseFiles(files, cConfig(cfg, conf))
+	if conf != nil {
+		conf.noteWritten()
+	}
+	return prog, diags
 }
 
 // cConfig is the C frontend's configuration for the Fortran one's include

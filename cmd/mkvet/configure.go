@@ -376,6 +376,94 @@ func (c *configurer) readFile(name string) ([]byte, error) {
 	return b, nil
 }
 
+// noteWritten records, as readFile does for the files the Fortran
+// frontend reads, the files of the copied directories that the command
+// wrote or changed: clang reads the mirror itself, so what it read is not
+// known file by file. Names are as the user would write them from the
+// working directory.
+func (c *configurer) noteWritten() {
+	for d := range c.copied {
+		entries, err := os.ReadDir(c.mirrorOf(d))
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			m := filepath.Join(c.mirrorOf(d), e.Name())
+			st, err := os.Lstat(m)
+			if err != nil || !st.Mode().IsRegular() {
+				continue
+			}
+			user := filepath.Join(d, e.Name())
+			state := fileSame
+			switch ost, err := os.Stat(user); {
+			case err != nil:
+				state = fileAbsent
+			case ost.ModTime().Equal(st.ModTime()) && ost.Size() == st.Size():
+				continue
+			default:
+				a, err1 := os.ReadFile(user)
+				b, err2 := os.ReadFile(m)
+				if err1 == nil && err2 == nil && bytes.Equal(a, b) {
+					continue
+				}
+				state = fileChanged
+			}
+			name := user
+			if rel, err := filepath.Rel(c.cwd, user); err == nil {
+				name = rel
+			}
+			c.read[name] = state
+		}
+	}
+}
+
+// definedConstants returns the integer constants the files written by the
+// command define for the C preprocessor (#define NAME 42, a character
+// constant as its code: NPB's CLASS 'S'), by lower-case name, read from
+// the mirror: what tells the configurations of a C program apart, as the
+// PARAMETERs of a Fortran include file do (writtenConstants).
+func (c *configurer) definedConstants() map[string]int64 {
+	out := map[string]int64{}
+	for name, st := range c.read {
+		if st == fileSame {
+			continue
+		}
+		abs := name
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(c.cwd, name)
+		}
+		b, err := os.ReadFile(c.mirrorOf(abs))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			m := defineRE.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			v, ok := cConstant(m[2])
+			if !ok {
+				continue
+			}
+			out[strings.ToLower(m[1])] = v
+		}
+	}
+	return out
+}
+
+var defineRE = regexp.MustCompile(`^\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*)\s+(\S+)\s*(?:/[*/].*)?$`)
+
+// cConstant reads a C integer or character constant: 42, 0x2a, 42L, 'S'.
+func cConstant(t string) (int64, bool) {
+	t = strings.TrimSuffix(strings.TrimPrefix(t, "("), ")")
+	if len(t) == 3 && t[0] == '\'' && t[2] == '\'' {
+		return int64(t[1]), true
+	}
+	t = strings.TrimRight(t, "uUlL")
+	v, err := strconv.ParseInt(t, 0, 64)
+	return v, err == nil
+}
+
 // generated returns the files the last parse read that the command wrote
 // or changed, by the names positions show, each with how it compares with
 // the user's.

@@ -69,14 +69,23 @@ type loaded struct {
 // pointwise reports whether calibrations and predictions of a program
 // evaluate its counts from the program costed at each point (atPoint)
 // rather than from its symbolic report: where some count of the symbolic
-// report has no closed form within the analysis's limits, or rests on an
-// approximation. The evaluation at a point derives what the program
+// report has no closed form within the analysis's limits, rests on an
+// approximation, or on a value the symbolic evaluation could not derive. The evaluation at a point derives what the program
 // computes from its sizes and P (a process grid found by a search, a
 // subdomain's bounds) and gives every count exactly there; a fit to a
 // figure the symbolic report leaves missing would fit to nothing.
 func pointwise(rep *cost.Report) bool {
 	if rep.WorkMissing {
 		return true
+	}
+	for _, q := range rep.Params {
+		if q.Origin == cost.FromUnresolved && q.Value == nil {
+			// A value the symbolic evaluation could not derive, which the
+			// one at a point may (a process grid's dimensions and a
+			// process's coordinates from MPI_Dims_create and
+			// MPI_Cart_coords).
+			return true
+		}
 	}
 	for _, n := range rep.Nodes {
 		if n.Missing != 0 || !n.Exact {
@@ -288,7 +297,7 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 	}
 	delete(vals, cost.Size)
 	if allC(files) {
-		return instrumentC(&pf, files, *out, len(vals) > 0 || *probes != "all" || *nests || *events, stdout, stderr)
+		return instrumentC(&pf, files, *out, *nests, len(vals) > 0 || *probes != "all" || *events, stdout, stderr)
 	}
 	l, st := pf.load("instrument", files, stderr)
 	if l == nil {
@@ -375,10 +384,12 @@ func allC(files []string) bool {
 }
 
 // instrumentC instruments a C or C++ program in its LLVM IR (instrument/
-// cinst): counters for routines, loops and MPI calls, MPI calls timed.
-func instrumentC(pf *progFlags, files []string, out string, fortranOnly bool, stdout, stderr io.Writer) int {
+// cinst): counters for routines, loops and MPI calls; routines outside
+// loops, their outermost loops (every routine's with nests) and MPI calls
+// timed.
+func instrumentC(pf *progFlags, files []string, out string, nests, fortranOnly bool, stdout, stderr io.Writer) int {
 	if fortranOnly {
-		fmt.Fprintln(stderr, "mkvet instrument: -D, -probes time, -nest-timers and -events are not supported for C and C++ yet: "+
+		fmt.Fprintln(stderr, "mkvet instrument: -D, -probes time and -events are not supported for C and C++ yet: "+
 			"sizes come from the program's command line")
 		return 2
 	}
@@ -393,18 +404,7 @@ func instrumentC(pf *progFlags, files []string, out string, fortranOnly bool, st
 		fmt.Fprintf(stderr, "mkvet instrument: %v\n", err)
 		return 2
 	}
-	lf, diags := llvmir.Load(files, llvmir.Config{IncludeDirs: cfg.IncludeDirs, Defines: cfg.Defines})
-	bad := false
-	for _, d := range diags {
-		if d.Severity == apt.Error {
-			fmt.Fprintln(stderr, d)
-			bad = true
-		}
-	}
-	if bad || lf == nil {
-		return 2
-	}
-	res, err := cinst.Instrument(lf, out)
+	res, err := instrumentCAt(files, cfg, nil, out, cinst.Options{NestTimers: nests})
 	if err != nil {
 		fmt.Fprintf(stderr, "mkvet instrument: %v\n", err)
 		return 2
@@ -413,13 +413,34 @@ func instrumentC(pf *progFlags, files []string, out string, fortranOnly bool, st
 		fmt.Fprintln(stderr, n)
 	}
 	kinds := map[string]int{}
+	timed := 0
 	for _, p := range res.Probes {
 		kinds[p.Kind]++
+		if p.Timed {
+			timed++
+		}
 	}
 	fmt.Fprintf(stdout, "wrote %s: %s\n", out, strings.Join(res.Files, " "))
-	fmt.Fprintf(stdout, "%d probes: %d routines, %d loops (with iteration counts), %d MPI calls (timed)\n",
-		len(res.Probes), kinds["routine"], kinds["loop"], kinds["comm"])
+	fmt.Fprintf(stdout, "%d probes: %d routines, %d loops (with iteration counts), %d MPI calls; %d timed\n",
+		len(res.Probes), kinds["routine"], kinds["loop"], kinds["comm"], timed)
 	fmt.Fprintf(stdout, "build: %s\n", strings.NewReplacer("{srcs}", strings.Join(res.Sources, " "), "{exe}", "prog").Replace(cinst.BuildCommand()))
-	fmt.Fprintln(stdout, "timing: MPI_Wtime; each rank writes its records at MPI_Finalize into $MKVET_OUT/mkvet.<rank>.jsonl (default: the working directory)")
+	fmt.Fprintln(stdout, "timing: clock_gettime; each rank writes its records at MPI_Finalize into $MKVET_OUT/mkvet.<rank>.jsonl (default: the working directory)")
 	return 0
+}
+
+// instrumentCAt compiles and lifts a C or C++ program (from conf's mirror
+// when there is one: a configured build) and writes its instrumented copy
+// into dir. Each call compiles afresh: the instrumentation changes the
+// module it is given.
+func instrumentCAt(files []string, cfg fortran.Config, conf *configurer, dir string, opt cinst.Options) (*instrument.Result, error) {
+	lf, diags := llvmir.Load(files, cConfig(cfg, conf))
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			return nil, errors.New(d.String())
+		}
+	}
+	if lf == nil {
+		return nil, fmt.Errorf("%s: no program", strings.Join(files, " "))
+	}
+	return cinst.Instrument(lf, dir, opt)
 }

@@ -1,6 +1,7 @@
 package llvmir
 
 import (
+	"slices"
 	"github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/metadata"
@@ -674,6 +675,11 @@ func (x *fn) record(l *loop, lp *apt.Loop, bottom bool) {
 	}
 	if p := x.plans[l]; p.kind != loopGeneric && !p.bottom && len(x.g.pred[p.body]) == 1 {
 		site.Body = x.g.blocks[p.body]
+	}
+	for _, e := range l.exits {
+		if b := x.g.blocks[e.to]; !slices.Contains(site.Exits, b) {
+			site.Exits = append(site.Exits, b)
+		}
 	}
 	x.l.sites = append(x.l.sites, site)
 }

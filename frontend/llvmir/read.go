@@ -185,8 +185,12 @@ type Site struct {
 	// at its end (a do-while or a DO without control): its body runs
 	// once more than its back edge.
 	Header, Entry, Body *ir.Block
-	Bottom              bool
-	Shared              bool
+	// Exits are the blocks outside a loop its edges lead to (after
+	// loop-simplify only the loop's blocks lead there): a timer of the
+	// loop stops at their start.
+	Exits  []*ir.Block
+	Bottom bool
+	Shared bool
 }
 
 // Lifted is a program read from IR with what instrumentation needs: the

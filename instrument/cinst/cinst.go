@@ -13,9 +13,13 @@
 // calibrate the same way: every routine counts its calls, every loop its
 // entries and iterations, every MPI call its calls, messages and bytes sent
 // and received (nothing to MPI_PROC_NULL; a collective one message per call
-// and side) and its time; at MPI_Finalize each rank writes
-// $MKVET_OUT/mkvet.<rank>.jsonl. Routines and loops are counted, not timed,
-// in this version.
+// and side) and its time; routines not called from inside a loop and
+// their outermost loops are timed too (every routine's outermost loops with
+// Options.NestTimers), each region's exclusive time leaving out the timed
+// regions nested in it, as the Fortran runtime does; at MPI_Finalize each
+// rank writes $MKVET_OUT/mkvet.<rank>.jsonl with the run's program time,
+// processor time, speed probe and the measured cost of a timer pair, which
+// calibrate reads as it reads a Fortran program's.
 package cinst
 
 import (
@@ -112,11 +116,18 @@ func msgArgs(op apt.CommOp) []msgArg {
 	return out
 }
 
+// Options choose what is timed.
+type Options struct {
+	// NestTimers times every routine's outermost loops, those of routines
+	// called from loops too (instrument.Options.NestTimers).
+	NestTimers bool
+}
+
 // Instrument writes the instrumented copy of a lifted program into dir
 // (created; it must not hold an earlier copy) and returns its probe table,
 // also written there as instrument.ProbesFile. The module is changed in
 // place.
-func Instrument(lf *llvmir.Lifted, dir string) (*instrument.Result, error) {
+func Instrument(lf *llvmir.Lifted, dir string, opt Options) (*instrument.Result, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -125,8 +136,10 @@ func Instrument(lf *llvmir.Lifted, dir string) (*instrument.Result, error) {
 			return nil, fmt.Errorf("%s already exists: instrument writes into a new directory", filepath.Join(dir, f))
 		}
 	}
-	in := &inst{m: lf.Module, res: &instrument.Result{Dir: dir, Runtime: RuntimeFile,
+	in := &inst{m: lf.Module, opt: opt, res: &instrument.Result{Dir: dir, Runtime: RuntimeFile,
 		Sources: []string{RuntimeFile, ProgramFile}, Files: []string{RuntimeFile, ProgramFile}}}
+	in.hot = instrument.HotRoutines(lf.Prog)
+	in.nests = nests(lf.Prog)
 	in.declare()
 	for _, s := range lf.Sites {
 		in.site(s)
@@ -150,8 +163,13 @@ func Instrument(lf *llvmir.Lifted, dir string) (*instrument.Result, error) {
 
 type inst struct {
 	m   *ir.Module
+	opt Options
 	res *instrument.Result
 	n   int // fresh names
+	// hot are the routines called from inside loops (counted, not timed);
+	// nests the loops outermost in their routines, with their routine.
+	hot   map[*apt.Routine]bool
+	nests map[*apt.Loop]*apt.Routine
 
 	counts, iters                     *ir.Global
 	msg, enter, exit, started, finish *ir.Func
@@ -195,19 +213,68 @@ func (in *inst) site(s llvmir.Site) {
 		}
 		k := in.slot(n, "routine")
 		entry := s.Func.Blocks[0]
-		in.insertAt(entry, firstNonPhi(entry), in.increment(in.counts, k)...)
+		probes := in.increment(in.counts, k)
+		if !in.hot[n] {
+			// Timed from its entry to every return.
+			in.res.Probes[len(in.res.Probes)-1].Timed = true
+			probes = append(probes, in.call(in.enter, k))
+			for _, b := range s.Func.Blocks {
+				if _, ok := b.Term.(*ir.TermRet); ok {
+					in.insertAt(b, len(b.Insts), in.call(in.exit, k))
+				}
+			}
+		}
+		in.insertAt(entry, firstNonPhi(entry), probes...)
 	case *apt.Loop:
 		if s.Entry == nil || s.Body == nil {
 			return
 		}
-		p := in.slot(n, "loop")
-		k := p
-		in.insertAt(s.Entry, len(s.Entry.Insts), in.increment(in.counts, k)...)
+		k := in.slot(n, "loop")
+		p := &in.res.Probes[len(in.res.Probes)-1]
+		p.Iters = true
+		entry := in.increment(in.counts, k)
+		if r, nest := in.nests[n]; nest && (!in.hot[r] || in.opt.NestTimers) && len(s.Exits) > 0 {
+			// A nest is timed from its preheader to the start of every
+			// block its edges leave to (a return from inside it too).
+			p.Timed = true
+			entry = append(entry, in.call(in.enter, k))
+			for _, b := range s.Exits {
+				in.insertAt(b, firstNonPhi(b), in.call(in.exit, k))
+			}
+		}
+		in.insertAt(s.Entry, len(s.Entry.Insts), entry...)
 		in.insertAt(s.Body, firstNonPhi(s.Body), in.increment(in.iters, k)...)
-		in.res.Probes[len(in.res.Probes)-1].Iters = true
 	case *apt.Comm:
 		in.comm(n, s)
 	}
+}
+
+// call is a call of the runtime's f with slot k.
+func (in *inst) call(f *ir.Func, k int) ir.Instruction {
+	return ir.NewCall(f, constant.NewInt(types.I32, int64(k)))
+}
+
+// nests maps every loop outermost in its routine to the routine.
+func nests(prog *apt.Program) map[*apt.Loop]*apt.Routine {
+	out := map[*apt.Loop]*apt.Routine{}
+	var walk func(r *apt.Routine, n apt.Node)
+	walk = func(r *apt.Routine, n apt.Node) {
+		if l, ok := n.(*apt.Loop); ok {
+			out[l] = r
+			return
+		}
+		for _, c := range apt.Children(n) {
+			if _, isR := c.(*apt.Routine); !isR {
+				walk(r, c)
+			}
+		}
+	}
+	for _, r := range prog.Routines {
+		for _, n := range r.Body {
+			walk(r, n)
+		}
+	}
+	return out
 }
 
 func (in *inst) slot(n apt.Node, kind string) int {
@@ -277,7 +344,12 @@ func (in *inst) comm(n *apt.Comm, s llvmir.Site) {
 		in.around(s.Func, s.Call, before, nil)
 		return
 	case apt.MPIInit:
-		in.around(s.Func, s.Call, before, []ir.Instruction{ir.NewCall(in.started)})
+		// Timed like every MPI call, so that the routine calling it does
+		// not take its time (calibrate leaves MPI_Init out of the
+		// program's).
+		p.Timed = true
+		before = append(before, in.call(in.enter, k))
+		in.around(s.Func, s.Call, before, []ir.Instruction{in.call(in.exit, k), ir.NewCall(in.started)})
 		return
 	}
 	args := s.Call.Args
@@ -309,8 +381,8 @@ func (in *inst) comm(n *apt.Comm, s llvmir.Site) {
 			constant.NewInt(types.I32, int64(m.side)), c64, d64, peer))
 	}
 	p.Timed = true
-	before = append(before, ir.NewCall(in.enter, constant.NewInt(types.I32, int64(k))))
-	after = append(after, ir.NewCall(in.exit, constant.NewInt(types.I32, int64(k))))
+	before = append(before, in.call(in.enter, k))
+	after = append(after, in.call(in.exit, k))
 	in.around(s.Func, s.Call, before, after)
 }
 
@@ -380,64 +452,150 @@ func (in *inst) toI64(v value.Value, handle bool) (value.Value, []ir.Instruction
 	return v, nil
 }
 
-// runtime is the C runtime: the counters, message counting, timers and
-// the writer of the records.
+// runtime is the C runtime: the counters, message counting, the timers
+// and the writer of the records. It follows the Fortran runtime
+// (instrument/runtime.go) so that both write the same records: a stack of
+// open regions whose exclusive times leave out the regions nested in them,
+// an exit that closes the regions opened after its own and left open, a
+// speed probe (a fixed sweep over 64 KB timed by every rank at once) at
+// the start and the end outside the program time, the processor time, and
+// the measured cost of a timer pair, from which the overhead is estimated.
+// Time is CLOCK_MONOTONIC throughout, so regions opened before MPI_Init
+// (main's) go on in the same time line.
 func runtime(probes []instrument.Probe) string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	w("/* mkvet runtime for an instrumented C/C++ program (written by mkvet instrument). */")
+	w("#define _POSIX_C_SOURCE 199309L")
 	w("#include <mpi.h>")
 	w("#include <stdint.h>")
 	w("#include <stdio.h>")
 	w("#include <stdlib.h>")
 	w("#include <string.h>")
+	w("#include <time.h>")
 	w("#define NS %d", len(probes))
+	w("#define MAXDEPTH 512")
 	w("int64_t mkvet_c[%d], mkvet_i[%d];", maxSlots+1, maxSlots+1)
-	w("static int64_t msgs[NS + 1], bytes[NS + 1], rmsgs[NS + 1], rbytes[NS + 1], ntimed[NS + 1];")
-	w("static double incl[NS + 1], excl[NS + 1], t0, tstart, child[64];")
-	w("static int depth, stack[64];")
+	w("static int64_t msgs[NS + 1], bytes[NS + 1], rmsgs[NS + 1], rbytes[NS + 1], ntimed[NS + 1], nmsg, overflow;")
+	w("static double incl[NS + 1], excl[NS + 1], t0[MAXDEPTH + 1], child[MAXDEPTH + 1];")
+	w("static double tstart, cstart, probe0, pbuf[8192];")
+	w("static int depth, stk[MAXDEPTH + 1], began, done;")
 	w("static const char *ids[NS + 1] = {\"\",")
 	for _, p := range probes {
 		w("  %q,", p.Node)
 	}
 	w("};")
+	w("static double now(void) {")
+	w("  struct timespec ts;")
+	w("  clock_gettime(CLOCK_MONOTONIC, &ts);")
+	w("  return ts.tv_sec + 1e-9 * ts.tv_nsec;")
+	w("}")
+	w("static double cpu(void) {")
+	w("  struct timespec ts;")
+	w("  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);")
+	w("  return ts.tv_sec + 1e-9 * ts.tv_nsec;")
+	w("}")
+	w("/* speedprobe times a fixed sweep over 64 KB (see the Fortran runtime). */")
+	w("static double speedprobe(void) {")
+	w("  int i, j;")
+	w("  double t1 = now();")
+	w("  if (pbuf[0] == 0) for (i = 0; i < 8192; i++) pbuf[i] = 1;")
+	w("  for (j = 0; j < 64; j++)")
+	w("    for (i = 0; i < 8192; i++) pbuf[i] = pbuf[i] * 0.999 + 1.0e-3;")
+	w("  double t = now() - t1;")
+	w("  if (pbuf[0] < 0) fprintf(stderr, \"mkvet: probe\\n\");")
+	w("  return t;")
+	w("}")
 	w("void mkvet_msg(int k, int side, int64_t cnt, int64_t dt, int peer) {")
 	w("  int sz;")
+	w("  nmsg++;")
 	w("  if (side <= 2 && peer == MPI_PROC_NULL) return;")
 	w("  MPI_Type_size((MPI_Datatype)(intptr_t)dt, &sz);")
 	w("  if (side == 1 || side == 3) { msgs[k]++; bytes[k] += cnt * sz; }")
 	w("  else { rmsgs[k]++; rbytes[k] += cnt * sz; }")
 	w("}")
 	w("void mkvet_enter(int k) {")
-	w("  if (depth < 64) { stack[depth] = k; child[depth] = 0; }")
+	w("  if (done) return;")
+	w("  if (!began) { began = 1; tstart = now(); cstart = cpu(); }")
+	w("  if (depth >= MAXDEPTH) { overflow++; return; }")
 	w("  depth++;")
-	w("  if (depth <= 64) child[depth - 1] = -MPI_Wtime();")
+	w("  stk[depth] = k;")
+	w("  child[depth] = 0;")
+	w("  ntimed[k]++;")
+	w("  t0[depth] = now();")
 	w("}")
+	w("static void pop(int d, double t) {")
+	w("  while (depth >= d && depth >= 1) {")
+	w("    double el = t - t0[depth];")
+	w("    incl[stk[depth]] += el;")
+	w("    excl[stk[depth]] += el - child[depth];")
+	w("    if (depth > 1) child[depth - 1] += el;")
+	w("    depth--;")
+	w("  }")
+	w("}")
+	w("/* mkvet_exit closes the innermost open region of slot k, and any region")
+	w("   opened after it and left open. */")
 	w("void mkvet_exit(int k) {")
-	w("  depth--;")
-	w("  if (depth < 0 || depth >= 64) { if (depth < 0) depth = 0; return; }")
-	w("  double el = MPI_Wtime() + child[depth];")
-	w("  (void)k;")
-	w("  incl[stack[depth]] += el; excl[stack[depth]] += el; ntimed[stack[depth]]++;")
-	w("  if (depth > 0) excl[stack[depth - 1]] -= el;")
+	w("  int d;")
+	w("  if (done) return;")
+	w("  double t = now();")
+	w("  for (d = depth; d >= 1; d--)")
+	w("    if (stk[d] == k) break;")
+	w("  if (d >= 1) pop(d, t);")
 	w("}")
-	w("void mkvet_started(void) { t0 = MPI_Wtime(); tstart = t0; }")
+	w("/* mkvet_started runs after MPI_Init: the speed probe, all ranks at once,")
+	w("   outside the time of the regions already open; the program time starts. */")
+	w("void mkvet_started(void) {")
+	w("  int d;")
+	w("  double ts = now();")
+	w("  MPI_Barrier(MPI_COMM_WORLD);")
+	w("  probe0 = speedprobe();")
+	w("  for (d = 1; d <= depth; d++) t0[d] += now() - ts;")
+	w("  began = 1;")
+	w("  tstart = now();")
+	w("  cstart = cpu();")
+	w("}")
 	w("void mkvet_finish(void) {")
-	w("  int rank, size, k;")
-	w("  double tprog = MPI_Wtime() - t0;")
+	w("  int rank, size, k, i;")
+	w("  if (done) return;")
+	w("  double t = now(), cend = cpu();")
+	w("  pop(1, t);")
+	w("  double tprog = t - tstart;")
+	w("  MPI_Barrier(MPI_COMM_WORLD);")
+	w("  double probe1 = speedprobe();")
+	w("  int64_t tev = 0, cev = nmsg;")
+	w("  for (k = 1; k <= NS; k++) { tev += ntimed[k]; cev += mkvet_c[k] + mkvet_i[k]; }")
+	w("  double t1 = now();")
+	w("  for (i = 0; i < 1000; i++) { mkvet_enter(0); mkvet_exit(0); }")
+	w("  double tpair = (now() - t1) / 1000;")
+	w("  ntimed[0] = 0; incl[0] = excl[0] = 0;")
+	w("  volatile int64_t vc = 0;")
+	w("  t1 = now();")
+	w("  for (i = 0; i < 100000; i++) vc = vc + 1;")
+	w("  double tcount = (now() - t1) / 100000;")
+	w("  done = 1;")
 	w("  MPI_Comm_rank(MPI_COMM_WORLD, &rank);")
 	w("  MPI_Comm_size(MPI_COMM_WORLD, &size);")
-	w("  const char *dir = getenv(\"MKVET_OUT\"), *run = getenv(\"MKVET_RUN\");")
+	w("  const char *dir = getenv(\"MKVET_OUT\"), *run0 = getenv(\"MKVET_RUN\");")
 	w("  if (!dir || !*dir) dir = \".\";")
-	w("  if (!run) run = \"\";")
+	w("  char run[1024];")
+	w("  /* The run tag keeps the characters that need no JSON escape. */")
+	w("  int n = 0;")
+	w("  for (const char *c = run0 ? run0 : \"\"; *c && n < 1023; c++)")
+	w("    if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || strchr(\"_-.:/+\", *c)) run[n++] = *c;")
+	w("  run[n] = 0;")
 	w("  char name[4096];")
 	w("  snprintf(name, sizeof name, \"%%s/mkvet.%%d.jsonl\", dir, rank);")
 	w("  FILE *f = fopen(name, \"w\");")
 	w("  if (!f) { fprintf(stderr, \"mkvet: cannot write %%s\\n\", name); return; }")
-	w("  fprintf(f, \"{\\\"type\\\":\\\"run\\\",\\\"run\\\":\\\"%%s\\\",\\\"rank\\\":%%d,\\\"P\\\":%%d,\\\"clock\\\":\\\"MPI_Wtime\\\",\\\"seconds\\\":%%.9g,\\\"params\\\":{}}\\n\", run, rank, size, tprog);")
+	w("  fprintf(f, \"{\\\"type\\\":\\\"run\\\",\\\"run\\\":\\\"%%s\\\",\\\"rank\\\":%%d,\\\"P\\\":%%d,\\\"clock\\\":\\\"clock_gettime\\\",\\\"seconds\\\":%%.17g,\"")
+	w("    \"\\\"cpu_seconds\\\":%%.17g,\\\"probe_seconds\\\":%%.17g,\\\"pair_seconds\\\":%%.17g,\\\"count_seconds\\\":%%.17g,\"")
+	w("    \"\\\"timer_events\\\":%%lld,\\\"count_events\\\":%%lld,\\\"overhead\\\":%%.17g,\\\"overflow\\\":%%lld,\\\"params\\\":{}}\\n\",")
+	w("    run, rank, size, tprog, cend - cstart, probe0 > probe1 ? probe0 : probe1, tpair, tcount,")
+	w("    (long long)tev, (long long)cev, tev * tpair, (long long)overflow);")
 	w("  for (k = 1; k <= NS; k++) {")
 	w("    if (!mkvet_c[k] && !mkvet_i[k] && !ntimed[k] && !msgs[k] && !rmsgs[k]) continue;")
-	w("    fprintf(f, \"{\\\"type\\\":\\\"node\\\",\\\"run\\\":\\\"%%s\\\",\\\"rank\\\":%%d,\\\"P\\\":%%d,\\\"node\\\":\\\"%%s\\\",\\\"count\\\":%%lld,\\\"iters\\\":%%lld,\\\"timed\\\":%%lld,\\\"seconds\\\":%%.9g,\\\"inclusive\\\":%%.9g,\\\"msgs\\\":%%lld,\\\"bytes\\\":%%lld,\\\"recv_msgs\\\":%%lld,\\\"recv_bytes\\\":%%lld}\\n\",")
+	w("    fprintf(f, \"{\\\"type\\\":\\\"node\\\",\\\"run\\\":\\\"%%s\\\",\\\"rank\\\":%%d,\\\"P\\\":%%d,\\\"node\\\":\\\"%%s\\\",\\\"count\\\":%%lld,\\\"iters\\\":%%lld,\\\"timed\\\":%%lld,\\\"seconds\\\":%%.17g,\\\"inclusive\\\":%%.17g,\\\"msgs\\\":%%lld,\\\"bytes\\\":%%lld,\\\"recv_msgs\\\":%%lld,\\\"recv_bytes\\\":%%lld,\\\"params\\\":{}}\\n\",")
 	w("      run, rank, size, ids[k], (long long)mkvet_c[k], (long long)mkvet_i[k], (long long)ntimed[k], excl[k], incl[k],")
 	w("      (long long)msgs[k], (long long)bytes[k], (long long)rmsgs[k], (long long)rbytes[k]);")
 	w("  }")

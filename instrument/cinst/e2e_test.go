@@ -49,7 +49,7 @@ func TestCCountsMatchStaticE2E(t *testing.T) {
 				}
 			}
 			dir := t.TempDir()
-			res, err := cinst.Instrument(lf, filepath.Join(dir, "copy"))
+			res, err := cinst.Instrument(lf, filepath.Join(dir, "copy"), cinst.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -68,7 +68,7 @@ func TestNPBCCountsMatchRunsE2E(t *testing.T) {
 					t.Fatal(err)
 				}
 				work := t.TempDir()
-				res, err := cinst.Instrument(lf, filepath.Join(work, "copy"))
+				res, err := cinst.Instrument(lf, filepath.Join(work, "copy"), cinst.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}

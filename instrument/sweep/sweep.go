@@ -54,6 +54,10 @@ type Config struct {
 	Timeout time.Duration
 	// Env is added to each run's environment.
 	Env []string
+	// Instrument, when set, writes the instrumented copy into dir in place
+	// of instrument.Instrument with Options (a C program instrumented in
+	// its IR by instrument/cinst).
+	Instrument func(dir string, values map[string]int64) (*instrument.Result, error)
 }
 
 // Point is one run's parameters: problem sizes, the number of processes
@@ -216,7 +220,13 @@ func (c *Config) Compile(values map[string]int64) (*Build, error) {
 	opt := c.Options
 	opt.Dir = dir
 	opt.Values = values
-	res, err := instrument.Instrument(c.Prog, c.Files, opt)
+	var res *instrument.Result
+	var err error
+	if c.Instrument != nil {
+		res, err = c.Instrument(dir, values)
+	} else {
+		res, err = instrument.Instrument(c.Prog, c.Files, opt)
+	}
 	if err != nil {
 		return nil, err
 	}
