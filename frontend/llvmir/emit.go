@@ -1,11 +1,11 @@
 package llvmir
 
 import (
-	"slices"
 	"github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/metadata"
 	"github.com/llir/llvm/ir/value"
+	"slices"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 )

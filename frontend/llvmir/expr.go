@@ -1,7 +1,6 @@
 package llvmir
 
 import (
-	"os"
 	"math/big"
 	"strconv"
 	"strings"
@@ -503,7 +502,7 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 		}
 		return x.nameExpr(name, t), false
 	}
-	if v := x.vars[name]; v == nil && !(global && !strings.Contains(name, "%") && !strings.Contains(os.Getenv("MKX"), ","+name+",")) {
+	if v := x.vars[name]; v == nil && !(global && !strings.Contains(name, "%")) {
 		// (A global array is declared in the module of globals with its
 		// extents: a local of its name would hide them.)
 		x.declare(name, t, []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}})
