@@ -2,11 +2,14 @@ package llvmir
 
 import (
 	"bufio"
+	"fmt"
+	"maps"
 	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -113,6 +116,91 @@ func enclosingLoops(prog *apt.Program) map[*apt.Loop][]*apt.Loop {
 	return out
 }
 
+// TestTripCountsFromArgvAgainstSCEV is the differential test for loops
+// over sizes parsed from argv (testdata/argloops.c): the frontend keeps
+// them as the input parameters n and m, and the trip counts it derives are
+// evaluated at random values of those; SCEV is given the same values as
+// constants written in place of the atoi and strtol calls in the IR.
+func TestTripCountsFromArgvAgainstSCEV(t *testing.T) {
+	tools := e2e.Require(t, "clang-14", "opt-14", "llvm-link-14")
+	files := []string{"testdata/argloops.c"}
+	ir, name, diags := Compile(files, Config{Clang: tools[0], Opt: tools[1], Link: tools[2]})
+	if ir == nil {
+		t.Fatal(diags)
+	}
+	m, err := asm.ParseBytes(name, ir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newLifter(m, name, files)
+	l.run()
+	for _, d := range l.diags {
+		t.Error(d)
+	}
+	var reads []string
+	apt.Inspect(l.prog, func(n apt.Node) bool {
+		if io, ok := n.(*apt.IO); ok {
+			reads = append(reads, io.Reads...)
+		}
+		return true
+	})
+	if !slices.Equal(reads, []string{"n", "m"}) {
+		t.Fatalf("the values parsed from argv are %v, want the inputs n and m", reads)
+	}
+	// The calls in the IR, in order: argv[1] by atoi, argv[2] by strtol.
+	call := regexp.MustCompile(`(?m)^(\s*%[\w.]+) = call (i32|i64) @(atoi|strtol)\([^\n]*$`)
+	if got := len(call.FindAllIndex(ir, -1)); got != 2 {
+		t.Fatalf("%d atoi/strtol calls in the IR, want 2", got)
+	}
+	rng := rand.New(rand.NewSource(23))
+	points := [][2]int64{{0, 0}, {1, 1}, {2, 5}}
+	for len(points) < 8 {
+		points = append(points, [2]int64{1 + rng.Int63n(70), rng.Int63n(50)})
+	}
+	outer := enclosingLoops(l.prog)
+	compared := 0
+	for _, pt := range points {
+		k := 0
+		fixed := call.ReplaceAllFunc(ir, func(b []byte) []byte {
+			sub := call.FindSubmatch(b)
+			v := pt[k]
+			k++
+			return []byte(fmt.Sprintf("%s = add %s 0, %d", sub[1], sub[2], v))
+		})
+		scev := scevCounts(t, tools[1], name, fixed)
+		for _, s := range l.sites {
+			lp, ok := s.Node.(*apt.Loop)
+			if !ok {
+				continue
+			}
+			rec := loopRec{fn: s.Func.Name(), header: s.Header.Name(), bottom: s.Bottom, node: lp, outer: outer[lp]}
+			want, ok := scev[rec.fn+"/"+rec.header]
+			if !ok {
+				t.Errorf("n=%d m=%d: loop %s at %s: SCEV has no count", pt[0], pt[1], rec.header, lp.Span.Start())
+				continue
+			}
+			if rec.bottom {
+				want++
+			}
+			got, ok := tripCountAt(rec, map[string]int64{"n": pt[0], "m": pt[1]})
+			if !ok {
+				t.Errorf("n=%d m=%d: loop %s at %s: no trip count from the bounds (%s)", pt[0], pt[1], rec.header,
+					lp.Span.Start(), apt.FormatExpr(lp.Upper))
+				continue
+			}
+			if got != want {
+				t.Errorf("n=%d m=%d: loop %s at %s: trip count %d, SCEV %d (DO %s = %s, %s, %v)", pt[0], pt[1], rec.header,
+					lp.Span.Start(), got, want, lp.Var, apt.FormatExpr(lp.Lower), apt.FormatExpr(lp.Upper), lp.Step)
+			}
+			compared++
+		}
+	}
+	if compared < 8*10 {
+		t.Errorf("compared %d loops, want the 10 loops at each of the 8 points", compared)
+	}
+	t.Logf("%d trip counts over argv-derived sizes agree with SCEV at %d points", compared, len(points))
+}
+
 var (
 	scevFunc  = regexp.MustCompile(`^Printing analysis 'Scalar Evolution Analysis' for function '([^']+)'`)
 	scevCount = regexp.MustCompile(`^Loop %([\w.]+): backedge-taken count is (.+)$`)
@@ -161,8 +249,15 @@ func scevCounts(t *testing.T, opt, name string, ir []byte) map[string]int64 {
 
 // tripCount evaluates a counted loop's Fortran trip count with the
 // enclosing loops at their first iterations.
-func tripCount(rec loopRec) (int64, bool) {
-	env := map[string]int64{}
+func tripCount(rec loopRec) (int64, bool) { return tripCountAt(rec, nil) }
+
+// tripCountAt is tripCount with the values of names the bounds read
+// (inputs).
+func tripCountAt(rec loopRec, inputs map[string]int64) (int64, bool) {
+	env := maps.Clone(inputs)
+	if env == nil {
+		env = map[string]int64{}
+	}
 	for _, o := range rec.outer {
 		if o.Var == "" {
 			return 0, false
