@@ -26,6 +26,23 @@ type Point struct {
 	WorkUnknown bool
 }
 
+// mentionsMissing reports whether e reads a parameter of params that has
+// no value, given or built in, and no default.
+func mentionsMissing(e symbolic.Expr, params []*Param, full, env map[string]int64) bool {
+	for _, q := range params {
+		if _, ok := full[q.Name]; ok {
+			continue
+		}
+		if _, ok := env[q.Name]; ok || q.Value != nil {
+			continue
+		}
+		if e.Has(q.Name) && (q.Default == nil || q.Default.Has(q.Name) || mentionsMissing(*q.Default, nil, full, env)) {
+			return true
+		}
+	}
+	return false
+}
+
 // Partial reports whether pt lacks values of the data (AtKnown).
 func (pt *Point) Partial() bool { return pt != nil && len(pt.Unknown) > 0 }
 
@@ -159,6 +176,12 @@ func (r *Report) at(env map[string]int64, partial bool) (*Point, error) {
 			return nil, fmt.Errorf("no value for parameter %s (%s); give it with -D %s=...", p.Name, p.What, p.Name)
 		}
 		dv, err := p.Default.Eval(ratEnv(full))
+		if err != nil && partial && p.Origin.Data() && mentionsMissing(*p.Default, r.Params, full, env) {
+			// A default in a value of the data the point lacks (a
+			// counter bounded by the keys a rank holds).
+			unknown = append(unknown, p.Name)
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("default of %s: %v", p.Name, err)
 		}
