@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
