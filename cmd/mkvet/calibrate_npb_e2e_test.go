@@ -2,10 +2,8 @@ package main
 
 import (
 	"encoding/json"
-	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"testing"
@@ -105,26 +103,9 @@ func npbCycle(t *testing.T, tmp, bdir string, files []string, attempt int) (wors
 	if err := json.Unmarshal([]byte(out), &meas); err != nil {
 		t.Fatalf("calibrate -json: %v", err)
 	}
-	measured := map[int]float64{}
-	pOf := regexp.MustCompile(`P=(\d+)$`)
-	for _, f := range meas.Fitted {
-		if m := pOf.FindStringSubmatch(f.Point); m != nil {
-			p, _ := strconv.Atoi(m[1])
-			measured[p] = f.Measured
-		}
-	}
-	if len(pred.Points) != 2 {
-		t.Fatalf("predict gave %d points, want 2", len(pred.Points))
-	}
-	for _, pt := range pred.Points {
-		m, ok := measured[pt.P]
-		if !ok || m <= 0 {
-			t.Errorf("P=%d: no measured time of class W (%v)", pt.P, meas.Fitted)
-			return 0
-		}
-		e := (pt.Seconds - m) / m
-		t.Logf("attempt %d: class W P=%d: predicted %.3fs [%.3f, %.3f], measured %.3fs: error %+.1f%%", attempt, pt.P, pt.Seconds, pt.Lo, pt.Hi, m, 100*e)
-		worst = math.Max(worst, math.Abs(e))
+	worst = predictionError(t, pred, meas, attempt)
+	if worst < 0 {
+		return 0
 	}
 	t.Logf("machine time: calibration %v, the predicted runs %v", calTime.Round(time.Millisecond), measTime.Round(time.Millisecond))
 	return worst

@@ -74,6 +74,78 @@ var ignoredFuncs = map[string]bool{"malloc": true, "calloc": true, "realloc": tr
 	"time": true, "gettimeofday": true, "clock": true, "fclose": true,
 	"llvm.va_start": true, "llvm.va_end": true, "assert": true, "__assert_fail": true}
 
+// allocFuncs allocate the arrays the program indexes through the pointers
+// they return.
+var allocFuncs = map[string]bool{"malloc": true, "calloc": true, "realloc": true}
+
+// allocation is what an allocation whose result a pointer variable holds
+// is: an ALLOCATE of that array with as many elements as the bytes asked
+// for hold (malloc(b), calloc(n, s), realloc(q, b)), so that a loop nest's
+// footprint knows its extent; nil when the elements' size is not known (a
+// struct, a pointer passed on unnamed).
+func (x *fn) allocation(name string, c *ir.InstCall, p apt.Pos) *apt.Stmt {
+	// malloc returns i8*: the elements are those of the pointer it is
+	// cast to, and the variable may hold either.
+	var holder, typed value.Value = c, c
+	for _, u := range x.uses[c] {
+		if b, ok := u.user.(*ir.InstBitCast); ok {
+			typed = b
+			if _, named := x.names[c]; !named {
+				holder = b
+			}
+			break
+		}
+	}
+	n, ok := x.names[holder]
+	pt, isPtr := typed.Type().(*types.PointerType)
+	if !ok || !isPtr {
+		return nil
+	}
+	size, ok := scalarBytes(pt.ElemType)
+	if !ok {
+		return nil
+	}
+	var ops apt.Ops
+	var bytes apt.Expr
+	switch {
+	case name == "calloc" && len(c.Args) == 2:
+		bytes = &apt.Binary{Op: apt.OpMul, X: x.exprOps(c.Args[0], &ops), Y: x.exprOps(c.Args[1], &ops)}
+	case name == "malloc" && len(c.Args) == 1:
+		bytes = x.exprOps(c.Args[0], &ops)
+	case name == "realloc" && len(c.Args) == 2:
+		bytes = x.exprOps(c.Args[1], &ops)
+	default:
+		return nil
+	}
+	elems := bytes
+	if size > 1 {
+		elems = &apt.Binary{Op: apt.OpDiv, X: bytes, Y: intConst(size), IntDiv: true}
+	}
+	x.declare(n, valueType(typed.Type()), x.dimsOf(holder))
+	hi := &apt.Binary{Op: apt.OpSub, X: elems, Y: intConst(1)}
+	return &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAllocate,
+		Args: []apt.Expr{&apt.Index{Pos: p, Name: n, Type: x.vars[n].Type, Subs: []apt.Expr{&apt.Section{Lo: intConst(0), Hi: hi}}}}}
+}
+
+// scalarBytes is the size of a value of an integer, floating-point or
+// pointer type.
+func scalarBytes(t types.Type) (int64, bool) {
+	switch t := t.(type) {
+	case *types.IntType:
+		return max(1, int64(t.BitSize)/8), t.BitSize%8 == 0
+	case *types.FloatType:
+		switch t.Kind {
+		case types.FloatKindFloat:
+			return 4, true
+		case types.FloatKindDouble:
+			return 8, true
+		}
+	case *types.PointerType:
+		return 8, true
+	}
+	return 0, false
+}
+
 var stopFuncs = map[string]bool{"exit": true, "abort": true, "_exit": true, "quick_exit": true}
 
 // call emits a call instruction: a statement (a function whose result is
@@ -139,6 +211,8 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 			return nil, []apt.Node{b}
 		}
 		return nil, nil
+	case allocFuncs[name] && used:
+		return x.allocation(name, c, p), nil
 	case ignoredFuncs[name]:
 		return nil, nil
 	case name == "fopen" || name == "fopen64":

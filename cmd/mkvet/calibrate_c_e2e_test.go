@@ -1,0 +1,99 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/mkvet/mkvet/instrument/calib"
+	"github.com/mkvet/mkvet/internal/e2e"
+)
+
+// TestCalibratePredictCE2E is the calibration cycle on a C program, as a
+// user runs it: testdata/programs/ring.c instrumented in its IR
+// (instrument/cinst), built by the default clang-14 command with the MPI
+// wrapper's flags, calibrated at n = 2000, 4000, 8000 with 500 steps on
+// P = 1, 2 (its sizes come from its command line), its time predicted at
+// n = 24000 (3x the largest calibrated size, its two blocks still in L2:
+// what is checked is the counts and the fit, not a memory level) and then
+// measured there (the oracle: the machine). The bound is issue 14's worst case, 25%; a second attempt
+// calibrates and measures again when a run disturbed by other load on a
+// 2-core machine moves either by more than the model's error.
+func TestCalibratePredictCE2E(t *testing.T) {
+	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc", "mpirun")
+	if os.Geteuid() == 0 {
+		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
+		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+	}
+	src := filepath.Join(programsDir, "ring.c")
+	launcher := e2e.MPILauncher + " {n} {steps}"
+	for attempt := 1; attempt <= 2; attempt++ {
+		tmp := filepath.Join(t.TempDir(), strconv.Itoa(attempt))
+		calDB, measDB := filepath.Join(tmp, "cal.db"), filepath.Join(tmp, "meas.db")
+		common := []string{"-launcher", launcher, "-work", filepath.Join(tmp, "work")}
+		code, out, errs := mkvet(t, slices.Concat([]string{"calibrate", "-runs", "n=2000,4000,8000 steps=500 P=1,2", "-reps", "3",
+			"-db", calDB}, common, []string{src})...)
+		if code != 0 {
+			t.Fatalf("calibrate: exit %d\n%s\n%s", code, out, errs)
+		}
+		t.Logf("calibrate:\n%s", out)
+		code, out, errs = mkvet(t, "predict", "-runs", calDB, "-D", "n=24000,steps=500", "-P", "1,2", "-json", src)
+		if code != 0 {
+			t.Fatalf("predict: exit %d\n%s\n%s", code, out, errs)
+		}
+		var pred predictJSON
+		if err := json.Unmarshal([]byte(out), &pred); err != nil {
+			t.Fatalf("predict -json: %v\n%s", err, out)
+		}
+		code, out, errs = mkvet(t, slices.Concat([]string{"calibrate", "-runs", "n=24000 steps=500 P=1,2", "-reps", "2",
+			"-memory", "off", "-db", measDB, "-json"}, common, []string{src})...)
+		if code != 0 {
+			t.Fatalf("measuring n=24000: exit %d\n%s\n%s", code, out, errs)
+		}
+		var meas calib.Calibration
+		if err := json.Unmarshal([]byte(out), &meas); err != nil {
+			t.Fatalf("calibrate -json: %v", err)
+		}
+		worst := predictionError(t, pred, meas, attempt)
+		if worst <= 0.25 {
+			return
+		}
+		if attempt == 2 {
+			t.Errorf("n=24000: error %.1f%% beyond 25%% on both attempts", 100*worst)
+		}
+	}
+}
+
+// predictionError compares a prediction at P = 1, 2 with the program time
+// measured there and returns the largest relative error (negative when a
+// measurement is missing, after reporting it).
+func predictionError(t *testing.T, pred predictJSON, meas calib.Calibration, attempt int) (worst float64) {
+	t.Helper()
+	measured := map[int]float64{}
+	pOf := regexp.MustCompile(`P=(\d+)$`)
+	for _, f := range meas.Fitted {
+		if m := pOf.FindStringSubmatch(f.Point); m != nil {
+			p, _ := strconv.Atoi(m[1])
+			measured[p] = f.Measured
+		}
+	}
+	if len(pred.Points) != 2 {
+		t.Fatalf("predict gave %d points, want 2", len(pred.Points))
+	}
+	for _, pt := range pred.Points {
+		m, ok := measured[pt.P]
+		if !ok || m <= 0 {
+			t.Errorf("P=%d: no measured time (%v)", pt.P, meas.Fitted)
+			return -1
+		}
+		e := (pt.Seconds - m) / m
+		t.Logf("attempt %d: P=%d: predicted %.4fs [%.4f, %.4f], measured %.4fs: error %+.1f%%", attempt, pt.P, pt.Seconds, pt.Lo, pt.Hi, m, 100*e)
+		worst = math.Max(worst, math.Abs(e))
+	}
+	return worst
+}
