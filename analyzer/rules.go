@@ -138,6 +138,15 @@ func (p *pass) perRank() string {
 	return ""
 }
 
+// atPrefix is "n=64, P=4: " before figures at the point, "" where the
+// point has no values to name (a serial program without parameters).
+func (p *pass) atPrefix() string {
+	if at := p.at(); at != "" {
+		return at + ": "
+	}
+	return ""
+}
+
 // at formats the point: the parameters in report order, then P.
 func (p *pass) at() string {
 	if p.pt == nil {
@@ -403,7 +412,7 @@ func (p *pass) hotLoop(n *cost.Node, f fraction) {
 			facts["seconds"] = round(s)
 			tail += ", " + duration(s) + " on " + p.opt.Machine.Name
 		}
-		msg += " (" + p.at() + ": " + tail + ")"
+		msg += " (" + p.atPrefix() + tail + ")"
 	} else if sz := sizes(p.r.Work); len(sz) > 0 {
 		facts["sizes"] = sz
 		msg += " as " + grow(sz)
@@ -728,7 +737,7 @@ func commInLoop(p *pass) {
 				facts["seconds"] = round(s)
 				tail += ", " + duration(s) + " on " + p.opt.Machine.Name
 			}
-			msg += " (" + p.at() + ": " + tail + ")"
+			msg += " (" + p.atPrefix() + tail + ")"
 		}
 		p.report(n, apt.Pos{}, msg, facts)
 	}
@@ -889,6 +898,11 @@ func unresolvedParams(p *pass) {
 			give = fmt.Sprintf("give -D %s (percent)", dset)
 		case cost.FromTripCount:
 			give = fmt.Sprintf("give -D %s or '!mk$ iterations ...' before the loop", dset)
+		case cost.FromCommandLine:
+			if strings.Contains(q.What, "argv(") || strings.Contains(q.What, "the program's arguments") {
+				// A C program's argv or argc.
+				give = "give the program's arguments with -args"
+			}
 		}
 		loop := loops[q.Pos]
 		if loop != nil && q.Origin == cost.FromUnresolved {

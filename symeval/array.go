@@ -80,6 +80,11 @@ func (ev *evaluator) fieldRef(c *apt.Component) (key string, off Value, ok bool)
 	if !isIx || c.Array || !tracked(c.Type) {
 		return "", Value{}, false
 	}
+	if _, _, heap := ev.heapElement(bi); heap {
+		// An element of an array of pointers: the component is of the
+		// object it points to (refKey), not of an array of structs.
+		return "", Value{}, false
+	}
 	k, off, ok := ev.indexRef(bi)
 	if k == "" {
 		return "", Value{}, false
@@ -89,6 +94,10 @@ func (ev *evaluator) fieldRef(c *apt.Component) (key string, off Value, ok bool)
 
 // indexRef is arrayRef whatever the element type.
 func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
+	if k, off, ok := ev.heapElement(ix); k != "" {
+		// An element of a heap array, through a pointer.
+		return k, off, ok
+	}
 	var dims []apt.Dim
 	var outer Value // the offset of the element of an array of derived type holding this array
 	nested := false

@@ -377,6 +377,9 @@ func (ev *evaluator) join(pre *env, outs []outcome, hasElse bool) *env {
 			if v, ok := m.lookup(k); ok {
 				return v
 			}
+			if v, ok := ev.initialValue(k); ok {
+				return v
+			}
 			return Value{unk: &unknown{hint: k, what: "an unassigned value", undef: true}}
 		}
 		rest := get(pre)

@@ -28,6 +28,10 @@ type Options struct {
 	// MaxOccs bounds the occurrences the walk creates (0: 200000), so that a
 	// call tree that grows exponentially fails instead of exhausting memory.
 	MaxOccs int
+	// Args are the program's command-line arguments, when given: a C
+	// program's main then has argc = len(Args) + 1 and the strings in
+	// argv, and what it parses from them (atoi(argv[1])) is a number.
+	Args []string
 	// Values fixes symbols to integers for an evaluation at a point: P (the
 	// size of MPI_COMM_WORLD), the parameters by name and, for the
 	// evaluation of one process, the rank. Parameters with a default take
@@ -57,6 +61,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		summary:      map[*apt.Routine]*summary{},
 		maxOccs:      opt.MaxOccs,
 		values:       opt.Values,
+		args:         opt.Args,
 		sizes2:       map[*apt.Routine]int{},
 		suffix:       map[string]int{},
 		rankMemo:     map[string]rankAnswer{},
@@ -234,6 +239,16 @@ type evaluator struct {
 	freq map[*apt.Branch]*Param
 	// probing is set while a loop body is walked to find its increments.
 	probing int
+	// heap holds the heap objects by address (heap.go).
+	heap         map[int64]*heapObj
+	heapRoutines map[*apt.Routine]bool
+	// initialised maps the storage keys of module variables with an
+	// initialiser to their declarations (initialValue).
+	initialised map[string]*apt.Var
+	// args are the program's command-line arguments (Options.Args), argvKey
+	// the storage of its main's argv (cstring.go).
+	args    []string
+	argvKey string
 	// freqUses counts the arms taken with a frequency parameter.
 	freqUses int
 	// consts caches the values of literals.
@@ -695,7 +710,28 @@ func (ev *evaluator) key(name string) string {
 		return fr.id + "." + name
 	}
 	// A module or host variable: one storage for the whole run.
-	return fmt.Sprintf("g%p.%s", v, name)
+	k := fmt.Sprintf("g%p.%s", v, name)
+	if len(v.Init) == 1 && !v.IsArray() {
+		if ev.initialised == nil {
+			ev.initialised = map[string]*apt.Var{}
+		}
+		ev.initialised[k] = v
+	}
+	return k
+}
+
+// initialValue is the value a variable has before any assignment, read
+// from its initialiser (a C global or static, Fortran's DATA or an
+// initialised SAVE variable), for a storage key the state has no value
+// for: a variable read for the first time in one arm of an IF holds it in
+// the others.
+func (ev *evaluator) initialValue(k string) (Value, bool) {
+	v := ev.initialised[k]
+	if v == nil {
+		return Value{}, false
+	}
+	iv := ev.value(v.Init[0])
+	return iv, iv.IsKnown()
 }
 
 // newOcc records an occurrence of n in the current domain.
@@ -805,7 +841,17 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 			}
 			decl := r.Scope.Lookup(formal)
 			real := decl == nil || decl.Type.Base != apt.TypeInteger
-			ev.assignKey(fr.id+"."+formal, Value{unk: &unknown{hint: formal, what: "the argument " + formal + " of " + r.Name, real: real}})
+			u := &unknown{hint: formal, what: "the argument " + formal + " of " + r.Name, real: real}
+			if len(r.Formals) >= 2 && formal == r.Formals[0] && !real && ev.args == nil && len(r.Body) > 0 && r.Kind == apt.KindProgram {
+				// C's argc: how many arguments the program was given.
+				u.what, u.cmdline = "the number of the program's arguments, "+formal, true
+			}
+			ev.assignKey(fr.id+"."+formal, Value{unk: u})
+		}
+		if ev.args != nil && len(r.Formals) >= 2 {
+			// C's main(argc, argv) with the arguments given.
+			ev.argvKey = fr.id + "." + r.Formals[1]
+			ev.assignKey(fr.id+"."+r.Formals[0], Known(symbolic.Int(int64(len(ev.args)+1))))
 		}
 	}
 	for _, name := range ev.routineParams[r] {
@@ -872,6 +918,9 @@ func (ev *evaluator) refKey(a apt.Expr) (string, bool) {
 		}
 		return ev.key(x.Name), true
 	case *apt.Component:
+		if k, ok := ev.objectKey(x.Base); ok {
+			return k + "%" + x.Field, true
+		}
 		if k, ok := ev.refKey(x.Base); ok {
 			return k + "%" + x.Field, true
 		}
@@ -968,7 +1017,11 @@ func (ev *evaluator) assignKey(k string, v Value) {
 // form is needed, creating it on first use.
 func (ev *evaluator) paramOf(u *unknown, pos apt.Pos) symbolic.Expr {
 	if u.param == nil {
-		u.param = ev.newParam(u.hint, FromUnresolved, pos, u.what, u.real)
+		origin := FromUnresolved
+		if u.cmdline {
+			origin = FromCommandLine
+		}
+		u.param = ev.newParam(u.hint, origin, pos, u.what, u.real)
 		if u.lo != nil && u.hi != nil {
 			// A bounded value: the midpoint stands for it where it moves
 			// the work too little to ask for (analyzer MK3001).
@@ -1116,6 +1169,12 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 					ev.store(name, unknownValue(name, "an element of "+name, real))
 					continue
 				}
+				if n.Arg > 0 && n.Arg <= len(ev.args) && len(n.Reads) == 1 {
+					// Parsed from a command-line argument Options.Args
+					// gives.
+					ev.store(name, Known(symbolic.Int(cAtoi(ev.args[n.Arg-1]))))
+					continue
+				}
 				p := ev.newParam(name, FromRead, n.Span.Start(), "the value read into "+name, real)
 				ev.store(name, Known(p.expr()))
 			}
@@ -1226,6 +1285,14 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 			}
 			ev.assign(s.Target, v)
 		case apt.StmtAllocate:
+			if s.Heap && len(s.Args) > 0 {
+				var from apt.Expr // realloc's pointer
+				if len(s.Args) > 1 {
+					from = s.Args[1]
+				}
+				ev.allocHeap(s.Args[0], from)
+				break
+			}
 			for _, a := range s.Args {
 				ev.allocate(a)
 			}
@@ -1277,6 +1344,13 @@ func (ev *evaluator) assign(target apt.Expr, v Value) {
 		}
 		ev.store(t.Name, v)
 	case *apt.Component:
+		if k, ok := ev.objectKey(t.Base); ok {
+			if t.Type.Base == apt.TypeInteger {
+				v = toInteger(v)
+			}
+			ev.assignKey(k+"%"+t.Field, v)
+			return
+		}
 		if ev.storeField(t, v) || ev.storeBlock(t, v) {
 			return
 		}
@@ -1314,6 +1388,13 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 		}
 		return ev.load(x.Name)
 	case *apt.Component:
+		if k, ok := ev.objectKey(x.Base); ok {
+			// A component of a heap object, through a pointer.
+			if v, ok := ev.env.lookup(k + "%" + x.Field); ok {
+				return v
+			}
+			return unknownValue(x.Field, "the component "+apt.FormatExpr(x), x.Type.Base != apt.TypeInteger)
+		}
 		if v, ok := ev.loadField(x); ok {
 			return v
 		}
@@ -1535,6 +1616,16 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 		}
 		return res
 	}
+	if ev.routineNamed(f.Name) == nil && !f.Intrinsic {
+		if v, ok := ev.stringCall(f); ok {
+			return v
+		}
+		if ev.readsArgv(f) {
+			// Text of an argument not given: a value of the command line.
+			ev.res.ArgvUnknown = true
+			return Value{unk: &unknown{hint: f.Name, what: "the result of " + apt.FormatExpr(f), cmdline: true}}
+		}
+	}
 	args := make([]Value, len(f.Args))
 	for i, a := range f.Args {
 		if apt.TypeOf(a).Base == apt.TypeCharacter {
@@ -1744,6 +1835,9 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 		return
 	}
 	if ev.mpiRoutine(c) {
+		return
+	}
+	if (c.Callee == "sprintf" || c.Callee == "snprintf") && ev.sprintfCall(c) {
 		return
 	}
 	// An external routine may assign any variable passed to it.

@@ -44,6 +44,10 @@ type Result struct {
 	// depends on data it cannot see and one choice is neutral (an exit on
 	// convergence taken as never taken), each once.
 	Assumed []Assumption
+	// ArgvUnknown is set when the program's control reads the text of its
+	// command-line arguments (strcmp on argv[1]) and none were given
+	// (Options.Args): its counts then branch on unknown comparisons.
+	ArgvUnknown bool
 }
 
 // Stopped says where every path of the program ends by STOP or MPI_ABORT

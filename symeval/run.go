@@ -710,7 +710,8 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 			}
 		}
 	}
-	if arrays {
+	if arrays || ev.heap != nil && ev.allocatesHeap(l.Body) {
+		// (A loop that allocates heap objects makes one per iteration.)
 		return scalars, true
 	}
 	usesVar := func(e apt.Expr) bool {

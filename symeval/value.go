@@ -83,6 +83,9 @@ type unknown struct {
 	// lo and hi bound the value where the evaluation knows bounds (a
 	// counter a loop changes by at most one step per iteration).
 	lo, hi *symbolic.Expr
+	// cmdline marks a value computed from the text of a command-line
+	// argument not given (Options.Args).
+	cmdline bool
 }
 
 // Known returns the value of e.

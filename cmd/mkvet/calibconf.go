@@ -115,7 +115,11 @@ func (cs *configurations) at(vals map[string]string, ints map[string]int64) (*co
 			return nil, fmt.Errorf("%s (configured by %q)", d, cs.conf.command)
 		}
 	}
-	rep, err := analyze(prog, cost.Options{Entry: cs.pf.entry, Assume: cs.assume}, ints)
+	argv, err := cs.pf.argv()
+	if err != nil {
+		return nil, err
+	}
+	rep, err := analyze(prog, cost.Options{Entry: cs.pf.entry, Assume: cs.assume, Args: argv}, ints)
 	if err != nil {
 		return nil, fmt.Errorf("configured by %q: %w", cs.conf.command, err)
 	}

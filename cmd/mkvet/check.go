@@ -174,6 +174,11 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 			cmd, what, firstOf(c.missing, ", "), them, pointText(env))
 		return c, 0
 	}
+	if len(c.missing) > 0 && argvOnly(r, c.missing) {
+		fmt.Fprintf(stderr, "mkvet %s: note: no value for %s: the program chooses what it does by its command-line arguments; "+
+			"results are symbolic (give the arguments with -args)\n", cmd, firstOf(c.missing, ", "))
+		return c, 0
+	}
 	if len(c.missing) > 0 {
 		if len(c.missing) <= noteItems {
 			fmt.Fprintf(stderr, "mkvet %s: note: no value for %s; results are symbolic (give %s)\n",
@@ -190,6 +195,29 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 		return fail("%v", err)
 	}
 	return c, 0
+}
+
+// argvOnly reports whether some of the missing values are the text or the
+// number of a C program's arguments (FromCommandLine values -args gives)
+// and the others values of its data.
+func argvOnly(r *cost.Report, missing []string) bool {
+	byName := map[string]*cost.Param{}
+	for _, q := range r.Params {
+		byName[q.Name] = q
+	}
+	argv := false
+	for _, m := range missing {
+		q := byName[m]
+		switch {
+		case q == nil:
+			return false
+		case q.Origin == cost.FromCommandLine && (strings.Contains(q.What, "argv(") || strings.Contains(q.What, "the program's arguments")):
+			argv = true
+		case !q.Origin.Data():
+			return false
+		}
+	}
+	return argv
 }
 
 // renameSymbols maps the symbols of e as symbolName does.

@@ -419,3 +419,34 @@ func TestCompiledChecksNeedAStopOrAnEquation(t *testing.T) {
 		t.Errorf("compiledChecks = %v, want %v", got, want)
 	}
 }
+
+// TestCConstant reads the constants a C configure step #defines.
+func TestCConstant(t *testing.T) {
+	for in, want := range map[string]int64{"42": 42, "'S'": 83, "0x10": 16, "(4)": 4, "42L": 42, "7u": 7} {
+		if got, ok := cConstant(in); !ok || got != want {
+			t.Errorf("cConstant(%q) = %d, %v; want %d", in, got, ok, want)
+		}
+	}
+	for _, bad := range []string{"\"3.3.1\"", "1.5", "NUM_PROCS", "'ab'", ""} {
+		if got, ok := cConstant(bad); ok {
+			t.Errorf("cConstant(%q) = %d: want no constant", bad, got)
+		}
+	}
+	m := defineRE.FindStringSubmatch("#define NUM_PROCS 4 /* processes */")
+	if m == nil || m[1] != "NUM_PROCS" || m[2] != "4" {
+		t.Errorf("the #define line reads as %q", m)
+	}
+}
+
+// FuzzCConstant: any line of a header a configure step writes is read or
+// skipped, never a panic.
+func FuzzCConstant(f *testing.F) {
+	for _, s := range []string{"#define CLASS 'S'", "#define NUM_PROCS 4", "#  define X (0x1fUL) // c", "#define Y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if m := defineRE.FindStringSubmatch(line); m != nil {
+			cConstant(m[2])
+		}
+	})
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/mkvet/mkvet/instrument"
 	"github.com/mkvet/mkvet/instrument/calib"
 	"github.com/mkvet/mkvet/instrument/cinst"
+	"github.com/mkvet/mkvet/instrument/sweep"
 	"github.com/mkvet/mkvet/model/cost"
 )
 
@@ -39,6 +40,24 @@ type progFlags struct {
 	// configure is the -configure command of check, annotate and whatif
 	// (registerConfigure), "" for none.
 	configure string
+	// args are the program's command-line arguments (-args), as given.
+	args string
+}
+
+// argv splits -args into the program's arguments as a shell would (quotes,
+// backslashes); nil when -args was not given.
+func (pf *progFlags) argv() ([]string, error) {
+	if pf.args == "" {
+		return nil, nil
+	}
+	words, err := sweep.Expand(pf.args, nil)
+	if err != nil {
+		return nil, fmt.Errorf("-args: %v", err)
+	}
+	if words == nil {
+		words = []string{}
+	}
+	return words, nil
 }
 
 func (pf *progFlags) register(fs *flag.FlagSet, defsUsage string) {
@@ -49,6 +68,8 @@ func (pf *progFlags) register(fs *flag.FlagSet, defsUsage string) {
 	fs.StringVar(&pf.form, "form", "auto", "source form: fixed, free or auto (by file extension)")
 	fs.BoolVar(&pf.cpp, "cpp", false, "run the preprocessor on every file, not only .F/.F90")
 	fs.StringVar(&pf.entry, "entry", "", "start from routine `name` (default: the main program)")
+	fs.StringVar(&pf.args, "args", "", "the program's command-line `ARGS`, as a shell splits them (a C program's argv: the strings it compares, "+
+		"the sizes it parses with atoi)")
 }
 
 // loaded is a program read and costed.
@@ -180,7 +201,11 @@ func (pf *progFlags) parse(cmd string, files []string, stderr io.Writer, warning
 	if bad {
 		return nil, 2
 	}
-	opt := cost.Options{Entry: pf.entry, Assume: assume}
+	argv, err := pf.argv()
+	if err != nil {
+		return fail("%v", err)
+	}
+	opt := cost.Options{Entry: pf.entry, Assume: assume, Args: argv}
 	rep, err := analyze(prog, opt, values)
 	if err != nil {
 		return fail("%v", err)

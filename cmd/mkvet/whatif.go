@@ -42,6 +42,7 @@ func init() {
 type whatifFlags struct {
 	progFlags
 	machine string
+	argvs   []string // -args split
 
 	procs, set, unit, omit, compare, grain, constTime, size, series string
 	format, plot, plotKind                                          string
@@ -164,6 +165,11 @@ func runWhatif(args []string, stdout, stderr io.Writer) int {
 	default:
 		return fail(usagef("-format must be table, csv or json, not %q", wf.format))
 	}
+	argvs, aerr := wf.argv()
+	if aerr != nil {
+		return fail(usagef("%v", aerr))
+	}
+	wf.argvs = argvs
 	ps, err := whatif.ParseSweep(wf.procs)
 	if err != nil {
 		return fail(usagef("-P %s: %v", wf.procs, err))
@@ -339,7 +345,7 @@ func (wf *whatifFlags) build(files []string, prof *model.Profile, ps []int64, st
 		return wf.buildPerP(fixedProgram(prog), files, prof, ps, exprs, assume,
 			fmt.Sprintf("%s, so the build may be for one process count, and its own checks decide where it runs", checks[0].describe()))
 	}
-	a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume}, Env: sampleEnv})
+	a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume, Args: wf.argvs}, Env: sampleEnv})
 	var nse *phase.NoSampleError
 	if errors.As(err, &nse) && nse.Parallel && seriesName == "" && wf.perPFlags(files, "") == nil {
 		// The closed forms lack values at every sampled P: the
@@ -1630,7 +1636,7 @@ type pointResult struct {
 // concurrently: the analyses share only memos that lock.
 func (wf *whatifFlags) evalPoint(res *pointResult, assume []symbolic.Relation, mopt phase.ModelOptions) *phase.Analysis {
 	pm, prog, values, p := res.pm, res.prog, res.values, res.pm.p
-	a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume, Values: values},
+	a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume, Values: values, Args: wf.argvs},
 		SampleP: []int64{p}})
 	var rep *cost.Report
 	if a != nil {
@@ -1641,7 +1647,7 @@ func (wf *whatifFlags) evalPoint(res *pointResult, assume []symbolic.Relation, m
 		// has no sample to give.
 		if rep == nil {
 			var serr error
-			if rep, serr = cost.Analyze(prog, cost.Options{Entry: wf.entry, Assume: assume, Values: values}); serr != nil {
+			if rep, serr = cost.Analyze(prog, cost.Options{Entry: wf.entry, Assume: assume, Values: values, Args: wf.argvs}); serr != nil {
 				res.err, res.hint = err, true
 				return nil
 			}

@@ -225,6 +225,11 @@ type Stmt struct {
 	Mask   Expr     `json:"mask,omitempty"`
 	Args   []Expr   `json:"args,omitempty"`
 	Ops    Ops      `json:"ops"`
+	// Heap marks an allocation of objects that pointers refer to (C's
+	// malloc of a struct, or of an array of pointers): the target holds
+	// the new object's address, which other pointers may share, where a
+	// Fortran ALLOCATE gives the array itself storage of its own.
+	Heap bool `json:"heap,omitempty"`
 }
 
 // Ops counts the operations of one evaluation of a statement: Fortran's own
@@ -328,6 +333,9 @@ type IO struct {
 	Control []Expr   `json:"control,omitempty"`
 	Items   []Expr   `json:"items,omitempty"`
 	Reads   []string `json:"reads,omitempty"`
+	// Arg is set for a value a C program parses from its k-th
+	// command-line argument (atoi(argv[k])): k, else 0.
+	Arg int `json:"arg,omitempty"`
 }
 
 // GotoKind is the form of a GO TO statement.

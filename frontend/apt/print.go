@@ -385,6 +385,9 @@ func (p *printer) stmt(s *Stmt, d int, file string) {
 		var b strings.Builder
 		formatList(&b, s.Args)
 		text = s.Kind.String() + "(" + b.String() + ")"
+		if s.Heap {
+			text += " heap"
+		}
 	}
 	lab := ""
 	if s.Label != "" {

@@ -69,8 +69,7 @@ var writeFuncs = map[string]bool{"printf": true, "fprintf": true, "puts": true, 
 // ignoredFuncs do work the model leaves out (allocation, string copies of
 // fixed size): no node.
 var ignoredFuncs = map[string]bool{"malloc": true, "calloc": true, "realloc": true, "free": true,
-	"llvm.memcpy": true, "llvm.memset": true, "llvm.memmove": true, "strcpy": true, "strncpy": true,
-	"strlen": true, "strcmp": true, "strncmp": true, "sprintf": true, "snprintf": true, "srand": true,
+	"llvm.memcpy": true, "llvm.memset": true, "llvm.memmove": true, "srand": true,
 	"time": true, "gettimeofday": true, "clock": true, "fclose": true,
 	"llvm.va_start": true, "llvm.va_end": true, "assert": true, "__assert_fail": true}
 
@@ -101,8 +100,16 @@ func (x *fn) allocation(name string, c *ir.InstCall, p apt.Pos) *apt.Stmt {
 	if !ok || !isPtr {
 		return nil
 	}
+	// Objects pointers refer to: a struct, or an array of pointers (a
+	// graph's nodes, a node's arcs); the other elements are numbers, an
+	// array of the variable's own.
+	_, isStruct := pt.ElemType.(*types.StructType)
+	_, isPtrs := pt.ElemType.(*types.PointerType)
 	size, ok := scalarBytes(pt.ElemType)
-	if !ok {
+	if isStruct {
+		size, _, ok = typeSize(pt.ElemType)
+	}
+	if !ok || size <= 0 {
 		return nil
 	}
 	var ops apt.Ops
@@ -123,8 +130,54 @@ func (x *fn) allocation(name string, c *ir.InstCall, p apt.Pos) *apt.Stmt {
 	}
 	x.declare(n, valueType(typed.Type()), x.dimsOf(holder))
 	hi := &apt.Binary{Op: apt.OpSub, X: elems, Y: intConst(1)}
-	return &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAllocate,
-		Args: []apt.Expr{&apt.Index{Pos: p, Name: n, Type: x.vars[n].Type, Subs: []apt.Expr{&apt.Section{Lo: intConst(0), Hi: hi}}}}}
+	et := x.vars[n].Type
+	if isPtrs {
+		et = addrType
+	}
+	st := &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAllocate, Heap: isStruct || isPtrs,
+		Args: []apt.Expr{&apt.Index{Pos: p, Name: n, Type: et, Subs: []apt.Expr{&apt.Section{Lo: intConst(0), Hi: hi}}}}}
+	if name == "realloc" && st.Heap {
+		// The object grows in place: its elements stay, the pointer
+		// reallocated is the second argument.
+		st.Args = append(st.Args, x.exprOps(c.Args[0], &ops))
+	}
+	return st
+}
+
+// addrType is the type of a pointer held as a value (an element of an
+// array of pointers): its address, an integer the evaluation follows.
+var addrType = apt.Type{Base: apt.TypeInteger, Kind: 8}
+
+// typeSize is the size and alignment of an LLVM type as x86-64's ABI lays
+// it out (natural alignment, structs padded to their largest member's).
+func typeSize(t types.Type) (size, align int64, ok bool) {
+	switch t := t.(type) {
+	case *types.StructType:
+		if t.Opaque {
+			return 0, 0, false
+		}
+		var off, al int64 = 0, 1
+		for _, f := range t.Fields {
+			fs, fa, ok := typeSize(f)
+			if !ok {
+				return 0, 0, false
+			}
+			if !t.Packed {
+				off = (off + fa - 1) / fa * fa
+				al = max(al, fa)
+			}
+			off += fs
+		}
+		if !t.Packed {
+			off = (off + al - 1) / al * al
+		}
+		return off, al, true
+	case *types.ArrayType:
+		es, ea, ok := typeSize(t.ElemType)
+		return es * int64(t.Len), ea, ok
+	}
+	s, ok := scalarBytes(t)
+	return s, s, ok && s > 0
 }
 
 // scalarBytes is the size of a value of an integer, floating-point or
@@ -186,8 +239,14 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 	case inputFuncs[name]:
 		n := x.names[c]
 		x.declare(n, valueType(c.Typ), nil)
-		return nil, []apt.Node{&apt.IO{NodeBase: base, Kind: apt.IORead, Unit: &apt.Star{},
-			Items: []apt.Expr{x.nameExpr(n, x.vars[n].Type)}, Reads: []string{n}}}
+		io := &apt.IO{NodeBase: base, Kind: apt.IORead, Unit: &apt.Star{},
+			Items: []apt.Expr{x.nameExpr(n, x.vars[n].Type)}, Reads: []string{n}}
+		if len(x.f.Params) >= 2 && len(c.Args) > 0 && x.r.Kind == apt.KindProgram {
+			if k, ok := x.argvIndex(unwrapArg(c.Args[0]), x.f.Params[1]); ok && k > 0 {
+				io.Arg = int(k)
+			}
+		}
+		return nil, []apt.Node{io}
 	case readFuncs[name] > 0:
 		io := &apt.IO{NodeBase: base, Kind: apt.IORead, Unit: &apt.Star{}}
 		for _, a := range c.Args[readFuncs[name]:] {

@@ -157,6 +157,14 @@ func (x *fn) globalRef(g *ir.Global) apt.Expr {
 	if v := x.l.globals[g]; v != nil {
 		return &apt.Name{Pos: x.at, Name: v.Name, Type: v.Type, Array: len(v.Dims) > 0}
 	}
+	if c, ok := g.Init.(*constant.CharArray); ok && g.Immutable {
+		// A string literal: its text, up to its NUL.
+		text := string(c.X)
+		if i := strings.IndexByte(text, 0); i >= 0 {
+			text = text[:i]
+		}
+		return &apt.Const{Pos: x.at, Kind: apt.ConstChar, Text: text, Type: apt.Type{Base: apt.TypeCharacter, Kind: 1}}
+	}
 	return unknownExpr("address_of_" + strings.ToLower(cleanName(name)))
 }
 
@@ -392,6 +400,7 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 	var comp apt.Expr
 	root := false // a named object, not a pointer: the first index is 0
 	global := false
+	var via apt.Expr // the reference a loaded pointer came from
 	base := stripCasts(src)
 	var t apt.Type
 	switch b := base.(type) {
@@ -434,11 +443,19 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 		idx = append([]value.Value{nil}, idx...)
 	default:
 		e := x.exprOps(base, ops)
-		nm, ok := e.(*apt.Name)
-		if !ok {
+		switch b := e.(type) {
+		case *apt.Name:
+			name = b.Name
+		case *apt.Component, *apt.Index:
+			// A pointer loaded from a field or an element (dg->node,
+			// dg->node[i]): what it points to is reached through that
+			// reference, p->node[k] an element of the component node,
+			// p->node[k]->id a component of that element.
+			via = e
+			name = flatName(e)
+		default:
 			return unknownExpr("memory"), true
 		}
-		name = nm.Name
 	}
 	t = valueType(elem)
 	cur := elem
@@ -463,6 +480,9 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 			}
 			f := x.l.fieldName(ct, k)
 			if len(subs) == 0 {
+				if comp == nil && via != nil {
+					comp = via
+				}
 				if comp == nil {
 					comp = x.nameExpr(name, valueType(ct))
 				}
@@ -501,6 +521,20 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 			x.declare(name, t, nil)
 		}
 		return x.nameExpr(name, t), false
+	}
+	if _, isPtr := cur.(*types.PointerType); isPtr {
+		// An element that is a pointer: its value is an address.
+		t = addrType
+	}
+	if via != nil {
+		// An element of the array a loaded pointer points to: the array
+		// is the component's (dg->node[k] is dg%node(k)); a pointer
+		// loaded from an element is not followed further.
+		c, ok := via.(*apt.Component)
+		if !ok || comp != nil {
+			return unknownExpr("memory"), true
+		}
+		return &apt.Index{Pos: x.at, Base: c.Base, Name: c.Field, Subs: subs, Type: t}, true
 	}
 	if v := x.vars[name]; v == nil && !(global && !strings.Contains(name, "%")) {
 		// (A global array is declared in the module of globals with its

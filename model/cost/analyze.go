@@ -30,6 +30,8 @@ type Options struct {
 	// Values evaluates at a point: P and parameters fixed to integers
 	// (symeval.Options.Values). Counts are then closed forms in the rank.
 	Values map[string]int64
+	// Args are the program's command-line arguments (symeval.Options.Args).
+	Args []string
 	// Budget, when positive, bounds the analysis's work deterministically:
 	// the case-split cells of all its counts together (counting.Options.
 	// Budget) and a hundred times as many node occurrences of its
@@ -43,7 +45,7 @@ type Options struct {
 // Analyze evaluates prog symbolically from its entry and counts every node.
 func Analyze(prog *apt.Program, opt Options) (*Report, error) {
 	t0 := time.Now()
-	sopt := symeval.Options{Entry: opt.Entry, Params: opt.Params, Assume: opt.Assume, Values: opt.Values}
+	sopt := symeval.Options{Entry: opt.Entry, Params: opt.Params, Assume: opt.Assume, Values: opt.Values, Args: opt.Args}
 	if opt.Budget > 0 {
 		sopt.MaxOccs = 100 * opt.Budget
 	}
@@ -59,6 +61,12 @@ func Analyze(prog *apt.Program, opt Options) (*Report, error) {
 	w := DefaultWeights()
 	if opt.Weights != nil {
 		w = *opt.Weights
+	}
+	if res.ArgvUnknown && opt.Budget == 0 {
+		// The program chooses what it does by the text of arguments not
+		// given (-args): every choice is counted under branches nothing
+		// decides, which only a budget keeps from growing without end.
+		opt.Budget = budgetFor(prog)
 	}
 	an := &analysis{
 		assume:     assumptions(res.Assume),

@@ -1,0 +1,269 @@
+package symeval
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// The C string library on strings the evaluation knows. A C program names
+// and chooses things by text: a graph's nodes "Source.0" and "Sink" built
+// by sprintf and tested by strstr, a mode chosen by strncmp on argv[1].
+// Where every string an operation reads is known (a literal, a buffer
+// sprintf filled with known values, a copy strdup made, an argument given
+// with Options.Args), the operation is evaluated; anywhere else its result
+// is unknown, as any external function's.
+
+// cString returns the text a char* expression holds: a literal, or a
+// variable, component or element whose value is a known string.
+func (ev *evaluator) cString(e apt.Expr) (string, bool) {
+	switch x := e.(type) {
+	case *apt.Const:
+		if x.Kind == apt.ConstChar {
+			return x.Text, true
+		}
+		return "", false
+	case *apt.Name:
+		if v, ok := ev.env.lookup(ev.key(x.Name)); ok && v.str != nil {
+			return *v.str, true
+		}
+		return "", false
+	case *apt.Index:
+		if s, ok := ev.argvString(x); ok {
+			return s, true
+		}
+	}
+	if v := ev.value(e); v.str != nil {
+		return *v.str, true
+	}
+	return "", false
+}
+
+// stringCall evaluates a call of the C string library whose strings are
+// known: strlen, strcmp, strncmp, strstr, strchr, strdup, atoi and atol.
+func (ev *evaluator) stringCall(f *apt.FuncCall) (Value, bool) {
+	str := func(i int) (string, bool) {
+		if i >= len(f.Args) {
+			return "", false
+		}
+		return ev.cString(f.Args[i])
+	}
+	num := func(i int) (int64, bool) {
+		if i >= len(f.Args) {
+			return 0, false
+		}
+		e, ok := ev.closedInt(ev.value(f.Args[i]), f.Pos).Single()
+		if !ok {
+			return 0, false
+		}
+		return e.Int64()
+	}
+	sign := func(c int) Value { return Known(symbolic.Int(int64(c))) }
+	switch f.Name {
+	case "strlen":
+		if s, ok := str(0); ok {
+			return Known(symbolic.Int(int64(len(s)))), true
+		}
+	case "strcmp":
+		a, ok1 := str(0)
+		b, ok2 := str(1)
+		if ok1 && ok2 {
+			return sign(strings.Compare(a, b)), true
+		}
+	case "strncmp":
+		a, ok1 := str(0)
+		b, ok2 := str(1)
+		n, ok3 := num(2)
+		if ok1 && ok2 && ok3 && n >= 0 {
+			return sign(strings.Compare(prefix(a, n), prefix(b, n))), true
+		}
+	case "strstr", "strchr":
+		a, ok1 := str(0)
+		var b string
+		ok2 := false
+		if f.Name == "strstr" {
+			b, ok2 = str(1)
+		} else if c, ok := num(1); ok {
+			b, ok2 = string(rune(c)), true
+		}
+		if ok1 && ok2 {
+			// NULL, or a pointer into a, which programs test for NULL:
+			// 1 stands for it.
+			if strings.Contains(a, b) {
+				return Known(symbolic.Int(1)), true
+			}
+			return Known(symbolic.Int(0)), true
+		}
+	case "strdup":
+		if s, ok := str(0); ok {
+			return Value{str: &s}, true
+		}
+	case "atoi", "atol", "atoll":
+		if s, ok := str(0); ok {
+			return Known(symbolic.Int(cAtoi(s))), true
+		}
+	}
+	return Value{}, false
+}
+
+// sprintfCall evaluates sprintf(buf, format, ...) and snprintf(buf, n,
+// format, ...) into a buffer variable, when the format and its arguments
+// are known: the buffer holds the text.
+func (ev *evaluator) sprintfCall(c *apt.Call) bool {
+	fi := 1
+	if c.Callee == "snprintf" {
+		fi = 2
+	}
+	if len(c.Args) <= fi {
+		return false
+	}
+	buf, ok := c.Args[0].(*apt.Name)
+	if !ok {
+		return false
+	}
+	text, ok := ev.cString(c.Args[fi])
+	if ok {
+		text, ok = ev.cFormat(text, c.Args[fi+1:], c.Span.Start())
+	}
+	if !ok {
+		ev.store(buf.Name, unknownValue(buf.Name, "the text "+c.Callee+" writes into "+buf.Name, true))
+		return true
+	}
+	ev.store(buf.Name, Value{str: &text})
+	return true
+}
+
+// cFormat formats the conversions %d, %i, %u, %ld, %c and %s (with flags
+// and widths) of a printf format whose arguments are known.
+func (ev *evaluator) cFormat(format string, args []apt.Expr, pos apt.Pos) (string, bool) {
+	return formatC(format, func(k int, conv byte) (int64, string, bool) {
+		if k >= len(args) {
+			return 0, "", false
+		}
+		if conv == 's' {
+			s, ok := ev.cString(args[k])
+			return 0, s, ok
+		}
+		e, ok := ev.closedInt(ev.value(args[k]), pos).Single()
+		if !ok {
+			return 0, "", false
+		}
+		n, ok := e.Int64()
+		return n, "", ok
+	})
+}
+
+// formatC formats a printf format with the k-th argument's value from arg
+// (an integer, or the text for %s); false for a conversion it does not
+// know (floating point) or an argument without a value.
+func formatC(format string, arg func(k int, conv byte) (int64, string, bool)) (string, bool) {
+	var b strings.Builder
+	k := 0
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			b.WriteByte(format[i])
+			continue
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("-+ #0123456789.lhz", format[j]) >= 0 {
+			j++
+		}
+		if j >= len(format) {
+			return "", false
+		}
+		spec := strings.NewReplacer("l", "", "h", "", "z", "").Replace(format[i:j])
+		conv := format[j]
+		i = j
+		if conv == '%' {
+			b.WriteByte('%')
+			continue
+		}
+		switch conv {
+		case 'd', 'i', 'u', 'c', 's':
+		default:
+			return "", false
+		}
+		n, text, ok := arg(k, conv)
+		k++
+		if !ok {
+			return "", false
+		}
+		switch conv {
+		case 'c':
+			fmt.Fprintf(&b, spec+"c", rune(n))
+		case 's':
+			fmt.Fprintf(&b, spec+"s", text)
+		default:
+			fmt.Fprintf(&b, spec+"d", n)
+		}
+	}
+	return b.String(), true
+}
+
+func prefix(s string, n int64) string {
+	if int64(len(s)) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// cAtoi is C's atoi: leading blanks, a sign, the digits that follow.
+func cAtoi(s string) int64 {
+	s = strings.TrimLeft(s, " \t\n")
+	end := 0
+	for end < len(s) && (s[end] >= '0' && s[end] <= '9' || end == 0 && (s[0] == '-' || s[0] == '+')) {
+		end++
+	}
+	n, _ := strconv.ParseInt(s[:end], 10, 64)
+	return n
+}
+
+// argvString returns argv(k) of the program's main, the k-th argument
+// Options.Args gives (argv(0) the program's name).
+func (ev *evaluator) argvString(x *apt.Index) (string, bool) {
+	if ev.args == nil || ev.argvKey == "" || x.Base != nil || len(x.Subs) != 1 || ev.key(x.Name) != ev.argvKey {
+		return "", false
+	}
+	e, ok := ev.closedInt(ev.value(x.Subs[0]), x.Pos).Single()
+	if !ok {
+		return "", false
+	}
+	k, ok := e.Int64()
+	switch {
+	case !ok || k < 0 || k > int64(len(ev.args)):
+		return "", false
+	case k == 0:
+		return "program", true
+	}
+	return ev.args[k-1], true
+}
+
+// readsArgv reports whether a call reads the text of main's argv without
+// the arguments given.
+func (ev *evaluator) readsArgv(f *apt.FuncCall) bool {
+	if ev.args != nil {
+		return false
+	}
+	for _, a := range f.Args {
+		if ix, ok := a.(*apt.Index); ok && ix.Base == nil && ev.isArgv(ix.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// isArgv reports whether name is main's argv (its second argument) as seen
+// from the current routine.
+func (ev *evaluator) isArgv(name string) bool {
+	if len(ev.frames) == 0 {
+		return false
+	}
+	entry := ev.frames[0]
+	if len(entry.routine.Formals) < 2 || entry.routine != ev.res.Entry {
+		return false
+	}
+	return ev.key(name) == entry.id+"."+entry.routine.Formals[1]
+}

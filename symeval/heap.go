@@ -1,0 +1,218 @@
+package symeval
+
+import (
+	"strconv"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Heap objects. A C program builds its data structures from malloc'd
+// structs and arrays of pointers (a graph's nodes, each node's arcs), and
+// reaches them through pointers that share them: what one pointer stores,
+// every other sees. An allocation the frontend marks as a heap object
+// (apt.Stmt.Heap) gives its target the object's address, an integer the
+// evaluation follows like any other (pointers compare, are stored in
+// arrays, passed and returned); a component or element reached through a
+// pointer whose value is such an address is the object's, stored under
+// the object's own key ("&3%indegree", the elements of "&4"), which every
+// pointer to it resolves to. Only where the address is known is the
+// object followed: an allocation in a loop the evaluation does not run
+// (whose every iteration would be another object) gives no address, and
+// a pointer with several possible values is not dereferenced; what is
+// reached through it then stays unknown, as before.
+
+// heapBase is the first address and heapStride the space between two
+// objects' addresses: far from any count, so an address is never taken for
+// one.
+const (
+	heapBase   int64 = 1 << 44
+	heapStride int64 = 1 << 20
+)
+
+// heapObj is one allocated object.
+type heapObj struct {
+	key   string
+	elems Value // elements allocated (1 for a struct)
+}
+
+// allocHeap evaluates a heap allocation target(0:n-1): a new object whose
+// address target receives, where the allocation is made once per walk of
+// the enclosing code (no loop around it walked symbolically). A
+// reallocation (from, the pointer realloc is given) keeps the object, its
+// elements and its address, with the new extent.
+func (ev *evaluator) allocHeap(a, from apt.Expr) {
+	ix, ok := a.(*apt.Index)
+	if !ok {
+		return
+	}
+	if from != nil {
+		if v := ev.value(from); v.IsKnown() {
+			if o, ok := ev.objectOf(v); ok {
+				o.elems = Value{} // grown: the extent is the new one
+				ev.store(ix.Name, v)
+				return
+			}
+		}
+	}
+	if len(ev.cur.vars) > 0 || ev.probing > 0 {
+		// Every iteration of a loop the evaluation does not run would
+		// allocate an object of its own: no one address.
+		ev.store(ix.Name, unknownValue(ix.Name, "the address "+ix.Name+" receives from an allocation in a loop", false))
+		return
+	}
+	n := Known(symbolic.Int(1))
+	if len(ix.Subs) == 1 {
+		if sec, ok := ix.Subs[0].(*apt.Section); ok && sec.Hi != nil {
+			lo := Known(symbolic.Int(0))
+			if sec.Lo != nil {
+				lo = ev.value(sec.Lo)
+			}
+			n, _ = lift2(lo, ev.value(sec.Hi), extent)
+		}
+	}
+	id := int64(len(ev.heap))
+	addr := heapBase + id*heapStride
+	if ev.heap == nil {
+		ev.heap = map[int64]*heapObj{}
+	}
+	ev.heap[addr] = &heapObj{key: "&" + strconv.FormatInt(id, 10), elems: n}
+	ev.store(ix.Name, Known(symbolic.Int(addr)))
+}
+
+// objectOf returns the heap object a value is the address of.
+func (ev *evaluator) objectOf(v Value) (*heapObj, bool) {
+	if len(ev.heap) == 0 {
+		return nil, false
+	}
+	e, ok := v.Single()
+	if !ok {
+		return nil, false
+	}
+	c, ok := e.Int64()
+	if !ok || c < heapBase {
+		return nil, false
+	}
+	o, ok := ev.heap[c]
+	return o, ok
+}
+
+// objectKey returns the key of the heap object the pointer expression e
+// points to, when its value is an object's address.
+func (ev *evaluator) objectKey(e apt.Expr) (string, bool) {
+	if len(ev.heap) == 0 {
+		return "", false
+	}
+	switch e.(type) {
+	case *apt.Name, *apt.Component, *apt.Index:
+	default:
+		return "", false
+	}
+	if nm, ok := e.(*apt.Name); ok {
+		// A pointer variable: its value as stored (an array's name is
+		// no value of its own).
+		if ev.paramName(nm.Name) != "" {
+			return "", false
+		}
+		v, ok := ev.env.lookup(ev.key(nm.Name))
+		if !ok {
+			return "", false
+		}
+		o, ok := ev.objectOf(v)
+		if !ok {
+			return "", false
+		}
+		return o.key, true
+	}
+	o, ok := ev.objectOf(ev.value(e))
+	if !ok {
+		return "", false
+	}
+	return o.key, true
+}
+
+// heapElement resolves an element reference through a pointer: ix is
+// p(k) for a pointer variable p, or x%f(k) for a pointer component f, whose
+// value is the address of an array object.
+func (ev *evaluator) heapElement(ix *apt.Index) (key string, off Value, ok bool) {
+	if len(ev.heap) == 0 || len(ix.Subs) != 1 {
+		return "", Value{}, false
+	}
+	var ptr apt.Expr = &apt.Name{Name: ix.Name}
+	if ix.Base != nil {
+		ptr = &apt.Component{Base: ix.Base, Field: ix.Name}
+	}
+	k, found := ev.objectKey(ptr)
+	if !found {
+		return "", Value{}, false
+	}
+	if _, isSec := ix.Subs[0].(*apt.Section); isSec {
+		return k, Value{}, false
+	}
+	off = ev.closedInt(ev.value(ix.Subs[0]), ix.Pos)
+	return k, off, off.IsKnown()
+}
+
+// allocatesHeap reports whether nodes allocate heap objects, themselves or
+// in the routines they call: a loop that does makes an object per
+// iteration, which only running it iteration by iteration follows.
+func (ev *evaluator) allocatesHeap(nodes []apt.Node) bool {
+	found := false
+	var visit func(nodes []apt.Node)
+	visit = func(nodes []apt.Node) {
+		for _, n := range nodes {
+			apt.Inspect(n, func(m apt.Node) bool {
+				if found {
+					return false
+				}
+				switch x := m.(type) {
+				case *apt.Block:
+					for _, s := range x.Stmts {
+						if s.Kind == apt.StmtAllocate && s.Heap {
+							found = true
+							return false
+						}
+						ev.calleesOf(s.Value, func(r *apt.Routine) {
+							if !found && ev.routineHeap(r) {
+								found = true
+							}
+						})
+					}
+				case *apt.Call:
+					if r := ev.routineNamed(x.Callee); r != nil && ev.routineHeap(r) {
+						found = true
+					}
+				}
+				return !found
+			})
+		}
+	}
+	visit(nodes)
+	return found
+}
+
+// routineHeap memoizes allocatesHeap per routine.
+func (ev *evaluator) routineHeap(r *apt.Routine) bool {
+	if v, ok := ev.heapRoutines[r]; ok {
+		return v
+	}
+	if ev.heapRoutines == nil {
+		ev.heapRoutines = map[*apt.Routine]bool{}
+	}
+	ev.heapRoutines[r] = false // a recursive call adds nothing
+	v := ev.allocatesHeap(r.Body)
+	ev.heapRoutines[r] = v
+	return v
+}
+
+// calleesOf calls f for each routine of the program e calls.
+func (ev *evaluator) calleesOf(e apt.Expr, f func(*apt.Routine)) {
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		if c, ok := x.(*apt.FuncCall); ok && !c.Intrinsic {
+			if r := ev.routineNamed(c.Name); r != nil {
+				f(r)
+			}
+		}
+		return true
+	})
+}
