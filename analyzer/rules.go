@@ -477,7 +477,7 @@ func (p *pass) countVaries(n *cost.Node) bool {
 	if v := p.values(n); v != nil {
 		return v.Count.Max != v.Count.Min
 	}
-	return hasSym(n.Count, cost.Rank)
+	return n.Count.Has(cost.Rank)
 }
 
 func (p *pass) iterationsVary(n *cost.Node) bool {
@@ -487,7 +487,7 @@ func (p *pass) iterationsVary(n *cost.Node) bool {
 	if v := p.values(n); v != nil {
 		return v.Iterations.Max != v.Iterations.Min
 	}
-	return hasSym(n.Iterations, cost.Rank)
+	return n.Iterations.Has(cost.Rank)
 }
 
 // imbalanceSubject describes what depends on the rank at n.
@@ -1638,21 +1638,6 @@ func duration(s float64) string {
 		}
 	}
 	return strconv.FormatFloat(s/1e-12, 'g', 3, 64) + "ps"
-}
-
-// hasSym reports whether any value or guard of pw mentions the symbol.
-func hasSym(pw symbolic.Piecewise, name string) bool {
-	for _, pc := range pw.Pieces {
-		if pc.Value.Has(name) {
-			return true
-		}
-		for _, g := range pc.Guard {
-			if g.E.Has(name) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // valuesHave reports whether any value of pw (guards aside) mentions the

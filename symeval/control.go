@@ -1054,16 +1054,47 @@ func parity(a []symbolic.Expr) (symbolic.Expr, bool) {
 // x = x - c, x = c + x) with c invariant, in one statement at the top level of
 // the body. It returns c by storage key.
 func (ev *evaluator) recurrences(l *apt.Loop, mod []string) map[string]Value {
-	counts := map[string]int{}
-	for _, k := range mod {
-		counts[k] = 0
-	}
 	out := map[string]Value{}
-	modSet := map[string]bool{}
-	for _, k := range mod {
-		modSet[k] = true
+	modSet := keySet(mod)
+	ev.singleAssignments(l, modSet, func(k string, nm *apt.Name, s *apt.Stmt) {
+		bin, ok := s.Value.(*apt.Binary)
+		if !ok || (bin.Op != apt.OpAdd && bin.Op != apt.OpSub) {
+			return
+		}
+		var inc apt.Expr
+		sign := int64(1)
+		if x, ok := bin.X.(*apt.Name); ok && x.Name == nm.Name {
+			inc = bin.Y
+			if bin.Op == apt.OpSub {
+				sign = -1
+			}
+		} else if y, ok := bin.Y.(*apt.Name); ok && y.Name == nm.Name && bin.Op == apt.OpAdd {
+			inc = bin.X
+		}
+		if inc == nil || ev.exprMentions(inc, modSet) {
+			return
+		}
+		if e, ok := ev.value(inc).Single(); ok {
+			out[k] = Known(e.Scale(symbolic.RatInt(sign)))
+		}
+	})
+	return out
+}
+
+// keySet is the set of keys.
+func keySet(keys []string) map[string]bool {
+	out := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		out[k] = true
 	}
-	// Count every assignment to each key anywhere in the body.
+	return out
+}
+
+// singleAssignments calls f for each assignment name = value at the top
+// level of l's body to a variable of mod that the body (nested statements
+// included) assigns nowhere else: the candidates of a recurrence.
+func (ev *evaluator) singleAssignments(l *apt.Loop, mod map[string]bool, f func(k string, nm *apt.Name, s *apt.Stmt)) {
+	counts := map[string]int{}
 	apt.Inspect(&apt.Loop{Body: l.Body}, func(n apt.Node) bool {
 		if b, ok := n.(*apt.Block); ok {
 			for _, s := range b.Stmts {
@@ -1084,34 +1115,11 @@ func (ev *evaluator) recurrences(l *apt.Loop, mod []string) map[string]Value {
 			if !ok || s.Kind != apt.StmtAssign || ev.paramName(nm.Name) != "" {
 				continue
 			}
-			k := ev.key(nm.Name)
-			if counts[k] != 1 || !modSet[k] {
-				continue
-			}
-			bin, ok := s.Value.(*apt.Binary)
-			if !ok || (bin.Op != apt.OpAdd && bin.Op != apt.OpSub) {
-				continue
-			}
-			var inc apt.Expr
-			sign := int64(1)
-			if x, ok := bin.X.(*apt.Name); ok && x.Name == nm.Name {
-				inc = bin.Y
-				if bin.Op == apt.OpSub {
-					sign = -1
-				}
-			} else if y, ok := bin.Y.(*apt.Name); ok && y.Name == nm.Name && bin.Op == apt.OpAdd {
-				inc = bin.X
-			}
-			if inc == nil || ev.exprMentions(inc, modSet) {
-				continue
-			}
-			v := ev.value(inc)
-			if e, ok := v.Single(); ok {
-				out[k] = Known(e.Scale(symbolic.RatInt(sign)))
+			if k := ev.key(nm.Name); counts[k] == 1 && mod[k] {
+				f(k, nm, s)
 			}
 		}
 	}
-	return out
 }
 
 // maxGeometricTrips bounds the trips of a loop whose geometric
@@ -1125,62 +1133,37 @@ const maxGeometricTrips = 1024
 // it, where the trips are a number.
 func (ev *evaluator) geometric(l *apt.Loop, mod []string) map[string]symbolic.Rat {
 	var out map[string]symbolic.Rat
-	modSet := map[string]bool{}
-	for _, k := range mod {
-		modSet[k] = true
-	}
-	counts := map[string]int{}
-	apt.Inspect(&apt.Loop{Body: l.Body}, func(n apt.Node) bool {
-		if b, ok := n.(*apt.Block); ok {
-			for _, s := range b.Stmts {
-				if nm, ok := s.Target.(*apt.Name); ok && s.Kind == apt.StmtAssign {
-					counts[ev.key(nm.Name)]++
-				}
-			}
+	modSet := keySet(mod)
+	ev.singleAssignments(l, modSet, func(k string, nm *apt.Name, s *apt.Stmt) {
+		bin, ok := s.Value.(*apt.Binary)
+		if !ok || bin.IntDiv || (bin.Op != apt.OpMul && bin.Op != apt.OpDiv) {
+			return
 		}
-		return true
-	})
-	for _, n := range l.Body {
-		b, ok := n.(*apt.Block)
+		var other apt.Expr
+		if x, ok := bin.X.(*apt.Name); ok && x.Name == nm.Name {
+			other = bin.Y
+		} else if y, ok := bin.Y.(*apt.Name); ok && y.Name == nm.Name && bin.Op == apt.OpMul {
+			other = bin.X
+		}
+		if other == nil || ev.exprMentions(other, modSet) {
+			return
+		}
+		e, ok := ev.value(other).Single()
 		if !ok {
-			continue
+			return
 		}
-		for _, s := range b.Stmts {
-			nm, ok := s.Target.(*apt.Name)
-			if !ok || s.Kind != apt.StmtAssign || ev.paramName(nm.Name) != "" {
-				continue
-			}
-			k := ev.key(nm.Name)
-			bin, ok := s.Value.(*apt.Binary)
-			if counts[k] != 1 || !modSet[k] || !ok || bin.IntDiv || (bin.Op != apt.OpMul && bin.Op != apt.OpDiv) {
-				continue
-			}
-			var other apt.Expr
-			if x, ok := bin.X.(*apt.Name); ok && x.Name == nm.Name {
-				other = bin.Y
-			} else if y, ok := bin.Y.(*apt.Name); ok && y.Name == nm.Name && bin.Op == apt.OpMul {
-				other = bin.X
-			}
-			if other == nil || ev.exprMentions(other, modSet) {
-				continue
-			}
-			e, ok := ev.value(other).Single()
-			if !ok {
-				continue
-			}
-			c, ok := e.Const()
-			if !ok || c.IsZero() {
-				continue
-			}
-			if bin.Op == apt.OpDiv {
-				c = c.Inv()
-			}
-			if out == nil {
-				out = map[string]symbolic.Rat{}
-			}
-			out[k] = c
+		c, ok := e.Const()
+		if !ok || c.IsZero() {
+			return
 		}
-	}
+		if bin.Op == apt.OpDiv {
+			c = c.Inv()
+		}
+		if out == nil {
+			out = map[string]symbolic.Rat{}
+		}
+		out[k] = c
+	})
 	return out
 }
 

@@ -242,6 +242,7 @@ type evaluator struct {
 	// heap holds the heap objects by address (heap.go).
 	heap         map[int64]*heapObj
 	heapRoutines map[*apt.Routine]bool
+	hasHeap      int // heapProgram: 0 not yet known, 1 yes, -1 no
 	// initialised maps the storage keys of module variables with an
 	// initialiser to their declarations (initialValue).
 	initialised map[string]*apt.Var

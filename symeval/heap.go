@@ -216,3 +216,18 @@ func (ev *evaluator) calleesOf(e apt.Expr, f func(*apt.Routine)) {
 		return true
 	})
 }
+
+// heapProgram reports (once) whether any routine of the program allocates
+// heap objects: only then are loops checked for allocations.
+func (ev *evaluator) heapProgram() bool {
+	if ev.hasHeap == 0 {
+		ev.hasHeap = -1
+		for _, r := range allRoutines(ev.prog) {
+			if ev.routineHeap(r) {
+				ev.hasHeap = 1
+				break
+			}
+		}
+	}
+	return ev.hasHeap > 0
+}

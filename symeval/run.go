@@ -710,7 +710,7 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 			}
 		}
 	}
-	if arrays || ev.heap != nil && ev.allocatesHeap(l.Body) {
+	if arrays || ev.heapProgram() && ev.allocatesHeap(l.Body) {
 		// (A loop that allocates heap objects makes one per iteration.)
 		return scalars, true
 	}
