@@ -342,6 +342,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		points = nil
 	}
 	bar := newSweepProgress(stderr, len(points), cf.reps)
+	exitNoted := false
 	defer bar.finish()
 	for _, pt := range points {
 		vals := sweep.BuildValues(res.Params, pt.Params)
@@ -407,6 +408,10 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 				os.RemoveAll(r.Dir)
 			}
 			bar.ran(pt, rep, r)
+			if r.Exit != "" && !exitNoted {
+				exitNoted = true
+				bar.say("mkvet calibrate: note: runs end with %s after every rank wrote its records (the program's own status): kept", r.Exit)
+			}
 			if r.Err != nil {
 				bar.say("mkvet calibrate: run %s rep %d failed: %v", pt, rep+1, r.Err)
 				if s := strings.TrimSpace(r.Stderr); s != "" {

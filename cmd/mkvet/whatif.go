@@ -1231,7 +1231,8 @@ func writeWhatifTable(dst io.Writer, out *whatifOutput) {
 			if out.Size != "" {
 				extra += "\t" + ns
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%.3f\t%.3f\t%.3f\t%*s\t%s\t\n", r.P, fmtSeconds(r.Time), r.Speedup, r.Efficiency, r.CommShare, domWidth, r.Dominant, extra)
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.3f\t%*s\t%s\t\n", r.P, fmtSeconds(r.Time), ratioCell(r.Speedup), ratioCell(r.Efficiency),
+				r.CommShare, domWidth, r.Dominant, extra)
 		}
 		tw.Flush()
 	}
@@ -1283,6 +1284,15 @@ func writeWhatifTable(dst io.Writer, out *whatifOutput) {
 	for _, n := range out.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
+}
+
+// ratioCell prints a speedup or efficiency, "-" where there is none (the
+// program does not run on one process).
+func ratioCell(x float64) string {
+	if math.IsNaN(x) {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", x)
 }
 
 // oneLine shortens a long multi-line closed form for the table header.
@@ -1666,6 +1676,11 @@ func (wf *whatifFlags) evalPoint(res *pointResult, assume []symbolic.Relation, m
 		// says which, and the other process counts still get theirs;
 		// a sweep none of whose process counts has them fails.
 		pm.incomplete = fmt.Sprintf("no value for %s; give %s", clipList(missing, 6), defsHint(missing[:min(len(missing), 6)]))
+		if rep.DataOnly(missing) {
+			pm.incomplete = fmt.Sprintf("no value for %s, values of the program's data: calibrate it on a few small runs "+
+				"(mkvet calibrate) and predict with -runs, which measures them, or give %s", clipList(missing, 6),
+				defsHint(missing[:min(len(missing), 6)]))
+		}
 		res.missing = true
 		return nil
 	}

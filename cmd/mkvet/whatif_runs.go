@@ -235,11 +235,17 @@ func (wf *whatifFlags) calibrated(files []string, ps []int64, kind whatif.PlotKi
 				row.Efficiency = row.Speedup / float64(p)
 				row.CommShare = comm / pred.Total
 			}
+			if t1 <= 0 {
+				row.Speedup, row.Efficiency = math.NaN(), math.NaN()
+			}
 			rj.Time, rj.Speedup, rj.Efficiency, rj.CommShare, rj.Dominant = row.Time, row.Speedup, row.Efficiency, row.CommShare, row.Dominant
 			tab.Rows = append(tab.Rows, rj)
 			tab.rows = append(tab.rows, row)
 		}
 		out.Tables = append(out.Tables, tab)
+		if t1 <= 0 && sr.label == all[0].label {
+			note("no speedups: the program does not run on one process")
+		}
 	}
 	for _, k := range warnOrder {
 		at := warnAt[k]

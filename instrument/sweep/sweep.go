@@ -275,6 +275,10 @@ type Run struct {
 	// Err is set when the run failed: non-zero exit, timeout, missing or
 	// malformed rank files.
 	Err error
+	// Exit is the launcher's failure when every rank still wrote its
+	// records at MPI_Finalize: the program's own exit status (NPB DT's
+	// main returns 1), not a failed run.
+	Exit string
 }
 
 // Vars are the values of a run's templates at point p: {P}, {exe}, {dir},
@@ -355,6 +359,12 @@ func (c *Config) Run(b *Build, p Point, rep int, runDir, runID string) *Run {
 		r.Err = fmt.Errorf("timed out after %v", timeout)
 		return r
 	case err != nil:
+		if recs, rerr := instrument.ReadRun(runDir, p.P); rerr == nil {
+			// Every rank finished and wrote its records: the status is
+			// the program's own.
+			r.Records, r.Exit = recs, err.Error()
+			return r
+		}
 		r.Err = fmt.Errorf("%s: %v", strings.Join(argv, " "), err)
 		return r
 	}
