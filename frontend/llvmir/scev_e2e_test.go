@@ -56,37 +56,47 @@ func TestTripCountsAgainstSCEV(t *testing.T) {
 		for _, d := range l.diags {
 			t.Errorf("%v: %v", pt, d)
 		}
-		outer := enclosingLoops(l.prog)
-		for _, s := range l.sites {
-			lp, ok := s.Node.(*apt.Loop)
-			if !ok {
-				continue
-			}
-			rec := loopRec{fn: s.Func.Name(), header: s.Header.Name(), bottom: s.Bottom, node: lp, outer: outer[lp]}
-			want, ok := scev[rec.fn+"/"+rec.header]
-			if !ok {
-				t.Errorf("%v: %s loop %s at %s: SCEV has no count", pt, rec.fn, rec.header, rec.node.Span.Start())
-				continue
-			}
-			if rec.bottom {
-				want++
-			}
-			got, ok := tripCount(rec)
-			if !ok {
-				t.Errorf("%v: %s loop %s at %s: no constant trip count (%s)", pt, rec.fn, rec.header, rec.node.Span.Start(), apt.FormatExpr(rec.node.Upper))
-				continue
-			}
-			if got != want {
-				t.Errorf("%v: %s loop %s at %s: trip count %d, SCEV %d (DO %s = %s, %s, %v)", pt, rec.fn, rec.header,
-					rec.node.Span.Start(), got, want, rec.node.Var, apt.FormatExpr(rec.node.Lower), apt.FormatExpr(rec.node.Upper), rec.node.Step)
-			}
-			compared++
-		}
+		compared += compareWithSCEV(t, l, scev, nil, fmt.Sprint(pt))
 	}
 	if compared < 8*15 {
 		t.Errorf("compared %d loops, want every loop of the kernels at every point", compared)
 	}
 	t.Logf("%d loop trip counts agree with SCEV at %d points", compared, len(points))
+}
+
+// compareWithSCEV compares the trip count of every counted loop of the
+// lifted program, its bounds evaluated with inputs (the values the bounds
+// read), with SCEV's backedge-taken count of its IR loop (one more where the
+// test is at the bottom), and returns how many it compared; at says where.
+func compareWithSCEV(t *testing.T, l *lifter, scev map[string]int64, inputs map[string]int64, at string) (compared int) {
+	t.Helper()
+	outer := enclosingLoops(l.prog)
+	for _, s := range l.sites {
+		lp, ok := s.Node.(*apt.Loop)
+		if !ok {
+			continue
+		}
+		rec := loopRec{fn: s.Func.Name(), header: s.Header.Name(), bottom: s.Bottom, node: lp, outer: outer[lp]}
+		want, ok := scev[rec.fn+"/"+rec.header]
+		if !ok {
+			t.Errorf("%s: %s loop %s at %s: SCEV has no count", at, rec.fn, rec.header, lp.Span.Start())
+			continue
+		}
+		if rec.bottom {
+			want++
+		}
+		got, ok := tripCountAt(rec, inputs)
+		if !ok {
+			t.Errorf("%s: %s loop %s at %s: no trip count from the bounds (%s)", at, rec.fn, rec.header, lp.Span.Start(), apt.FormatExpr(lp.Upper))
+			continue
+		}
+		if got != want {
+			t.Errorf("%s: %s loop %s at %s: trip count %d, SCEV %d (DO %s = %s, %s, %v)", at, rec.fn, rec.header,
+				lp.Span.Start(), got, want, lp.Var, apt.FormatExpr(lp.Lower), apt.FormatExpr(lp.Upper), lp.Step)
+		}
+		compared++
+	}
+	return compared
 }
 
 // loopRec is a loop of the APT with its IR loop (function and header) and
@@ -157,7 +167,6 @@ func TestTripCountsFromArgvAgainstSCEV(t *testing.T) {
 	for len(points) < 8 {
 		points = append(points, [2]int64{1 + rng.Int63n(70), rng.Int63n(50)})
 	}
-	outer := enclosingLoops(l.prog)
 	compared := 0
 	for _, pt := range points {
 		k := 0
@@ -168,32 +177,7 @@ func TestTripCountsFromArgvAgainstSCEV(t *testing.T) {
 			return []byte(fmt.Sprintf("%s = add %s 0, %d", sub[1], sub[2], v))
 		})
 		scev := scevCounts(t, tools[1], name, fixed)
-		for _, s := range l.sites {
-			lp, ok := s.Node.(*apt.Loop)
-			if !ok {
-				continue
-			}
-			rec := loopRec{fn: s.Func.Name(), header: s.Header.Name(), bottom: s.Bottom, node: lp, outer: outer[lp]}
-			want, ok := scev[rec.fn+"/"+rec.header]
-			if !ok {
-				t.Errorf("n=%d m=%d: loop %s at %s: SCEV has no count", pt[0], pt[1], rec.header, lp.Span.Start())
-				continue
-			}
-			if rec.bottom {
-				want++
-			}
-			got, ok := tripCountAt(rec, map[string]int64{"n": pt[0], "m": pt[1]})
-			if !ok {
-				t.Errorf("n=%d m=%d: loop %s at %s: no trip count from the bounds (%s)", pt[0], pt[1], rec.header,
-					lp.Span.Start(), apt.FormatExpr(lp.Upper))
-				continue
-			}
-			if got != want {
-				t.Errorf("n=%d m=%d: loop %s at %s: trip count %d, SCEV %d (DO %s = %s, %s, %v)", pt[0], pt[1], rec.header,
-					lp.Span.Start(), got, want, lp.Var, apt.FormatExpr(lp.Lower), apt.FormatExpr(lp.Upper), lp.Step)
-			}
-			compared++
-		}
+		compared += compareWithSCEV(t, l, scev, map[string]int64{"n": pt[0], "m": pt[1]}, fmt.Sprintf("n=%d m=%d", pt[0], pt[1]))
 	}
 	if compared < 8*10 {
 		t.Errorf("compared %d loops, want the 10 loops at each of the 8 points", compared)
@@ -247,12 +231,9 @@ func scevCounts(t *testing.T, opt, name string, ir []byte) map[string]int64 {
 	return counts
 }
 
-// tripCount evaluates a counted loop's Fortran trip count with the
-// enclosing loops at their first iterations.
-func tripCount(rec loopRec) (int64, bool) { return tripCountAt(rec, nil) }
-
-// tripCountAt is tripCount with the values of names the bounds read
-// (inputs).
+// tripCountAt evaluates a counted loop's Fortran trip count with the
+// enclosing loops at their first iterations and the values of names the
+// bounds read (inputs).
 func tripCountAt(rec loopRec, inputs map[string]int64) (int64, bool) {
 	env := maps.Clone(inputs)
 	if env == nil {
