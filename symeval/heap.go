@@ -30,17 +30,17 @@ const (
 	heapStride int64 = 1 << 20
 )
 
-// heapObj is one allocated object.
+// heapObj is one allocated object: its storage key.
 type heapObj struct {
-	key   string
-	elems Value // elements allocated (1 for a struct)
+	key string
 }
 
 // allocHeap evaluates a heap allocation target(0:n-1): a new object whose
 // address target receives, where the allocation is made once per walk of
 // the enclosing code (no loop around it walked symbolically). A
 // reallocation (from, the pointer realloc is given) keeps the object, its
-// elements and its address, with the new extent.
+// elements and its address. Objects are unbounded: the extent is the
+// program's business, the elements stored are the evaluation's.
 func (ev *evaluator) allocHeap(a, from apt.Expr) {
 	ix, ok := a.(*apt.Index)
 	if !ok {
@@ -48,8 +48,7 @@ func (ev *evaluator) allocHeap(a, from apt.Expr) {
 	}
 	if from != nil {
 		if v := ev.value(from); v.IsKnown() {
-			if o, ok := ev.objectOf(v); ok {
-				o.elems = Value{} // grown: the extent is the new one
+			if _, ok := ev.objectOf(v); ok {
 				ev.store(ix.Name, v)
 				return
 			}
@@ -61,22 +60,12 @@ func (ev *evaluator) allocHeap(a, from apt.Expr) {
 		ev.store(ix.Name, unknownValue(ix.Name, "the address "+ix.Name+" receives from an allocation in a loop", false))
 		return
 	}
-	n := Known(symbolic.Int(1))
-	if len(ix.Subs) == 1 {
-		if sec, ok := ix.Subs[0].(*apt.Section); ok && sec.Hi != nil {
-			lo := Known(symbolic.Int(0))
-			if sec.Lo != nil {
-				lo = ev.value(sec.Lo)
-			}
-			n, _ = lift2(lo, ev.value(sec.Hi), extent)
-		}
-	}
 	id := int64(len(ev.heap))
 	addr := heapBase + id*heapStride
 	if ev.heap == nil {
 		ev.heap = map[int64]*heapObj{}
 	}
-	ev.heap[addr] = &heapObj{key: "&" + strconv.FormatInt(id, 10), elems: n}
+	ev.heap[addr] = &heapObj{key: "&" + strconv.FormatInt(id, 10)}
 	ev.store(ix.Name, Known(symbolic.Int(addr)))
 }
 
