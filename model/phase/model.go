@@ -438,7 +438,7 @@ func pwText(pw symbolic.Piecewise) string {
 // MeanOverRanks returns the mean of a per-rank closed form over the ranks,
 // (1/P) * sum over rank = 0..P-1, summed exactly by the counting engine.
 func (a *Analysis) MeanOverRanks(pw symbolic.Piecewise) (symbolic.Piecewise, error) {
-	if !pwHas(pw, cost.Rank) {
+	if !pw.Has(cost.Rank) {
 		return pw, nil
 	}
 	P := symbolic.Sym(cost.Size)

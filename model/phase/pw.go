@@ -306,17 +306,3 @@ func pwSubst(pw symbolic.Piecewise, sub map[string]symbolic.Expr) (symbolic.Piec
 	return out, nil
 }
 
-// pwHas reports whether pw mentions the symbol name.
-func pwHas(pw symbolic.Piecewise, name string) bool {
-	for _, p := range pw.Pieces {
-		if p.Value.Has(name) {
-			return true
-		}
-		for _, r := range p.Guard {
-			if r.E.Has(name) {
-				return true
-			}
-		}
-	}
-	return false
-}

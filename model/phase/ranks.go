@@ -133,7 +133,7 @@ var rankCandidates = []string{"0", "P - 1", "min(1, P - 1)", "max(P - 2, 0)"}
 // dropped: an upper bound when the pieces are non-negative) is taken and
 // the Method says whether it matched the maximum at every sample.
 func (a *Analysis) MaxOverRanks(pw symbolic.Piecewise) (Max, error) {
-	if !pwHas(pw, cost.Rank) {
+	if !pw.Has(cost.Rank) {
 		return Max{Value: pw, Method: RankFree}, nil
 	}
 	// The maximum at each sample.
