@@ -305,4 +305,3 @@ func pwSubst(pw symbolic.Piecewise, sub map[string]symbolic.Expr) (symbolic.Piec
 	}
 	return out, nil
 }
-
