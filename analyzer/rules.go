@@ -413,7 +413,7 @@ func (p *pass) hotLoop(n *cost.Node, f fraction) {
 			tail += ", " + duration(s) + " on " + p.opt.Machine.Name
 		}
 		msg += " (" + p.atPrefix() + tail + ")"
-	} else if sz := sizes(p.r.Work); len(sz) > 0 {
+	} else if sz := p.sizesOf(p.r.Work); len(sz) > 0 {
 		facts["sizes"] = sz
 		msg += " as " + grow(sz)
 	}
@@ -848,6 +848,8 @@ func unresolvedParams(p *pass) {
 			origin, how = "read", "is read at run time"
 		case cost.FromCommandLine:
 			origin, how = "command-line", "comes from the command line"
+		case cost.FromArguments:
+			origin, how = "arguments", "comes from the program's arguments"
 		case cost.FromUnresolved:
 			origin, how = "unresolved", "is not known statically"
 		case cost.FromFrequency:
@@ -892,22 +894,27 @@ func unresolvedParams(p *pass) {
 				dset = defs[0] + ",… (check -json lists all)"
 			}
 		}
-		give := fmt.Sprintf("give -D %s or a '!mk$ param %s = ...' line", dset, q.Name)
+		// Directives are Fortran comments: a C program compiled to IR
+		// has no place for them, and -D is what it is given.
+		directives := p.r.Program == nil || !p.r.Program.FromIR
+		give := fmt.Sprintf("give -D %s", dset)
+		iterations := give
+		if directives {
+			give += fmt.Sprintf(" or a '!mk$ param %s = ...' line", q.Name)
+			iterations += " or '!mk$ iterations ...' before the loop"
+		}
 		switch q.Origin {
 		case cost.FromFrequency:
 			give = fmt.Sprintf("give -D %s (percent)", dset)
 		case cost.FromTripCount:
-			give = fmt.Sprintf("give -D %s or '!mk$ iterations ...' before the loop", dset)
-		case cost.FromCommandLine:
-			if strings.Contains(q.What, "argv(") || strings.Contains(q.What, "the program's arguments") {
-				// A C program's argv or argc.
-				give = "give the program's arguments with -args"
-			}
+			give = iterations
+		case cost.FromArguments:
+			give = fmt.Sprintf("give the program's arguments with -args, or -D %s", dset)
 		}
 		loop := loops[q.Pos]
 		if loop != nil && q.Origin == cost.FromUnresolved {
 			facts["loop"] = loop.Node.Base().ID
-			give = fmt.Sprintf("give -D %s or '!mk$ iterations ...' before the loop", dset)
+			give = iterations
 		}
 		// The finding is at q.Pos: the description need not say where
 		// again, and a long condition is cut (facts keep it whole).
@@ -1581,6 +1588,20 @@ func rankList(rs []int) string {
 		return "rank " + cost.Ranks(rs)
 	}
 	return "ranks " + cost.Ranks(rs)
+}
+
+// sizesOf is sizes(pw) without the parameters that are choices, not
+// sizes: a percentage (FromFrequency), a result of the program's
+// arguments' text (FromArguments).
+func (p *pass) sizesOf(pw symbolic.Piecewise) []string {
+	return slices.DeleteFunc(sizes(pw), func(s string) bool {
+		for _, q := range p.r.Params {
+			if q.Name == s {
+				return q.Origin == cost.FromFrequency || q.Origin == cost.FromArguments
+			}
+		}
+		return false
+	})
 }
 
 // grow formats "n grows", "n and m grow", "n, m and k grow".

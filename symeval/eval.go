@@ -845,7 +845,21 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 			u := &unknown{hint: formal, what: "the argument " + formal + " of " + r.Name, real: real}
 			if len(r.Formals) >= 2 && formal == r.Formals[0] && !real && ev.args == nil && len(r.Body) > 0 && r.Kind == apt.KindProgram {
 				// C's argc: how many arguments the program was given.
-				u.what, u.cmdline = "the number of the program's arguments, "+formal, true
+				if k := parsedArgs(r); k > 0 {
+					// The program parses argv[1..k] into values the
+					// point names (-D n=...): it is taken to run with
+					// them, so a test such as argc > 1 picks them over
+					// its own defaults.
+					ev.assignKey(fr.id+"."+formal, Known(symbolic.Int(int64(k+1))))
+					them, with := fmt.Sprintf("argv[1..%d]", k), "them"
+					if k == 1 {
+						them, with = "argv[1]", "it"
+					}
+					ev.res.Assumed = appendAssumption(ev.res.Assumed, Assumption{Pos: r.Span.Start(),
+						What: fmt.Sprintf("the program parses %s: it is taken to run with %s, %s = %d (-args gives the arguments)", them, with, formal, k+1)})
+					continue
+				}
+				u.what, u.cmdline = formal+", the number of the program's arguments", true
 			}
 			ev.assignKey(fr.id+"."+formal, Value{unk: u})
 		}
@@ -1014,13 +1028,28 @@ func (ev *evaluator) assignKey(k string, v Value) {
 	ev.env.set(k, ev.pruneRanks(v))
 }
 
+// parsedArgs is the highest k for which the program r parses argv[k] into
+// a value (apt.IO.Arg), 0 when it parses none.
+func parsedArgs(r *apt.Routine) int {
+	k := 0
+	for _, n := range r.Body {
+		apt.Inspect(n, func(n apt.Node) bool {
+			if io, ok := n.(*apt.IO); ok {
+				k = max(k, io.Arg)
+			}
+			return true
+		})
+	}
+	return k
+}
+
 // paramOf returns the parameter an unknown value stands for where a closed
 // form is needed, creating it on first use.
 func (ev *evaluator) paramOf(u *unknown, pos apt.Pos) symbolic.Expr {
 	if u.param == nil {
 		origin := FromUnresolved
 		if u.cmdline {
-			origin = FromCommandLine
+			origin = FromArguments
 		}
 		u.param = ev.newParam(u.hint, origin, pos, u.what, u.real)
 		if u.lo != nil && u.hi != nil {
@@ -1176,7 +1205,11 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 					ev.store(name, Known(symbolic.Int(cAtoi(ev.args[n.Arg-1]))))
 					continue
 				}
-				p := ev.newParam(name, FromRead, n.Span.Start(), "the value read into "+name, real)
+				what := "the value read into " + name
+				if n.Arg > 0 {
+					what = fmt.Sprintf("the value parsed into %s from argv[%d]", name, n.Arg)
+				}
+				p := ev.newParam(name, FromRead, n.Span.Start(), what, real)
 				ev.store(name, Known(p.expr()))
 			}
 		}

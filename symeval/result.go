@@ -73,6 +73,7 @@ const (
 	FromUnresolved                    // a value the evaluation could not derive
 	FromFrequency                     // how often an unanalysable branch is taken, in percent
 	FromTripCount                     // the trip count of a loop the evaluation cannot bound
+	FromArguments                     // a C program's argc or a result from the text of argv, not given (Options.Args)
 )
 
 // Param is a symbol that stands for a value the program does not fix

@@ -83,8 +83,8 @@ type unknown struct {
 	// lo and hi bound the value where the evaluation knows bounds (a
 	// counter a loop changes by at most one step per iteration).
 	lo, hi *symbolic.Expr
-	// cmdline marks a value computed from the text of a command-line
-	// argument not given (Options.Args).
+	// cmdline marks a C program's argc, or a value computed from the text
+	// of its argv, where the arguments are not given (Options.Args).
 	cmdline bool
 }
 

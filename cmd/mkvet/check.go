@@ -198,8 +198,8 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 }
 
 // argvOnly reports whether some of the missing values are the text or the
-// number of a C program's arguments (FromCommandLine values -args gives)
-// and the others values of its data.
+// number of a C program's arguments (FromArguments: -args gives them) and
+// the others values of its data.
 func argvOnly(r *cost.Report, missing []string) bool {
 	byName := map[string]*cost.Param{}
 	for _, q := range r.Params {
@@ -211,7 +211,7 @@ func argvOnly(r *cost.Report, missing []string) bool {
 		switch {
 		case q == nil:
 			return false
-		case q.Origin == cost.FromCommandLine && (strings.Contains(q.What, "argv(") || strings.Contains(q.What, "the program's arguments")):
+		case q.Origin == cost.FromArguments:
 			argv = true
 		case !q.Origin.Data():
 			return false
@@ -399,17 +399,21 @@ func firstOf(items []string, sep string) string {
 // Fields are only ever added, never renamed; Version counts incompatible
 // changes.
 type checkJSON struct {
-	Version     int              `json:"version"`
-	Files       []string         `json:"files"`
-	Entry       string           `json:"entry"`
-	Parallel    bool             `json:"parallel"`
-	Point       map[string]int64 `json:"point"`
-	Missing     []string         `json:"missing"`
-	Machine     string           `json:"machine,omitempty"`
-	Params      []paramJSON      `json:"params"`
-	Work        workJSON         `json:"work"`
-	Nodes       []nodeJSON       `json:"nodes"`
-	Diagnostics []diagJSON       `json:"diagnostics"`
+	Version  int              `json:"version"`
+	Files    []string         `json:"files"`
+	Entry    string           `json:"entry"`
+	Parallel bool             `json:"parallel"`
+	Point    map[string]int64 `json:"point"`
+	Missing  []string         `json:"missing"`
+	Machine  string           `json:"machine,omitempty"`
+	Params   []paramJSON      `json:"params"`
+	// Assumed and AbsentInputs are what the text output's notes say the
+	// evaluation took without being told.
+	Assumed      []assumedJSON `json:"assumed,omitempty"`
+	AbsentInputs []inputJSON   `json:"absent_inputs,omitempty"`
+	Work         workJSON      `json:"work"`
+	Nodes        []nodeJSON    `json:"nodes"`
+	Diagnostics  []diagJSON    `json:"diagnostics"`
 }
 
 // nodeJSON is one loop, call or MPI call: its per-rank count and work as
@@ -473,6 +477,21 @@ type paramJSON struct {
 	Value   *int64 `json:"value,omitempty"`
 }
 
+// assumedJSON is a choice the counts rest on, where the program depends
+// on what the analysis cannot see.
+type assumedJSON struct {
+	Pos  string `json:"pos"`
+	What string `json:"what"`
+}
+
+// inputJSON is a file the program reads only when present, taken as
+// absent: how it reads it (IOSTAT=, ERR=, INQUIRE EXIST=).
+type inputJSON struct {
+	Pos  string `json:"pos"`
+	Name string `json:"name"`
+	How  string `json:"how"`
+}
+
 // workJSON is the program's work: its closed form and its values at the
 // point.
 type workJSON struct {
@@ -510,7 +529,7 @@ type diagJSON struct {
 var originNames = map[cost.ParamOrigin]string{
 	cost.FromAnnotation: "annotation", cost.FromRead: "read",
 	cost.FromCommandLine: "command-line", cost.FromUnresolved: "unresolved",
-	cost.FromFrequency: "frequency", cost.FromTripCount: "trip-count",
+	cost.FromFrequency: "frequency", cost.FromTripCount: "trip-count", cost.FromArguments: "arguments",
 }
 
 func checkOutput(cd *costed, ds []analyzer.Diagnostic) checkJSON {
@@ -540,6 +559,12 @@ func checkOutput(cd *costed, ds []analyzer.Diagnostic) checkJSON {
 			v.Seconds = analyzer.Round(w.Max * cd.machine.Ops.Resolved().Add.Float64())
 		}
 		out.Work.At = v
+	}
+	for _, a := range r.Assumed {
+		out.Assumed = append(out.Assumed, assumedJSON{Pos: a.Pos.String(), What: a.What})
+	}
+	for _, in := range r.Inputs {
+		out.AbsentInputs = append(out.AbsentInputs, inputJSON{Pos: in.Pos.String(), Name: in.Name, How: in.How})
 	}
 	for _, q := range r.Params {
 		p := paramJSON{Name: q.Name, Origin: originNames[q.Origin], Pos: q.Pos.String(), What: q.What}

@@ -29,6 +29,9 @@ type Program struct {
 	NodeBase
 	Files    []string   `json:"files"`
 	Routines []*Routine `json:"routines"`
+	// FromIR is set for a program lifted from LLVM IR (C, C++): it
+	// carries no `!mk$` directives, which are Fortran comments.
+	FromIR bool `json:"from_ir,omitempty"`
 
 	routines map[string]*Routine
 	hosts    map[*Routine]*Routine

@@ -115,7 +115,7 @@ func tool(set, env, def string) string {
 func ParseFiles(paths []string, cfg Config) (*apt.Program, []apt.Diagnostic) {
 	ir, name, diags := Compile(paths, cfg)
 	if ir == nil {
-		return &apt.Program{Files: paths}, diags
+		return &apt.Program{Files: paths, FromIR: true}, diags
 	}
 	prog, more := ParseIR(name, ir, paths)
 	return prog, append(diags, more...)

@@ -151,9 +151,6 @@ func (l *lifter) function(f *ir.Func) (r *apt.Routine) {
 	x.decideInline()
 	x.resolveInterference()
 	x.r.Body = x.seq(nil, 0, -1, false)
-	if kind == apt.KindProgram {
-		x.r.Body = append(x.argc(), x.r.Body...)
-	}
 	if x.stopped {
 		x.r.Body = []apt.Node{x.unknown(x.r.Span.Start(), "function "+name,
 			fmt.Sprintf("the function's control flow would need more than %d APT nodes when structured; its cost is unknown", maxNodes))}
@@ -505,38 +502,6 @@ func (x *fn) declare(name string, t apt.Type, d []apt.Dim) *apt.Var {
 	x.vars[name] = v
 	x.r.Scope.Add(v)
 	return v
-}
-
-// argc sets main's argument count: the program is taken to run with every
-// command-line argument it reads (argv[k] parsed by atoi and the like), so
-// the values parsed from them are the input parameters (named after their
-// variables, -D n=...), and a test such as argc > 1 selects them over the
-// program's own defaults.
-func (x *fn) argc() []apt.Node {
-	if len(x.f.Params) < 2 {
-		return nil
-	}
-	argv := x.f.Params[1]
-	maxK := int64(-1)
-	for _, b := range x.g.blocks {
-		for _, inst := range b.Insts {
-			c, ok := inst.(*ir.InstCall)
-			if !ok || len(c.Args) == 0 {
-				continue
-			}
-			if n, f := calleeName(c); !inputFuncs[n] || f == nil || len(f.Blocks) > 0 {
-				continue
-			}
-			if k, ok := x.argvIndex(unwrapArg(c.Args[0]), argv); ok && k > maxK {
-				maxK = k
-			}
-		}
-	}
-	if maxK < 1 {
-		return nil
-	}
-	n := x.names[x.f.Params[0]]
-	return []apt.Node{block(&apt.Stmt{Span: x.r.Span, Kind: apt.StmtAssign, Target: x.nameExpr(n, x.vars[n].Type), Value: intConst(maxK + 1)})}
 }
 
 // argvIndex recognises argv[k] (a load of element k of main's argv,

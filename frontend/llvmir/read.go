@@ -34,7 +34,7 @@ const maxNodes = 200000
 func ParseIR(name string, src []byte, files []string) (*apt.Program, []apt.Diagnostic) {
 	l, diags := lift(name, src, files)
 	if l == nil {
-		return &apt.Program{Files: files}, diags
+		return &apt.Program{Files: files, FromIR: true}, diags
 	}
 	return l.Prog, diags
 }
@@ -214,7 +214,7 @@ func Load(paths []string, cfg Config) (*Lifted, []apt.Diagnostic) {
 func newLifter(m *ir.Module, name string, files []string) *lifter {
 	cwd, _ := os.Getwd()
 	return &lifter{m: m, name: name, files: files, cwd: cwd,
-		prog:      &apt.Program{Files: files},
+		prog:      &apt.Program{Files: files, FromIR: true},
 		fileNames: map[*metadata.DIFile]string{}, routines: map[*ir.Func]*apt.Routine{},
 		fnames: map[*ir.Func]string{}, globals: map[*ir.Global]*apt.Var{}, stores: map[*ir.Func]map[*ir.Global]bool{}}
 }

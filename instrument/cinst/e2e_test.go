@@ -3,6 +3,7 @@ package cinst_test
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,18 +19,23 @@ import (
 
 // cCase is a C test program, the names of its command-line arguments in
 // order, and the sizes it runs at (with remainders for P = 2 and 4).
+// With modes, each run's argv is a mode's words, then the sizes, and the
+// analysis is given the whole argv (cost.Options.Args, mkvet's -args), not
+// the sizes by name: the program chooses what it does by the words.
 type cCase struct {
 	file  string
 	args  []string
 	sizes [][]int64
+	modes [][]string
 }
 
 var cCases = []cCase{
-	{"ring.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 5}}},
-	{"blockcyclic.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {101, 33}}},
-	{"pipeline.c", []string{"n", "m"}, [][]int64{{5, 3}, {17, 6}, {64, 2}}},
-	{"halo2d.c", []string{"nx", "ny", "iters"}, [][]int64{{9, 7, 2}, {16, 13, 3}, {31, 30, 2}}},
-	{"graph.c", []string{"n", "len"}, [][]int64{{5, 10}, {13, 7}, {22, 3}}},
+	{"ring.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 5}}, nil},
+	{"blockcyclic.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {101, 33}}, nil},
+	{"pipeline.c", []string{"n", "m"}, [][]int64{{5, 3}, {17, 6}, {64, 2}}, nil},
+	{"halo2d.c", []string{"nx", "ny", "iters"}, [][]int64{{9, 7, 2}, {16, 13, 3}, {31, 30, 2}}, nil},
+	{"graph.c", []string{"n", "len"}, [][]int64{{5, 10}, {13, 7}, {22, 3}}, nil},
+	{"pattern.c", []string{"n"}, [][]int64{{7}, {64}}, [][]string{{"ring"}, {"all"}, {"none"}}},
 }
 
 // TestCCountsMatchStaticE2E compiles each C test program through the
@@ -62,20 +68,35 @@ func TestCCountsMatchStaticE2E(t *testing.T) {
 			exe := filepath.Join(dir, "prog")
 			build(t, tools[0], res, exe)
 			compared := 0
-			for si, size := range tc.sizes {
-				for _, p := range []int{1, 2, 4} {
-					values := map[string]int64{cost.Size: int64(p)}
-					var argv []string
-					for i, name := range tc.args {
-						values[name] = size[i]
-						argv = append(argv, strconv.FormatInt(size[i], 10))
+			modes := tc.modes
+			if modes == nil {
+				modes = [][]string{nil}
+			}
+			for mi, words := range modes {
+				for si, size := range tc.sizes {
+					for _, p := range []int{1, 2, 4} {
+						values := map[string]int64{cost.Size: int64(p)}
+						argv := slices.Clone(words)
+						for i, name := range tc.args {
+							if tc.modes == nil {
+								values[name] = size[i]
+							}
+							argv = append(argv, strconv.FormatInt(size[i], 10))
+						}
+						opt := cost.Options{}
+						if tc.modes != nil {
+							opt.Args = argv
+						}
+						rep, err := cost.AnalyzeAt(lf.Prog, opt, values)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if missing := rep.MissingParams(values); len(missing) > 0 {
+							t.Fatalf("%s %v: no value for %v", tc.file, argv, missing)
+						}
+						recs, _ := run(t, exe, p, argv, filepath.Join(dir, fmt.Sprintf("run-%d-%d-%d", mi, si, p)))
+						compared += compare(t, tc.file, rep, res, values, recs)
 					}
-					rep, err := cost.AnalyzeAt(lf.Prog, cost.Options{}, values)
-					if err != nil {
-						t.Fatal(err)
-					}
-					recs, _ := run(t, exe, p, argv, filepath.Join(dir, fmt.Sprintf("run-%d-%d", si, p)))
-					compared += compare(t, tc.file, rep, res, values, recs)
 				}
 			}
 			if compared == 0 {

@@ -1173,6 +1173,7 @@ var origins = map[symeval.Origin]ParamOrigin{
 	symeval.FromUnresolved:  FromUnresolved,
 	symeval.FromFrequency:   FromFrequency,
 	symeval.FromTripCount:   FromTripCount,
+	symeval.FromArguments:   FromArguments,
 }
 
 // assumptions builds the assumption set, each relation simplified under the

@@ -93,6 +93,7 @@ const (
 	FromUnresolved                         // a value the evaluation could not derive (a data-dependent bound, a function result)
 	FromFrequency                          // how often a branch with an unanalysable condition is taken, in percent
 	FromTripCount                          // the trip count of a loop the evaluation cannot bound (DO WHILE, endless DO)
+	FromArguments                          // a C program's argc, or a result from the text of its argv: -args gives them
 )
 
 // Param is a named symbol the counts depend on besides P and rank.

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mkvet/mkvet/internal/e2e"
+)
+
+// TestCheckCArgumentsE2E is check on a C program that chooses what it
+// does by the words of its command line (testdata/programs/pattern.c:
+// strcmp on argv[1], atoi of argv[2]), as a user runs it with and without
+// -args. Without them the choice is asked for by MK3001 as a value of the
+// program's arguments (origin "arguments", -args named as the way to give
+// it), the size as a value read at run time, the argument count the
+// program is taken to run with is stated, and no message offers a '!mk$'
+// directive (a C program has no place for one). With them the choice is
+// made: the sends per rank are the program's, 10 steps times P-1 peers
+// for "all", none for another word (the counts against real runs are
+// instrument/cinst's TestCCountsMatchStaticE2E). Findings exit 1, as vet.
+func TestCheckCArgumentsE2E(t *testing.T) {
+	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc")
+	src := filepath.Join(programsDir, "pattern.c")
+
+	out, errs, code := runMkvet(t, "check", "-json", "-D", "P=4", src)
+	if code > 1 {
+		t.Fatalf("check: exit %d\n%s", code, errs)
+	}
+	var r checkJSON
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("check -json: %v\n%s", err, out)
+	}
+	origins := map[string]string{}
+	for _, q := range r.Params {
+		origins[q.Name] = q.Origin
+		if q.Name == "n" && !strings.Contains(q.What, "argv[2]") {
+			t.Errorf("n is described as %q: want where it is parsed from, argv[2]", q.What)
+		}
+	}
+	if origins["n"] != "read" || origins["strcmp"] != "arguments" || origins["strcmp_2"] != "arguments" {
+		t.Errorf("parameter origins %v: want n read, strcmp and strcmp_2 arguments", origins)
+	}
+	asked := 0
+	for _, d := range r.Diagnostics {
+		if strings.Contains(d.Message, "!mk$") {
+			t.Errorf("%s: %s: offers a directive a C program cannot hold", d.Pos, d.Message)
+		}
+		if d.ID == "MK3001" && d.Facts["origin"] == "arguments" {
+			asked++
+			if !strings.Contains(d.Message, "give the program's arguments with -args") {
+				t.Errorf("%s: %s: does not name -args", d.Pos, d.Message)
+			}
+		}
+	}
+	if asked != 2 {
+		t.Errorf("%d MK3001 findings ask for the program's arguments, want 2 (the two strcmp results)", asked)
+	}
+	stated := false
+	for _, a := range r.Assumed {
+		stated = stated || strings.Contains(a.What, "argc = 3")
+	}
+	if !stated {
+		t.Errorf("the assumptions %v do not state the argument count taken (argc = 3)", r.Assumed)
+	}
+	if _, errs, _ := runMkvet(t, "check", "-D", "P=4", src); !strings.Contains(errs, "argc = 3") {
+		t.Errorf("check's notes do not state the argument count taken (argc = 3):\n%s", errs)
+	}
+
+	for _, tc := range []struct {
+		args  string
+		sends float64
+	}{{"all 64", 30}, {"none 64", 0}} {
+		out, errs, code := runMkvet(t, "check", "-json", "-D", "P=4", "-args", tc.args, src)
+		if code > 1 {
+			t.Fatalf("-args %q: exit %d\n%s", tc.args, code, errs)
+		}
+		var r checkJSON
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("-args %q: %v", tc.args, err)
+		}
+		if len(r.Missing) > 0 || len(r.Params) > 0 {
+			t.Errorf("-args %q: parameters %v left, missing %v: the arguments fix them all", tc.args, r.Params, r.Missing)
+		}
+		found := false
+		for _, n := range r.Nodes {
+			if !strings.HasPrefix(n.What, "send") {
+				continue
+			}
+			found = true
+			if n.At == nil || n.At.Count == nil {
+				if tc.sends != 0 {
+					t.Errorf("-args %q: %s at %s has no count at P=4", tc.args, n.What, n.Pos)
+				}
+				continue
+			}
+			if c := n.At.Count; c.Max != tc.sends || c.Min != tc.sends {
+				t.Errorf("-args %q: %s at %s runs %v..%v times per rank, want %v", tc.args, n.What, n.Pos, c.Min, c.Max, tc.sends)
+			}
+		}
+		if !found && tc.sends != 0 {
+			t.Errorf("-args %q: no send in the report", tc.args)
+		}
+	}
+}
