@@ -859,7 +859,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 						What: fmt.Sprintf("the program parses %s: it is taken to run with %s, %s = %d (-args gives the arguments)", them, with, formal, k+1)})
 					continue
 				}
-				u.what, u.cmdline = formal+", the number of the program's arguments", true
+				u.what, u.cmdline = formal+" (the argument count)", true
 			}
 			ev.assignKey(fr.id+"."+formal, Value{unk: u})
 		}
