@@ -227,10 +227,10 @@ func (ev *evaluator) communicator(e apt.Expr) *communicator {
 			}
 		}
 	}
-	what := apt.FormatExpr(e)
+	key, what := apt.FormatExpr(e), ev.src(e)
 	return &communicator{
-		size: unknownValue("size_"+what, "the size of the communicator "+what, false),
-		rank: unknownValue("rank_"+what, "the rank in the communicator "+what, false),
+		size: unknownValue("size_"+key, "the size of the communicator "+what, false),
+		rank: unknownValue("rank_"+key, "the rank in the communicator "+what, false),
 	}
 }
 

@@ -591,7 +591,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			case ok && !isInt && ev.provedHere(symbolic.Rel(e, "<=", symbolic.Int(-1))):
 				stepE, step = e, -1
 			default:
-				ev.diag(l.Step.At(), apt.Warning, "the DO step "+apt.FormatExpr(l.Step)+" is neither a constant nor of a known sign: its loop is counted as if the step were 1")
+				ev.diag(l.Step.At(), apt.Warning, "the DO step "+ev.src(l.Step)+" is neither a constant nor of a known sign: its loop is counted as if the step were 1")
 				o.Inexact, o.Note = true, "the DO step is neither a constant nor of a known sign (counted as 1)"
 			}
 		}
@@ -804,7 +804,8 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		markInexact(o, rankNote)
 	}
 	if doExit != nil && !doExit.used {
-		ev.diag(pos, apt.Warning, "the DO loop without control has no IF (...) EXIT at its top level: its trip count is a parameter")
+		ev.diag(pos, apt.Warning, ev.say("the DO loop without control has no IF (...) EXIT at its top level: its trip count is a parameter",
+			"the loop has no exit test the evaluation can read at its top level: its trip count is a parameter"))
 	}
 	if rows != nil && rowDomains(o, rows.row) {
 		markInexact(o, "the entries of a row are counted in all rows together, but a branch inside depends on the row")
@@ -953,7 +954,7 @@ func (ev *evaluator) bound(e apt.Expr, pos apt.Pos) Value {
 		return Known(ev.paramOf(v.unk, pos))
 	}
 	if !v.IsKnown() {
-		p := ev.newParam("bound", FromUnresolved, pos, "the loop bound "+apt.FormatExpr(e), false)
+		p := ev.newParam("bound", FromUnresolved, pos, "the loop bound "+ev.src(e), false)
 		return Known(p.expr())
 	}
 	return v
@@ -1312,7 +1313,7 @@ func (ev *evaluator) counterExit(l *apt.Loop) (symbolic.Expr, bool) {
 		if !onData(d) {
 			return none, false
 		}
-		data = append(data, apt.FormatExpr(d))
+		data = append(data, ev.src(d))
 	}
 	if counter == nil {
 		return none, false
@@ -1369,7 +1370,7 @@ func (ev *evaluator) counterExit(l *apt.Loop) (symbolic.Expr, bool) {
 	}
 	trips := symbolic.Max(k, symbolic.Int(1))
 	pos := arm.Span.Start()
-	what := fmt.Sprintf("the loop at %s ends when %s reaches %s", l.Span.Start(), counter.Name, apt.FormatExpr(bound))
+	what := fmt.Sprintf("the loop at %s ends when %s reaches %s", l.Span.Start(), counter.Name, ev.src(bound))
 	if len(data) > 0 {
 		what = fmt.Sprintf("the exit at %s tests data too (%s): taken as never true, so %s", pos, strings.Join(data, ", "), what)
 	}
@@ -1636,7 +1637,7 @@ func (ev *evaluator) assumeNotTaken(b *apt.Branch) {
 	}
 	cond := "its condition"
 	if b.Cond != nil {
-		cond = apt.FormatExpr(b.Cond)
+		cond = ev.src(b.Cond)
 	}
 	what := "the early exit at " + pos.String() + " (" + cond + ") depends on data the evaluation cannot see; the counts take it as never taken"
 	if ev.stops(b.Body) {
@@ -1651,7 +1652,7 @@ func (ev *evaluator) assumeDeckValid(b *apt.Branch) {
 	pos := b.Span.Start()
 	cond := "its condition"
 	if b.Cond != nil {
-		cond = apt.FormatExpr(b.Cond)
+		cond = ev.src(b.Cond)
 	}
 	ev.res.Assumed = appendAssumption(ev.res.Assumed, Assumption{Pos: pos,
 		What: "the program's defaults for its input deck fail its check at " + pos.String() + " (" + cond +
@@ -1667,7 +1668,7 @@ func (ev *evaluator) freqParam(b *apt.Branch) *Param {
 	}
 	cond := "else"
 	if b.Cond != nil {
-		cond = apt.FormatExpr(b.Cond)
+		cond = ev.src(b.Cond)
 	}
 	p := ev.newParam("pct_"+routineTag(ev.frame().routine)+"_"+itoa(b.Span.Line), FromFrequency, b.Span.Start(),
 		"how often the branch at "+b.Span.Start().String()+" is taken, in percent ("+cond+")", false)

@@ -118,7 +118,34 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		}, ev.res.Assume...)
 	}
 	ev.res.Assume = append(ev.res.Assume, ev.annotAssume...)
+	if prog.Notation() == apt.C {
+		ev.res.inC()
+	}
 	return ev.res, nil
+}
+
+// src writes e back in the notation of the program's source, for messages:
+// argv[1] and nd->indegree for a C program, argv(1) and nd%indegree for
+// Fortran.
+func (ev *evaluator) src(e apt.Expr) string {
+	return apt.FormatExprIn(e, ev.prog.Notation())
+}
+
+// say picks the words of the program's source language where cWords'
+// keyword for keyword rewording would not read well.
+func (ev *evaluator) say(fortran, c string) string {
+	if ev.prog.Notation() == apt.C {
+		return c
+	}
+	return fortran
+}
+
+// fieldWord names a member of a record the way the source language does.
+func (ev *evaluator) fieldWord() string {
+	if ev.prog.Notation() == apt.C {
+		return "the field "
+	}
+	return "the component "
 }
 
 func findEntry(prog *apt.Program, name string) (*apt.Routine, error) {
@@ -604,7 +631,7 @@ func (ev *evaluator) collectAnnotations(opt Options) {
 		for _, a := range r.Assumes {
 			f, ok := ev.annotationCond(a.Cond, r)
 			if !ok {
-				ev.diag(a.Pos, apt.Warning, "cannot read the assumption "+apt.FormatExpr(a.Cond)+" as relations between parameters")
+				ev.diag(a.Pos, apt.Warning, "cannot read the assumption "+ev.src(a.Cond)+" as relations between parameters")
 				continue
 			}
 			ev.annotAssume = append(ev.annotAssume, f...)
@@ -1427,7 +1454,7 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 			if v, ok := ev.env.lookup(k + "%" + x.Field); ok {
 				return v
 			}
-			return unknownValue(x.Field, "the component "+apt.FormatExpr(x), x.Type.Base != apt.TypeInteger)
+			return unknownValue(x.Field, ev.fieldWord()+ev.src(x), x.Type.Base != apt.TypeInteger)
 		}
 		if v, ok := ev.loadField(x); ok {
 			return v
@@ -1440,7 +1467,7 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 				return Value{Fields: f}
 			}
 		}
-		return unknownValue(x.Field, "the component "+apt.FormatExpr(x), x.Type.Base != apt.TypeInteger)
+		return unknownValue(x.Field, ev.fieldWord()+ev.src(x), x.Type.Base != apt.TypeInteger)
 	case *apt.Index:
 		if tracked(x.Type) {
 			return ev.loadElement(x)
@@ -1461,13 +1488,13 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 		case apt.OpNot:
 			return ev.logicalValue(x)
 		}
-		return unknownValue("", "the value of "+apt.FormatExpr(e), true)
+		return unknownValue("", "the value of "+ev.src(e), true)
 	case *apt.Binary:
 		return ev.binary(x)
 	case *apt.FuncCall:
 		return ev.funcCall(x)
 	}
-	return unknownValue("", "the value of "+apt.FormatExpr(e), true)
+	return unknownValue("", "the value of "+ev.src(e), true)
 }
 
 // toInteger converts a value to INTEGER (truncation toward zero).
@@ -1486,7 +1513,7 @@ func toInteger(v Value) Value {
 func (ev *evaluator) logicalValue(e apt.Expr) Value {
 	f, ok := ev.cond(e)
 	if !ok {
-		return unknownValue("", "the logical value "+apt.FormatExpr(e), true)
+		return unknownValue("", "the logical value "+ev.src(e), true)
 	}
 	return boolValue(f)
 }
@@ -1616,13 +1643,13 @@ func (ev *evaluator) binary(b *apt.Binary) Value {
 			// generator's state), not a size: it is not followed.
 			for _, a := range v.Alts {
 				if a.E.HasBigCoefficient() {
-					return unknownValue("", "the value of "+apt.FormatExpr(b), true)
+					return unknownValue("", "the value of "+ev.src(b), true)
 				}
 			}
 		}
 		return v
 	}
-	return unknownValue("", "the value of "+apt.FormatExpr(b), true)
+	return unknownValue("", "the value of "+ev.src(b), true)
 }
 
 // funcCall evaluates an intrinsic or runs a user function.
@@ -1657,7 +1684,7 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 		if ev.readsArgv(f) {
 			// Text of an argument not given: a value of the command line.
 			ev.res.ArgvUnknown = true
-			return Value{unk: &unknown{hint: f.Name, what: "the result of " + apt.FormatExpr(f), cmdline: true}}
+			return Value{unk: &unknown{hint: f.Name, what: "the result of " + ev.src(f), cmdline: true}}
 		}
 	}
 	args := make([]Value, len(f.Args))
@@ -1691,7 +1718,7 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 			return v
 		}
 	}
-	return unknownValue(name, "the result of "+apt.FormatExpr(f), f.Type.Base != apt.TypeInteger)
+	return unknownValue(name, "the result of "+ev.src(f), f.Type.Base != apt.TypeInteger)
 }
 
 // charLen returns the length of a character expression: a constant
@@ -1743,7 +1770,7 @@ func (ev *evaluator) charIntrinsic(f *apt.FuncCall) (Value, bool) {
 	default:
 		return Value{}, false
 	}
-	u := &unknown{hint: f.Name, what: "the result of " + apt.FormatExpr(f) + " (data)", lo: &lo, hi: &hi}
+	u := &unknown{hint: f.Name, what: "the result of " + ev.src(f) + " (data)", lo: &lo, hi: &hi}
 	return Value{unk: u}, true
 }
 

@@ -82,7 +82,7 @@ func (ev *evaluator) openInput(n *apt.IO, parent *Occ) bool {
 		in := InputFile{Pos: n.Span.Start(), Name: fileName(keyword(n, "file"))}
 		ev.newOcc(n, parent)
 		if iostat != nil {
-			in.How = "IOSTAT= " + apt.FormatExpr(iostat)
+			in.How = "IOSTAT= " + ev.src(iostat)
 			ev.assign(iostat, Known(symbolic.Int(missingIOStat)))
 		}
 		if errLabel != nil {
@@ -103,7 +103,7 @@ func (ev *evaluator) openInput(n *apt.IO, parent *Occ) bool {
 		}
 		ev.newOcc(n, parent)
 		ev.assign(exist, Known(symbolic.Int(0)))
-		ev.addInput(InputFile{Pos: n.Span.Start(), Name: fileName(file), How: "INQUIRE EXIST= " + apt.FormatExpr(exist)})
+		ev.addInput(InputFile{Pos: n.Span.Start(), Name: fileName(file), How: "INQUIRE EXIST= " + ev.src(exist)})
 		return true
 	}
 	return false

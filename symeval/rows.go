@@ -137,7 +137,7 @@ func (ev *evaluator) telescope(l *apt.Loop) *rowSpan {
 	if !seen {
 		p = ev.newParam(name+"_span", FromUnresolved, l.Span.Start(),
 			fmt.Sprintf("how many entries the rows %s = %s..%s hold together on a rank (%s(%s+1) - %s(%s), from the data)",
-				rf.loop.Var, apt.FormatExpr(rf.loop.Lower), apt.FormatExpr(rf.loop.Upper), name, rf.loop.Var, name, rf.loop.Var), false)
+				rf.loop.Var, ev.src(rf.loop.Lower), ev.src(rf.loop.Upper), name, rf.loop.Var, name, rf.loop.Var), false)
 		zero := symbolic.Int(0)
 		p.Lo = &zero
 		if hi, ok := ev.subscriptExtent(l.Body, l.Var); ok {

@@ -52,6 +52,10 @@ func TestCheckCArgumentsE2E(t *testing.T) {
 			if !strings.Contains(d.Message, "give the program's arguments with -args") {
 				t.Errorf("%s: %s: does not name -args", d.Pos, d.Message)
 			}
+			// The comparison is quoted as the C source writes it.
+			if !strings.Contains(d.Message, `strcmp(argv[1], "all")`) && !strings.Contains(d.Message, `strcmp(argv[1], "ring")`) {
+				t.Errorf("%s: %s: does not quote the comparison in C", d.Pos, d.Message)
+			}
 		}
 	}
 	if asked != 2 {
@@ -102,5 +106,41 @@ func TestCheckCArgumentsE2E(t *testing.T) {
 		if !found && tc.sends != 0 {
 			t.Errorf("-args %q: no send in the report", tc.args)
 		}
+	}
+}
+
+// TestCNotationE2E checks that what check says about a C program's values
+// is written in C: a field reached through a pointer is p->f (graph.c's
+// f->nout), an element a[i], a string "...", and no value is described in
+// the APT's Fortran notation (p%f, a(i), 'text').
+func TestCNotationE2E(t *testing.T) {
+	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc")
+	seen := false
+	for _, prog := range []string{"graph.c", "pattern.c"} {
+		out, errs, code := runMkvet(t, "check", "-json", "-D", "P=4", filepath.Join(programsDir, prog))
+		if code > 1 {
+			t.Fatalf("check %s: exit %d\n%s", prog, code, errs)
+		}
+		var r checkJSON
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("check -json %s: %v", prog, err)
+		}
+		var texts []string
+		for _, q := range r.Params {
+			texts = append(texts, q.What)
+		}
+		for _, d := range r.Diagnostics {
+			texts = append(texts, d.Message)
+		}
+		for _, s := range texts {
+			seen = seen || strings.Contains(s, "f->nout")
+			if strings.Contains(s, "%") && !strings.Contains(s, "% of") && !strings.Contains(s, "in percent") ||
+				strings.Contains(s, "argv(") || strings.Contains(s, ", '") || strings.Contains(s, "('") {
+				t.Errorf("%s: %q: Fortran notation in a message about a C program", prog, s)
+			}
+		}
+	}
+	if !seen {
+		t.Errorf("graph.c: no message names the field f->nout as C writes it")
 	}
 }

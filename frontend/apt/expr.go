@@ -131,6 +131,8 @@ type Index struct {
 	// Base is set for a component array such as x%a(i): the object whose
 	// component is indexed. Name is then the component name.
 	Base Expr `json:"base,omitempty"`
+	// Deref is set when Base is a pointer to the object (C's p->a[i]).
+	Deref bool `json:"deref,omitempty"`
 }
 
 // Section is a subscript triplet lo:hi:stride inside an Index; a nil bound is the
@@ -150,6 +152,8 @@ type Component struct {
 	Type  Type   `json:"type"`
 	// Array is set when the component is a whole array (array syntax).
 	Array bool `json:"array,omitempty"`
+	// Deref is set when Base is a pointer to the object (C's p->f).
+	Deref bool `json:"deref,omitempty"`
 }
 
 // FuncCall is a function reference. Intrinsic is set for the language's intrinsic

@@ -399,6 +399,9 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 	// caller's, as a derived-type argument does.
 	var comp apt.Expr
 	root := false // a named object, not a pointer: the first index is 0
+	// ptr is set while the base is a pointer value (an argument, a loaded
+	// pointer): the first field reached through it is C's p->f.
+	ptr := false
 	global := false
 	var via apt.Expr // the reference a loaded pointer came from
 	base := stripCasts(src)
@@ -442,6 +445,7 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 		root = true
 		idx = append([]value.Value{nil}, idx...)
 	default:
+		ptr = true
 		e := x.exprOps(base, ops)
 		switch b := e.(type) {
 		case *apt.Name:
@@ -486,7 +490,8 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 				if comp == nil {
 					comp = x.nameExpr(name, valueType(ct))
 				}
-				comp = &apt.Component{Pos: x.at, Base: comp, Field: f}
+				comp = &apt.Component{Pos: x.at, Base: comp, Field: f, Deref: ptr}
+				ptr = false
 			}
 			name += "%" + f
 			if k < len(ct.Fields) {
@@ -534,7 +539,7 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 		if !ok || comp != nil {
 			return unknownExpr("memory"), true
 		}
-		return &apt.Index{Pos: x.at, Base: c.Base, Name: c.Field, Subs: subs, Type: t}, true
+		return &apt.Index{Pos: x.at, Base: c.Base, Name: c.Field, Subs: subs, Type: t, Deref: c.Deref}, true
 	}
 	if v := x.vars[name]; v == nil && !(global && !strings.Contains(name, "%")) {
 		// (A global array is declared in the module of globals with its
