@@ -872,7 +872,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 			u := &unknown{hint: formal, what: "the argument " + formal + " of " + r.Name, real: real}
 			if len(r.Formals) >= 2 && formal == r.Formals[0] && !real && ev.args == nil && len(r.Body) > 0 && r.Kind == apt.KindProgram {
 				// C's argc: how many arguments the program was given.
-				if k := parsedArgs(r); k > 0 {
+				if k := parsedArgs(ev.prog); k > 0 {
 					// The program parses argv[1..k] into values the
 					// point names (-D n=...): it is taken to run with
 					// them, so a test such as argc > 1 picks them over
@@ -1055,18 +1055,17 @@ func (ev *evaluator) assignKey(k string, v Value) {
 	ev.env.set(k, ev.pruneRanks(v))
 }
 
-// parsedArgs is the highest k for which the program r parses argv[k] into
-// a value (apt.IO.Arg), 0 when it parses none.
-func parsedArgs(r *apt.Routine) int {
+// parsedArgs is the highest k for which the program parses argv[k] into
+// a value (apt.IO.Arg), in main or in a routine main passes argv to; 0
+// when it parses none.
+func parsedArgs(p *apt.Program) int {
 	k := 0
-	for _, n := range r.Body {
-		apt.Inspect(n, func(n apt.Node) bool {
-			if io, ok := n.(*apt.IO); ok {
-				k = max(k, io.Arg)
-			}
-			return true
-		})
-	}
+	apt.Inspect(p, func(n apt.Node) bool {
+		if io, ok := n.(*apt.IO); ok {
+			k = max(k, io.Arg)
+		}
+		return true
+	})
 	return k
 }
 

@@ -106,9 +106,16 @@ func (x *fn) exprOps(v value.Value, ops *apt.Ops) apt.Expr {
 	return unknownExpr("constant")
 }
 
+// constValues are the indices of a constant getelementptr as values. llir
+// wraps each in a constant.Index (which carries LLVM's inrange flag):
+// unwrapped, a zero index and a field number read as the integers they are
+// (key_array[0] is an element, g.f the field f, not field 0).
 func constValues(cs []constant.Constant) []value.Value {
 	out := make([]value.Value, len(cs))
 	for i, c := range cs {
+		if ix, ok := c.(*constant.Index); ok {
+			c = ix.Constant
+		}
 		out[i] = c
 	}
 	return out

@@ -151,6 +151,11 @@ func (l *lifter) function(f *ir.Func) (r *apt.Routine) {
 	x.decideInline()
 	x.resolveInterference()
 	x.r.Body = x.seq(nil, 0, -1, false)
+	if kind == apt.KindProgram {
+		if inits := l.aggregateInits(); len(inits) > 0 {
+			x.r.Body = append([]apt.Node{&apt.Block{NodeBase: apt.NodeBase{Span: inits[0].Span}, Stmts: inits}}, x.r.Body...)
+		}
+	}
 	if x.stopped {
 		x.r.Body = []apt.Node{x.unknown(x.r.Span.Start(), "function "+name,
 			fmt.Sprintf("the function's control flow would need more than %d APT nodes when structured; its cost is unknown", maxNodes))}
@@ -425,6 +430,27 @@ func (x *fn) nameValues() {
 		x.alias[v] = from
 		x.declare(x.names[v], valueType(c.To), x.dimsOf(c))
 	}
+	// A value parsed from text and stored straight into a field
+	// (cfg.nx = atoi(argv[1]), p->nx = ...) is named after the field: the
+	// parameter it becomes is then nx, not the call's temporary.
+	for _, b := range x.g.blocks {
+		for _, inst := range b.Insts {
+			c, ok := inst.(*ir.InstCall)
+			if !ok {
+				continue
+			}
+			if _, named := x.names[c]; named {
+				continue
+			}
+			if name, _ := calleeName(c); !inputFuncs[name] {
+				continue
+			}
+			if f := x.storedField(c); f != "" && !x.l.isGlobalName(f) {
+				// (A global of the field's name would be hidden.)
+				x.names[c] = fresh(f)
+			}
+		}
+	}
 	for bi, b := range x.g.blocks {
 		if x.g.order[bi] < 0 {
 			continue
@@ -454,6 +480,52 @@ func (x *fn) nameValues() {
 		}
 	}
 	x.uniq = fresh
+}
+
+// storedField is the name of the struct field v's only use stores it to
+// (through one conversion), "" when it goes elsewhere.
+func (x *fn) storedField(v value.Value) string {
+	us := x.uses[v]
+	if len(us) != 1 {
+		return ""
+	}
+	if cv, ok := us[0].user.(value.Value); ok && stripCasts(cv) == v {
+		us = x.uses[cv]
+		if len(us) != 1 {
+			return ""
+		}
+	}
+	st, ok := us[0].user.(*ir.InstStore)
+	if !ok {
+		return ""
+	}
+	var elem types.Type
+	var idx []value.Value
+	switch g := stripCasts(st.Dst).(type) {
+	case *ir.InstGetElementPtr:
+		elem, idx = g.ElemType, g.Indices
+	case *constant.ExprGetElementPtr:
+		elem, idx = g.ElemType, constValues(g.Indices)
+	default:
+		return ""
+	}
+	field := ""
+	cur := elem
+	for _, ix := range idx[min(1, len(idx)):] {
+		switch ct := cur.(type) {
+		case *types.StructType:
+			k, ok := unwrapArg(ix).(*constant.Int)
+			if !ok || !k.X.IsInt64() || int(k.X.Int64()) >= len(ct.Fields) {
+				return ""
+			}
+			field, cur = x.l.fieldName(ct, int(k.X.Int64())), ct.Fields[k.X.Int64()]
+		case *types.ArrayType:
+			field, cur = "", ct.ElemType
+		default:
+			return ""
+		}
+	}
+	return field
 }
 
 // formals declares the dummy arguments. A pointer argument the function
@@ -504,8 +576,8 @@ func (x *fn) declare(name string, t apt.Type, d []apt.Dim) *apt.Var {
 	return v
 }
 
-// argvIndex recognises argv[k] (a load of element k of main's argv,
-// directly or through argv's stack slot).
+// argvIndex recognises argv[k] (a load of element k of argv, main's or a
+// formal every call passes it to, directly or through argv's stack slot).
 func (x *fn) argvIndex(v value.Value, argv *ir.Param) (int64, bool) {
 	ld, ok := stripCasts(v).(*ir.InstLoad)
 	if !ok {

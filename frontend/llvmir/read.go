@@ -14,6 +14,7 @@ import (
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/metadata"
 	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 )
@@ -164,7 +165,10 @@ type lifter struct {
 	// stores are the globals each function may store to, itself or
 	// through the functions it calls (for loop invariance).
 	stores map[*ir.Func]map[*ir.Global]bool
-	mpi    bool
+	// argv are the formals that hold main's argv: main's second, and a
+	// routine's formal every call passes argv to (parse_args(argc, argv)).
+	argv map[*ir.Param]bool
+	mpi  bool
 	// fields are the member names of struct types, by type name.
 	fields map[string][]string
 	// sites are where each node's executions happen in the IR.
@@ -250,6 +254,7 @@ func (l *lifter) run() {
 		}
 	}
 	l.globalStores()
+	l.findArgv()
 	for _, f := range l.m.Funcs {
 		if len(f.Blocks) == 0 || strings.HasPrefix(f.Name(), "llvm.") {
 			continue
@@ -441,6 +446,164 @@ func (l *lifter) pos(md []*metadata.Attachment) apt.Pos {
 
 // globalStores computes, for every function, the globals it may store to,
 // itself or through its callees (a fixed point over the call graph).
+// maxInits bounds the initial values a global aggregate gives (a table
+// of thousands of entries is not worth its statements).
+const maxInits = 256
+
+// aggregateInits are assignments that give the fields of global structs
+// and the elements of small global arrays their static initial values
+// (struct settings cfg = {0, 64, 4, 8}; int sizes[3] = {...}), to be run
+// at main's start with no operations of their own: C initialises them
+// before main, and a scalar global's initial value is its declaration's
+// (apt.Var.Init), which has no form for fields or elements.
+func (l *lifter) aggregateInits() []*apt.Stmt {
+	var out []*apt.Stmt
+	for _, g := range l.m.Globals {
+		v := l.globals[g]
+		if v == nil || v.External || g.Init == nil {
+			continue
+		}
+		switch g.ContentType.(type) {
+		case *types.StructType, *types.ArrayType:
+		default:
+			continue
+		}
+		n := 0
+		l.initStmts(&out, &apt.Name{Name: v.Name, Type: v.Type}, g.ContentType, g.Init, l.globalPos(g), &n)
+	}
+	return out
+}
+
+// initStmts appends the assignments of constant c to the reference ref
+// of type t: scalars directly, a struct field by field, a top-level array
+// element by element; zero-filled arrays and arrays inside structs are
+// left out.
+func (l *lifter) initStmts(out *[]*apt.Stmt, ref apt.Expr, t types.Type, c constant.Constant, pos apt.Pos, n *int) {
+	if *n >= maxInits {
+		return
+	}
+	switch t := t.(type) {
+	case *types.StructType:
+		for k, ft := range t.Fields {
+			var fc constant.Constant
+			switch cc := c.(type) {
+			case *constant.Struct:
+				if k >= len(cc.Fields) {
+					return
+				}
+				fc = cc.Fields[k]
+			case *constant.ZeroInitializer:
+				fc = constant.NewZeroInitializer(ft)
+			default:
+				return
+			}
+			l.initStmts(out, &apt.Component{Pos: pos, Base: ref, Field: l.fieldName(t, k), Type: valueType(ft)}, ft, fc, pos, n)
+		}
+	case *types.ArrayType:
+		name, top := ref.(*apt.Name)
+		cc, ok := c.(*constant.Array)
+		if !top || !ok || int(t.Len) > maxInits {
+			return
+		}
+		for i, e := range cc.Elems {
+			if v := scalarInit(e); v != nil && *n < maxInits {
+				*n++
+				*out = append(*out, &apt.Stmt{Span: spanAt(pos), Kind: apt.StmtAssign, Value: v,
+					Target: &apt.Index{Pos: pos, Name: name.Name, Subs: []apt.Expr{intConst(int64(i))}, Type: valueType(t.ElemType)}})
+			}
+		}
+	default:
+		if _, top := ref.(*apt.Name); top {
+			return // a scalar global: its Var.Init
+		}
+		if v := scalarInit(c); v != nil {
+			*n++
+			*out = append(*out, &apt.Stmt{Span: spanAt(pos), Kind: apt.StmtAssign, Target: ref, Value: v})
+		}
+	}
+}
+
+// isGlobalName reports whether a global of the program is called name.
+func (l *lifter) isGlobalName(name string) bool {
+	for _, v := range l.globals {
+		if v.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// findArgv finds the formals that hold main's argv (lifter.argv).
+func (l *lifter) findArgv() {
+	l.argv = map[*ir.Param]bool{}
+	for _, f := range l.m.Funcs {
+		if f.Name() == "main" && len(f.Params) >= 2 && len(f.Blocks) > 0 {
+			l.argv[f.Params[1]] = true
+		}
+	}
+	if len(l.argv) == 0 {
+		return
+	}
+	// isArgv: the formal itself, or a load of the stack slot it was
+	// stored to (main's argv lives in one when &argv goes to MPI_Init).
+	isArgv := func(f *ir.Func, v value.Value) bool {
+		v = stripCasts(v)
+		if p, ok := v.(*ir.Param); ok {
+			return l.argv[p]
+		}
+		ld, ok := v.(*ir.InstLoad)
+		if !ok {
+			return false
+		}
+		slot, ok := stripCasts(ld.Src).(*ir.InstAlloca)
+		if !ok {
+			return false
+		}
+		for _, b := range f.Blocks {
+			for _, inst := range b.Insts {
+				if st, ok := inst.(*ir.InstStore); ok && stripCasts(st.Dst) == value.Value(slot) {
+					if p, ok := stripCasts(st.Src).(*ir.Param); !ok || !l.argv[p] {
+						return false
+					}
+				}
+			}
+		}
+		return true
+	}
+	for changed := true; changed; {
+		changed = false
+		total, passed := map[*ir.Param]int{}, map[*ir.Param]int{}
+		for _, f := range l.m.Funcs {
+			for _, b := range f.Blocks {
+				for _, inst := range b.Insts {
+					c, ok := inst.(*ir.InstCall)
+					if !ok {
+						continue
+					}
+					g, ok := stripCasts(c.Callee).(*ir.Func)
+					if !ok || len(g.Blocks) == 0 {
+						continue
+					}
+					for i, a := range c.Args {
+						if i >= len(g.Params) {
+							break
+						}
+						total[g.Params[i]]++
+						if isArgv(f, unwrapArg(a)) {
+							passed[g.Params[i]]++
+						}
+					}
+				}
+			}
+		}
+		for p, n := range passed {
+			if n == total[p] && !l.argv[p] {
+				l.argv[p], changed = true, true
+			}
+		}
+	}
+}
+
 func (l *lifter) globalStores() {
 	direct := map[*ir.Func]map[*ir.Global]bool{}
 	calls := map[*ir.Func][]*ir.Func{}

@@ -36,6 +36,7 @@ var cCases = []cCase{
 	{"halo2d.c", []string{"nx", "ny", "iters"}, [][]int64{{9, 7, 2}, {16, 13, 3}, {31, 30, 2}}, nil},
 	{"graph.c", []string{"n", "len"}, [][]int64{{5, 10}, {13, 7}, {22, 3}}, nil},
 	{"pattern.c", []string{"n"}, [][]int64{{7}, {64}}, [][]string{{"ring"}, {"all"}, {"none"}}},
+	{"config.c", []string{"nx", "steps", "chunk"}, [][]int64{{10, 3, 5}, {37, 2, 64}, {101, 5, 1}}, nil},
 }
 
 // TestCCountsMatchStaticE2E compiles each C test program through the
