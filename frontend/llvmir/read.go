@@ -544,36 +544,35 @@ func (l *lifter) findArgv() {
 	if len(l.argv) == 0 {
 		return
 	}
-	// isArgv: the formal itself, or a load of the stack slot it was
-	// stored to (main's argv lives in one when &argv goes to MPI_Init).
-	isArgv := func(f *ir.Func, v value.Value) bool {
+	// isArgv: the formal itself, or a load of a stack slot that only
+	// argv is stored to (main's argv lives in one when &argv goes to
+	// MPI_Init).
+	isArgv := func(slots map[value.Value]bool, v value.Value) bool {
 		v = stripCasts(v)
 		if p, ok := v.(*ir.Param); ok {
 			return l.argv[p]
 		}
 		ld, ok := v.(*ir.InstLoad)
-		if !ok {
-			return false
-		}
-		slot, ok := stripCasts(ld.Src).(*ir.InstAlloca)
-		if !ok {
-			return false
-		}
-		for _, b := range f.Blocks {
-			for _, inst := range b.Insts {
-				if st, ok := inst.(*ir.InstStore); ok && stripCasts(st.Dst) == value.Value(slot) {
-					if p, ok := stripCasts(st.Src).(*ir.Param); !ok || !l.argv[p] {
-						return false
-					}
-				}
-			}
-		}
-		return true
+		return ok && slots[stripCasts(ld.Src)]
 	}
 	for changed := true; changed; {
 		changed = false
 		total, passed := map[*ir.Param]int{}, map[*ir.Param]int{}
 		for _, f := range l.m.Funcs {
+			slots := map[value.Value]bool{}
+			for _, b := range f.Blocks {
+				for _, inst := range b.Insts {
+					st, ok := inst.(*ir.InstStore)
+					if !ok {
+						continue
+					}
+					if a, ok := stripCasts(st.Dst).(*ir.InstAlloca); ok {
+						p, isP := stripCasts(st.Src).(*ir.Param)
+						v, seen := slots[a]
+						slots[a] = (v || !seen) && isP && l.argv[p]
+					}
+				}
+			}
 			for _, b := range f.Blocks {
 				for _, inst := range b.Insts {
 					c, ok := inst.(*ir.InstCall)
@@ -589,7 +588,7 @@ func (l *lifter) findArgv() {
 							break
 						}
 						total[g.Params[i]]++
-						if isArgv(f, unwrapArg(a)) {
+						if isArgv(slots, unwrapArg(a)) {
 							passed[g.Params[i]]++
 						}
 					}
