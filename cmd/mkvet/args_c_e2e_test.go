@@ -143,4 +143,13 @@ func TestCNotationE2E(t *testing.T) {
 	if !seen {
 		t.Errorf("graph.c: no message names the field f->nout as C writes it")
 	}
+	// mkvet apt keeps the tree's statement forms but writes the
+	// expressions in C too.
+	out, errs, code := runMkvet(t, "apt", filepath.Join(programsDir, "pattern.c"))
+	if code != 0 {
+		t.Fatalf("apt pattern.c: exit %d\n%s", code, errs)
+	}
+	if !strings.Contains(out, `strcmp(argv[1], "all")`) || strings.Contains(out, "argv(1)") {
+		t.Errorf("apt pattern.c does not write its expressions in C:\n%s", out)
+	}
 }

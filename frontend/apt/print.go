@@ -156,13 +156,22 @@ func formatExpr(b *strings.Builder, e Expr, ctx int) {
 func Fprint(w io.Writer, n Node) error {
 	bw := bufio.NewWriter(w)
 	p := &printer{w: bw}
+	if prog, ok := n.(*Program); ok {
+		p.notation = prog.Notation()
+	}
 	p.node(n, 0, "")
 	return bw.Flush()
 }
 
 type printer struct {
 	w *bufio.Writer
+	// notation writes expressions in the source's language (C for a
+	// program lifted from LLVM IR); the statements keep the tree's own
+	// Fortran-like form.
+	notation Notation
 }
+
+func (p *printer) fx(e Expr) string { return FormatExprIn(e, p.notation) }
 
 func (p *printer) line(depth int, format string, args ...any) {
 	p.w.WriteString(strings.Repeat("  ", depth))
@@ -188,11 +197,11 @@ func labelText(b *NodeBase) string {
 	return " label=" + b.Label
 }
 
-func opt(name string, e Expr) string {
+func (p *printer) opt(name string, e Expr) string {
 	if e == nil {
 		return ""
 	}
-	return " " + name + "=" + FormatExpr(e)
+	return " " + name + "=" + p.fx(e)
 }
 
 func (p *printer) node(n Node, d int, file string) {
@@ -216,12 +225,12 @@ func (p *printer) node(n Node, d int, file string) {
 		for _, a := range n.Params {
 			val := ""
 			if a.Value != nil {
-				val = " = " + FormatExpr(a.Value)
+				val = " = " + p.fx(a.Value)
 			}
 			p.line(d+1, "param %s%s @%d:%d", a.Name, val, a.Pos.Line, a.Pos.Col)
 		}
 		for _, a := range n.Assumes {
-			p.line(d+1, "assume %s @%d:%d", FormatExpr(a.Cond), a.Pos.Line, a.Pos.Col)
+			p.line(d+1, "assume %s @%d:%d", p.fx(a.Cond), a.Pos.Line, a.Pos.Col)
 		}
 		for _, c := range n.Body {
 			p.node(c, d+1, n.Span.File)
@@ -233,12 +242,12 @@ func (p *printer) node(n Node, d int, file string) {
 		var head string
 		switch {
 		case n.Var != "":
-			head = "do " + n.Var + " = " + FormatExpr(n.Lower) + ", " + FormatExpr(n.Upper)
+			head = "do " + n.Var + " = " + p.fx(n.Lower) + ", " + p.fx(n.Upper)
 			if n.Step != nil {
-				head += ", " + FormatExpr(n.Step)
+				head += ", " + p.fx(n.Step)
 			}
 		case n.While != nil:
-			head = "do while " + FormatExpr(n.While)
+			head = "do while " + p.fx(n.While)
 		default:
 			head = "do forever"
 		}
@@ -255,13 +264,13 @@ func (p *printer) node(n Node, d int, file string) {
 		if n.OMP != "" {
 			attrs += " omp=" + strconv.Quote(strings.TrimSpace(n.OMP+" "+n.OMPClauses))
 		}
-		attrs += opt("iterations", n.Iterations)
+		attrs += p.opt("iterations", n.Iterations)
 		p.line(d, "%s loop %s%s%s%s", n.ID, head, attrs, labelText(&n.NodeBase), spanText(n.Span, file))
 		for _, c := range n.Body {
 			p.node(c, d+1, file)
 		}
 	case *If:
-		p.line(d, "%s if %s%s%s%s", n.ID, n.Kind, opt("selector", n.Selector), labelText(&n.NodeBase), spanText(n.Span, file))
+		p.line(d, "%s if %s%s%s%s", n.ID, n.Kind, p.opt("selector", n.Selector), labelText(&n.NodeBase), spanText(n.Span, file))
 		for _, b := range n.Branches {
 			p.node(b, d+1, file)
 		}
@@ -269,14 +278,14 @@ func (p *printer) node(n Node, d int, file string) {
 		var cond string
 		switch {
 		case n.Cond != nil:
-			cond = " " + FormatExpr(n.Cond)
+			cond = " " + p.fx(n.Cond)
 		case len(n.Cases) > 0:
 			var cs []string
 			for _, c := range n.Cases {
 				if c.Range {
-					cs = append(cs, FormatExpr(c.Lo)+":"+FormatExpr(c.Hi))
+					cs = append(cs, p.fx(c.Lo)+":"+p.fx(c.Hi))
 				} else {
-					cs = append(cs, FormatExpr(c.Lo))
+					cs = append(cs, p.fx(c.Lo))
 				}
 			}
 			cond = " case (" + strings.Join(cs, ", ") + ")"
@@ -297,20 +306,20 @@ func (p *printer) node(n Node, d int, file string) {
 			if m == nil {
 				return
 			}
-			attrs += " " + side + "{buf=" + FormatExpr(m.Buffer) + " count=" + FormatExpr(m.Count)
+			attrs += " " + side + "{buf=" + p.fx(m.Buffer) + " count=" + p.fx(m.Count)
 			if m.Displs != nil {
-				attrs += " displs=" + FormatExpr(m.Displs)
+				attrs += " displs=" + p.fx(m.Displs)
 			}
-			attrs += " type=" + FormatExpr(m.Datatype)
+			attrs += " type=" + p.fx(m.Datatype)
 			if m.TypeSize > 0 {
 				attrs += "(" + strconv.Itoa(m.TypeSize) + "B)"
 			}
-			attrs += opt("peer", m.Peer) + opt("tag", m.Tag) + "}"
+			attrs += p.opt("peer", m.Peer) + p.opt("tag", m.Tag) + "}"
 		}
 		msg("send", n.Send)
 		msg("recv", n.Recv)
-		attrs += opt("root", n.Root) + opt("op", n.Reduce) + opt("comm", n.Comm) +
-			opt("request", n.Request) + opt("count", n.Count) + opt("result", n.Result)
+		attrs += p.opt("root", n.Root) + p.opt("op", n.Reduce) + p.opt("comm", n.Comm) +
+			p.opt("request", n.Request) + p.opt("count", n.Count) + p.opt("result", n.Result)
 		p.line(d, "%s comm %s%s%s%s", n.ID, n.Op, attrs, labelText(&n.NodeBase), spanText(n.Span, file))
 	case *Block:
 		p.line(d, "%s block%s%s", n.ID, labelText(&n.NodeBase), spanText(n.Span, file))
@@ -318,7 +327,7 @@ func (p *printer) node(n Node, d int, file string) {
 			p.stmt(s, d+1, file)
 		}
 	case *IO:
-		attrs := opt("unit", n.Unit) + opt("fmt", n.Format)
+		attrs := p.opt("unit", n.Unit) + p.opt("fmt", n.Format)
 		if len(n.Control) > 0 {
 			var b strings.Builder
 			formatList(&b, n.Control)
@@ -334,15 +343,15 @@ func (p *printer) node(n Node, d int, file string) {
 		}
 		p.line(d, "%s io %s%s%s%s", n.ID, n.Kind, attrs, labelText(&n.NodeBase), spanText(n.Span, file))
 	case *Goto:
-		p.line(d, "%s goto %s (%s)%s%s%s", n.ID, n.Kind, strings.Join(n.Targets, ", "), opt("index", n.Index), labelText(&n.NodeBase), spanText(n.Span, file))
+		p.line(d, "%s goto %s (%s)%s%s%s", n.ID, n.Kind, strings.Join(n.Targets, ", "), p.opt("index", n.Index), labelText(&n.NodeBase), spanText(n.Span, file))
 	case *Return:
-		p.line(d, "%s return%s%s%s", n.ID, opt("value", n.Value), labelText(&n.NodeBase), spanText(n.Span, file))
+		p.line(d, "%s return%s%s%s", n.ID, p.opt("value", n.Value), labelText(&n.NodeBase), spanText(n.Span, file))
 	case *Stop:
 		kind := "stop"
 		if n.Error {
 			kind = "error stop"
 		}
-		p.line(d, "%s %s%s%s%s", n.ID, kind, opt("code", n.Code), labelText(&n.NodeBase), spanText(n.Span, file))
+		p.line(d, "%s %s%s%s%s", n.ID, kind, p.opt("code", n.Code), labelText(&n.NodeBase), spanText(n.Span, file))
 	case *Exit:
 		p.line(d, "%s exit%s%s%s", n.ID, optName(n.Construct), labelText(&n.NodeBase), spanText(n.Span, file))
 	case *Cycle:
@@ -373,14 +382,14 @@ func (p *printer) stmt(s *Stmt, d int, file string) {
 	var text string
 	switch s.Kind {
 	case StmtAssign:
-		text = FormatExpr(s.Target) + " = " + FormatExpr(s.Value)
+		text = p.fx(s.Target) + " = " + p.fx(s.Value)
 		if s.Mask != nil {
-			text = "where (" + FormatExpr(s.Mask) + ") " + text
+			text = "where (" + p.fx(s.Mask) + ") " + text
 		}
 	case StmtPointerAssign:
-		text = FormatExpr(s.Target) + " => " + FormatExpr(s.Value)
+		text = p.fx(s.Target) + " => " + p.fx(s.Value)
 	case StmtLabelAssign:
-		text = "assign " + FormatExpr(s.Value) + " to " + FormatExpr(s.Target)
+		text = "assign " + p.fx(s.Value) + " to " + p.fx(s.Target)
 	default:
 		var b strings.Builder
 		formatList(&b, s.Args)
@@ -454,7 +463,7 @@ func (p *printer) scope(s *Scope, d int) {
 	for _, t := range s.Types {
 		p.line(d, "type %s", t.Name)
 		for _, f := range t.Fields {
-			p.line(d+1, "%s", varText(f))
+			p.line(d+1, "%s", p.varText(f))
 		}
 	}
 	for _, c := range s.Commons {
@@ -469,11 +478,11 @@ func (p *printer) scope(s *Scope, d int) {
 		if v.Predefined != "" {
 			continue // the MPI constants would drown every routine's listing
 		}
-		p.line(d, "var %s", varText(v))
+		p.line(d, "var %s", p.varText(v))
 	}
 }
 
-func varText(v *Var) string {
+func (p *printer) varText(v *Var) string {
 	var b strings.Builder
 	b.WriteString(v.Name + ": " + v.Type.String())
 	if len(v.Dims) > 0 {
@@ -486,15 +495,15 @@ func varText(v *Var) string {
 			case dm.Deferred:
 				b.WriteString(":")
 			case dm.Lo != nil:
-				b.WriteString(FormatExpr(dm.Lo) + ":" + FormatExpr(dm.Hi))
+				b.WriteString(p.fx(dm.Lo) + ":" + p.fx(dm.Hi))
 			default:
-				b.WriteString(FormatExpr(dm.Hi))
+				b.WriteString(p.fx(dm.Hi))
 			}
 		}
 		b.WriteString(")")
 	}
 	if v.Param != nil {
-		b.WriteString(" parameter=" + FormatExpr(v.Param))
+		b.WriteString(" parameter=" + p.fx(v.Param))
 	}
 	if len(v.Init) > 0 {
 		var ib strings.Builder
@@ -518,12 +527,12 @@ func varText(v *Var) string {
 		}
 	}
 	if v.Dist != nil {
-		b.WriteString(" " + distText(v.Dist))
+		b.WriteString(" " + p.distText(v.Dist))
 	}
 	return b.String()
 }
 
-func distText(d *Distribution) string {
+func (p *printer) distText(d *Distribution) string {
 	if d.AlignWith != "" {
 		var s, t strings.Builder
 		formatList(&s, d.AlignSource)
@@ -534,7 +543,7 @@ func distText(d *Distribution) string {
 	for _, f := range d.Formats {
 		s := f.Kind.String()
 		if f.Arg != nil {
-			s += "(" + FormatExpr(f.Arg) + ")"
+			s += "(" + p.fx(f.Arg) + ")"
 		}
 		fs = append(fs, s)
 	}
