@@ -152,4 +152,13 @@ func TestCNotationE2E(t *testing.T) {
 	if !strings.Contains(out, `strcmp(argv[1], "all")`) || strings.Contains(out, "argv(1)") {
 		t.Errorf("apt pattern.c does not write its expressions in C:\n%s", out)
 	}
+	// Statement arguments too: the allocations' extents (malloc) are
+	// subscripts.
+	out, errs, code = runMkvet(t, "apt", filepath.Join(programsDir, "graph.c"))
+	if code != 0 {
+		t.Fatalf("apt graph.c: exit %d\n%s", code, errs)
+	}
+	if !strings.Contains(out, "allocate(buf[0:") || strings.Contains(out, "allocate(buf(0:") {
+		t.Errorf("apt graph.c does not write its allocations' extents in C:\n%s", out)
+	}
 }

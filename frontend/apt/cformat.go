@@ -108,15 +108,6 @@ func cString(e Expr, ctx int) string {
 	return b.String()
 }
 
-func formatCList(b *strings.Builder, list []Expr) {
-	for i, x := range list {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		formatC(b, x, 0)
-	}
-}
-
 func formatC(b *strings.Builder, e Expr, ctx int) {
 	switch e := e.(type) {
 	case nil:
@@ -152,13 +143,7 @@ func formatC(b *strings.Builder, e Expr, ctx int) {
 			b.WriteString("]")
 		}
 	case *Section:
-		formatC(b, e.Lo, 0)
-		b.WriteString(":")
-		formatC(b, e.Hi, 0)
-		if e.Stride != nil {
-			b.WriteString(":")
-			formatC(b, e.Stride, 0)
-		}
+		formatSection(b, e, C)
 	case *Component:
 		formatC(b, e.Base, cPost)
 		b.WriteString(member(e.Deref) + e.Field)
@@ -196,7 +181,7 @@ func formatC(b *strings.Builder, e Expr, ctx int) {
 		cParen(b, p < ctx, cString(e.X, p)+sep+op+sep+cString(e.Y, p+1))
 	case *ArrayCons:
 		b.WriteString("{")
-		formatCList(b, e.Elems)
+		formatList(b, e.Elems, C)
 		b.WriteString("}")
 	default:
 		// Fortran-only forms (implied DO, keywords, *) are never lifted
@@ -243,6 +228,6 @@ func formatCCall(b *strings.Builder, f *FuncCall, ctx int) {
 		}
 	}
 	b.WriteString(name + "(")
-	formatCList(b, f.Args)
+	formatList(b, f.Args, C)
 	b.WriteString(")")
 }

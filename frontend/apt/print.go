@@ -42,12 +42,34 @@ func precedence(o Op) int {
 	return 10
 }
 
-func formatList(b *strings.Builder, list []Expr) {
+// formatIn writes e in notation n at precedence context ctx.
+func formatIn(b *strings.Builder, e Expr, ctx int, n Notation) {
+	if n == C {
+		formatC(b, e, ctx)
+		return
+	}
+	formatExpr(b, e, ctx)
+}
+
+// formatList writes list comma-separated in notation n.
+func formatList(b *strings.Builder, list []Expr, n Notation) {
 	for i, x := range list {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		formatExpr(b, x, 0)
+		formatIn(b, x, 0, n)
+	}
+}
+
+// formatSection writes the triplet lo:hi[:stride], the same in both
+// notations (C has none: it appears in the buffers of MPI calls).
+func formatSection(b *strings.Builder, e *Section, n Notation) {
+	formatIn(b, e.Lo, 0, n)
+	b.WriteString(":")
+	formatIn(b, e.Hi, 0, n)
+	if e.Stride != nil {
+		b.WriteString(":")
+		formatIn(b, e.Stride, 0, n)
 	}
 }
 
@@ -71,22 +93,16 @@ func formatExpr(b *strings.Builder, e Expr, ctx int) {
 			b.WriteString("%")
 		}
 		b.WriteString(e.Name + "(")
-		formatList(b, e.Subs)
+		formatList(b, e.Subs, Fortran)
 		b.WriteString(")")
 	case *Section:
-		formatExpr(b, e.Lo, 0)
-		b.WriteString(":")
-		formatExpr(b, e.Hi, 0)
-		if e.Stride != nil {
-			b.WriteString(":")
-			formatExpr(b, e.Stride, 0)
-		}
+		formatSection(b, e, Fortran)
 	case *Component:
 		formatExpr(b, e.Base, 10)
 		b.WriteString("%" + e.Field)
 	case *FuncCall:
 		b.WriteString(e.Name + "(")
-		formatList(b, e.Args)
+		formatList(b, e.Args, Fortran)
 		b.WriteString(")")
 	case *Unary:
 		p := precedence(e.Op)
@@ -124,11 +140,11 @@ func formatExpr(b *strings.Builder, e Expr, ctx int) {
 		}
 	case *ArrayCons:
 		b.WriteString("[")
-		formatList(b, e.Elems)
+		formatList(b, e.Elems, Fortran)
 		b.WriteString("]")
 	case *ImpliedDo:
 		b.WriteString("(")
-		formatList(b, e.Items)
+		formatList(b, e.Items, Fortran)
 		b.WriteString(", " + e.Var + " = ")
 		formatExpr(b, e.Lo, 0)
 		b.WriteString(", ")
@@ -298,7 +314,7 @@ func (p *printer) node(n Node, d int, file string) {
 		}
 	case *Call:
 		var b strings.Builder
-		formatList(&b, n.Args)
+		formatList(&b, n.Args, p.notation)
 		p.line(d, "%s call %s(%s)%s%s", n.ID, n.Callee, b.String(), labelText(&n.NodeBase), spanText(n.Span, file))
 	case *Comm:
 		attrs := " blocking=" + strconv.FormatBool(n.Blocking)
@@ -330,12 +346,12 @@ func (p *printer) node(n Node, d int, file string) {
 		attrs := p.opt("unit", n.Unit) + p.opt("fmt", n.Format)
 		if len(n.Control) > 0 {
 			var b strings.Builder
-			formatList(&b, n.Control)
+			formatList(&b, n.Control, p.notation)
 			attrs += " control=(" + b.String() + ")"
 		}
 		if len(n.Items) > 0 {
 			var b strings.Builder
-			formatList(&b, n.Items)
+			formatList(&b, n.Items, p.notation)
 			attrs += " items=(" + b.String() + ")"
 		}
 		if len(n.Reads) > 0 {
@@ -392,7 +408,7 @@ func (p *printer) stmt(s *Stmt, d int, file string) {
 		text = "assign " + p.fx(s.Value) + " to " + p.fx(s.Target)
 	default:
 		var b strings.Builder
-		formatList(&b, s.Args)
+		formatList(&b, s.Args, p.notation)
 		text = s.Kind.String() + "(" + b.String() + ")"
 		if s.Heap {
 			text += " heap"
@@ -471,7 +487,7 @@ func (p *printer) scope(s *Scope, d int) {
 	}
 	for _, pr := range s.Processors {
 		var b strings.Builder
-		formatList(&b, pr.Shape)
+		formatList(&b, pr.Shape, p.notation)
 		p.line(d, "processors %s(%s)", pr.Name, b.String())
 	}
 	for _, v := range s.Vars {
@@ -507,7 +523,7 @@ func (p *printer) varText(v *Var) string {
 	}
 	if len(v.Init) > 0 {
 		var ib strings.Builder
-		formatList(&ib, v.Init)
+		formatList(&ib, v.Init, p.notation)
 		b.WriteString(" init=(" + ib.String() + ")")
 	}
 	if v.InCommon {
@@ -535,8 +551,8 @@ func (p *printer) varText(v *Var) string {
 func (p *printer) distText(d *Distribution) string {
 	if d.AlignWith != "" {
 		var s, t strings.Builder
-		formatList(&s, d.AlignSource)
-		formatList(&t, d.AlignTarget)
+		formatList(&s, d.AlignSource, p.notation)
+		formatList(&t, d.AlignTarget, p.notation)
 		return "align(" + s.String() + ") with " + d.AlignWith + "(" + t.String() + ")"
 	}
 	var fs []string
