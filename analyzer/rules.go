@@ -33,6 +33,10 @@ type pass struct {
 	// counted is set when ref is the counted nests' work of a partial
 	// point, not the program's.
 	counted bool
+	// mem is the memory term of the predicted time (memory), memDone set
+	// once it was computed.
+	mem     *memoryTerm
+	memDone bool
 }
 
 func newPass(r *cost.Report, pt *cost.Point, opt Options) *pass {
@@ -271,7 +275,7 @@ func (f fraction) facts(m map[string]any) {
 // statements, loops built from GO TO) could otherwise make every nest,
 // down to the smallest, "hot".
 func hotLoops(p *pass) {
-	progV := p.ref
+	prog, progV := p.programTime()
 	type nest struct {
 		n *cost.Node
 		f fraction
@@ -285,11 +289,8 @@ func hotLoops(p *pass) {
 		if !isNest(n) || n.Missing.Has(cost.FigNestWork) {
 			continue
 		}
-		var nv *cost.Values
-		if v := p.values(n); v != nil {
-			nv = &v.NestWork
-		}
-		f := p.share(n.NestWork, nv, p.r.Work, progV)
+		num, nv := p.nestTime(n)
+		f := p.share(num, nv, prog, progV)
 		nests = append(nests, nest{n, f})
 		if f.numeric {
 			inNests += f.value
@@ -398,24 +399,34 @@ func (p *pass) hotLoop(n *cost.Node, f fraction) {
 		runs = "iterations " + p.missingMark()
 		delete(facts, "iterations")
 	}
-	msg := fmt.Sprintf("loop runs %s and holds %s of the predicted work", runs, f.text())
+	msg := fmt.Sprintf("loop runs %s and holds %s of the predicted %s", runs, f.text(), p.measure())
 	if p.counted {
 		msg = fmt.Sprintf("loop runs %s and holds %s %s", runs, f.text(), p.countedText(facts))
 	}
+	bound := p.memoryBound(n, facts)
 	if v := p.values(n); v != nil {
 		it := v.Iterations
 		facts["iterations_max"] = it.Max
 		facts["iterations_min"] = it.Min
 		facts["max_ranks"] = cost.Ranks(it.MaxRanks)
 		tail := spread(it, "iterations", p.r.Parallel)
-		if s, ok := p.seconds(v.NestWork.Max); ok {
+		_, tv := p.nestTime(n)
+		if s, ok := p.seconds(tv.Max); ok {
 			facts["seconds"] = round(s)
 			tail += ", " + duration(s) + " on " + p.opt.Machine.Name
 		}
+		if bound != "" {
+			tail += "; " + bound
+		}
 		msg += " (" + p.atPrefix() + tail + ")"
-	} else if sz := p.sizesOf(p.r.Work); len(sz) > 0 {
-		facts["sizes"] = sz
-		msg += " as " + grow(sz)
+	} else {
+		if sz := p.sizesOf(p.r.Work); len(sz) > 0 {
+			facts["sizes"] = sz
+			msg += " as " + grow(sz)
+		}
+		if bound != "" {
+			msg += "; " + bound
+		}
 	}
 	p.report(n, apt.Pos{}, msg, facts)
 }

@@ -29,7 +29,7 @@ func trapLike(t *testing.T) *builder {
 func TestHotLoop(t *testing.T) {
 	b := trapLike(t)
 	ds := only(Run(b.r, nil, Options{}), "MK1001")
-	expect(t, ds, "t.f90:10:3: MK1001 loop runs n/P - 1 iterations per rank and holds 100% of the predicted work as n grows")
+	expect(t, ds, "t.f90:10:3: MK1001 loop runs n/P - 1 iterations per rank and holds 100% of the predicted time as n grows")
 	if ds[0].Node != "main/L1" || ds[0].Facts["share"] != 1.0 || ds[0].Facts["iterations"] != "n/P - 1" {
 		t.Errorf("facts %v node %s", ds[0].Facts, ds[0].Node)
 	}
@@ -37,7 +37,7 @@ func TestHotLoop(t *testing.T) {
 	pt := b.at(map[string]int64{"P": 8})
 	ds = only(Run(b.r, pt, Options{}), "MK1001")
 	// Work over ranks: 8*(640 - 5) = 5080 in the loop of 8*640 + 16 + 7*6 = 5178.
-	expect(t, ds, "t.f90:10:3: MK1001 loop runs n/P - 1 iterations per rank and holds 98% of the predicted work (n=1024, P=8: 127 iterations)")
+	expect(t, ds, "t.f90:10:3: MK1001 loop runs n/P - 1 iterations per rank and holds 98% of the predicted time (n=1024, P=8: 127 iterations)")
 
 	// With a machine the time on the heaviest rank is added.
 	prof, _ := model.Lookup(model.DefaultName)
@@ -116,7 +116,7 @@ func TestHotLoopNests(t *testing.T) {
 				b.loop(b.root(), "main/L2", 10, "1", "n", "n")
 				return b
 			},
-			want: []string{"t.f90:5:3: MK1001 loop runs n iterations and holds 100% of the predicted work as n grows"},
+			want: []string{"t.f90:5:3: MK1001 loop runs n iterations and holds 100% of the predicted time as n grows"},
 		},
 		{
 			name: "time loop and its sweeps in one routine: one nest",
@@ -127,14 +127,14 @@ func TestHotLoopNests(t *testing.T) {
 				b.loop(tl, "main/L1/L2", 9, "iters", "iters*n", "2*iters*n")
 				return b
 			},
-			want: []string{"t.f90:5:3: MK1001 loop runs iters iterations and holds 100% of the predicted work as iters and n grow"},
+			want: []string{"t.f90:5:3: MK1001 loop runs iters iterations and holds 100% of the predicted time as iters and n grow"},
 		},
 		{
 			name:  "driver loop: the nests it calls",
 			build: func(t *testing.T) *builder { return driver(t, false) },
 			want: []string{
-				"t.f90:22:3: MK1001 loop runs iters*n iterations and holds 80% of the predicted work as iters and n grow",
-				"t.f90:32:3: MK1001 loop runs iters*n iterations and holds 20% of the predicted work as iters and n grow",
+				"t.f90:22:3: MK1001 loop runs iters*n iterations and holds 80% of the predicted time as iters and n grow",
+				"t.f90:32:3: MK1001 loop runs iters*n iterations and holds 20% of the predicted time as iters and n grow",
 			},
 		},
 		{
@@ -143,8 +143,8 @@ func TestHotLoopNests(t *testing.T) {
 			env:   map[string]int64{"n": 100, "iters": 10},
 			// 8000 and 2000 of 10057 units; the driver's own 50 are 0.5%.
 			want: []string{
-				"t.f90:22:3: MK1001 loop runs iters*n iterations and holds 80% of the predicted work (n=100, iters=10: 1000 iterations)",
-				"t.f90:32:3: MK1001 loop runs iters*n iterations and holds 20% of the predicted work (n=100, iters=10: 1000 iterations)",
+				"t.f90:22:3: MK1001 loop runs iters*n iterations and holds 80% of the predicted time (n=100, iters=10: 1000 iterations)",
+				"t.f90:32:3: MK1001 loop runs iters*n iterations and holds 20% of the predicted time (n=100, iters=10: 1000 iterations)",
 			},
 		},
 		{
@@ -154,14 +154,14 @@ func TestHotLoopNests(t *testing.T) {
 			// 30% alone is hot; 9, 8, 7, 7, 6, 6 and 6 bring the nests
 			// named to 79%, past three quarters; 5 is not within 5% of 6.
 			want: []string{
-				"t.f90:10:3: MK1001 loop runs n iterations and holds 30% of the predicted work (n=10: 10 iterations)",
-				"t.f90:20:3: MK1001 loop runs n iterations and holds 9% of the predicted work (n=10: 10 iterations)",
-				"t.f90:30:3: MK1001 loop runs n iterations and holds 8% of the predicted work (n=10: 10 iterations)",
-				"t.f90:40:3: MK1001 loop runs n iterations and holds 7% of the predicted work (n=10: 10 iterations)",
-				"t.f90:50:3: MK1001 loop runs n iterations and holds 7% of the predicted work (n=10: 10 iterations)",
-				"t.f90:60:3: MK1001 loop runs n iterations and holds 6% of the predicted work (n=10: 10 iterations)",
-				"t.f90:70:3: MK1001 loop runs n iterations and holds 6% of the predicted work (n=10: 10 iterations)",
-				"t.f90:80:3: MK1001 loop runs n iterations and holds 6% of the predicted work (n=10: 10 iterations)",
+				"t.f90:10:3: MK1001 loop runs n iterations and holds 30% of the predicted time (n=10: 10 iterations)",
+				"t.f90:20:3: MK1001 loop runs n iterations and holds 9% of the predicted time (n=10: 10 iterations)",
+				"t.f90:30:3: MK1001 loop runs n iterations and holds 8% of the predicted time (n=10: 10 iterations)",
+				"t.f90:40:3: MK1001 loop runs n iterations and holds 7% of the predicted time (n=10: 10 iterations)",
+				"t.f90:50:3: MK1001 loop runs n iterations and holds 7% of the predicted time (n=10: 10 iterations)",
+				"t.f90:60:3: MK1001 loop runs n iterations and holds 6% of the predicted time (n=10: 10 iterations)",
+				"t.f90:70:3: MK1001 loop runs n iterations and holds 6% of the predicted time (n=10: 10 iterations)",
+				"t.f90:80:3: MK1001 loop runs n iterations and holds 6% of the predicted time (n=10: 10 iterations)",
 			},
 		},
 		{
@@ -169,10 +169,10 @@ func TestHotLoopNests(t *testing.T) {
 			build: flat(0, 40, 15, 12, 11, 8, 7, 7),
 			env:   map[string]int64{},
 			want: []string{
-				"t.f90:10:3: MK1001 loop runs n iterations and holds 40% of the predicted work (n=10: 10 iterations)",
-				"t.f90:20:3: MK1001 loop runs n iterations and holds 15% of the predicted work (n=10: 10 iterations)",
-				"t.f90:30:3: MK1001 loop runs n iterations and holds 12% of the predicted work (n=10: 10 iterations)",
-				"t.f90:40:3: MK1001 loop runs n iterations and holds 11% of the predicted work (n=10: 10 iterations)",
+				"t.f90:10:3: MK1001 loop runs n iterations and holds 40% of the predicted time (n=10: 10 iterations)",
+				"t.f90:20:3: MK1001 loop runs n iterations and holds 15% of the predicted time (n=10: 10 iterations)",
+				"t.f90:30:3: MK1001 loop runs n iterations and holds 12% of the predicted time (n=10: 10 iterations)",
+				"t.f90:40:3: MK1001 loop runs n iterations and holds 11% of the predicted time (n=10: 10 iterations)",
 			},
 		},
 		{
@@ -183,13 +183,13 @@ func TestHotLoopNests(t *testing.T) {
 			// and 7.25% is within 5% of 7.5%: the prediction does not
 			// order the two. 6.85% is not.
 			want: []string{
-				"t.f90:10:3: MK1001 loop runs n iterations and holds 35% of the predicted work (n=10: 10 iterations)",
-				"t.f90:20:3: MK1001 loop runs n iterations and holds 9% of the predicted work (n=10: 10 iterations)",
-				"t.f90:30:3: MK1001 loop runs n iterations and holds 9% of the predicted work (n=10: 10 iterations)",
-				"t.f90:40:3: MK1001 loop runs n iterations and holds 8% of the predicted work (n=10: 10 iterations)",
-				"t.f90:50:3: MK1001 loop runs n iterations and holds 8% of the predicted work (n=10: 10 iterations)",
-				"t.f90:60:3: MK1001 loop runs n iterations and holds 8% of the predicted work (n=10: 10 iterations)",
-				"t.f90:70:3: MK1001 loop runs n iterations and holds 7% of the predicted work (n=10: 10 iterations)",
+				"t.f90:10:3: MK1001 loop runs n iterations and holds 35% of the predicted time (n=10: 10 iterations)",
+				"t.f90:20:3: MK1001 loop runs n iterations and holds 9% of the predicted time (n=10: 10 iterations)",
+				"t.f90:30:3: MK1001 loop runs n iterations and holds 9% of the predicted time (n=10: 10 iterations)",
+				"t.f90:40:3: MK1001 loop runs n iterations and holds 8% of the predicted time (n=10: 10 iterations)",
+				"t.f90:50:3: MK1001 loop runs n iterations and holds 8% of the predicted time (n=10: 10 iterations)",
+				"t.f90:60:3: MK1001 loop runs n iterations and holds 8% of the predicted time (n=10: 10 iterations)",
+				"t.f90:70:3: MK1001 loop runs n iterations and holds 7% of the predicted time (n=10: 10 iterations)",
 			},
 		},
 		{
@@ -198,8 +198,8 @@ func TestHotLoopNests(t *testing.T) {
 			env:   map[string]int64{},
 			// The nests hold 18%: 8 and 6 are more than three quarters of it.
 			want: []string{
-				"t.f90:10:3: MK1001 loop runs n iterations and holds 8% of the predicted work (n=10: 10 iterations)",
-				"t.f90:20:3: MK1001 loop runs n iterations and holds 6% of the predicted work (n=10: 10 iterations)",
+				"t.f90:10:3: MK1001 loop runs n iterations and holds 8% of the predicted time (n=10: 10 iterations)",
+				"t.f90:20:3: MK1001 loop runs n iterations and holds 6% of the predicted time (n=10: 10 iterations)",
 			},
 		},
 		{
@@ -222,7 +222,7 @@ func TestHotLoopNests(t *testing.T) {
 				b.loop(b.root(), "main/L2", 8, "1", "n", "n")
 				return b
 			},
-			want: []string{"t.f90:8:3: MK1001 loop runs n iterations per rank and holds a share P/(P + 1) of the predicted work as n grows"},
+			want: []string{"t.f90:8:3: MK1001 loop runs n iterations per rank and holds a share P/(P + 1) of the predicted time as n grows"},
 		},
 	} {
 		runCase(t, "MK1001", tc)
@@ -564,10 +564,10 @@ func TestSummaries(t *testing.T) {
 	}
 	sym := texts(nil)
 	for id, want := range map[string]string{
-		"main/L1":          "loop: n/P - 1 iterations per rank; 100% of the work as the sizes grow",
+		"main/L1":          "loop: n/P - 1 iterations per rank; 100% of the time as the sizes grow",
 		"main/I1/b1/L1/M1": "recv: P - 1 messages of 8 bytes where rank == 0",
 		"main/I1/b2/M1":    "send: 1 message of 8 bytes where rank >= 1",
-		"main/C1":          "call sub: 1 call per rank; 0% of the work as the sizes grow",
+		"main/C1":          "call sub: 1 call per rank; 0% of the time as the sizes grow",
 	} {
 		if sym[id] != want {
 			t.Errorf("symbolic %s: %q, want %q", id, sym[id], want)
@@ -579,7 +579,7 @@ func TestSummaries(t *testing.T) {
 	pt := b.at(map[string]int64{"P": 8})
 	at := texts(pt)
 	for id, want := range map[string]string{
-		"main/L1":          "loop: n/P - 1 iterations per rank = 127; 98% of the work",
+		"main/L1":          "loop: n/P - 1 iterations per rank = 127; 98% of the time",
 		"main/I1/b1/L1/M1": "recv: P - 1 messages of 8 bytes where rank == 0 = 7 on rank 0, 0 on ranks 1-7",
 	} {
 		if at[id] != want {
@@ -659,7 +659,7 @@ func TestHotLoopAtPartialPoint(t *testing.T) {
 		t.Fatalf("full point: %v %v", err, full.Unknown)
 	}
 	ds = only(Run(b.r, full, Options{}), "MK1001")
-	if len(ds) == 0 || !strings.Contains(ds[0].Message, "of the predicted work") {
+	if len(ds) == 0 || !strings.Contains(ds[0].Message, "of the predicted time") {
 		t.Errorf("with the value: %s", lines(ds))
 	}
 	// A size without a value is no value of the data: no point.

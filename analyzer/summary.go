@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/model"
 	"github.com/mkvet/mkvet/model/cost"
 	"github.com/mkvet/mkvet/symbolic"
 )
@@ -28,7 +29,9 @@ type Figure struct {
 	Work        symbolic.Piecewise
 	WorkMissing bool
 	WorkAt      *cost.Values
-	// Share is the node's share of the program's work: at the point, of
+	// Share is the node's share of the program's predicted time (its work
+	// and, where the machine has a memory hierarchy, the time its loops
+	// wait for memory beyond their computation): at the point, of
 	// the totals over ranks; else its limit as the sizes grow, when that
 	// limit is a number. RoutineShare is its share of its routine's work,
 	// for a node of a routine other than the entry (MK's per-routine
@@ -38,8 +41,27 @@ type Figure struct {
 	// which.
 	Exact bool
 	Note  string
+	// Memory is, for an innermost loop at a point, its memory term; nil
+	// when it moves no data beyond the nearest cache.
+	Memory *MemoryFigure
 
 	count symbolic.Piecewise // as derived, for howMany
+}
+
+// MemoryFigure is an innermost loop's memory term at a point
+// (roofline.Loop).
+type MemoryFigure struct {
+	// Bound is set when its data transfer takes longer than its
+	// computation and most of it comes from beyond the nearest cache
+	// (that cache's bandwidth is the processor's side); Level is the
+	// level most of the data comes from,
+	// WorkingSet the largest working set per process served there (bytes).
+	Bound      bool
+	Level      string
+	WorkingSet float64
+	// Data and Core are its data transfer and computation in seconds,
+	// summed over ranks.
+	Data, Core float64
 }
 
 // Share is a fraction of some work; Known is false when there is none to
@@ -63,11 +85,11 @@ func Figures(r *cost.Report, pt *cost.Point, opt Options) []Figure {
 // forms, and tidying them was half its time on NPB SP).
 func figures(p *pass, tidyWork bool) []Figure {
 	r, pt := p.r, p.pt
-	var progV *cost.Values
-	if pt != nil && !p.counted {
+	prog, progV := p.programTime()
+	if p.counted {
 		// (At a partial point whose work rests on values of the data
-		// no share of the program's work is known.)
-		progV = &pt.Work
+		// no share of the program's time is known.)
+		progV = nil
 	}
 	var forms []symbolic.Piecewise
 	for _, n := range r.Nodes {
@@ -146,7 +168,8 @@ func figures(p *pass, tidyWork bool) []Figure {
 				if v != nil {
 					f.WorkAt = &v.Work
 				}
-				f.Share = p.shareOf(p.share(n.Work, f.WorkAt, r.Work, progV))
+				num, numV := p.nodeTime(n, n.Work, f.WorkAt)
+				f.Share = p.shareOf(p.share(num, numV, prog, progV))
 				if rn := r.ByID[n.Routine.ID]; rn != nil && n.Routine != r.Entry && !rn.Missing.Has(cost.FigWork) {
 					var rv *cost.Values
 					if pt != nil {
@@ -154,7 +177,14 @@ func figures(p *pass, tidyWork bool) []Figure {
 							rv = &x.Work
 						}
 					}
-					f.RoutineShare = p.shareOf(p.share(n.Work, f.WorkAt, rn.Work, rv))
+					den, denV := p.nodeTime(rn, rn.Work, rv)
+					f.RoutineShare = p.shareOf(p.share(num, numV, den, denV))
+				}
+				if t := p.memory(); t != nil && t.at != nil {
+					if lp := t.at.Loops[n]; lp != nil && lp.Level != "" {
+						f.Memory = &MemoryFigure{Bound: lp.MemoryBound() && lp.Level != t.m.Mem.Levels[0].Name,
+							Level: lp.Level, WorkingSet: lp.WorkingSet, Data: lp.Data, Core: lp.Core}
+					}
 				}
 			}
 		}
@@ -196,13 +226,16 @@ func Summaries(r *cost.Report, pt *cost.Point, opt Options) map[*cost.Node]strin
 			s += " = " + spread(*f.CountAt, "", r.Parallel)
 		}
 		if f.Share.Known {
-			s += "; " + percent(f.Share.Value) + " of the work"
+			s += "; " + percent(f.Share.Value) + " of the " + p.measure()
 			if f.Share.Limit && len(sizes(r.Work)) > 0 {
 				s += " as the sizes grow"
 			}
 		}
 		if f.RoutineShare.Known {
 			s += ", " + percent(f.RoutineShare.Value) + " of " + f.Node.Routine.Name
+		}
+		if m := f.Memory; m != nil && m.Bound {
+			s += "; memory-bound from " + m.Level + " (" + model.FormatBytes(m.WorkingSet) + " per process)"
 		}
 		if !f.Exact {
 			s += " [approximate: " + f.Note + "]"

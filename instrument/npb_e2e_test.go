@@ -255,15 +255,19 @@ func npbHotNests(t *testing.T, bench string, p int, rep *cost.Report, pt *cost.P
 	recs []instrument.Record, rerun func(i int) ([]instrument.Record, error)) {
 	t.Helper()
 	reported := map[string]bool{}
-	for _, d := range analyzer.Run(rep, pt, analyzer.Options{}) {
+	opt := analyzer.Options{Machine: e2e.Machine(t)}
+	for _, d := range analyzer.Run(rep, pt, opt) {
 		if d.ID == "MK1001" {
 			reported[d.Node] = true
 		}
 	}
+	shares := analyzer.NestShares(rep, pt, opt)
 	type nest struct {
 		id, at              string
 		measured, predicted float64
-		fills               bool // only stores: storeOnly
+		work                float64 // the share of the work alone
+		bound               string  // memory-bound: the level
+		fills               bool    // only stores: storeOnly
 	}
 	var nests []nest
 	for _, pr := range res.Probes {
@@ -271,8 +275,13 @@ func npbHotNests(t *testing.T, bench string, p int, rep *cost.Report, pt *cost.P
 			continue
 		}
 		x := nest{id: pr.Node, at: fmt.Sprintf("%s:%d", filepath.Base(pr.Pos.File), pr.Pos.Line), measured: math.Inf(1)}
-		if n := rep.ByID[pr.Node]; n != nil && pt.Work.Total > 0 {
-			x.predicted = pt.Nodes[n].NestWork.Total / pt.Work.Total
+		if sh, ok := shares[pr.Node]; ok {
+			x.predicted, x.work = sh.Share, sh.Work
+			if sh.Bound {
+				x.bound = sh.Level
+			}
+		}
+		if n := rep.ByID[pr.Node]; n != nil {
 			x.fills = storeOnly(n.Node)
 		}
 		nests = append(nests, x)
@@ -301,7 +310,7 @@ func npbHotNests(t *testing.T, bench string, p int, rep *cost.Report, pt *cost.P
 		held := 0.0
 		for _, x := range nests {
 			if held < total/2 && !reported[x.id] && !x.fills {
-				missed = append(missed, fmt.Sprintf("%s (%s): %.1f%% of the measured loop time, %.1f%% of the predicted work",
+				missed = append(missed, fmt.Sprintf("%s (%s): %.1f%% of the measured loop time, %.1f%% of the predicted time",
 					x.id, x.at, 100*x.measured/total, 100*x.predicted))
 			}
 			held += x.measured
@@ -331,7 +340,7 @@ func npbHotNests(t *testing.T, bench string, p int, rep *cost.Report, pt *cost.P
 	var table strings.Builder
 	fmt.Fprintf(&table, "%s P=%d: loop nests by measured exclusive time (%.3gs in nests over %d ranks, %s), MK1001 at -D P=%d:\n",
 		bench, p, total, p, of, p)
-	fmt.Fprintf(&table, "    %-26s %-18s %9s %10s  %s\n", "nest", "at", "measured", "predicted", "reported")
+	fmt.Fprintf(&table, "    %-26s %-18s %9s %10s %8s %7s  %s\n", "nest", "at", "measured", "predicted", "(work)", "memory", "reported")
 	held := 0.0
 	for _, x := range nests {
 		inHalf := held < total/2
@@ -349,7 +358,12 @@ func npbHotNests(t *testing.T, bench string, p int, rep *cost.Report, pt *cost.P
 		if x.fills {
 			mark += ", fills memory (store-only: not required)"
 		}
-		fmt.Fprintf(&table, "    %-26s %-18s %8.1f%% %9.1f%%  %s\n", x.id, x.at, 100*x.measured/total, 100*x.predicted, mark)
+		bound := "-"
+		if x.bound != "" {
+			bound = x.bound
+		}
+		fmt.Fprintf(&table, "    %-26s %-18s %8.1f%% %9.1f%% %7.1f%% %7s  %s\n", x.id, x.at, 100*x.measured/total, 100*x.predicted,
+			100*x.work, bound, mark)
 	}
 	t.Log(strings.TrimSuffix(table.String(), "\n"))
 	if len(reported) == 0 {

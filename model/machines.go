@@ -130,6 +130,7 @@ var embedded = []*Profile{
 			EagerLimit: nbytes(65536),
 			Rendezvous: Rendezvous{OCtrl: us("0.3"), OData: us("0.6"), G: bytesPerSecond(12_500_000_000)},
 		},
+		Memory: nominalNode,
 	},
 
 	// Pacheco, Table 11.1 (seed 004), one profile per row, in table order.
@@ -184,4 +185,27 @@ var embedded = []*Profile{
 			P: 64, S: nbytes(16383),
 		},
 	},
+}
+
+// nominalNode is the default profile's memory hierarchy: a present-day
+// two-socket node of 64 cores in groups of 8 sharing a 32 MiB last-level
+// cache, 48 KiB L1 and 1 MiB L2 per core. The times are nominal, of the
+// order mkvet membench measures on current x86-64 servers (streaming from
+// the caches at 30-100 GB/s per core; from memory about 20 GB/s for one
+// core and some 200 GB/s for the node, 3 GB/s a core with every core
+// streaming; a strided or gathered access a few nanoseconds from memory,
+// tens with every core at it). Run mkvet membench -o to measure a machine.
+var nominalNode = &Memory{
+	CPUs: 64, Line: 64,
+	Levels: []MemLevel{
+		{Name: "L1", Size: 48 << 10, Shared: 1, One: 1e-11, All: 1e-11,
+			StrideOne: 0.2e-9, StrideAll: 0.2e-9, GatherOne: 0.3e-9, GatherAll: 0.3e-9},
+		{Name: "L2", Size: 1 << 20, Shared: 1, One: 2e-11, All: 2e-11,
+			StrideOne: 0.5e-9, StrideAll: 1e-9, GatherOne: 0.6e-9, GatherAll: 1e-9},
+		{Name: "L3", Size: 32 << 20, Shared: 8, One: 3.3e-11, All: 6.7e-11,
+			StrideOne: 0.8e-9, StrideAll: 2e-9, GatherOne: 0.8e-9, GatherAll: 2e-9},
+		{Name: "memory", One: 5e-11, All: 3.3e-10,
+			StrideOne: 5e-9, StrideAll: 20e-9, GatherOne: 7e-9, GatherAll: 20e-9},
+	},
+	Source: "mkvet nominal default (measure with mkvet membench -o)",
 }

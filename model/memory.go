@@ -3,7 +3,6 @@ package model
 import (
 	"bufio"
 	"bytes"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,30 +10,37 @@ import (
 	"io/fs"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 )
 
-// MembenchC is the C source of the memory benchmark mkvet builds with the
-// user's C compiler: a triad streamed over working sets of given sizes, one
-// inside each cache level and one beyond the last (the per-level bandwidths
-// of issue 14, item 3). Its arguments are TRIALS BYTES...; it prints
-// "triad BYTES SECONDS_PER_BYTE" per size, the best of TRIALS trials.
-//
-//go:embed membench/membench.c
-var MembenchC string
-
 // Memory is a node's memory hierarchy: its cache levels, then main memory,
-// with the time to stream a byte from each where measured.
+// with the time to move data from each the ways loops walk memory, where
+// measured (mkvet membench) or given by a profile.
 type Memory struct {
 	// CPUs is the number of processors of the node the levels were read on.
 	CPUs int `json:"cpus"`
+	// Line is the cache line in bytes; 0 means DefaultLine.
+	Line int64 `json:"line,omitempty"`
 	// Levels run from the nearest cache to main memory (the last, with
 	// Size 0).
 	Levels []MemLevel `json:"levels"`
 	// Source says where the sizes and times come from.
 	Source string `json:"source,omitempty"`
+}
+
+// DefaultLine is the cache line of a hierarchy that does not give one: 64
+// bytes on every current x86-64 and most AArch64 processors.
+const DefaultLine = 64
+
+// LineBytes is m's cache line in bytes.
+func (m *Memory) LineBytes() int64 {
+	if m == nil || m.Line <= 0 {
+		return DefaultLine
+	}
+	return m.Line
 }
 
 // MemLevel is one level of the memory hierarchy.
@@ -49,6 +55,60 @@ type MemLevel struct {
 	// main memory's bandwidth is divided between them); 0 when not measured.
 	One float64 `json:"one,omitempty"`
 	All float64 `json:"all,omitempty"`
+	// StrideOne and StrideAll are the seconds per access of a loop that
+	// reads one element per line with a stride of more than a page (a walk
+	// across the planes of an array), GatherOne and GatherAll of one that
+	// reads one element per line in a random order through an index array
+	// (a sparse product's gather); with one process and with every
+	// processor accessing. 0 when not measured.
+	StrideOne float64 `json:"stride_one,omitempty"`
+	StrideAll float64 `json:"stride_all,omitempty"`
+	GatherOne float64 `json:"gather_one,omitempty"`
+	GatherAll float64 `json:"gather_all,omitempty"`
+}
+
+// Pattern is a way a loop walks memory, as the memory model prices it.
+type Pattern int
+
+// The patterns, each measured by a kernel of mkvet membench.
+const (
+	Stream Pattern = iota + 1 // consecutive addresses (triad): seconds per byte
+	Stride                    // one access per line, a stride apart: seconds per access
+	Gather                    // one access per line, in no order: seconds per access
+)
+
+// Time is the time of one unit of pattern pat from level i with procs
+// processes on the node (a byte for Stream, an access for the others),
+// 0 when not measured: the one-process figure alone, else the
+// all-processors one (a node the program fills, as small runs on small
+// machines do).
+func (m *Memory) Time(pat Pattern, i, procs int) float64 {
+	l := m.Levels[i]
+	one, all := l.One, l.All
+	switch pat {
+	case Stride:
+		one, all = l.StrideOne, l.StrideAll
+	case Gather:
+		one, all = l.GatherOne, l.GatherAll
+	}
+	if m.OnNode(procs) > 1 {
+		return all
+	}
+	return one
+}
+
+// Patterned reports whether every level has the times of every pattern,
+// one process and all.
+func (m *Memory) Patterned() bool {
+	if !m.Measured() {
+		return false
+	}
+	for _, l := range m.Levels {
+		if l.StrideOne <= 0 || l.StrideAll <= 0 || l.GatherOne <= 0 || l.GatherAll <= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // Measured reports whether the levels have streaming times.
@@ -93,18 +153,24 @@ func (m *Memory) SecPerByte(i, procs int) float64 {
 }
 
 // SecPerByteAt is the streaming time per byte of a working set of fp bytes
-// per process with procs processes on the node: the rate of the level it
-// fits in up to half that level's capacity, where membench measures it
-// (MembenchSizes), and from there to the full capacity a blend moving
-// linearly to the next level's rate. A cache more than half full of a swept
-// working set loses hits to conflicts and to whatever else it holds
+// per process with procs processes on the node (TimeAt of Stream).
+func (m *Memory) SecPerByteAt(fp float64, procs int) float64 {
+	return m.TimeAt(Stream, fp, procs)
+}
+
+// TimeAt is the time of one unit of pattern pat (Time) from a working set
+// of fp bytes per process with procs processes on the node: the time of the
+// level it fits in up to half that level's capacity, where membench
+// measures it (MembenchSizes), and from there to the full capacity a blend
+// moving linearly to the next level's time. A cache more than half full of
+// a swept working set loses hits to conflicts and to whatever else it holds
 // (pseudo-LRU replacement, a last level shared with the other processes):
 // the reason layer conditions count with half the cache. The blend makes
-// the time per byte continuous in the working set, where the level alone
-// jumps at each capacity.
-func (m *Memory) SecPerByteAt(fp float64, procs int) float64 {
+// the time continuous in the working set, where the level alone jumps at
+// each capacity.
+func (m *Memory) TimeAt(pat Pattern, fp float64, procs int) float64 {
 	i := m.Level(fp, procs)
-	t := m.SecPerByte(i, procs)
+	t := m.Time(pat, i, procs)
 	if i+1 >= len(m.Levels) {
 		return t
 	}
@@ -112,7 +178,7 @@ func (m *Memory) SecPerByteAt(fp float64, procs int) float64 {
 	if math.IsInf(c, 1) || fp <= c/2 {
 		return t
 	}
-	return t + (fp-c/2)/(c/2)*(m.SecPerByte(i+1, procs)-t)
+	return t + (fp-c/2)/(c/2)*(m.Time(pat, i+1, procs)-t)
 }
 
 // Capacity is the bytes per process level i holds with procs processes on
@@ -182,6 +248,11 @@ func ReadCaches(fsys fs.FS) (*Memory, error) {
 			}
 		}
 		m.Levels = append(m.Levels, MemLevel{Name: "L" + lv, Size: size, Shared: shared})
+		if ls, err := read(dir, "coherency_line_size"); err == nil && m.Line == 0 {
+			if n, err := strconv.ParseInt(ls, 10, 64); err == nil && n > 0 && n <= 1<<16 {
+				m.Line = n
+			}
+		}
 	}
 	sort.SliceStable(m.Levels, func(i, j int) bool { return m.Levels[i].Name < m.Levels[j].Name })
 	for i := 1; i < len(m.Levels); i++ {
@@ -261,10 +332,11 @@ func (m *Memory) MembenchSizes() []int64 {
 	return out
 }
 
-// ParseMembench reads the benchmark's output: "triad BYTES SECONDS" lines.
-// file names the input in errors, with the line.
-func ParseMembench(file string, r io.Reader) (map[int64]float64, error) {
-	out := map[int64]float64{}
+// ParseMembench reads the benchmark's output: "KERNEL BYTES SECONDS"
+// lines, by kernel and working set. file names the input in errors, with
+// the line.
+func ParseMembench(file string, r io.Reader) (map[string]map[int64]float64, error) {
+	out := map[string]map[int64]float64{}
 	sc := bufio.NewScanner(r)
 	line := 0
 	for sc.Scan() {
@@ -273,20 +345,57 @@ func ParseMembench(file string, r io.Reader) (map[int64]float64, error) {
 		if len(f) == 0 || f[0] == "#" {
 			continue
 		}
-		if len(f) != 3 || f[0] != "triad" {
-			return nil, fmt.Errorf("%s:%d:1: want \"triad BYTES SECONDS\", got %q", file, line, sc.Text())
+		if len(f) != 3 || !slices.Contains(membenchKernels, f[0]) {
+			return nil, fmt.Errorf("%s:%d:1: want \"KERNEL BYTES SECONDS\" (KERNEL one of %s), got %q",
+				file, line, strings.Join(membenchKernels, ", "), sc.Text())
 		}
 		b, err1 := strconv.ParseInt(f[1], 10, 64)
 		s, err2 := strconv.ParseFloat(f[2], 64)
-		if err1 != nil || err2 != nil || b <= 0 || !(s > 0) || math.IsInf(s, 0) {
+		if err1 != nil || err2 != nil || b < 0 || !(s > 0) || math.IsInf(s, 0) {
 			return nil, fmt.Errorf("%s:%d:1: bad size or time in %q", file, line, sc.Text())
 		}
-		out[b] = s
+		if out[f[0]] == nil {
+			out[f[0]] = map[int64]float64{}
+		}
+		out[f[0]][b] = s
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s:%d:1: %v", file, line+1, err)
 	}
 	return out, nil
+}
+
+// membenchKernels are the kernels of mkvet membench.
+var membenchKernels = []string{"triad", "stride", "gather", "chase", "unit"}
+
+// LevelsFromLatency builds the levels of a hierarchy no processor tree
+// describes from the latencies of a random walk (membench's chase kernel)
+// over working sets of growing sizes: a level ends where the latency rises
+// to jumpRatio times its first size's, the size before the rise being its
+// capacity, and main memory is the last. A rise spread over a few sizes (a
+// cache filling, the page tables missing) stays within a level until it
+// reaches the ratio. Shared is left 0 (unknown: each process is taken to
+// have a level's whole capacity).
+func LevelsFromLatency(sizes []int64, secs []float64) ([]MemLevel, error) {
+	if len(sizes) != len(secs) || len(sizes) < 2 {
+		return nil, errors.New("need the latency at two working sets or more")
+	}
+	const jumpRatio = 2.5
+	var out []MemLevel
+	base := secs[0]
+	for k := 1; k < len(sizes); k++ {
+		if sizes[k] <= sizes[k-1] || !(secs[k] > 0) {
+			return nil, errors.New("working sets must grow and latencies be positive")
+		}
+		if secs[k] >= jumpRatio*base && len(out) < 4 {
+			out = append(out, MemLevel{Name: "L" + strconv.Itoa(len(out)+1), Size: sizes[k-1]})
+			base = secs[k]
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("the latency does not rise from %s to %s: no cache level found", FormatBytes(float64(sizes[0])), FormatBytes(float64(sizes[len(sizes)-1])))
+	}
+	return append(out, MemLevel{Name: "memory"}), nil
 }
 
 // ReadMemoryJSON reads a memory hierarchy written by `mkvet membench
@@ -313,24 +422,47 @@ func ReadMemoryJSON(file string, data []byte) (*Memory, error) {
 	if dec.More() {
 		return nil, at(dec.InputOffset(), "more than one memory hierarchy")
 	}
+	if err := m.Validate(); err != nil {
+		return nil, at(0, "%v", err)
+	}
+	return &m, nil
+}
+
+// finiteTimes reports whether every time is finite and not negative.
+func finiteTimes(ts ...float64) bool {
+	for _, t := range ts {
+		if !(t >= 0) || math.IsInf(t, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// Validate checks that m describes a hierarchy: levels growing from the
+// nearest cache to main memory (the last, size 0), counts not negative,
+// times finite and not negative.
+func (m *Memory) Validate() error {
 	if len(m.Levels) == 0 {
-		return nil, at(0, "levels: none given")
+		return errors.New("levels: none given")
 	}
 	if m.CPUs < 0 {
-		return nil, at(0, "cpus: %d is negative", m.CPUs)
+		return fmt.Errorf("cpus: %d is negative", m.CPUs)
+	}
+	if m.Line < 0 || m.Line > 1<<16 {
+		return fmt.Errorf("line: %d is not a cache line size", m.Line)
 	}
 	for i, l := range m.Levels {
 		last := i == len(m.Levels)-1
 		switch {
 		case l.Size < 0 || (l.Size == 0) != last:
-			return nil, at(0, "levels[%d].size: every level but the last (main memory, size 0) needs a positive size", i)
+			return fmt.Errorf("levels[%d].size: every level but the last (main memory, size 0) needs a positive size", i)
 		case i > 0 && !last && l.Size <= m.Levels[i-1].Size:
-			return nil, at(0, "levels[%d].size: levels must grow from the nearest cache outwards", i)
+			return fmt.Errorf("levels[%d].size: levels must grow from the nearest cache outwards", i)
 		case l.Shared < 0:
-			return nil, at(0, "levels[%d].shared: %d is negative", i, l.Shared)
-		case !(l.One >= 0) || !(l.All >= 0) || math.IsInf(l.One, 0) || math.IsInf(l.All, 0):
-			return nil, at(0, "levels[%d]: streaming times must be finite and not negative", i)
+			return fmt.Errorf("levels[%d].shared: %d is negative", i, l.Shared)
+		case !finiteTimes(l.One, l.All, l.StrideOne, l.StrideAll, l.GatherOne, l.GatherAll):
+			return fmt.Errorf("levels[%d]: streaming times must be finite and not negative", i)
 		}
 	}
-	return &m, nil
+	return nil
 }

@@ -32,6 +32,11 @@ type Profile struct {
 	// Patterns holds SCALA-style measured rho + beta*D models per named
 	// communication pattern (seed 001 §5, Table 2), such as "1d-short".
 	Patterns map[string]Hockney
+
+	// Memory is a node's memory hierarchy with the time to move data from
+	// each level (mkvet membench), the memory term of a loop's cost; nil
+	// when the profile gives none.
+	Memory *Memory
 }
 
 // Ops holds the time in seconds of one operation of each kind. A zero
@@ -176,6 +181,11 @@ func (p *Profile) clone() *Profile {
 	if p.LogGPS != nil {
 		s := *p.LogGPS
 		q.LogGPS = &s
+	}
+	if p.Memory != nil {
+		m := *p.Memory
+		m.Levels = slices.Clone(m.Levels)
+		q.Memory = &m
 	}
 	if p.Patterns != nil {
 		q.Patterns = make(map[string]Hockney, len(p.Patterns))

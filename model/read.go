@@ -298,7 +298,7 @@ func (r *reader) count(v *jvalue, field string) int {
 
 func (r *reader) profile(v *jvalue) *Profile {
 	prof := &Profile{}
-	keys := []string{"name", "description", "source", "model", "ops", "hockney", "logp", "loggp", "loggps", "patterns"}
+	keys := []string{"name", "description", "source", "model", "ops", "hockney", "logp", "loggp", "loggps", "patterns", "memory"}
 	var modelAt *jvalue
 	r.object(v, "", keys, func(k string, val *jvalue, path string) {
 		switch k {
@@ -324,6 +324,8 @@ func (r *reader) profile(v *jvalue) *Profile {
 		case "loggps":
 			g := r.loggps(val, path)
 			prof.LogGPS = &g
+		case "memory":
+			prof.Memory = r.memory(val, path)
 		case "patterns":
 			prof.Patterns = map[string]Hockney{}
 			if val.kind != '{' {
@@ -486,4 +488,75 @@ func (r *reader) loggps(v *jvalue, field string) LogGPS {
 		r.fail(v, field, "want S, the synchronous threshold in bytes")
 	}
 	return g
+}
+
+// memory reads a profile's memory hierarchy: its processors, cache line and
+// levels, each level's size, sharing and times (streaming per byte, strided
+// and gathered accesses per access, with one process and all).
+func (r *reader) memory(v *jvalue, field string) *Memory {
+	m := &Memory{}
+	var levelsAt *jvalue
+	r.object(v, field, []string{"cpus", "line", "levels", "source"}, func(k string, val *jvalue, path string) {
+		switch k {
+		case "cpus":
+			m.CPUs = r.count(val, path)
+		case "line":
+			m.Line = r.wholeBytes(val, path)
+		case "source":
+			m.Source = r.str(val, path)
+		case "levels":
+			levelsAt = val
+			if val.kind != '[' {
+				r.fail(val, path, "want an array of levels, found %s", val.kindName())
+				return
+			}
+			for i, lv := range val.vals {
+				var l MemLevel
+				lpath := fmt.Sprintf("%s[%d]", path, i)
+				times := map[string]*float64{"stream": &l.One, "stream_all": &l.All, "stride": &l.StrideOne,
+					"stride_all": &l.StrideAll, "gather": &l.GatherOne, "gather_all": &l.GatherAll}
+				r.object(lv, lpath, []string{"name", "size", "shared", "stream", "stream_all", "stride", "stride_all", "gather", "gather_all"},
+					func(k string, val *jvalue, path string) {
+						switch k {
+						case "name":
+							l.Name = r.str(val, path)
+						case "size":
+							l.Size = r.wholeBytes(val, path)
+						case "shared":
+							l.Shared = r.count(val, path)
+						case "stream", "stream_all":
+							*times[k] = r.quantity(val, path, dimTimePerByte).Float64()
+						default:
+							*times[k] = r.quantity(val, path, dimTime).Float64()
+						}
+					})
+				if r.err != nil {
+					return
+				}
+				m.Levels = append(m.Levels, l)
+			}
+		}
+	})
+	if r.err != nil {
+		return nil
+	}
+	if levelsAt == nil {
+		r.fail(v, field, "want levels: the caches, then main memory")
+		return nil
+	}
+	if err := m.Validate(); err != nil {
+		r.fail(levelsAt, field+".levels", "%v", err)
+		return nil
+	}
+	return m
+}
+
+// wholeBytes reads a size in bytes that fits an int64.
+func (r *reader) wholeBytes(v *jvalue, field string) int64 {
+	q := r.quantity(v, field, dimBytes)
+	n, ok := q.Int64()
+	if r.err == nil && !ok {
+		r.fail(v, field, "%s bytes is too large", q)
+	}
+	return n
 }

@@ -15,7 +15,7 @@ var badInputs = []struct {
 	{`[]`, "bad.json:1:1: want an object, found an array"},
 	{`{"name": "x",}`, "bad.json:1:14: invalid JSON: invalid character '}' looking for beginning of object key string"},
 	{`{"name": "x"} {}`, "bad.json:1:15: invalid JSON: data after the profile object"},
-	{"{\n  \"nmae\": \"x\"\n}", `bad.json:2:3: nmae: unknown field (want one of name, description, source, model, ops, hockney, logp, loggp, loggps, patterns)`},
+	{"{\n  \"nmae\": \"x\"\n}", `bad.json:2:3: nmae: unknown field (want one of name, description, source, model, ops, hockney, logp, loggp, loggps, patterns, memory)`},
 	{`{"name": "a", "name": "b"}`, "bad.json:1:15: name: duplicate field"},
 	{`{"name": 3}`, "bad.json:1:10: name: want a string, found a number"},
 	{"{\n \"hockney\": {\"t_s\": \"120\", \"t_c\": \"30MB/s\"}\n}", `bad.json:2:21: hockney.t_s: "120" has no unit`},

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/big"
+	"strconv"
 
 	"github.com/mkvet/mkvet/symbolic"
 )
@@ -21,6 +23,24 @@ type (
 		LogGP       *jsonLogGP             `json:"loggp,omitempty"`
 		LogGPS      *jsonLogGPS            `json:"loggps,omitempty"`
 		Patterns    map[string]jsonPattern `json:"patterns,omitempty"`
+		Memory      *jsonMemory            `json:"memory,omitempty"`
+	}
+	jsonMemory struct {
+		CPUs   int            `json:"cpus,omitempty"`
+		Line   int64          `json:"line,omitempty"`
+		Levels []jsonMemLevel `json:"levels"`
+		Source string         `json:"source,omitempty"`
+	}
+	jsonMemLevel struct {
+		Name      string `json:"name"`
+		Size      string `json:"size,omitempty"`
+		Shared    int    `json:"shared,omitempty"`
+		Stream    string `json:"stream,omitempty"`
+		StreamAll string `json:"stream_all,omitempty"`
+		Stride    string `json:"stride,omitempty"`
+		StrideAll string `json:"stride_all,omitempty"`
+		Gather    string `json:"gather,omitempty"`
+		GatherAll string `json:"gather_all,omitempty"`
 	}
 	jsonOps struct {
 		Flop      string `json:"flop,omitempty"`
@@ -77,6 +97,20 @@ type (
 
 func fmtBytes(r symbolic.Rat) string { return formatDecimal(r) + "B" }
 
+// fmtFloat formats a measured time (a float64, 0 when not measured) with
+// format, to four significant digits: the exact decimal of a float64
+// would print seventeen.
+func fmtFloat(v float64, format func(symbolic.Rat) string) string {
+	if v <= 0 {
+		return ""
+	}
+	r, ok := new(big.Rat).SetString(strconv.FormatFloat(v, 'g', 4, 64))
+	if !ok {
+		return ""
+	}
+	return format(symbolic.RatBig(r))
+}
+
 func fmtTimeOpt(r symbolic.Rat) string {
 	if r.IsZero() {
 		return ""
@@ -128,6 +162,19 @@ func (p *Profile) WriteJSON(w io.Writer) error {
 		j.Patterns = map[string]jsonPattern{}
 		for k, h := range p.Patterns {
 			j.Patterns[k] = jsonPattern{Rho: FormatDuration(h.Ts), Beta: FormatPerByte(h.Tc)}
+		}
+	}
+	if m := p.Memory; m != nil {
+		j.Memory = &jsonMemory{CPUs: m.CPUs, Line: m.Line, Source: m.Source}
+		for _, l := range m.Levels {
+			jl := jsonMemLevel{Name: l.Name, Shared: l.Shared,
+				Stream: fmtFloat(l.One, FormatPerByte), StreamAll: fmtFloat(l.All, FormatPerByte),
+				Stride: fmtFloat(l.StrideOne, FormatDuration), StrideAll: fmtFloat(l.StrideAll, FormatDuration),
+				Gather: fmtFloat(l.GatherOne, FormatDuration), GatherAll: fmtFloat(l.GatherAll, FormatDuration)}
+			if l.Size > 0 {
+				jl.Size = fmtBytes(symbolic.RatInt(l.Size))
+			}
+			j.Memory.Levels = append(j.Memory.Levels, jl)
 		}
 	}
 	b, err := json.MarshalIndent(j, "", "  ")

@@ -467,8 +467,10 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	o := ev.newOcc(l, parent)
 	if len(ev.frame().loops) == 0 {
 		o.Footprint = ev.footprint(l)
+		ev.frame().accesses = ev.nestAccesses(l)
 	}
 	o.Stream = ev.streamBytes(l)
+	o.Accesses = ev.frame().accesses[l]
 	ev.loopDepth++
 	defer func() { ev.loopDepth-- }()
 	pos := l.Span.Start()

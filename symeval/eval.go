@@ -376,6 +376,9 @@ type frame struct {
 	// elems holds the element count of the actual array each array dummy
 	// argument is bound to, where the caller knows it.
 	elems map[string]symbolic.Expr
+	// accesses are the streams of the innermost loops of the nest being
+	// evaluated (nestAccesses), computed where the nest is entered.
+	accesses map[*apt.Loop][]Access
 }
 
 // arrayElems returns how many elements the array name has in the current

@@ -206,6 +206,9 @@ type Occ struct {
 	// Stream is, for an innermost loop (no loop in its body), the bytes
 	// one iteration reads and writes, 0 when unknown.
 	Stream int64
+	// Accesses are, for an innermost loop, its streams of array data in
+	// this context: how each walks memory and where it finds its data.
+	Accesses []Access
 }
 
 // Transfer is one side of a Comm under one guard: Bytes bytes to or from

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"github.com/mkvet/mkvet/instrument/sweep"
 	"github.com/mkvet/mkvet/model"
 	"github.com/mkvet/mkvet/model/cost"
+	"github.com/mkvet/mkvet/model/membench"
 )
 
 func init() {
@@ -820,15 +822,19 @@ func calibrationMemory(how string, stderr io.Writer) (*model.Memory, error) {
 		}
 		return m, nil
 	case "auto":
-		m, err := measureMemory("cc", 3)
-		if err != nil {
-			if m == nil {
-				fmt.Fprintf(stderr, "calibrate: no memory hierarchy (%v): working sets are not checked\n", err)
-				return nil, nil
-			}
-			fmt.Fprintf(stderr, "calibrate: memory levels without streaming times (%v): working sets beyond the levels calibrated are flagged, not estimated\n", err)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		node, err := membench.Measure(ctx, membench.Options{Compiler: []string{"cc"}})
+		if err == nil {
+			return node.Memory, nil
 		}
-		return m, nil
+		levels, lerr := model.ReadCaches(os.DirFS(cpuTree))
+		if lerr != nil {
+			fmt.Fprintf(stderr, "calibrate: no memory hierarchy (%v): working sets are not checked\n", err)
+			return nil, nil
+		}
+		fmt.Fprintf(stderr, "calibrate: memory levels without streaming times (%v): working sets beyond the levels calibrated are flagged, not estimated\n", err)
+		return levels, nil
 	}
 	b, err := os.ReadFile(how)
 	if err != nil {

@@ -7,48 +7,94 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/mkvet/mkvet/model"
+	"github.com/mkvet/mkvet/model/membench"
 )
 
 func init() {
 	register(&command{
 		name:  "membench",
-		usage: "[-compiler cc] [-trials N] [-json]",
-		short: "read this machine's cache levels and measure the streaming time of each, and of main memory",
+		usage: "[-compiler cc] [-trials N] [-json] [-machine NAME|FILE -o profile.json]",
+		short: "measure this machine's memory hierarchy: cache levels, streaming, strided and gathered access times",
 		order: 61,
 		run:   runMembench,
 	})
 }
 
 // cpuTree is where Linux describes the processors and their caches.
-const cpuTree = "/sys/devices/system/cpu"
+const cpuTree = membench.CPUTree
 
-// runMembench prints the memory hierarchy calibrate records beside the runs
-// (calibrate -memory): the cache levels the kernel reports and the time to
-// stream a byte from each, with one process and with every processor.
+// runMembench prints the memory hierarchy the memory term of a loop's cost
+// and calibrate's memory levels use, or writes it into a machine profile
+// (-o): the cache levels and the time to move data from each the ways
+// loops walk memory, with one process and with every processor.
 func runMembench(args []string, stdout, stderr io.Writer) int {
 	c := lookup("membench")
 	fs := newFlagSet(c, stderr)
 	compiler := fs.String("compiler", "cc", "C compiler `command` to build the benchmark with")
 	trials := fs.Int("trials", 3, "trials per working set; the best is kept")
 	asJSON := fs.Bool("json", false, "print the hierarchy as JSON (calibrate -memory reads it)")
+	machine := fs.String("machine", "", "with -o: the profile `NAME|FILE` whose operation costs and network the written profile keeps (default: the embedded default)")
+	out := fs.String("o", "", "write a machine profile to `file`, a new file: -machine's profile with this machine's memory hierarchy and work unit (use it with -machine)")
 	pos, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status
+	}
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, "mkvet membench: "+format+"\n", args...)
+		return 2
 	}
 	if len(pos) != 0 || *trials < 1 {
 		fs.Usage()
 		return 2
 	}
-	m, err := measureMemory(*compiler, *trials)
+	if *machine != "" && *out == "" {
+		return fail("-machine names the profile -o writes: give -o too")
+	}
+	var base *model.Profile
+	if *out != "" {
+		if _, err := os.Stat(*out); err == nil {
+			return fail("-o %s: the file exists; mkvet writes profiles to new files only", *out)
+		}
+		var err error
+		if base, err = model.Load(*machine); err != nil {
+			return fail("-machine: %v", err)
+		}
+	}
+	cc, err := splitWords(*compiler)
+	if err != nil || len(cc) == 0 {
+		return fail("-compiler %q: %v", *compiler, errOr(err, "empty command"))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	node, err := membench.Measure(ctx, membench.Options{Compiler: cc, Trials: *trials})
 	if err != nil {
 		fmt.Fprintf(stderr, "mkvet membench: %v\n", err)
 		return 1
+	}
+	m := node.Memory
+	m.Source += " on " + time.Now().UTC().Format("2006-01-02")
+	if base != nil {
+		p := node.Profile(base)
+		p.Source += "; memory hierarchy and operation costs measured by mkvet membench"
+		var b bytes.Buffer
+		if err := p.WriteJSON(&b); err != nil {
+			return fail("%v", err)
+		}
+		f, err := os.OpenFile(*out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil {
+			_, err = f.Write(b.Bytes())
+			err = closeWith(f, err)
+		}
+		if err != nil {
+			return fail("%v", err)
+		}
+		printNode(stdout, node)
+		fmt.Fprintf(stdout, "wrote %s (use it with -machine %s)\n", *out, *out)
+		return 0
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -56,19 +102,36 @@ func runMembench(args []string, stdout, stderr io.Writer) int {
 		enc.Encode(m)
 		return 0
 	}
-	printMemory(stdout, m)
+	printNode(stdout, node)
 	return 0
 }
 
+// closeWith closes f and returns the first of err and the close's error.
+func closeWith(f *os.File, err error) error {
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// printNode prints the hierarchy and the work unit.
+func printNode(w io.Writer, n *membench.Node) {
+	printMemory(w, n.Memory)
+	fmt.Fprintf(w, "work unit: %.3g ns (triad %.3g, stencil %.3g, dot product %.3g, complex multiply %.3g ns)\n",
+		1e9*n.Unit, 1e9*n.Units[0], 1e9*n.Units[1], 1e9*n.Units[2], 1e9*n.Units[3])
+}
+
 func printMemory(w io.Writer, m *model.Memory) {
-	fmt.Fprintf(w, "memory hierarchy of this node (%d processors; %s)\n", m.CPUs, m.Source)
-	fmt.Fprintf(w, "%-7s %10s %7s %14s %14s\n", "level", "size", "shared", "1 streaming", "all streaming")
+	fmt.Fprintf(w, "memory hierarchy of this node (%d processors, %d-byte lines; %s)\n", m.CPUs, m.LineBytes(), m.Source)
+	fmt.Fprintf(w, "%-7s %8s %6s %21s %21s %21s\n", "level", "size", "shared", "stream (1 / all)", "stride (1 / all)", "gather (1 / all)")
 	for _, l := range m.Levels {
 		size, shared := "-", "-"
 		if l.Size > 0 {
 			size, shared = fmtBytes(float64(l.Size)), strconv.Itoa(l.Shared)
 		}
-		fmt.Fprintf(w, "%-7s %10s %7s %14s %14s\n", l.Name, size, shared, fmtRate(l.One), fmtRate(l.All))
+		fmt.Fprintf(w, "%-7s %8s %6s %21s %21s %21s\n", l.Name, size, shared,
+			fmtRate(l.One)+" / "+fmtRate(l.All), fmtAccess(l.StrideOne)+" / "+fmtAccess(l.StrideAll),
+			fmtAccess(l.GatherOne)+" / "+fmtAccess(l.GatherAll))
 	}
 }
 
@@ -79,75 +142,10 @@ func fmtRate(secPerByte float64) string {
 	return fmt.Sprintf("%.1f GB/s", 1e-9/secPerByte)
 }
 
-// measureMemory reads the cache levels from the kernel and times the
-// embedded triad at a working set inside each and beyond the last, first
-// in one process, then in one per processor at once.
-func measureMemory(compiler string, trials int) (*model.Memory, error) {
-	m, err := model.ReadCaches(os.DirFS(cpuTree))
-	if err != nil {
-		return nil, fmt.Errorf("reading the cache levels from %s: %v", cpuTree, err)
+// fmtAccess formats a time per access in nanoseconds.
+func fmtAccess(sec float64) string {
+	if sec <= 0 {
+		return "-"
 	}
-	if m.CPUs == 0 {
-		m.CPUs = 1
-	}
-	cc, err := splitWords(compiler)
-	if err != nil || len(cc) == 0 {
-		return m, fmt.Errorf("-compiler %q: %v", compiler, errOr(err, "empty command"))
-	}
-	dir, err := os.MkdirTemp("", "mkvet-membench-")
-	if err != nil {
-		return m, err
-	}
-	defer os.RemoveAll(dir)
-	src, exe := filepath.Join(dir, "membench.c"), filepath.Join(dir, "membench")
-	if err := os.WriteFile(src, []byte(model.MembenchC), 0o644); err != nil {
-		return m, err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	if _, err := runTool(ctx, dir, append(append([]string(nil), cc...), "-O2", "-o", exe, src)); err != nil {
-		return m, fmt.Errorf("building the memory benchmark: %v", err)
-	}
-	sizes := m.MembenchSizes()
-	argv := []string{exe, strconv.Itoa(trials)}
-	for _, s := range sizes {
-		argv = append(argv, strconv.FormatInt(s, 10))
-	}
-	run := func(procs int) ([]map[int64]float64, error) {
-		outs := make([]map[int64]float64, procs)
-		errs := make([]error, procs)
-		var wg sync.WaitGroup
-		for i := range procs {
-			wg.Go(func() {
-				var b []byte
-				if b, errs[i] = runTool(ctx, dir, argv); errs[i] == nil {
-					outs[i], errs[i] = model.ParseMembench("membench output", bytes.NewReader(b))
-				}
-			})
-		}
-		wg.Wait()
-		for _, err := range errs {
-			if err != nil {
-				return nil, fmt.Errorf("running the memory benchmark: %v", err)
-			}
-		}
-		return outs, nil
-	}
-	one, err := run(1)
-	if err != nil {
-		return m, err
-	}
-	all, err := run(m.CPUs)
-	if err != nil {
-		return m, err
-	}
-	for i, s := range sizes {
-		m.Levels[i].One = one[0][s]
-		// The slowest process: the bandwidth each gets when all stream.
-		for _, o := range all {
-			m.Levels[i].All = max(m.Levels[i].All, o[s])
-		}
-	}
-	m.Source = fmt.Sprintf("sizes from %s, times by mkvet membench (%s -O2) on %s", cpuTree, compiler, time.Now().UTC().Format("2006-01-02"))
-	return m, nil
+	return fmt.Sprintf("%.2f ns", sec*1e9)
 }

@@ -175,8 +175,10 @@ func fitProfile(w io.Writer, samples []model.Sample, maxRegimes int) (*model.Pro
 	}
 	def := model.Default()
 	return &model.Profile{
-		Source:  "network measured by mkvet netbench; operation costs are the nominal ones of the default profile " + model.DefaultName,
+		Source: "network measured by mkvet netbench; operation costs and memory hierarchy are the nominal ones of the default profile " +
+			model.DefaultName + " (mkvet membench -machine FILE -o FILE adds this machine's)",
 		Ops:     def.Ops,
+		Memory:  def.Memory,
 		Model:   model.ModelLogGP,
 		Hockney: &h,
 		LogGP:   &g,

@@ -699,8 +699,9 @@ func (an *analysis) occ(o *symeval.Occ, parent *Node, inNest bool) occResult {
 		an.accumulate(n, FigIterations, &n.Iterations, iters)
 	}
 	var streams []Stream
-	if o.Stream > 0 && itersOK && len(iters.Pieces) > 0 {
-		streams = []Stream{{Iterations: iters, Bytes: o.Stream, Footprint: nestFootprint(o)}}
+	if (o.Stream > 0 || len(o.Accesses) > 0) && itersOK && len(iters.Pieces) > 0 {
+		streams = []Stream{{Iterations: iters, Bytes: o.Stream, Footprint: nestFootprint(o), Accesses: o.Accesses,
+			Core: an.iterationWork(o.Node.(*apt.Loop))}}
 		n.Streams = append(n.Streams, streams...)
 	}
 	if _, isLoop := o.Node.(*apt.Loop); isLoop {

@@ -241,4 +241,12 @@ type Stream struct {
 	// Footprint is the data of the nest the loop is in (nil when the
 	// evaluation has none).
 	Footprint *symeval.Footprint
+	// Accesses are the loop's streams of array data: how each walks
+	// memory and where it finds its data (the memory term of its cost).
+	Accesses []symeval.Access
+	// Core is the work of one iteration of the loop's own statements in
+	// work units, a branch's costliest arm counted: what the processor
+	// does while the data moves (the roofline's computation, ECM's core
+	// time).
+	Core symbolic.Rat
 }

@@ -68,3 +68,41 @@ func (w Weights) Of(o apt.Ops) symbolic.Rat {
 	}
 	return sum
 }
+
+// iterationWork is the work of one iteration of an innermost loop's own
+// statements: each block's scalar statements (a loop-carried chain of
+// dependent operations where it bounds the rate more, as blockWork
+// counts), a branch's costliest arm, calls at their linkage cost (their
+// bodies are costed where they run). Array statements inside the loop are
+// left out: their element counts are not per iteration.
+func (an *analysis) iterationWork(l *apt.Loop) symbolic.Rat {
+	var body func(ns []apt.Node) symbolic.Rat
+	body = func(ns []apt.Node) symbolic.Rat {
+		sum := symbolic.Rat{}
+		for _, n := range ns {
+			switch x := n.(type) {
+			case *apt.Block:
+				scalar := symbolic.Rat{}
+				for _, s := range x.Stmts {
+					scalar = scalar.Add(an.w.Of(s.Ops))
+				}
+				if rec, ok := an.w.recurrence(x.Stmts); ok && rec.Cmp(scalar) > 0 {
+					scalar = rec
+				}
+				sum = sum.Add(scalar)
+			case *apt.If:
+				most := symbolic.Rat{}
+				for _, b := range x.Branches {
+					if w := body(b.Body); w.Cmp(most) > 0 {
+						most = w
+					}
+				}
+				sum = sum.Add(most)
+			case *apt.Call:
+				sum = sum.Add(an.w.Call)
+			}
+		}
+		return sum
+	}
+	return body(l.Body)
+}

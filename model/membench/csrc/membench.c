@@ -1,0 +1,328 @@
+/*
+ * mkvet membench: how fast this machine moves data from a working set of a
+ * given size, for the ways loops walk memory (mkvet's memory model, issue
+ * 47). Working sets inside a cache level measure that level; one well
+ * beyond the last level measures main memory.
+ *
+ * usage: membench TRIALS KERNEL BYTES...
+ *
+ * KERNEL is one of
+ *   triad   a[i] = b[i] + s*c[i] over three arrays: seconds per byte read or
+ *           written (24 bytes an element: two loads and a store, the way
+ *           mkvet counts a loop's traffic);
+ *   stride  a sum of one double per STRIDE bytes (a line more than a page,
+ *           so that every access is in a line and a page of its own, as a
+ *           loop running across the planes of an array does), cycling
+ *           through offsets until every line was read: seconds per access;
+ *   gather  a sum of x[idx[k]] with idx a random permutation of the lines
+ *           of x (independent loads, as a sparse product's): seconds per
+ *           access;
+ *   chase   a walk of a random cycle through the lines of the working set,
+ *           each load's address read by the previous load: seconds per
+ *           access, the latency of the level (used to find the levels
+ *           where the kernel does not describe them);
+ *   unit    four loops over data in the nearest cache (a triad, a
+ *           7-point stencil, a dot product, an FFT butterfly), each
+ *           timed per element and divided by the work units mkvet's
+ *           default weights count in one of its iterations: the seconds of
+ *           a work unit on this processor, the computation side of the
+ *           memory model. BYTES is the kernel's number, 0 to 3.
+ * For each size it prints "KERNEL BYTES SECONDS", the best of TRIALS
+ * trials, each of enough sweeps to take about 0.1 s.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define LINE 64
+#define STRIDE (4096 + LINE)
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* The kernels are kept out of line so that the compiler cannot fold
+ * sweeps; each returns a value the caller prints only when it is
+ * impossible, so that no sweep is dead code. */
+
+__attribute__((noipa)) static void triad(double *restrict a, const double *restrict b,
+					    const double *restrict c, long n, double s)
+{
+	for (long i = 0; i < n; i++)
+		a[i] = b[i] + s * c[i];
+}
+
+__attribute__((noipa)) static double gather(const double *x, const int32_t *idx, long n)
+{
+	double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+	long i = 0;
+	for (; i + 4 <= n; i += 4) {
+		s0 += x[idx[i]];
+		s1 += x[idx[i + 1]];
+		s2 += x[idx[i + 2]];
+		s3 += x[idx[i + 3]];
+	}
+	for (; i < n; i++)
+		s0 += x[idx[i]];
+	return s0 + s1 + s2 + s3;
+}
+
+__attribute__((noipa)) static void *chase(void **p, long n)
+{
+	for (long i = 0; i < n; i++)
+		p = (void **)*p;
+	return p;
+}
+
+static uint64_t rng = 88172645463325252ULL;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* shuffle sets perm to a random permutation of 0..n-1. */
+static void shuffle(long *perm, long n)
+{
+	for (long i = 0; i < n; i++)
+		perm[i] = i;
+	for (long i = n - 1; i > 0; i--) {
+		long j = (long)(next() % (uint64_t)(i + 1));
+		long t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+}
+
+static long gcd(long a, long b)
+{
+	while (b) {
+		long t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+
+/* The unit kernels, the shapes most loop nests of scientific codes take,
+ * with their work in mkvet's default weights (an add or a multiply 1, a
+ * load 1, a store 2, a chain of dependent adds carried from one iteration
+ * to the next 4 an add; a complex operation counts as one, as the
+ * frontend counts Fortran's): a triad 6; a 7-point stencil over a 3-D
+ * block with run-time extents 14; a dot product 4 (its chain); a complex
+ * FFT butterfly (two complex loads, an add, a subtract, a multiply, two
+ * complex stores) 9. */
+static const double unitWork[4] = {6, 14, 4, 9};
+
+__attribute__((noipa)) static void ustencil(double *restrict a, const double *restrict b, long nx, long ny, long nz, double q)
+{
+	for (long k = 1; k < nz - 1; k++)
+		for (long j = 1; j < ny - 1; j++)
+			for (long i = 1; i < nx - 1; i++)
+				a[i + nx * (j + ny * k)] = q * (b[i - 1 + nx * (j + ny * k)] + b[i + 1 + nx * (j + ny * k)] +
+								b[i + nx * (j - 1 + ny * k)] + b[i + nx * (j + 1 + ny * k)] +
+								b[i + nx * (j + ny * (k - 1))] + b[i + nx * (j + ny * (k + 1))]);
+}
+
+__attribute__((noipa)) static double udot(const double *a, const double *b, long n)
+{
+	double s = 0;
+	for (long i = 0; i < n; i++)
+		s = s + a[i] * b[i];
+	return s;
+}
+
+/* ubutterfly is one pass of a radix-2 FFT over lk pairs of columns of n
+ * complex numbers (real and imaginary parts in separate arrays). */
+__attribute__((noipa)) static void ubutterfly(double *restrict yr, double *restrict yi, const double *restrict xr,
+					      const double *restrict xi, long n, long lk, double ur, double ui)
+{
+	for (long k = 0; k < lk; k++)
+		for (long j = 0; j < n; j++) {
+			double ar = xr[j + n * k], ai = xi[j + n * k];
+			double br = xr[j + n * (k + lk)], bi = xi[j + n * (k + lk)];
+			yr[j + n * 2 * k] = ar + br;
+			yi[j + n * 2 * k] = ai + bi;
+			double dr = ar - br, di = ai - bi;
+			yr[j + n * (2 * k + 1)] = ur * dr - ui * di;
+			yi[j + n * (2 * k + 1)] = ur * di + ui * dr;
+		}
+}
+
+/* unit returns the seconds per work unit of unit kernel k (0..3), the
+ * best of trials, over data in the nearest cache (16 KiB an array). */
+static double unit(int k, int trials, double *sink)
+{
+	enum { N = 2048, X = 16 };
+	static double a[N], b[N], c[N], d[N];
+	for (long i = 0; i < N; i++)
+		a[i] = 0, b[i] = i & 15, c[i] = 1, d[i] = 0.5;
+	/* Iterations of one sweep of each kernel. */
+	const long iters[4] = {N, (X - 2) * (X - 2) * (N / (X * X) - 2), N, 16 * (N / 64)};
+	long sweeps = 40000000 / iters[k];
+	double best = 0;
+	for (int t = 0; t < trials; t++) {
+		double t0 = now();
+		for (long r = 0; r < sweeps; r++) {
+			double q = 1.0 / (r + 2);
+			switch (k) {
+			case 0:
+				triad(a, b, c, N, q);
+				break;
+			case 1:
+				ustencil(a, b, X, X, N / (X * X), q);
+				break;
+			case 2:
+				*sink += udot(b, c, N);
+				break;
+			case 3:
+				ubutterfly(a, d, b, c, 16, N / 64, q, 0.5);
+				break;
+			}
+		}
+		double dt = (now() - t0) / ((double)sweeps * iters[k]);
+		if (t == 0 || dt < best)
+			best = dt;
+	}
+	*sink += a[7] + d[9];
+	return best / unitWork[k];
+}
+
+/* measure runs one kernel over a working set of the given bytes and
+ * returns the best time per unit (byte or access) over trials. */
+static double measure(const char *kernel, long bytes, int trials, double *sink)
+{
+	double best = 0;
+	if (strcmp(kernel, "unit") == 0)
+		return bytes >= 0 && bytes < 4 ? unit((int)bytes, trials, sink) : -2;
+	if (strcmp(kernel, "triad") == 0) {
+		long n = bytes / 24;
+		double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
+		if (!a || !b || !c)
+			return -1;
+		for (long i = 0; i < n; i++)
+			a[i] = 0, b[i] = i, c[i] = 1;
+		long sweeps = 1000000000L / bytes;
+		if (sweeps < 2)
+			sweeps = 2;
+		triad(a, b, c, n, 0.5); /* touch the pages, warm the caches */
+		for (int t = 0; t < trials; t++) {
+			double t0 = now();
+			for (long r = 0; r < sweeps; r++)
+				triad(a, b, c, n, 1.0 / (r + 2));
+			double dt = (now() - t0) / ((double)sweeps * 24 * n);
+			if (t == 0 || dt < best)
+				best = dt;
+		}
+		for (long i = 0; i < n; i += 4096)
+			*sink += a[i];
+		free(a), free(b), free(c);
+		return best;
+	}
+	long lines = bytes / LINE;
+	long *perm = malloc(lines * sizeof *perm);
+	if (!perm)
+		return -1;
+	shuffle(perm, lines);
+	if (strcmp(kernel, "gather") == 0 || strcmp(kernel, "stride") == 0) {
+		/* Both read x[idx[k]], one double a line: idx walks the lines in
+		 * a random order (gather) or STRIDE bytes apart modulo the
+		 * working set (stride; the step in lines coprime to their number,
+		 * so that every line is read once a sweep). The index stream
+		 * itself is contiguous, 4 bytes an access. */
+		double *x = malloc(lines * LINE);
+		int32_t *idx = malloc(lines * sizeof *idx);
+		if (!x || !idx)
+			return -1;
+		for (long i = 0; i < lines * (LINE / (long)sizeof(double)); i++)
+			x[i] = i & 7;
+		long step = STRIDE / LINE;
+		while (gcd(step, lines) != 1)
+			step++;
+		for (long i = 0, k = 0; i < lines; i++) {
+			long line = kernel[0] == 'g' ? perm[i] : k;
+			idx[i] = (int32_t)(line * (LINE / (long)sizeof(double)));
+			k = (k + step) % lines;
+		}
+		long sweeps = 20000000L / lines;
+		if (sweeps < 2)
+			sweeps = 2;
+		*sink += gather(x, idx, lines);
+		for (int t = 0; t < trials; t++) {
+			double t0 = now();
+			for (long r = 0; r < sweeps; r++)
+				*sink += gather(x, idx, lines);
+			double dt = (now() - t0) / ((double)sweeps * lines);
+			if (t == 0 || dt < best)
+				best = dt;
+		}
+		free(x), free(idx), free(perm);
+		return best;
+	}
+	if (strcmp(kernel, "chase") == 0) {
+		void **p = malloc(lines * LINE);
+		if (!p)
+			return -1;
+		long w = LINE / sizeof(void *);
+		for (long i = 0; i < lines; i++)
+			p[perm[i] * w] = &p[perm[(i + 1) % lines] * w];
+		long steps = 2000000L;
+		void *q = chase(&p[perm[0] * w], lines);
+		for (int t = 0; t < trials; t++) {
+			double t0 = now();
+			q = chase(q, steps);
+			double dt = (now() - t0) / steps;
+			if (t == 0 || dt < best)
+				best = dt;
+		}
+		*sink += (double)((uintptr_t)q & 1);
+		free(p), free(perm);
+		return best;
+	}
+	free(perm);
+	return -2;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 4) {
+		fprintf(stderr, "usage: membench TRIALS triad|stride|gather|chase|unit BYTES...\n");
+		return 2;
+	}
+	int trials = atoi(argv[1]);
+	if (trials < 1) {
+		fprintf(stderr, "membench: TRIALS must be positive\n");
+		return 2;
+	}
+	const char *kernel = argv[2];
+	double sink = 0;
+	for (int k = 3; k < argc; k++) {
+		long bytes = atol(argv[k]);
+		if (bytes < 4096 && strcmp(kernel, "unit") != 0) {
+			fprintf(stderr, "membench: size %s is below 4096 bytes\n", argv[k]);
+			return 2;
+		}
+		double t = measure(kernel, bytes, trials, &sink);
+		if (t == -2) {
+			fprintf(stderr, "membench: unknown kernel %s\n", kernel);
+			return 2;
+		}
+		if (t < 0) {
+			fprintf(stderr, "membench: cannot allocate %ld bytes\n", bytes);
+			return 1;
+		}
+		printf("%s %ld %.6e\n", kernel, bytes, t);
+	}
+	if (sink == 12345.6789)
+		printf("#\n");
+	return 0;
+}

@@ -1,0 +1,250 @@
+package membench
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"math/big"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/mkvet/mkvet/model"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Source is the C source of the benchmark (csrc/membench.c).
+//
+//go:embed csrc/membench.c
+var Source string
+
+// Options say how to measure.
+type Options struct {
+	// Compiler is the C compiler command and its leading arguments
+	// ("cc", "clang-14"); the benchmark is built with -O2.
+	Compiler []string
+	// Trials per working set; the best is kept. 0 means 3.
+	Trials int
+	// CPUTree is the kernel's processor tree (/sys/devices/system/cpu);
+	// nil means the real one.
+	CPUTree fs.FS
+	// TreeName names CPUTree in the hierarchy's Source.
+	TreeName string
+}
+
+// CPUTree is where Linux describes the processors and their caches.
+const CPUTree = "/sys/devices/system/cpu"
+
+// Node is what membench measures of a node.
+type Node struct {
+	// Memory is the hierarchy with its times.
+	Memory *model.Memory
+	// Unit is the seconds one work unit of mkvet's default weights takes
+	// on one processor, from data in the nearest cache: the geometric
+	// mean over the unit kernels (membench.c). A profile's add time.
+	Unit float64
+	// Units are the kernels' own figures, for the report.
+	Units []float64
+}
+
+// Measure builds the benchmark in a temporary directory and measures the
+// node it runs on.
+func Measure(ctx context.Context, opt Options) (*Node, error) {
+	if len(opt.Compiler) == 0 {
+		opt.Compiler = []string{"cc"}
+	}
+	if opt.Trials <= 0 {
+		opt.Trials = 3
+	}
+	if opt.CPUTree == nil {
+		opt.CPUTree, opt.TreeName = os.DirFS(CPUTree), CPUTree
+	}
+	dir, err := os.MkdirTemp("", "mkvet-membench-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	src, exe := filepath.Join(dir, "membench.c"), filepath.Join(dir, "membench")
+	if err := os.WriteFile(src, []byte(Source), 0o644); err != nil {
+		return nil, err
+	}
+	build := append(append([]string(nil), opt.Compiler...), "-O2", "-o", exe, src)
+	if _, err := run(ctx, dir, build); err != nil {
+		return nil, fmt.Errorf("building the memory benchmark: %v", err)
+	}
+	b := &bench{ctx: ctx, dir: dir, exe: exe, trials: opt.Trials}
+	m, err := model.ReadCaches(opt.CPUTree)
+	how := "sizes from " + opt.TreeName
+	if err != nil {
+		// No cache description (a container, some virtual machines): the
+		// levels are where the latency of a random walk rises.
+		if m, err = b.levelsByLatency(); err != nil {
+			return nil, err
+		}
+		how = "levels found by the latency of a random walk (no cache description in " + opt.TreeName + ")"
+	}
+	if m.CPUs == 0 {
+		m.CPUs = runtime.NumCPU()
+	}
+	sizes := m.MembenchSizes()
+	for _, kernel := range []string{"triad", "stride", "gather"} {
+		one, err := b.run(kernel, sizes, 1)
+		if err != nil {
+			return nil, err
+		}
+		all, err := b.run(kernel, sizes, m.CPUs)
+		if err != nil {
+			return nil, err
+		}
+		for i, s := range sizes {
+			l := &m.Levels[i]
+			// The slowest process: what each gets when all move data.
+			slowest := 0.0
+			for _, o := range all {
+				slowest = max(slowest, o[s])
+			}
+			switch kernel {
+			case "triad":
+				l.One, l.All = one[0][s], slowest
+			case "stride":
+				l.StrideOne, l.StrideAll = one[0][s], slowest
+			case "gather":
+				l.GatherOne, l.GatherAll = one[0][s], slowest
+			}
+		}
+	}
+	m.Source = fmt.Sprintf("%s; times by mkvet membench (%s -O2)", how, strings.Join(opt.Compiler, " "))
+	node := &Node{Memory: m}
+	kernels := []int64{0, 1, 2, 3}
+	units, err := b.run("unit", kernels, 1)
+	if err != nil {
+		return nil, err
+	}
+	logsum := 0.0
+	for _, k := range kernels {
+		node.Units = append(node.Units, units[0][k])
+		logsum += math.Log(units[0][k])
+	}
+	node.Unit = math.Exp(logsum / float64(len(kernels)))
+	return node, nil
+}
+
+// Profile returns base with the node's measurements: its memory hierarchy,
+// and its operation costs scaled so that an add takes Unit (the other
+// operations keep their ratios to it).
+func (n *Node) Profile(base *model.Profile) *model.Profile {
+	p := *base
+	p.Memory = n.Memory
+	if add := base.Ops.Resolved().Add; !add.IsZero() && n.Unit > 0 {
+		r, _ := new(big.Rat).SetString(strconv.FormatFloat(n.Unit, 'g', 3, 64))
+		scale := symbolic.RatBig(r).Quo(add)
+		for _, f := range []*symbolic.Rat{&p.Ops.Flop, &p.Ops.Add, &p.Ops.Mul, &p.Ops.Div, &p.Ops.Intrinsic, &p.Ops.Load, &p.Ops.Store} {
+			*f = f.Mul(scale)
+		}
+	}
+	return &p
+}
+
+// bench runs the built benchmark.
+type bench struct {
+	ctx    context.Context
+	dir    string
+	exe    string
+	trials int
+}
+
+// run times kernel at each working set in procs processes at once and
+// returns each process's times by working set.
+func (b *bench) run(kernel string, sizes []int64, procs int) ([]map[int64]float64, error) {
+	argv := []string{b.exe, strconv.Itoa(b.trials), kernel}
+	for _, s := range sizes {
+		argv = append(argv, strconv.FormatInt(s, 10))
+	}
+	outs := make([]map[int64]float64, procs)
+	errs := make([]error, procs)
+	var wg sync.WaitGroup
+	for i := range procs {
+		wg.Go(func() {
+			out, err := run(b.ctx, b.dir, argv)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			got, err := model.ParseMembench("membench output", bytes.NewReader(out))
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			outs[i] = got[kernel]
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("running the memory benchmark: %v", err)
+	}
+	for _, o := range outs {
+		for _, s := range sizes {
+			if o[s] <= 0 {
+				return nil, fmt.Errorf("the memory benchmark printed no %s time for %d bytes", kernel, s)
+			}
+		}
+	}
+	return outs, nil
+}
+
+// latencySizes are the working sets of the random walk that finds the
+// levels: 16 KiB to 512 MiB, doubling.
+func latencySizes() []int64 {
+	var out []int64
+	for s := int64(16 << 10); s <= 512<<20; s *= 2 {
+		out = append(out, s)
+	}
+	return out
+}
+
+// levelsByLatency finds the levels from the latency of a random walk over
+// growing working sets (model.LevelsFromLatency).
+func (b *bench) levelsByLatency() (*model.Memory, error) {
+	sizes := latencySizes()
+	outs, err := b.run("chase", sizes, 1)
+	if err != nil {
+		return nil, err
+	}
+	secs := make([]float64, len(sizes))
+	for i, s := range sizes {
+		secs[i] = outs[0][s]
+	}
+	levels, err := model.LevelsFromLatency(sizes, secs)
+	if err != nil {
+		return nil, fmt.Errorf("finding the cache levels: %v", err)
+	}
+	return &model.Memory{CPUs: runtime.NumCPU(), Levels: levels}, nil
+}
+
+// run runs argv in dir and returns its standard output; an error carries
+// its standard error.
+func run(ctx context.Context, dir string, argv []string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(errb.String())
+		if len(msg) > 2000 {
+			msg = msg[:2000] + "..."
+		}
+		if ctx.Err() != nil {
+			err = ctx.Err()
+		}
+		return nil, fmt.Errorf("%s: %w\n%s", strings.Join(argv, " "), err, msg)
+	}
+	return out.Bytes(), nil
+}

@@ -1,0 +1,406 @@
+package roofline
+
+import (
+	"math"
+	"math/big"
+	"slices"
+	"strconv"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/model"
+	"github.com/mkvet/mkvet/model/cost"
+	"github.com/mkvet/mkvet/symbolic"
+	"github.com/mkvet/mkvet/symeval"
+)
+
+// Machine is what the memory term needs of a machine: its hierarchy and
+// the seconds one work unit takes (the profile's add time, the unit of
+// every predicted time in mkvet's messages).
+type Machine struct {
+	Mem  *model.Memory
+	Unit float64
+}
+
+// For returns the memory model of prof, false when the profile has no
+// memory hierarchy with times or no operation cost.
+func For(prof *model.Profile) (Machine, bool) {
+	if prof == nil || prof.Memory == nil || !prof.Memory.Measured() {
+		return Machine{}, false
+	}
+	u := prof.Ops.Resolved().Add.Float64()
+	if !(u > 0) {
+		return Machine{}, false
+	}
+	return Machine{Mem: prof.Memory, Unit: u}, true
+}
+
+// Loop is an innermost loop's memory term at a point.
+type Loop struct {
+	// Stall is, per rank, the work units the loop waits for memory beyond
+	// its computation: over its calling contexts, its iterations times
+	// max(0, data time - core time) of one iteration.
+	Stall cost.Values
+	// Data and Core are its data transfer and its computation in seconds,
+	// summed over ranks.
+	Data, Core float64
+	// Level is the level most of the data time comes from, "" when no
+	// access leaves the nearest cache; WorkingSet the largest working set
+	// per process (bytes) of the accesses served there.
+	Level      string
+	WorkingSet float64
+	// Unpriced says why an access of the loop has no price (neither a
+	// footprint nor a reuse distance has a value), "" when all have one.
+	Unpriced string
+}
+
+// MemoryBound reports whether the loop's data transfer takes longer than
+// its computation.
+func (l *Loop) MemoryBound() bool { return l != nil && l.Data > l.Core }
+
+// Result is the memory term of a report at a point.
+type Result struct {
+	// Loops holds the innermost loops with streams.
+	Loops map[*cost.Node]*Loop
+	// Inclusive holds, for every node around a loop with streams (through
+	// calls) and the loop itself, the stalls of the loops it holds per rank,
+	// the memory term of its inclusive time as Work is of its work.
+	Inclusive map[apt.Node]*cost.Values
+	// Stall is the whole program's stall per rank, in work units.
+	Stall cost.Values
+}
+
+// iteration is one iteration's data transfer of a stream at one rank.
+type iteration struct {
+	secs    float64   // data seconds
+	byLevel []float64 // seconds by level
+	ws      []float64 // the largest working set served by each level
+	why     string    // why an access has no price
+}
+
+// At prices the streams of every innermost loop of r at the point pt, in
+// each of its calling contexts.
+func (m Machine) At(r *cost.Report, pt *cost.Point) *Result {
+	np := int(pt.P)
+	res := &Result{Loops: map[*cost.Node]*Loop{}, Inclusive: map[apt.Node]*cost.Values{},
+		Stall: cost.Values{PerRank: make([]float64, np)}}
+	procs := m.Mem.OnNode(np)
+	env := make(map[string]symbolic.Rat, len(pt.Env)+1)
+	for k, v := range pt.Env {
+		env[k] = symbolic.RatInt(v)
+	}
+	nl := len(m.Mem.Levels)
+	inclusive := func(x apt.Node, stall []float64) {
+		v := res.Inclusive[x]
+		if v == nil {
+			v = &cost.Values{PerRank: make([]float64, np)}
+			res.Inclusive[x] = v
+		}
+		for rk, s := range stall {
+			v.PerRank[rk] += s
+		}
+	}
+	for _, n := range r.Nodes {
+		if len(n.Streams) == 0 || pt.Nodes[n] == nil {
+			continue
+		}
+		lp := &Loop{Stall: cost.Values{PerRank: make([]float64, np)}}
+		byLevel, ws := make([]float64, nl), make([]float64, nl)
+		for _, ctx := range n.Contexts {
+			stall := make([]float64, np)
+			for _, s := range ctx.Streams {
+				if len(s.Accesses) == 0 {
+					continue
+				}
+				iters, err := pt.PerRank(s.Iterations)
+				if err != nil {
+					continue
+				}
+				core := s.Core.Float64() * m.Unit
+				byRank := mentionsRank(s)
+				var it1 iteration
+				for rk := range np {
+					if rk == 0 || byRank {
+						env[cost.Rank] = symbolic.RatInt(int64(rk))
+						it1 = m.iteration(s, env, procs)
+						if it1.why != "" && lp.Unpriced == "" {
+							lp.Unpriced = it1.why
+						}
+					}
+					it := iters.PerRank[rk]
+					if !(it > 0) {
+						continue
+					}
+					lp.Data += it * it1.secs
+					lp.Core += it * core
+					if d := it1.secs - core; d > 0 {
+						stall[rk] += it * d / m.Unit
+					}
+					for l := range nl {
+						byLevel[l] += it * it1.byLevel[l]
+						ws[l] = max(ws[l], it1.ws[l])
+					}
+				}
+			}
+			for rk, x := range stall {
+				lp.Stall.PerRank[rk] += x
+				res.Stall.PerRank[rk] += x
+			}
+			inclusive(n.Node, stall)
+			for _, e := range ctx.Enclosing {
+				inclusive(e, stall)
+			}
+		}
+		lp.Stall.Summarise()
+		if most := argmax(byLevel); most >= 0 {
+			lp.Level, lp.WorkingSet = m.Mem.Levels[most].Name, ws[most]
+		}
+		res.Loops[n] = lp
+	}
+	res.Stall.Summarise()
+	for _, v := range res.Inclusive {
+		v.Summarise()
+	}
+	return res
+}
+
+// argmax is the index of the largest positive element, -1 when none is.
+func argmax(xs []float64) int {
+	best := -1
+	for i, x := range xs {
+		if x > 0 && (best < 0 || x >= xs[best]) {
+			best = i
+		}
+	}
+	return best
+}
+
+// mentionsRank reports whether a stream's working sets depend on the rank.
+func mentionsRank(s cost.Stream) bool {
+	if s.Footprint != nil && s.Footprint.Unknown == "" && s.Footprint.Bytes.Has(cost.Rank) {
+		return true
+	}
+	for _, a := range s.Accesses {
+		for _, e := range []*symbolic.Expr{a.Reuse, a.LineReuse} {
+			if e != nil && e.Has(cost.Rank) {
+				return true
+			}
+		}
+		if a.StrideKnown && a.Stride.Has(cost.Rank) {
+			return true
+		}
+	}
+	return false
+}
+
+// iteration prices one iteration of a stream's accesses at env with procs
+// processes on the node, each at the time membench measures for its
+// pattern from the level its working set is in (a rate end to end, from
+// that level to the processor), summed over the accesses: a stream that
+// moves by less than a line costs its bytes at the level's streaming time; one that moves by a line or more costs a strided
+// access, or, when an enclosing loop comes back for the line's other
+// elements while a nearer level holds it, its element at the far level's
+// streaming time and a strided access at the near one; an indirect access
+// costs a gathered access from the level its array fits in.
+func (m Machine) iteration(s cost.Stream, env map[string]symbolic.Rat, procs int) iteration {
+	nl := len(m.Mem.Levels)
+	out := iteration{byLevel: make([]float64, nl), ws: make([]float64, nl)}
+	fp, fpOK := s.Footprint.FootprintBytes(env)
+	line := float64(m.Mem.LineBytes())
+	charge := func(pat model.Pattern, bytes, units float64) {
+		lvl := m.Mem.Level(bytes, procs)
+		t := m.Mem.TimeAt(pat, bytes, procs)
+		if !(t > 0) {
+			return
+		}
+		out.secs += units * t
+		out.byLevel[lvl] += units * t
+		out.ws[lvl] = max(out.ws[lvl], bytes)
+	}
+	for _, a := range s.Accesses {
+		ws, ok := fp, fpOK
+		if a.Reuse != nil {
+			if v, err := a.Reuse.Eval(env); err == nil {
+				ws, ok = math.Abs(v.Float64()), true
+			}
+		}
+		if !ok {
+			if out.why == "" {
+				out.why = "the working set of " + a.Array + " has no value here"
+			}
+			continue
+		}
+		stride := line
+		if a.StrideKnown {
+			if v, err := a.Stride.Eval(env); err == nil {
+				stride = math.Abs(v.Float64())
+			}
+		}
+		switch {
+		case a.Kind == symeval.Indirect:
+			charge(model.Gather, ws, 1)
+		case a.Kind == symeval.Contiguous || stride < line:
+			charge(model.Stream, ws, stride)
+		default:
+			if a.LineReuse != nil {
+				if v, err := a.LineReuse.Eval(env); err == nil {
+					near := math.Abs(v.Float64())
+					if m.Mem.Level(near, procs) < m.Mem.Level(ws, procs) {
+						charge(model.Stream, ws, float64(a.Elem))
+						charge(model.Stride, near, 1)
+						continue
+					}
+				}
+			}
+			charge(model.Stride, ws, 1)
+		}
+	}
+	return out
+}
+
+// Symbolic is the memory term of a report as the sizes grow.
+type Symbolic struct {
+	// Loops holds each innermost loop's stall in work units, a closed
+	// form; Inclusive the stalls of the loops under every node around
+	// them (through calls) and the loops themselves; Total the program's.
+	Loops     map[*cost.Node]symbolic.Piecewise
+	Inclusive map[apt.Node]symbolic.Piecewise
+	Total     symbolic.Piecewise
+}
+
+// Stalls returns the stalls of the innermost loops of r as the sizes grow,
+// closed forms: each loop's iterations times the stall of one iteration
+// with every working set that grows with the sizes in main memory (a
+// working set that is a constant stays in the level it fits in), with the
+// all-processor times of a parallel program (it fills the node) and the
+// one-process times of a serial one. The stall of an iteration is rounded
+// to three significant digits, a measured figure's precision, so that the
+// closed forms print plainly.
+func (m Machine) Stalls(r *cost.Report) *Symbolic {
+	procs := 1
+	if r.Parallel {
+		procs = max(m.Mem.CPUs, 2)
+	}
+	out := &Symbolic{Loops: map[*cost.Node]symbolic.Piecewise{}, Inclusive: map[apt.Node]symbolic.Piecewise{}}
+	for _, n := range r.Nodes {
+		for _, ctx := range n.Contexts {
+			var sum symbolic.Piecewise
+			for _, s := range ctx.Streams {
+				if pw, ok := m.limitStall(s, procs); ok {
+					sum = sum.Add(pw)
+				}
+			}
+			if len(sum.Pieces) == 0 {
+				continue
+			}
+			out.Loops[n] = out.Loops[n].Add(sum)
+			out.Total = out.Total.Add(sum)
+			out.Inclusive[n.Node] = out.Inclusive[n.Node].Add(sum)
+			for _, e := range ctx.Enclosing {
+				out.Inclusive[e] = out.Inclusive[e].Add(sum)
+			}
+		}
+	}
+	return out
+}
+
+// limitStall is a stream's stall as the sizes grow (Stalls), false when
+// its iterations wait for no data beyond their computation.
+func (m Machine) limitStall(s cost.Stream, procs int) (symbolic.Piecewise, bool) {
+	if len(s.Accesses) == 0 {
+		return symbolic.Piecewise{}, false
+	}
+	huge := math.Inf(1)
+	lim := s
+	lim.Footprint = nil
+	lim.Accesses = nil
+	for _, a := range s.Accesses {
+		a.Reuse = constOr(a.Reuse, huge)
+		a.LineReuse = constOr(a.LineReuse, huge)
+		if a.StrideKnown {
+			if _, ok := a.Stride.Const(); !ok {
+				a.StrideKnown = false // an extent: a line or more as the sizes grow
+			}
+		}
+		lim.Accesses = append(lim.Accesses, a)
+	}
+	it := m.iteration(lim, nil, procs)
+	stall := it.secs - s.Core.Float64()*m.Unit
+	if !(stall > 0) {
+		return symbolic.Piecewise{}, false
+	}
+	return s.Iterations.Scale(symbolic.Const(round3(stall / m.Unit))), true
+}
+
+// constOr is e where it is a constant, else the constant v (a working set
+// that grows with the sizes, as large as any).
+func constOr(e *symbolic.Expr, v float64) *symbolic.Expr {
+	if e != nil {
+		if _, ok := e.Const(); ok {
+			return e
+		}
+	}
+	c := symbolic.Const(ratOf(v))
+	return &c
+}
+
+// ratOf is x as an exact rational; +Inf is taken as 2^62 bytes, beyond
+// every level.
+func ratOf(x float64) symbolic.Rat {
+	if math.IsInf(x, 1) {
+		return symbolic.RatInt(1 << 62)
+	}
+	r, _ := new(big.Rat).SetString(strconv.FormatFloat(x, 'g', -1, 64))
+	return symbolic.RatBig(r)
+}
+
+// round3 is x rounded to three significant digits, exactly.
+func round3(x float64) symbolic.Rat {
+	r, _ := new(big.Rat).SetString(strconv.FormatFloat(x, 'g', 3, 64))
+	return symbolic.RatBig(r)
+}
+
+// NestOf returns the loop nest an innermost loop belongs to: its outermost
+// enclosing loop in its routine (itself when it has none).
+func NestOf(n *cost.Node) *cost.Node {
+	nest := n
+	for a := n.Parent; a != nil; a = a.Parent {
+		switch a.Node.(type) {
+		case *apt.Routine:
+			return nest
+		case *apt.Loop:
+			nest = a
+		}
+	}
+	return nest
+}
+
+// Nests sums the loops' stalls per nest (NestOf), in report order.
+func (res *Result) Nests() map[*cost.Node]*cost.Values {
+	out := map[*cost.Node]*cost.Values{}
+	for n, lp := range res.Loops {
+		nest := NestOf(n)
+		v := out[nest]
+		if v == nil {
+			v = &cost.Values{PerRank: make([]float64, len(lp.Stall.PerRank))}
+			out[nest] = v
+		}
+		for rk, x := range lp.Stall.PerRank {
+			v.PerRank[rk] += x
+		}
+	}
+	for _, v := range out {
+		v.Summarise()
+	}
+	return out
+}
+
+// Sorted returns the loops of res in the report's order.
+func (res *Result) Sorted(r *cost.Report) []*cost.Node {
+	var out []*cost.Node
+	for _, n := range r.Nodes {
+		if _, ok := res.Loops[n]; ok {
+			out = append(out, n)
+		}
+	}
+	return slices.Clip(out)
+}
