@@ -114,25 +114,33 @@ var Checks = []*Check{
 		ID:       "MK1001",
 		Title:    "hot loop nest",
 		Severity: apt.Warning,
-		Doc: `The loop nests that hold most of the program's predicted work: where time goes, and where
+		Doc: `The loop nests that hold most of the program's predicted time: where time goes, and where
 tuning, vectorization or a better distribution pays. A loop nest is a routine's outermost loop with
-the loops inside it in that routine; its work is its own, less the work of the nests of the routines
-it calls, which are nests of their own (a time-step loop whose body calls the sweeps is not where the
-time goes; the sweeps are). Calls without nests of their own count in the calling nest. The share is
-of the work summed over all ranks at a point (-D), or without a point the limit of the share as every
-problem size grows with P fixed. Every nest holding 10% (-share) or more is reported, with its
-outermost loop's closed-form iteration count; when these together hold less than three quarters of
-the work in loop nests, the next largest nests are added until they hold three quarters, so that the
-nests named account for most of the loops' time even where the default weights misjudge a nest's
-cost two or three times (operations are counted, not cycles: a vectorised stencil runs faster, a
-recurrence the processor cannot overlap slower than its share). Three quarters of the nests' work,
-not of the program's: work outside every DO loop, whole-array statements or loops built from GO TO,
-would otherwise make every nest hot; and with the last one added every nest whose work is within 5% of it (the prediction does not
-order them: sweeps along x, y and z with the same work are named together). A share that is a closed form in P is reported when it is provably at least the threshold, and
-is not ranked with the others. At a point where values of the program's data are missing (the keys
-a rank receives in a sort, an element computed from input) and the program's work rests on them, the
-nests whose work rests on none of them are ranked by their share of the loop work counted there, and
-the message names the nests left out: a share of the counted work, never of the program's.
+the loops inside it in that routine; its time is its own, less that of the nests of the routines it
+calls, which are nests of their own (a time-step loop whose body calls the sweeps is not where the
+time goes; the sweeps are). Calls without nests of their own count in the calling nest. A nest's time
+is its work (operations at the machine's work unit) and the time its innermost loops wait for memory
+beyond their computation: each iteration takes the larger of its computation and its data transfer,
+the bytes or accesses of each stream (contiguous, strided, gathered) at the rate of the cache level or
+memory its working set lives in (roofline; the machine's memory hierarchy from -machine, measured by
+mkvet membench, or the default profile's). A nest whose data takes longer than its computation, most of
+it from beyond the nearest cache, is said to be memory-bound, with the level and working set per
+process. The share is of the time summed over all ranks at a point (-D), or without a point the limit
+of the share as every problem size grows with P fixed, every growing working set then in main memory.
+Every nest holding 10% (-share) or more is reported, with its outermost loop's closed-form iteration
+count; when these together hold less than three quarters of the time in loop nests, the next largest
+nests are added until they hold three quarters, so that the nests named account for most of the
+loops' time even where the default weights misjudge a nest's cost two or three times (operations are
+counted, not cycles: a vectorised stencil runs faster, a recurrence the processor cannot overlap
+slower than its share). Three quarters of the nests' time, not of the program's: work outside every
+DO loop, whole-array statements or loops built from GO TO, would otherwise make every nest hot; and
+with the last one added every nest whose time is within 5% of it (the prediction does not order them:
+sweeps along x, y and z with the same work are named together). A share that is a closed form in P is
+reported when it is provably at least the threshold, and is not ranked with the others. At a point
+where values of the program's data are missing (the keys a rank receives in a sort, an element
+computed from input) and the program's work rests on them, the nests whose work rests on none of them
+are ranked by their share of the loop time counted there, and the message names the nests left out: a
+share of the counted time, never of the program's.
 `,
 		Example: `program hot
   implicit none
@@ -151,13 +159,16 @@ end program hot
 		Facts: []Fact{
 			{"iterations", "closed form: how many times each rank runs the loop body"},
 			{"work", "closed form: the nest's own work per rank in operation units (without the nests of the routines it calls)"},
-			{"share", "share of the predicted work (at the point, or its limit as the sizes grow when that is a number)"},
+			{"share", "share of the predicted time (at the point, or its limit as the sizes grow when that is a number)"},
 			{"share_expr", "the limit of the share as a closed form in P and rank, when it is not a number"},
 			{"sizes", "the problem sizes whose growth the limit takes (symbolic share)"},
 			{"iterations_max", "at a point: the most iterations any rank runs"},
 			{"iterations_min", "at a point: the fewest iterations any rank runs"},
 			{"max_ranks", "at a point: the ranks that run the most iterations (\"0-3\")"},
-			{"seconds", "at a point with a machine: predicted time of the nest's own work on its heaviest rank"},
+			{"seconds", "at a point with a machine: predicted time of the nest (its work and its loops' memory stalls) on its heaviest rank"},
+			{"memory_bound", "set when the nest's loops move data for longer than they compute, most of it from beyond the nearest cache"},
+			{"memory_level", "with memory_bound: the level most of the data comes from (\"L2\", \"L3\", \"memory\")"},
+			{"working_set", "with memory_bound at a point: the largest working set per process served from that level, bytes"},
 			{"share_of", "\"counted loop nests\" when the share is of the loop work counted at a point that lacks values of the data"},
 			{"data_nests", "with share_of: the positions of the nests whose work rests on values of the data, not counted"},
 		},

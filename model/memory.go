@@ -50,6 +50,11 @@ type MemLevel struct {
 	// Shared the number of processors sharing one.
 	Size   int64 `json:"size,omitempty"`
 	Shared int   `json:"shared,omitempty"`
+	// Ways is the level's associativity: the lines of one set; 0 when
+	// not known. With the line and the size it says how many sets there
+	// are, which a stride that is a multiple of a large power of two
+	// reaches only a few of (Conflict).
+	Ways int `json:"ways,omitempty"`
 	// One is the seconds per byte streamed with one process streaming,
 	// All with every processor of the node streaming (a shared level's and
 	// main memory's bandwidth is divided between them); 0 when not measured.
@@ -141,6 +146,47 @@ func (m *Memory) Level(bytes float64, procs int) int {
 	return len(m.Levels) - 1
 }
 
+// Conflict is the share of level i's sets a walk with a stride of stride
+// bytes reaches: with S sets and a stride of k lines, S/gcd(S, k) of them
+// (a stride of a page reaches one set of every 64 of a 64-set L1), 1 when
+// the stride is not a whole number of lines or the level's associativity
+// is not known. The level holds that share of its capacity of such a
+// walk's lines: the conflict misses of power-of-two strides.
+func (m *Memory) Conflict(i int, stride int64) float64 {
+	l := m.Levels[i]
+	line := m.LineBytes()
+	if l.Ways <= 0 || l.Size <= 0 || stride < line || stride%line != 0 {
+		return 1
+	}
+	sets := l.Size / (int64(l.Ways) * line)
+	if sets <= 1 {
+		return 1
+	}
+	g := gcd(sets, stride/line)
+	return 1 / float64(g)
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// LevelStrided is Level for the lines of a walk with a stride of stride
+// bytes (0: consecutive), each level holding its Conflict share of them.
+func (m *Memory) LevelStrided(bytes float64, procs int, stride int64) int {
+	if stride <= 0 {
+		return m.Level(bytes, procs)
+	}
+	for i, l := range m.Levels {
+		if l.Size == 0 || bytes <= m.Capacity(i, procs)*m.Conflict(i, stride) {
+			return i
+		}
+	}
+	return len(m.Levels) - 1
+}
+
 // SecPerByte is the streaming time of level i with procs processes on
 // the node: the one-process figure alone, else the all-processors one
 // (a node the program fills, as calibration runs on small machines do).
@@ -169,12 +215,18 @@ func (m *Memory) SecPerByteAt(fp float64, procs int) float64 {
 // the time continuous in the working set, where the level alone jumps at
 // each capacity.
 func (m *Memory) TimeAt(pat Pattern, fp float64, procs int) float64 {
-	i := m.Level(fp, procs)
+	return m.TimeStrided(pat, fp, procs, 0)
+}
+
+// TimeStrided is TimeAt for a walk with a stride of stride bytes (0:
+// consecutive), each level holding its Conflict share of its lines.
+func (m *Memory) TimeStrided(pat Pattern, fp float64, procs int, stride int64) float64 {
+	i := m.LevelStrided(fp, procs, stride)
 	t := m.Time(pat, i, procs)
 	if i+1 >= len(m.Levels) {
 		return t
 	}
-	c := m.Capacity(i, procs)
+	c := m.Capacity(i, procs) * m.Conflict(i, stride)
 	if math.IsInf(c, 1) || fp <= c/2 {
 		return t
 	}
@@ -247,7 +299,13 @@ func ReadCaches(fsys fs.FS) (*Memory, error) {
 				return nil, fmt.Errorf("%s/shared_cpu_list: %v", dir, err)
 			}
 		}
-		m.Levels = append(m.Levels, MemLevel{Name: "L" + lv, Size: size, Shared: shared})
+		ways := 0
+		if w, err := read(dir, "ways_of_associativity"); err == nil {
+			if n, err := strconv.Atoi(w); err == nil && n > 0 && n <= 1<<10 {
+				ways = n
+			}
+		}
+		m.Levels = append(m.Levels, MemLevel{Name: "L" + lv, Size: size, Shared: shared, Ways: ways})
 		if ls, err := read(dir, "coherency_line_size"); err == nil && m.Line == 0 {
 			if n, err := strconv.ParseInt(ls, 10, 64); err == nil && n > 0 && n <= 1<<16 {
 				m.Line = n
@@ -460,6 +518,8 @@ func (m *Memory) Validate() error {
 			return fmt.Errorf("levels[%d].size: levels must grow from the nearest cache outwards", i)
 		case l.Shared < 0:
 			return fmt.Errorf("levels[%d].shared: %d is negative", i, l.Shared)
+		case l.Ways < 0:
+			return fmt.Errorf("levels[%d].ways: %d is negative", i, l.Ways)
 		case !finiteTimes(l.One, l.All, l.StrideOne, l.StrideAll, l.GatherOne, l.GatherAll):
 			return fmt.Errorf("levels[%d]: streaming times must be finite and not negative", i)
 		}

@@ -515,7 +515,7 @@ func (r *reader) memory(v *jvalue, field string) *Memory {
 				lpath := fmt.Sprintf("%s[%d]", path, i)
 				times := map[string]*float64{"stream": &l.One, "stream_all": &l.All, "stride": &l.StrideOne,
 					"stride_all": &l.StrideAll, "gather": &l.GatherOne, "gather_all": &l.GatherAll}
-				r.object(lv, lpath, []string{"name", "size", "shared", "stream", "stream_all", "stride", "stride_all", "gather", "gather_all"},
+				r.object(lv, lpath, []string{"name", "size", "shared", "ways", "stream", "stream_all", "stride", "stride_all", "gather", "gather_all"},
 					func(k string, val *jvalue, path string) {
 						switch k {
 						case "name":
@@ -524,6 +524,8 @@ func (r *reader) memory(v *jvalue, field string) *Memory {
 							l.Size = r.wholeBytes(val, path)
 						case "shared":
 							l.Shared = r.count(val, path)
+						case "ways":
+							l.Ways = r.count(val, path)
 						case "stream", "stream_all":
 							*times[k] = r.quantity(val, path, dimTimePerByte).Float64()
 						default:

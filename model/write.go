@@ -35,6 +35,7 @@ type (
 		Name      string `json:"name"`
 		Size      string `json:"size,omitempty"`
 		Shared    int    `json:"shared,omitempty"`
+		Ways      int    `json:"ways,omitempty"`
 		Stream    string `json:"stream,omitempty"`
 		StreamAll string `json:"stream_all,omitempty"`
 		Stride    string `json:"stride,omitempty"`
@@ -167,7 +168,7 @@ func (p *Profile) WriteJSON(w io.Writer) error {
 	if m := p.Memory; m != nil {
 		j.Memory = &jsonMemory{CPUs: m.CPUs, Line: m.Line, Source: m.Source}
 		for _, l := range m.Levels {
-			jl := jsonMemLevel{Name: l.Name, Shared: l.Shared,
+			jl := jsonMemLevel{Name: l.Name, Shared: l.Shared, Ways: l.Ways,
 				Stream: fmtFloat(l.One, FormatPerByte), StreamAll: fmtFloat(l.All, FormatPerByte),
 				Stride: fmtFloat(l.StrideOne, FormatDuration), StrideAll: fmtFloat(l.StrideAll, FormatDuration),
 				Gather: fmtFloat(l.GatherOne, FormatDuration), GatherAll: fmtFloat(l.GatherAll, FormatDuration)}

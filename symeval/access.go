@@ -412,7 +412,7 @@ func (c *affineCtx) expr(e apt.Expr) (symbolic.Expr, int) {
 			delete(c.subst, x.Name)
 			return v, sh
 		}
-		if s, ok := c.ev.value(x).Single(); ok && s.IsIntegerValued() {
+		if s, ok := c.ev.closedSize(c.ev.value(x), x.Pos).Single(); ok && s.IsIntegerValued() {
 			return s, shapeAffine
 		}
 		// An invariant the evaluation has no value for: a symbol of its
@@ -611,11 +611,13 @@ func (ev *evaluator) innerAccesses(l *apt.Loop, loops []nestLoop, info *nestInfo
 			// The other references of the stream find the data the
 			// first brought, in the cache holding what the loop touched
 			// in between: streams of their own at that distance.
-			a.Refs = 1
+			a.Refs, a.Store = 1, f.store
 			for _, r := range st.g.refs[1:] {
-				its, ok := iterationsApart(r.lin.Sub(f.lin), a.Stride)
-				if !ok {
-					a.Refs++ // no distance: with the first
+				off := r.lin.Sub(f.lin)
+				its, ok := iterationsApart(off, a.Stride)
+				if !ok || off.IsZero() {
+					a.Refs++ // the same element, or no distance: with the first
+					a.Store = a.Store || r.store
 					continue
 				}
 				d := its.Mul(bytes)
@@ -692,9 +694,7 @@ func (c *affineCtx) offset(subs []apt.Expr, dims []apt.Dim, elem int64, rowMajor
 		var ext symbolic.Expr
 		known := false
 		if d < len(dims) {
-			if v, ok := c.ev.dimExtent(dims[d]); ok {
-				ext, known = v.Single()
-			}
+			ext, known = c.ev.closedExtent(dims[d])
 		}
 		if !known {
 			// An extent the evaluation has no value for: a symbol of its
@@ -721,7 +721,7 @@ func (ev *evaluator) arrayBytes(x *apt.Index) (symbolic.Expr, bool) {
 	if !ok {
 		return symbolic.Expr{}, false
 	}
-	n, ok := ev.arrayElems(x.Name)
+	n, ok := ev.arrayElemsClosed(x.Name)
 	if !ok {
 		if v, allocated := ev.sizes[ev.key(x.Name)]; allocated {
 			n, ok = v.Single()

@@ -102,6 +102,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 	if ev.err != nil {
 		return nil, ev.err
 	}
+	ev.resolveSizes(root)
 	ev.res.Root = root
 	ev.res.Occurrences = ev.noccs
 	if e := ev.entryEnd; e != nil && e.dead && e.stopped {
@@ -341,6 +342,9 @@ type evaluator struct {
 	afterLoops map[string]*unknown
 	// streams memoizes streamBytes.
 	streams map[*apt.Loop]int64
+	// sizeSyms are the placeholders of unknowns in footprints and
+	// streams (closedSize).
+	sizeSyms map[*unknown]string
 }
 
 // frame is one activation of a routine.

@@ -1,6 +1,7 @@
 package symeval
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -156,7 +157,7 @@ func (ev *evaluator) footprint(l *apt.Loop) *Footprint {
 			fp.Unknown = name + " has an element type of unknown size"
 			return
 		}
-		n, ok := ev.arrayElems(name)
+		n, ok := ev.arrayElemsClosed(name)
 		if !ok {
 			// An allocatable array (or a dummy bound to one): the extents
 			// of its ALLOCATE.
@@ -252,4 +253,121 @@ func (fp *Footprint) FootprintBytes(env map[string]symbolic.Rat) (float64, bool)
 		return 0, false
 	}
 	return v.Float64(), true
+}
+
+// arrayElemsClosed is arrayElems where a bound the evaluation has no value
+// for stands for the parameter the counts name it by (the value read into
+// n, bounding the loops over the array too), as the loop bounds take them
+// (closedInt): a footprint in the parameters, not unknown.
+func (ev *evaluator) arrayElemsClosed(name string) (symbolic.Expr, bool) {
+	d := ev.prog.Resolve(ev.frame().routine, name)
+	if d == nil || !d.IsArray() {
+		return symbolic.Expr{}, false
+	}
+	n := symbolic.Int(1)
+	for _, dim := range d.Dims {
+		e, ok := ev.closedExtent(dim)
+		if !ok {
+			return ev.arrayElems(name)
+		}
+		n = n.Mul(e)
+	}
+	return n, true
+}
+
+// closedSize is closedInt for a bound of a declared extent or an offset
+// of a subscript: a value the evaluation has no value for, even one
+// converted from text (varying: another at each conversion, but one once
+// stored and used as a bound), is the parameter the counts name it by.
+// The footprints and streams are computed where a nest is entered, before
+// its loops' bounds make that parameter: the value stands for a
+// placeholder (sizeSym) that the parameter replaces once the evaluation
+// is over (resolveSizes), which leaves the parameters as the counts make
+// them.
+func (ev *evaluator) closedSize(v Value, pos apt.Pos) Value {
+	if v.unk == nil || v.unk.real || v.Fields != nil {
+		return v
+	}
+	if v.unk.param != nil {
+		return Known(v.unk.param.expr())
+	}
+	return Known(symbolic.Sym(ev.sizeSym(v.unk)))
+}
+
+// sizeSym names the placeholder of an unknown in footprints and streams.
+func (ev *evaluator) sizeSym(u *unknown) string {
+	if s, ok := ev.sizeSyms[u]; ok {
+		return s
+	}
+	if ev.sizeSyms == nil {
+		ev.sizeSyms = map[*unknown]string{}
+	}
+	s := "?size" + strconv.Itoa(len(ev.sizeSyms))
+	ev.sizeSyms[u] = s
+	return s
+}
+
+// resolveSizes replaces, in every footprint and stream of the evaluation,
+// the placeholder of each unknown the counts made a parameter of by that
+// parameter; the others stay, and what mentions them has no value.
+func (ev *evaluator) resolveSizes(root *Occ) {
+	sub := map[string]symbolic.Expr{}
+	for u, s := range ev.sizeSyms {
+		if u.param != nil {
+			sub[s] = u.param.expr()
+		}
+	}
+	if len(sub) == 0 {
+		return
+	}
+	fix := func(e *symbolic.Expr) {
+		if e == nil {
+			return
+		}
+		for _, x := range e.Symbols() {
+			if _, ok := sub[x]; ok {
+				if v, err := e.Subst(sub); err == nil {
+					*e = v
+				}
+				return
+			}
+		}
+	}
+	done := map[*Footprint]bool{}
+	var walk func(o *Occ)
+	walk = func(o *Occ) {
+		if fp := o.Footprint; fp != nil && !done[fp] {
+			done[fp] = true
+			fix(&fp.Bytes)
+		}
+		for i := range o.Accesses {
+			a := &o.Accesses[i]
+			fix(&a.Stride)
+			fix(a.Reuse)
+			fix(a.LineReuse)
+		}
+		for _, c := range o.Children {
+			walk(c)
+		}
+	}
+	walk(root)
+}
+
+// closedExtent is a dimension's extent with its bounds closed (closedSize).
+func (ev *evaluator) closedExtent(d apt.Dim) (symbolic.Expr, bool) {
+	if d.Deferred || d.Hi == nil {
+		return symbolic.Expr{}, false
+	}
+	if _, star := d.Hi.(*apt.Star); star {
+		return symbolic.Expr{}, false
+	}
+	lo := Known(symbolic.Int(1))
+	if d.Lo != nil {
+		lo = ev.closedSize(ev.value(d.Lo), d.Lo.At())
+	}
+	v, ok := lift2(lo, ev.closedSize(ev.value(d.Hi), d.Hi.At()), extent)
+	if !ok {
+		return symbolic.Expr{}, false
+	}
+	return v.Single()
 }

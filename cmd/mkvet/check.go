@@ -435,6 +435,17 @@ type nodeJSON struct {
 	Note         string      `json:"note,omitempty"`
 	Missing      []string    `json:"missing,omitempty"`
 	At           *nodeAtJSON `json:"at,omitempty"`
+	// Memory is an innermost loop's memory term at the point.
+	Memory *memoryJSON `json:"memory,omitempty"`
+}
+
+// memoryJSON is an innermost loop's memory term (analyzer.MemoryFigure).
+type memoryJSON struct {
+	Bound      bool    `json:"memory_bound"`
+	Level      string  `json:"level"`
+	WorkingSet float64 `json:"working_set"`
+	DataS      float64 `json:"data_seconds"`
+	CoreS      float64 `json:"core_seconds"`
 }
 
 type formJSON struct {
@@ -650,6 +661,10 @@ func nodeOutput(f analyzer.Figure) nodeJSON {
 	}
 	if at.Count != nil || at.Work != nil {
 		n.At = at
+	}
+	if m := f.Memory; m != nil {
+		n.Memory = &memoryJSON{Bound: m.Bound, Level: m.Level, WorkingSet: m.WorkingSet,
+			DataS: analyzer.Round(m.Data), CoreS: analyzer.Round(m.Core)}
 	}
 	return n
 }

@@ -195,8 +195,8 @@ func mentionsRank(s cost.Stream) bool {
 // iteration prices one iteration of a stream's accesses at env with procs
 // processes on the node, each at the time membench measures for its
 // pattern from the level its working set is in (a rate end to end, from
-// that level to the processor), summed over the accesses: a stream that
-// moves by less than a line costs its bytes at the level's streaming time; one that moves by a line or more costs a strided
+// that level to the processor): a stream that moves by less than a line
+// costs its bytes at the level's streaming time; one that moves by a line or more costs a strided
 // access, or, when an enclosing loop comes back for the line's other
 // elements while a nearer level holds it, its element at the far level's
 // streaming time and a strided access at the near one; an indirect access
@@ -206,16 +206,32 @@ func (m Machine) iteration(s cost.Stream, env map[string]symbolic.Rat, procs int
 	out := iteration{byLevel: make([]float64, nl), ws: make([]float64, nl)}
 	fp, fpOK := s.Footprint.FootprintBytes(env)
 	line := float64(m.Mem.LineBytes())
-	charge := func(pat model.Pattern, bytes, units float64) {
-		lvl := m.Mem.Level(bytes, procs)
-		t := m.Mem.TimeAt(pat, bytes, procs)
+	// Two classes of transfer: streams, which share the levels'
+	// bandwidth and add up, and single-line accesses (strided, gathered),
+	// which the processor's outstanding misses bound and which add up
+	// among themselves; the two overlap, so an iteration takes the larger.
+	var classes [2]struct {
+		secs    float64
+		byLevel []float64
+	}
+	for c := range classes {
+		classes[c].byLevel = make([]float64, nl)
+	}
+	charge := func(pat model.Pattern, bytes, units float64, stride int64) {
+		lvl := m.Mem.LevelStrided(bytes, procs, stride)
+		t := m.Mem.TimeStrided(pat, bytes, procs, stride)
 		if !(t > 0) {
 			return
 		}
-		out.secs += units * t
-		out.byLevel[lvl] += units * t
+		c := 0
+		if pat != model.Stream {
+			c = 1
+		}
+		classes[c].secs += units * t
+		classes[c].byLevel[lvl] += units * t
 		out.ws[lvl] = max(out.ws[lvl], bytes)
 	}
+
 	for _, a := range s.Accesses {
 		ws, ok := fp, fpOK
 		if a.Reuse != nil {
@@ -237,23 +253,35 @@ func (m Machine) iteration(s cost.Stream, env map[string]symbolic.Rat, procs int
 		}
 		switch {
 		case a.Kind == symeval.Indirect:
-			charge(model.Gather, ws, 1)
+			charge(model.Gather, ws, 1, 0)
 		case a.Kind == symeval.Contiguous || stride < line:
-			charge(model.Stream, ws, stride)
+			charge(model.Stream, ws, stride, 0)
 		default:
+			// A stride of whole lines reaches only some sets of a
+			// cache (Conflict): the level it finds its lines in.
+			s := int64(0)
+			if a.StrideKnown && stride == math.Trunc(stride) && stride < 1<<62 {
+				s = int64(stride)
+			}
 			if a.LineReuse != nil {
 				if v, err := a.LineReuse.Eval(env); err == nil {
 					near := math.Abs(v.Float64())
-					if m.Mem.Level(near, procs) < m.Mem.Level(ws, procs) {
-						charge(model.Stream, ws, float64(a.Elem))
-						charge(model.Stride, near, 1)
+					if m.Mem.LevelStrided(near, procs, s) < m.Mem.LevelStrided(ws, procs, s) {
+						charge(model.Stream, ws, float64(a.Elem), 0)
+						charge(model.Stride, near, 1, s)
 						continue
 					}
 				}
 			}
-			charge(model.Stride, ws, 1)
+			charge(model.Stride, ws, 1, s)
 		}
 	}
+	c := 0
+	if classes[1].secs > classes[0].secs {
+		c = 1
+	}
+	out.secs = classes[c].secs
+	copy(out.byLevel, classes[c].byLevel)
 	return out
 }
 
