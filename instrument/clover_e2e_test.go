@@ -44,7 +44,8 @@ var cloverPs = []int{1, 2, 4}
 // with its C kernels and timer, it runs a small deck on 1, 2 and 4 ranks,
 // and every loop nest holding 1% or more of the predicted work, analysed at
 // P and the deck's values, must have an exact per-rank count, entries and
-// iterations, equal to the counters on every rank.
+// iterations, equal to the counters on every rank. The same runs time
+// every loop nest and check MK1001 against them (hotNests).
 func TestCloverLeafCountsMatchRunsE2E(t *testing.T) {
 	dir := corpora.Dir(t)
 	e2e.Require(t, "mpif90", "mpicc", "mpirun")
@@ -163,6 +164,17 @@ func cloverOracle(t *testing.T, cfg *sweep.Config, b *sweep.Build, prog *apt.Pro
 	if p == cloverPs[len(cloverPs)-1] {
 		logCloverNests(t, rep, pt, byNode, p)
 	}
+	hotNests(t, "CloverLeaf", p, rep, pt, b.Result, run.Records, func(i int) ([]instrument.Record, error) {
+		dir := filepath.Join(cfg.Dir, fmt.Sprintf("run-P%d-%d", p, i))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "clover.in"), deck, 0o644); err != nil {
+			return nil, err
+		}
+		r := cfg.Run(b, sweep.Point{P: p}, i, dir, "clover")
+		return r.Records, r.Err
+	})
 }
 
 // logCloverNests logs the hot loops at the largest P: each one's share of

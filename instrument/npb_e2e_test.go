@@ -48,7 +48,7 @@ const hotShare = 0.01
 // to the counters on every rank. The static counts are those `mkvet check
 // -D P=p` computes, with no other value given: NPB's class is compiled in.
 // The same run checks MK1001 against the measured time per loop nest
-// (issue 13, item 7: npbHotNests).
+// (issue 13, item 7: hotNests).
 func TestNPBCountsMatchRunsE2E(t *testing.T) {
 	dir := corpora.Dir(t)
 	e2e.Require(t, "mpif77", "mpirun", "cc")
@@ -142,7 +142,7 @@ func npbOracle(t *testing.T, npb *corpora.NPB, bench string, p int) {
 	if want := dataNests[bench]; len(data) > want {
 		t.Errorf("%s P=%d: %d hot loop nests depend on data, %d expected", bench, p, len(data), want)
 	}
-	npbHotNests(t, bench, p, rep, pt, b.Result, run.Records, func(i int) ([]instrument.Record, error) {
+	hotNests(t, bench, p, rep, pt, b.Result, run.Records, func(i int) ([]instrument.Record, error) {
 		r := cfg.Run(b, sweep.Point{P: p}, i, filepath.Join(cfg.Dir, fmt.Sprint("run", i)), "npb")
 		return r.Records, r.Err
 	})
@@ -237,7 +237,16 @@ func countsOracle(t *testing.T, label string, p int, rep *cost.Report, pt *cost.
 	return data
 }
 
-// npbHotNests checks MK1001 against the run's measured time per loop nest
+// The noise rule of hotNests: a nest in the measured half that MK1001 does
+// not name is still excused when, after the reruns, its least time summed
+// over the ranks is under noiseFloor, or its share of the measured loop
+// time spread by more than noiseSpread times between the runs.
+const (
+	noiseFloor  = 200e-6
+	noiseSpread = 2.0
+)
+
+// hotNests checks MK1001 against the run's measured time per loop nest
 // (issue 13, item 7): the nests that together hold half of the measured
 // loop time, largest first, must all be among the nests MK1001 reports at
 // -D P=p. A nest's time is its exclusive time (the nests of the routines it
@@ -249,9 +258,12 @@ func countsOracle(t *testing.T, label string, p int, rep *cost.Report, pt *cost.
 // the processor (another process, or another rank of an oversubscribed
 // run) can make any nest look hot: when the check fails, the build is run
 // again, up to twice, and each nest keeps its least time over the runs,
-// which such spells only lengthen. It logs the nests holding 1% or more of
-// the measured time or reported, with both shares.
-func npbHotNests(t *testing.T, bench string, p int, rep *cost.Report, pt *cost.Point, res *instrument.Result,
+// which such spells only lengthen; a nest still missed whose place is
+// noise's (the noise rule above) is logged, not required. MK1001 ranks by
+// the predicted time with the memory term, on this machine's hierarchy and
+// work unit as membench measures them (e2e.Machine). It logs the nests
+// holding 1% or more of the measured time or reported, with both shares.
+func hotNests(t *testing.T, bench string, p int, rep *cost.Report, pt *cost.Point, res *instrument.Result,
 	recs []instrument.Record, rerun func(i int) ([]instrument.Record, error)) {
 	t.Helper()
 	reported := map[string]bool{}
@@ -268,6 +280,9 @@ func npbHotNests(t *testing.T, bench string, p int, rep *cost.Report, pt *cost.P
 		work                float64 // the share of the work alone
 		bound               string  // memory-bound: the level
 		fills               bool    // only stores: storeOnly
+		// shares are the nest's shares of the measured loop time, one a
+		// run: how much they spread says whether noise decides its place.
+		shares []float64
 	}
 	var nests []nest
 	for _, pr := range res.Probes {
@@ -294,31 +309,61 @@ func npbHotNests(t *testing.T, bench string, p int, rep *cost.Report, pt *cost.P
 				sum[r.Node] += r.Seconds
 			}
 		}
+		all := 0.0
+		for _, x := range nests {
+			all += sum[x.id]
+		}
 		for i := range nests {
 			nests[i].measured = math.Min(nests[i].measured, sum[nests[i].id])
+			if all > 0 {
+				nests[i].shares = append(nests[i].shares, sum[nests[i].id]/all)
+			}
 		}
 	}
+	// noisy says why a nest's place in the measured half is noise's, ""
+	// when it is not (the rule: such a nest is logged, not required).
+	// A nest whose least time summed over the ranks is under noiseFloor
+	// lasts a few scheduling quanta at most; one whose share of the loop
+	// time spread by more than noiseSpread times between runs owes its
+	// share to the runs, not to the program.
+	noisy := func(x nest) string {
+		if x.measured < noiseFloor {
+			return fmt.Sprintf("%.3gs in all: under %gs", x.measured, noiseFloor)
+		}
+		if len(x.shares) > 1 && slices.Min(x.shares) > 0 && slices.Max(x.shares)/slices.Min(x.shares) > noiseSpread {
+			return fmt.Sprintf("its share spread from %.1f%% to %.1f%% over %d runs", 100*slices.Min(x.shares), 100*slices.Max(x.shares), len(x.shares))
+		}
+		return ""
+	}
 	// check returns the total time in nests and the nests holding half
-	// of it that MK1001 does not report, with nests sorted by time.
-	check := func() (float64, []string) {
+	// of it that MK1001 does not report, with nests sorted by time; those
+	// whose place is noise's (after reruns) are logged, not returned.
+	var excused []string
+	check := func(final bool) (float64, []string) {
 		total := 0.0
 		for _, x := range nests {
 			total += x.measured
 		}
 		slices.SortStableFunc(nests, func(a, b nest) int { return cmp.Compare(b.measured, a.measured) })
 		var missed []string
+		excused = nil
 		held := 0.0
 		for _, x := range nests {
 			if held < total/2 && !reported[x.id] && !x.fills {
-				missed = append(missed, fmt.Sprintf("%s (%s): %.1f%% of the measured loop time, %.1f%% of the predicted time",
-					x.id, x.at, 100*x.measured/total, 100*x.predicted))
+				m := fmt.Sprintf("%s (%s): %.1f%% of the measured loop time, %.1f%% of the predicted time",
+					x.id, x.at, 100*x.measured/total, 100*x.predicted)
+				if why := noisy(x); final && why != "" {
+					excused = append(excused, m+"; noise: "+why)
+				} else {
+					missed = append(missed, m)
+				}
 			}
 			held += x.measured
 		}
 		return total, missed
 	}
 	measure(recs)
-	total, missed := check()
+	total, missed := check(false)
 	runs := 1
 	for ; len(missed) > 0 && runs < 3; runs++ {
 		more, err := rerun(runs)
@@ -327,7 +372,13 @@ func npbHotNests(t *testing.T, bench string, p int, rep *cost.Report, pt *cost.P
 			break
 		}
 		measure(more)
-		total, missed = check()
+		total, missed = check(false)
+	}
+	if runs > 1 {
+		total, missed = check(true)
+	}
+	for _, e := range excused {
+		t.Logf("%s P=%d: not required, its measured place is noise's: %s", bench, p, e)
 	}
 	if total <= 0 {
 		t.Errorf("%s P=%d: no time measured in loop nests", bench, p)
