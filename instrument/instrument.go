@@ -205,6 +205,7 @@ func Instrument(prog *apt.Program, files []string, opt Options) (*Result, error)
 		}
 	}
 	in.plan()
+	order = moduleOrder(prog, order)
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 		return nil, err
 	}
