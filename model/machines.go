@@ -105,19 +105,22 @@ func brim(name, lang, ga, gb, gc, os, ol string) *Profile {
 // embedded holds the built-in profiles.
 var embedded = []*Profile{
 	// The default: a present-day cluster node with an InfiniBand-class
-	// network. These are nominal, conservative figures, not a measurement:
-	// a double-precision add or multiply at 0.5 ns (a few GHz, scalar, no
-	// vector units counted), a divide 8 flops, an intrinsic call 40, loads
-	// and stores from cache at 1 ns; MPI latency 1.5 us and 12.5 GB/s (HDR
-	// InfiniBand is 25 GB/s raw). Eager messages up to 64 KiB, rendezvous
-	// above. Run `mkvet netbench` to measure the real values of a machine.
+	// network. These are nominal figures, not a measurement: a work unit
+	// (an add or multiply of compiled scientific loops, the unit mkvet's
+	// weights count in) at 0.1 ns, the order mkvet membench's unit kernels
+	// and the NAS benchmarks' loops take on current 3-5 GHz cores; a
+	// divide 8 units, an intrinsic call 40, loads and stores from cache 2;
+	// MPI latency 1.5 us and 12.5 GB/s (HDR InfiniBand is 25 GB/s raw).
+	// Eager messages up to 64 KiB, rendezvous above. The memory hierarchy
+	// is nominalNode's. Run `mkvet netbench` and `mkvet membench -o` to
+	// measure a machine.
 	{
 		Name:        DefaultName,
 		Description: "present-day cluster node, InfiniBand-class network (nominal values; measure with mkvet netbench)",
 		Source:      "mkvet nominal default",
 		Ops: Ops{
-			Flop: ns("0.5"), Add: ns("0.5"), Mul: ns("0.5"), Div: ns("4"),
-			Intrinsic: ns("20"), Load: ns("1"), Store: ns("1"),
+			Flop: ns("0.1"), Add: ns("0.1"), Mul: ns("0.1"), Div: ns("0.8"),
+			Intrinsic: ns("4"), Load: ns("0.2"), Store: ns("0.2"),
 		},
 		Model:   ModelLogGP,
 		Hockney: &Hockney{Ts: us("1.5"), Tc: bytesPerSecond(12_500_000_000)},

@@ -150,8 +150,10 @@ func TestPerWizLogGPS(t *testing.T) {
 	}
 }
 
-// TestDefaultProfile checks that the default is a present-day node: flops
-// between 0.25 and 1 ns, MPI latency 1 to 2 us, bandwidth 10 to 25 GB/s.
+// TestDefaultProfile checks that the default is a present-day node: a work
+// unit between 0.05 and 0.5 ns (membench's unit kernels take 0.05-0.12 ns
+// on current cores), MPI latency 1 to 2 us, bandwidth 10 to 25 GB/s, and
+// a memory hierarchy with every pattern's times.
 func TestDefaultProfile(t *testing.T) {
 	p := Default()
 	if p.Name != DefaultName {
@@ -162,7 +164,10 @@ func TestDefaultProfile(t *testing.T) {
 			t.Errorf("%s = %g, want in [%g, %g]", what, f, lo, hi)
 		}
 	}
-	in("flop", p.Ops.Flop, 0.25e-9, 1e-9)
+	in("flop", p.Ops.Flop, 0.05e-9, 0.5e-9)
+	if !p.Memory.Patterned() {
+		t.Errorf("the default profile's memory hierarchy lacks times: %+v", p.Memory)
+	}
 	net, err := p.Network()
 	if err != nil {
 		t.Fatal(err)

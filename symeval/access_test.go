@@ -124,12 +124,15 @@ end subroutine s
 		src: `subroutine s(n, m, x, y, idx)
   integer :: n, m, i, k, idx(n)
   double precision :: x(m), y(n)
+  do i = 1, m
+    x(i) = 1.0d0
+  end do
   do i = 1, n
     k = idx(i)
     y(i) = y(i) + x(k)
   end do
 end subroutine s
-`, line: 4,
+`, line: 7,
 		want: []string{"idx contiguous 4 - -", "x indirect ? 8*max(m, 0) -", "y contiguous 8 - - store"},
 	}, {
 		name: "a counter stepped under a branch packs contiguously",

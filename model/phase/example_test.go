@@ -36,5 +36,5 @@ func ExampleAnalyze() {
 	// compute [compute]
 	// pipeline L29 [comm]
 	// pipeline L29 work [compute]
-	// T(P=8) = 0.0001225 s
+	// T(P=8) = 8.119e-05 s
 }
