@@ -46,10 +46,14 @@ func repoRoot() string {
 	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
-// NPB is a private copy of NPB3.3-MPI with config/make.def written for
-// gfortran and Open MPI and sys/setparams built.
+// NPB is a private copy of NPB3.3-MPI (or NPB3.4-MPI) with
+// config/make.def written for gfortran and Open MPI and sys/setparams
+// built.
 type NPB struct {
 	Dir string
+	// V34 is set for NPB 3.4, whose setparams takes no process count (its
+	// programs take it at run time).
+	V34 bool
 }
 
 // Benchmarks are the Fortran benchmarks of NPB 3.3 MPI.
@@ -59,8 +63,18 @@ var Benchmarks = []string{"BT", "CG", "EP", "FT", "LU", "MG", "SP"}
 // with cc (the copy is the program's own build tree: setparams records the
 // compiler flags of config/make.def in each npbparams.h).
 func NewNPB(corpora, dir string) (*NPB, error) {
-	src := filepath.Join(corpora, "NPB3.3-MPI")
-	dst := filepath.Join(dir, "NPB3.3-MPI")
+	return newNPB(corpora, dir, "NPB3.3-MPI")
+}
+
+// NewNPB34 is NewNPB for NPB 3.4 (Fortran 90 modules, process counts taken
+// at run time).
+func NewNPB34(corpora, dir string) (*NPB, error) {
+	return newNPB(corpora, dir, "NPB3.4-MPI")
+}
+
+func newNPB(corpora, dir, version string) (*NPB, error) {
+	src := filepath.Join(corpora, version)
+	dst := filepath.Join(dir, version)
 	if err := copyTree(src, dst); err != nil {
 		return nil, err
 	}
@@ -71,6 +85,8 @@ func NewNPB(corpora, dir string) (*NPB, error) {
 	def := string(tmpl)
 	for _, r := range []struct{ re, repl string }{
 		{`(?m)^MPIF77.*$`, "MPIF77 = mpif77"},
+		{`(?m)^MPIFC.*$`, "MPIFC = mpif90"},
+		{`(?m)^CFLAGS.*$`, "CFLAGS = -O2"},
 		{`(?m)^MPICC.*$`, "MPICC = mpicc"},
 		{`(?m)^CC .*$`, "CC = cc"},
 		{`(?m)^FFLAGS.*$`, "FFLAGS = -O2 -fallow-argument-mismatch"},
@@ -88,7 +104,7 @@ func NewNPB(corpora, dir string) (*NPB, error) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("building setparams: %v\n%s", err, out)
 	}
-	return &NPB{Dir: dst}, nil
+	return &NPB{Dir: dst, V34: version == "NPB3.4-MPI"}, nil
 }
 
 // Configure writes bench's npbparams.h for p processes and class (setparams
@@ -97,7 +113,11 @@ func NewNPB(corpora, dir string) (*NPB, error) {
 // INCLUDE files are in.
 func (n *NPB) Configure(bench string, p int, class string) (files []string, incDir string, err error) {
 	dir := filepath.Join(n.Dir, bench)
-	cmd := exec.Command(filepath.Join(n.Dir, "sys", "setparams"), strings.ToLower(bench), fmt.Sprint(p), class)
+	args := []string{strings.ToLower(bench), fmt.Sprint(p), class}
+	if n.V34 {
+		args = []string{strings.ToLower(bench), class}
+	}
+	cmd := exec.Command(filepath.Join(n.Dir, "sys", "setparams"), args...)
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, "", fmt.Errorf("setparams %s %d %s: %v\n%s", bench, p, class, err, out)

@@ -1,0 +1,121 @@
+package instrument_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/frontend/fortran"
+	"github.com/mkvet/mkvet/instrument"
+	"github.com/mkvet/mkvet/instrument/sweep"
+	"github.com/mkvet/mkvet/internal/corpora"
+	"github.com/mkvet/mkvet/internal/e2e"
+	"github.com/mkvet/mkvet/model/cost"
+)
+
+// npb34Cases are the NPB 3.4 benchmarks of the hot-nest oracle with the
+// process counts each runs on (BT and SP: squares).
+var npb34Cases = []struct {
+	bench string
+	ps    []int
+}{
+	{"LU", []int{1, 2, 4}}, {"CG", []int{1, 2, 4}}, {"MG", []int{1, 2, 4}}, {"FT", []int{1, 2, 4}},
+	{"BT", []int{1, 4}}, {"SP", []int{1, 4}},
+}
+
+// TestNPB34HotNestsE2E is the hot-nest oracle (issue 47) on NPB 3.4, the
+// Fortran 90 version nobody tuned mkvet for: each benchmark at class S,
+// configured by its own setparams (which takes no process count: the
+// programs take it at run time), analysed with `check -D P=p` and nothing
+// else, built with mkvet's timers on every loop nest and its counters, run
+// under Open MPI at each P; the values of the program's data the analysis
+// cannot derive are read off the counters as for NPB 3.3, and the loop
+// nests holding half of the measured loop time must all be reported by
+// MK1001 (hotNests, with its noise rule).
+func TestNPB34HotNestsE2E(t *testing.T) {
+	dir := corpora.Dir(t)
+	e2e.Require(t, "mpif90", "mpirun", "cc")
+	npb, err := corpora.NewNPB34(dir, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for _, c := range npb34Cases {
+		t.Run(c.bench, func(t *testing.T) {
+			files, inc, err := npb.Configure(c.bench, 0, "S")
+			if err != nil {
+				t.Fatal(err)
+			}
+			prog, diags := fortran.ParseFiles(files, fortran.Config{IncludeDirs: []string{inc}})
+			for _, d := range diags {
+				if d.Severity == apt.Error {
+					t.Fatalf("%s: parse: %v", c.bench, d)
+				}
+			}
+			cfg := &sweep.Config{
+				Prog: prog, Files: files,
+				Options: instrument.Options{BodyCounters: true, NestTimers: true, IncludeDirs: []string{inc}},
+				Build:   "mpif90 -O1 -fallow-argument-mismatch {srcs} -o {exe}", Launcher: e2e.MPILauncher,
+				Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(),
+			}
+			b, err := cfg.Compile(nil)
+			if err != nil {
+				t.Fatalf("%s: %v", c.bench, err)
+			}
+			for _, p := range c.ps {
+				hotNestsAt(t, "NPB3.4 "+c.bench, p, prog, cfg, b, nil)
+			}
+		})
+	}
+	t.Logf("NPB 3.4 hot-nest oracle: %v", time.Since(start).Round(time.Second))
+}
+
+// hotNestsAt analyses prog at P = p and the point's other values, runs
+// the build there and checks MK1001 against the measured nest times
+// (hotNests). Values of the program's data the analysis cannot derive are
+// read off the run's counters (measureData), as a calibration run would.
+func hotNestsAt(t *testing.T, label string, p int, prog *apt.Program, cfg *sweep.Config, b *sweep.Build, values map[string]int64) {
+	t.Helper()
+	point := map[string]int64{cost.Size: int64(p)}
+	for k, v := range values {
+		point[k] = v
+	}
+	rep, err := cost.AnalyzeAt(prog, cost.Options{}, point)
+	if err != nil {
+		t.Fatalf("%s P=%d: %v", label, p, err)
+	}
+	run := cfg.Run(b, sweep.Point{P: p}, 0, filepath.Join(cfg.Dir, fmt.Sprint("run-P", p)), "hot")
+	if run.Err != nil {
+		t.Fatalf("%s P=%d: %v\n%s", label, p, run.Err, run.Stderr)
+	}
+	byNode := map[string]map[int]instrument.Record{}
+	for _, r := range run.Records {
+		if r.Type != instrument.TypeNode {
+			continue
+		}
+		if byNode[r.Node] == nil {
+			byNode[r.Node] = map[int]instrument.Record{}
+		}
+		byNode[r.Node][r.Rank] = r
+	}
+	measured, err := measureData(rep, point, byNode)
+	if err != nil {
+		t.Fatalf("%s P=%d: %v", label, p, err)
+	}
+	if len(measured) > 0 {
+		t.Logf("%s P=%d: values of the data measured on rank 0: %v", label, p, measured)
+	}
+	for k, v := range measured {
+		point[k] = v
+	}
+	pt, err := rep.At(point)
+	if err != nil {
+		t.Fatalf("%s P=%d: %v", label, p, err)
+	}
+	hotNests(t, label, p, rep, pt, b.Result, run.Records, func(i int) ([]instrument.Record, error) {
+		r := cfg.Run(b, sweep.Point{P: p}, i, filepath.Join(cfg.Dir, fmt.Sprintf("run-P%d-%d", p, i)), "hot")
+		return r.Records, r.Err
+	})
+}
