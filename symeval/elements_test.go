@@ -70,3 +70,30 @@ end subroutine work
 		t.Errorf("loop domain %s: tids(src) is 10*rank where work is called", dom)
 	}
 }
+
+// A datum of the input file read twice (the deck read again from its
+// start, after another OPEN or a REWIND) is one parameter: the second
+// READ's items of the first record take the first READ's parameters.
+func TestReadTwiceOneParameter(t *testing.T) {
+	res := evaluate(t, `program p
+  integer :: a, b, c, d, e, f, g, i
+  open (3, file='deck', status='old')
+  read (3, *) a, b
+  close (3)
+  open (10, file='deck', status='old')
+  read (10, *) c, d, e
+  read (10, *) f
+  rewind (10)
+  read (10, *) g
+  close (10)
+  do i = 1, 100*c + 10*d + e + f + g
+  end do
+end program p
+`, symeval.Options{})
+	if got := strings.Join(paramNames(res), " "); got != "a b e f" {
+		t.Errorf("params %s, want a b e f", got)
+	}
+	if dom := loopDomain(t, res, "p/L1"); !strings.Contains(dom, "101*a + 10*b + e + f") {
+		t.Errorf("loop domain %s: c is a, d is b, g is a", dom)
+	}
+}

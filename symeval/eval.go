@@ -77,6 +77,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		rankSets:     map[string][]bool{},
 		rankReads:    map[rankRead][]Alt{},
 		afterLoops:   map[string]*unknown{},
+		readParams:   map[string]*Param{},
 	}
 	if ev.maxOccs == 0 {
 		ev.maxOccs = 200000
@@ -339,6 +340,9 @@ type evaluator struct {
 	// rankReads memoizes readOffsetByRank by array state and offset.
 	rankReads  map[rankRead][]Alt
 	afterLoops map[string]*unknown
+	// readParams holds the parameter of each datum of an input file a
+	// READ read (readpos.go).
+	readParams map[string]*Param
 	// streams memoizes streamBytes.
 	streams map[*apt.Loop]int64
 }
@@ -1198,6 +1202,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 	case *apt.Comm:
 		ev.comm(n, parent)
 	case *apt.IO:
+		ev.followUnit(n)
 		if ev.openInput(n, parent) {
 			return
 		}
@@ -1210,8 +1215,13 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		ev.stmtOcc = saved
 		ev.ioStatus(n)
 		if n.Kind == apt.IORead {
+			data := ev.readData(n)
 			for _, name := range n.Reads {
-				if ev.paramName(name) != "" {
+				if pn := ev.paramName(name); pn != "" {
+					// A parameter keeps its value; the datum is its.
+					if d, once := data[name]; once && ev.readParams[d] == nil && ev.params[pn] != nil {
+						ev.readParams[d] = ev.params[pn]
+					}
 					continue
 				}
 				decl := ev.prog.Resolve(ev.frame().routine, name)
@@ -1238,7 +1248,16 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 				if n.Arg > 0 {
 					what = fmt.Sprintf("the value parsed into %s from argv[%d]", name, n.Arg)
 				}
+				datum, once := data[name]
+				if p := ev.readParams[datum]; once && p != nil {
+					// The datum an earlier READ read (readpos.go).
+					ev.store(name, Known(p.expr()))
+					continue
+				}
 				p := ev.newParam(name, FromRead, n.Span.Start(), what, real)
+				if once {
+					ev.readParams[datum] = p
+				}
 				ev.store(name, Known(p.expr()))
 			}
 		}

@@ -126,56 +126,85 @@ end program p
 
 func TestLoopFormsAgainstExecution(t *testing.T) {
 	for _, lp := range loopFormPrograms {
-		t.Run(lp.name, func(t *testing.T) {
-			prog, diags := fortran.ParseSource("t.f90", []byte(lp.src), fortran.Config{})
-			for _, d := range diags {
-				if d.Severity == apt.Error {
-					t.Fatalf("parse: %s", d)
-				}
+		t.Run(lp.name, func(t *testing.T) { checkAgainstExecution(t, lp.name, lp.src, lp.params) })
+	}
+}
+
+// A deck read twice, from the start of the same file, reads its first
+// values once: the second READ's items that read them take their
+// parameters, and only the values read once are parameters.
+func TestReadTwiceAgainstExecution(t *testing.T) {
+	checkAgainstExecution(t, "read twice", `program p
+  implicit none
+  integer :: a, b, c, d, e, f, i
+  open (3, file='deck', status='old')
+  read (3, *) a, b
+  close (3)
+  open (10, file='deck', status='old')
+  read (10, *) c, d, e
+  read (10, *) f
+  rewind (10)
+  read (10, *) i
+  close (10)
+  do i = 1, c*d + e*i + f
+  end do
+end program p
+`, map[string][2]int64{"a": {0, 5}, "b": {0, 5}, "e": {0, 5}, "f": {0, 5}})
+}
+
+// checkAgainstExecution analyses src symbolically, asks that its only
+// parameters be the values read (params, with their ranges) and that every
+// node be exact, and compares its counts at random points with the
+// execution of every rank.
+func checkAgainstExecution(t *testing.T, name, src string, ranges map[string][2]int64) {
+	t.Helper()
+	prog, diags := fortran.ParseSource("t.f90", []byte(src), fortran.Config{})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Fatalf("parse: %s", d)
+		}
+	}
+	rep, err := cost.Analyze(prog, cost.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range rep.Nodes {
+		if !n.Exact {
+			t.Errorf("%s: inexact: %s", n.Node.Base().ID, n.Note)
+		}
+	}
+	for _, q := range rep.Params {
+		if _, ok := ranges[q.Name]; !ok {
+			t.Errorf("parameter %s (%s): want only the values read", q.Name, q.What)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, uint64(len(name))))
+	for point := 0; point < 24 && !t.Failed(); point++ {
+		env := map[string]int64{}
+		for name, r := range ranges {
+			env[name] = r[0] + rng.Int64N(r[1]-r[0]+1)
+		}
+		np := int64(1)
+		if rep.Parallel {
+			np = 1 + rng.Int64N(8)
+			env[cost.Size] = np
+		}
+		pt, err := rep.At(env)
+		if err != nil {
+			t.Fatalf("at %v: %v", env, err)
+		}
+		params := map[string]int64{}
+		for k, v := range env {
+			if k != cost.Size {
+				params[k] = v
 			}
-			rep, err := cost.Analyze(prog, cost.Options{})
+		}
+		for rank := int64(0); rank < np; rank++ {
+			got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank, Params: params})
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("execution at %v rank %d: %v", env, rank, err)
 			}
-			for _, n := range rep.Nodes {
-				if !n.Exact {
-					t.Errorf("%s: inexact: %s", n.Node.Base().ID, n.Note)
-				}
-			}
-			for _, q := range rep.Params {
-				if _, ok := lp.params[q.Name]; !ok {
-					t.Errorf("parameter %s (%s): want only the values read", q.Name, q.What)
-				}
-			}
-			rng := rand.New(rand.NewPCG(3, uint64(len(lp.name))))
-			for point := 0; point < 24 && !t.Failed(); point++ {
-				env := map[string]int64{}
-				for name, r := range lp.params {
-					env[name] = r[0] + rng.Int64N(r[1]-r[0]+1)
-				}
-				np := int64(1)
-				if rep.Parallel {
-					np = 1 + rng.Int64N(8)
-					env[cost.Size] = np
-				}
-				pt, err := rep.At(env)
-				if err != nil {
-					t.Fatalf("at %v: %v", env, err)
-				}
-				params := map[string]int64{}
-				for k, v := range env {
-					if k != cost.Size {
-						params[k] = v
-					}
-				}
-				for rank := int64(0); rank < np; rank++ {
-					got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank, Params: params})
-					if err != nil {
-						t.Fatalf("execution at %v rank %d: %v", env, rank, err)
-					}
-					compare(t, rep, pt, got, env, rank, nil)
-				}
-			}
-		})
+			compare(t, rep, pt, got, env, rank, nil)
+		}
 	}
 }
