@@ -455,11 +455,13 @@ func conjItems(a counting.And) []conjItem {
 
 // singleBound returns x and the value v with e == coef*(x - v), and coef's
 // sign, when e is linear in its one symbol x with constant coefficients.
-// Any other e is read the same way with x its non-constant part scaled to
-// a leading coefficient of 1 (a name made from its key), where that part
-// is integer-valued: relations on one product (npe_i*npe_j == 1 with not
-// (npe_i*npe_j == 1), guards that joins of IFs on it leave) bound one
-// unknown as a symbol's do.
+// An e whose non-constant part is one term (a product, npe_i*npe_j, or a
+// floor) is read the same way with x that term without its coefficient (a
+// name made from its key), where it is integer-valued: relations on one
+// product (npe_i*npe_j == 1 with not (npe_i*npe_j == 1), guards that joins
+// of IFs on it leave) bound one unknown as a symbol's do. (Sums of several
+// terms, loop bounds mostly, are left: naming them costs more than the
+// contradictions they give.)
 func singleBound(e symbolic.Expr) (string, symbolic.Rat, int, bool) {
 	x, av, bv, ok := e.LinearOne()
 	if ok {
@@ -469,7 +471,10 @@ func singleBound(e symbolic.Expr) (string, symbolic.Rat, int, bool) {
 		return x, bv.Neg().Quo(av), av.Sign(), true
 	}
 	rest, c := e.SplitConst()
-	a, ok := rest.Lead().Coeff()
+	if rest.NumTerms() != 1 {
+		return "", symbolic.Rat{}, 0, false
+	}
+	a, ok := rest.Coeff()
 	if !ok || a.IsZero() {
 		return "", symbolic.Rat{}, 0, false
 	}

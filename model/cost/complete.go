@@ -46,12 +46,32 @@ func countSymbols(root *symeval.Occ) map[string]bool {
 			used[s] = true
 		}
 	}
+	var formula func(f counting.Formula)
+	formula = func(f counting.Formula) {
+		switch g := f.(type) {
+		case counting.Rel:
+			expr(&g.R.E)
+		case counting.And:
+			for _, x := range g {
+				formula(x)
+			}
+		case counting.Or:
+			for _, x := range g {
+				formula(x)
+			}
+		case counting.Not:
+			formula(g.F)
+		}
+	}
+	// Occurrences met in one state share their domain: each is read once.
+	seen := map[*symeval.Domain]bool{}
 	dom := func(d *symeval.Domain) {
-		if d == nil {
+		if d == nil || seen[d] {
 			return
 		}
-		for _, s := range d.Set().Params {
-			used[s] = true
+		seen[d] = true
+		for _, f := range d.Cond {
+			formula(f)
 		}
 		expr(&d.Factor)
 	}
@@ -70,10 +90,10 @@ func countSymbols(root *symeval.Occ) map[string]bool {
 				expr(&a.E)
 			}
 		}
-		for _, t := range append(o.Sends[:len(o.Sends):len(o.Sends)], o.Recvs...) {
-			expr(t.Bytes)
-			if t.Guard != nil {
-				dom(&symeval.Domain{Cond: []counting.Formula{t.Guard}})
+		for _, ts := range [][]symeval.Transfer{o.Sends, o.Recvs} {
+			for _, t := range ts {
+				expr(t.Bytes)
+				formula(t.Guard)
 			}
 		}
 		for _, c := range o.Children {
@@ -83,5 +103,5 @@ func countSymbols(root *symeval.Occ) map[string]bool {
 	if root != nil {
 		walk(root)
 	}
-	return used
+	return used // domain variables too: only parameters' names are looked up
 }
