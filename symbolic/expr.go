@@ -376,6 +376,22 @@ func (e Expr) SymName() (string, bool) {
 	return "", false
 }
 
+// SplitConst returns e's terms other than its constant one, and its
+// constant term: e = rest + c.
+func (e Expr) SplitConst() (rest Expr, c Rat) {
+	for i, t := range e.t {
+		if len(t.m) > 0 {
+			continue
+		}
+		if i == len(e.t)-1 {
+			return Expr{t: e.t[:i:i]}, t.c
+		}
+		out := make([]term, 0, len(e.t)-1)
+		return Expr{t: append(append(out, e.t[:i]...), e.t[i+1:]...)}, t.c
+	}
+	return e, RatInt(0)
+}
+
 // NumTerms returns the number of terms of e.
 func (e Expr) NumTerms() int { return len(e.t) }
 

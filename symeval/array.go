@@ -28,7 +28,7 @@ import (
 //
 // What the evaluation cannot follow clobbers the array (its elements become
 // unknown): a store in a loop evaluated symbolically (its body once for all
-// iterations), a store through a subscript it cannot linearise, an array
+// iterations) other than A(i + c) = f(i) (rangestore.go), a store through a subscript it cannot linearise, an array
 // passed by element to a routine that assigns it, a receive or READ into
 // it. Real arrays are not followed: they hold the program's data.
 
@@ -47,8 +47,9 @@ type arrayState struct {
 
 // arrayStore is one assignment to an element: val at offset off where guard
 // holds (nil: always). A store with upTo set stands for a loop's stores to
-// the offsets off..*upTo, whose values the evaluation does not follow: the
-// elements outside that range keep theirs.
+// the offsets off..*upTo, the elements outside that range keeping theirs:
+// val is unknown where the evaluation does not follow the values, else
+// the value at each offset, offSym standing for the offset (rangestore.go).
 type arrayStore struct {
 	off   symbolic.Expr
 	upTo  *symbolic.Expr
@@ -347,6 +348,14 @@ func (ev *evaluator) loadAt(key string, off Value, ok bool, decl *apt.Var, ix *a
 	var out []Alt
 	for _, oa := range off.Alts {
 		alts, ok := ev.readOffset(st, oa.E)
+		if !ok && oa.Guard != nil {
+			// A subscript's alternative no process of this path has (a
+			// neighbour 0 where the call is made only for a neighbour)
+			// reads nothing.
+			if t, dec := ev.decideOnPath(oa.Guard, ev.cur.conds); dec && !t {
+				continue
+			}
+		}
 		if !ok {
 			if debugRuns {
 				var subs []string
@@ -432,14 +441,15 @@ func (ev *evaluator) walkStores(st *arrayState, o symbolic.Expr) ([]Alt, bool) {
 		if dec && !t {
 			continue
 		}
-		if !s.val.IsKnown() {
+		val := atOffset(s.val, o) // a loop's range store: f(o)
+		if !val.IsKnown() {
 			return nil, false
 		}
 		here := and(notPrev, m)
 		if dec && t {
 			here = notPrev
 		}
-		for _, a := range s.val.Alts {
+		for _, a := range val.Alts {
 			g := and(here, a.Guard)
 			if isFalse(g) {
 				continue
@@ -714,7 +724,8 @@ func (ev *evaluator) blockOf(c *apt.Component) (Value, string, bool) {
 }
 
 // chooseArrays is choose for two states of one array: the stores both paths
-// share, then each path's own under its condition.
+// share, then each path's own under its condition (a range store keeps its
+// range).
 func chooseArrays(cond counting.Formula, a, b *arrayState) (*arrayState, bool) {
 	if a.clobbered != b.clobbered || a.base != b.base {
 		return nil, false
@@ -725,11 +736,11 @@ func chooseArrays(cond counting.Formula, a, b *arrayState) (*arrayState, bool) {
 	}
 	out := &arrayState{clobbered: a.clobbered, base: a.base, stores: slices.Clone(a.stores[:n])}
 	for _, s := range a.stores[n:] {
-		out.stores = append(out.stores, &arrayStore{off: s.off, guard: and(cond, s.guard), val: s.val})
+		out.stores = append(out.stores, &arrayStore{off: s.off, upTo: s.upTo, guard: and(cond, s.guard), val: s.val})
 	}
 	nc := not(cond)
 	for _, s := range b.stores[n:] {
-		out.stores = append(out.stores, &arrayStore{off: s.off, guard: and(nc, s.guard), val: s.val})
+		out.stores = append(out.stores, &arrayStore{off: s.off, upTo: s.upTo, guard: and(nc, s.guard), val: s.val})
 	}
 	return out, len(out.stores) <= maxArrayStores
 }
@@ -865,7 +876,7 @@ func (ev *evaluator) tabulateElement(st *arrayState, at, np int64) ([]Alt, bool)
 			continue
 		}
 		sel, ok := ranksOf(s.guard)
-		if !ok || !take(sel, s.val) {
+		if !ok || !take(sel, atOffset(s.val, symbolic.Int(at))) {
 			return nil, false
 		}
 	}

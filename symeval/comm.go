@@ -6,6 +6,7 @@ import (
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
 	"slices"
+	"strings"
 )
 
 // procNull is MPI_PROC_NULL as the frontend's mpif.h and module mpi define
@@ -37,58 +38,126 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 	if c.Recv != nil {
 		o.Recvs = ev.transfers(c.Recv, p2p, pos)
 	}
-	if c.Op == apt.MPIBcast && c.Send != nil {
-		// Every rank ends with the root's value: unchanged when the value
-		// does not depend on the rank, the value at the root's rank when it
-		// does and the root is known.
-		if nm, ok := c.Send.Buffer.(*apt.Name); ok && !nm.Array {
-			v := ev.load(nm.Name)
-			if !v.IsKnown() || mentions(v, []string{Rank}) {
-				if at, ok := ev.atRoot(v, c.Root); ok {
-					ev.store(nm.Name, at)
-				} else {
-					ev.store(nm.Name, unknownValue(nm.Name, "the value of "+nm.Name+" broadcast at "+pos.String(), true))
-				}
-			}
-		}
-	}
 	if c.Recv != nil {
-		switch b := c.Recv.Buffer.(type) {
-		case *apt.Name:
-			if d := ev.prog.Resolve(ev.frame().routine, b.Name); d != nil && d.IsArray() {
-				if k, ok := ev.refKey(b); ok {
-					ev.clobber(k)
-				}
-			} else {
-				ev.store(b.Name, unknownValue(b.Name, "the value of "+b.Name+" received at "+pos.String(), true))
-			}
-		case *apt.Index:
-			if k, ok := ev.arrayKey(b); ok {
-				ev.clobber(k)
-			}
-		}
+		ev.received(c.Recv.Buffer, pos)
 	}
 	if c.Op == apt.MPIBcast && c.Send != nil {
-		// An array broadcast: every rank ends with the root's elements.
-		var key string
-		switch b := c.Send.Buffer.(type) {
-		case *apt.Name:
-			if d := ev.prog.Resolve(ev.frame().routine, b.Name); d != nil && d.IsArray() {
-				key, _ = ev.refKey(b)
-			}
-		case *apt.Index:
-			key, _ = ev.arrayKey(b)
+		ev.broadcast(c.Send.Buffer, c.Root, pos)
+	}
+}
+
+// A buffer is what its storage holds, not what its dummy declares: a scalar
+// passed to an array dummy (sequence association, bcast_int(n, 1, ...)
+// calling MPI_BCAST(value, size, ...) with value(size)) is a one-element
+// buffer whose element is the scalar. bufferKey returns the storage key of
+// a buffer, and whether a scalar is stored there (or, never assigned, the
+// variable stored there is declared one).
+func (ev *evaluator) bufferKey(b apt.Expr) (key string, scalar bool) {
+	switch x := b.(type) {
+	case *apt.Name:
+		k, ok := ev.refKey(x)
+		if !ok {
+			return "", false
 		}
-		if key != "" {
-			if v, ok := ev.env.lookup(key); ok && v.arr != nil {
-				if st, ok := ev.arrayAtRoot(v.arr, c.Root); ok {
-					ev.env.set(key, Value{arr: st})
-				} else {
-					ev.clobber(key)
-				}
-			}
+		if v, had := ev.env.lookup(k); had {
+			return k, v.arr == nil && v.Fields == nil
+		}
+		d := ev.declOfKey(k)
+		if d == nil {
+			d = ev.prog.Resolve(ev.frame().routine, x.Name)
+		}
+		return k, d == nil || !d.IsArray()
+	case *apt.Index:
+		k, _ := ev.arrayKey(x)
+		return k, false
+	}
+	return "", false
+}
+
+// declOfKey returns the declaration of the variable a storage key holds
+// where the call stack shows it: a local of a routine on the stack, or a
+// member of a COMMON block the current routine declares.
+func (ev *evaluator) declOfKey(key string) *apt.Var {
+	for i := len(ev.frames) - 1; i >= 0; i-- {
+		fr := ev.frames[i]
+		if name, ok := strings.CutPrefix(key, fr.id+"."); ok && !strings.ContainsAny(name, ".%#") {
+			return ev.prog.Resolve(fr.routine, name)
 		}
 	}
+	if strings.HasPrefix(key, "/") {
+		if name := ev.nameOfKey(key); !isDigits(name) {
+			return ev.prog.Resolve(ev.frame().routine, name)
+		}
+	}
+	return nil
+}
+
+// received makes what a receive (or the result of a reduction) writes
+// unknown: the scalar at the buffer's storage, or the array's elements.
+func (ev *evaluator) received(b apt.Expr, pos apt.Pos) {
+	key, scalar := ev.bufferKey(b)
+	switch {
+	case key == "":
+	case scalar:
+		name := ev.bufferName(b, key)
+		ev.assignKey(key, unknownValue(name, "the value of "+name+" received at "+pos.String(), true))
+	default:
+		ev.clobber(key)
+	}
+}
+
+// broadcast gives every rank the root's value of the buffer: unchanged
+// when the value does not depend on the rank, the value at the root's rank
+// when it does and the root is known.
+func (ev *evaluator) broadcast(b apt.Expr, root apt.Expr, pos apt.Pos) {
+	key, scalar := ev.bufferKey(b)
+	if key == "" {
+		return
+	}
+	if scalar {
+		var v Value
+		if nm, ok := b.(*apt.Name); ok {
+			v = ev.load(nm.Name) // an initialiser, on first use
+		}
+		if v.IsKnown() && !mentions(v, []string{Rank}) {
+			return
+		}
+		if at, ok := ev.atRoot(v, root); ok {
+			ev.assignKey(key, at)
+			return
+		}
+		name := ev.bufferName(b, key)
+		ev.assignKey(key, unknownValue(name, "the value of "+name+" broadcast at "+pos.String(), true))
+		return
+	}
+	if v, ok := ev.env.lookup(key); ok && v.arr != nil {
+		if st, ok := ev.arrayAtRoot(v.arr, root); ok {
+			ev.env.set(key, Value{arr: st})
+		} else {
+			ev.clobber(key)
+		}
+	}
+}
+
+// bufferName names the variable stored at a buffer's key: the actual's
+// name where the buffer is a dummy bound to a COMMON member.
+func (ev *evaluator) bufferName(b apt.Expr, key string) string {
+	if n := ev.nameOfKey(key); n != "" && !isDigits(n) {
+		return n
+	}
+	if nm, ok := b.(*apt.Name); ok {
+		return nm.Name
+	}
+	return apt.FormatExpr(b)
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func sends(op apt.CommOp) bool {
@@ -463,47 +532,85 @@ func (ev *evaluator) typeSize(m *apt.Msg) int {
 	return 0
 }
 
-// arrayAtRoot is atRoot for an array's state.
+// arrayAtRoot is atRoot for an array's state, store by store: a store
+// that does not depend on the rank is every rank's, one that does is the
+// root's (its offsets, guard and value at the root's rank). Where that
+// cannot be had (the root is not known, or the value is not), the store
+// becomes one of an unknown value at the same offsets, so that an element
+// only the root knows costs that element and not the array; only a store
+// whose offsets depend on the rank, the root unknown, fails.
 func (ev *evaluator) arrayAtRoot(st *arrayState, root apt.Expr) (*arrayState, bool) {
 	rankFree := func(s *arrayStore) bool {
-		return !s.off.Has(Rank) && !formulaMentions(s.guard, Rank) && !mentions(s.val, []string{Rank})
+		return !s.off.Has(Rank) && (s.upTo == nil || !s.upTo.Has(Rank)) && !formulaMentions(s.guard, Rank) && !mentions(s.val, []string{Rank})
 	}
 	if !slices.ContainsFunc(st.stores, func(s *arrayStore) bool { return !rankFree(s) }) {
 		return st, true
 	}
-	if root == nil {
-		return nil, false
+	var sub map[string]symbolic.Expr
+	if root != nil {
+		if rv, ok := ev.value(root).Single(); ok && !rv.Has(Rank) {
+			sub = map[string]symbolic.Expr{Rank: rv}
+		}
 	}
-	rv, ok := ev.value(root).Single()
-	if !ok || rv.Has(Rank) {
-		return nil, false
-	}
-	sub := map[string]symbolic.Expr{Rank: rv}
 	out := &arrayState{clobbered: st.clobbered, base: st.base}
 	for _, s := range st.stores {
 		if rankFree(s) {
 			out.stores = append(out.stores, s)
 			continue
 		}
-		off, err := s.off.Subst(sub)
-		if err != nil {
+		if sub != nil {
+			at, keep, ok := ev.storeAtRoot(s, sub, root)
+			if ok {
+				if keep {
+					out.stores = append(out.stores, at)
+				}
+				continue
+			}
+		}
+		if s.off.Has(Rank) || s.upTo != nil && s.upTo.Has(Rank) {
 			return nil, false
 		}
-		g, err := substFormula(s.guard, sub)
-		if err != nil {
-			return nil, false
-		}
-		if isFalse(g) {
-			continue
-		}
-		if isTrue(g) {
+		// Whether the root made the store is not known either: the
+		// elements it may have reached are unknown.
+		g := s.guard
+		if formulaMentions(g, Rank) {
 			g = nil
 		}
-		val, ok := ev.atRoot(s.val, root)
-		if !ok {
-			return nil, false
-		}
-		out.stores = append(out.stores, &arrayStore{off: off, guard: g, val: val})
+		out.stores = append(out.stores, &arrayStore{off: s.off, upTo: s.upTo, guard: g})
 	}
 	return out, true
+}
+
+// storeAtRoot is one store as the root (rank sub[Rank]) made it; keep is
+// false where its guard is false there.
+func (ev *evaluator) storeAtRoot(s *arrayStore, sub map[string]symbolic.Expr, root apt.Expr) (at *arrayStore, keep, ok bool) {
+	off, err := s.off.Subst(sub)
+	if err != nil {
+		return nil, false, false
+	}
+	var upTo *symbolic.Expr
+	if s.upTo != nil {
+		u, err := s.upTo.Subst(sub)
+		if err != nil {
+			return nil, false, false
+		}
+		upTo = &u
+	}
+	g, err := substFormula(s.guard, sub)
+	if err != nil {
+		return nil, false, false
+	}
+	if isFalse(g) {
+		return nil, false, true
+	}
+	if isTrue(g) {
+		g = nil
+	}
+	val := s.val // an unknown value stays unknown, the root's
+	if mentions(val, []string{Rank}) {
+		if val, ok = ev.atRoot(s.val, root); !ok {
+			return nil, false, false
+		}
+	}
+	return &arrayStore{off: off, upTo: upTo, guard: g, val: val}, true, true
 }

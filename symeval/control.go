@@ -505,8 +505,10 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	var varValue Value // the DO variable inside the body
 	var after Value    // the DO variable after the loop
 	var lower Value    // the DO variable's first value
+	var upper Value    // and its bound (a DO with a step)
 	var step int64 = 1
-	var lf *loopFrame // for the loops inside, when the DO is symbolic
+	var stepE symbolic.Expr // a step that is not a constant
+	var lf *loopFrame       // for the loops inside, when the DO is symbolic
 	var doExit *gotoLoopState
 	var rows *rowSpan
 	rankNote := "" // why the trip count is approximate (setTripRange)
@@ -577,13 +579,16 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	default:
 		lo := ev.bound(l.Lower, pos)
 		hi := ev.bound(l.Upper, pos)
-		lower = lo
-		var stepE symbolic.Expr // a step that is not a constant
+		lower, upper = lo, hi
+		var cases *steppedLoop // a step that is one of several constants by case
 		if l.Step != nil {
 			sv := ev.closedInt(ev.value(l.Step), pos)
 			e, ok := sv.Single()
 			c, isInt := e.Int64()
+			sc, isCases := stepCases(ev.loopVarName(l.Var), lo, hi, sv)
 			switch {
+			case !ok && isCases:
+				cases = &sc
 			case ok && isInt && c != 0:
 				step = c
 			case ok && !isInt && ev.provedHere(symbolic.Rel(e, ">=", symbolic.Int(1))):
@@ -600,6 +605,14 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		name := ev.loopVarName(l.Var)
 		v := symbolic.Sym(name)
 		body.vars = append(body.vars, name)
+		if cases != nil {
+			// Each case its own loop under its guard (stepCases): no
+			// one first value or step to run it from.
+			body.conds = append(body.conds, cases.cond)
+			varValue, index, trips, after = cases.varValue, cases.index, cases.trips, cases.after
+			lower, upper = Value{}, Value{}
+			break
+		}
 		if stepE.IsZero() && step == 1 {
 			lf = &loopFrame{loop: l, v: name, lo: lo, hi: hi, unit: true}
 		}
@@ -679,6 +692,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		geoms = ev.geometric(l, mod)
 	}
 	probed := false
+	var searches map[string]search // variables set on pinned iterations only
 	if l.Var != "" && l.Iterations == nil && lower.IsKnown() {
 		if t, ok := trips.Single(); ok {
 			if n, isc := t.Int64(); isc {
@@ -687,7 +701,8 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 					probed = true
 					// Counters incremented deep in the body have closed
 					// forms; running is for what has none.
-					probed := ev.probeIncrements(l, o, body, varValue, mod, recs)
+					probed, found := ev.probeIncrements(l, o, body, varValue, mod, recs)
+					searches = found
 					for k, c := range probed {
 						recs[k] = c
 					}
@@ -751,17 +766,27 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	}
 	o.Body = body.domain()
 	if !jumps && !probed {
-		for k, c := range ev.probeIncrements(l, o, body, varValue, mod, recs) {
+		incs, found := ev.probeIncrements(l, o, body, varValue, mod, recs)
+		for k, c := range incs {
 			recs[k] = c
 		}
+		searches = found
 	}
 	pre := ev.env.clone()
+	// The arrays the loop stores to through A(i + c) only: their states
+	// before the loop and at the start of the body (valuedRanges).
+	var preArrs, entryArrs map[string]*arrayState
 	for _, k := range mod {
-		if v := ev.env.get(k); v.arr != nil && lf != nil {
-			// An array the loop stores to through A(i + c) only:
-			// the elements outside that range keep their values.
+		if v, had := ev.env.lookup(k); (v.arr != nil || !had) && lf != nil {
+			// The elements outside the stores' range keep their values
+			// (or, never stored, are undefined).
 			if from, to, decl, ok := ev.loopStores(l.Body, l.Var, k, lf.lo, lf.hi); ok {
+				if entryArrs == nil {
+					preArrs, entryArrs = map[string]*arrayState{}, map[string]*arrayState{}
+				}
+				preArrs[k] = ev.arrayOf(k, decl)
 				ev.clobberRange(k, decl, from, to)
+				entryArrs[k] = ev.env.get(k).arr
 				continue
 			}
 		}
@@ -873,9 +898,16 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			// Stores to elements the loop's variable selects: which
 			// elements hold what is not followed past the loop, but
 			// those out of the stores' reach keep their values.
-			if pv, had := pre.lookup(k); had && pv.arr != nil && lf != nil {
+			if pa := preArrs[k]; pa != nil {
 				if from, to, decl, ok := ev.loopStores(l.Body, l.Var, k, lf.lo, lf.hi); ok {
-					ev.env.set(k, pv)
+					others := slices.DeleteFunc(slices.Clone(bodyVars), func(s string) bool { return s == lf.v })
+					r := loopRange{v: lf.v, lo: lf.lo, hi: lf.hi, others: others}
+					if st, ok := valuedRanges(pa, entryArrs[k], v.arr, r); ok && !jumps {
+						// Values the body stores, as functions of the offset.
+						ev.env.set(k, Value{arr: st})
+						continue
+					}
+					ev.env.set(k, Value{arr: pa})
 					ev.clobberRange(k, decl, from, to)
 					continue
 				}
@@ -915,6 +947,15 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 					f = f.Mul(c)
 				}
 				ev.env.set(k, Known(x.Scale(f)))
+				continue
+			}
+		}
+		if sf, ok := searches[k]; ok && upper.IsKnown() && stepE.IsZero() {
+			if v, ok := sf.after(pv, lower, upper, step); ok {
+				if debugRuns {
+					fmt.Fprintf(os.Stderr, "search %s: %s = %v\n", pos, k, v.Alts)
+				}
+				ev.env.set(k, v)
 				continue
 			}
 		}
@@ -1760,7 +1801,7 @@ const maxProbeNest = 2
 // the DO variable a symbol: a candidate that ends the walk as x0 + c, with c
 // free of those symbols and of the body's own variables, is a recurrence
 // x = x + c. The sandbox is discarded.
-func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, varValue Value, mod []string, recs map[string]Value) map[string]Value {
+func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, varValue Value, mod []string, recs map[string]Value) (map[string]Value, map[string]search) {
 	var cands []string
 	// A variable the iteration sets anew before reading it (k1 = k + 1, the
 	// variable of a loop inside) never ends as x0 + c: walking the body
@@ -1795,7 +1836,7 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 		fmt.Fprintf(os.Stderr, "probe %s cands=%v probing=%d\n", l.Span.Start(), cands, ev.probing)
 	}
 	if len(cands) == 0 || ev.probing >= maxProbeNest {
-		return nil
+		return nil, nil
 	}
 	ev.probing++
 	defer func() { ev.probing-- }()
@@ -1833,6 +1874,14 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 	fr.entries = fr.entries[:len(fr.entries)-1]
 	fr.loopFrames = fr.loopFrames[:len(fr.loopFrames)-1]
 	out := map[string]Value{}
+	var found map[string]search
+	var known *symbolic.Assumptions // what every iteration satisfies (searchFacts)
+	facts := func() *symbolic.Assumptions {
+		if known == nil {
+			known = ev.searchFacts(l, body, varValue, iter)
+		}
+		return known
+	}
 	var banned []string // what the increment must not depend on
 	banned = append(banned, iter)
 	for name := range ev.probedParams {
@@ -1863,6 +1912,11 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 		c := Value{Alts: alts}
 		if !mentions(c, banned) {
 			out[k] = c
+		} else if sf, ok := searchOf(v, iter, s, banned, facts()); ok && l.Var != "" {
+			if found == nil {
+				found = map[string]search{}
+			}
+			found[k] = sf
 		} else if debugRuns {
 			fmt.Fprintf(os.Stderr, "probe %s: %s ends as %v (banned %v)\n", l.Span.Start(), k, v.Alts, banned)
 		}
@@ -1870,7 +1924,7 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 	if debugRuns {
 		fmt.Fprintf(os.Stderr, "probe %s cands %v found %v\n", l.Span.Start(), cands, out)
 	}
-	return out
+	return out, found
 }
 
 // NeutralFrequency is the default of a branch frequency parameter, in

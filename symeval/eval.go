@@ -77,6 +77,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		rankSets:     map[string][]bool{},
 		rankReads:    map[rankRead][]Alt{},
 		afterLoops:   map[string]*unknown{},
+		readParams:   map[string]*Param{},
 	}
 	if ev.maxOccs == 0 {
 		ev.maxOccs = 200000
@@ -340,6 +341,9 @@ type evaluator struct {
 	// rankReads memoizes readOffsetByRank by array state and offset.
 	rankReads  map[rankRead][]Alt
 	afterLoops map[string]*unknown
+	// readParams holds the parameter of each datum of an input file a
+	// READ read (readpos.go).
+	readParams map[string]*Param
 	// streams memoizes streamBytes.
 	streams map[*apt.Loop]int64
 	// sizeSyms are the placeholders of unknowns in footprints and
@@ -1202,6 +1206,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 	case *apt.Comm:
 		ev.comm(n, parent)
 	case *apt.IO:
+		ev.followUnit(n)
 		if ev.openInput(n, parent) {
 			return
 		}
@@ -1214,8 +1219,13 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		ev.stmtOcc = saved
 		ev.ioStatus(n)
 		if n.Kind == apt.IORead {
+			data := ev.readData(n)
 			for _, name := range n.Reads {
-				if ev.paramName(name) != "" {
+				if pn := ev.paramName(name); pn != "" {
+					// A parameter keeps its value; the datum is its.
+					if d, once := data[name]; once && ev.readParams[d] == nil && ev.params[pn] != nil {
+						ev.readParams[d] = ev.params[pn]
+					}
 					continue
 				}
 				decl := ev.prog.Resolve(ev.frame().routine, name)
@@ -1242,7 +1252,16 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 				if n.Arg > 0 {
 					what = fmt.Sprintf("the value parsed into %s from argv[%d]", name, n.Arg)
 				}
+				datum, once := data[name]
+				if p := ev.readParams[datum]; once && p != nil {
+					// The datum an earlier READ read (readpos.go).
+					ev.store(name, Known(p.expr()))
+					continue
+				}
 				p := ev.newParam(name, FromRead, n.Span.Start(), what, real)
+				if once {
+					ev.readParams[datum] = p
+				}
 				ev.store(name, Known(p.expr()))
 			}
 		}

@@ -1,6 +1,8 @@
 package symeval
 
 import (
+	"slices"
+
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/symbolic"
 )
@@ -158,7 +160,103 @@ func or(fs ...counting.Formula) counting.Formula {
 	if len(out) == 1 {
 		return out[0]
 	}
+	if common, rest, ok := factor(out); ok {
+		return and(append(common, or(rest...))...)
+	}
+	if absorbed, ok := absorb(out); ok {
+		return or(absorbed...)
+	}
 	return out
+}
+
+// factor takes the conjuncts every disjunct of ds has out of them: (c and
+// a) or (c and b) = c and (a or b). The guards an IF chain leaves, each
+// arm setting a value the same condition chose, keep that condition once.
+// ok is false when the disjuncts share none.
+func factor(ds counting.Or) (common counting.And, rest []counting.Formula, ok bool) {
+	if len(ds) < 2 || len(ds) > maxAbsorb {
+		return nil, nil, false
+	}
+	conjs := make([]counting.And, len(ds))
+	for i, d := range ds {
+		if a, isAnd := d.(counting.And); isAnd {
+			conjs[i] = a
+		} else {
+			conjs[i] = counting.And{d}
+		}
+	}
+	has := func(a counting.And, f counting.Formula) bool {
+		return slices.ContainsFunc(a, func(g counting.Formula) bool { return sameFormula(g, f) })
+	}
+	for _, c := range conjs[0] {
+		if has(common, c) {
+			continue
+		}
+		all := true
+		for _, a := range conjs[1:] {
+			if !has(a, c) {
+				all = false
+				break
+			}
+		}
+		if all {
+			common = append(common, c)
+		}
+	}
+	if len(common) == 0 {
+		return nil, nil, false
+	}
+	for _, a := range conjs {
+		var left counting.And
+		for _, g := range a {
+			if !has(common, g) {
+				left = append(left, g)
+			}
+		}
+		rest = append(rest, closeAnd(left, nil))
+	}
+	return common, rest, true
+}
+
+// maxAbsorb bounds the disjuncts absorb compares.
+const maxAbsorb = 16
+
+// absorb drops from the conjunctions among the disjuncts ds each conjunct
+// whose negation is another disjunct: a or (not a and b) = a or b (the
+// guards a chain of ELSE IFs leaves, merged where the arms agree, shrink
+// to the arms' conditions). ok is false when none is dropped.
+func absorb(ds counting.Or) (counting.Or, bool) {
+	if len(ds) < 2 || len(ds) > maxAbsorb {
+		return nil, false
+	}
+	var out counting.Or
+	for j, d := range ds {
+		conj, isAnd := d.(counting.And)
+		if !isAnd {
+			continue
+		}
+		var keep counting.And
+		for i, c := range conj {
+			nc := not(c)
+			if !slices.ContainsFunc(ds, func(e counting.Formula) bool { return sameFormula(e, nc) }) {
+				if keep != nil {
+					keep = append(keep, c)
+				}
+				continue
+			}
+			if keep == nil {
+				keep = append(counting.And{}, conj[:i]...)
+			}
+		}
+		if keep == nil {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(ds)
+		}
+		out[j] = and(keep...)
+	}
+	return out, out != nil
 }
 
 func not(f counting.Formula) counting.Formula {
@@ -357,12 +455,37 @@ func conjItems(a counting.And) []conjItem {
 
 // singleBound returns x and the value v with e == coef*(x - v), and coef's
 // sign, when e is linear in its one symbol x with constant coefficients.
+// An e whose non-constant part is one term (a product, npe_i*npe_j, or a
+// floor) is read the same way with x that term without its coefficient (a
+// name made from its key), where it is integer-valued: relations on one
+// product (npe_i*npe_j == 1 with not (npe_i*npe_j == 1), guards that joins
+// of IFs on it leave) bound one unknown as a symbol's do. (Sums of several
+// terms, loop bounds mostly, are left: naming them costs more than the
+// contradictions they give.)
 func singleBound(e symbolic.Expr) (string, symbolic.Rat, int, bool) {
 	x, av, bv, ok := e.LinearOne()
-	if !ok || av.IsZero() {
+	if ok {
+		if av.IsZero() {
+			return "", symbolic.Rat{}, 0, false
+		}
+		return x, bv.Neg().Quo(av), av.Sign(), true
+	}
+	rest, c := e.SplitConst()
+	if rest.NumTerms() != 1 {
 		return "", symbolic.Rat{}, 0, false
 	}
-	return x, bv.Neg().Quo(av), av.Sign(), true
+	a, ok := rest.Coeff()
+	if !ok || a.IsZero() {
+		return "", symbolic.Rat{}, 0, false
+	}
+	u := rest
+	if !a.Equal(symbolic.RatInt(1)) {
+		u = rest.Scale(symbolic.RatInt(1).Quo(a))
+	}
+	if !u.IsIntegerValued() {
+		return "", symbolic.Rat{}, 0, false
+	}
+	return "#" + u.Key(), c.Neg().Quo(a), a.Sign(), true
 }
 
 // contradictsItems is contradicts on a conjunction's items, looking through

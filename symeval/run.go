@@ -1028,6 +1028,11 @@ func (ev *evaluator) forgetParams(dropped map[*Param]bool) {
 			delete(ev.tripParams, k)
 		}
 	}
+	for k, p := range ev.readParams {
+		if dropped[p] {
+			delete(ev.readParams, k)
+		}
+	}
 }
 
 // runWhile runs a DO WHILE (or a DO without control that EXITs) while its

@@ -815,3 +815,28 @@ end program deck
 		t.Errorf("reading n=3: %v iterations", c.Iter)
 	}
 }
+
+// A datum of a file read twice (from the start of the file, after another
+// OPEN or a REWIND) has the value of the variable that read it first; the
+// other records' values are their own.
+func TestReadTwice(t *testing.T) {
+	src := `program r
+  implicit none
+  integer :: a, b, c, d, e, f, g, i
+  open (3, file='deck', status='old')
+  read (3, *) a, b
+  close (3)
+  open (10, file='deck', status='old')
+  read (10, *) c, d, e
+  read (10, *) f
+  rewind (10)
+  read (10, *) g
+  close (10)
+  do i = 1, 100*c + 10*d + e + f + g
+  end do
+end program r
+`
+	prog := parseSrc(t, "r.f90", src)
+	c := mustRun(t, prog, Config{P: 1, Params: map[string]int64{"a": 1, "b": 2, "e": 3, "f": 4}})
+	check(t, "read twice", "Iter", c.Iter, want{"r/L1": 100*1 + 10*2 + 3 + 4 + 1})
+}

@@ -60,7 +60,9 @@
 // A READ into a scalar variable that is not a parameter, and
 // v = command_argument_count(), set it from Config.Params (an error when the
 // name is missing); a READ into an array or derived-type object leaves it
-// unchanged. command_argument_count() elsewhere in an expression is
+// unchanged. A READ item that reads a datum of a file an earlier item read
+// (the same file, record and item number, internal/readpos: a deck read
+// twice) takes the value of that earlier item's variable's name. command_argument_count() elsewhere in an expression is
 // Config.Params["command_argument_count"], 0 by default.
 //
 // MPI: MPI_COMM_SIZE sets its result to Config.P and MPI_COMM_RANK to

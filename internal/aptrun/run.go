@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/internal/readpos"
 )
 
 // Config says what to run and with which values.
@@ -131,6 +132,12 @@ type engine struct {
 	commonOK   map[*apt.Var]bool
 	stopped    bool
 	nextReq    int64 // the last request handle given out (with an observer)
+	// units holds where each unit connected to a named file is, and
+	// firstRead the variable that first read each datum of those files
+	// (internal/readpos): a datum read again takes that variable's
+	// parameter.
+	units     map[int64]readpos.Unit
+	firstRead map[string]string
 }
 
 // Run executes one rank of prog and returns how often each node ran. STOP
@@ -169,6 +176,7 @@ func newEngine(prog *apt.Program, cfg Config) *engine {
 		routines: map[resolveKey]*apt.Routine{}, consts: map[*apt.Const]value{},
 		scopes: map[*apt.Routine]map[string]*apt.Var{}, commonOK: map[*apt.Var]bool{},
 		creating: map[*apt.Var]bool{}, defaulting: map[*apt.Var]bool{}, pseudo: map[*apt.Routine]*frame{},
+		units: map[int64]readpos.Unit{}, firstRead: map[string]string{},
 	}
 	if e.maxSteps <= 0 {
 		e.maxSteps = defaultMaxSteps
@@ -1230,25 +1238,37 @@ func (e *engine) comm(fr *frame, n *apt.Comm) error {
 
 // io runs an I/O statement: a READ sets its scalar variables from
 // Config.Params (parameters keep their value; arrays and derived-type
-// objects are left unchanged), output lists are evaluated only when they
-// reference a function of the program.
+// objects are left unchanged), the value of the variable that first read
+// the same datum of a file where an earlier READ read it (internal/readpos),
+// output lists are evaluated only when they reference a function of the
+// program.
 func (e *engine) io(fr *frame, n *apt.IO) error {
 	pos := n.Span.Start()
 	if n.Kind == apt.IOOpen && e.cfg.NoInputFiles {
 		return e.openAbsent(fr, n)
 	}
+	e.followUnit(fr, n)
 	if n.Kind == apt.IORead {
+		data := e.readData(fr, n)
 		for _, name := range n.Reads {
 			c, err := e.cellOf(fr, name, pos)
 			if err != nil {
 				return err
 			}
+			param := name
+			if d, ok := data[name]; ok {
+				if first, seen := e.firstRead[d]; seen {
+					param = first
+				} else {
+					e.firstRead[d] = name
+				}
+			}
 			if c.fixed || c.arr != nil || c.typ.Base == apt.TypeDerived {
 				continue
 			}
-			x, ok := e.cfg.Params[name]
+			x, ok := e.cfg.Params[param]
 			if !ok {
-				return fmt.Errorf("%s: READ into %s: no value for %s in Config.Params", pos, name, name)
+				return fmt.Errorf("%s: READ into %s: no value for %s in Config.Params", pos, name, param)
 			}
 			if err := e.store(c, intV(x), pos); err != nil {
 				return err
@@ -1265,6 +1285,74 @@ func (e *engine) io(fr *frame, n *apt.IO) error {
 		}
 	}
 	return nil
+}
+
+// followUnit moves the position of the unit an OPEN, CLOSE, REWIND or
+// BACKSPACE names.
+func (e *engine) followUnit(fr *frame, n *apt.IO) {
+	switch n.Kind {
+	case apt.IOOpen, apt.IOClose, apt.IORewind, apt.IOBackspace:
+	default:
+		return
+	}
+	u, ok := e.unitOf(fr, n.Unit)
+	if !ok {
+		return
+	}
+	at, known := e.units[u]
+	switch {
+	case n.Kind == apt.IOOpen:
+		if f, ok := readpos.File(n); ok {
+			e.units[u] = readpos.Opened(f)
+		} else {
+			delete(e.units, u)
+		}
+	case n.Kind == apt.IOClose:
+		delete(e.units, u)
+	case n.Kind == apt.IORewind && known:
+		e.units[u] = at.Rewound()
+	case n.Kind == apt.IOBackspace && known:
+		e.units[u] = at.Backspaced()
+	}
+}
+
+// readData returns the datum each leading scalar item of a READ reads, by
+// the name of its variable, and moves the unit past the record; nil for a
+// unit not connected to a named file.
+func (e *engine) readData(fr *frame, n *apt.IO) map[string]string {
+	u, ok := e.unitOf(fr, n.Unit)
+	if !ok {
+		return nil
+	}
+	at, ok := e.units[u]
+	if !ok {
+		return nil
+	}
+	e.units[u] = at.Next()
+	isArray := func(name string) bool {
+		c, err := e.cellOf(fr, name, n.Span.Start())
+		return err != nil || c.arr != nil || c.typ.Base == apt.TypeDerived
+	}
+	out := map[string]string{}
+	for i, name := range readpos.Items(n, isArray) {
+		out[name] = at.Datum(i)
+	}
+	return out
+}
+
+// unitOf returns the number of an external unit.
+func (e *engine) unitOf(fr *frame, x apt.Expr) (int64, bool) {
+	if x == nil {
+		return 0, false
+	}
+	if _, star := x.(*apt.Star); star {
+		return 0, false
+	}
+	v, err := e.eval(fr, x)
+	if err != nil || v.k == kChar {
+		return 0, false
+	}
+	return asInt(v)
 }
 
 func (e *engine) outputItem(fr *frame, it apt.Expr) error {

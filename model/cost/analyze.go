@@ -44,18 +44,33 @@ type Options struct {
 
 // Analyze evaluates prog symbolically from its entry and counts every node.
 func Analyze(prog *apt.Program, opt Options) (*Report, error) {
+	res, err := evaluate(prog, opt)
+	if err != nil {
+		return nil, err
+	}
+	return analyzeResult(prog, opt, res), nil
+}
+
+// evaluate is the symbolic evaluation Analyze counts.
+func evaluate(prog *apt.Program, opt Options) (*symeval.Result, error) {
 	t0 := time.Now()
 	sopt := symeval.Options{Entry: opt.Entry, Params: opt.Params, Assume: opt.Assume, Values: opt.Values, Args: opt.Args}
 	if opt.Budget > 0 {
 		sopt.MaxOccs = 100 * opt.Budget
 	}
 	res, err := symeval.Evaluate(prog, sopt)
-	if err != nil {
-		return nil, err
+	if debugTimes {
+		fmt.Fprintf(os.Stderr, "cost.Analyze: evaluate %v\n", time.Since(t0))
 	}
+	return res, err
+}
+
+// analyzeResult is Analyze of an evaluation of prog under opt: it counts
+// every node.
+func analyzeResult(prog *apt.Program, opt Options, res *symeval.Result) *Report {
 	if debugTimes {
 		defer func(t1 time.Time) {
-			fmt.Fprintf(os.Stderr, "cost.Analyze: evaluate %v, count and compose %v\n", t1.Sub(t0), time.Since(t1))
+			fmt.Fprintf(os.Stderr, "cost.Analyze: count and compose %v\n", time.Since(t1))
 		}(time.Now())
 	}
 	w := DefaultWeights()
@@ -100,7 +115,7 @@ func Analyze(prog *apt.Program, opt Options) (*Report, error) {
 	root := an.occ(res.Root, nil, false)
 	an.rep.Work, an.rep.WorkMissing = root.work, root.workMissing
 	an.finish(res)
-	return an.rep, nil
+	return an.rep
 }
 
 type countResult struct {

@@ -45,13 +45,29 @@ func budgetFor(prog *apt.Program) int {
 func AnalyzeAt(prog *apt.Program, opt Options, values map[string]int64) (*Report, error) {
 	popt := opt
 	popt.Values = values
-	pt, err := Analyze(prog, popt)
+	res, err := evaluate(prog, popt)
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := values[Size]; pt.Parallel && !ok {
+	if _, ok := values[Size]; res.Parallel && !ok {
 		return AnalyzeSymbolic(prog, opt)
 	}
+	if m := missingInputs(res, values); len(m) > 0 {
+		// Decided before counting: the counts of a point that lacks a
+		// value only the user can give rest on symbols no budget bounds,
+		// and the symbolic analysis's would replace them anyway.
+		if debugTimes {
+			for _, q := range m {
+				fmt.Fprintf(os.Stderr, "cost.AnalyzeAt: no value for %s (%s) at %s\n", q.Name, q.What, q.Pos)
+			}
+		}
+		sopt := opt
+		sopt.Budget = budgetFor(prog)
+		if sym, err := Analyze(prog, sopt); err == nil {
+			return sym, nil
+		}
+	}
+	pt := analyzeResult(prog, popt, res)
 	if m := pt.MissingParams(values); len(m) > 0 && !pt.DataOnly(m) {
 		if debugTimes {
 			for _, q := range pt.Params {

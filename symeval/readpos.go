@@ -1,0 +1,117 @@
+package symeval
+
+import (
+	"strconv"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/internal/readpos"
+)
+
+// The same datum read twice. A program may read one value of its input
+// file twice, on one process to size its process grid and again with the
+// rest of its settings: the READ items that read the same datum (the same
+// file, record and item, internal/readpos) get the same parameter. Where
+// each unit is in its file is kept in the environment under unitKey, so
+// that the arms of an IF, the ranks of a run and the probes of a loop each
+// move their own copy; where the arms disagree, or a READ runs in a loop
+// evaluated for all its iterations at once, the position is lost.
+
+// unitKey is the environment key of the position of unit n.
+func unitKey(n int64) string { return "#unit:" + strconv.FormatInt(n, 10) }
+
+// unitOf returns the number of an external unit.
+func (ev *evaluator) unitOf(e apt.Expr) (int64, bool) {
+	if e == nil || internalUnit(e) {
+		return 0, false
+	}
+	v, ok := ev.value(e).Single()
+	if !ok {
+		return 0, false
+	}
+	return v.Int64()
+}
+
+// unitAt returns the position of the unit whose key is k, where known.
+func (ev *evaluator) unitAt(k string) (readpos.Unit, bool) {
+	v, ok := ev.env.lookup(k)
+	if !ok || v.str == nil {
+		return readpos.Unit{}, false
+	}
+	return readpos.Decode(*v.str)
+}
+
+func (ev *evaluator) setUnit(k string, u readpos.Unit) {
+	s := u.Encode()
+	ev.env.set(k, Value{str: &s})
+}
+
+// loseUnit forgets where the unit whose key is k is.
+func (ev *evaluator) loseUnit(k string) {
+	ev.env.set(k, unknownValue("", "the position of a unit", false))
+}
+
+// followUnit evaluates what an OPEN, CLOSE, REWIND or BACKSPACE does to
+// the position of its unit.
+func (ev *evaluator) followUnit(n *apt.IO) {
+	switch n.Kind {
+	case apt.IOOpen, apt.IOClose, apt.IORewind, apt.IOBackspace:
+	default:
+		return
+	}
+	u, ok := ev.unitOf(n.Unit)
+	if !ok {
+		return
+	}
+	k := unitKey(u)
+	at, known := ev.unitAt(k)
+	switch n.Kind {
+	case apt.IOOpen:
+		if f, ok := readpos.File(n); ok {
+			ev.setUnit(k, readpos.Opened(f))
+		} else {
+			ev.loseUnit(k)
+		}
+	case apt.IOClose:
+		if known {
+			ev.loseUnit(k)
+		}
+	case apt.IORewind:
+		if known {
+			ev.setUnit(k, at.Rewound())
+		}
+	case apt.IOBackspace:
+		if known {
+			ev.setUnit(k, at.Backspaced())
+		}
+	}
+}
+
+// readData returns the datum each leading scalar item of a READ reads, by
+// the name of its variable, and moves the unit past the record; nil where
+// the unit's position is not known.
+func (ev *evaluator) readData(n *apt.IO) map[string]string {
+	u, ok := ev.unitOf(n.Unit)
+	if !ok {
+		return nil
+	}
+	k := unitKey(u)
+	at, ok := ev.unitAt(k)
+	if !ok {
+		return nil
+	}
+	if len(ev.cur.vars) > 0 {
+		// Another record on each iteration.
+		ev.loseUnit(k)
+		return nil
+	}
+	ev.setUnit(k, at.Next())
+	isArray := func(name string) bool {
+		d := ev.prog.Resolve(ev.frame().routine, name)
+		return d == nil || d.IsArray() || d.Type.Base == apt.TypeDerived
+	}
+	out := map[string]string{}
+	for i, name := range readpos.Items(n, isArray) {
+		out[name] = at.Datum(i) // read twice in one READ: the last
+	}
+	return out
+}
