@@ -947,7 +947,17 @@ func (e *engine) stmt(fr *frame, s *apt.Stmt) error {
 		return nil
 	case apt.StmtDeallocate:
 		for _, a := range s.Args {
-			if _, ok := a.(*apt.Keyword); ok {
+			if k, ok := a.(*apt.Keyword); ok {
+				if k.Name == "stat" {
+					// The deallocation succeeds, as ALLOCATE's does.
+					l, err := e.locate(fr, k.Value)
+					if err != nil {
+						return err
+					}
+					if err := e.assignLoc(l, intV(0), k.Pos); err != nil {
+						return err
+					}
+				}
 				continue
 			}
 			l, err := e.locate(fr, a)

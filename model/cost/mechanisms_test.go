@@ -481,6 +481,7 @@ var arrayShapes = []shape{
 	{name: "module", freeOnly: true, add: arrayModule},
 	{name: "offset", add: arrayOffset},
 	{name: "derivedarray", freeOnly: true, add: arrayDerivedArray},
+	{name: "allocatable", freeOnly: true, add: arrayAllocatable},
 }
 
 // arrayValues are element values in terms of P (np), the rank (me) and the
