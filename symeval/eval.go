@@ -12,6 +12,7 @@ import (
 
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/internal/runenv"
 	"github.com/mkvet/mkvet/symbolic"
 )
 
@@ -30,8 +31,14 @@ type Options struct {
 	MaxOccs int
 	// Args are the program's command-line arguments, when given: a C
 	// program's main then has argc = len(Args) + 1 and the strings in
-	// argv, and what it parses from them (atoi(argv[1])) is a number.
+	// argv, and what it parses from them (atoi(argv[1])) is a number; a
+	// Fortran program's COMMAND_ARGUMENT_COUNT() is len(Args) and
+	// GET_COMMAND_ARGUMENT gives them (environ.go).
 	Args []string
+	// Env is the program's environment: the variables set, by name.
+	// GET_ENVIRONMENT_VARIABLE finds every other unset (nil: all), as a
+	// user's normal run does, and Result.Inputs lists those it read.
+	Env map[string]string
 	// Values fixes symbols to integers for an evaluation at a point: P (the
 	// size of MPI_COMM_WORLD), the parameters by name and, for the
 	// evaluation of one process, the rank. Parameters with a default take
@@ -62,6 +69,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		maxOccs:      opt.MaxOccs,
 		values:       opt.Values,
 		args:         opt.Args,
+		environ:      opt.Env,
 		sizes2:       map[*apt.Routine]int{},
 		suffix:       map[string]int{},
 		rankMemo:     map[string]rankAnswer{},
@@ -275,6 +283,8 @@ type evaluator struct {
 	// the storage of its main's argv (cstring.go).
 	args    []string
 	argvKey string
+	// environ is Options.Env.
+	environ map[string]string
 	// freqUses counts the arms taken with a frequency parameter.
 	freqUses int
 	// consts caches the values of literals.
@@ -1218,6 +1228,9 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 			ev.value(it)
 		}
 		ev.stmtOcc = saved
+		if n.Kind == apt.IORead && ev.readText(n) {
+			return
+		}
 		ev.ioStatus(n)
 		if n.Kind == apt.IORead {
 			for _, name := range n.Reads {
@@ -1723,6 +1736,9 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 	name := f.Name
 	switch name {
 	case "command_argument_count", "iargc":
+		if ev.args != nil {
+			return Known(symbolic.Int(runenv.ArgumentCount(ev.args)))
+		}
 		if ev.nargs == nil {
 			ev.nargs = ev.newParam("nargs", FromCommandLine, f.Pos, "the number of command-line arguments", false)
 			ev.res.Assume = append(ev.res.Assume, symbolic.Rel(ev.nargs.expr(), ">=", symbolic.Int(0)))
@@ -1915,6 +1931,9 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 		return
 	}
 	if (c.Callee == "sprintf" || c.Callee == "snprintf") && ev.sprintfCall(c) {
+		return
+	}
+	if ev.environment(c) || ev.commandArgument(c) {
 		return
 	}
 	// An external routine may assign any variable passed to it.
