@@ -110,12 +110,11 @@ func (ev *evaluator) assignResult(arg map[string]apt.Expr, r runenv.Result) {
 	}
 }
 
-// commandArgument evaluates a call of GET_COMMAND_ARGUMENT (or GETARG)
-// with the arguments given (Options.Args), and reports whether it did.
+// commandArgument evaluates a call of GET_COMMAND_ARGUMENT (or GETARG),
+// and reports whether c was one. Without the arguments (Options.Args), or
+// with a NUMBER the evaluation does not know, what it returns is a value of
+// the run; NUMBER is the program's own.
 func (ev *evaluator) commandArgument(c *apt.Call) bool {
-	if ev.args == nil {
-		return false
-	}
 	var arg map[string]apt.Expr
 	switch c.Callee {
 	case "get_command_argument":
@@ -125,13 +124,25 @@ func (ev *evaluator) commandArgument(c *apt.Call) bool {
 	default:
 		return false
 	}
+	unknown := func() bool {
+		for _, out := range []string{"value", "length", "status"} {
+			if a := arg[out]; a != nil {
+				name := keyName(apt.FormatExpr(a))
+				ev.assign(a, unknownValue(name, "the value of "+ev.src(a)+" after the call of "+c.Callee, out == "value"))
+			}
+		}
+		return true
+	}
+	if ev.args == nil {
+		return unknown()
+	}
 	num, ok := ev.value(arg["number"]).Single()
 	if !ok {
-		return false
+		return unknown()
 	}
 	k, ok := num.Int64()
 	if !ok {
-		return false
+		return unknown()
 	}
 	valueLen := int64(-1)
 	if a := arg["value"]; a != nil {
