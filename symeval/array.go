@@ -101,7 +101,7 @@ func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
 	var dims []apt.Dim
 	var outer Value // the offset of the element of an array of derived type holding this array
 	nested := false
-	var sh []bound // the bounds of a deferred-shape or assumed-shape array (boundsOf)
+	var sh []bound // the bounds of a deferred-shape or assumed-shape array (shapeBounds)
 	if bi, isIx := ix.Base.(*apt.Index); isIx {
 		// An array component of an element of an array of derived type
 		// (chunk%tiles(t)%neighbours(k)): the field's elements of all the
@@ -135,14 +135,14 @@ func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
 			return "", Value{}, false
 		}
 		dims = f.Dims
-		sh = ev.boundsOf(key, nil, dims)
+		sh = ev.shapeBounds(key, nil, dims)
 	} else {
 		decl := ev.prog.Resolve(ev.frame().routine, ix.Name)
 		if decl == nil || !decl.IsArray() || decl.Param != nil {
 			return "", Value{}, false
 		}
 		key, dims = ev.key(ix.Name), decl.Dims
-		sh = ev.boundsOf(key, decl, dims)
+		sh = ev.shapeBounds(key, decl, dims)
 	}
 	if len(dims) != len(ix.Subs) || sh != nil && len(sh) != len(dims) {
 		return key, Value{}, false

@@ -73,11 +73,11 @@ func (ev *evaluator) shapeAt(key string, n int) ([]bound, bool) {
 	return out, true
 }
 
-// boundsOf returns the bounds of the array stored at key and declared with
+// shapeBounds returns the bounds of the array stored at key and declared with
 // dims (decl its declaration, nil for a component), or nil when they are
 // its declared ones: the ALLOCATE's for a deferred-shape array, for an
 // assumed-shape dummy its own lower bounds and its actual's extents.
-func (ev *evaluator) boundsOf(key string, decl *apt.Var, dims []apt.Dim) []bound {
+func (ev *evaluator) shapeBounds(key string, decl *apt.Var, dims []apt.Dim) []bound {
 	if !needsShape(dims) {
 		return nil
 	}
@@ -109,7 +109,7 @@ func (ev *evaluator) lowerBound(d apt.Dim) Value {
 
 // dimLo and dimExt return the lower bound and the extent (ok false where
 // not known) of dimension k of an array declared with dims, whose bounds
-// are sh (boundsOf).
+// are sh (shapeBounds).
 func (ev *evaluator) dimLo(dims []apt.Dim, sh []bound, k int) Value {
 	if d := dims[k]; sh != nil && (d.Deferred || d.Hi == nil) {
 		return sh[k].lo
@@ -128,7 +128,7 @@ func (ev *evaluator) dimExt(dims []apt.Dim, sh []bound, k int) (Value, bool) {
 // the current routine, and whether each extent is known.
 func (ev *evaluator) arrayBounds(name string, decl *apt.Var) ([]bound, bool) {
 	key := ev.key(name)
-	sh := ev.boundsOf(key, decl, decl.Dims)
+	sh := ev.shapeBounds(key, decl, decl.Dims)
 	out := make([]bound, len(decl.Dims))
 	all := true
 	for k := range decl.Dims {
