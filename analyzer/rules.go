@@ -848,7 +848,7 @@ func unresolvedParams(p *pass) {
 			continue // a defaulted input is in the notes
 		}
 		impact, measured := p.impact(q)
-		if measured && impact < NeutralShare {
+		if bound, ok := p.impactBound(q); ok && bound < NeutralShare {
 			// It does not matter here: its default stands (Neutral
 			// lists it for the note).
 			continue
@@ -1016,6 +1016,19 @@ func (p *pass) impact(q *cost.Param) (float64, bool) {
 		return 0, false
 	}
 	return Impact(p.r, p.pt, q.Name, lo, hi)
+}
+
+// impactBound is impact, or where the work rests on values the point lacks
+// a bound of it (ImpactBound).
+func (p *pass) impactBound(q *cost.Param) (float64, bool) {
+	if p.pt == nil || q.Default == nil {
+		return 0, false
+	}
+	lo, hi, ok := paramRange(q, p.pt)
+	if !ok {
+		return 0, false
+	}
+	return ImpactBound(p.r, p.pt, q.Name, lo, hi)
 }
 
 // paramRange returns the range of values q can take at pt: 0..100 for a
@@ -1201,7 +1214,8 @@ func workFunc(r *cost.Report, pt *cost.Point) (*compiledWork, bool) {
 
 // Neutral lists the parameters that take their defaults at pt because they
 // move the predicted work by less than NeutralShare (MK3001 does not ask for
-// them), with their impact.
+// them), with their impact (a bound of it where the work rests on values
+// the point lacks, ImpactBound).
 func Neutral(r *cost.Report, pt *cost.Point, given []string) []NeutralParam {
 	if pt == nil {
 		return nil
@@ -1215,7 +1229,7 @@ func Neutral(r *cost.Report, pt *cost.Point, given []string) []NeutralParam {
 		if !ok {
 			continue
 		}
-		if imp, ok := Impact(r, pt, q.Name, lo, hi); ok && imp < NeutralShare {
+		if imp, ok := ImpactBound(r, pt, q.Name, lo, hi); ok && imp < NeutralShare {
 			out = append(out, NeutralParam{Param: q, Impact: imp})
 		}
 	}

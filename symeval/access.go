@@ -723,11 +723,6 @@ func (ev *evaluator) arrayBytes(x *apt.Index) (symbolic.Expr, bool) {
 	}
 	n, ok := ev.arrayElemsClosed(x.Name)
 	if !ok {
-		if v, allocated := ev.sizes[ev.key(x.Name)]; allocated {
-			n, ok = v.Single()
-		}
-	}
-	if !ok {
 		return symbolic.Expr{}, false
 	}
 	return n.Mul(symbolic.Int(size)), true

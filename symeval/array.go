@@ -102,6 +102,7 @@ func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
 	var dims []apt.Dim
 	var outer Value // the offset of the element of an array of derived type holding this array
 	nested := false
+	var sh []bound // the bounds of a deferred-shape or assumed-shape array (shapeBounds)
 	if bi, isIx := ix.Base.(*apt.Index); isIx {
 		// An array component of an element of an array of derived type
 		// (chunk%tiles(t)%neighbours(k)): the field's elements of all the
@@ -135,14 +136,16 @@ func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
 			return "", Value{}, false
 		}
 		dims = f.Dims
+		sh = ev.shapeBounds(key, nil, dims)
 	} else {
 		decl := ev.prog.Resolve(ev.frame().routine, ix.Name)
 		if decl == nil || !decl.IsArray() || decl.Param != nil {
 			return "", Value{}, false
 		}
 		key, dims = ev.key(ix.Name), decl.Dims
+		sh = ev.shapeBounds(key, decl, dims)
 	}
-	if len(dims) != len(ix.Subs) {
+	if len(dims) != len(ix.Subs) || sh != nil && len(sh) != len(dims) {
 		return key, Value{}, false
 	}
 	// Column-major offset: sum over k of (s_k - lo_k) * stride_k.
@@ -153,10 +156,7 @@ func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
 			return key, Value{}, false
 		}
 		sv := ev.closedInt(ev.value(s), s.At())
-		lo := Known(symbolic.Int(1))
-		if dims[k].Lo != nil {
-			lo = ev.value(dims[k].Lo)
-		}
+		lo := ev.dimLo(dims, sh, k)
 		term, ok := lift2(sv, lo, func(a, b symbolic.Expr) (symbolic.Expr, bool) { return a.Sub(b), true })
 		if !ok {
 			return key, Value{}, false
@@ -171,7 +171,7 @@ func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
 		if k == len(ix.Subs)-1 {
 			break
 		}
-		ext, ok := ev.dimExtent(dims[k])
+		ext, ok := ev.dimExt(dims, sh, k)
 		if !ok {
 			return key, Value{}, false
 		}

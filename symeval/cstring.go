@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/internal/runenv"
 	"github.com/mkvet/mkvet/symbolic"
 )
 
@@ -236,7 +237,7 @@ func (ev *evaluator) argvString(x *apt.Index) (string, bool) {
 	case !ok || k < 0 || k > int64(len(ev.args)):
 		return "", false
 	case k == 0:
-		return "program", true
+		return runenv.ProgramName, true
 	}
 	return ev.args[k-1], true
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/internal/runenv"
 	"github.com/mkvet/mkvet/symbolic"
 )
 
@@ -30,8 +31,14 @@ type Options struct {
 	MaxOccs int
 	// Args are the program's command-line arguments, when given: a C
 	// program's main then has argc = len(Args) + 1 and the strings in
-	// argv, and what it parses from them (atoi(argv[1])) is a number.
+	// argv, and what it parses from them (atoi(argv[1])) is a number; a
+	// Fortran program's COMMAND_ARGUMENT_COUNT() is len(Args) and
+	// GET_COMMAND_ARGUMENT gives them (environ.go).
 	Args []string
+	// Env is the program's environment: the variables set, by name.
+	// GET_ENVIRONMENT_VARIABLE finds every other unset (nil: all), as a
+	// user's normal run does, and Result.Inputs lists those it read.
+	Env map[string]string
 	// Values fixes symbols to integers for an evaluation at a point: P (the
 	// size of MPI_COMM_WORLD), the parameters by name and, for the
 	// evaluation of one process, the rank. Parameters with a default take
@@ -62,6 +69,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		maxOccs:      opt.MaxOccs,
 		values:       opt.Values,
 		args:         opt.Args,
+		environ:      opt.Env,
 		sizes2:       map[*apt.Routine]int{},
 		suffix:       map[string]int{},
 		rankMemo:     map[string]rankAnswer{},
@@ -223,8 +231,6 @@ type evaluator struct {
 	noccs      int
 	maxOccs    int
 	err        error
-	// sizes holds the element counts given at ALLOCATE, by storage key.
-	sizes map[string]Value
 	// nargs is the parameter for command_argument_count().
 	nargs *Param
 	// jumps counts the jumps met that the evaluation does not model, gotos
@@ -279,6 +285,8 @@ type evaluator struct {
 	// the storage of its main's argv (cstring.go).
 	args    []string
 	argvKey string
+	// environ is Options.Env.
+	environ map[string]string
 	// freqUses counts the arms taken with a frequency parameter.
 	freqUses int
 	// consts caches the values of literals.
@@ -382,26 +390,29 @@ type frame struct {
 	// assumed-length dummy (CHARACTER(LEN=*)) is bound to, where known.
 	charLens map[string]int64
 	// elems holds the element count of the actual array each array dummy
-	// argument is bound to, where the caller knows it.
-	elems map[string]symbolic.Expr
+	// argument is bound to, where the caller knows it; shapes the extents
+	// of the actual of each assumed-shape dummy (shape.go).
+	elems  map[string]symbolic.Expr
+	shapes map[string][]Value
 	// accesses are the streams of the innermost loops of the nest being
 	// evaluated (nestAccesses), computed where the nest is entered.
 	accesses map[*apt.Loop][]Access
 }
 
 // arrayElems returns how many elements the array name has in the current
-// routine: the product of its declared extents, or, for a dummy argument
-// declared assumed-size (a(*)), its actual's.
+// routine: the product of its extents (declared, or for a deferred-shape
+// array its ALLOCATE's, for an assumed-shape dummy its actual's), or, for
+// a dummy argument declared assumed-size (a(*)), its actual's.
 func (ev *evaluator) arrayElems(name string) (symbolic.Expr, bool) {
 	d := ev.prog.Resolve(ev.frame().routine, name)
 	if d == nil || !d.IsArray() {
 		return symbolic.Expr{}, false
 	}
+	bs, _ := ev.arrayBounds(name, d)
 	n := symbolic.Int(1)
-	for _, dim := range d.Dims {
-		ext, ok := ev.dimExtent(dim)
-		e, single := ext.Single()
-		if !ok || !single {
+	for _, b := range bs {
+		e, single := b.ext.Single()
+		if !single {
 			if n, ok := ev.frame().elems[name]; ok {
 				return n, true
 			}
@@ -824,6 +835,15 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 		}
 		if k, ok := ev.refKey(a); ok {
 			fr.alias[formal] = k
+			if d := r.Scope.Lookup(formal); d != nil && d.IsArray() && !d.Allocatable && !d.Pointer && needsShape(d.Dims) {
+				// An assumed-shape dummy has its actual's extents.
+				if exts, ok := ev.actualShape(a); ok {
+					if fr.shapes == nil {
+						fr.shapes = map[string][]Value{}
+					}
+					fr.shapes[formal] = exts
+				}
+			}
 			if nm, isName := a.(*apt.Name); isName {
 				// An assumed-size dummy has the elements of its actual.
 				if n, ok := ev.arrayElems(nm.Name); ok {
@@ -1217,6 +1237,9 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 			ev.value(it)
 		}
 		ev.stmtOcc = saved
+		if n.Kind == apt.IORead && ev.readText(n) {
+			return
+		}
 		ev.ioStatus(n)
 		if n.Kind == apt.IORead {
 			data := ev.readData(n)
@@ -1381,6 +1404,10 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 			}
 			for _, a := range s.Args {
 				ev.allocate(a)
+			}
+		case apt.StmtDeallocate:
+			for _, a := range s.Args {
+				ev.deallocate(a)
 			}
 		}
 	}
@@ -1732,6 +1759,9 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 	name := f.Name
 	switch name {
 	case "command_argument_count", "iargc":
+		if ev.args != nil {
+			return Known(symbolic.Int(runenv.ArgumentCount(ev.args)))
+		}
 		if ev.nargs == nil {
 			ev.nargs = ev.newParam("nargs", FromCommandLine, f.Pos, "the number of command-line arguments", false)
 			ev.res.Assume = append(ev.res.Assume, symbolic.Rel(ev.nargs.expr(), ">=", symbolic.Int(0)))
@@ -1926,6 +1956,9 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 	if (c.Callee == "sprintf" || c.Callee == "snprintf") && ev.sprintfCall(c) {
 		return
 	}
+	if ev.environment(c) || ev.commandArgument(c) {
+		return
+	}
 	// An external routine may assign any variable passed to it.
 	for _, a := range c.Args {
 		if nm, ok := a.(*apt.Name); ok {
@@ -1934,44 +1967,7 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 				decl == nil || decl.Type.Base != apt.TypeInteger))
 		}
 	}
-	switch c.Callee {
-	case "get_command_argument", "getarg":
-	default:
-		ev.diag(c.Span.Start(), apt.Note, "the routine "+c.Callee+" is not part of the program: its cost is not counted")
-	}
-}
-
-// allocate records the element count of an ALLOCATE, for array statements
-// on the whole array later.
-func (ev *evaluator) allocate(a apt.Expr) {
-	ix, ok := a.(*apt.Index)
-	if !ok {
-		return
-	}
-	n := Known(symbolic.Int(1))
-	for _, s := range ix.Subs {
-		lo, hi := Known(symbolic.Int(1)), Value{}
-		if sec, ok := s.(*apt.Section); ok {
-			if sec.Lo != nil {
-				lo = ev.value(sec.Lo)
-			}
-			hi = ev.value(sec.Hi)
-		} else {
-			hi = ev.value(s)
-		}
-		ext, ok := lift2(lo, hi, extent)
-		if !ok {
-			n = Value{}
-			continue
-		}
-		if n.IsKnown() {
-			n, _ = lift2(n, ext, mul)
-		}
-	}
-	if ev.sizes == nil {
-		ev.sizes = map[string]Value{}
-	}
-	ev.sizes[ev.key(ix.Name)] = n
+	ev.diag(c.Span.Start(), apt.Note, "the routine "+c.Callee+" is not part of the program: its cost is not counted")
 }
 
 func extent(lo, hi symbolic.Expr) (symbolic.Expr, bool) {
@@ -2031,26 +2027,27 @@ func (ev *evaluator) elemental(r *apt.Routine, args []apt.Expr, pos apt.Pos) fun
 func (ev *evaluator) elements(target apt.Expr) (Value, bool) {
 	switch t := target.(type) {
 	case *apt.Name:
-		if n, ok := ev.sizes[ev.key(t.Name)]; ok && n.IsKnown() {
-			return n, true
-		}
 		decl := ev.prog.Resolve(ev.frame().routine, t.Name)
 		if decl == nil || !decl.IsArray() {
 			return Value{}, false
 		}
+		bs, ok := ev.arrayBounds(t.Name, decl)
+		if !ok {
+			return Value{}, false
+		}
 		n := Known(symbolic.Int(1))
-		for _, d := range decl.Dims {
-			ext, ok := ev.dimExtent(d)
-			if !ok {
-				return Value{}, false
-			}
-			if n, ok = lift2(n, ext, mul); !ok {
+		for _, b := range bs {
+			if n, ok = lift2(n, b.ext, mul); !ok {
 				return Value{}, false
 			}
 		}
 		return n, true
 	case *apt.Index:
 		decl := ev.prog.Resolve(ev.frame().routine, t.Name)
+		var bs []bound // the bounds a section without them takes
+		if decl != nil && decl.IsArray() && t.Base == nil && len(decl.Dims) == len(t.Subs) {
+			bs, _ = ev.arrayBounds(t.Name, decl)
+		}
 		n := Known(symbolic.Int(1))
 		for i, s := range t.Subs {
 			sec, ok := s.(*apt.Section)
@@ -2061,16 +2058,23 @@ func (ev *evaluator) elements(target apt.Expr) (Value, bool) {
 			switch {
 			case sec.Lo != nil:
 				lo = ev.value(sec.Lo)
-			case decl != nil && i < len(decl.Dims) && decl.Dims[i].Lo != nil:
-				lo = ev.value(decl.Dims[i].Lo)
+			case bs != nil:
+				lo = bs[i].lo
 			default:
 				lo = Known(symbolic.Int(1))
 			}
 			switch {
 			case sec.Hi != nil:
 				hi = ev.value(sec.Hi)
-			case decl != nil && i < len(decl.Dims) && decl.Dims[i].Hi != nil:
+			case bs != nil && !decl.Dims[i].Deferred && decl.Dims[i].Hi != nil:
 				hi = ev.value(decl.Dims[i].Hi)
+			case bs != nil:
+				// The array's own last index: its lower bound and extent.
+				if hi, ok = lift2(bs[i].lo, bs[i].ext, func(l, e symbolic.Expr) (symbolic.Expr, bool) {
+					return l.Add(e).Sub(symbolic.Int(1)), true
+				}); !ok {
+					return Value{}, false
+				}
 			default:
 				return Value{}, false
 			}

@@ -159,13 +159,6 @@ func (ev *evaluator) footprint(l *apt.Loop) *Footprint {
 		}
 		n, ok := ev.arrayElemsClosed(name)
 		if !ok {
-			// An allocatable array (or a dummy bound to one): the extents
-			// of its ALLOCATE.
-			if v, allocated := ev.sizes[key]; allocated {
-				n, ok = v.Single()
-			}
-		}
-		if !ok {
 			fp.Unknown = "the size of " + name + " is not known in this context"
 			return
 		}

@@ -28,14 +28,18 @@ import (
 const missingIOStat = 2
 
 // InputFile is a file the program reads only when it is present, which the
-// evaluation took as absent.
+// evaluation took as absent, or an environment variable it reads, which the
+// evaluation took as unset (environ.go).
 type InputFile struct {
 	Pos apt.Pos
-	// Name is the file name as written (a constant, or the expression).
+	// Name is the file name as written (a constant, or the expression), or
+	// the variable's name.
 	Name string
 	// How says what the program does when it is missing: "IOSTAT= fstatus",
-	// "ERR= 100", "INQUIRE EXIST= found".
+	// "ERR= 100", "INQUIRE EXIST= found", "STATUS= ios".
 	How string
+	// Environment marks an environment variable.
+	Environment bool
 }
 
 // keyword returns the value of the control item name= of an I/O statement.

@@ -15,6 +15,10 @@ import (
 type summary struct {
 	formals map[int]bool
 	globals map[string]bool
+	// shapes are the formal arguments whose allocation it may change
+	// (DEALLOCATE, ALLOCATE): for each, the paths to the arrays, "" for
+	// the argument itself, "%f" for its component f.
+	shapes map[int][]string
 }
 
 // modified returns the storage keys of the scalar variables nodes may assign,
@@ -72,11 +76,14 @@ func (ev *evaluator) collectAssigned(nodes []apt.Node, set map[string]bool) {
 			switch x := n.(type) {
 			case *apt.Block:
 				for _, s := range x.Stmts {
-					if s.Kind == apt.StmtAssign {
+					switch {
+					case s.Kind == apt.StmtAssign:
 						if !ev.skipStore(s) {
 							addExpr(s.Target)
 						}
 						calls(s.Value)
+					case (s.Kind == apt.StmtAllocate || s.Kind == apt.StmtDeallocate) && !s.Heap:
+						ev.allocated(s, set)
 					}
 				}
 			case *apt.Loop:
@@ -258,6 +265,15 @@ func (ev *evaluator) invariantIn(e apt.Expr, scope []apt.Node) bool {
 // applySummary adds what a call of r with args may assign.
 func (ev *evaluator) applySummary(r *apt.Routine, args []apt.Expr, set map[string]bool) {
 	s := ev.summarize(r)
+	for i, paths := range s.shapes {
+		if i < len(args) {
+			if k, ok := ev.refKey(args[i]); ok {
+				for _, p := range paths {
+					set[shapeKey(k+p)] = true
+				}
+			}
+		}
+	}
 	for i := range s.formals {
 		if i < len(args) {
 			if k, ok := ev.refKey(args[i]); ok {
@@ -281,7 +297,7 @@ func (ev *evaluator) summarize(r *apt.Routine) *summary {
 	if s, ok := ev.summary[r]; ok {
 		return s
 	}
-	s := &summary{formals: map[int]bool{}, globals: map[string]bool{}}
+	s := &summary{formals: map[int]bool{}, globals: map[string]bool{}, shapes: map[int][]string{}}
 	ev.summary[r] = s // a recursive call sees the partial summary
 	ev.nframe++
 	fr := &frame{routine: r, id: "s" + strconv.Itoa(ev.nframe), alias: map[string]string{}}
@@ -296,8 +312,14 @@ func (ev *evaluator) summarize(r *apt.Routine) *summary {
 		switch {
 		case strings.HasPrefix(k, "#formal"):
 			rest := strings.TrimPrefix(k, "#formal")
-			num, _, _ := strings.Cut(rest, "%")
-			if i, err := strconv.Atoi(num); err == nil {
+			arg, shaped := strings.CutSuffix(rest, shapeKey(""))
+			num, path := arg, ""
+			if j := strings.IndexByte(arg, '%'); j >= 0 {
+				num, path = arg[:j], arg[j:]
+			}
+			if i, err := strconv.Atoi(num); err == nil && shaped {
+				s.shapes[i] = append(s.shapes[i], path)
+			} else if err == nil {
 				s.formals[i] = true
 			}
 		case strings.HasPrefix(k, fr.id+"."):

@@ -31,7 +31,9 @@ type Result struct {
 	// Diags are problems met, each once.
 	Diags []apt.Diagnostic
 	// Inputs are the files the program reads only when present, which the
-	// evaluation took as absent (the program's own defaults).
+	// evaluation took as absent (the program's own defaults), and the
+	// environment variables it reads that Options.Env does not set, taken
+	// as unset (its own fallback).
 	Inputs []InputFile
 	// Stopped is set when every path of the program stops (STOP,
 	// MPI_ABORT) before its end.

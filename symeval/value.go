@@ -590,7 +590,21 @@ func sameValue(a, b Value) bool {
 	if a.str != nil || b.str != nil {
 		return a.str != nil && b.str != nil && *a.str == *b.str
 	}
-	if len(a.Alts) != len(b.Alts) || a.Fields != nil || b.Fields != nil {
+	if a.Fields != nil || b.Fields != nil {
+		// A record of values (an array's bounds, shape.go): the same
+		// fields with the same values.
+		if len(a.Fields) != len(b.Fields) || len(a.Alts)+len(b.Alts) > 0 {
+			return false
+		}
+		for k, av := range a.Fields {
+			bv, ok := b.Fields[k]
+			if !ok || !sameValue(av, bv) {
+				return false
+			}
+		}
+		return true
+	}
+	if len(a.Alts) != len(b.Alts) {
 		return false
 	}
 	for i := range a.Alts {

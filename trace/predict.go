@@ -26,6 +26,10 @@ type PredictOptions struct {
 	Profile *model.Profile
 	// MaxSteps bounds each rank's execution (0: aptrun's default).
 	MaxSteps int64
+	// Env and Args are the program's environment variables and
+	// command-line arguments (aptrun.Config's).
+	Env  map[string]string
+	Args []string
 }
 
 // Predict executes the program's APT at a concrete point (N, P) and emits
@@ -75,7 +79,7 @@ func Predict(prog *apt.Program, opt PredictOptions) (*Trace, error) {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			_, errs[r] = aptrun.Run(prog, aptrun.Config{Entry: opt.Entry, P: int64(opt.P), Rank: int64(r),
-				Params: opt.Values, MaxSteps: opt.MaxSteps, Observer: recs[r], NoInputFiles: true})
+				Params: opt.Values, MaxSteps: opt.MaxSteps, Observer: recs[r], NoInputFiles: true, Env: opt.Env, Args: opt.Args})
 		}(r)
 	}
 	wg.Wait()

@@ -119,7 +119,11 @@ func (cs *configurations) at(vals map[string]string, ints map[string]int64) (*co
 	if err != nil {
 		return nil, err
 	}
-	rep, err := analyze(prog, cost.Options{Entry: cs.pf.entry, Assume: cs.assume, Args: argv}, ints)
+	environ, err := cs.pf.environ()
+	if err != nil {
+		return nil, err
+	}
+	rep, err := analyze(prog, cost.Options{Entry: cs.pf.entry, Assume: cs.assume, Args: argv, Env: environ}, ints)
 	if err != nil {
 		return nil, fmt.Errorf("configured by %q: %w", cs.conf.command, err)
 	}

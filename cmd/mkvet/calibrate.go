@@ -324,7 +324,9 @@ func runCalibrate(args []string, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	cfg := &sweep.Config{Prog: l.prog, Files: files, Options: opt, Build: cf.build, Launcher: cf.launcher,
-		Input: cf.input, InputFiles: inputFiles, Dir: work, Timeout: cf.timeout, Instrument: instrumentC}
+		Input: cf.input, InputFiles: inputFiles, Dir: work, Timeout: cf.timeout, Instrument: instrumentC,
+		// The runs see the environment the counts were made for.
+		Env: cf.envList()}
 	builds := map[string]*sweep.Build{}
 	buildErr := map[string]error{}
 	// reportOf holds each configured point's report, by the point as the

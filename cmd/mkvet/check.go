@@ -343,12 +343,18 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 }
 
 // printNotes tells, one line each, what the evaluation took without being
-// told: input files taken as absent (the program's own defaults), choices
-// made where the program depends on data (an exit on convergence not
-// taken), and values that take neutral defaults because they move the
-// predicted work by less than 1% at the point.
+// told: input files taken as absent and environment variables taken as
+// unset (the program's own defaults), choices made where the program
+// depends on data (an exit on convergence not taken), and values that take
+// neutral defaults because they move the predicted work by less than 1% at
+// the point.
 func printNotes(w io.Writer, cmd string, cd *costed, neutral []analyzer.NeutralParam) {
 	for _, in := range cd.report.Inputs {
+		if in.Environment {
+			fmt.Fprintf(w, "mkvet %s: note: %s: the environment variable %s is read (%s): taken as unset, so the program's own fallback is used; give a value with -env %s=VALUE\n",
+				cmd, in.Pos, in.Name, in.How, in.Name)
+			continue
+		}
 		fmt.Fprintf(w, "mkvet %s: note: %s: %s is read only when present (%s): taken as absent, so the program's own defaults are used\n",
 			cmd, in.Pos, in.Name, in.How)
 	}
@@ -501,6 +507,8 @@ type inputJSON struct {
 	Pos  string `json:"pos"`
 	Name string `json:"name"`
 	How  string `json:"how"`
+	// Environment marks an environment variable taken as unset.
+	Environment bool `json:"environment,omitempty"`
 }
 
 // workJSON is the program's work: its closed form and its values at the
@@ -575,7 +583,7 @@ func checkOutput(cd *costed, ds []analyzer.Diagnostic) checkJSON {
 		out.Assumed = append(out.Assumed, assumedJSON{Pos: a.Pos.String(), What: a.What})
 	}
 	for _, in := range r.Inputs {
-		out.AbsentInputs = append(out.AbsentInputs, inputJSON{Pos: in.Pos.String(), Name: in.Name, How: in.How})
+		out.AbsentInputs = append(out.AbsentInputs, inputJSON{Pos: in.Pos.String(), Name: in.Name, How: in.How, Environment: in.Environment})
 	}
 	for _, q := range r.Params {
 		p := paramJSON{Name: q.Name, Origin: originNames[q.Origin], Pos: q.Pos.String(), What: q.What}

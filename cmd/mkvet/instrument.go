@@ -40,8 +40,10 @@ type progFlags struct {
 	// configure is the -configure command of check, annotate and whatif
 	// (registerConfigure), "" for none.
 	configure string
-	// args are the program's command-line arguments (-args), as given.
+	// args are the program's command-line arguments (-args), as given;
+	// env its environment variables (-env NAME=VALUE).
 	args string
+	env  multiFlag
 }
 
 // argv splits -args into the program's arguments as a shell would (quotes,
@@ -60,6 +62,27 @@ func (pf *progFlags) argv() ([]string, error) {
 	return words, nil
 }
 
+// environ returns the environment variables -env sets, by name; nil when
+// -env was not given (every variable the program reads is then unset).
+func (pf *progFlags) environ() (map[string]string, error) {
+	if len(pf.env) == 0 {
+		return nil, nil
+	}
+	out := map[string]string{}
+	for _, kv := range pf.env {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+			return nil, fmt.Errorf("-env %s: want NAME=VALUE, e.g. -env NPB_TIMER_FLAG=on", kv)
+		}
+		out[name] = value
+	}
+	return out, nil
+}
+
+// envList is -env as NAME=VALUE strings in the order given, for the
+// environment of the program's runs.
+func (pf *progFlags) envList() []string { return slices.Clone(pf.env) }
+
 func (pf *progFlags) register(fs *flag.FlagSet, defsUsage string) {
 	fs.Var(&pf.defs, "D", defsUsage)
 	fs.Var(&pf.assumes, "assume", "assume `relations` between parameters, e.g. 'n >= P' (repeatable)")
@@ -69,7 +92,9 @@ func (pf *progFlags) register(fs *flag.FlagSet, defsUsage string) {
 	fs.BoolVar(&pf.cpp, "cpp", false, "run the preprocessor on every file, not only .F/.F90")
 	fs.StringVar(&pf.entry, "entry", "", "start from routine `name` (default: the main program)")
 	fs.StringVar(&pf.args, "args", "", "the program's command-line `ARGS`, as a shell splits them (a C program's argv: the strings it compares, "+
-		"the sizes it parses with atoi)")
+		"the sizes it parses with atoi; a Fortran program's COMMAND_ARGUMENT_COUNT and GET_COMMAND_ARGUMENT)")
+	fs.Var(&pf.env, "env", "set the program's environment variable: `NAME=VALUE` (repeatable); a variable the program reads "+
+		"(GET_ENVIRONMENT_VARIABLE) that no -env sets is taken as unset, as in a normal run, and the program's own fallback is used")
 }
 
 // loaded is a program read and costed.
@@ -205,7 +230,11 @@ func (pf *progFlags) parse(cmd string, files []string, stderr io.Writer, warning
 	if err != nil {
 		return fail("%v", err)
 	}
-	opt := cost.Options{Entry: pf.entry, Assume: assume, Args: argv}
+	environ, err := pf.environ()
+	if err != nil {
+		return fail("%v", err)
+	}
+	opt := cost.Options{Entry: pf.entry, Assume: assume, Args: argv, Env: environ}
 	rep, err := analyze(prog, opt, values)
 	if err != nil {
 		return fail("%v", err)

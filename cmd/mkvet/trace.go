@@ -569,7 +569,8 @@ func tracePredict(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	start := time.Now()
-	t, err := trace.Predict(l.prog, trace.PredictOptions{Entry: pf.entry, P: *procs, Values: vals, Profile: prof})
+	t, err := trace.Predict(l.prog, trace.PredictOptions{Entry: pf.entry, P: *procs, Values: vals, Profile: prof,
+		Env: l.opt.Env, Args: l.opt.Args})
 	if err != nil {
 		fmt.Fprintf(stderr, "mkvet trace predict: %v\n", err)
 		return 1

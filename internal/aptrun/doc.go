@@ -45,9 +45,12 @@
 // sections, by value for expressions, keyword and missing optional
 // arguments (PRESENT), procedures passed as arguments. Module variables
 // (USE) and COMMON blocks (shared by block name and member position) are
-// shared storage. Routines that are not in the program (libraries,
-// get_command_argument, MPI calls the frontend does not model) do nothing;
-// functions that are not in the program return zero.
+// shared storage. GET_ENVIRONMENT_VARIABLE reads Config.Env (every variable
+// it does not set is unset) and, with Config.Args, GET_COMMAND_ARGUMENT and
+// GETARG give the arguments, as internal/runenv says. Other routines that
+// are not in the program (libraries, GET_COMMAND_ARGUMENT without
+// Config.Args, MPI calls the frontend does not model) do nothing; functions
+// that are not in the program return zero.
 //
 // Parameters: a variable whose name is a key of Config.Params, or that a
 // `!mk$ param` annotation of a routine that sees it names, holds the
@@ -58,11 +61,15 @@
 // have no actual. An annotated parameter missing from Config.Params takes the
 // annotation's default; without one, creating the variable is an error.
 // A READ into a scalar variable that is not a parameter, and
-// v = command_argument_count(), set it from Config.Params (an error when the
-// name is missing); a READ into an array or derived-type object leaves it
-// unchanged. A READ item that reads a datum of a file an earlier item read
-// (the same file, record and item number, internal/readpos: a deck read
-// twice) takes the value of that earlier item's variable's name. command_argument_count() elsewhere in an expression is
+// v = command_argument_count() without Config.Args, set it from
+// Config.Params (an error when the name is missing); a READ into an array
+// or derived-type object leaves it unchanged. A list-directed internal READ
+// of INTEGER scalars whose text holds their values (READ (arg, *) n) reads
+// them from the text instead. A READ item that reads a datum of a file an
+// earlier item read (the same file, record and item number,
+// internal/readpos: a deck read twice) takes the value of that earlier
+// item's variable's name. command_argument_count() elsewhere in an
+// expression is the number of Config.Args, or without them
 // Config.Params["command_argument_count"], 0 by default.
 //
 // MPI: MPI_COMM_SIZE sets its result to Config.P and MPI_COMM_RANK to

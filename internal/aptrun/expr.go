@@ -531,7 +531,7 @@ func (e *engine) funcCall(fr *frame, x *apt.FuncCall) (value, error) {
 	}
 	switch x.Name {
 	case "command_argument_count", "iargc":
-		return intV(e.cfg.Params["command_argument_count"]), nil
+		return e.argumentCount(), nil
 	}
 	// A function outside the program (a library): it does nothing and
 	// returns zero.

@@ -39,7 +39,7 @@ func (e *engine) intrinsic(fr *frame, x *apt.FuncCall) (value, error) {
 	// Inquiry functions look at their argument's type or descriptor.
 	switch name {
 	case "command_argument_count", "iargc":
-		return intV(e.cfg.Params["command_argument_count"]), nil
+		return e.argumentCount(), nil
 	case "kind":
 		return intV(int64(typeKind(apt.TypeOf(arg(0, "x"))))), nil
 	case "huge", "tiny", "epsilon", "digits", "precision", "range", "bit_size":

@@ -41,6 +41,12 @@ type Config struct {
 	// reads an optional input deck takes its defaults. Without it (and by
 	// default) OPEN does nothing and IOSTAT= is left as it was.
 	NoInputFiles bool
+	// Env is the program's environment: GET_ENVIRONMENT_VARIABLE finds
+	// the variables it sets and every other unset (nil: all).
+	Env map[string]string
+	// Args are the program's command-line arguments, when given
+	// (environ.go); nil leaves COMMAND_ARGUMENT_COUNT to Params.
+	Args []string
 }
 
 // Observer watches a run (Config.Observer).
@@ -955,7 +961,17 @@ func (e *engine) stmt(fr *frame, s *apt.Stmt) error {
 		return nil
 	case apt.StmtDeallocate:
 		for _, a := range s.Args {
-			if _, ok := a.(*apt.Keyword); ok {
+			if k, ok := a.(*apt.Keyword); ok {
+				if k.Name == "stat" {
+					// The deallocation succeeds, as ALLOCATE's does.
+					l, err := e.locate(fr, k.Value)
+					if err != nil {
+						return err
+					}
+					if err := e.assignLoc(l, intV(0), k.Pos); err != nil {
+						return err
+					}
+				}
 				continue
 			}
 			l, err := e.locate(fr, a)
@@ -990,7 +1006,7 @@ func (e *engine) stmt(fr *frame, s *apt.Stmt) error {
 // assign runs an assignment, masked (WHERE, FORALL mask) or not.
 func (e *engine) assign(fr *frame, s *apt.Stmt) error {
 	pos := s.Span.Start()
-	if fc, ok := s.Value.(*apt.FuncCall); ok && len(fc.Args) == 0 &&
+	if fc, ok := s.Value.(*apt.FuncCall); ok && len(fc.Args) == 0 && e.cfg.Args == nil &&
 		(fc.Name == "command_argument_count" || fc.Name == "iargc") {
 		if nm, ok := s.Target.(*apt.Name); ok {
 			c, err := e.cellOf(fr, nm.Name, nm.Pos)
@@ -1147,7 +1163,8 @@ func (e *engine) call(fr *frame, n *apt.Call) error {
 	}
 	r := e.findRoutine(fr.r, n.Callee)
 	if r == nil {
-		return nil
+		_, err := e.process(fr, n)
+		return err
 	}
 	_, err := e.callRoutine(fr, r, n.Args, pos)
 	return err
@@ -1238,10 +1255,12 @@ func (e *engine) comm(fr *frame, n *apt.Comm) error {
 
 // io runs an I/O statement: a READ sets its scalar variables from
 // Config.Params (parameters keep their value; arrays and derived-type
-// objects are left unchanged), the value of the variable that first read
-// the same datum of a file where an earlier READ read it (internal/readpos),
-// output lists are evaluated only when they reference a function of the
-// program.
+// io runs an I/O statement: a READ sets its scalar variables from
+// Config.Params (parameters keep their value; arrays and derived-type
+// objects are left unchanged), unless it reads text the program holds
+// (readText), or the value of the variable that first read the same datum
+// of a file where an earlier READ read it (internal/readpos); output lists
+// are evaluated only when they reference a function of the program.
 func (e *engine) io(fr *frame, n *apt.IO) error {
 	pos := n.Span.Start()
 	if n.Kind == apt.IOOpen && e.cfg.NoInputFiles {
@@ -1249,6 +1268,9 @@ func (e *engine) io(fr *frame, n *apt.IO) error {
 	}
 	e.followUnit(fr, n)
 	if n.Kind == apt.IORead {
+		if done, err := e.readText(fr, n); done || err != nil {
+			return err
+		}
 		data := e.readData(fr, n)
 		for _, name := range n.Reads {
 			c, err := e.cellOf(fr, name, pos)

@@ -32,6 +32,9 @@ type Options struct {
 	Values map[string]int64
 	// Args are the program's command-line arguments (symeval.Options.Args).
 	Args []string
+	// Env are the environment variables set for the program
+	// (symeval.Options.Env).
+	Env map[string]string
 	// Budget, when positive, bounds the analysis's work deterministically:
 	// the case-split cells of all its counts together (counting.Options.
 	// Budget) and a hundred times as many node occurrences of its
@@ -54,7 +57,7 @@ func Analyze(prog *apt.Program, opt Options) (*Report, error) {
 // evaluate is the symbolic evaluation Analyze counts.
 func evaluate(prog *apt.Program, opt Options) (*symeval.Result, error) {
 	t0 := time.Now()
-	sopt := symeval.Options{Entry: opt.Entry, Params: opt.Params, Assume: opt.Assume, Values: opt.Values, Args: opt.Args}
+	sopt := symeval.Options{Entry: opt.Entry, Params: opt.Params, Assume: opt.Assume, Values: opt.Values, Args: opt.Args, Env: opt.Env}
 	if opt.Budget > 0 {
 		sopt.MaxOccs = 100 * opt.Budget
 	}

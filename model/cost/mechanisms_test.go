@@ -62,6 +62,7 @@ var mechanisms = []mechanism{
 	{name: "wrappers", setup: wrapperSetup, shapes: wrapperShapes, programs: 60, fragments: 3, points: 4},
 	{name: "steps", shapes: stepShapes, programs: 60, fragments: 3, points: 4},
 	{name: "grids", setup: gridSetup, shapes: gridShapes, programs: 40, fragments: 3, points: 4},
+	{name: "process", shapes: processShapes, programs: 10, fragments: 2, points: 3},
 }
 
 // generate draws a program of mech from rng: fixed or free form, the
@@ -481,6 +482,7 @@ var arrayShapes = []shape{
 	{name: "module", freeOnly: true, add: arrayModule},
 	{name: "offset", add: arrayOffset},
 	{name: "derivedarray", freeOnly: true, add: arrayDerivedArray},
+	{name: "allocatable", freeOnly: true, add: arrayAllocatable},
 }
 
 // arrayValues are element values in terms of P (np), the rank (me) and the

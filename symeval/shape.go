@@ -1,0 +1,265 @@
+package symeval
+
+import (
+	"strconv"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Deferred-shape arrays. An ALLOCATABLE or POINTER array declared a(:, :)
+// has the bounds its ALLOCATE gives it, and Fortran 90 programs size their
+// arrays that way (the cells of a multi-partition, allocated for as many
+// cells as the process count gives). The evaluation keeps those bounds in
+// the state, as a value of the array's storage (shapeKey), so that they
+// follow the paths as values do: an ALLOCATE in one arm of an IF holds in
+// that arm, a DEALLOCATE drops them, a loop that allocates anew makes them
+// another on each trip. An assumed-shape dummy (a(:) neither ALLOCATABLE
+// nor POINTER) has its actual's extents and its own lower bounds, 1 unless
+// it declares others.
+//
+// An array whose bounds the state does not hold (a pointer associated by
+// =>, a dummy bound to a section) keeps its declared lower bounds, or 1:
+// its elements are still placed consistently, and a dimension whose extent
+// a reference needs makes the reference one the evaluation cannot follow.
+
+// bound is one dimension of an array: its lower bound and extent.
+type bound struct {
+	lo, ext Value
+}
+
+// shapeKey is where the state keeps the bounds of the array stored at key.
+func shapeKey(key string) string { return key + "#(shape)" }
+
+// shapeFields name a dimension's bounds in the value at shapeKey.
+func loField(k int) string  { return "lo" + strconv.Itoa(k+1) }
+func extField(k int) string { return "ext" + strconv.Itoa(k+1) }
+
+// needsShape reports whether an array declared with dims takes bounds from
+// its allocation or its actual: a dimension is deferred (:) or assumed
+// (lo:).
+func needsShape(dims []apt.Dim) bool {
+	for _, d := range dims {
+		if d.Deferred || d.Hi == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// setShape records the bounds an ALLOCATE gives the array stored at key.
+func (ev *evaluator) setShape(key string, dims []bound) {
+	f := make(map[string]Value, 2*len(dims))
+	for k, d := range dims {
+		f[loField(k)], f[extField(k)] = d.lo, d.ext
+	}
+	ev.env.set(shapeKey(key), Value{Fields: f})
+}
+
+// shapeAt returns the bounds the state holds for the n-dimensional array
+// stored at key, and whether it holds any. A dimension whose bounds are not
+// known has unknown values.
+func (ev *evaluator) shapeAt(key string, n int) ([]bound, bool) {
+	v, ok := ev.env.lookup(shapeKey(key))
+	if !ok {
+		return nil, false
+	}
+	out := make([]bound, n)
+	for k := range out {
+		// A value that is no shape (the bounds after a loop that
+		// allocates) leaves every dimension unknown.
+		out[k] = bound{lo: v.Fields[loField(k)], ext: v.Fields[extField(k)]}
+	}
+	return out, true
+}
+
+// shapeBounds returns the bounds of the array stored at key and declared with
+// dims (decl its declaration, nil for a component), or nil when they are
+// its declared ones: the ALLOCATE's for a deferred-shape array, for an
+// assumed-shape dummy its own lower bounds and its actual's extents.
+func (ev *evaluator) shapeBounds(key string, decl *apt.Var, dims []apt.Dim) []bound {
+	if !needsShape(dims) {
+		return nil
+	}
+	if decl != nil && decl.Dummy && !decl.Allocatable && !decl.Pointer {
+		exts, ok := ev.frame().shapes[decl.Name]
+		if !ok || len(exts) != len(dims) {
+			return nil
+		}
+		out := make([]bound, len(dims))
+		for k, d := range dims {
+			out[k] = bound{lo: ev.lowerBound(d), ext: exts[k]}
+		}
+		return out
+	}
+	out, ok := ev.shapeAt(key, len(dims))
+	if !ok {
+		return nil
+	}
+	return out
+}
+
+// lowerBound is a declared dimension's lower bound: 1 unless it gives one.
+func (ev *evaluator) lowerBound(d apt.Dim) Value {
+	if d.Lo != nil {
+		return ev.value(d.Lo)
+	}
+	return Known(symbolic.Int(1))
+}
+
+// dimLo and dimExt return the lower bound and the extent (ok false where
+// not known) of dimension k of an array declared with dims, whose bounds
+// are sh (shapeBounds).
+func (ev *evaluator) dimLo(dims []apt.Dim, sh []bound, k int) Value {
+	if d := dims[k]; sh != nil && (d.Deferred || d.Hi == nil) {
+		return sh[k].lo
+	}
+	return ev.lowerBound(dims[k])
+}
+
+func (ev *evaluator) dimExt(dims []apt.Dim, sh []bound, k int) (Value, bool) {
+	if d := dims[k]; sh != nil && (d.Deferred || d.Hi == nil) {
+		return sh[k].ext, sh[k].ext.IsKnown()
+	}
+	return ev.dimExtent(dims[k])
+}
+
+// arrayBounds returns the bounds of every dimension of the array name in
+// the current routine, and whether each extent is known.
+func (ev *evaluator) arrayBounds(name string, decl *apt.Var) ([]bound, bool) {
+	key := ev.key(name)
+	sh := ev.shapeBounds(key, decl, decl.Dims)
+	out := make([]bound, len(decl.Dims))
+	all := true
+	for k := range decl.Dims {
+		e, ok := ev.dimExt(decl.Dims, sh, k)
+		all = all && ok
+		out[k] = bound{lo: ev.dimLo(decl.Dims, sh, k), ext: e}
+	}
+	return out, all
+}
+
+// actualShape returns the extents of the whole array an actual argument
+// names, for an assumed-shape dummy it is bound to.
+func (ev *evaluator) actualShape(a apt.Expr) ([]Value, bool) {
+	nm, ok := a.(*apt.Name)
+	if !ok {
+		return nil, false
+	}
+	decl := ev.prog.Resolve(ev.frame().routine, nm.Name)
+	if decl == nil || !decl.IsArray() || decl.Param != nil {
+		return nil, false
+	}
+	bs, ok := ev.arrayBounds(nm.Name, decl)
+	if !ok {
+		return nil, false
+	}
+	out := make([]Value, len(bs))
+	for k, b := range bs {
+		out[k] = b.ext
+	}
+	return out, true
+}
+
+// allocKey returns the storage key of an object an ALLOCATE or DEALLOCATE
+// names, for its shape: a variable or a component of one. An array
+// component of an element of an array of derived type has a shape per
+// element, which the state does not keep.
+func (ev *evaluator) allocKey(ix *apt.Index) (string, bool) {
+	if _, nested := ix.Base.(*apt.Index); nested {
+		return "", false
+	}
+	return ev.arrayKey(ix)
+}
+
+// allocate evaluates an object or the STAT= of an ALLOCATE: the array's
+// bounds, and its elements undefined until stored. STAT= is 0: the
+// allocation succeeds in the run the counts describe (ERRMSG= is then
+// left as it is).
+func (ev *evaluator) allocate(a apt.Expr) {
+	if kw, ok := a.(*apt.Keyword); ok {
+		if kw.Name == "stat" {
+			ev.assign(kw.Value, Known(symbolic.Int(0)))
+		}
+		return
+	}
+	ix, ok := a.(*apt.Index)
+	if !ok {
+		return
+	}
+	key, ok := ev.allocKey(ix)
+	if !ok {
+		return
+	}
+	dims := make([]bound, len(ix.Subs))
+	for k, s := range ix.Subs {
+		lo, hi := Known(symbolic.Int(1)), Value{}
+		if sec, ok := s.(*apt.Section); ok {
+			if sec.Lo != nil {
+				lo = ev.value(sec.Lo)
+			}
+			if sec.Hi != nil {
+				hi = ev.value(sec.Hi)
+			}
+		} else {
+			hi = ev.value(s)
+		}
+		ext, _ := lift2(lo, hi, extent)
+		dims[k] = bound{lo: lo, ext: ext}
+	}
+	ev.setShape(key, dims)
+	if tracked(ix.Type) {
+		ev.env.set(key, Value{arr: &arrayState{}})
+	}
+}
+
+// deallocate evaluates an object or the STAT= of a DEALLOCATE: the array
+// has no bounds any more. STAT= is 0, as for ALLOCATE.
+func (ev *evaluator) deallocate(a apt.Expr) {
+	var key string
+	switch x := a.(type) {
+	case *apt.Keyword:
+		if x.Name == "stat" {
+			ev.assign(x.Value, Known(symbolic.Int(0)))
+		}
+		return
+	case *apt.Name:
+		key = ev.key(x.Name)
+	case *apt.Component:
+		k, ok := ev.refKey(x)
+		if !ok {
+			return
+		}
+		key = k
+	default:
+		return
+	}
+	ev.env.del(shapeKey(key))
+}
+
+// allocated adds to set the storage an ALLOCATE or DEALLOCATE statement
+// may change: each object's shape and, for ALLOCATE, its elements, and the
+// STAT= variable (collectAssigned).
+func (ev *evaluator) allocated(s *apt.Stmt, set map[string]bool) {
+	for _, a := range s.Args {
+		switch x := a.(type) {
+		case *apt.Keyword:
+			if k, ok := ev.refKey(x.Value); ok && x.Name == "stat" {
+				set[k] = true
+			}
+		case *apt.Index:
+			if k, ok := ev.allocKey(x); ok {
+				set[shapeKey(k)] = true
+				if tracked(x.Type) {
+					set[k] = true
+				}
+			}
+		case *apt.Name:
+			set[shapeKey(ev.key(x.Name))] = true
+		case *apt.Component:
+			if k, ok := ev.refKey(x); ok {
+				set[shapeKey(k)] = true
+			}
+		}
+	}
+}
