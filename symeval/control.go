@@ -170,6 +170,7 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 	var prior []counting.Formula
 	var outs []outcome
 	var states []*domainState
+	var pinned []apt.Expr // error checks taken as passing (pinPassed)
 	hasElse := false
 	remaining := symbolic.Int(1)
 	exit, back := ev.exitLoop, ev.backLoop
@@ -255,6 +256,9 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 			// convergence test, an error check): taken as never taken,
 			// and said so.
 			ev.assumeNotTaken(b)
+			if errorExit && b.Cond != nil {
+				pinned = append(pinned, b.Cond)
+			}
 			continue
 		}
 		switch {
@@ -297,6 +301,9 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		}
 	}
 	ev.env = ev.join(pre, outs, hasElse)
+	for _, c := range pinned {
+		ev.pinPassed(c)
+	}
 	allDead, allCycled, allStopped := hasElse, true, hasElse
 	var stopAt apt.Pos
 	for i, out := range outs {

@@ -397,6 +397,10 @@ type frame struct {
 	// accesses are the streams of the innermost loops of the nest being
 	// evaluated (nestAccesses), computed where the nest is entered.
 	accesses map[*apt.Loop][]Access
+	// entry is the path state where the routine's body starts; returns
+	// the paths that reached a RETURN (returns.go).
+	entry   *domainState
+	returns []returnPath
 }
 
 // arrayElems returns how many elements the array name has in the current
@@ -933,7 +937,10 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	saved := ev.cur
 	ev.cur = ev.cur.clone()
 	ev.cur.stopConds = nil
+	fr.entry = ev.cur.clone()
+	entryEnv := ev.env.clone()
 	ev.walk(r.Body, o)
+	ev.joinReturns(fr, entryEnv, !ev.cur.dead)
 	if fr.gotos > 0 && o != nil {
 		// A jump the evaluation does not model may repeat or skip any
 		// statement of the routine.
@@ -1290,6 +1297,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		}
 	case *apt.Return:
 		ev.newOcc(n, parent)
+		ev.noteReturn(ev.frame())
 		ev.cur.dead, ev.cur.cycled = true, false
 	case *apt.Stop:
 		ev.newOcc(n, parent)
