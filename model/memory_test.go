@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"math"
 	"encoding/json"
 	"regexp"
 	"strings"
@@ -147,12 +148,39 @@ func FuzzReadMemoryJSON(f *testing.F) {
 				}
 			}
 		}
+		exerciseMemory(t, m)
 		var buf bytes.Buffer
 		json.NewEncoder(&buf).Encode(m)
 		if _, err := ReadMemoryJSON("again.json", buf.Bytes()); err != nil {
 			t.Fatalf("rejects its own output: %v", err)
 		}
 	})
+}
+
+// exerciseMemory prices every pattern at working sets in and beyond every
+// level of an accepted hierarchy, strided or not: a level and a time that
+// is a number, never a panic.
+func exerciseMemory(t *testing.T, m *Memory) {
+	t.Helper()
+	for _, b := range []float64{0, 1, 4096, 1e9, 1e30} {
+		for _, p := range []int{0, 1, 3} {
+			for _, s := range []int64{0, 8, 64, 4096, 4160, 1 << 40} {
+				if l := m.LevelStrided(b, p, s); l < 0 || l >= len(m.Levels) {
+					t.Fatalf("LevelStrided(%v, %d, %d) = %d", b, p, s, l)
+				}
+				for _, pat := range []Pattern{Stream, Stride, Gather} {
+					if v := m.TimeStrided(pat, b, p, s); math.IsNaN(v) || v < 0 {
+						t.Fatalf("TimeStrided(%v, %v, %d, %d) = %v", pat, b, p, s, v)
+					}
+				}
+			}
+		}
+	}
+	for i := range m.Levels {
+		if c := m.Conflict(i, 4096); !(c > 0 && c <= 1) {
+			t.Fatalf("Conflict(%d, 4096) = %v", i, c)
+		}
+	}
 }
 
 // FuzzReadCaches: any cache size and processor list text is read or

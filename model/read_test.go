@@ -133,5 +133,8 @@ func FuzzReadProfile(f *testing.F) {
 			net.Time(mSym)
 			net.Seconds(1000)
 		}
+		if m := p.Memory; m != nil {
+			exerciseMemory(t, m)
+		}
 	})
 }

@@ -325,3 +325,13 @@ func (c *Clover) Deck(values map[string]string) (string, error) {
 	}
 	return deck, nil
 }
+
+// Copy copies the program name of the corpora (a directory such as
+// "sweep3d") into dir and returns the copy's path.
+func Copy(corpora, name, dir string) (string, error) {
+	dst := filepath.Join(dir, filepath.Base(name))
+	if err := copyTree(filepath.Join(corpora, name), dst); err != nil {
+		return "", err
+	}
+	return dst, nil
+}
