@@ -335,3 +335,28 @@ func Copy(corpora, name, dir string) (string, error) {
 	}
 	return dst, nil
 }
+
+// TeaLeaf returns the Fortran sources of TeaLeaf in a copy at dir (its
+// Makefile's FORTRAN_FILES, then its KERNEL_FILES under kernels/), in the
+// Makefile's order.
+func TeaLeaf(dir string) ([]string, error) {
+	mk, err := os.ReadFile(filepath.Join(dir, "Makefile"))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, list := range []struct{ name, sub string }{{"FORTRAN_FILES", ""}, {"KERNEL_FILES", "kernels"}} {
+		m := regexp.MustCompile(`(?ms)^` + list.name + `\s*=(.*?)\n\s*\n`).FindSubmatch(mk)
+		if m == nil {
+			return nil, fmt.Errorf("%s has no %s list", filepath.Join(dir, "Makefile"), list.name)
+		}
+		for _, o := range regexp.MustCompile(`[\w]+\.o`).FindAll(m[1], -1) {
+			f := filepath.Join(dir, list.sub, strings.TrimSuffix(string(o), ".o")+".f90")
+			if _, err := os.Stat(f); err != nil {
+				return nil, fmt.Errorf("%s lists %s: %v", filepath.Join(dir, "Makefile"), o, err)
+			}
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
