@@ -776,6 +776,10 @@ func (ev *evaluator) key(name string) string {
 // for: a variable read for the first time in one arm of an IF holds it in
 // the others.
 func (ev *evaluator) initialValue(k string) (Value, bool) {
+	if strings.HasPrefix(k, fileKey("")) {
+		// A file the program has not made is taken as absent (files.go).
+		return Known(symbolic.Int(0)), true
+	}
 	v := ev.initialised[k]
 	if v == nil {
 		return Value{}, false
@@ -1226,6 +1230,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 	case *apt.Comm:
 		ev.comm(n, parent)
 	case *apt.IO:
+		ev.closeFile(n)
 		ev.followUnit(n)
 		if ev.openInput(n, parent) {
 			return
