@@ -48,12 +48,10 @@ func (ev *evaluator) collectAssigned(nodes []apt.Node, set map[string]bool) {
 		case *apt.Component:
 			if k, ok := ev.refKey(t); ok {
 				set[k] = true
-			} else if bi, isIx := t.Base.(*apt.Index); isIx {
+			} else if k, ok := ev.partKey(t); ok {
 				// A component of an element of an array of derived
 				// type: the field's array (fieldRef).
-				if k, ok := ev.arrayKey(bi); ok {
-					set[k+"%"+t.Field] = true
-				}
+				set[k] = true
 			}
 		case *apt.Index:
 			if k, ok := ev.arrayKey(t); ok {
@@ -282,6 +280,11 @@ func (ev *evaluator) applySummary(r *apt.Routine, args []apt.Expr, set map[strin
 				// An element passed by reference: the routine may assign
 				// it, or the array from it on.
 				if k, ok := ev.arrayKey(ix); ok {
+					set[k] = true
+				}
+			} else if c, isComp := args[i].(*apt.Component); isComp {
+				// A component of an element (fieldRef).
+				if k, ok := ev.partKey(c); ok {
 					set[k] = true
 				}
 			}
