@@ -287,6 +287,14 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 			break
 		}
 	}
+	ev.endArms(saved, pre, outs, states, hasElse)
+}
+
+// endArms ends the walk of the arms of a branch (an IF, or a call through
+// a procedure pointer that may hold several routines): the state after it
+// is saved's, the arms' values joined over pre, with the paths that left
+// an arm by GO TO, STOP or RETURN accounted for.
+func (ev *evaluator) endArms(saved *domainState, pre *env, outs []outcome, states []*domainState, hasElse bool) {
 	ev.cur = saved
 	for _, st := range states {
 		for l, js := range st.pending {
@@ -1080,7 +1088,7 @@ func (ev *evaluator) setByCalls(body []apt.Node, key string) bool {
 	set := map[string]bool{}
 	apt.Inspect(&apt.Loop{Body: body}, func(n apt.Node) bool {
 		if c, ok := n.(*apt.Call); ok {
-			if r := ev.routineNamed(c.Callee); r != nil {
+			for _, r := range ev.callees(c.Callee) {
 				ev.applySummary(r, c.Args, set)
 			}
 		}
@@ -1482,8 +1490,8 @@ func (ev *evaluator) stops(body []apt.Node) bool {
 		if n.Callee == "mpi_abort" || n.Callee == "abort" {
 			return true
 		}
-		if r := ev.routineNamed(n.Callee); r != nil {
-			return ev.alwaysStops(r)
+		if rs := ev.callees(n.Callee); len(rs) > 0 {
+			return !slices.ContainsFunc(rs, func(r *apt.Routine) bool { return !ev.alwaysStops(r) })
 		}
 	}
 	return false
@@ -1638,7 +1646,7 @@ func (ev *evaluator) jumpsToStop(body []apt.Node) bool {
 				if x.Callee == "mpi_abort" || x.Callee == "abort" || x.Callee == "exit" {
 					return true
 				}
-				if ev.routineNamed(x.Callee) != nil {
+				if len(ev.callees(x.Callee)) > 0 {
 					return false
 				}
 			default:
@@ -2012,7 +2020,7 @@ func (ev *evaluator) counterRange(l *apt.Loop, key string, x0, trips Value) (lo,
 			case *apt.Loop:
 				visit(x.Body, true)
 			case *apt.Call:
-				if ev.routineNamed(x.Callee) != nil {
+				if len(ev.callees(x.Callee)) > 0 {
 					for _, a := range x.Args {
 						if an, ok := a.(*apt.Name); ok && an.Name == name {
 							valid = false

@@ -272,6 +272,8 @@ type evaluator struct {
 	rankMemo map[string]rankAnswer
 	// freq holds the frequency parameter of each unanalysable arm.
 	freq map[*apt.Branch]*Param
+	// procs numbers the routines procedure pointers hold (procptr.go).
+	procs *procTable
 	// probing is set while a loop body is walked to find its increments.
 	probing int
 	// heap holds the heap objects by address (heap.go).
@@ -784,6 +786,10 @@ func (ev *evaluator) initialValue(k string) (Value, bool) {
 	if v == nil {
 		return Value{}, false
 	}
+	if v.Procedure {
+		iv := ev.procValue(v.Init[0])
+		return iv, iv.IsKnown()
+	}
 	iv := ev.value(v.Init[0])
 	return iv, iv.IsKnown()
 }
@@ -1030,6 +1036,9 @@ func (ev *evaluator) load(name string) Value {
 	if decl != nil {
 		if decl.Param != nil {
 			return ev.value(decl.Param)
+		}
+		if decl.Procedure && decl.Pointer && len(decl.Init) == 1 {
+			return ev.procValue(decl.Init[0])
 		}
 		if decl.Predefined != "" {
 			if _, ok := apt.MPITypeSize(name); ok {
@@ -1414,6 +1423,8 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 			for _, a := range s.Args {
 				ev.deallocate(a)
 			}
+		case apt.StmtPointerAssign, apt.StmtNullify:
+			ev.pointProc(s)
 		}
 	}
 }
@@ -1437,7 +1448,7 @@ func untrackedArray(target apt.Expr) bool {
 // rest of it.
 func (ev *evaluator) evalCalls(e apt.Expr) {
 	apt.InspectExpr(e, func(x apt.Expr) bool {
-		if f, ok := x.(*apt.FuncCall); ok && !f.Intrinsic && ev.routineNamed(f.Name) != nil {
+		if f, ok := x.(*apt.FuncCall); ok && !f.Intrinsic && len(ev.callees(f.Name)) > 0 {
 			ev.value(f)
 			return false
 		}
@@ -1711,7 +1722,11 @@ func (ev *evaluator) binary(b *apt.Binary) Value {
 
 // funcCall evaluates an intrinsic or runs a user function.
 func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
-	if r := ev.routineNamed(f.Name); r != nil && !f.Intrinsic {
+	r := ev.routineNamed(f.Name)
+	if ev.procVar(ev.frame().routine, f.Name) != nil {
+		r = ev.heldProc(f.Name)
+	}
+	if r != nil && !f.Intrinsic {
 		var res Value
 		// A function of values that change from one iteration to the
 		// next (a random number generator's seed) returns one that does.
@@ -1950,6 +1965,9 @@ func (ev *evaluator) routineNamed(name string) *apt.Routine {
 
 // call evaluates a CALL statement.
 func (ev *evaluator) call(c *apt.Call, o *Occ) {
+	if ev.callThrough(c, o) {
+		return
+	}
 	if r := ev.routineNamed(c.Callee); r != nil {
 		defer ev.elemental(r, c.Args, c.Span.Start())()
 		ev.callRoutine(r, c.Args, o, nil)

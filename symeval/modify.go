@@ -62,7 +62,7 @@ func (ev *evaluator) collectAssigned(nodes []apt.Node, set map[string]bool) {
 	calls := func(e apt.Expr) {
 		apt.InspectExpr(e, func(x apt.Expr) bool {
 			if f, ok := x.(*apt.FuncCall); ok && !f.Intrinsic {
-				if r := ev.routineNamed(f.Name); r != nil {
+				for _, r := range ev.callees(f.Name) {
 					ev.applySummary(r, f.Args, set)
 				}
 			}
@@ -103,8 +103,10 @@ func (ev *evaluator) collectAssigned(nodes []apt.Node, set map[string]bool) {
 					addExpr(x.Send.Buffer)
 				}
 			case *apt.Call:
-				if r := ev.routineNamed(x.Callee); r != nil {
-					ev.applySummary(r, x.Args, set)
+				if rs := ev.callees(x.Callee); len(rs) > 0 {
+					for _, r := range rs {
+						ev.applySummary(r, x.Args, set)
+					}
 				} else {
 					for _, a := range x.Args {
 						addExpr(a)

@@ -987,7 +987,11 @@ func (e *engine) stmt(fr *frame, s *apt.Stmt) error {
 		}
 		return nil
 	case apt.StmtNullify:
-		return nil
+		return e.nullifyProcs(fr, s)
+	case apt.StmtPointerAssign:
+		if ok, err := e.pointProc(fr, s); ok || err != nil {
+			return err
+		}
 	case apt.StmtLabelAssign:
 		c, ok := s.Value.(*apt.Const)
 		if !ok {
@@ -1154,15 +1158,8 @@ func (e *engine) allocStmt(fr *frame, a apt.Expr) error {
 // call runs a CALL; routines outside the program do nothing.
 func (e *engine) call(fr *frame, n *apt.Call) error {
 	pos := n.Span.Start()
-	if v := e.resolve(fr.r, n.Callee); v != nil && v.Dummy {
-		c, err := e.cellOf(fr, n.Callee, pos)
-		if err != nil {
-			return err
-		}
-		if c.v.k == kProc {
-			_, err := e.callRoutine(fr, c.v.proc, n.Args, pos)
-			return err
-		}
+	if _, through, err := e.callThrough(fr, n.Callee, n.Args, pos); through || err != nil {
+		return err
 	}
 	r := e.findRoutine(fr.r, n.Callee)
 	if r == nil {
