@@ -36,6 +36,12 @@ func (ev *evaluator) cond(e apt.Expr) (counting.Formula, bool) {
 			f, ok1 := ev.cond(x.X)
 			g, ok2 := ev.cond(x.Y)
 			if !ok1 || !ok2 {
+				// One operand not analysable: the other may settle it.
+				l, dl := decideIf(f, ok1)
+				r, dr := decideIf(g, ok2)
+				if t, dec := decideLogical(x.Op, l, dl, r, dr); dec {
+					return truth(t), true
+				}
 				return nil, false
 			}
 			if x.Op == apt.OpAnd {

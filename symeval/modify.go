@@ -149,14 +149,7 @@ func (ev *evaluator) decidedArms(f *apt.If, scope []apt.Node) ([]*apt.Branch, bo
 		if b.Cond == nil {
 			return append(out, b), true // ELSE: reached
 		}
-		if !ev.invariantIn(b.Cond, scope) {
-			return nil, false
-		}
-		c, ok := ev.cond(b.Cond)
-		if !ok {
-			return nil, false
-		}
-		t, dec := decide(c)
+		t, dec := ev.decideInvariant(b.Cond, scope)
 		if !dec {
 			return nil, false
 		}
@@ -165,6 +158,34 @@ func (ev *evaluator) decidedArms(f *apt.If, scope []apt.Node) ([]*apt.Branch, bo
 		}
 	}
 	return out, true
+}
+
+// decideInvariant decides the condition e from the operands of its .AND.,
+// .OR. and .NOT. that scope leaves invariant (invariantIn): where one
+// settles an .AND. or .OR. alone (decideLogical), the other may be
+// anything, a flag the loop sets included.
+func (ev *evaluator) decideInvariant(e apt.Expr, scope []apt.Node) (bool, bool) {
+	switch x := e.(type) {
+	case *apt.Binary:
+		if x.Op == apt.OpAnd || x.Op == apt.OpOr {
+			l, dl := ev.decideInvariant(x.X, scope)
+			r, dr := ev.decideInvariant(x.Y, scope)
+			return decideLogical(x.Op, l, dl, r, dr)
+		}
+	case *apt.Unary:
+		if x.Op == apt.OpNot {
+			t, dec := ev.decideInvariant(x.X, scope)
+			return !t, dec
+		}
+	}
+	if !ev.invariantIn(e, scope) {
+		return false, false
+	}
+	c, ok := ev.cond(e)
+	if !ok {
+		return false, false
+	}
+	return decide(c)
 }
 
 // invariantIn reports whether e is a test of LOGICAL scalars (flags, such
