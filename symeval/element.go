@@ -30,6 +30,17 @@ func elementOf(e apt.Expr) (*apt.Index, string, bool) {
 	return nil, "", false
 }
 
+// partArg is an actual argument that is a scalar component of an array
+// element (fieldRef), bound to a dummy the routine may assign: where the
+// element is, so that the dummy's value is stored there on return.
+type partArg struct {
+	formal string
+	key    string
+	off    Value
+	ok     bool
+	t      apt.Type
+}
+
 // partKey returns the storage key of the array that holds the component c
 // of array elements (elementOf), as fieldRef keys a scalar one and
 // storeBlock a whole array.

@@ -87,3 +87,14 @@ func TestNestedComponents(t *testing.T) {
 		t.Errorf("the loop after growing x_max n times: %q, want a bound other than n", b)
 	}
 }
+
+// TestComponentArgumentStored: a routine that assigns its dummy, given a
+// scalar component below an array element, leaves its value there.
+func TestComponentArgumentStored(t *testing.T) {
+	res := evaluate(t, strings.Replace(tiles, "  do k = 1, n\n    call grow(chunk%tiles(1)%field%x_max)\n  end do\n",
+		"  call grow(chunk%tiles(1)%field%x_max)\n  call grow(chunk%tiles(1)%field%x_max)\n  call grow(chunk%tiles(1)%field%x_max)\n", 1), symeval.Options{})
+	onlyParams(t, res, "n")
+	if b := loopBodies(t, res, 38); len(b) != 1 || !strings.Contains(b[0], "n + 3 >= i") {
+		t.Errorf("the loop after growing x_max 3 times: %q, want i <= n + 3", b)
+	}
+}

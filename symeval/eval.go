@@ -831,6 +831,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	// Bind actuals in the caller's frame before pushing the callee's.
 	byValue := map[string]Value{}
 	var byElement []string // arrays passed from an element the routine may assign
+	var parts []partArg    // components of elements the routine may assign
 	for i, formal := range r.Formals {
 		if i >= len(args) || formal == "*" {
 			continue
@@ -871,6 +872,11 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 			}
 		}
 		if c, isComp := a.(*apt.Component); isComp {
+			if key, off, ok := ev.fieldRef(c); key != "" && ev.summarize(r).formals[i] {
+				// A scalar component of an array element: the routine's
+				// value is stored back where the call found it.
+				parts = append(parts, partArg{formal: formal, key: key, off: off, ok: ok, t: c.Type})
+			}
 			if v, key, ok := ev.blockOf(c); ok {
 				// A whole array component of an element of an array of
 				// derived type (tiles(t)%neighbours): its elements, copied
@@ -982,6 +988,9 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 		*result = ev.load(res)
 	}
 	ev.frames = ev.frames[:len(ev.frames)-1]
+	for _, p := range parts {
+		ev.storeAt(p.key, p.off, p.ok, nil, p.t, ev.env.get(fr.id+"."+p.formal))
+	}
 	prefix := fr.id + "."
 	ev.env.dropFrame(prefix)
 	return o
