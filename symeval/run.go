@@ -955,6 +955,13 @@ func (s *runSnapshot) restore(ev *evaluator, o *Occ) {
 				delete(ev.freq, b)
 			}
 		}
+		if ev.procs != nil {
+			for a, q := range ev.procs.freq {
+				if q == p {
+					delete(ev.procs.freq, a)
+				}
+			}
+		}
 	}
 	if len(dropped) > 0 {
 		ev.forgetParams(dropped)
