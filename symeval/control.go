@@ -412,6 +412,12 @@ func (ev *evaluator) join(pre *env, outs []outcome, hasElse bool) *env {
 			}
 			v := get(out.env)
 			if !out.analysable {
+				if v.arr != nil && rest.arr != nil {
+					if st, ok := joinOnData(k, v.arr, rest.arr); ok {
+						rest = Value{arr: st}
+						continue
+					}
+				}
 				if !sameValue(v, rest) {
 					rest = eitherOf(keyName(k), v, rest)
 				}
@@ -786,11 +792,23 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		}
 		searches = found
 	}
+	// The arrays the loop stores to through A(i + c) only (valuedRanges),
+	// and those it leaves as they are (arrayinv.go).
+	ranged := map[string]bool{}
+	for _, k := range mod {
+		if v, had := ev.env.lookup(k); (v.arr != nil || !had) && lf != nil {
+			_, _, _, ranged[k] = ev.loopStores(l.Body, l.Var, k, lf.lo, lf.hi)
+		}
+	}
+	kept := ev.invariantArrays(l, o, body, mod, ranged)
 	pre := ev.env.clone()
 	// The arrays the loop stores to through A(i + c) only: their states
 	// before the loop and at the start of the body (valuedRanges).
 	var preArrs, entryArrs map[string]*arrayState
 	for _, k := range mod {
+		if kept[k] {
+			continue
+		}
 		if v, had := ev.env.lookup(k); (v.arr != nil || !had) && lf != nil {
 			// The elements outside the stores' range keep their values
 			// (or, never stored, are undefined).
@@ -906,6 +924,10 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			// Set from an input deck by keyword: an input, defaulting
 			// to the value before the deck was read.
 			ev.env.set(k, ev.deckValue(k, kw, pre.get(k)))
+			continue
+		}
+		if kept[k] {
+			ev.env.set(k, pre.get(k))
 			continue
 		}
 		if v := ev.env.get(k); v.arr != nil {
