@@ -1752,8 +1752,10 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 		ev.callRoutine(r, f.Args, ev.stmtOcc, &res)
 		if res.unk != nil {
 			// A function that reads input returns what it read: data,
-			// another value on each call (the status of the next line).
-			varying = varying || ev.routineReads(r)
+			// another value on each call (the status of the next line);
+			// so does one whose result is such data (a word of a deck
+			// converted by an internal READ).
+			varying = varying || res.unk.varying || ev.routineReads(r)
 			res.unk = &unknown{hint: f.Name, what: "the result of " + f.Name, real: f.Type.Base != apt.TypeInteger, varying: varying}
 		}
 		return res
