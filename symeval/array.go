@@ -72,13 +72,14 @@ func (ev *evaluator) arrayRef(ix *apt.Index) (key string, off Value, ok bool) {
 	return ev.indexRef(ix)
 }
 
-// fieldRef resolves a component of an element of an array of derived type
-// (chunk%tiles(t)%t_xmax): the elements' INTEGER or LOGICAL field is
-// followed as an array of its own, keyed by the array's key and the field,
-// at the element's offset.
+// fieldRef resolves a scalar component of an element of an array of
+// derived type, at any depth below it (chunk%tiles(t)%t_xmax,
+// chunk%tiles(t)%field%x_min; element.go): the elements' INTEGER or
+// LOGICAL part is followed as an array of its own, keyed by the array's key
+// and the path of components, at the element's offset.
 func (ev *evaluator) fieldRef(c *apt.Component) (key string, off Value, ok bool) {
-	bi, isIx := c.Base.(*apt.Index)
-	if !isIx || c.Array || !tracked(c.Type) {
+	bi, path, isEl := elementOf(c.Base)
+	if !isEl || c.Array || !tracked(c.Type) {
 		return "", Value{}, false
 	}
 	if _, _, heap := ev.heapElement(bi); heap {
@@ -90,7 +91,7 @@ func (ev *evaluator) fieldRef(c *apt.Component) (key string, off Value, ok bool)
 	if k == "" {
 		return "", Value{}, false
 	}
-	return k + "%" + c.Field, off, ok
+	return k + "%" + path + c.Field, off, ok
 }
 
 // indexRef is arrayRef whatever the element type.
@@ -103,16 +104,18 @@ func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
 	var outer Value // the offset of the element of an array of derived type holding this array
 	nested := false
 	var sh []bound // the bounds of a deferred-shape or assumed-shape array (shapeBounds)
-	if bi, isIx := ix.Base.(*apt.Index); isIx {
-		// An array component of an element of an array of derived type
-		// (chunk%tiles(t)%neighbours(k)): the field's elements of all the
-		// elements, the element's block then the component's offset.
+	if bi, path, isEl := elementOf(ix.Base); isEl {
+		// An array component of an element of an array of derived type,
+		// or of a scalar component below one
+		// (chunk%tiles(t)%neighbours(k), tiles(t)%field%nbr(k)): the
+		// field's elements of all the elements, the element's block then
+		// the component's offset.
 		bk, boff, bok := ev.indexRef(bi)
 		if bk == "" || !bok {
 			return "", Value{}, false
 		}
-		key, outer, nested = bk+"%"+ix.Name, boff, true
-		dt := ev.prog.LookupType(ev.frame().routine, bi.Type.Derived)
+		key, outer, nested = bk+"%"+path+ix.Name, boff, true
+		dt := ev.prog.LookupType(ev.frame().routine, apt.TypeOf(ix.Base).Derived)
 		if dt == nil {
 			return "", Value{}, false
 		}
@@ -300,7 +303,8 @@ func (ev *evaluator) loadField(c *apt.Component) (Value, bool) {
 	if key == "" {
 		return Value{}, false
 	}
-	return ev.loadAt(key, off, ok, nil, c.Base.(*apt.Index), c.Field, c.Type), true
+	bi, _, _ := elementOf(c.Base)
+	return ev.loadAt(key, off, ok, nil, bi, c.Field, c.Type), true
 }
 
 // loadAt reads the element at offset off of the array at key; ix is the
@@ -614,16 +618,16 @@ func (ev *evaluator) clobberRange(key string, decl *apt.Var, from, to symbolic.E
 // component of an element of an array of derived type
 // (chunk%tiles(t)%mask = 0): a store to the element's block of the field.
 func (ev *evaluator) storeBlock(c *apt.Component, v Value) bool {
-	bi, isIx := c.Base.(*apt.Index)
-	if !isIx || !c.Array || !tracked(c.Type) {
+	bi, path, isEl := elementOf(c.Base)
+	if !isEl || !c.Array || !tracked(c.Type) {
 		return false
 	}
 	bk, boff, ok := ev.indexRef(bi)
 	if bk == "" {
 		return false
 	}
-	key := bk + "%" + c.Field
-	dt := ev.prog.LookupType(ev.frame().routine, bi.Type.Derived)
+	key := bk + "%" + path + c.Field
+	dt := ev.prog.LookupType(ev.frame().routine, apt.TypeOf(c.Base).Derived)
 	var f *apt.Var
 	if dt != nil {
 		f = dt.Field(c.Field)
@@ -676,16 +680,16 @@ const maxBlockCopy = 64
 // argument bound to an array dummy. It fails for a component of unknown or
 // large size, or an element the evaluation cannot place.
 func (ev *evaluator) blockOf(c *apt.Component) (Value, string, bool) {
-	bi, isIx := c.Base.(*apt.Index)
-	if !isIx || !c.Array || !tracked(c.Type) {
+	bi, path, isEl := elementOf(c.Base)
+	if !isEl || !c.Array || !tracked(c.Type) {
 		return Value{}, "", false
 	}
 	bk, boff, ok := ev.indexRef(bi)
 	if bk == "" || !ok {
 		return Value{}, "", false
 	}
-	key := bk + "%" + c.Field
-	dt := ev.prog.LookupType(ev.frame().routine, bi.Type.Derived)
+	key := bk + "%" + path + c.Field
+	dt := ev.prog.LookupType(ev.frame().routine, apt.TypeOf(c.Base).Derived)
 	if dt == nil {
 		return Value{}, key, false
 	}
@@ -748,12 +752,12 @@ func chooseArrays(cond counting.Formula, a, b *arrayState) (*arrayState, bool) {
 // arrayKey returns the storage key of the array an element reference is
 // to.
 func (ev *evaluator) arrayKey(ix *apt.Index) (string, bool) {
-	if bi, isIx := ix.Base.(*apt.Index); isIx {
+	if bi, path, isEl := elementOf(ix.Base); isEl {
 		k, ok := ev.arrayKey(bi)
 		if !ok {
 			return "", false
 		}
-		return k + "%" + ix.Name, true
+		return k + "%" + path + ix.Name, true
 	}
 	if ix.Base != nil {
 		k, ok := ev.refKey(ix.Base)

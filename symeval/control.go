@@ -36,6 +36,12 @@ func (ev *evaluator) cond(e apt.Expr) (counting.Formula, bool) {
 			f, ok1 := ev.cond(x.X)
 			g, ok2 := ev.cond(x.Y)
 			if !ok1 || !ok2 {
+				// One operand not analysable: the other may settle it.
+				l, dl := decideIf(f, ok1)
+				r, dr := decideIf(g, ok2)
+				if t, dec := decideLogical(x.Op, l, dl, r, dr); dec {
+					return truth(t), true
+				}
 				return nil, false
 			}
 			if x.Op == apt.OpAnd {
@@ -291,6 +297,14 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 			break
 		}
 	}
+	ev.endArms(saved, pre, outs, states, hasElse)
+}
+
+// endArms ends the walk of the arms of a branch (an IF, or a call through
+// a procedure pointer that may hold several routines): the state after it
+// is saved's, the arms' values joined over pre, with the paths that left
+// an arm by GO TO, STOP or RETURN accounted for.
+func (ev *evaluator) endArms(saved *domainState, pre *env, outs []outcome, states []*domainState, hasElse bool) {
 	ev.cur = saved
 	for _, st := range states {
 		for l, js := range st.pending {
@@ -405,6 +419,12 @@ func (ev *evaluator) join(pre *env, outs []outcome, hasElse bool) *env {
 			}
 			v := get(out.env)
 			if !out.analysable {
+				if v.arr != nil && rest.arr != nil {
+					if st, ok := joinOnData(k, v.arr, rest.arr); ok {
+						rest = Value{arr: st}
+						continue
+					}
+				}
 				if !sameValue(v, rest) {
 					rest = eitherOf(keyName(k), v, rest)
 				}
@@ -779,11 +799,23 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		}
 		searches = found
 	}
+	// The arrays the loop stores to through A(i + c) only (valuedRanges),
+	// and those it leaves as they are (arrayinv.go).
+	ranged := map[string]bool{}
+	for _, k := range mod {
+		if v, had := ev.env.lookup(k); (v.arr != nil || !had) && lf != nil {
+			_, _, _, ranged[k] = ev.loopStores(l.Body, l.Var, k, lf.lo, lf.hi)
+		}
+	}
+	kept := ev.invariantArrays(l, o, body, mod, ranged)
 	pre := ev.env.clone()
 	// The arrays the loop stores to through A(i + c) only: their states
 	// before the loop and at the start of the body (valuedRanges).
 	var preArrs, entryArrs map[string]*arrayState
 	for _, k := range mod {
+		if kept[k] {
+			continue
+		}
 		if v, had := ev.env.lookup(k); (v.arr != nil || !had) && lf != nil {
 			// The elements outside the stores' range keep their values
 			// (or, never stored, are undefined).
@@ -899,6 +931,10 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			// Set from an input deck by keyword: an input, defaulting
 			// to the value before the deck was read.
 			ev.env.set(k, ev.deckValue(k, kw, pre.get(k)))
+			continue
+		}
+		if kept[k] {
+			ev.env.set(k, pre.get(k))
 			continue
 		}
 		if v := ev.env.get(k); v.arr != nil {
@@ -1087,7 +1123,7 @@ func (ev *evaluator) setByCalls(body []apt.Node, key string) bool {
 	set := map[string]bool{}
 	apt.Inspect(&apt.Loop{Body: body}, func(n apt.Node) bool {
 		if c, ok := n.(*apt.Call); ok {
-			if r := ev.routineNamed(c.Callee); r != nil {
+			for _, r := range ev.callees(c.Callee) {
 				ev.applySummary(r, c.Args, set)
 			}
 		}
@@ -1489,8 +1525,8 @@ func (ev *evaluator) stops(body []apt.Node) bool {
 		if n.Callee == "mpi_abort" || n.Callee == "abort" {
 			return true
 		}
-		if r := ev.routineNamed(n.Callee); r != nil {
-			return ev.alwaysStops(r)
+		if rs := ev.callees(n.Callee); len(rs) > 0 {
+			return !slices.ContainsFunc(rs, func(r *apt.Routine) bool { return !ev.alwaysStops(r) })
 		}
 	}
 	return false
@@ -1645,7 +1681,7 @@ func (ev *evaluator) jumpsToStop(body []apt.Node) bool {
 				if x.Callee == "mpi_abort" || x.Callee == "abort" || x.Callee == "exit" {
 					return true
 				}
-				if ev.routineNamed(x.Callee) != nil {
+				if len(ev.callees(x.Callee)) > 0 {
 					return false
 				}
 			default:
@@ -2019,7 +2055,7 @@ func (ev *evaluator) counterRange(l *apt.Loop, key string, x0, trips Value) (lo,
 			case *apt.Loop:
 				visit(x.Body, true)
 			case *apt.Call:
-				if ev.routineNamed(x.Callee) != nil {
+				if len(ev.callees(x.Callee)) > 0 {
 					for _, a := range x.Args {
 						if an, ok := a.(*apt.Name); ok && an.Name == name {
 							valid = false

@@ -145,8 +145,8 @@ func (ev *evaluator) readsInput(nodes []apt.Node) bool {
 				found = true
 			}
 		case *apt.Call:
-			if r := ev.routineNamed(x.Callee); r != nil && ev.routineReads(r) {
-				found = true
+			for _, r := range ev.callees(x.Callee) {
+				found = found || ev.routineReads(r)
 			}
 		case *apt.Block:
 			for _, st := range x.Stmts {

@@ -272,6 +272,8 @@ type evaluator struct {
 	rankMemo map[string]rankAnswer
 	// freq holds the frequency parameter of each unanalysable arm.
 	freq map[*apt.Branch]*Param
+	// procs numbers the routines procedure pointers hold (procptr.go).
+	procs *procTable
 	// probing is set while a loop body is walked to find its increments.
 	probing int
 	// heap holds the heap objects by address (heap.go).
@@ -780,9 +782,17 @@ func (ev *evaluator) key(name string) string {
 // for: a variable read for the first time in one arm of an IF holds it in
 // the others.
 func (ev *evaluator) initialValue(k string) (Value, bool) {
+	if strings.HasPrefix(k, fileKey("")) {
+		// A file the program has not made is taken as absent (files.go).
+		return Known(symbolic.Int(0)), true
+	}
 	v := ev.initialised[k]
 	if v == nil {
 		return Value{}, false
+	}
+	if v.Procedure {
+		iv := ev.procValue(v.Init[0])
+		return iv, iv.IsKnown()
 	}
 	iv := ev.value(v.Init[0])
 	return iv, iv.IsKnown()
@@ -825,6 +835,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	// Bind actuals in the caller's frame before pushing the callee's.
 	byValue := map[string]Value{}
 	var byElement []string // arrays passed from an element the routine may assign
+	var parts []partArg    // components of elements the routine may assign
 	for i, formal := range r.Formals {
 		if i >= len(args) || formal == "*" {
 			continue
@@ -865,6 +876,11 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 			}
 		}
 		if c, isComp := a.(*apt.Component); isComp {
+			if key, off, ok := ev.fieldRef(c); key != "" && ev.summarize(r).formals[i] {
+				// A scalar component of an array element: the routine's
+				// value is stored back where the call found it.
+				parts = append(parts, partArg{formal: formal, key: key, off: off, ok: ok, t: c.Type})
+			}
 			if v, key, ok := ev.blockOf(c); ok {
 				// A whole array component of an element of an array of
 				// derived type (tiles(t)%neighbours): its elements, copied
@@ -979,6 +995,9 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 		*result = ev.load(res)
 	}
 	ev.frames = ev.frames[:len(ev.frames)-1]
+	for _, p := range parts {
+		ev.storeAt(p.key, p.off, p.ok, nil, p.t, ev.env.get(fr.id+"."+p.formal))
+	}
 	prefix := fr.id + "."
 	ev.env.dropFrame(prefix)
 	return o
@@ -1033,6 +1052,9 @@ func (ev *evaluator) load(name string) Value {
 	if decl != nil {
 		if decl.Param != nil {
 			return ev.value(decl.Param)
+		}
+		if decl.Procedure && decl.Pointer && len(decl.Init) == 1 {
+			return ev.procValue(decl.Init[0])
 		}
 		if decl.Predefined != "" {
 			if _, ok := apt.MPITypeSize(name); ok {
@@ -1233,6 +1255,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 	case *apt.Comm:
 		ev.comm(n, parent)
 	case *apt.IO:
+		ev.closeFile(n)
 		ev.followUnit(n)
 		if ev.openInput(n, parent) {
 			return
@@ -1417,6 +1440,8 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 			for _, a := range s.Args {
 				ev.deallocate(a)
 			}
+		case apt.StmtPointerAssign, apt.StmtNullify:
+			ev.pointProc(s)
 		}
 	}
 }
@@ -1440,7 +1465,7 @@ func untrackedArray(target apt.Expr) bool {
 // rest of it.
 func (ev *evaluator) evalCalls(e apt.Expr) {
 	apt.InspectExpr(e, func(x apt.Expr) bool {
-		if f, ok := x.(*apt.FuncCall); ok && !f.Intrinsic && ev.routineNamed(f.Name) != nil {
+		if f, ok := x.(*apt.FuncCall); ok && !f.Intrinsic && len(ev.callees(f.Name)) > 0 {
 			ev.value(f)
 			return false
 		}
@@ -1714,7 +1739,11 @@ func (ev *evaluator) binary(b *apt.Binary) Value {
 
 // funcCall evaluates an intrinsic or runs a user function.
 func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
-	if r := ev.routineNamed(f.Name); r != nil && !f.Intrinsic {
+	r := ev.routineNamed(f.Name)
+	if ev.procVar(ev.frame().routine, f.Name) != nil {
+		r = ev.heldProc(f.Name)
+	}
+	if r != nil && !f.Intrinsic {
 		var res Value
 		// A function of values that change from one iteration to the
 		// next (a random number generator's seed) returns one that does.
@@ -1731,8 +1760,10 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 		ev.callRoutine(r, f.Args, ev.stmtOcc, &res)
 		if res.unk != nil {
 			// A function that reads input returns what it read: data,
-			// another value on each call (the status of the next line).
-			varying = varying || ev.routineReads(r)
+			// another value on each call (the status of the next line);
+			// so does one whose result is such data (a word of a deck
+			// converted by an internal READ).
+			varying = varying || res.unk.varying || ev.routineReads(r)
 			res.unk = &unknown{hint: f.Name, what: "the result of " + f.Name, real: f.Type.Base != apt.TypeInteger, varying: varying}
 		}
 		return res
@@ -1953,6 +1984,9 @@ func (ev *evaluator) routineNamed(name string) *apt.Routine {
 
 // call evaluates a CALL statement.
 func (ev *evaluator) call(c *apt.Call, o *Occ) {
+	if ev.callThrough(c, o) {
+		return
+	}
 	if r := ev.routineNamed(c.Callee); r != nil {
 		defer ev.elemental(r, c.Args, c.Span.Start())()
 		ev.callRoutine(r, c.Args, o, nil)

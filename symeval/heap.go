@@ -168,8 +168,8 @@ func (ev *evaluator) allocatesHeap(nodes []apt.Node) bool {
 						})
 					}
 				case *apt.Call:
-					if r := ev.routineNamed(x.Callee); r != nil && ev.routineHeap(r) {
-						found = true
+					for _, r := range ev.callees(x.Callee) {
+						found = found || ev.routineHeap(r)
 					}
 				}
 				return !found

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/internal/openfile"
 	"github.com/mkvet/mkvet/symbolic"
 )
 
@@ -20,12 +21,12 @@ import (
 // and INQUIRE(FILE=..., EXIST=...), are evaluated as if the file were absent:
 // the program's own fallback is taken, its values are the defaults the source
 // gives, and Result.Inputs says so. A program that opens a file without such
-// a fallback needs it; the values it reads stay parameters.
+// a fallback needs it; the values it reads stay parameters. A file the
+// program made itself is there (files.go).
 
 // missingIOStat is the IOSTAT= value of an OPEN of a missing file with
-// STATUS='OLD': positive, as the standard requires of an error (gfortran
-// gives 2, the system's ENOENT).
-const missingIOStat = 2
+// STATUS='OLD' (internal/openfile).
+const missingIOStat = openfile.Missing
 
 // InputFile is a file the program reads only when it is present, which the
 // evaluation took as absent, or an environment variable it reads, which the
@@ -67,6 +68,9 @@ func fileName(e apt.Expr) string {
 func (ev *evaluator) openInput(n *apt.IO, parent *Occ) bool {
 	switch n.Kind {
 	case apt.IOOpen:
+		if ev.openMade(n, parent) {
+			return true
+		}
 		st, ok := keyword(n, "status").(*apt.Const)
 		if !ok || st.Kind != apt.ConstChar || !strings.EqualFold(strings.TrimSpace(st.Text), "old") {
 			return false
@@ -104,6 +108,9 @@ func (ev *evaluator) openInput(n *apt.IO, parent *Occ) bool {
 		exist, file := keyword(n, "exist"), keyword(n, "file")
 		if exist == nil || file == nil {
 			return false
+		}
+		if ev.inquireMade(n, parent) {
+			return true
 		}
 		ev.newOcc(n, parent)
 		ev.assign(exist, Known(symbolic.Int(0)))

@@ -48,12 +48,10 @@ func (ev *evaluator) collectAssigned(nodes []apt.Node, set map[string]bool) {
 		case *apt.Component:
 			if k, ok := ev.refKey(t); ok {
 				set[k] = true
-			} else if bi, isIx := t.Base.(*apt.Index); isIx {
+			} else if k, ok := ev.partKey(t); ok {
 				// A component of an element of an array of derived
 				// type: the field's array (fieldRef).
-				if k, ok := ev.arrayKey(bi); ok {
-					set[k+"%"+t.Field] = true
-				}
+				set[k] = true
 			}
 		case *apt.Index:
 			if k, ok := ev.arrayKey(t); ok {
@@ -64,7 +62,7 @@ func (ev *evaluator) collectAssigned(nodes []apt.Node, set map[string]bool) {
 	calls := func(e apt.Expr) {
 		apt.InspectExpr(e, func(x apt.Expr) bool {
 			if f, ok := x.(*apt.FuncCall); ok && !f.Intrinsic {
-				if r := ev.routineNamed(f.Name); r != nil {
+				for _, r := range ev.callees(f.Name) {
 					ev.applySummary(r, f.Args, set)
 				}
 			}
@@ -105,8 +103,10 @@ func (ev *evaluator) collectAssigned(nodes []apt.Node, set map[string]bool) {
 					addExpr(x.Send.Buffer)
 				}
 			case *apt.Call:
-				if r := ev.routineNamed(x.Callee); r != nil {
-					ev.applySummary(r, x.Args, set)
+				if rs := ev.callees(x.Callee); len(rs) > 0 {
+					for _, r := range rs {
+						ev.applySummary(r, x.Args, set)
+					}
 				} else {
 					for _, a := range x.Args {
 						addExpr(a)
@@ -149,14 +149,7 @@ func (ev *evaluator) decidedArms(f *apt.If, scope []apt.Node) ([]*apt.Branch, bo
 		if b.Cond == nil {
 			return append(out, b), true // ELSE: reached
 		}
-		if !ev.invariantIn(b.Cond, scope) {
-			return nil, false
-		}
-		c, ok := ev.cond(b.Cond)
-		if !ok {
-			return nil, false
-		}
-		t, dec := decide(c)
+		t, dec := ev.decideInvariant(b.Cond, scope)
 		if !dec {
 			return nil, false
 		}
@@ -165,6 +158,34 @@ func (ev *evaluator) decidedArms(f *apt.If, scope []apt.Node) ([]*apt.Branch, bo
 		}
 	}
 	return out, true
+}
+
+// decideInvariant decides the condition e from the operands of its .AND.,
+// .OR. and .NOT. that scope leaves invariant (invariantIn): where one
+// settles an .AND. or .OR. alone (decideLogical), the other may be
+// anything, a flag the loop sets included.
+func (ev *evaluator) decideInvariant(e apt.Expr, scope []apt.Node) (bool, bool) {
+	switch x := e.(type) {
+	case *apt.Binary:
+		if x.Op == apt.OpAnd || x.Op == apt.OpOr {
+			l, dl := ev.decideInvariant(x.X, scope)
+			r, dr := ev.decideInvariant(x.Y, scope)
+			return decideLogical(x.Op, l, dl, r, dr)
+		}
+	case *apt.Unary:
+		if x.Op == apt.OpNot {
+			t, dec := ev.decideInvariant(x.X, scope)
+			return !t, dec
+		}
+	}
+	if !ev.invariantIn(e, scope) {
+		return false, false
+	}
+	c, ok := ev.cond(e)
+	if !ok {
+		return false, false
+	}
+	return decide(c)
 }
 
 // invariantIn reports whether e is a test of LOGICAL scalars (flags, such
@@ -282,6 +303,11 @@ func (ev *evaluator) applySummary(r *apt.Routine, args []apt.Expr, set map[strin
 				// An element passed by reference: the routine may assign
 				// it, or the array from it on.
 				if k, ok := ev.arrayKey(ix); ok {
+					set[k] = true
+				}
+			} else if c, isComp := args[i].(*apt.Component); isComp {
+				// A component of an element (fieldRef).
+				if k, ok := ev.partKey(c); ok {
 					set[k] = true
 				}
 			}

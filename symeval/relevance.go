@@ -238,10 +238,18 @@ func (ev *evaluator) controlSet() *relevance {
 // read of the function's name).
 func (ev *evaluator) bindRelevance(rv *relevance, r *apt.Routine, callee string, args []apt.Expr,
 	names func(*apt.Routine, apt.Expr) bool, target func(*apt.Routine, apt.Expr) (string, bool)) bool {
-	c := ev.routineNamed(callee)
-	if c == nil {
-		return false
+	changed := false
+	for _, c := range ev.calleesIn(r, callee) {
+		if ev.bindCallee(rv, r, c, callee, args, names, target) {
+			changed = true
+		}
 	}
+	return changed
+}
+
+// bindCallee is bindRelevance for one routine c the call may reach.
+func (ev *evaluator) bindCallee(rv *relevance, r, c *apt.Routine, callee string, args []apt.Expr,
+	names func(*apt.Routine, apt.Expr) bool, target func(*apt.Routine, apt.Expr) (string, bool)) bool {
 	changed := false
 	for i, formal := range c.Formals {
 		if i >= len(args) || formal == "*" {

@@ -648,7 +648,7 @@ func (ev *evaluator) bodySize(nodes []apt.Node) int {
 		apt.Inspect(x, func(y apt.Node) bool {
 			n++
 			if c, ok := y.(*apt.Call); ok {
-				if r := ev.routineNamed(c.Callee); r != nil {
+				for _, r := range ev.callees(c.Callee) {
 					n += ev.routineSize(r)
 				}
 			}
@@ -953,6 +953,13 @@ func (s *runSnapshot) restore(ev *evaluator, o *Occ) {
 		for b, q := range ev.freq {
 			if q == p {
 				delete(ev.freq, b)
+			}
+		}
+		if ev.procs != nil {
+			for a, q := range ev.procs.freq {
+				if q == p {
+					delete(ev.procs.freq, a)
+				}
 			}
 		}
 	}

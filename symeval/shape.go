@@ -166,7 +166,7 @@ func (ev *evaluator) actualShape(a apt.Expr) ([]Value, bool) {
 // component of an element of an array of derived type has a shape per
 // element, which the state does not keep.
 func (ev *evaluator) allocKey(ix *apt.Index) (string, bool) {
-	if _, nested := ix.Base.(*apt.Index); nested {
+	if _, _, nested := elementOf(ix.Base); nested {
 		return "", false
 	}
 	return ev.arrayKey(ix)

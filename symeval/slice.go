@@ -90,8 +90,7 @@ func (ev *evaluator) probeSliceOf(header []apt.Expr, body []apt.Node) *probeSlic
 				}
 			case *apt.Call:
 				st := &sliceSite{node: x, calls: true}
-				r := ev.routineNamed(x.Callee)
-				st.local = r != nil && ev.localEffects(r)
+				st.local = ev.calleesLocal(x.Callee)
 				for _, a := range x.Args {
 					st.reads = append(st.reads, namesOf(a)...)
 					st.local = st.local && ev.callsLocal(a)
@@ -202,6 +201,13 @@ func rootName(e apt.Expr) string {
 	}
 }
 
+// calleesLocal reports whether a CALL of name reaches routines of the
+// program only, each with local effects.
+func (ev *evaluator) calleesLocal(name string) bool {
+	rs := ev.callees(name)
+	return len(rs) > 0 && !slices.ContainsFunc(rs, func(r *apt.Routine) bool { return !ev.localEffects(r) })
+}
+
 // callsLocal reports whether every routine an expression calls has local
 // effects (functions outside the program are not run, so they have none).
 func (ev *evaluator) callsLocal(e apt.Expr) bool {
@@ -262,8 +268,7 @@ func (ev *evaluator) localEffects(r *apt.Routine) bool {
 					}
 				}
 			case *apt.Call:
-				c := ev.routineNamed(x.Callee)
-				ok = c != nil && ev.localEffects(c)
+				ok = ev.calleesLocal(x.Callee)
 				for _, a := range x.Args {
 					ok = ok && ev.callsLocal(a)
 				}

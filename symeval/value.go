@@ -582,7 +582,7 @@ func sameValue(a, b Value) bool {
 		return a.comm == b.comm
 	}
 	if a.arr != nil || b.arr != nil {
-		return a.arr == b.arr
+		return a.arr != nil && b.arr != nil && sameArray(a.arr, b.arr)
 	}
 	if a.dtype != "" || b.dtype != "" {
 		return a.dtype == b.dtype

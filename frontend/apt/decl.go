@@ -85,6 +85,13 @@ type Var struct {
 	External    bool `json:"external,omitempty"`
 	Intrinsic   bool `json:"intrinsic,omitempty"`
 	Dummy       bool `json:"dummy,omitempty"`
+	// Procedure is set for a name a PROCEDURE([interface]) statement
+	// declares: a procedure pointer when Pointer is set (its Init is the
+	// routine it starts pointing to, or NULL()), else a dummy or external
+	// procedure. Interface names the interface or routine whose
+	// characteristics it has ("" for none).
+	Procedure bool   `json:"procedure,omitempty"`
+	Interface string `json:"interface,omitempty"`
 	// Implicit is set when the type came from IMPLICIT rules, not a declaration.
 	Implicit bool `json:"implicit,omitempty"`
 	// Predefined names the source of a symbol the frontend defines itself, such as

@@ -532,6 +532,9 @@ func (p *printer) varText(v *Var) string {
 	if v.Intent != "" {
 		b.WriteString(" intent=" + v.Intent)
 	}
+	if v.Procedure {
+		b.WriteString(" procedure(" + v.Interface + ")")
+	}
 	for _, f := range []struct {
 		on   bool
 		name string

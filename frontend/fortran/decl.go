@@ -181,6 +181,9 @@ func (b *builder) declaration(s *stmt, p *parser) bool {
 		has("LOGICAL"), has("CHARACTER"):
 		b.ensureUnit(s)
 		b.typeDecl(s, p)
+	case (has("PROCEDURE(") || has("PROCEDURE,") || has("PROCEDURE::")) && (b.u == nil || b.u.typeDef == nil):
+		b.ensureUnit(s)
+		b.procedureDecl(s, p)
 	case has("EQUIVALENCE"), has("NAMELIST"), has("SEQUENCE"), has("IMPORT"), has("MODULEPROCEDURE"),
 		has("PROCEDURE"), has("GENERIC"):
 		// Storage association and namelists do not change the cost model.
@@ -358,6 +361,43 @@ func (b *builder) entities(s *stmt, p *parser, t *apt.Type, a attrs) {
 			// F77 extension: REAL X/1.0/.
 			p.next()
 			v.Init = b.dataValues(p)
+		}
+		a.apply(v)
+		if !p.accept(",") {
+			break
+		}
+	}
+	p.expectEnd()
+}
+
+// procedureDecl parses "PROCEDURE([interface]) [[, attr]... ::] name
+// [=> initial-target], ...": procedure pointers (POINTER) and dummy or
+// external procedures. Procedure components of a derived type are not
+// declared (a call through one is not modelled).
+func (b *builder) procedureDecl(s *stmt, p *parser) {
+	p.keyword("PROCEDURE")
+	iface := ""
+	if p.accept("(") {
+		if !p.at(")") {
+			iface = strings.ToLower(p.ident())
+		}
+		p.expect(")")
+	}
+	var a attrs
+	for p.accept(",") {
+		b.attribute(p, &a)
+	}
+	p.accept("::")
+	for !p.atEnd() {
+		tok := p.next()
+		if tok.kind != tIdent {
+			p.fail(tok.at, "expected a name, found "+describe(tok))
+			return
+		}
+		v := b.declare(strings.ToLower(tok.text), p.pos(tok.at))
+		v.Procedure, v.Interface = true, iface
+		if p.accept("=>") {
+			v.Init = []apt.Expr{p.expr()}
 		}
 		a.apply(v)
 		if !p.accept(",") {

@@ -94,6 +94,12 @@ func (t *typer) declarations(r *apt.Routine) {
 
 // fixType applies IMPLICIT rules to an untyped variable and evaluates named kinds.
 func (t *typer) fixType(v *apt.Var) {
+	if v.Type.Base == 0 && v.Procedure {
+		// A procedure has the type of its interface's result, if any:
+		// none for a subroutine, which needs no declaration.
+		v.Type = t.implicitTypeQuiet(v.Name)
+		v.Implicit = true
+	}
 	if v.Type.Base == 0 {
 		v.Type = t.implicitType(v.Name, v.Pos)
 		v.Implicit = true
@@ -429,6 +435,10 @@ func (t *typer) node(n apt.Node) {
 		n.Request, n.Count, n.Status, n.Result = t.expr(n.Request), t.expr(n.Count), t.expr(n.Status), t.expr(n.Result)
 	case *apt.Block:
 		for _, s := range n.Stmts {
+			if t.procTarget(s) {
+				s.Target = t.expr(s.Target)
+				continue
+			}
 			s.Target, s.Value, s.Mask = t.expr(s.Target), t.expr(s.Value), t.expr(s.Mask)
 			t.exprs(s.Args)
 			s.Ops = countOps(s)
@@ -444,6 +454,28 @@ func (t *typer) node(n apt.Node) {
 	case *apt.Stop:
 		n.Code = t.expr(n.Code)
 	}
+}
+
+// procTarget reports whether s points a procedure pointer at a routine
+// (p => name): the name is the routine's, not a variable to declare, and
+// its type is none.
+func (t *typer) procTarget(s *apt.Stmt) bool {
+	if s.Kind != apt.StmtPointerAssign {
+		return false
+	}
+	tn, ok1 := s.Target.(*apt.Name)
+	vn, ok2 := s.Value.(*apt.Name)
+	if !ok1 || !ok2 {
+		return false
+	}
+	if v := t.p.Resolve(t.r, tn.Name); v == nil || !v.Procedure {
+		return false
+	}
+	if w := t.p.Resolve(t.r, vn.Name); w != nil && !w.Procedure && !w.External {
+		return false // a variable
+	}
+	vn.Type = apt.Type{Base: apt.TypeUnknown}
+	return true
 }
 
 // countOps counts the operations of one execution of s.

@@ -516,14 +516,8 @@ func (e *engine) funcCall(fr *frame, x *apt.FuncCall) (value, error) {
 		if len(v.Dims) > 0 {
 			return e.eval(fr, &apt.Index{Pos: x.Pos, Name: x.Name, Subs: x.Args, Type: x.Type})
 		}
-		if v.Dummy {
-			c, err := e.cellOf(fr, x.Name, x.Pos)
-			if err != nil {
-				return value{}, err
-			}
-			if c.v.k == kProc {
-				return e.callRoutine(fr, c.v.proc, x.Args, x.Pos)
-			}
+		if r, through, err := e.callThrough(fr, x.Name, x.Args, x.Pos); through || err != nil {
+			return r, err
 		}
 	}
 	if r := e.findRoutine(fr.r, x.Name); r != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/internal/readpos"
@@ -38,8 +37,9 @@ type Config struct {
 	// NoInputFiles runs the program in a directory without its input
 	// files: an OPEN with STATUS='OLD' finds no file and sets its IOSTAT=
 	// variable to 2 (gfortran's "no such file"), so that a program that
-	// reads an optional input deck takes its defaults. Without it (and by
-	// default) OPEN does nothing and IOSTAT= is left as it was.
+	// reads an optional input deck takes its defaults, unless the run has
+	// made the file itself (files.go). Without it (and by default) OPEN
+	// does nothing and IOSTAT= is left as it was.
 	NoInputFiles bool
 	// Env is the program's environment: GET_ENVIRONMENT_VARIABLE finds
 	// the variables it sets and every other unset (nil: all).
@@ -144,6 +144,9 @@ type engine struct {
 	// parameter.
 	units     map[int64]readpos.Unit
 	firstRead map[string]string
+	// made holds whether each file the run has opened by name exists
+	// (files.go).
+	made map[string]bool
 }
 
 // Run executes one rank of prog and returns how often each node ran. STOP
@@ -182,7 +185,7 @@ func newEngine(prog *apt.Program, cfg Config) *engine {
 		routines: map[resolveKey]*apt.Routine{}, consts: map[*apt.Const]value{},
 		scopes: map[*apt.Routine]map[string]*apt.Var{}, commonOK: map[*apt.Var]bool{},
 		creating: map[*apt.Var]bool{}, defaulting: map[*apt.Var]bool{}, pseudo: map[*apt.Routine]*frame{},
-		units: map[int64]readpos.Unit{}, firstRead: map[string]string{},
+		units: map[int64]readpos.Unit{}, firstRead: map[string]string{}, made: map[string]bool{},
 	}
 	if e.maxSteps <= 0 {
 		e.maxSteps = defaultMaxSteps
@@ -984,7 +987,11 @@ func (e *engine) stmt(fr *frame, s *apt.Stmt) error {
 		}
 		return nil
 	case apt.StmtNullify:
-		return nil
+		return e.nullifyProcs(fr, s)
+	case apt.StmtPointerAssign:
+		if ok, err := e.pointProc(fr, s); ok || err != nil {
+			return err
+		}
 	case apt.StmtLabelAssign:
 		c, ok := s.Value.(*apt.Const)
 		if !ok {
@@ -1151,15 +1158,8 @@ func (e *engine) allocStmt(fr *frame, a apt.Expr) error {
 // call runs a CALL; routines outside the program do nothing.
 func (e *engine) call(fr *frame, n *apt.Call) error {
 	pos := n.Span.Start()
-	if v := e.resolve(fr.r, n.Callee); v != nil && v.Dummy {
-		c, err := e.cellOf(fr, n.Callee, pos)
-		if err != nil {
-			return err
-		}
-		if c.v.k == kProc {
-			_, err := e.callRoutine(fr, c.v.proc, n.Args, pos)
-			return err
-		}
+	if _, through, err := e.callThrough(fr, n.Callee, n.Args, pos); through || err != nil {
+		return err
 	}
 	r := e.findRoutine(fr.r, n.Callee)
 	if r == nil {
@@ -1263,8 +1263,10 @@ func (e *engine) comm(fr *frame, n *apt.Comm) error {
 // are evaluated only when they reference a function of the program.
 func (e *engine) io(fr *frame, n *apt.IO) error {
 	pos := n.Span.Start()
-	if n.Kind == apt.IOOpen && e.cfg.NoInputFiles {
-		return e.openAbsent(fr, n)
+	if e.cfg.NoInputFiles {
+		if err := e.fileEffects(fr, n); err != nil {
+			return err
+		}
 	}
 	e.followUnit(fr, n)
 	if n.Kind == apt.IORead {
@@ -1511,37 +1513,4 @@ func (e *engine) observe(fr *frame, n *apt.Comm) error {
 	}
 	e.cfg.Observer.Comm(n, c)
 	return nil
-}
-
-// openAbsent runs an OPEN of a file that is not there (Config.NoInputFiles):
-// with STATUS='OLD' the IOSTAT= variable becomes 2; an OLD file opened
-// without IOSTAT= would stop the program, which is an error here.
-func (e *engine) openAbsent(fr *frame, n *apt.IO) error {
-	pos := n.Span.Start()
-	var status, iostat apt.Expr
-	for _, c := range n.Control {
-		if k, ok := c.(*apt.Keyword); ok {
-			switch k.Name {
-			case "status":
-				status = k.Value
-			case "iostat":
-				iostat = k.Value
-			}
-		}
-	}
-	if status == nil {
-		return nil
-	}
-	v, err := e.eval(fr, status)
-	if err != nil || v.k != kChar || !strings.EqualFold(strings.TrimSpace(v.s), "old") {
-		return err
-	}
-	if iostat == nil {
-		return fmt.Errorf("%s: OPEN of an existing file (STATUS='OLD') without IOSTAT=: the run needs its input file", pos)
-	}
-	l, err := e.locate(fr, iostat)
-	if err != nil {
-		return err
-	}
-	return e.assignLoc(l, intV(2), pos)
 }

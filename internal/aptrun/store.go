@@ -477,6 +477,18 @@ func (e *engine) createVar(v *apt.Var, ctx *frame, home *apt.Routine, dummyOK bo
 		c.fixed = true
 		return c, nil
 	}
+	if v.Procedure && v.Pointer {
+		// A procedure pointer: its initial target, or none (procptr.go).
+		c.v = value{k: kProc}
+		if len(v.Init) > 0 {
+			r, err := e.procTarget(ctx, v.Init[0])
+			if err != nil {
+				return nil, err
+			}
+			c.v.proc = r
+		}
+		return c, nil
+	}
 	if len(v.Init) > 0 {
 		if err := e.initCell(c, v, ctx, pos); err != nil {
 			return nil, err

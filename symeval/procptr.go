@@ -1,0 +1,299 @@
+package symeval
+
+import (
+	"slices"
+
+	"github.com/mkvet/mkvet/counting"
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Procedure pointers. A name declared PROCEDURE(iface), POINTER holds a
+// procedure, as the run holds its address: its value is the number of the
+// routine it points to (procCode, from 1; 0 while it points nowhere),
+// carried in the state like any value, so that the arms of an IF or a
+// SELECT CASE that point it at different routines join into alternatives
+// under their conditions. p => name, p => q and NULLIFY (p) change it; its
+// declaration's => gives the first. CALL p(...) calls the routine it holds;
+// where it may hold several, each is called under the condition that it
+// holds that one, as the arms of a SELECT CASE on it would be, and where
+// that is data, each at a frequency that is a parameter. The analyses
+// that do not evaluate (what a call may assign, control relevance,
+// slices) take a call through it for a call of any routine the program
+// points it at (callees). internal/aptrun/procptr.go runs the same rules.
+
+// procTable numbers the routines procedure pointers point to.
+type procTable struct {
+	code    map[*apt.Routine]int64
+	routine []*apt.Routine // by code - 1
+	targets map[*apt.Var][]*apt.Routine
+	freq    map[procArm]*Param
+}
+
+// procArm is a routine a call through a pointer may reach.
+type procArm struct {
+	call *apt.Call
+	r    *apt.Routine
+}
+
+func (ev *evaluator) procTab() *procTable {
+	if ev.procs == nil {
+		ev.procs = &procTable{code: map[*apt.Routine]int64{}, targets: map[*apt.Var][]*apt.Routine{}, freq: map[procArm]*Param{}}
+	}
+	return ev.procs
+}
+
+// procCode returns the number that stands for r in a pointer's value.
+func (ev *evaluator) procCode(r *apt.Routine) int64 {
+	t := ev.procTab()
+	if c, ok := t.code[r]; ok {
+		return c
+	}
+	t.routine = append(t.routine, r)
+	t.code[r] = int64(len(t.routine))
+	return t.code[r]
+}
+
+// procOf returns the routine numbered c (nil for 0 or a number no
+// routine has).
+func (ev *evaluator) procOf(c int64) *apt.Routine {
+	t := ev.procTab()
+	if c < 1 || c > int64(len(t.routine)) {
+		return nil
+	}
+	return t.routine[c-1]
+}
+
+// procVar returns the declaration of name seen from r when it is a
+// procedure pointer.
+func (ev *evaluator) procVar(r *apt.Routine, name string) *apt.Var {
+	if v := ev.prog.Resolve(r, name); v != nil && v.Procedure && v.Pointer {
+		return v
+	}
+	return nil
+}
+
+// procValue evaluates the target of a pointer assignment to a procedure
+// pointer, or its declaration's initial target: NULL() is 0, a routine
+// its number, another procedure pointer its value.
+func (ev *evaluator) procValue(e apt.Expr) Value {
+	switch x := e.(type) {
+	case *apt.FuncCall:
+		if x.Name == "null" && len(x.Args) == 0 {
+			return Known(symbolic.Int(0))
+		}
+	case *apt.Name:
+		if ev.procVar(ev.frame().routine, x.Name) != nil {
+			return ev.load(x.Name)
+		}
+		if r := ev.routineNamed(x.Name); r != nil {
+			return Known(symbolic.Int(ev.procCode(r)))
+		}
+	}
+	return unknownValue("", "the procedure "+ev.src(e), false)
+}
+
+// pointProc evaluates p => target and NULLIFY for the procedure pointers
+// they name; it reports whether s was one of them.
+func (ev *evaluator) pointProc(s *apt.Stmt) bool {
+	switch s.Kind {
+	case apt.StmtPointerAssign:
+		nm, ok := s.Target.(*apt.Name)
+		if !ok || ev.procVar(ev.frame().routine, nm.Name) == nil {
+			return false
+		}
+		ev.store(nm.Name, ev.procValue(s.Value))
+		return true
+	case apt.StmtNullify:
+		for _, a := range s.Args {
+			if nm, ok := a.(*apt.Name); ok && ev.procVar(ev.frame().routine, nm.Name) != nil {
+				ev.store(nm.Name, Known(symbolic.Int(0)))
+			}
+		}
+	}
+	return false
+}
+
+// callees returns the routines a call of name from the current routine
+// may reach (calleesIn).
+func (ev *evaluator) callees(name string) []*apt.Routine {
+	return ev.calleesIn(ev.frame().routine, name)
+}
+
+// calleesIn returns the routines a call of name from r may reach: the
+// routine of that name, or every routine the program points the
+// procedure pointer name at; none for a routine outside the program.
+func (ev *evaluator) calleesIn(r *apt.Routine, name string) []*apt.Routine {
+	if v := ev.procVar(r, name); v != nil {
+		return ev.procTargets(v)
+	}
+	if c := ev.routineNamed(name); c != nil {
+		return []*apt.Routine{c}
+	}
+	return nil
+}
+
+// procTargets returns (once) the routines the program points the
+// procedure pointer v at: its initial target, and the targets of the
+// pointer assignments to it anywhere, through other pointers.
+func (ev *evaluator) procTargets(v *apt.Var) []*apt.Routine {
+	t := ev.procTab()
+	if ts, ok := t.targets[v]; ok {
+		return ts
+	}
+	t.targets[v] = nil // a cycle of pointers adds nothing more
+	var out []*apt.Routine
+	add := func(r *apt.Routine, e apt.Expr) {
+		nm, ok := e.(*apt.Name)
+		if !ok {
+			return
+		}
+		var more []*apt.Routine
+		if w := ev.procVar(r, nm.Name); w != nil {
+			more = ev.procTargets(w)
+		} else if c := ev.routineNamed(nm.Name); c != nil {
+			more = []*apt.Routine{c}
+		}
+		for _, c := range more {
+			if !slices.Contains(out, c) {
+				out = append(out, c)
+			}
+		}
+	}
+	for _, r := range allRoutines(ev.prog) {
+		if len(v.Init) > 0 && r.Scope != nil && r.Scope.Lookup(v.Name) == v {
+			add(r, v.Init[0])
+		}
+		for _, n := range r.Body {
+			apt.Inspect(n, func(m apt.Node) bool {
+				if b, ok := m.(*apt.Block); ok {
+					for _, s := range b.Stmts {
+						if nm, ok := s.Target.(*apt.Name); ok && s.Kind == apt.StmtPointerAssign && ev.procVar(r, nm.Name) == v {
+							add(r, s.Value)
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	t.targets[v] = out
+	return out
+}
+
+// heldProc returns the routine the procedure pointer name holds where it
+// holds one routine on every path (a function called through it runs
+// then; otherwise its result is not known).
+func (ev *evaluator) heldProc(name string) *apt.Routine {
+	e, ok := ev.load(name).Single()
+	if !ok {
+		return nil
+	}
+	code, _ := e.Int64()
+	return ev.procOf(code)
+}
+
+// callThrough evaluates a CALL through a procedure pointer; it reports
+// whether c was one.
+func (ev *evaluator) callThrough(c *apt.Call, o *Occ) bool {
+	if ev.procVar(ev.frame().routine, c.Callee) == nil {
+		return false
+	}
+	v := ev.load(c.Callee)
+	if _, ok := v.Single(); ok {
+		if r := ev.heldProc(c.Callee); r != nil {
+			ev.callRoutine(r, c.Args, o, nil)
+		} else {
+			ev.diag(c.Span.Start(), apt.Warning, "the call through "+c.Callee+" is made where it points to no procedure")
+		}
+		return true
+	}
+	// Several routines: the arms of a SELECT CASE on the pointer.
+	targets := slices.Clone(ev.callees(c.Callee))
+	for _, a := range v.Alts {
+		if code, ok := a.E.Int64(); ok {
+			if r := ev.procOf(code); r != nil && !slices.Contains(targets, r) {
+				targets = append(targets, r)
+			}
+		}
+	}
+	if len(targets) == 0 {
+		ev.diag(c.Span.Start(), apt.Warning, "the program points "+c.Callee+" at no routine of its own: the call is not counted")
+		return true
+	}
+	pre, saved := ev.env, ev.cur
+	var outs []outcome
+	var states []*domainState
+	for _, r := range targets {
+		cond, ok := ev.holdsProc(v, ev.procCode(r))
+		if ok {
+			if t, dec := ev.decideOnPath(cond, nil); dec && !t {
+				continue
+			}
+		}
+		ev.cur = saved.clone()
+		ev.cur.pending = nil
+		switch {
+		case !ok:
+			p := ev.procFreq(c, r, len(targets))
+			ev.freqUses++
+			ev.cur.factor = ev.cur.factor.Mul(p.expr().Div(symbolic.Int(100)))
+			ev.cur.inexact = "under a call through a procedure pointer the evaluation cannot follow; its frequency is the parameter " + p.Name
+		case !isTrue(cond):
+			ev.cur.conds = append(ev.cur.conds, cond)
+		}
+		ev.env = pre.clone()
+		ev.callRoutine(r, c.Args, o, nil)
+		outs = append(outs, outcome{cond: cond, analysable: ok, env: ev.env, dead: ev.cur.dead, cycled: ev.cur.cycled})
+		states = append(states, ev.cur)
+	}
+	if len(outs) > 0 {
+		// The pointer holds one of them: the last is where none of the
+		// others is held, as an ELSE.
+		outs[len(outs)-1].cond = nil
+	}
+	ev.endArms(saved, pre, outs, states, len(outs) > 0)
+	return true
+}
+
+// holdsProc returns the condition under which the pointer value v holds
+// the routine numbered code; false where v is not known.
+func (ev *evaluator) holdsProc(v Value, code int64) (counting.Formula, bool) {
+	if !v.IsKnown() {
+		return nil, false
+	}
+	var fs []counting.Formula
+	for _, a := range v.Alts {
+		c, ok := a.E.Int64()
+		if !ok {
+			return nil, false
+		}
+		if c != code {
+			continue
+		}
+		if a.Guard == nil {
+			return formulaTrue, true
+		}
+		fs = append(fs, a.Guard)
+	}
+	if len(fs) == 0 {
+		return formulaFalse, true
+	}
+	return or(fs...), true
+}
+
+// procFreq returns the parameter for how often the call c through a
+// pointer the evaluation cannot follow reaches r, in percent; by default
+// each of the n routines it may reach as often.
+func (ev *evaluator) procFreq(c *apt.Call, r *apt.Routine, n int) *Param {
+	t := ev.procTab()
+	if p, ok := t.freq[procArm{c, r}]; ok {
+		return p
+	}
+	p := ev.newParam("pct_"+routineTag(ev.frame().routine)+"_"+itoa(c.Span.Line)+"_"+r.Name, FromFrequency, c.Span.Start(),
+		"how often the call through "+c.Callee+" at "+c.Span.Start().String()+" calls "+r.Name+", in percent", false)
+	d := symbolic.Int(int64(100 / n))
+	p.Default = &d
+	t.freq[procArm{c, r}] = p
+	return p
+}
