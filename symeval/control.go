@@ -176,7 +176,7 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 	var prior []counting.Formula
 	var outs []outcome
 	var states []*domainState
-	var pinned []apt.Expr // error checks taken as passing (pinPassed)
+	var passed []apt.Expr // error checks taken as passing (pinPassed)
 	hasElse := false
 	remaining := symbolic.Int(1)
 	exit, back := ev.exitLoop, ev.backLoop
@@ -263,7 +263,7 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 			// and said so.
 			ev.assumeNotTaken(b)
 			if errorExit && b.Cond != nil {
-				pinned = append(pinned, b.Cond)
+				passed = append(passed, b.Cond)
 			}
 			continue
 		}
@@ -298,6 +298,9 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		}
 	}
 	ev.endArms(saved, pre, outs, states, hasElse)
+	for _, c := range passed {
+		ev.pinPassed(c)
+	}
 }
 
 // endArms ends the walk of the arms of a branch (an IF, or a call through
@@ -315,9 +318,6 @@ func (ev *evaluator) endArms(saved *domainState, pre *env, outs []outcome, state
 		}
 	}
 	ev.env = ev.join(pre, outs, hasElse)
-	for _, c := range pinned {
-		ev.pinPassed(c)
-	}
 	allDead, allCycled, allStopped := hasElse, true, hasElse
 	var stopAt apt.Pos
 	for i, out := range outs {
