@@ -1030,6 +1030,11 @@ func (in *instr) branches(r *apt.Routine, f *apt.If, depth int, timed bool, rslo
 	for _, b := range f.Branches {
 		switch {
 		case in.opt.ProgramOnly:
+		case f.Kind == apt.IfWhere:
+			// A WHERE construct holds array assignments only: its
+			// masks select elements, no statement can go between them,
+			// and there is no branch taken to count.
+			return
 		case f.Kind == apt.IfArithmetic:
 			// Three GO TOs: nothing to count in between. A jump out of
 			// a timed nest closes its timer before the IF, when every

@@ -128,9 +128,12 @@ const (
 	IfBlock                        // block
 	IfArithmetic                   // arithmetic
 	IfSelect                       // select
+	// IfWhere is a WHERE construct: its branches are masks over the
+	// elements of its array assignments, not paths of control.
+	IfWhere // where
 )
 
-var ifKindNames = [...]string{IfLogical: "logical", IfBlock: "block", IfArithmetic: "arithmetic", IfSelect: "select"}
+var ifKindNames = [...]string{IfLogical: "logical", IfBlock: "block", IfArithmetic: "arithmetic", IfSelect: "select", IfWhere: "where"}
 
 // String returns the lower-case name of k.
 func (k IfKind) String() string {

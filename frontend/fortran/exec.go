@@ -302,7 +302,7 @@ func (b *builder) caseStmt(s *stmt, p *parser) {
 }
 
 // where handles WHERE (mask) assignment and the WHERE construct. The construct
-// is an If of block kind whose branches are the masks; each masked assignment
+// is an If of where kind whose branches are the masks; each masked assignment
 // also keeps its mask.
 func (b *builder) where(s *stmt, p *parser) {
 	u := b.ensureUnit(s)
@@ -313,7 +313,7 @@ func (b *builder) where(s *stmt, p *parser) {
 		return
 	}
 	if p.atEnd() {
-		n := &apt.If{NodeBase: base(s), Kind: apt.IfBlock}
+		n := &apt.If{NodeBase: base(s), Kind: apt.IfWhere}
 		br := &apt.Branch{NodeBase: apt.NodeBase{Span: s.span()}, Cond: mask}
 		n.Branches = append(n.Branches, br)
 		if len(u.stack) >= maxNesting {
