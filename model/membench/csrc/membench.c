@@ -10,13 +10,13 @@
  *   triad   a[i] = b[i] + s*c[i] over three arrays: seconds per byte read or
  *           written (24 bytes an element: two loads and a store, the way
  *           mkvet counts a loop's traffic);
- *   stride  a sum of one double per STRIDE bytes (a line more than a page,
- *           so that every access is in a line and a page of its own, as a
- *           loop running across the planes of an array does), cycling
- *           through offsets until every line was read: seconds per access;
- *   gather  a sum of x[idx[k]] with idx a random permutation of the lines
- *           of x (independent loads, as a sparse product's): seconds per
- *           access;
+ *   stride  y[k] += x[idx[k]] with idx stepping STRIDE bytes (16 pages and
+ *           a line, so that every access is in a line and a page of its
+ *           own, as a loop running across the planes of an array does)
+ *           through the working set until every line was read: seconds
+ *           per access;
+ *   gather  the same loop with idx a random permutation of the lines of x
+ *           (a sparse product's independent loads): seconds per access;
  *   chase   a walk of a random cycle through the lines of the working set,
  *           each load's address read by the previous load: seconds per
  *           access, the latency of the level (used to find the levels
@@ -37,7 +37,7 @@
 #include <time.h>
 
 #define LINE 64
-#define STRIDE (4096 + LINE)
+#define STRIDE (16 * 4096 + LINE)
 
 static double now(void)
 {
@@ -57,19 +57,15 @@ __attribute__((noipa)) static void triad(double *restrict a, const double *restr
 		a[i] = b[i] + s * c[i];
 }
 
-__attribute__((noipa)) static double gather(const double *x, const int32_t *idx, long n)
+/* gather is the loop shape that reads through an index, as a sparse
+ * product or a transposition does: y[i] += x[idx[i]], y and idx
+ * contiguous. Its time per access is the single-line access's, with the
+ * streams a loop of this shape moves beside it overlapped. */
+__attribute__((noipa)) static double gather(double *restrict y, const double *restrict x, const int32_t *restrict idx, long n)
 {
-	double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-	long i = 0;
-	for (; i + 4 <= n; i += 4) {
-		s0 += x[idx[i]];
-		s1 += x[idx[i + 1]];
-		s2 += x[idx[i + 2]];
-		s3 += x[idx[i + 3]];
-	}
-	for (; i < n; i++)
-		s0 += x[idx[i]];
-	return s0 + s1 + s2 + s3;
+	for (long i = 0; i < n; i++)
+		y[i] += x[idx[i]];
+	return y[n / 2];
 }
 
 __attribute__((noipa)) static void *chase(void **p, long n)
@@ -234,14 +230,14 @@ static double measure(const char *kernel, long bytes, int trials, double *sink)
 		return -1;
 	shuffle(perm, lines);
 	if (strcmp(kernel, "gather") == 0 || strcmp(kernel, "stride") == 0) {
-		/* Both read x[idx[k]], one double a line: idx walks the lines in
-		 * a random order (gather) or STRIDE bytes apart modulo the
-		 * working set (stride; the step in lines coprime to their number,
-		 * so that every line is read once a sweep). The index stream
-		 * itself is contiguous, 4 bytes an access. */
-		double *x = malloc(lines * LINE);
+		/* Both run y[k] += x[idx[k]], one double of x a line: idx walks
+		 * the lines in a random order (gather) or STRIDE bytes apart
+		 * modulo the working set (stride; the step in lines coprime to
+		 * their number, so that every line is read once a sweep). The
+		 * index and y streams are contiguous, 12 bytes an access. */
+		double *x = malloc(lines * LINE), *y = calloc(lines, sizeof(double));
 		int32_t *idx = malloc(lines * sizeof *idx);
-		if (!x || !idx)
+		if (!x || !y || !idx)
 			return -1;
 		for (long i = 0; i < lines * (LINE / (long)sizeof(double)); i++)
 			x[i] = i & 7;
@@ -256,16 +252,16 @@ static double measure(const char *kernel, long bytes, int trials, double *sink)
 		long sweeps = 20000000L / lines;
 		if (sweeps < 2)
 			sweeps = 2;
-		*sink += gather(x, idx, lines);
+		*sink += gather(y, x, idx, lines);
 		for (int t = 0; t < trials; t++) {
 			double t0 = now();
 			for (long r = 0; r < sweeps; r++)
-				*sink += gather(x, idx, lines);
+				*sink += gather(y, x, idx, lines);
 			double dt = (now() - t0) / ((double)sweeps * lines);
 			if (t == 0 || dt < best)
 				best = dt;
 		}
-		free(x), free(idx), free(perm);
+		free(x), free(y), free(idx), free(perm);
 		return best;
 	}
 	if (strcmp(kernel, "chase") == 0) {
