@@ -1776,6 +1776,9 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 		}
 		return Known(ev.nargs.expr())
 	}
+	if v, ok := ev.signValue(f, args); ok {
+		return v
+	}
 	if fn, ok := intrinsics[name]; ok && len(args) >= fn.min {
 		if v, ok := ev.liftN(args, fn.f); ok {
 			return v
