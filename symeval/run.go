@@ -817,6 +817,14 @@ func (ev *evaluator) runCounted(l *apt.Loop, o *Occ, lo Value, step symbolic.Exp
 			ev.store(l.Var, v)
 		}
 		return true
+	}, func() {
+		// Where the last iteration ends (not where an EXIT left).
+		if l.Var != "" {
+			after, _ := lift1(lo, func(a symbolic.Expr) (symbolic.Expr, bool) {
+				return a.Add(step.Mul(symbolic.Int(trips))), true
+			})
+			ev.store(l.Var, after)
+		}
 	})
 	if !ok || !ev.smallValues(mod) || ev.paramsSince(snap.params) > runParams || ev.freqUses > snap.freqUses {
 		if debugRuns {
@@ -832,12 +840,6 @@ func (ev *evaluator) runCounted(l *apt.Loop, o *Occ, lo Value, step symbolic.Exp
 		}
 		snap.restore(ev, o)
 		return false
-	}
-	if l.Var != "" {
-		after, _ := lift1(lo, func(a symbolic.Expr) (symbolic.Expr, bool) {
-			return a.Add(step.Mul(symbolic.Int(trips))), true
-		})
-		ev.store(l.Var, after)
 	}
 	return true
 }
@@ -1435,7 +1437,7 @@ func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
 			}
 		}
 		return true
-	})
+	}, nil)
 	if !ok {
 		if debugRuns {
 			fmt.Fprintf(os.Stderr, "while run abandoned %s: visits=%d small=%v params=%d conds=%d freq=%d\n", l.Span.Start(), ev.runVisits, ev.smallValues(mod),
@@ -1454,8 +1456,11 @@ func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
 // (at most trips times when trips >= 0), with EXIT and CYCLE as jumps to the
 // loop's end and the iteration's. The loop's iterations are the domains the
 // iterations started in (Occ.Iters): earlier iterations may have narrowed
-// them, a path that left the loop taking no further iterations.
-func (ev *evaluator) runIterations(l *apt.Loop, o *Occ, trips int64, next func(k int64) bool) {
+// them, a path that left the loop taking no further iterations. ended, if
+// not nil, runs on the paths that finished every iteration, before those
+// an EXIT took rejoin them (a DO variable is lo + trips*step there, and
+// where it was on the others).
+func (ev *evaluator) runIterations(l *apt.Loop, o *Occ, trips int64, next func(k int64) bool, ended func()) {
 	ev.running++
 	defer func() { ev.running-- }()
 	if o.Iters == nil {
@@ -1492,6 +1497,9 @@ func (ev *evaluator) runIterations(l *apt.Loop, o *Occ, trips int64, next func(k
 	fr.entries = fr.entries[:len(fr.entries)-1]
 	fr.loopFrames = fr.loopFrames[:len(fr.loopFrames)-1]
 	fr.runs = fr.runs[:len(fr.runs)-1]
+	if ended != nil && !ev.cur.dead {
+		ended()
+	}
 	if len(ev.cur.pending[rs.exit]) > 0 {
 		ev.rejoin(rs.exit)
 	}
