@@ -172,6 +172,7 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 	var states []*domainState
 	var pinned []apt.Expr // error checks taken as passing (pinPassed)
 	hasElse := false
+	onDataAbove := false // an arm before was taken with a frequency
 	remaining := symbolic.Int(1)
 	exit, back := ev.exitLoop, ev.backLoop
 	ev.exitLoop, ev.backLoop = nil, nil
@@ -261,9 +262,19 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 			}
 			continue
 		}
+		// An arm taken on data (or after one) that changes no control
+		// value: what it meets does not stop a run (feedsControl,
+		// Param.inert).
+		dataArm := (!ok || onDataAbove) && !ev.feedsControl(b)
+		onDataAbove = onDataAbove || !ok
+		if dataArm {
+			ev.inert++
+		}
 		switch {
 		case !ok:
-			ev.freqUses++
+			if !dataArm {
+				ev.freqUses++
+			}
 			p := ev.freqParam(b)
 			f := p.expr().Div(symbolic.Int(100))
 			ev.cur.factor = ev.cur.factor.Mul(f)
@@ -281,6 +292,9 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		ev.arms++
 		ev.walk(b.Body, bo)
 		ev.arms--
+		if dataArm {
+			ev.inert--
+		}
 		outs = append(outs, outcome{cond: c, analysable: ok, env: ev.env, dead: ev.cur.dead, cycled: ev.cur.cycled})
 		states = append(states, ev.cur)
 		if ok && c != nil {

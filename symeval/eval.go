@@ -218,7 +218,8 @@ type evaluator struct {
 	probeSkip map[any]bool
 	localFx   map[*apt.Routine]bool
 	// inert is positive while a value only a variable nothing control
-	// relevant reads receives is evaluated (Param.inert).
+	// relevant reads receives, or an arm on data that changes no control
+	// value, is evaluated (Param.inert).
 	inert int
 	// freshMemo memoizes freshScalars.
 	freshMemo map[*apt.Loop][]string
@@ -287,7 +288,8 @@ type evaluator struct {
 	argvKey string
 	// environ is Options.Env.
 	environ map[string]string
-	// freqUses counts the arms taken with a frequency parameter.
+	// freqUses counts the arms taken with a frequency parameter that may
+	// change values the counts depend on (feedsControl).
 	freqUses int
 	// consts caches the values of literals.
 	consts map[*apt.Const]Value
@@ -306,6 +308,11 @@ type evaluator struct {
 	// runCap, when positive, bounds the node visits of one run below
 	// runBudget (runLimit).
 	runCap int64
+	// runStack holds the counted runs in progress, innermost last: the
+	// runs inside them share their budgets (runshare.go).
+	runStack []*runFrame
+	// feeds memoizes feedsControl by branch.
+	feeds map[*apt.Branch]bool
 	// probed is what the probe of a DO WHILE that runWhile could not run
 	// found (rankProbe), for loop to apply.
 	probed *rankProbeResult
