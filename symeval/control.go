@@ -714,6 +714,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	}
 	probed := false
 	var searches map[string]search // variables set on pinned iterations only
+	var carried *carriedLoop       // values the iterations hand on, from a slice run
 	if l.Var != "" && l.Iterations == nil && lower.IsKnown() {
 		if t, ok := trips.Single(); ok {
 			if n, isc := t.Int64(); isc {
@@ -761,6 +762,11 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 						defer ev.applyProbe(pr)
 					}
 				}
+				if len(scalars) > 0 || arrays {
+					// Too costly to run: the values the iterations hand
+					// on from a run of their slice alone.
+					carried = ev.carriedValues(l, o, lower, step, n, index)
+				}
 			} else if onRankAlone(t) && l.Step == nil {
 				// A loop whose trip count depends on the rank (do i = 1,
 				// me) and that computes values the counts need (a prefix
@@ -798,6 +804,10 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	// before the loop and at the start of the body (valuedRanges).
 	var preArrs, entryArrs map[string]*arrayState
 	for _, k := range mod {
+		if v, ok := carried.entryOf(k); ok {
+			ev.env.set(k, v)
+			continue
+		}
 		if v, had := ev.env.lookup(k); (v.arr != nil || !had) && lf != nil {
 			// The elements outside the stores' range keep their values
 			// (or, never stored, are undefined).
@@ -909,6 +919,10 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		deck = ev.deckKeys(l)
 	}
 	for _, k := range mod {
+		if v, ok := carried.finalOf(k); ok {
+			ev.env.set(k, v)
+			continue
+		}
 		if kw, ok := deck[k]; ok {
 			// Set from an input deck by keyword: an input, defaulting
 			// to the value before the deck was read.

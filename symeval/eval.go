@@ -311,8 +311,10 @@ type evaluator struct {
 	// runStack holds the counted runs in progress, innermost last: the
 	// runs inside them share their budgets (runshare.go).
 	runStack []*runFrame
-	// feeds memoizes feedsControl by branch.
-	feeds map[*apt.Branch]bool
+	// feeds memoizes feedsControl by branch, carryMemo carrySliceOf by
+	// loop.
+	feeds     map[*apt.Branch]bool
+	carryMemo map[*apt.Loop]*carryMemo
 	// probed is what the probe of a DO WHILE that runWhile could not run
 	// found (rankProbe), for loop to apply.
 	probed *rankProbeResult
@@ -1221,6 +1223,9 @@ func (ev *evaluator) jumpTo(label string, n apt.Node) {
 }
 
 func (ev *evaluator) node(n apt.Node, parent *Occ) {
+	if ev.probeSkip != nil && ev.probeSkip[n] {
+		return // outside the slice a probe or a slice run runs (probeSliceOf, carrySliceOf)
+	}
 	switch n := n.(type) {
 	case *apt.Block:
 		ev.block(n, parent)
@@ -1229,9 +1234,6 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 	case *apt.If:
 		ev.ifNode(n, parent)
 	case *apt.Call:
-		if ev.probeSkip[n] {
-			return // outside the slice a probe runs (probeSliceOf)
-		}
 		o := ev.newOcc(n, parent)
 		saved := ev.stmtOcc
 		ev.stmtOcc = o
