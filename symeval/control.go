@@ -178,6 +178,7 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 	var states []*domainState
 	var passed []apt.Expr // error checks taken as passing (pinPassed)
 	hasElse := false
+	onDataAbove := false // an arm before was taken with a frequency
 	remaining := symbolic.Int(1)
 	exit, back := ev.exitLoop, ev.backLoop
 	ev.exitLoop, ev.backLoop = nil, nil
@@ -267,9 +268,19 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 			}
 			continue
 		}
+		// An arm taken on data (or after one) that changes no control
+		// value: what it meets does not stop a run (feedsControl,
+		// Param.inert).
+		dataArm := (!ok || onDataAbove) && !ev.feedsControl(b)
+		onDataAbove = onDataAbove || !ok
+		if dataArm {
+			ev.inert++
+		}
 		switch {
 		case !ok:
-			ev.freqUses++
+			if !dataArm {
+				ev.freqUses++
+			}
 			p := ev.freqParam(b)
 			f := p.expr().Div(symbolic.Int(100))
 			ev.cur.factor = ev.cur.factor.Mul(f)
@@ -287,6 +298,9 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		ev.arms++
 		ev.walk(b.Body, bo)
 		ev.arms--
+		if dataArm {
+			ev.inert--
+		}
 		outs = append(outs, outcome{cond: c, analysable: ok, env: ev.env, dead: ev.cur.dead, cycled: ev.cur.cycled})
 		states = append(states, ev.cur)
 		if ok && c != nil {
@@ -720,6 +734,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	}
 	probed := false
 	var searches map[string]search // variables set on pinned iterations only
+	var carried *carriedLoop       // values the iterations hand on, from a slice run
 	if l.Var != "" && l.Iterations == nil && lower.IsKnown() {
 		if t, ok := trips.Single(); ok {
 			if n, isc := t.Int64(); isc {
@@ -766,6 +781,11 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 					if pr != nil {
 						defer ev.applyProbe(pr)
 					}
+				}
+				if len(scalars) > 0 || arrays {
+					// Too costly to run: the values the iterations hand
+					// on from a run of their slice alone.
+					carried = ev.carriedValues(l, o, lower, step, n, index)
 				}
 			} else if onRankAlone(t) && l.Step == nil {
 				// A loop whose trip count depends on the rank (do i = 1,
@@ -814,6 +834,10 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	var preArrs, entryArrs map[string]*arrayState
 	for _, k := range mod {
 		if kept[k] {
+			continue
+		}
+		if v, ok := carried.entryOf(k); ok {
+			ev.env.set(k, v)
 			continue
 		}
 		if v, had := ev.env.lookup(k); (v.arr != nil || !had) && lf != nil {
@@ -927,6 +951,10 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		deck = ev.deckKeys(l)
 	}
 	for _, k := range mod {
+		if v, ok := carried.finalOf(k); ok {
+			ev.env.set(k, v)
+			continue
+		}
 		if kw, ok := deck[k]; ok {
 			// Set from an input deck by keyword: an input, defaulting
 			// to the value before the deck was read.

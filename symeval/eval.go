@@ -218,7 +218,8 @@ type evaluator struct {
 	probeSkip map[any]bool
 	localFx   map[*apt.Routine]bool
 	// inert is positive while a value only a variable nothing control
-	// relevant reads receives is evaluated (Param.inert).
+	// relevant reads receives, or an arm on data that changes no control
+	// value, is evaluated (Param.inert).
 	inert int
 	// freshMemo memoizes freshScalars.
 	freshMemo map[*apt.Loop][]string
@@ -289,7 +290,8 @@ type evaluator struct {
 	argvKey string
 	// environ is Options.Env.
 	environ map[string]string
-	// freqUses counts the arms taken with a frequency parameter.
+	// freqUses counts the arms taken with a frequency parameter that may
+	// change values the counts depend on (feedsControl).
 	freqUses int
 	// consts caches the values of literals.
 	consts map[*apt.Const]Value
@@ -308,6 +310,13 @@ type evaluator struct {
 	// runCap, when positive, bounds the node visits of one run below
 	// runBudget (runLimit).
 	runCap int64
+	// runStack holds the counted runs in progress, innermost last: the
+	// runs inside them share their budgets (runshare.go).
+	runStack []*runFrame
+	// feeds memoizes feedsControl by branch, carryMemo carrySliceOf by
+	// loop.
+	feeds     map[*apt.Branch]bool
+	carryMemo map[*apt.Loop]*carryMemo
 	// probed is what the probe of a DO WHILE that runWhile could not run
 	// found (rankProbe), for loop to apply.
 	probed *rankProbeResult
@@ -1236,6 +1245,9 @@ func (ev *evaluator) jumpTo(label string, n apt.Node) {
 }
 
 func (ev *evaluator) node(n apt.Node, parent *Occ) {
+	if ev.probeSkip != nil && ev.probeSkip[n] {
+		return // outside the slice a probe or a slice run runs (probeSliceOf, carrySliceOf)
+	}
 	switch n := n.(type) {
 	case *apt.Block:
 		ev.block(n, parent)
@@ -1244,9 +1256,6 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 	case *apt.If:
 		ev.ifNode(n, parent)
 	case *apt.Call:
-		if ev.probeSkip[n] {
-			return // outside the slice a probe runs (probeSliceOf)
-		}
 		o := ev.newOcc(n, parent)
 		saved := ev.stmtOcc
 		ev.stmtOcc = o
@@ -1806,6 +1815,9 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 			ev.res.Assume = append(ev.res.Assume, symbolic.Rel(ev.nargs.expr(), ">=", symbolic.Int(0)))
 		}
 		return Known(ev.nargs.expr())
+	}
+	if v, ok := ev.signValue(f, args); ok {
+		return v
 	}
 	if fn, ok := intrinsics[name]; ok && len(args) >= fn.min {
 		if v, ok := ev.liftN(args, fn.f); ok {

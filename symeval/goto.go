@@ -102,16 +102,27 @@ func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
 	defer ev.applyProbe(pr)
 	first := seg[0].Base()
 	pos := first.Span.Start()
-	p := ev.newParam("trips_"+routineTag(ev.frame().routine)+"_"+itoa(pos.Line), FromTripCount, pos,
-		"how many times the loop formed by GO TO "+label+" at "+pos.String()+" runs its first statement", false)
-	ev.res.Assume = append(ev.res.Assume, symbolic.Rel(p.expr(), ">=", symbolic.Int(1)))
+	// One parameter per loop, whatever the context it is evaluated in (a
+	// run around it walks it once per iteration), as for a DO loop's trip
+	// count; a loop whose trip count the ranks' runs decide has its own.
+	tag := seg[len(seg)-1] // the GO TO back: a node no DO loop's parameter is keyed by
+	p, reused := ev.tripParams[tag]
+	reused = reused && !probed
+	if !reused {
+		p = ev.newParam("trips_"+routineTag(ev.frame().routine)+"_"+itoa(pos.Line), FromTripCount, pos,
+			"how many times the loop formed by GO TO "+label+" at "+pos.String()+" runs its first statement", false)
+		ev.res.Assume = append(ev.res.Assume, symbolic.Rel(p.expr(), ">=", symbolic.Int(1)))
+	}
 	if probed {
 		setTripRange(p, pr.lo, pr.hi)
-	} else if lo, ok := ev.leastTrips(seg); ok {
-		// Known from below only: the analysis takes the least value and
-		// says so, and asks for it where more runs would matter.
-		p.Lo, p.Default = &lo, &lo
-		p.What += fmt.Sprintf(" (at least %s: its exit waits for a counter that grows by steps)", lo)
+	} else if !reused {
+		if lo, ok := ev.leastTrips(seg); ok {
+			// Known from below only: the analysis takes the least value
+			// and says so, and asks for it where more runs would matter.
+			p.Lo, p.Default = &lo, &lo
+			p.What += fmt.Sprintf(" (at least %s: its exit waits for a counter that grows by steps)", lo)
+		}
+		ev.tripParams[tag] = p
 	}
 	kname := ev.loopVarName("k")
 	k := symbolic.Sym(kname)

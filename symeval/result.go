@@ -106,8 +106,10 @@ type Param struct {
 	ByRank bool
 	// inert is set for a parameter created while evaluating a value only
 	// a variable nothing control relevant reads receives (a message tag
-	// kept for a request's bookkeeping): it cannot move a count, so a run
-	// does not give up for it (paramsSince).
+	// kept for a request's bookkeeping), or inside an arm taken on data
+	// that changes no control value (feedsControl): it cannot move the
+	// values a run computes, so a run does not give up for it
+	// (paramsSince).
 	inert bool
 }
 

@@ -620,16 +620,7 @@ func (ev *evaluator) runOK(l *apt.Loop, trips int64) bool {
 	if debugRuns {
 		fmt.Fprintf(os.Stderr, "runOK %s trips=%d cost=%d total=%d\n", l.Span.Start(), trips, cost, ev.runVisits)
 	}
-	return cost <= runBudget && ev.runVisits+cost <= totalRunBudget && ev.roomForRun(cost)
-}
-
-// runLimit is the node visits one run may make: runBudget, or less while
-// the ranks of a point share it (byRankDO).
-func (ev *evaluator) runLimit() int64 {
-	if ev.runCap > 0 {
-		return ev.runCap
-	}
-	return runBudget
+	return cost <= ev.runLimit() && ev.runVisits+cost <= totalRunBudget && ev.roomForRun(cost)
 }
 
 // roomForRun reports whether a run that makes about n more occurrences
@@ -800,13 +791,22 @@ func (ev *evaluator) runCounted(l *apt.Loop, o *Occ, lo Value, step symbolic.Exp
 	snap := ev.snapshot(o)
 	mod := ev.modified(l.Body)
 	ok := true
+	limit := ev.runLimit()
+	pop := ev.pushRun(snap.visits, limit, trips)
 	ev.runIterations(l, o, trips, func(k int64) bool {
-		if ev.runVisits > totalRunBudget || !ev.roomForRun(0) || ev.runVisits-snap.visits > ev.runLimit() {
+		ev.runTop().k = k
+		if ev.runVisits > totalRunBudget || !ev.roomForRun(0) || ev.runVisits-snap.visits > limit {
+			if debugRuns {
+				fmt.Fprintf(os.Stderr, "run over budget %s at k=%d: visits=%d/%d total=%d/%d room=%v\n", l.Span.Start(), k, ev.runVisits-snap.visits, limit, ev.runVisits, totalRunBudget, ev.roomForRun(0))
+			}
 			ok = false
 			return false
 		}
 		if k > 0 && (!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds+runConds ||
 			ev.paramsSince(snap.params) > runParams || ev.freqUses > snap.freqUses) {
+			if debugRuns {
+				fmt.Fprintf(os.Stderr, "run stopped %s at k=%d: small=%v conds=%d params=%d freq=%d\n", l.Span.Start(), k, ev.smallValues(mod), len(ev.cur.conds)-snap.conds, ev.paramsSince(snap.params), ev.freqUses-snap.freqUses)
+			}
 			ok = false
 			return false
 		}
@@ -817,10 +817,19 @@ func (ev *evaluator) runCounted(l *apt.Loop, o *Occ, lo Value, step symbolic.Exp
 			ev.store(l.Var, v)
 		}
 		return true
+	}, func() {
+		// Where the last iteration ends (not where an EXIT left).
+		if l.Var != "" {
+			after, _ := lift1(lo, func(a symbolic.Expr) (symbolic.Expr, bool) {
+				return a.Add(step.Mul(symbolic.Int(trips))), true
+			})
+			ev.store(l.Var, after)
+		}
 	})
+	pop()
 	if !ok || !ev.smallValues(mod) || ev.paramsSince(snap.params) > runParams || ev.freqUses > snap.freqUses {
 		if debugRuns {
-			fmt.Fprintf(os.Stderr, "run abandoned %s: ok=%v small=%v params=%d conds=%d\n", l.Span.Start(), ok, ev.smallValues(mod), len(ev.res.Params)-snap.params, len(ev.cur.conds)-snap.conds)
+			fmt.Fprintf(os.Stderr, "run abandoned %s: ok=%v small=%v params=%d conds=%d freq=%d\n", l.Span.Start(), ok, ev.smallValues(mod), len(ev.res.Params)-snap.params, len(ev.cur.conds)-snap.conds, ev.freqUses-snap.freqUses)
 			for _, k := range mod {
 				if v := ev.env.get(k); v.IsKnown() && (len(v.Alts) > runValueAlts || v.Alts[0].E.Size() > runValueSize) {
 					fmt.Fprintf(os.Stderr, "   %s = %v\n", k, v.Alts)
@@ -832,12 +841,6 @@ func (ev *evaluator) runCounted(l *apt.Loop, o *Occ, lo Value, step symbolic.Exp
 		}
 		snap.restore(ev, o)
 		return false
-	}
-	if l.Var != "" {
-		after, _ := lift1(lo, func(a symbolic.Expr) (symbolic.Expr, bool) {
-			return a.Add(step.Mul(symbolic.Int(trips))), true
-		})
-		ev.store(l.Var, after)
 	}
 	return true
 }
@@ -1418,8 +1421,9 @@ func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
 	snap := ev.snapshot(o)
 	mod := ev.modified(l.Body)
 	ok := true
+	limit := ev.runLimit()
 	ev.runIterations(l, o, -1, func(k int64) bool {
-		if k > maxRunTrips || ev.runVisits-snap.visits > ev.runLimit() || ev.runVisits > totalRunBudget || !ev.roomForRun(0) ||
+		if k > maxRunTrips || ev.runVisits-snap.visits > limit || ev.runVisits > totalRunBudget || !ev.roomForRun(0) ||
 			!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds ||
 			ev.paramsSince(snap.params) > runParams || ev.freqUses > snap.freqUses {
 			// Every test must be decided: a loop whose exit depends on
@@ -1442,7 +1446,7 @@ func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
 			}
 		}
 		return true
-	})
+	}, nil)
 	if !ok {
 		if debugRuns {
 			fmt.Fprintf(os.Stderr, "while run abandoned %s: visits=%d small=%v params=%d conds=%d freq=%d\n", l.Span.Start(), ev.runVisits, ev.smallValues(mod),
@@ -1461,8 +1465,11 @@ func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
 // (at most trips times when trips >= 0), with EXIT and CYCLE as jumps to the
 // loop's end and the iteration's. The loop's iterations are the domains the
 // iterations started in (Occ.Iters): earlier iterations may have narrowed
-// them, a path that left the loop taking no further iterations.
-func (ev *evaluator) runIterations(l *apt.Loop, o *Occ, trips int64, next func(k int64) bool) {
+// them, a path that left the loop taking no further iterations. ended, if
+// not nil, runs on the paths that finished every iteration, before those
+// an EXIT took rejoin them (a DO variable is lo + trips*step there, and
+// where it was on the others).
+func (ev *evaluator) runIterations(l *apt.Loop, o *Occ, trips int64, next func(k int64) bool, ended func()) {
 	ev.running++
 	defer func() { ev.running-- }()
 	if o.Iters == nil {
@@ -1499,6 +1506,9 @@ func (ev *evaluator) runIterations(l *apt.Loop, o *Occ, trips int64, next func(k
 	fr.entries = fr.entries[:len(fr.entries)-1]
 	fr.loopFrames = fr.loopFrames[:len(fr.loopFrames)-1]
 	fr.runs = fr.runs[:len(fr.runs)-1]
+	if ended != nil && !ev.cur.dead {
+		ended()
+	}
 	if len(ev.cur.pending[rs.exit]) > 0 {
 		ev.rejoin(rs.exit)
 	}
@@ -1528,6 +1538,7 @@ func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
 	}
 	snap := ev.snapshot(parent)
 	mod := ev.modified(seg)
+	limit := ev.runLimit()
 	ev.running++
 	defer func() { ev.running-- }()
 	var k int64
@@ -1535,7 +1546,7 @@ func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
 	// ends in pass k (rankProbe reads it).
 	defer func() { ev.lastTrips = k + 1 }()
 	for k = 0; ; k++ {
-		if k > maxRunTrips || ev.runVisits-snap.visits > ev.runLimit() || ev.runVisits > totalRunBudget || !ev.roomForRun(0) ||
+		if k > maxRunTrips || ev.runVisits-snap.visits > limit || ev.runVisits > totalRunBudget || !ev.roomForRun(0) ||
 			!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds ||
 			ev.paramsSince(snap.params) > runParams || ev.freqUses > snap.freqUses || ev.err != nil {
 			// A loop whose exit is not decided at each test (it depends
