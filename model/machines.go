@@ -202,13 +202,13 @@ var nominalNode = &Memory{
 	CPUs: 64, Line: 64,
 	Levels: []MemLevel{
 		{Name: "L1", Size: 48 << 10, Shared: 1, Ways: 12, One: 1e-11, All: 1e-11,
-			StrideOne: 0.2e-9, StrideAll: 0.2e-9, GatherOne: 0.3e-9, GatherAll: 0.3e-9},
+			StrideOne: 0.3e-9, StrideAll: 0.3e-9, WalkOne: 0.3e-9, WalkAll: 0.3e-9, GatherOne: 0.3e-9, GatherAll: 0.3e-9},
 		{Name: "L2", Size: 1 << 20, Shared: 1, Ways: 16, One: 2e-11, All: 2e-11,
-			StrideOne: 0.5e-9, StrideAll: 1e-9, GatherOne: 0.6e-9, GatherAll: 1e-9},
+			StrideOne: 0.6e-9, StrideAll: 1e-9, WalkOne: 0.5e-9, WalkAll: 0.8e-9, GatherOne: 0.6e-9, GatherAll: 1e-9},
 		{Name: "L3", Size: 32 << 20, Shared: 8, Ways: 16, One: 3.3e-11, All: 6.7e-11,
-			StrideOne: 0.8e-9, StrideAll: 2e-9, GatherOne: 0.8e-9, GatherAll: 2e-9},
+			StrideOne: 0.8e-9, StrideAll: 2e-9, WalkOne: 0.7e-9, WalkAll: 1.5e-9, GatherOne: 0.8e-9, GatherAll: 2e-9},
 		{Name: "memory", One: 5e-11, All: 3.3e-10,
-			StrideOne: 5e-9, StrideAll: 20e-9, GatherOne: 7e-9, GatherAll: 20e-9},
+			StrideOne: 5e-9, StrideAll: 20e-9, WalkOne: 4e-9, WalkAll: 16e-9, GatherOne: 7e-9, GatherAll: 20e-9},
 	},
 	Source: "mkvet nominal default (measure with mkvet membench -o)",
 }

@@ -68,6 +68,12 @@ type MemLevel struct {
 	// processor accessing. 0 when not measured.
 	StrideOne float64 `json:"stride_one,omitempty"`
 	StrideAll float64 `json:"stride_all,omitempty"`
+	// WalkOne and WalkAll are the seconds per access of a strided loop
+	// whose planes the TLB holds (a walk across a few dozen planes, then
+	// the next line of each): the processor's stride prefetching serves
+	// it, where Stride's every access touches a page the TLB does not hold.
+	WalkOne   float64 `json:"walk_one,omitempty"`
+	WalkAll   float64 `json:"walk_all,omitempty"`
 	GatherOne float64 `json:"gather_one,omitempty"`
 	GatherAll float64 `json:"gather_all,omitempty"`
 }
@@ -78,9 +84,18 @@ type Pattern int
 // The patterns, each measured by a kernel of mkvet membench.
 const (
 	Stream Pattern = iota + 1 // consecutive addresses (triad): seconds per byte
-	Stride                    // one access per line, a stride apart: seconds per access
+	Stride                    // one access per line, a page the TLB does not hold each: seconds per access
 	Gather                    // one access per line, in no order: seconds per access
+	Walk                      // one access per line, a stride apart across planes the TLB holds: seconds per access
 )
+
+// TLBPages is how many pages a strided walk may cross before it moves on
+// and still find their translations: a first-level data TLB's 64 entries
+// (as current x86-64 and AArch64 cores have, give or take a few).
+const TLBPages = 64
+
+// PageBytes is the page a walk's TLB reach is counted in.
+const PageBytes = 4096
 
 // Time is the time of one unit of pattern pat from level i with procs
 // processes on the node (a byte for Stream, an access for the others),
@@ -95,6 +110,8 @@ func (m *Memory) Time(pat Pattern, i, procs int) float64 {
 		one, all = l.StrideOne, l.StrideAll
 	case Gather:
 		one, all = l.GatherOne, l.GatherAll
+	case Walk:
+		one, all = l.WalkOne, l.WalkAll
 	}
 	if m.OnNode(procs) > 1 {
 		return all
@@ -109,7 +126,7 @@ func (m *Memory) Patterned() bool {
 		return false
 	}
 	for _, l := range m.Levels {
-		if l.StrideOne <= 0 || l.StrideAll <= 0 || l.GatherOne <= 0 || l.GatherAll <= 0 {
+		if l.StrideOne <= 0 || l.StrideAll <= 0 || l.GatherOne <= 0 || l.GatherAll <= 0 || l.WalkOne <= 0 || l.WalkAll <= 0 {
 			return false
 		}
 	}
@@ -424,7 +441,7 @@ func ParseMembench(file string, r io.Reader) (map[string]map[int64]float64, erro
 }
 
 // membenchKernels are the kernels of mkvet membench.
-var membenchKernels = []string{"triad", "stride", "gather", "chase", "unit"}
+var membenchKernels = []string{"triad", "stride", "walk", "gather", "chase", "unit"}
 
 // LevelsFromLatency builds the levels of a hierarchy no processor tree
 // describes from the latencies of a random walk (membench's chase kernel)
@@ -520,7 +537,7 @@ func (m *Memory) Validate() error {
 			return fmt.Errorf("levels[%d].shared: %d is negative", i, l.Shared)
 		case l.Ways < 0:
 			return fmt.Errorf("levels[%d].ways: %d is negative", i, l.Ways)
-		case !finiteTimes(l.One, l.All, l.StrideOne, l.StrideAll, l.GatherOne, l.GatherAll):
+		case !finiteTimes(l.One, l.All, l.StrideOne, l.StrideAll, l.GatherOne, l.GatherAll, l.WalkOne, l.WalkAll):
 			return fmt.Errorf("levels[%d]: streaming times must be finite and not negative", i)
 		}
 	}

@@ -2,8 +2,8 @@ package model
 
 import (
 	"bytes"
-	"math"
 	"encoding/json"
+	"math"
 	"regexp"
 	"strings"
 	"testing"
@@ -168,7 +168,7 @@ func exerciseMemory(t *testing.T, m *Memory) {
 				if l := m.LevelStrided(b, p, s); l < 0 || l >= len(m.Levels) {
 					t.Fatalf("LevelStrided(%v, %d, %d) = %d", b, p, s, l)
 				}
-				for _, pat := range []Pattern{Stream, Stride, Gather} {
+				for _, pat := range []Pattern{Stream, Stride, Walk, Gather} {
 					if v := m.TimeStrided(pat, b, p, s); math.IsNaN(v) || v < 0 {
 						t.Fatalf("TimeStrided(%v, %v, %d, %d) = %v", pat, b, p, s, v)
 					}

@@ -514,8 +514,10 @@ func (r *reader) memory(v *jvalue, field string) *Memory {
 				var l MemLevel
 				lpath := fmt.Sprintf("%s[%d]", path, i)
 				times := map[string]*float64{"stream": &l.One, "stream_all": &l.All, "stride": &l.StrideOne,
-					"stride_all": &l.StrideAll, "gather": &l.GatherOne, "gather_all": &l.GatherAll}
-				r.object(lv, lpath, []string{"name", "size", "shared", "ways", "stream", "stream_all", "stride", "stride_all", "gather", "gather_all"},
+					"stride_all": &l.StrideAll, "gather": &l.GatherOne, "gather_all": &l.GatherAll,
+					"walk": &l.WalkOne, "walk_all": &l.WalkAll}
+				r.object(lv, lpath, []string{"name", "size", "shared", "ways", "stream", "stream_all", "stride", "stride_all",
+					"walk", "walk_all", "gather", "gather_all"},
 					func(k string, val *jvalue, path string) {
 						switch k {
 						case "name":

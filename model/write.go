@@ -40,6 +40,8 @@ type (
 		StreamAll string `json:"stream_all,omitempty"`
 		Stride    string `json:"stride,omitempty"`
 		StrideAll string `json:"stride_all,omitempty"`
+		Walk      string `json:"walk,omitempty"`
+		WalkAll   string `json:"walk_all,omitempty"`
 		Gather    string `json:"gather,omitempty"`
 		GatherAll string `json:"gather_all,omitempty"`
 	}
@@ -171,6 +173,7 @@ func (p *Profile) WriteJSON(w io.Writer) error {
 			jl := jsonMemLevel{Name: l.Name, Shared: l.Shared, Ways: l.Ways,
 				Stream: fmtFloat(l.One, FormatPerByte), StreamAll: fmtFloat(l.All, FormatPerByte),
 				Stride: fmtFloat(l.StrideOne, FormatDuration), StrideAll: fmtFloat(l.StrideAll, FormatDuration),
+				Walk: fmtFloat(l.WalkOne, FormatDuration), WalkAll: fmtFloat(l.WalkAll, FormatDuration),
 				Gather: fmtFloat(l.GatherOne, FormatDuration), GatherAll: fmtFloat(l.GatherAll, FormatDuration)}
 			if l.Size > 0 {
 				jl.Size = fmtBytes(symbolic.RatInt(l.Size))

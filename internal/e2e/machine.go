@@ -54,8 +54,8 @@ func describe(m *model.Memory) string {
 		if l.Size > 0 {
 			s += " " + model.FormatBytes(float64(l.Size))
 		}
-		s += fmt.Sprintf(" %.1f/%.1f GB/s, stride %.2f/%.2f ns, gather %.2f/%.2f ns",
-			1e-9/l.One, 1e-9/l.All, 1e9*l.StrideOne, 1e9*l.StrideAll, 1e9*l.GatherOne, 1e9*l.GatherAll)
+		s += fmt.Sprintf(" %.1f/%.1f GB/s, walk %.2f/%.2f ns, stride %.2f/%.2f ns, gather %.2f/%.2f ns",
+			1e-9/l.One, 1e-9/l.All, 1e9*l.WalkOne, 1e9*l.WalkAll, 1e9*l.StrideOne, 1e9*l.StrideAll, 1e9*l.GatherOne, 1e9*l.GatherAll)
 	}
 	return s
 }

@@ -95,7 +95,7 @@ func Measure(ctx context.Context, opt Options) (*Node, error) {
 		m.CPUs = runtime.NumCPU()
 	}
 	sizes := m.MembenchSizes()
-	for _, kernel := range []string{"triad", "stride", "gather"} {
+	for _, kernel := range []string{"triad", "stride", "walk", "gather"} {
 		one, err := b.run(kernel, sizes, 1)
 		if err != nil {
 			return nil, err
@@ -116,6 +116,8 @@ func Measure(ctx context.Context, opt Options) (*Node, error) {
 				l.One, l.All = one[0][s], slowest
 			case "stride":
 				l.StrideOne, l.StrideAll = one[0][s], slowest
+			case "walk":
+				l.WalkOne, l.WalkAll = one[0][s], slowest
 			case "gather":
 				l.GatherOne, l.GatherAll = one[0][s], slowest
 			}

@@ -71,6 +71,7 @@ type Result struct {
 
 // iteration is one iteration's data transfer of a stream at one rank.
 type iteration struct {
+	trips   float64   // the loop's trips per entry it was priced with
 	secs    float64   // data seconds
 	byLevel []float64 // seconds by level
 	ws      []float64 // the largest working set served by each level
@@ -117,11 +118,18 @@ func (m Machine) At(r *cost.Report, pt *cost.Point) *Result {
 				}
 				core := s.Core.Float64() * m.Unit
 				byRank := mentionsRank(s)
+				nv := pt.Nodes[n]
 				var it1 iteration
 				for rk := range np {
-					if rk == 0 || byRank {
+					// The loop's trips per entry: how far a strided walk goes
+					// before the enclosing loop moves it on.
+					trips := 0.0
+					if c := nv.Count.PerRank[rk]; c > 0 {
+						trips = nv.Iterations.PerRank[rk] / c
+					}
+					if rk == 0 || byRank || trips != it1.trips {
 						env[cost.Rank] = symbolic.RatInt(int64(rk))
-						it1 = m.iteration(s, env, procs)
+						it1 = m.iteration(s, env, procs, trips)
 						if it1.why != "" && lp.Unpriced == "" {
 							lp.Unpriced = it1.why
 						}
@@ -196,14 +204,15 @@ func mentionsRank(s cost.Stream) bool {
 // processes on the node, each at the time membench measures for its
 // pattern from the level its working set is in (a rate end to end, from
 // that level to the processor): a stream that moves by less than a line
-// costs its bytes at the level's streaming time; one that moves by a line or more costs a strided
-// access, or, when an enclosing loop comes back for the line's other
-// elements while a nearer level holds it, its element at the far level's
+// costs its bytes at the level's streaming time; one that moves by a line
+// or more costs a strided access (a walk's where the pages the loop's trips
+// cross fit the TLB), or, when an enclosing loop comes back for the line's
+// other elements while a nearer level holds it, its element at the far level's
 // streaming time and a strided access at the near one; an indirect access
 // costs a gathered access from the level its array fits in.
-func (m Machine) iteration(s cost.Stream, env map[string]symbolic.Rat, procs int) iteration {
+func (m Machine) iteration(s cost.Stream, env map[string]symbolic.Rat, procs int, trips float64) iteration {
 	nl := len(m.Mem.Levels)
-	out := iteration{byLevel: make([]float64, nl), ws: make([]float64, nl)}
+	out := iteration{trips: trips, byLevel: make([]float64, nl), ws: make([]float64, nl)}
 	fp, fpOK := s.Footprint.FootprintBytes(env)
 	line := float64(m.Mem.LineBytes())
 	// Two classes of transfer: streams, which share the levels'
@@ -263,17 +272,24 @@ func (m Machine) iteration(s cost.Stream, env map[string]symbolic.Rat, procs int
 			if a.StrideKnown && stride == math.Trunc(stride) && stride < 1<<62 {
 				s = int64(stride)
 			}
+			// A walk whose pages the TLB holds before the enclosing loop
+			// moves it on (trips of a few dozen planes) is a walk; one
+			// that runs across more pages misses the TLB on every access.
+			pat := model.Stride
+			if trips > 0 && a.StrideKnown && trips*math.Max(1, stride/model.PageBytes) <= model.TLBPages {
+				pat = model.Walk
+			}
 			if a.LineReuse != nil {
 				if v, err := a.LineReuse.Eval(env); err == nil {
 					near := math.Abs(v.Float64())
 					if m.Mem.LevelStrided(near, procs, s) < m.Mem.LevelStrided(ws, procs, s) {
 						charge(model.Stream, ws, float64(a.Elem), 0)
-						charge(model.Stride, near, 1, s)
+						charge(pat, near, 1, s)
 						continue
 					}
 				}
 			}
-			charge(model.Stride, ws, 1, s)
+			charge(pat, ws, 1, s)
 		}
 	}
 	c := 0
@@ -351,7 +367,7 @@ func (m Machine) limitStall(s cost.Stream, procs int) (symbolic.Piecewise, bool)
 		}
 		lim.Accesses = append(lim.Accesses, a)
 	}
-	it := m.iteration(lim, nil, procs)
+	it := m.iteration(lim, nil, procs, 0) // walks as long as the sizes: the TLB misses
 	stall := it.secs - s.Core.Float64()*m.Unit
 	if !(stall > 0) {
 		return symbolic.Piecewise{}, false

@@ -4,8 +4,8 @@
 !   kernels KERNEL N REPS
 !
 ! KERNEL is copy (y = x over two arrays of N doubles: contiguous), plane
-! (b(k) = b(k) + a(i,j,k) over a(8,N,N): the innermost loop strides by a
-! plane of N*64 bytes) or gather (y(i) = y(i) + x(idx(i)) over N doubles
+! (b(k) = b(k) + a(i,j,k) over a(16,N,N): the innermost loop strides by a
+! plane of N*128 bytes, a page or more from N = 32) or gather (y(i) = y(i) + x(idx(i)) over N doubles
 ! with idx a random permutation: indirect). It prints the seconds one
 ! repetition of the kernel takes, the least over REPS repetitions.
 program kernels
@@ -71,7 +71,7 @@ subroutine run_plane(n, reps)
   double precision, allocatable :: a(:,:,:), b(:)
   double precision :: best, t
   integer :: r
-  allocate (a(8, n, n), b(n))
+  allocate (a(16, n, n), b(n))
   a = 1.0d0
   b = 0.0d0
   best = huge(best)
@@ -92,10 +92,10 @@ end subroutine run_plane
 subroutine plane(n, a, b)
   implicit none
   integer, intent(in) :: n
-  double precision, intent(in) :: a(8, n, n)
+  double precision, intent(in) :: a(16, n, n)
   double precision, intent(inout) :: b(n)
   integer :: i, j, k
-  do i = 1, 8
+  do i = 1, 16
     do j = 1, n
       do k = 1, n
         b(k) = b(k) + a(i, j, k)

@@ -17,6 +17,11 @@
  *           per access;
  *   gather  the same loop with idx a random permutation of the lines of x
  *           (a sparse product's independent loads): seconds per access;
+ *   walk    y[k] += x[k*plane + o], a walk across PLANES planes of the
+ *           working set inside a loop over the lines o of a plane, one
+ *           access a line: the strided access of a loop whose planes fit
+ *           the TLB (stride above touches a page the TLB does not hold on
+ *           every access): seconds per access;
  *   chase   a walk of a random cycle through the lines of the working set,
  *           each load's address read by the previous load: seconds per
  *           access, the latency of the level (used to find the levels
@@ -38,6 +43,11 @@
 
 #define LINE 64
 #define STRIDE (16 * 4096 + LINE)
+
+/* PLANES is how many planes the walk crosses before it moves to the next
+ * line: as many pages as a loop across the planes of a block of a 3-D
+ * array touches, fewer than a first-level TLB holds. */
+#define PLANES 32
 
 static double now(void)
 {
@@ -66,6 +76,19 @@ __attribute__((noipa)) static double gather(double *restrict y, const double *re
 	for (long i = 0; i < n; i++)
 		y[i] += x[idx[i]];
 	return y[n / 2];
+}
+
+/* planewalk is the loop shape of a walk across the planes of an array,
+ * y[k] += x[k*plane + o] over k inside a loop over o, one double of x a
+ * line (o steps by a line): a plane apart within the inner loop, the next
+ * line of each plane on the next outer iteration. */
+__attribute__((noipa)) static double planewalk(double *restrict y, const double *restrict x, long planes, long plane)
+{
+	const long w = LINE / sizeof(double);
+	for (long o = 0; o < plane; o++)
+		for (long k = 0; k < planes; k++)
+			y[k] += x[(k * plane + o) * w];
+	return y[planes / 2];
 }
 
 __attribute__((noipa)) static void *chase(void **p, long n)
@@ -229,6 +252,36 @@ static double measure(const char *kernel, long bytes, int trials, double *sink)
 	if (!perm)
 		return -1;
 	shuffle(perm, lines);
+	if (strcmp(kernel, "walk") == 0) {
+		/* A walk across PLANES planes of the working set, each a whole,
+		 * odd number of lines (no power-of-two stride, whose conflicts
+		 * in the caches' sets are priced apart). */
+		long planes = PLANES, plane = lines / PLANES;
+		if (plane % 2 == 0)
+			plane--;
+		if (plane < 1)
+			plane = 1, planes = lines;
+		double *x = malloc(lines * LINE), *y = calloc(planes, sizeof(double));
+		if (!x || !y)
+			return -1;
+		for (long i = 0; i < lines * (LINE / (long)sizeof(double)); i++)
+			x[i] = i & 7;
+		long n = planes * plane;
+		long sweeps = 20000000L / n;
+		if (sweeps < 2)
+			sweeps = 2;
+		*sink += planewalk(y, x, planes, plane);
+		for (int t = 0; t < trials; t++) {
+			double t0 = now();
+			for (long r = 0; r < sweeps; r++)
+				*sink += planewalk(y, x, planes, plane);
+			double dt = (now() - t0) / ((double)sweeps * n);
+			if (t == 0 || dt < best)
+				best = dt;
+		}
+		free(x), free(y), free(perm);
+		return best;
+	}
 	if (strcmp(kernel, "gather") == 0 || strcmp(kernel, "stride") == 0) {
 		/* Both run y[k] += x[idx[k]], one double of x a line: idx walks
 		 * the lines in a random order (gather) or STRIDE bytes apart
@@ -291,7 +344,7 @@ static double measure(const char *kernel, long bytes, int trials, double *sink)
 int main(int argc, char **argv)
 {
 	if (argc < 4) {
-		fprintf(stderr, "usage: membench TRIALS triad|stride|gather|chase|unit BYTES...\n");
+		fprintf(stderr, "usage: membench TRIALS triad|stride|walk|gather|chase|unit BYTES...\n");
 		return 2;
 	}
 	int trials = atoi(argv[1]);
