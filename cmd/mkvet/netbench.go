@@ -8,13 +8,13 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/mkvet/mkvet/internal/tool"
 	"github.com/mkvet/mkvet/model"
 )
 
@@ -242,24 +242,9 @@ func fmtBandwidth(secPerByte float64) string {
 	return fmt.Sprintf("%.0f B/s", bw)
 }
 
-// runTool runs argv in dir and returns its standard output; a failure
-// carries the command and its standard error.
+// runTool runs argv in dir and returns its standard output (tool.Run).
 func runTool(ctx context.Context, dir string, argv []string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = dir
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(errb.String())
-		if len(msg) > 2000 {
-			msg = msg[:2000] + "..."
-		}
-		if ctx.Err() != nil {
-			err = ctx.Err()
-		}
-		return nil, fmt.Errorf("%s: %w\n%s", strings.Join(argv, " "), err, msg)
-	}
-	return out.Bytes(), nil
+	return tool.Run(ctx, dir, argv)
 }
 
 // substituteExe puts exe where the launcher says {exe}, or at its end.

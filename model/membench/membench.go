@@ -10,13 +10,13 @@ import (
 	"math"
 	"math/big"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/mkvet/mkvet/internal/tool"
 	"github.com/mkvet/mkvet/model"
 	"github.com/mkvet/mkvet/symbolic"
 )
@@ -77,7 +77,7 @@ func Measure(ctx context.Context, opt Options) (*Node, error) {
 		return nil, err
 	}
 	build := append(append([]string(nil), opt.Compiler...), "-O2", "-o", exe, src)
-	if _, err := run(ctx, dir, build); err != nil {
+	if _, err := tool.Run(ctx, dir, build); err != nil {
 		return nil, fmt.Errorf("building the memory benchmark: %v", err)
 	}
 	b := &bench{ctx: ctx, dir: dir, exe: exe, trials: opt.Trials}
@@ -175,7 +175,7 @@ func (b *bench) run(kernel string, sizes []int64, procs int) ([]map[int64]float6
 	var wg sync.WaitGroup
 	for i := range procs {
 		wg.Go(func() {
-			out, err := run(b.ctx, b.dir, argv)
+			out, err := tool.Run(b.ctx, b.dir, argv)
 			if err != nil {
 				errs[i] = err
 				return
@@ -229,24 +229,4 @@ func (b *bench) levelsByLatency() (*model.Memory, error) {
 		return nil, fmt.Errorf("finding the cache levels: %v", err)
 	}
 	return &model.Memory{CPUs: runtime.NumCPU(), Levels: levels}, nil
-}
-
-// run runs argv in dir and returns its standard output; an error carries
-// its standard error.
-func run(ctx context.Context, dir string, argv []string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = dir
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(errb.String())
-		if len(msg) > 2000 {
-			msg = msg[:2000] + "..."
-		}
-		if ctx.Err() != nil {
-			err = ctx.Err()
-		}
-		return nil, fmt.Errorf("%s: %w\n%s", strings.Join(argv, " "), err, msg)
-	}
-	return out.Bytes(), nil
 }

@@ -33,7 +33,7 @@ subroutine run_copy(n, reps)
   implicit none
   integer, intent(in) :: n, reps
   double precision, allocatable :: x(:), y(:)
-  double precision :: best, t
+  double precision :: best, t, now
   integer :: r
   allocate (x(n), y(n))
   x = 1.0d0
@@ -46,12 +46,6 @@ subroutine run_copy(n, reps)
     x(1 + mod(r, n)) = y(1) + 1.0d0
   end do
   print '(a, es12.5, es12.5)', 'copy', best, y(n)
-contains
-  double precision function now()
-    integer(8) :: c, rate
-    call system_clock(c, rate)
-    now = dble(c) / dble(rate)
-  end function now
 end subroutine run_copy
 
 subroutine copy(n, x, y)
@@ -69,7 +63,7 @@ subroutine run_plane(n, reps)
   implicit none
   integer, intent(in) :: n, reps
   double precision, allocatable :: a(:,:,:), b(:)
-  double precision :: best, t
+  double precision :: best, t, now
   integer :: r
   allocate (a(16, n, n), b(n))
   a = 1.0d0
@@ -81,12 +75,6 @@ subroutine run_plane(n, reps)
     best = min(best, now() - t)
   end do
   print '(a, es12.5, es12.5)', 'plane', best, b(n)
-contains
-  double precision function now()
-    integer(8) :: c, rate
-    call system_clock(c, rate)
-    now = dble(c) / dble(rate)
-  end function now
 end subroutine run_plane
 
 subroutine plane(n, a, b)
@@ -109,7 +97,7 @@ subroutine run_gather(n, reps)
   integer, intent(in) :: n, reps
   double precision, allocatable :: x(:), y(:)
   integer, allocatable :: idx(:)
-  double precision :: best, t
+  double precision :: best, t, now
   integer :: r, i, j, k
   integer(8) :: s
   allocate (x(n), y(n), idx(n))
@@ -135,12 +123,6 @@ subroutine run_gather(n, reps)
     best = min(best, now() - t)
   end do
   print '(a, es12.5, es12.5)', 'gather', best, y(n)
-contains
-  double precision function now()
-    integer(8) :: c, rate
-    call system_clock(c, rate)
-    now = dble(c) / dble(rate)
-  end function now
 end subroutine run_gather
 
 subroutine gather(n, x, y, idx)
@@ -153,3 +135,11 @@ subroutine gather(n, x, y, idx)
     y(i) = y(i) + x(idx(i))
   end do
 end subroutine gather
+
+! now is the wall clock in seconds.
+double precision function now()
+  implicit none
+  integer(8) :: c, rate
+  call system_clock(c, rate)
+  now = dble(c) / dble(rate)
+end function now
