@@ -894,7 +894,9 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	nj := ev.frame().jumps
 	savedExit := ev.doExit
 	ev.doExit = doExit
+	endRange := ev.rangeLoop(index, trips)
 	ev.walk(l.Body, o)
+	endRange()
 	ev.doExit = savedExit
 	if rankNote != "" {
 		markInexact(o, rankNote)
