@@ -206,8 +206,8 @@ func (ev *evaluator) carriedArray(pre Value, vals []Value, idx symbolic.Expr) (V
 
 // affinePieces writes ns, the values at idx = 0, 1, ..., as alternatives:
 // each maximal run of consecutive iterations over which the value is
-// a + b*idx is one, guarded by its range of idx. It fails beyond maxAlts
-// alternatives.
+// a + b*idx is one, guarded by its range of idx: a table of idx
+// (pieceTable). It fails beyond maxPieceAlts alternatives.
 func affinePieces(ns []int64, idx symbolic.Expr) ([]Alt, bool) {
 	var alts []Alt
 	for i := 0; i < len(ns); {
@@ -226,7 +226,7 @@ func affinePieces(ns []int64, idx symbolic.Expr) ([]Alt, bool) {
 			g = nil
 		}
 		alts = append(alts, Alt{Guard: g, E: e})
-		if len(alts) > maxAlts {
+		if len(alts) > maxPieceAlts {
 			return nil, false
 		}
 		i = j

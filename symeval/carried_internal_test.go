@@ -167,10 +167,10 @@ func TestAffinePieces(t *testing.T) {
 	}
 	// A sequence with more runs than alternatives allow has none.
 	var zigzag []int64
-	for i := range 2*maxAlts + 4 {
+	for i := range 2*maxPieceAlts + 4 {
 		zigzag = append(zigzag, int64(i%2)*int64(i))
 	}
 	if _, ok := affinePieces(zigzag, k); ok {
-		t.Errorf("%v: pieces beyond maxAlts", zigzag)
+		t.Errorf("%v: pieces beyond maxPieceAlts", zigzag)
 	}
 }

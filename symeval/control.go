@@ -95,10 +95,16 @@ func (ev *evaluator) closedInt(v Value, pos apt.Pos) Value {
 	return v
 }
 
-// relation builds "a op b" over every pair of alternatives.
+// relation builds "a op b" over every pair of alternatives, or, where
+// they are too many, stretch by stretch over tables of one variable
+// (relationPieces).
 func relation(a, b Value, op apt.Op) (counting.Formula, bool) {
-	if !a.IsKnown() || !b.IsKnown() || len(a.Alts)*len(b.Alts) > maxAlts {
+	if !a.IsKnown() || !b.IsKnown() {
 		return nil, false
+	}
+	if len(a.Alts)*len(b.Alts) > maxAlts {
+		// Tables of one variable: stretch by stretch.
+		return relationPieces(a, b, op)
 	}
 	var out counting.Or
 	for _, x := range a.Alts {
@@ -109,7 +115,7 @@ func relation(a, b Value, op apt.Op) (counting.Formula, bool) {
 			} else {
 				r = rel(x.E, relOps[op], y.E)
 			}
-			out = append(out, and(x.Guard, y.Guard, r))
+			out = append(out, simplifyGuard(and(x.Guard, y.Guard, r)))
 		}
 	}
 	f := or(out...)
@@ -888,7 +894,9 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	nj := ev.frame().jumps
 	savedExit := ev.doExit
 	ev.doExit = doExit
+	endRange := ev.rangeLoop(index, trips)
 	ev.walk(l.Body, o)
+	endRange()
 	ev.doExit = savedExit
 	if rankNote != "" {
 		markInexact(o, rankNote)

@@ -317,6 +317,9 @@ type evaluator struct {
 	// loop.
 	feeds     map[*apt.Branch]bool
 	carryMemo map[*apt.Loop]*carryMemo
+	// ranges holds the values of the domain variables of the loops whose
+	// bodies are being walked, innermost last (ranged.go).
+	ranges []varRange
 	// probed is what the probe of a DO WHILE that runWhile could not run
 	// found (rankProbe), for loop to apply.
 	probed *rankProbeResult
@@ -1121,7 +1124,7 @@ func (ev *evaluator) assignKey(k string, v Value) {
 		ev.env.del(k)
 		return
 	}
-	ev.env.set(k, ev.pruneRanks(v))
+	ev.env.set(k, ev.foldRanged(ev.pruneRanks(v)))
 }
 
 // parsedArgs is the highest k for which the program parses argv[k] into

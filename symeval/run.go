@@ -886,7 +886,7 @@ func (ev *evaluator) smallValues(keys []string) bool {
 		if !ok || !v.IsKnown() {
 			continue
 		}
-		if len(v.Alts) > runValueAlts && !ev.rankTable(v) {
+		if len(v.Alts) > runValueAlts && !ev.rankTable(v) && !pieceTable(v.Alts) {
 			return false
 		}
 		for _, a := range v.Alts {

@@ -5,6 +5,7 @@ import (
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/symbolic"
 	"os"
+	"slices"
 )
 
 // maxAlts bounds the alternatives a value may hold; a value with more becomes
@@ -26,6 +27,9 @@ const maxRankAlts = 64
 func (ev *evaluator) fits(out []Alt) bool {
 	if len(out) <= maxAlts {
 		return guardsSmall(out)
+	}
+	if pieceTable(out) {
+		return true
 	}
 	if _, ok := ev.values[Size]; !ok || len(out) > maxRankAlts {
 		return false
@@ -113,7 +117,7 @@ func lift2(a, b Value, op func(x, y symbolic.Expr) (symbolic.Expr, bool)) (Value
 	if !ok {
 		return Value{}, false
 	}
-	return Value{Alts: out, deck: a.deck || b.deck}, len(out) <= maxAlts && guardsSmall(out)
+	return Value{Alts: out, deck: a.deck || b.deck}, fitsValue(out)
 }
 
 // lift2 is the package function lift2 where a point may tell more: where
@@ -334,6 +338,12 @@ func lift2Alts(a, b Value, op func(x, y symbolic.Expr) (symbolic.Expr, bool)) ([
 	if !a.IsKnown() || !b.IsKnown() {
 		return nil, false
 	}
+	if len(a.Alts)*len(b.Alts) > maxAlts || len(a.Alts)+len(b.Alts) > 2 && (isTable(a) || isTable(b)) {
+		// Tables of one variable: stretch by stretch.
+		if out, ok := liftPieces([]Value{a, b}, func(xs []symbolic.Expr) (symbolic.Expr, bool) { return op(xs[0], xs[1]) }); ok {
+			return out, true
+		}
+	}
 	if len(a.Alts)*len(b.Alts) > maxCombos {
 		return nil, false
 	}
@@ -351,7 +361,7 @@ func lift2Alts(a, b Value, op func(x, y symbolic.Expr) (symbolic.Expr, bool)) ([
 			}
 			var g counting.Formula
 			if ga != nil {
-				g = andPair(ga[i], gb[j])
+				g = simplifyGuard(andPair(ga[i], gb[j]))
 			} else {
 				g = and(x.Guard, y.Guard)
 			}
@@ -375,7 +385,7 @@ func liftN(vs []Value, op func([]symbolic.Expr) (symbolic.Expr, bool)) (Value, b
 	if !ok {
 		return Value{}, false
 	}
-	return Value{Alts: out, deck: anyDeck(vs)}, len(out) <= maxAlts && guardsSmall(out)
+	return Value{Alts: out, deck: anyDeck(vs)}, fitsValue(out)
 }
 
 // liftN is the package function liftN where a point may tell more, as
@@ -401,12 +411,19 @@ func anyDeck(vs []Value) bool {
 // liftNAlts applies op to every combination of alternatives of vs whose
 // guards may hold together, the equal values merged.
 func liftNAlts(vs []Value, op func([]symbolic.Expr) (symbolic.Expr, bool)) ([]Alt, bool) {
-	n := 1
+	n, tables := 1, false
 	for _, v := range vs {
 		if !v.IsKnown() {
 			return nil, false
 		}
-		n *= len(v.Alts)
+		n = min(n*len(v.Alts), maxCombos+1)
+		tables = tables || isTable(v)
+	}
+	if n > maxAlts || tables {
+		// Tables of one variable: stretch by stretch.
+		if out, ok := liftPieces(vs, op); ok {
+			return out, true
+		}
 		if n > maxCombos {
 			return nil, false
 		}
@@ -420,7 +437,7 @@ func liftNAlts(vs []Value, op func([]symbolic.Expr) (symbolic.Expr, bool)) ([]Al
 			args[i] = v.Alts[idx[i]].E
 			guards = append(guards, v.Alts[idx[i]].Guard)
 		}
-		if g := and(guards...); !isFalse(g) {
+		if g := simplifyGuard(and(guards...)); !isFalse(g) {
 			e, ok := op(args)
 			if !ok {
 				return nil, false
@@ -456,7 +473,7 @@ func mergeAlts(alts []Alt) []Alt {
 				if out[i].Guard == nil || a.Guard == nil {
 					out[i].Guard = nil
 				} else {
-					out[i].Guard = or(out[i].Guard, a.Guard)
+					out[i].Guard = simplifyGuard(or(out[i].Guard, a.Guard))
 				}
 				merged = true
 				break
@@ -500,18 +517,24 @@ func (ev *evaluator) choose(cond counting.Formula, a, b Value) Value {
 		}
 		return Value{arr: &arrayState{clobbered: true}}
 	}
-	if !a.IsKnown() || !b.IsKnown() || len(a.Alts)+len(b.Alts) > maxAlts && !ev.rankRegroups(cond, a, b) {
+	if !a.IsKnown() || !b.IsKnown() || len(a.Alts)+len(b.Alts) > maxAlts && !ev.rankRegroups(cond, a, b) && !piecesChoice(cond, a, b) {
 		return unknownValue("", "a value assigned under a condition", false)
 	}
 	var out []Alt
 	for _, x := range a.Alts {
-		out = append(out, Alt{Guard: and(cond, x.Guard), E: x.E})
+		out = append(out, Alt{Guard: simplifyGuard(and(cond, x.Guard)), E: x.E})
 	}
 	nc := not(cond)
 	for _, x := range b.Alts {
-		out = append(out, Alt{Guard: and(nc, x.Guard), E: x.E})
+		out = append(out, Alt{Guard: simplifyGuard(and(nc, x.Guard)), E: x.E})
+	}
+	if live := slices.DeleteFunc(slices.Clone(out), func(x Alt) bool { return isFalse(x.Guard) }); len(live) > 0 {
+		out = live
 	}
 	out = ev.rankAlts(mergeAlts(out))
+	if len(out) > maxAlts && pieceTable(out) {
+		return Value{Alts: out, deck: a.deck || b.deck}
+	}
 	if len(out) > maxAlts {
 		// A value per rank (rankRegroups): rank by rank, a's where cond
 		// holds and b's elsewhere.
