@@ -280,3 +280,14 @@ func TestHoldsUndefinedPart(t *testing.T) {
 		t.Fatalf("compiled at m = 1: %v, %v; want 0", v, err)
 	}
 }
+
+// TestSimplifyZeroDivisor: a rule that would make a divisor zero (floor(P/64)
+// is 0 where P < 64) leaves the expression as it is, never a panic.
+func TestSimplifyZeroDivisor(t *testing.T) {
+	a := NewAssumptions(Rel(Sym("P"), ">=", Int(1)), Rel(Sym("P"), "<=", Int(63)))
+	e := MustParse("n/floor(P/64) + floor(P/64)")
+	got := a.Simplify(e)
+	if !got.Equal(e) && got.String() != "n/floor(P/64)" {
+		t.Errorf("Simplify(%v) = %v", e, got)
+	}
+}

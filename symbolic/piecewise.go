@@ -18,15 +18,22 @@ func (a *Assumptions) Simplify(e Expr) Expr {
 	memo := map[*atom]Expr{}
 	var walk func(Expr) Expr
 	walk = func(e Expr) Expr {
-		return mustSubstTerms(e, func(at *atom) (Expr, bool) {
+		v, err := e.substTerms(func(at *atom) (Expr, bool, error) {
 			v, ok := memo[at]
 			if !ok {
 				v = a.simplifyAtom(at, walk)
 				memo[at] = v
 			}
 			s, isSame := singleAtom(v)
-			return v, !isSame || s != at
+			return v, !isSame || s != at, nil
 		})
+		if err != nil {
+			// A rule made a divisor zero: where the assumptions hold, e
+			// divides by zero (a value of a path they rule out). e is
+			// left as it is.
+			return e
+		}
+		return v
 	}
 	return walk(e)
 }
