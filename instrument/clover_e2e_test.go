@@ -30,9 +30,13 @@ var cloverDeck = map[string]string{"x_cells": "32", "y_cells": "32", "end_step":
 // check -D` takes them). state_max is the number of states the deck
 // defines; profiler_on a keyword without a value, set when present. The
 // values the deck leaves out are the program's own defaults, which mkvet
-// takes by itself (test_problem=0, the Fortran kernels, summary_frequency=10).
+// takes by itself (test_problem=0, the Fortran kernels, summary_frequency=10);
+// state_geometry is the geometry of the state the generator's loop over
+// the states reaches with a number (the keyword's word, rectangle, is
+// g_rect = 1 in data.f90).
 var cloverPoint = map[string]int64{
 	"x_cells": 32, "y_cells": 32, "end_step": 10, "state_max": 2, "tiles_per_chunk": 1, "profiler_on": 1,
+	"state_geometry": 1, // the second state's geometry=rectangle: g_rect
 }
 
 // cloverPs are the process counts of the CloverLeaf oracle.

@@ -214,7 +214,8 @@ tl_eps=1.0e-30
 *endtea
 `
 
-var teaPoint = map[string]int64{"state_max": 2, "x_cells": 200, "y_cells": 200, "end_step": 5, "max_iters": 100}
+var teaPoint = map[string]int64{"state_max": 2, "x_cells": 200, "y_cells": 200, "end_step": 5, "max_iters": 100,
+	"state_geometry": 1} // the second state's geometry=rectangle: g_rect
 
 // TestTeaLeafHotNestsE2E is the hot-nest oracle (issue 47) on TeaLeaf,
 // CloverLeaf's sibling nobody tuned mkvet for: built with its Makefile's
