@@ -248,8 +248,8 @@ func TestTeaLeafHotNestsE2E(t *testing.T) {
 	}
 	cfg := &sweep.Config{
 		Prog: prog, Files: files,
-		Options: instrument.Options{BodyCounters: true, NestTimers: true},
-		Build:   "mpif90 " + flags + " {srcs} " + filepath.Join(src, "timer_c.o") + " -o {exe}",
+		Options:  instrument.Options{BodyCounters: true, NestTimers: true},
+		Build:    "mpif90 " + flags + " {srcs} " + filepath.Join(src, "timer_c.o") + " -o {exe}",
 		Launcher: e2e.MPILauncher, Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(),
 		InputFiles: []sweep.InputFile{{Name: "tea.in", Template: teaDeck}},
 	}

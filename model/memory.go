@@ -76,6 +76,12 @@ type MemLevel struct {
 	WalkAll   float64 `json:"walk_all,omitempty"`
 	GatherOne float64 `json:"gather_one,omitempty"`
 	GatherAll float64 `json:"gather_all,omitempty"`
+	// MoveOne and MoveAll are the seconds per byte read or written of the
+	// C library's block move (memcpy), which compilers call in place of a
+	// loop that only copies consecutive elements; 0 when not measured (a
+	// block move then streams at One and All).
+	MoveOne float64 `json:"move_one,omitempty"`
+	MoveAll float64 `json:"move_all,omitempty"`
 }
 
 // Pattern is a way a loop walks memory, as the memory model prices it.
@@ -87,6 +93,7 @@ const (
 	Stride                    // one access per line, a page the TLB does not hold each: seconds per access
 	Gather                    // one access per line, in no order: seconds per access
 	Walk                      // one access per line, a stride apart across planes the TLB holds: seconds per access
+	Move                      // a block move (memcpy): seconds per byte read or written
 )
 
 // TLBPages is how many pages a strided walk may cross before it moves on
@@ -112,6 +119,10 @@ func (m *Memory) Time(pat Pattern, i, procs int) float64 {
 		one, all = l.GatherOne, l.GatherAll
 	case Walk:
 		one, all = l.WalkOne, l.WalkAll
+	case Move:
+		if l.MoveOne > 0 && l.MoveAll > 0 {
+			one, all = l.MoveOne, l.MoveAll
+		}
 	}
 	if m.OnNode(procs) > 1 {
 		return all
@@ -441,7 +452,7 @@ func ParseMembench(file string, r io.Reader) (map[string]map[int64]float64, erro
 }
 
 // membenchKernels are the kernels of mkvet membench.
-var membenchKernels = []string{"triad", "stride", "walk", "gather", "chase", "unit"}
+var membenchKernels = []string{"triad", "move", "stride", "walk", "gather", "chase", "unit"}
 
 // LevelsFromLatency builds the levels of a hierarchy no processor tree
 // describes from the latencies of a random walk (membench's chase kernel)
@@ -537,7 +548,7 @@ func (m *Memory) Validate() error {
 			return fmt.Errorf("levels[%d].shared: %d is negative", i, l.Shared)
 		case l.Ways < 0:
 			return fmt.Errorf("levels[%d].ways: %d is negative", i, l.Ways)
-		case !finiteTimes(l.One, l.All, l.StrideOne, l.StrideAll, l.GatherOne, l.GatherAll, l.WalkOne, l.WalkAll):
+		case !finiteTimes(l.One, l.All, l.StrideOne, l.StrideAll, l.GatherOne, l.GatherAll, l.WalkOne, l.WalkAll, l.MoveOne, l.MoveAll):
 			return fmt.Errorf("levels[%d]: streaming times must be finite and not negative", i)
 		}
 	}

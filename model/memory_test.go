@@ -86,10 +86,16 @@ func TestReadMemoryJSON(t *testing.T) {
 	for i := range m.Levels {
 		m.Levels[i].One, m.Levels[i].All = 1e-11*float64(i+1), 2e-11*float64(i+1)
 	}
+	m.Levels[1].MoveOne, m.Levels[1].MoveAll = 4e-12, 5e-12
 	b, _ := json.Marshal(m)
 	got, err := ReadMemoryJSON("mem.json", b)
-	if err != nil || !got.Measured() || len(got.Levels) != 4 || got.Levels[3].All != 8e-11 {
+	if err != nil || !got.Measured() || len(got.Levels) != 4 || got.Levels[3].All != 8e-11 || got.Levels[1].MoveAll != 5e-12 {
 		t.Fatalf("round trip: %+v, %v", got, err)
+	}
+	// A block move takes its own figure where measured, the level's
+	// streaming one where not (a hierarchy written before it was).
+	if got.Time(Move, 1, 1) != 4e-12 || got.Time(Move, 1, 2) != 5e-12 || got.Time(Move, 2, 1) != got.Levels[2].One {
+		t.Errorf("move times: %v %v %v", got.Time(Move, 1, 1), got.Time(Move, 1, 2), got.Time(Move, 2, 1))
 	}
 	pos := regexp.MustCompile(`^mem\.json:\d+:\d+: `)
 	for in, want := range map[string]string{
@@ -128,6 +134,7 @@ func FuzzReadMemoryJSON(f *testing.F) {
 	b, _ := json.Marshal(m)
 	f.Add(b)
 	f.Add([]byte(`{"levels": [{"name": "memory", "one": 1e-10, "all": 2e-10}]}`))
+	f.Add([]byte(`{"levels": [{"name": "L1", "size": 4096, "one": 1e-11, "move_one": 4e-12, "move_all": 5e-12}, {"name": "memory", "one": 1e-10, "all": 2e-10, "move_one": 3e-11}]}`))
 	f.Add([]byte(`{"cpus": 2, "levels": [`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ReadMemoryJSON("f.json", data)
@@ -168,7 +175,7 @@ func exerciseMemory(t *testing.T, m *Memory) {
 				if l := m.LevelStrided(b, p, s); l < 0 || l >= len(m.Levels) {
 					t.Fatalf("LevelStrided(%v, %d, %d) = %d", b, p, s, l)
 				}
-				for _, pat := range []Pattern{Stream, Stride, Walk, Gather} {
+				for _, pat := range []Pattern{Stream, Stride, Walk, Gather, Move} {
 					if v := m.TimeStrided(pat, b, p, s); math.IsNaN(v) || v < 0 {
 						t.Fatalf("TimeStrided(%v, %v, %d, %d) = %v", pat, b, p, s, v)
 					}

@@ -515,9 +515,9 @@ func (r *reader) memory(v *jvalue, field string) *Memory {
 				lpath := fmt.Sprintf("%s[%d]", path, i)
 				times := map[string]*float64{"stream": &l.One, "stream_all": &l.All, "stride": &l.StrideOne,
 					"stride_all": &l.StrideAll, "gather": &l.GatherOne, "gather_all": &l.GatherAll,
-					"walk": &l.WalkOne, "walk_all": &l.WalkAll}
+					"walk": &l.WalkOne, "walk_all": &l.WalkAll, "move": &l.MoveOne, "move_all": &l.MoveAll}
 				r.object(lv, lpath, []string{"name", "size", "shared", "ways", "stream", "stream_all", "stride", "stride_all",
-					"walk", "walk_all", "gather", "gather_all"},
+					"walk", "walk_all", "gather", "gather_all", "move", "move_all"},
 					func(k string, val *jvalue, path string) {
 						switch k {
 						case "name":
@@ -528,7 +528,7 @@ func (r *reader) memory(v *jvalue, field string) *Memory {
 							l.Shared = r.count(val, path)
 						case "ways":
 							l.Ways = r.count(val, path)
-						case "stream", "stream_all":
+						case "stream", "stream_all", "move", "move_all":
 							*times[k] = r.quantity(val, path, dimTimePerByte).Float64()
 						default:
 							*times[k] = r.quantity(val, path, dimTime).Float64()

@@ -2,7 +2,9 @@ package model
 
 import (
 	"errors"
+	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -137,4 +139,28 @@ func FuzzReadProfile(f *testing.F) {
 			exerciseMemory(t, m)
 		}
 	})
+}
+
+// TestProfileMoveRoundTrip: a profile's block-move figures (membench's
+// move kernel) are written and read back as they were.
+func TestProfileMoveRoundTrip(t *testing.T) {
+	p := Default()
+	mem := *p.Memory
+	mem.Levels = slices.Clone(mem.Levels)
+	mem.Levels[0].MoveOne, mem.Levels[0].MoveAll = 4e-12, 4.5e-12
+	p.Memory = &mem
+	var b strings.Builder
+	if err := p.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"move"`) {
+		t.Fatalf("no move figure written:\n%s", b.String())
+	}
+	q, err := ReadProfile("m.json", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := q.Memory.Levels[0]; math.Abs(l.MoveOne/4e-12-1) > 1e-9 || math.Abs(l.MoveAll/4.5e-12-1) > 1e-9 || q.Memory.Levels[1].MoveOne != 0 {
+		t.Errorf("read back %+v", q.Memory.Levels[:2])
+	}
 }

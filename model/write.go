@@ -44,6 +44,8 @@ type (
 		WalkAll   string `json:"walk_all,omitempty"`
 		Gather    string `json:"gather,omitempty"`
 		GatherAll string `json:"gather_all,omitempty"`
+		Move      string `json:"move,omitempty"`
+		MoveAll   string `json:"move_all,omitempty"`
 	}
 	jsonOps struct {
 		Flop      string `json:"flop,omitempty"`
@@ -174,7 +176,8 @@ func (p *Profile) WriteJSON(w io.Writer) error {
 				Stream: fmtFloat(l.One, FormatPerByte), StreamAll: fmtFloat(l.All, FormatPerByte),
 				Stride: fmtFloat(l.StrideOne, FormatDuration), StrideAll: fmtFloat(l.StrideAll, FormatDuration),
 				Walk: fmtFloat(l.WalkOne, FormatDuration), WalkAll: fmtFloat(l.WalkAll, FormatDuration),
-				Gather: fmtFloat(l.GatherOne, FormatDuration), GatherAll: fmtFloat(l.GatherAll, FormatDuration)}
+				Gather: fmtFloat(l.GatherOne, FormatDuration), GatherAll: fmtFloat(l.GatherAll, FormatDuration),
+				Move: fmtFloat(l.MoveOne, FormatPerByte), MoveAll: fmtFloat(l.MoveAll, FormatPerByte)}
 			if l.Size > 0 {
 				jl.Size = fmtBytes(symbolic.RatInt(l.Size))
 			}

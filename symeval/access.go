@@ -84,6 +84,11 @@ type Access struct {
 	LineReuse *symbolic.Expr
 	// Refs is the number of references folded into the stream.
 	Refs int
+	// Move is set on the streams of a loop that only copies consecutive
+	// elements of one array to another's (blockMove): compilers put the C
+	// library's block move in its place, whose time is its bytes' and not
+	// its statements'.
+	Move bool
 }
 
 // accessRef is one array element reference of an innermost loop's body.
@@ -91,6 +96,7 @@ type accessRef struct {
 	x     *apt.Index
 	store bool
 	lin   symbolic.Expr // the byte offset of the element, in loop symbols and invariants
+	base  apt.BaseType  // the element's type
 	// shape: 0 affine, 1 indirect, 2 irregular (a product of loop
 	// variables, an integer division, a function).
 	shape int
@@ -479,9 +485,12 @@ func (ev *evaluator) innerAccesses(l *apt.Loop, loops []nestLoop, info *nestInfo
 				return // a function reference
 			}
 			dims = d.Dims
+			r.base = d.Type.Base
 			if b, ok := ev.elemBytes(d.Type); ok {
 				r.elem = b
 			}
+		} else {
+			r.base = x.Type.Base
 		}
 		if r.elem == 0 {
 			b, ok := ev.elemBytes(x.Type)
@@ -627,7 +636,62 @@ func (ev *evaluator) innerAccesses(l *apt.Loop, loops []nestLoop, info *nestInfo
 		}
 		out = append(out, a)
 	}
+	if !rowMajor && blockMove(l, refs, out) {
+		for i := range out {
+			out[i].Move = true
+		}
+	}
 	return out
+}
+
+// blockMove reports whether the Fortran innermost loop l only copies: its
+// body a block of assignments, each of one array element to another of the
+// same type, no array both written and read, with no arithmetic, and its
+// streams all consecutive elements. Compilers replace such a loop by calls
+// of the C library's block move (GCC's loop distribution from -O2), which
+// moves whole lines with the widest loads and stores the processor has;
+// Fortran's distinct arrays do not overlap, which is what lets them. Not
+// for C and C++: two pointers may address one array, and neither gcc nor
+// clang replaces the loop then; nor for a copy within one array (gfortran
+// keeps buff(i,4) = buff(i,3) a loop).
+func blockMove(l *apt.Loop, refs []accessRef, streams []Access) bool {
+	if len(l.Body) != 1 || len(streams) < 2 {
+		return false
+	}
+	b, ok := l.Body[0].(*apt.Block)
+	if !ok || len(b.Stmts) == 0 || len(refs) != 2*len(b.Stmts) {
+		return false
+	}
+	for _, s := range b.Stmts {
+		_, target := s.Target.(*apt.Index)
+		_, value := s.Value.(*apt.Index)
+		o := s.Ops
+		if s.Kind != apt.StmtAssign || !target || !value || s.Mask != nil || o.Vector || o.Loads != 1 || o.Stores != 1 ||
+			o.Adds+o.Muls+o.Divs+o.Pows+o.Negs+o.Cmps+o.Logic != 0 || len(o.Intrinsics)+len(o.Calls) != 0 {
+			return false
+		}
+	}
+	written := map[string]bool{}
+	for _, r := range refs {
+		if r.shape != shapeAffine || r.elem != refs[0].elem || r.base != refs[0].base || r.x.Base != nil {
+			return false
+		}
+		if r.store {
+			written[r.x.Name] = true
+		}
+	}
+	for _, r := range refs {
+		if !r.store && written[r.x.Name] {
+			return false
+		}
+	}
+	elem := symbolic.Int(refs[0].elem)
+	for _, a := range streams {
+		if a.Kind != Contiguous || !a.StrideKnown || !a.Stride.Sub(elem).IsZero() {
+			return false
+		}
+	}
+	return true
 }
 
 // lineBytes is the cache line the reuse distances count with: 64 bytes

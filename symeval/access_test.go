@@ -242,3 +242,117 @@ func TestAccessStridesAgainstGfortranE2E(t *testing.T) {
 }
 
 func writeFile(path, s string) error { return os.WriteFile(path, []byte(s), 0o644) }
+
+// TestBlockMovesAgainstGfortranE2E checks Access.Move against gfortran
+// itself: each routine holds one loop nest, and its streams are a block
+// move exactly where gfortran -O2 calls memcpy or memmove in the
+// routine's place.
+func TestBlockMovesAgainstGfortranE2E(t *testing.T) {
+	e2e.Require(t, "gfortran")
+	bodies := []string{
+		"do i = 1, n\n  y(i) = x(i)\nend do",                                  // a copy
+		"do i = 1, n\n  y(i) = x(i)\n  z(i) = w(i)\nend do",                   // two copies
+		"do j = 1, n\n  do i = 1, n\n    b(i, j) = c(i, j)\n  end do\nend do", // columns
+		"do i = 1, n\n  c(i, 4) = c(i, 3)\n  c(i, 2) = c(i, 1)\nend do",       // within one array
+		"do i = 1, n\n  y(i) = 2 * x(i)\nend do",                              // arithmetic
+		"do i = 1, n / 2\n  y(i) = x(2 * i)\nend do",                          // strided
+		"do i = 1, n\n  y(i) = s(i)\nend do",                                  // a conversion
+		"do j = 1, n\n  do i = 1, n\n    b(j, i) = c(j, i)\n  end do\nend do", // across rows
+		"do i = 1, n\n  y(i) = x(i) + w(i)\nend do",                           // a sum
+	}
+	var src strings.Builder
+	src.WriteString("program moves\n  integer, parameter :: n = 100\n  double precision :: x(n), y(n), z(n), w(n), b(n, n), c(n, n)\n  real :: s(n)\n")
+	for k := range bodies {
+		fmt.Fprintf(&src, "  call r%d(x, y, z, w, s, b, c, n)\n", k)
+	}
+	src.WriteString("end program moves\n")
+	starts := map[int]string{} // the line each routine starts at
+	for k, b := range bodies {
+		starts[strings.Count(src.String(), "\n")+1] = fmt.Sprintf("r%d", k)
+		fmt.Fprintf(&src, "subroutine r%d(x, y, z, w, s, b, c, n)\n  integer :: n, i, j\n"+
+			"  double precision :: x(n), y(n), z(n), w(n), b(n, n), c(n, n)\n  real :: s(n)\n%s\nend subroutine r%d\n",
+			k, b, k)
+	}
+	dir := t.TempDir()
+	f := filepath.Join(dir, "moves.f90")
+	if err := writeFile(f, src.String()); err != nil {
+		t.Fatal(err)
+	}
+	asm, err := exec.Command("gfortran", "-O2", "-S", "-o", "-", f).Output()
+	if err != nil {
+		t.Fatalf("gfortran: %v", err)
+	}
+	// calls maps each routine to whether its code calls the library's
+	// block move.
+	calls := map[string]bool{}
+	routine := ""
+	for _, line := range strings.Split(string(asm), "\n") {
+		if strings.HasSuffix(line, "_:") && !strings.HasPrefix(line, "\t") {
+			routine = strings.TrimSuffix(line, "_:")
+			calls[routine] = false
+		}
+		if routine != "" && (strings.Contains(line, "memcpy") || strings.Contains(line, "memmove")) {
+			calls[routine] = true
+		}
+	}
+	res := evaluate(t, src.String(), symeval.Options{})
+	moved := map[string]bool{}
+	inner := occsWhere(res, func(n apt.Node) bool {
+		l, ok := n.(*apt.Loop)
+		if !ok {
+			return false
+		}
+		for _, c := range l.Body {
+			if _, nested := c.(*apt.Loop); nested {
+				return false
+			}
+		}
+		return true
+	})
+	for _, o := range inner {
+		if len(o.Accesses) == 0 {
+			continue
+		}
+		all := true
+		for _, a := range o.Accesses {
+			all = all && a.Move
+		}
+		line, name := o.Node.Base().Span.Start().Line, ""
+		for at, r := range starts {
+			if at <= line && (name == "" || at > startOf(starts, name)) {
+				name = r
+			}
+		}
+		moved[name] = all
+	}
+	n := 0
+	for k := range bodies {
+		if calls[fmt.Sprintf("r%d", k)] {
+			n++
+		}
+	}
+	if n == 0 || n == len(bodies) {
+		t.Fatalf("gfortran calls the block move in %d of %d routines: the oracle tells nothing apart", n, len(bodies))
+	}
+	t.Logf("gfortran -O2 calls the block move in %d of %d routines (%v); mkvet's moves: %v", n, len(bodies), calls, moved)
+	for k, b := range bodies {
+		name := fmt.Sprintf("r%d", k)
+		got, ok := calls[name]
+		if !ok {
+			t.Fatalf("routine %s not in gfortran's assembly", name)
+		}
+		if moved[name] != got {
+			t.Errorf("%s:\n%s\nmkvet's block move %v, gfortran calls the library %v", name, b, moved[name], got)
+		}
+	}
+}
+
+// startOf is the line routine r starts at in starts.
+func startOf(starts map[int]string, r string) int {
+	for at, name := range starts {
+		if name == r {
+			return at
+		}
+	}
+	return 0
+}

@@ -123,14 +123,14 @@ func printNode(w io.Writer, n *membench.Node) {
 
 func printMemory(w io.Writer, m *model.Memory) {
 	fmt.Fprintf(w, "memory hierarchy of this node (%d processors, %d-byte lines; %s)\n", m.CPUs, m.LineBytes(), m.Source)
-	fmt.Fprintf(w, "%-7s %8s %6s %21s %19s %19s %19s\n", "level", "size", "shared", "stream (1 / all)", "walk (1 / all)", "stride (1 / all)", "gather (1 / all)")
+	fmt.Fprintf(w, "%-7s %8s %6s %21s %21s %19s %19s %19s\n", "level", "size", "shared", "stream (1 / all)", "move (1 / all)", "walk (1 / all)", "stride (1 / all)", "gather (1 / all)")
 	for _, l := range m.Levels {
 		size, shared := "-", "-"
 		if l.Size > 0 {
 			size, shared = fmtBytes(float64(l.Size)), strconv.Itoa(l.Shared)
 		}
-		fmt.Fprintf(w, "%-7s %8s %6s %21s %19s %19s %19s\n", l.Name, size, shared,
-			fmtRate(l.One)+" / "+fmtRate(l.All), fmtAccess(l.WalkOne)+" / "+fmtAccess(l.WalkAll),
+		fmt.Fprintf(w, "%-7s %8s %6s %21s %21s %19s %19s %19s\n", l.Name, size, shared,
+			fmtRate(l.One)+" / "+fmtRate(l.All), fmtRate(l.MoveOne)+" / "+fmtRate(l.MoveAll), fmtAccess(l.WalkOne)+" / "+fmtAccess(l.WalkAll),
 			fmtAccess(l.StrideOne)+" / "+fmtAccess(l.StrideAll), fmtAccess(l.GatherOne)+" / "+fmtAccess(l.GatherAll))
 	}
 }

@@ -95,7 +95,7 @@ func Measure(ctx context.Context, opt Options) (*Node, error) {
 		m.CPUs = runtime.NumCPU()
 	}
 	sizes := m.MembenchSizes()
-	for _, kernel := range []string{"triad", "stride", "walk", "gather"} {
+	for _, kernel := range []string{"triad", "move", "stride", "walk", "gather"} {
 		one, err := b.run(kernel, sizes, 1)
 		if err != nil {
 			return nil, err
@@ -114,6 +114,8 @@ func Measure(ctx context.Context, opt Options) (*Node, error) {
 			switch kernel {
 			case "triad":
 				l.One, l.All = one[0][s], slowest
+			case "move":
+				l.MoveOne, l.MoveAll = one[0][s], slowest
 			case "stride":
 				l.StrideOne, l.StrideAll = one[0][s], slowest
 			case "walk":

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,18 +55,29 @@ func (c kernelCase) String() string {
 
 // TestMemoryTermAgainstKernelsE2E checks the memory term against measured
 // times (issue 47): testdata/memory/kernels.f90 walks memory contiguously
-// (copy), across the planes of a 3-D array (plane, a plane a page or
-// more) and through a random index (gather), each at a working set inside
-// the second cache level and one four times the last (odd sizes), built
-// with gfortran -O2 and timed by itself.
+// (copy, which gfortran -O2 turns into a block move), across the planes
+// of a 3-D array (plane, a plane a page or more) and through a random
+// index (gather), each at a working set inside the second cache level and
+// one four times the last, built with gfortran -O2 and timed by itself.
 // mkvet predicts each configuration's time per iteration from the source
 // alone on this machine's measured hierarchy and work unit (membench).
 // Where the prediction says a configuration is memory-bound (its data
 // moves for longer than it computes), its time is the memory term's; the
-// predicted ratio between every two such configurations out of cache must
-// be within 30% of the measured one (measured again with the machine, up
-// to twice, each configuration keeping its least time, when one is not). The others are
-// logged with their ratios (asserted, below, says why).
+// predicted ratio between every two memory-bound configurations, in cache
+// or out, must be within 30% of the measured one (measured again with the
+// machine, up to twice, each configuration keeping its least time, when
+// one is not). A configuration the prediction says is compute-bound has
+// the work unit's time, not the memory term's: its ratios are logged.
+//
+// An in-cache configuration is the median of five odd sizes around its
+// working set, measured and predicted alike, so that no one size's luck
+// in how its lines fall among the cache's sets decides it. And a
+// configuration whose times differ by more than half from one process to
+// another (spread) is logged, not asserted: inside the second level a
+// walk across planes takes 0.28 ns an access in some processes and 0.40
+// to 0.50 ns in others at the same size on this machine (where the pages
+// land decides whether the processor's prefetching keeps up), and one
+// prediction cannot be both; membench's walk measures the slower.
 func TestMemoryTermAgainstKernelsE2E(t *testing.T) {
 	e2e.Require(t, "gfortran")
 	prof := e2e.Machine(t)
@@ -84,69 +96,98 @@ func TestMemoryTermAgainstKernelsE2E(t *testing.T) {
 			t.Fatalf("parse: %v", d)
 		}
 	}
-	// The working sets per process: a quarter of L2, and four times the
+	// The working sets per process: a fifth of L2, and four times the
 	// last cache.
 	levels := m.Mem.Levels
 	if len(levels) < 3 {
 		t.Fatalf("need two cache levels, have %v", levels)
 	}
 	in, out := float64(levels[1].Size)/5, 4*float64(levels[len(levels)-2].Size)
-	var cases []kernelCase
+	type config struct {
+		kernel string
+		in     bool
+		sizes  []kernelCase
+		// measured and predicted are the medians over the sizes of the
+		// seconds per iteration; least the least time of each size.
+		measured, predicted float64
+		least, pred         []float64
+		slowest             float64 // the slowest process's time per iteration, over the sizes
+		bound               bool
+		level               string
+	}
+	var rs []*config
 	for _, ws := range []struct {
 		bytes float64
 		in    bool
 	}{{in, true}, {out, false}} {
-		cases = append(cases,
-			kernelCase{"copy", odd(ws.bytes / 16), ws.in},
-			kernelCase{"plane", max(33, odd(math.Sqrt(ws.bytes/128))), ws.in},
-			kernelCase{"gather", odd(ws.bytes / 20), ws.in})
-	}
-	type result struct {
-		c                   kernelCase
-		measured, predicted float64 // seconds per iteration
-		bound               bool
-		level               string
-	}
-	var rs []result
-	for _, c := range cases {
-		r := result{c: c, measured: math.Inf(1)}
-		r.predicted, r.bound, r.level = predictKernel(t, prog, m, c, kernelReps(c))
-		rs = append(rs, r)
-	}
-	// measure lowers each configuration's time to the least of three
-	// processes of this round, if less: a strided walk's conflicts in a
-	// physically indexed cache change with where the pages land, which
-	// each process draws anew, and a spell off the processor only
-	// lengthens a time.
-	measure := func() {
-		for i := range rs {
-			c := rs[i].c
-			for range 3 {
-				outb, err := exec.Command(exe, c.kernel, strconv.FormatInt(c.n, 10), strconv.Itoa(kernelReps(c))).Output()
-				if err != nil {
-					t.Fatalf("%v: %v", c, err)
+		spread := []float64{1}
+		if ws.in {
+			spread = []float64{0.8, 0.9, 1, 1.1, 1.2}
+		}
+		for _, k := range []string{"copy", "plane", "gather"} {
+			c := &config{kernel: k, in: ws.in}
+			for _, f := range spread {
+				b := f * ws.bytes
+				n := odd(b / 16)
+				switch k {
+				case "plane":
+					n = max(33, odd(math.Sqrt(b/128)))
+				case "gather":
+					n = odd(b / 20)
 				}
-				f := strings.Fields(string(outb))
-				if len(f) < 2 || f[0] != c.kernel {
-					t.Fatalf("%v: output %q", c, outb)
-				}
-				s, err := strconv.ParseFloat(f[1], 64)
-				if err != nil {
-					t.Fatalf("%v: %v", c, err)
-				}
-				rs[i].measured = min(rs[i].measured, s/c.iterations())
+				c.sizes = append(c.sizes, kernelCase{k, n, ws.in})
+				c.least = append(c.least, math.Inf(1))
 			}
+			c.pred = make([]float64, len(c.sizes))
+			rs = append(rs, c)
 		}
 	}
-	// asserted says whether a pair's ratio is required within 30%: both
-	// memory-bound and out of cache, where the memory term is the time.
-	// Within the caches a contiguous copy and a gather run at the
-	// processor's pace (vectorised, which the work unit does not model),
-	// and the walk across planes from L2 takes 0.28 ns an access where
-	// membench's walk takes 0.48 on this machine (the first level keeps
-	// part of a working set twice its size, which the model, a level
-	// holding all or nothing, does not follow): logged.
-	asserted := func(a, b result) bool { return a.bound && b.bound && !a.c.inCache && !b.c.inCache }
+	predict := func() {
+		for _, c := range rs {
+			bound := 0
+			for i, kc := range c.sizes {
+				var b bool
+				c.pred[i], b, c.level = predictKernel(t, prog, m, kc, kernelReps(kc))
+				if b {
+					bound++
+				}
+			}
+			c.predicted, c.bound = median(c.pred), 2*bound > len(c.sizes)
+		}
+	}
+	predict()
+	// measure lowers each size's time to the least of three processes of
+	// this round, if less: a strided walk's conflicts in a physically
+	// indexed cache change with where the pages land, which each process
+	// draws anew, and a spell off the processor only lengthens a time.
+	measure := func() {
+		for _, c := range rs {
+			for i, kc := range c.sizes {
+				for range 3 {
+					outb, err := exec.Command(exe, kc.kernel, strconv.FormatInt(kc.n, 10), strconv.Itoa(kernelReps(kc))).Output()
+					if err != nil {
+						t.Fatalf("%v: %v", kc, err)
+					}
+					f := strings.Fields(string(outb))
+					if len(f) < 2 || f[0] != kc.kernel {
+						t.Fatalf("%v: output %q", kc, outb)
+					}
+					s, err := strconv.ParseFloat(f[1], 64)
+					if err != nil {
+						t.Fatalf("%v: %v", kc, err)
+					}
+					c.least[i] = min(c.least[i], s/kc.iterations())
+					c.slowest = max(c.slowest, s/kc.iterations())
+				}
+			}
+			c.measured = median(c.least)
+		}
+	}
+	spread := func(c *config) float64 { return c.slowest / slices.Min(c.least) }
+	const maxSpread = 1.5
+	asserted := func(a, b *config) bool {
+		return a.bound && b.bound && spread(a) <= maxSpread && spread(b) <= maxSpread
+	}
 	check := func() int {
 		bad := 0
 		for i, a := range rs {
@@ -173,40 +214,70 @@ func TestMemoryTermAgainstKernelsE2E(t *testing.T) {
 		if m, ok = roofline.For(node.Profile(model.Default())); !ok {
 			t.Fatal("the measured profile has no memory term")
 		}
-		for i := range rs {
-			rs[i].predicted, rs[i].bound, rs[i].level = predictKernel(t, prog, m, rs[i].c, kernelReps(rs[i].c))
-		}
+		predict()
 		measure()
 		bad = check()
 	}
-	var table strings.Builder
-	fmt.Fprintf(&table, "kernels on %s (%s): seconds per iteration\n", runtime.GOARCH, prof.Memory.Source)
-	fmt.Fprintf(&table, "    %-34s %11s %11s  %s\n", "kernel", "measured", "predicted", "prediction")
-	for _, r := range rs {
-		how := "compute-bound"
-		if r.bound {
-			how = "memory-bound from " + r.level
+	name := func(c *config) string {
+		where := "out of cache"
+		if c.in {
+			where = "in cache"
 		}
-		fmt.Fprintf(&table, "    %-34s %9.3gns %9.3gns  %s\n", r.c, 1e9*r.measured, 1e9*r.predicted, how)
+		ns := make([]string, len(c.sizes))
+		for i, kc := range c.sizes {
+			ns[i] = strconv.FormatInt(kc.n, 10)
+		}
+		return fmt.Sprintf("%s n=%s (%s)", c.kernel, strings.Join(ns, ","), where)
+	}
+	var table strings.Builder
+	fmt.Fprintf(&table, "kernels on %s (%s): seconds per iteration, the median over the sizes\n", runtime.GOARCH, prof.Memory.Source)
+	fmt.Fprintf(&table, "    %-48s %11s %11s %7s  %s\n", "kernel", "measured", "predicted", "spread", "prediction")
+	for _, c := range rs {
+		how := "compute-bound"
+		if c.bound {
+			how = "memory-bound from " + c.level
+		}
+		fmt.Fprintf(&table, "    %-48s %9.3gns %9.3gns %6.2fx  %s\n", name(c), 1e9*c.measured, 1e9*c.predicted, spread(c), how)
+		if len(c.sizes) > 1 {
+			per := make([]string, len(c.sizes))
+			for i := range c.sizes {
+				per[i] = fmt.Sprintf("%.3g/%.3g", 1e9*c.least[i], 1e9*c.pred[i])
+			}
+			fmt.Fprintf(&table, "        by size (measured/predicted ns): %s\n", strings.Join(per, " "))
+		}
 	}
 	t.Log(strings.TrimSuffix(table.String(), "\n"))
 	for i, a := range rs {
 		for _, b := range rs[i+1:] {
 			pr, mr := a.predicted/b.predicted, a.measured/b.measured
 			miss := pr/mr - 1
-			mark := "  (logged)"
+			mark := "  (logged: compute-bound)"
+			if a.bound && b.bound {
+				mark = fmt.Sprintf("  (logged: times spread over processes by more than %.1fx)", maxSpread)
+			}
 			if asserted(a, b) {
 				mark = ""
 				if math.Abs(miss) > 0.30 {
 					mark = "  <- more than 30% off"
 				}
 			}
-			t.Logf("%v / %v: predicted %.3g, measured %.3g (%+.0f%%)%s", a.c, b.c, pr, mr, 100*miss, mark)
+			t.Logf("%s / %s: predicted %.3g, measured %.3g (%+.0f%%)%s", name(a), name(b), pr, mr, 100*miss, mark)
 		}
 	}
 	if bad > 0 {
-		t.Errorf("%d ratios between memory-bound kernels out of cache are more than 30%% off the measured ones", bad)
+		t.Errorf("%d ratios between memory-bound kernels are more than 30%% off the measured ones", bad)
 	}
+}
+
+// median is the middle of xs (the mean of the two middle ones for an even
+// count).
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // kernelReps is how many repetitions a configuration times: enough for

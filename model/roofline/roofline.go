@@ -38,10 +38,13 @@ func For(prof *model.Profile) (Machine, bool) {
 type Loop struct {
 	// Stall is, per rank, the work units the loop waits for memory beyond
 	// its computation: over its calling contexts, its iterations times
-	// max(0, data time - core time) of one iteration.
+	// max(0, data time - core time) of one iteration. A block move's
+	// statements are replaced by the library's move (symeval.Access.Move):
+	// its stall is its data time less the work its statements count, less
+	// than zero where the move is the faster.
 	Stall cost.Values
 	// Data and Core are its data transfer and its computation in seconds,
-	// summed over ranks.
+	// summed over ranks (a block move computes nothing).
 	Data, Core float64
 	// Level is the level most of the data time comes from, "" when no
 	// access leaves the nearest cache; WorkingSet the largest working set
@@ -116,7 +119,14 @@ func (m Machine) At(r *cost.Report, pt *cost.Point) *Result {
 				if err != nil {
 					continue
 				}
-				core := s.Core.Float64() * m.Unit
+				// counted is what the loop's statements add to the work;
+				// core what the processor computes (a block move: nothing).
+				counted := s.Core.Float64() * m.Unit
+				core := counted
+				move := isMove(s)
+				if move {
+					core = 0
+				}
 				byRank := mentionsRank(s)
 				nv := pt.Nodes[n]
 				var it1 iteration
@@ -140,7 +150,7 @@ func (m Machine) At(r *cost.Report, pt *cost.Point) *Result {
 					}
 					lp.Data += it * it1.secs
 					lp.Core += it * core
-					if d := it1.secs - core; d > 0 {
+					if d := it1.secs - counted; d > 0 || move {
 						stall[rk] += it * d / m.Unit
 					}
 					for l := range nl {
@@ -180,6 +190,16 @@ func argmax(xs []float64) int {
 		}
 	}
 	return best
+}
+
+// isMove reports whether a stream is a block move's (symeval.Access.Move).
+func isMove(s cost.Stream) bool {
+	for _, a := range s.Accesses {
+		if !a.Move {
+			return false
+		}
+	}
+	return len(s.Accesses) > 0
 }
 
 // mentionsRank reports whether a stream's working sets depend on the rank.
@@ -233,7 +253,7 @@ func (m Machine) iteration(s cost.Stream, env map[string]symbolic.Rat, procs int
 			return
 		}
 		c := 0
-		if pat != model.Stream {
+		if pat != model.Stream && pat != model.Move {
 			c = 1
 		}
 		classes[c].secs += units * t
@@ -261,6 +281,8 @@ func (m Machine) iteration(s cost.Stream, env map[string]symbolic.Rat, procs int
 			}
 		}
 		switch {
+		case a.Move:
+			charge(model.Move, ws, stride, 0)
 		case a.Kind == symeval.Indirect:
 			charge(model.Gather, ws, 1, 0)
 		case a.Kind == symeval.Contiguous || stride < line:

@@ -10,6 +10,10 @@
  *   triad   a[i] = b[i] + s*c[i] over three arrays: seconds per byte read or
  *           written (24 bytes an element: two loads and a store, the way
  *           mkvet counts a loop's traffic);
+ *   move    memcpy of one half of the working set to the other: seconds
+ *           per byte read or written (the library's block move, which
+ *           compilers put in place of a loop that only copies one array's
+ *           consecutive elements to another's);
  *   stride  y[k] += x[idx[k]] with idx stepping STRIDE bytes (16 pages and
  *           a line, so that every access is in a line and a page of its
  *           own, as a loop running across the planes of an array does)
@@ -65,6 +69,13 @@ __attribute__((noipa)) static void triad(double *restrict a, const double *restr
 {
 	for (long i = 0; i < n; i++)
 		a[i] = b[i] + s * c[i];
+}
+
+/* move is the library's block move, kept out of line so that no sweep is
+ * folded into the next. */
+__attribute__((noipa)) static void move(char *restrict y, const char *restrict x, long n)
+{
+	memcpy(y, x, n);
 }
 
 /* gather is the loop shape that reads through an index, as a sparse
@@ -247,6 +258,31 @@ static double measure(const char *kernel, long bytes, int trials, double *sink)
 		free(a), free(b), free(c);
 		return best;
 	}
+	if (strcmp(kernel, "move") == 0) {
+		long h = bytes / 2;
+		char *x = malloc(h), *y = malloc(h);
+		if (!x || !y)
+			return -1;
+		memset(x, 1, h);
+		memset(y, 0, h);
+		long sweeps = 1000000000L / bytes;
+		if (sweeps < 2)
+			sweeps = 2;
+		move(y, x, h);
+		for (int t = 0; t < trials; t++) {
+			double t0 = now();
+			for (long r = 0; r < sweeps; r++) {
+				move(y, x, h);
+				x[r % h] = y[(r * 7) % h]; /* no sweep is the last's repeat */
+			}
+			double dt = (now() - t0) / ((double)sweeps * 2 * h);
+			if (t == 0 || dt < best)
+				best = dt;
+		}
+		*sink += y[h / 2];
+		free(x), free(y);
+		return best;
+	}
 	long lines = bytes / LINE;
 	long *perm = malloc(lines * sizeof *perm);
 	if (!perm)
@@ -344,7 +380,7 @@ static double measure(const char *kernel, long bytes, int trials, double *sink)
 int main(int argc, char **argv)
 {
 	if (argc < 4) {
-		fprintf(stderr, "usage: membench TRIALS triad|stride|walk|gather|chase|unit BYTES...\n");
+		fprintf(stderr, "usage: membench TRIALS triad|move|stride|walk|gather|chase|unit BYTES...\n");
 		return 2;
 	}
 	int trials = atoi(argv[1]);
