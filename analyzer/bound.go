@@ -94,17 +94,7 @@ func knownWorkFunc(r *cost.Report, pt *cost.Point) (*knownWork, bool) {
 	if len(knownCache) > 64 {
 		clear(knownCache)
 	}
-	vars := []string{cost.Rank}
-	index := map[string]int{cost.Rank: 0}
-	vals := []int64{0}
-	for name, v := range pt.Env {
-		if name == cost.Rank {
-			continue
-		}
-		index[name] = len(vars)
-		vars = append(vars, name)
-		vals = append(vals, v)
-	}
+	vars, index, vals := pointVars(pt)
 	var known, unknown symbolic.Piecewise
 	for _, p := range r.Work.Pieces {
 		one := symbolic.Piecewise{Pieces: []symbolic.Piece{p}}

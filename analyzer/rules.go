@@ -1179,6 +1179,24 @@ type workKey struct {
 	pt *cost.Point
 }
 
+// pointVars orders the symbols of pt for a compiled function: the rank
+// first (each evaluation sets it), then the point's parameters, with each
+// one's index and value.
+func pointVars(pt *cost.Point) (vars []string, index map[string]int, vals []int64) {
+	vars = []string{cost.Rank}
+	index = map[string]int{cost.Rank: 0}
+	vals = []int64{0}
+	for name, v := range pt.Env {
+		if name == cost.Rank {
+			continue
+		}
+		index[name] = len(vars)
+		vars = append(vars, name)
+		vals = append(vals, v)
+	}
+	return vars, index, vals
+}
+
 // workFunc returns r's work compiled for evaluations at pt that change one
 // parameter (Impact is asked for every parameter of the program).
 func workFunc(r *cost.Report, pt *cost.Point) (*compiledWork, bool) {
@@ -1191,17 +1209,7 @@ func workFunc(r *cost.Report, pt *cost.Point) (*compiledWork, bool) {
 	if len(workCache) > 64 {
 		clear(workCache)
 	}
-	vars := []string{cost.Rank}
-	index := map[string]int{cost.Rank: 0}
-	vals := []int64{0}
-	for name, v := range pt.Env {
-		if name == cost.Rank {
-			continue
-		}
-		index[name] = len(vars)
-		vars = append(vars, name)
-		vals = append(vals, v)
-	}
+	vars, index, vals := pointVars(pt)
 	f, err := r.Work.Compile(vars)
 	if err != nil {
 		workCache[k] = nil
