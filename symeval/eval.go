@@ -39,6 +39,11 @@ type Options struct {
 	// GET_ENVIRONMENT_VARIABLE finds every other unset (nil: all), as a
 	// user's normal run does, and Result.Inputs lists those it read.
 	Env map[string]string
+	// Dir is the directory the program runs in, where it finds its input
+	// files: a list-directed READ of a file there takes the file's values
+	// (readfile.go). Empty: no file is read, and every value read is a
+	// parameter named after its variable.
+	Dir string
 	// Values fixes symbols to integers for an evaluation at a point: P (the
 	// size of MPI_COMM_WORLD), the parameters by name and, for the
 	// evaluation of one process, the rank. Parameters with a default take
@@ -70,6 +75,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		values:       opt.Values,
 		args:         opt.Args,
 		environ:      opt.Env,
+		dir:          opt.Dir,
 		sizes2:       map[*apt.Routine]int{},
 		suffix:       map[string]int{},
 		rankMemo:     map[string]rankAnswer{},
@@ -290,6 +296,10 @@ type evaluator struct {
 	argvKey string
 	// environ is Options.Env.
 	environ map[string]string
+	// dir is Options.Dir; inputs caches the records of the files read
+	// there by name (nil: absent).
+	dir    string
+	inputs map[string][]string
 	// freqUses counts the arms taken with a frequency parameter that may
 	// change values the counts depend on (feedsControl).
 	freqUses int
@@ -1279,7 +1289,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 			ev.value(it)
 		}
 		ev.stmtOcc = saved
-		if n.Kind == apt.IORead && ev.readText(n) {
+		if n.Kind == apt.IORead && (ev.readText(n) || ev.readFile(n)) {
 			return
 		}
 		ev.ioStatus(n)

@@ -35,6 +35,9 @@ type Result struct {
 	// environment variables it reads that Options.Env does not set, taken
 	// as unset (its own fallback).
 	Inputs []InputFile
+	// Read are the values READ statements took from the program's input
+	// files (Options.Dir), each with the file and record it came from.
+	Read []ReadValue
 	// Stopped is set when every path of the program stops (STOP,
 	// MPI_ABORT) before its end.
 	Stopped *Stopped

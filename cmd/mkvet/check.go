@@ -358,6 +358,19 @@ func printNotes(w io.Writer, cmd string, cd *costed, neutral []analyzer.NeutralP
 		fmt.Fprintf(w, "mkvet %s: note: %s: %s is read only when present (%s): taken as absent, so the program's own defaults are used\n",
 			cmd, in.Pos, in.Name, in.How)
 	}
+	if len(cd.report.Read) > 0 {
+		var vals []string
+		seen := map[string]bool{}
+		for _, v := range cd.report.Read {
+			// One datum read by two READs (on one rank to size the grid,
+			// again with the rest) is one value.
+			if s := fmt.Sprintf("%s=%s (%s:%d)", v.Name, v.Text, v.File, v.Line); !seen[s] {
+				seen[s] = true
+				vals = append(vals, s)
+			}
+		}
+		fmt.Fprintf(w, "mkvet %s: note: values read from the program's input files: %s\n", cmd, firstOf(vals, ", "))
+	}
 	for _, a := range cd.report.Assumed {
 		fmt.Fprintf(w, "mkvet %s: note: %s\n", cmd, a.What)
 	}
@@ -417,9 +430,12 @@ type checkJSON struct {
 	// evaluation took without being told.
 	Assumed      []assumedJSON `json:"assumed,omitempty"`
 	AbsentInputs []inputJSON   `json:"absent_inputs,omitempty"`
-	Work         workJSON      `json:"work"`
-	Nodes        []nodeJSON    `json:"nodes"`
-	Diagnostics  []diagJSON    `json:"diagnostics"`
+	// Read are the values the program's READ statements took from its
+	// input files (-dir).
+	Read        []readJSON `json:"read,omitempty"`
+	Work        workJSON   `json:"work"`
+	Nodes       []nodeJSON `json:"nodes"`
+	Diagnostics []diagJSON `json:"diagnostics"`
 }
 
 // nodeJSON is one loop, call or MPI call: its per-rank count and work as
@@ -511,6 +527,16 @@ type inputJSON struct {
 	Environment bool `json:"environment,omitempty"`
 }
 
+// readJSON is a value read from an input file: the READ, the variable,
+// and the file, record and text it came from.
+type readJSON struct {
+	Pos  string `json:"pos"`
+	Name string `json:"name"`
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
 // workJSON is the program's work: its closed form and its values at the
 // point.
 type workJSON struct {
@@ -584,6 +610,9 @@ func checkOutput(cd *costed, ds []analyzer.Diagnostic) checkJSON {
 	}
 	for _, in := range r.Inputs {
 		out.AbsentInputs = append(out.AbsentInputs, inputJSON{Pos: in.Pos.String(), Name: in.Name, How: in.How, Environment: in.Environment})
+	}
+	for _, v := range r.Read {
+		out.Read = append(out.Read, readJSON{Pos: v.Pos.String(), Name: v.Name, File: v.File, Line: v.Line, Text: v.Text})
 	}
 	for _, q := range r.Params {
 		p := paramJSON{Name: q.Name, Origin: originNames[q.Origin], Pos: q.Pos.String(), What: q.What}

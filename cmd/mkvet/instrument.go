@@ -44,6 +44,9 @@ type progFlags struct {
 	// env its environment variables (-env NAME=VALUE).
 	args string
 	env  multiFlag
+	// dir is the directory the program runs in, with its input files
+	// (-dir; "." the current one, "" none).
+	dir string
 }
 
 // argv splits -args into the program's arguments as a shell would (quotes,
@@ -95,6 +98,8 @@ func (pf *progFlags) register(fs *flag.FlagSet, defsUsage string) {
 		"the sizes it parses with atoi; a Fortran program's COMMAND_ARGUMENT_COUNT and GET_COMMAND_ARGUMENT)")
 	fs.Var(&pf.env, "env", "set the program's environment variable: `NAME=VALUE` (repeatable); a variable the program reads "+
 		"(GET_ENVIRONMENT_VARIABLE) that no -env sets is taken as unset, as in a normal run, and the program's own fallback is used")
+	fs.StringVar(&pf.dir, "dir", ".", "the `DIR` the program runs in, with its input files: a list-directed READ of a file there takes its values "+
+		"from the file, as the run does (-dir '' reads none: every value read is a parameter)")
 }
 
 // loaded is a program read and costed.
@@ -234,7 +239,7 @@ func (pf *progFlags) parse(cmd string, files []string, stderr io.Writer, warning
 	if err != nil {
 		return fail("%v", err)
 	}
-	opt := cost.Options{Entry: pf.entry, Assume: assume, Args: argv, Env: environ}
+	opt := cost.Options{Entry: pf.entry, Assume: assume, Args: argv, Env: environ, Dir: pf.dir}
 	rep, err := analyze(prog, opt, values)
 	if err != nil {
 		return fail("%v", err)

@@ -349,7 +349,7 @@ func (wf *whatifFlags) build(files []string, prof *model.Profile, ps []int64, st
 		return wf.buildPerP(fixedProgram(prog), files, prof, ps, exprs, assume,
 			fmt.Sprintf("%s, so the build may be for one process count, and its own checks decide where it runs", checks[0].describe()))
 	}
-	a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume, Args: wf.argvs, Env: wf.environ}, Env: sampleEnv})
+	a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume, Args: wf.argvs, Env: wf.environ, Dir: wf.progFlags.dir}, Env: sampleEnv})
 	var nse *phase.NoSampleError
 	if errors.As(err, &nse) && nse.Parallel && seriesName == "" && wf.perPFlags(files, "") == nil {
 		// The closed forms lack values at every sampled P: the
@@ -1650,7 +1650,7 @@ type pointResult struct {
 // concurrently: the analyses share only memos that lock.
 func (wf *whatifFlags) evalPoint(res *pointResult, assume []symbolic.Relation, mopt phase.ModelOptions) *phase.Analysis {
 	pm, prog, values, p := res.pm, res.prog, res.values, res.pm.p
-	a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume, Values: values, Args: wf.argvs, Env: wf.environ},
+	a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume, Values: values, Args: wf.argvs, Env: wf.environ, Dir: wf.progFlags.dir},
 		SampleP: []int64{p}})
 	var rep *cost.Report
 	if a != nil {
@@ -1661,7 +1661,7 @@ func (wf *whatifFlags) evalPoint(res *pointResult, assume []symbolic.Relation, m
 		// has no sample to give.
 		if rep == nil {
 			var serr error
-			if rep, serr = cost.Analyze(prog, cost.Options{Entry: wf.entry, Assume: assume, Values: values, Args: wf.argvs, Env: wf.environ}); serr != nil {
+			if rep, serr = cost.Analyze(prog, cost.Options{Entry: wf.entry, Assume: assume, Values: values, Args: wf.argvs, Env: wf.environ, Dir: wf.progFlags.dir}); serr != nil {
 				res.err, res.hint = err, true
 				return nil
 			}

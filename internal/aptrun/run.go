@@ -47,6 +47,10 @@ type Config struct {
 	// Args are the program's command-line arguments, when given
 	// (environ.go); nil leaves COMMAND_ARGUMENT_COUNT to Params.
 	Args []string
+	// Dir is the directory the program runs in: a list-directed READ of
+	// a file there takes the file's values (readfile.go), symeval's
+	// Options.Dir. Empty: values read come from Params.
+	Dir string
 }
 
 // Observer watches a run (Config.Observer).
@@ -142,7 +146,10 @@ type engine struct {
 	// firstRead the variable that first read each datum of those files
 	// (internal/readpos): a datum read again takes that variable's
 	// parameter.
-	units     map[int64]readpos.Unit
+	units map[int64]readpos.Unit
+	// inputs caches the records of the files read in Config.Dir (nil:
+	// absent).
+	inputs    map[string][]string
 	firstRead map[string]string
 	// made holds whether each file the run has opened by name exists
 	// (files.go).
@@ -1271,6 +1278,9 @@ func (e *engine) io(fr *frame, n *apt.IO) error {
 	e.followUnit(fr, n)
 	if n.Kind == apt.IORead {
 		if done, err := e.readText(fr, n); done || err != nil {
+			return err
+		}
+		if done, err := e.readFile(fr, n); done || err != nil {
 			return err
 		}
 		data := e.readData(fr, n)

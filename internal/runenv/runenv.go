@@ -1,6 +1,8 @@
 package runenv
 
 import (
+	"math/big"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -111,6 +113,24 @@ func Argument(args []string, number int64, valueLen int64) Result {
 // no value before it, or r*) is returned as "" and leaves its item
 // unchanged; a quoted character constant is returned without its quotes.
 func ListValues(rec string) []string {
+	out, _ := ListRecord(rec)
+	return out
+}
+
+// ListRecord is ListValues, and whether a slash ended the input within
+// the record: a READ then takes no more values, from this record or the
+// next, and leaves its remaining items unchanged.
+func ListRecord(rec string) (vals []string, slash bool) {
+	vals, slash, _ = listRecord(rec, true)
+	return vals, slash
+}
+
+// listRecord splits one record; open says whether a value may follow with
+// no separator before it (the start of the input, or after a comma), and
+// the result whether that holds at the record's end. The end of a record
+// is a blank (Fortran 2008 10.10.2): a record that ends with a value and a
+// next one that starts with a comma make one separator, not a null value.
+func listRecord(rec string, open bool) (vals []string, slash, openAtEnd bool) {
 	var out []string
 	i, n := 0, len(rec)
 	blank := func() {
@@ -120,7 +140,6 @@ func ListValues(rec string) []string {
 	}
 	separator := func(c byte) bool { return c == ' ' || c == '\t' || c == ',' || c == '/' }
 	blank()
-	open := true // a comma, or the record's start: no value yet
 	for i < n && rec[i] != '/' {
 		if rec[i] == ',' {
 			if open {
@@ -176,15 +195,101 @@ func ListValues(rec string) []string {
 		open = false
 		blank()
 	}
-	return out
+	return out, i < n && rec[i] == '/', open
 }
 
 // maxRepeat bounds the copies an r*c value makes.
 const maxRepeat = 1 << 16
+
+// Real reads a real value of list-directed input exactly: an optional
+// sign, digits with an optional decimal point, and an optional exponent
+// after E, D or Q (Fortran 2008 10.7.2.3.2); an integer is a real too.
+func Real(s string) (*big.Rat, bool) {
+	m := realLiteral.FindStringSubmatch(s)
+	if m == nil || m[2] == "" && m[3] == "" {
+		return nil, false
+	}
+	mant := m[1] + "0" + m[2]
+	if m[3] != "" {
+		mant += "." + m[3]
+	}
+	if m[4] != "" {
+		exp, err := strconv.ParseInt(m[4], 10, 32)
+		if err != nil || exp < -400 || exp > 400 {
+			return nil, false
+		}
+		mant += "e" + strconv.FormatInt(exp, 10)
+	}
+	r, ok := new(big.Rat).SetString(mant)
+	return r, ok
+}
+
+// realLiteral is a list-directed real: sign, whole digits, fraction digits,
+// exponent (the letter's case and kind do not matter).
+var realLiteral = regexp.MustCompile(`^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eEdDqQ]([+-]?[0-9]+))?$`)
+
+// Logical reads a logical value of list-directed input: an optional
+// period, then T or F, then any characters (.TRUE., T, .false.).
+func Logical(s string) (bool, bool) {
+	t := strings.TrimPrefix(s, ".")
+	if t == "" {
+		return false, false
+	}
+	switch t[0] {
+	case 'T', 't':
+		return true, true
+	case 'F', 'f':
+		return false, true
+	}
+	return false, false
+}
 
 // Integer reads an integer value of list-directed input (an optional sign
 // and digits).
 func Integer(s string) (int64, bool) {
 	n, err := strconv.ParseInt(strings.TrimPrefix(s, "+"), 10, 64)
 	return n, err == nil
+}
+
+// Datum is one value of list-directed input and the record it is on (from
+// 1); Text is "" for a null value.
+type Datum struct {
+	Text   string
+	Record int
+}
+
+// ListRead is what one list-directed READ of want items takes from the
+// records of a file, starting at record from (1-based): values from that
+// record and the ones after it until want values are read or a slash ends
+// the input (Fortran 2008 10.10.3), and the record the next READ starts
+// at. Fewer than want values means the items after them keep their values
+// (a slash); ok is false when the file ends first, the end-of-file
+// condition of the run.
+func ListRead(recs []string, from, want int) (vals []Datum, next int, ok bool) {
+	rec := from
+	open := true
+	for len(vals) < want {
+		if rec < 1 || rec > len(recs) {
+			return nil, rec, false
+		}
+		words, slash, o := listRecord(recs[rec-1], open)
+		open = o
+		for _, w := range words {
+			vals = append(vals, Datum{w, rec})
+		}
+		rec++
+		if slash {
+			break
+		}
+	}
+	return vals, rec, true
+}
+
+// Records splits a text file into its records (lines, without their end).
+func Records(text string) []string {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	if text == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 }

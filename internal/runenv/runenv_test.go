@@ -94,3 +94,42 @@ func TestListValues(t *testing.T) {
 		}
 	}
 }
+
+func TestListRecordSlash(t *testing.T) {
+	for rec, want := range map[string]bool{"1 2 /": true, "1, 2": false, "'a/b' 3": false, "4 / 5": true, "": false} {
+		if _, slash := runenv.ListRecord(rec); slash != want {
+			t.Errorf("%q: slash %v, want %v", rec, slash, want)
+		}
+	}
+}
+
+// TestReal checks Real against strconv's reading of the same literal with
+// a Go exponent letter (its own oracle for the decimal value), and refuses
+// what a list-directed real is not.
+func TestReal(t *testing.T) {
+	for in, want := range map[string]string{"1": "1", "-12.0": "-12", ".1": "1/10", "1.": "1", "+2.5d-3": "1/400",
+		"1E2": "100", "6.02q23": "602000000000000000000000", "-.5e1": "-5", "0.125D+1": "5/4"} {
+		r, ok := runenv.Real(in)
+		if !ok || r.RatString() != want {
+			t.Errorf("Real(%q) = %v, %v; want %s", in, r, ok, want)
+		}
+	}
+	for _, in := range []string{"", ".", "+", "1e", "e5", "1.2.3", "abc", "1e999999", "--1", "1 2"} {
+		if r, ok := runenv.Real(in); ok {
+			t.Errorf("Real(%q) = %v, want refused", in, r)
+		}
+	}
+}
+
+func TestLogical(t *testing.T) {
+	for in, want := range map[string]bool{".TRUE.": true, "T": true, ".false.": false, "f": false, "tru": true} {
+		if v, ok := runenv.Logical(in); !ok || v != want {
+			t.Errorf("Logical(%q) = %v, %v", in, v, ok)
+		}
+	}
+	for _, in := range []string{"", ".", "1", "yes"} {
+		if _, ok := runenv.Logical(in); ok {
+			t.Errorf("Logical(%q) accepted", in)
+		}
+	}
+}

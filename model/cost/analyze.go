@@ -35,6 +35,9 @@ type Options struct {
 	// Env are the environment variables set for the program
 	// (symeval.Options.Env).
 	Env map[string]string
+	// Dir is the directory the program runs in, with its input files
+	// (symeval.Options.Dir).
+	Dir string
 	// Budget, when positive, bounds the analysis's work deterministically:
 	// the case-split cells of all its counts together (counting.Options.
 	// Budget) and a hundred times as many node occurrences of its
@@ -57,7 +60,7 @@ func Analyze(prog *apt.Program, opt Options) (*Report, error) {
 // evaluate is the symbolic evaluation Analyze counts.
 func evaluate(prog *apt.Program, opt Options) (*symeval.Result, error) {
 	t0 := time.Now()
-	sopt := symeval.Options{Entry: opt.Entry, Params: opt.Params, Assume: opt.Assume, Values: opt.Values, Args: opt.Args, Env: opt.Env}
+	sopt := symeval.Options{Entry: opt.Entry, Params: opt.Params, Assume: opt.Assume, Values: opt.Values, Args: opt.Args, Env: opt.Env, Dir: opt.Dir}
 	if opt.Budget > 0 {
 		sopt.MaxOccs = 100 * opt.Budget
 	}
@@ -1178,6 +1181,7 @@ func (an *analysis) finish(res *symeval.Result) {
 		})
 	}
 	an.rep.Inputs = res.Inputs
+	an.rep.Read = res.Read
 	an.rep.Assumed = res.Assumed
 	an.rep.Occurrences = res.Occurrences
 	an.rep.Stopped = res.Stopped

@@ -50,6 +50,9 @@ type Report struct {
 	// absent; Assumed the stated choices the counts rest on (symeval).
 	Inputs  []symeval.InputFile
 	Assumed []symeval.Assumption
+	// Read are the values the program's READ statements took from its
+	// input files (symeval.Result.Read).
+	Read []symeval.ReadValue
 	// Occurrences is the number of node occurrences of the evaluation
 	// (symeval.Result.Occurrences).
 	Occurrences int

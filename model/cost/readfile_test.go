@@ -1,0 +1,156 @@
+package cost_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mkvet/mkvet/frontend/fortran"
+	"github.com/mkvet/mkvet/internal/aptrun"
+	"github.com/mkvet/mkvet/model/cost"
+)
+
+// TestReadsFilesAgainstExecution: random programs read random decks from
+// their directory (list-directed READs of a few integers each, the deck's
+// values over records with blanks, commas, nulls, continued records and
+// slashes) on every rank and size their loops with them; every node's
+// per-rank count at P = 1..4 equals the concrete interpreter's run of the
+// same program in the same directory, and no value stays a parameter. (The
+// interpreter runs one rank alone and carries no message's contents, so a
+// deck read on one rank and broadcast is checked by symeval's own tests and
+// on Sweep3D, not here.)
+func TestReadsFilesAgainstExecution(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 7))
+	const programs = 100
+	read := 0
+	for k := range programs {
+		dir := t.TempDir()
+		src, deck, nvars := randomDeckProgram(rng)
+		if err := os.WriteFile(filepath.Join(dir, "deck.in"), []byte(deck), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		prog, diags := fortran.ParseSource("deck.f90", []byte(src), fortran.Config{})
+		for _, d := range diags {
+			if d.Severity == 1 {
+				t.Fatalf("program %d: parse: %s\n%s", k, d, src)
+			}
+		}
+		np := int64(1 + rng.IntN(4))
+		env := map[string]int64{cost.Size: np}
+		rep, err := cost.AnalyzeAt(prog, cost.Options{Dir: dir}, env)
+		if err != nil {
+			t.Fatalf("program %d: %v\n%s", k, err, src)
+		}
+		for _, p := range rep.Params {
+			if p.Origin == cost.FromRead {
+				t.Fatalf("program %d: %s is a parameter, the deck gives it\n%s\ndeck:\n%s", k, p.Name, src, deck)
+			}
+		}
+		if len(rep.Read) > 0 {
+			read++ // a deck of slashes and nulls leaves every default
+		}
+		pt, err := rep.At(env)
+		if err != nil {
+			t.Fatalf("program %d: %v", k, err)
+		}
+		for rank := range np {
+			got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank, Dir: dir, Params: map[string]int64{}})
+			if err != nil {
+				t.Fatalf("program %d rank %d: %v\n%s\ndeck:\n%s", k, rank, err, src, deck)
+			}
+			compare(t, rep, pt, got, env, rank, nil)
+		}
+		if t.Failed() {
+			t.Fatalf("program %d (%d variables):\n%s\ndeck:\n%s", k, nvars, src, deck)
+		}
+	}
+	if read < programs*3/4 {
+		t.Errorf("only %d of %d programs took values from their decks", read, programs)
+	}
+}
+
+// randomDeckProgram returns a program that reads deck.in and the deck.
+func randomDeckProgram(rng *rand.Rand) (src, deck string, nvars int) {
+	var reads [][]int // the variables of each READ
+	var d strings.Builder
+	v := 0
+	for range 1 + rng.IntN(4) {
+		n := 1 + rng.IntN(3)
+		var items []int
+		var vals []string
+		for range n {
+			items = append(items, v)
+			v++
+			if rng.IntN(8) == 0 {
+				vals = append(vals, "") // null: the default stays
+			} else {
+				vals = append(vals, strconv.Itoa(rng.IntN(9)))
+			}
+		}
+		reads = append(reads, items)
+		if rng.IntN(6) == 0 {
+			vals = append(vals[:len(vals)-1], "/") // the last keeps its default
+		}
+		split := len(vals)
+		if len(vals) > 1 && rng.IntN(3) == 0 {
+			split = 1 + rng.IntN(len(vals)-1)
+		}
+		for i, x := range vals {
+			switch {
+			case i == split:
+				d.WriteString("\n")
+			case i > 0:
+				d.WriteString([]string{" ", ", ", ","}[rng.IntN(3)])
+			}
+			if x == "" {
+				x = ","
+				if i > 0 && i != split {
+					x = "" // the separator written is the null's comma
+					if !strings.HasSuffix(d.String(), ",") && !strings.HasSuffix(d.String(), ", ") {
+						x = ","
+					}
+				}
+			}
+			d.WriteString(x)
+		}
+		if rng.IntN(3) == 0 {
+			d.WriteString(" " + strconv.Itoa(rng.IntN(9))) // left over
+		}
+		d.WriteString("\n")
+	}
+	// Records to spare: a READ that takes more records than drawn for it
+	// (a slash, a continued record) never meets the end of the file.
+	for range len(reads) {
+		d.WriteString("7 7 7\n")
+	}
+	nvars = v
+	var s strings.Builder
+	s.WriteString("program deckprop\n  use mpi\n  integer :: me, np, ierr, i, j\n")
+	for i := range nvars {
+		fmt.Fprintf(&s, "  integer :: x%d\n", i)
+	}
+	s.WriteString("  call MPI_Init(ierr)\n  call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)\n  call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)\n")
+	for i := range nvars {
+		fmt.Fprintf(&s, "  x%d = %d\n", i, 1+i%3)
+	}
+	s.WriteString("  open (unit=7, file='deck.in', status='old')\n")
+	for _, items := range reads {
+		var names []string
+		for _, i := range items {
+			names = append(names, fmt.Sprintf("x%d", i))
+		}
+		fmt.Fprintf(&s, "  read (7, *) %s\n", strings.Join(names, ", "))
+	}
+	s.WriteString("  close (7)\n")
+	for i := range nvars {
+		fmt.Fprintf(&s, "  do i = 1, x%d + me\n  end do\n", i)
+	}
+	a, b := rng.IntN(nvars), rng.IntN(nvars)
+	fmt.Fprintf(&s, "  do i = 1, x%d\n    do j = i, x%d * np\n    end do\n  end do\n", a, b)
+	s.WriteString("  call MPI_Finalize(ierr)\nend program deckprop\n")
+	return s.String(), d.String(), nvars
+}

@@ -1,0 +1,177 @@
+package symeval
+
+import (
+	"math/big"
+	"os"
+	"path/filepath"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/internal/readpos"
+	"github.com/mkvet/mkvet/internal/runenv"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Input files read as the run reads them. With Options.Dir, the directory
+// the program runs in, a list-directed READ of scalar variables from a unit
+// connected to a file there takes its values from the file: the record the
+// unit is at (readpos), and the records after it while the items want
+// values and no slash ended the input, one value an item, a null value
+// leaving its item as it was (Fortran 2008 10.10.3). The unit then stands
+// at the record after the last one read. The values are numbers whose
+// origin Result.Read keeps. A READ the file cannot satisfy (too few
+// records, a value that is not a number of the item's type) and every other
+// READ keep the parameters the evaluation names after their variables.
+
+// ReadValue is a value the evaluation read from an input file.
+type ReadValue struct {
+	Pos  apt.Pos // the READ
+	Name string  // the variable
+	File string  // the file as the program names it
+	Line int     // the record, from 1
+	Text string  // the value as written in the file
+}
+
+// maxInputBytes bounds an input file the evaluation reads: a deck of
+// settings, not a data set.
+const maxInputBytes = 1 << 20
+
+// fileRecords returns the records of the input file name in the run's
+// directory, false when there is none or it is not a deck-sized text.
+func (ev *evaluator) fileRecords(name string) ([]string, bool) {
+	if ev.dir == "" || name == "" {
+		return nil, false
+	}
+	if recs, seen := ev.inputs[name]; seen {
+		return recs, recs != nil
+	}
+	path := name
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(ev.dir, name)
+	}
+	var recs []string
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() <= maxInputBytes {
+		if b, err := os.ReadFile(path); err == nil {
+			recs = runenv.Records(string(b))
+			if recs == nil {
+				recs = []string{} // present, and empty
+			}
+		}
+	}
+	if ev.inputs == nil {
+		ev.inputs = map[string][]string{}
+	}
+	ev.inputs[name] = recs
+	return recs, recs != nil
+}
+
+// readFile evaluates a list-directed READ from an input file of the run's
+// directory, and reports whether it did.
+func (ev *evaluator) readFile(n *apt.IO) bool {
+	if ev.dir == "" || !listDirected(n.Format) || len(n.Items) == 0 || len(n.Items) != len(n.Reads) || len(ev.cur.vars) > 0 {
+		return false
+	}
+	u, ok := ev.unitOf(n.Unit)
+	if !ok {
+		return false
+	}
+	k := unitKey(u)
+	at, ok := ev.unitAt(k)
+	if !ok {
+		return false
+	}
+	recs, ok := ev.fileRecords(at.File)
+	if !ok {
+		return false
+	}
+	// The items: scalar variables of a numeric or logical type, none a
+	// parameter the user gave (which keeps its value).
+	type item struct {
+		name string
+		base apt.BaseType
+	}
+	items := make([]item, len(n.Items))
+	for i, it := range n.Items {
+		nm, ok := it.(*apt.Name)
+		if !ok || nm.Array || ev.paramName(nm.Name) != "" {
+			return false
+		}
+		decl := ev.prog.Resolve(ev.frame().routine, nm.Name)
+		base := nm.Type.Base
+		if decl != nil {
+			if decl.IsArray() {
+				return false
+			}
+			base = decl.Type.Base
+		}
+		switch base {
+		case apt.TypeInteger, apt.TypeReal, apt.TypeLogical:
+		default:
+			return false
+		}
+		items[i] = item{nm.Name, base}
+	}
+	words, rec, ok := runenv.ListRead(recs, int(at.Record), len(items))
+	if !ok {
+		return false // the end of the file: an error the program handles
+	}
+	vals := make([]Value, len(items))
+	given := make([]bool, len(items))
+	for i, it := range items {
+		if _, ok := ev.values[it.name]; ok {
+			// -D gives the variable a value: the user's, not the file's.
+			p := ev.params[it.name]
+			if p == nil || p.Value == nil {
+				p = ev.newParam(it.name, FromRead, n.Span.Start(), "the value read into "+it.name, it.base != apt.TypeInteger)
+			}
+			vals[i], given[i] = Known(p.expr()), true
+			continue
+		}
+		if i >= len(words) || words[i].Text == "" {
+			vals[i] = ev.load(it.name) // a null value, or after a slash
+			continue
+		}
+		v, ok := listValue(words[i].Text, it.base)
+		if !ok {
+			return false
+		}
+		vals[i] = Known(v)
+	}
+	for i, it := range n.Items {
+		ev.assign(it, vals[i])
+		if i < len(words) && words[i].Text != "" && !given[i] {
+			ev.noteRead(ReadValue{Pos: n.Span.Start(), Name: items[i].name, File: at.File, Line: words[i].Record, Text: words[i].Text})
+		}
+	}
+	ev.setUnit(k, readpos.Unit{File: at.File, Record: int64(rec)})
+	if st := keyword(n, "iostat"); st != nil {
+		ev.assign(st, Known(symbolic.Int(0)))
+	}
+	return true
+}
+
+// listValue is the value a list-directed datum gives an item of type base.
+func listValue(text string, base apt.BaseType) (symbolic.Expr, bool) {
+	switch base {
+	case apt.TypeInteger:
+		x, ok := runenv.Integer(text)
+		return symbolic.Int(x), ok
+	case apt.TypeLogical:
+		b, ok := runenv.Logical(text)
+		return symbolic.Int(boolInt(b)), ok
+	}
+	r, ok := runenv.Real(text)
+	if !ok {
+		return symbolic.Expr{}, false
+	}
+	return symbolic.Const(symbolic.RatBig(new(big.Rat).Set(r))), true
+}
+
+// noteRead records a value read, once per READ and variable.
+func (ev *evaluator) noteRead(r ReadValue) {
+	for _, x := range ev.res.Read {
+		if x.Pos == r.Pos && x.Name == r.Name {
+			return
+		}
+	}
+	ev.res.Read = append(ev.res.Read, r)
+}
