@@ -132,3 +132,32 @@ end program p
 		t.Errorf("parameters %v", paramNames(res))
 	}
 }
+
+// The deck's name comes from the command line and reaches the OPEN
+// through a routine's dummy argument (SNAP's cmdarg and open_file).
+func TestReadsInputFileNamedOnCommandLine(t *testing.T) {
+	src := `program p
+  character(len=64) :: fname
+  integer :: n, i
+  n = 1
+  call get_command_argument(1, fname)
+  call open_file(10, fname)
+  read (10, *) n
+  do i = 1, n
+  end do
+end program p
+subroutine open_file(u, name)
+  integer :: u
+  character(len=*) :: name
+  open (unit=u, file=name, status='old', action='read')
+end subroutine open_file
+`
+	dir := inDir(t, map[string]string{"my.deck": "17\n"})
+	res := evaluate(t, src, symeval.Options{Dir: dir, Args: []string{"my.deck"}})
+	if dom := loopDomain(t, res, "p/L1"); !strings.Contains(dom, "i <= 17") {
+		t.Errorf("domain %s, want 1 <= i <= 17", dom)
+	}
+	if len(res.Read) != 1 || res.Read[0].File != "my.deck" {
+		t.Errorf("read %+v", res.Read)
+	}
+}

@@ -2,6 +2,7 @@ package symeval
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/internal/readpos"
@@ -68,6 +69,8 @@ func (ev *evaluator) followUnit(n *apt.IO) {
 	case apt.IOOpen:
 		if f, ok := readpos.File(n); ok {
 			ev.setUnit(k, readpos.Opened(f))
+		} else if f, ok := ev.openedName(n); ok {
+			ev.setUnit(k, readpos.Opened(f))
 		} else {
 			ev.loseUnit(k)
 		}
@@ -114,4 +117,19 @@ func (ev *evaluator) readData(n *apt.IO) map[string]string {
 		out[name] = at.Datum(i) // read twice in one READ: the last
 	}
 	return out
+}
+
+// openedName is the file an OPEN names by a character value the
+// evaluation knows (a name taken from the command line, passed to a
+// routine that opens files), where FILE= is no constant.
+func (ev *evaluator) openedName(n *apt.IO) (string, bool) {
+	f := keyword(n, "file")
+	if f == nil {
+		return "", false
+	}
+	v := ev.value(f)
+	if v.str == nil || strings.TrimSpace(*v.str) == "" {
+		return "", false
+	}
+	return strings.TrimSpace(*v.str), true
 }

@@ -3,6 +3,7 @@ package aptrun
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/internal/runenv"
@@ -132,4 +133,19 @@ func (e *engine) records(name string) ([]string, bool) {
 	}
 	e.inputs[name] = recs
 	return recs, recs != nil
+}
+
+// openedName is the file an OPEN names by a character value, where FILE=
+// is no constant (symeval's openedName).
+func (e *engine) openedName(fr *frame, n *apt.IO) (string, bool) {
+	for _, c := range n.Control {
+		if k, ok := c.(*apt.Keyword); ok && k.Name == "file" {
+			v, err := e.eval(fr, k.Value)
+			if err != nil || v.k != kChar || strings.TrimSpace(v.s) == "" {
+				return "", false
+			}
+			return strings.TrimSpace(v.s), true
+		}
+	}
+	return "", false
 }

@@ -1338,6 +1338,8 @@ func (e *engine) followUnit(fr *frame, n *apt.IO) {
 	case n.Kind == apt.IOOpen:
 		if f, ok := readpos.File(n); ok {
 			e.units[u] = readpos.Opened(f)
+		} else if f, ok := e.openedName(fr, n); ok {
+			e.units[u] = readpos.Opened(f)
 		} else {
 			delete(e.units, u)
 		}

@@ -268,7 +268,8 @@ type Datum struct {
 func ListRead(recs []string, from, want int) (vals []Datum, next int, ok bool) {
 	rec := from
 	open := true
-	for len(vals) < want {
+	// Every READ reads a record, one with no items too (it skips it).
+	for first := true; first || len(vals) < want; first = false {
 		if rec < 1 || rec > len(recs) {
 			return nil, rec, false
 		}

@@ -1,7 +1,10 @@
 package runenv_test
 
 import (
+	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -132,4 +135,43 @@ func TestLogical(t *testing.T) {
 			t.Errorf("Logical(%q) accepted", in)
 		}
 	}
+}
+
+// FuzzListRead: any deck text is read without a panic; a READ takes its
+// values from the records it says, and a real it accepts has the value
+// strconv reads from the same literal.
+func FuzzListRead(f *testing.F) {
+	f.Add("4, 5 ! n m\n0.25d0 .TRUE.\n1\n 2 3\n, 6\n7 /\n", 3, 2)
+	f.Add("2*7 3*\n'a/b', \"c\"\n", 1, 4)
+	f.Add("/\n\n,,\n", 2, 3)
+	f.Fuzz(func(t *testing.T, text string, from, want int) {
+		if want > 1000 || want < 0 {
+			return
+		}
+		recs := runenv.Records(text)
+		vals, next, ok := runenv.ListRead(recs, from, want)
+		if !ok {
+			return
+		}
+		if next <= from || next > len(recs)+1 {
+			t.Fatalf("next record %d after reading from %d of %d", next, from, len(recs))
+		}
+		for _, v := range vals {
+			if v.Record < from || v.Record >= next {
+				t.Fatalf("a value of record %d outside %d..%d", v.Record, from, next-1)
+			}
+			r, ok := runenv.Real(v.Text)
+			if !ok {
+				continue
+			}
+			lit := strings.NewReplacer("d", "e", "D", "e", "q", "e", "Q", "e").Replace(v.Text)
+			x, err := strconv.ParseFloat(lit, 64)
+			if err != nil {
+				continue // beyond float64's range
+			}
+			if y, _ := r.Float64(); x != y && math.Abs(x-y) > 1e-12*math.Abs(x) {
+				t.Fatalf("Real(%q) = %v, strconv %v", v.Text, y, x)
+			}
+		}
+	})
 }

@@ -17,7 +17,8 @@ import (
 // TestReadsFilesAgainstExecution: random programs read random decks from
 // their directory (list-directed READs of a few integers each, the deck's
 // values over records with blanks, commas, nulls, continued records and
-// slashes) on every rank and size their loops with them; every node's
+// slashes), opened by name or through a routine given the name in a
+// character variable, on every rank, and size their loops with them; every node's
 // per-rank count at P = 1..4 equals the concrete interpreter's run of the
 // same program in the same directory, and no value stays a parameter. (The
 // interpreter runs one rank alone and carries no message's contents, so a
@@ -129,7 +130,7 @@ func randomDeckProgram(rng *rand.Rand) (src, deck string, nvars int) {
 	}
 	nvars = v
 	var s strings.Builder
-	s.WriteString("program deckprop\n  use mpi\n  integer :: me, np, ierr, i, j\n")
+	s.WriteString("program deckprop\n  use mpi\n  integer :: me, np, ierr, i, j\n  character(len=32) :: fname\n")
 	for i := range nvars {
 		fmt.Fprintf(&s, "  integer :: x%d\n", i)
 	}
@@ -137,7 +138,14 @@ func randomDeckProgram(rng *rand.Rand) (src, deck string, nvars int) {
 	for i := range nvars {
 		fmt.Fprintf(&s, "  x%d = %d\n", i, 1+i%3)
 	}
-	s.WriteString("  open (unit=7, file='deck.in', status='old')\n")
+	// The file named by a constant, or by a character variable passed to
+	// a routine that opens it.
+	byName := rng.IntN(2) == 0
+	if byName {
+		s.WriteString("  fname = 'deck.in'\n  call opener(7, fname)\n")
+	} else {
+		s.WriteString("  open (unit=7, file='deck.in', status='old')\n")
+	}
 	for _, items := range reads {
 		var names []string
 		for _, i := range items {
@@ -152,5 +160,6 @@ func randomDeckProgram(rng *rand.Rand) (src, deck string, nvars int) {
 	a, b := rng.IntN(nvars), rng.IntN(nvars)
 	fmt.Fprintf(&s, "  do i = 1, x%d\n    do j = i, x%d * np\n    end do\n  end do\n", a, b)
 	s.WriteString("  call MPI_Finalize(ierr)\nend program deckprop\n")
+	s.WriteString("subroutine opener(u, name)\n  integer :: u\n  character(len=*) :: name\n  open (unit=u, file=name, status='old')\nend subroutine opener\n")
 	return s.String(), d.String(), nvars
 }
