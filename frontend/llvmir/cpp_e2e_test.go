@@ -1,6 +1,7 @@
 package llvmir
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -32,5 +33,38 @@ func TestCPlusPlusE2E(t *testing.T) {
 	})
 	if loops != 1 || comms != 5 {
 		t.Errorf("got %d counted loops in vec.cpp and %d MPI calls, want 1 and 5", loops, comms)
+	}
+}
+
+// TestParameterPackE2E reads a C++ program whose template instances take
+// parameter packs, whose elements clang names alike (__args): each is a
+// formal of its own, and reading it is no internal error (HPCCG's std::map
+// was one).
+func TestParameterPackE2E(t *testing.T) {
+	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc")
+	prog, diags := ParseFiles([]string{"testdata/pack.cpp"}, Config{})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Errorf("%v", d)
+		}
+	}
+	packs := 0
+	for _, r := range prog.Routines {
+		seen := map[string]bool{}
+		for _, f := range r.Formals {
+			if seen[f] {
+				t.Errorf("%s: two formals named %s", r.Name, f)
+			}
+			seen[f] = true
+			if v := r.Scope.Lookup(f); v == nil {
+				t.Errorf("%s: formal %s is not declared", r.Name, f)
+			}
+			if strings.HasPrefix(f, "__args") || strings.HasPrefix(f, "args") {
+				packs++
+			}
+		}
+	}
+	if packs < 2 {
+		t.Errorf("%d formals of parameter packs; the test wants instances that take packs", packs)
 	}
 }

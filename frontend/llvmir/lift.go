@@ -410,10 +410,14 @@ func (x *fn) nameValues() {
 			x.skipStore[st] = true
 		}
 	}
+	// Each formal is a variable of its own: the elements of a C++
+	// parameter pack share one source name (__args) in their slots.
+	formal := map[string]bool{}
 	for _, p := range x.f.Params {
-		if _, ok := x.names[p]; !ok {
+		if n, ok := x.names[p]; !ok || formal[n] {
 			x.names[p] = fresh(p.LocalName)
 		}
+		formal[x.names[p]] = true
 	}
 	// A cast that gives a value its source name (double *a = malloc(...))
 	// names the value itself.
