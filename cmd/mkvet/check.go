@@ -170,8 +170,12 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 		if len(c.missing) > 1 {
 			what, them = fmt.Sprintf("%d values", len(c.missing)), "them are closed forms in them"
 		}
-		fmt.Fprintf(stderr, "mkvet %s: note: no value for %s of the program's data (%s): the counts that rest on %s (MK3001 asks for each), the others are evaluated at %s\n",
-			cmd, what, firstOf(c.missing, ", "), them, pointText(env))
+		others := "the others are evaluated"
+		if p := pointText(env); p != "" {
+			others += " at " + p
+		}
+		fmt.Fprintf(stderr, "mkvet %s: note: no value for %s of the program's data (%s): the counts that rest on %s (MK3001 asks for each), %s\n",
+			cmd, what, firstOf(c.missing, ", "), them, others)
 		return c, 0
 	}
 	if len(c.missing) > 0 && argvOnly(r, c.missing) {
@@ -392,13 +396,18 @@ func printNotes(w io.Writer, cmd string, cd *costed, neutral []analyzer.NeutralP
 			other = append(other, fmt.Sprintf("%s = %s", n.Param.Name, n.Param.Default))
 		}
 	}
+	// at names the point; a serial program with nothing given has none.
+	at := ""
+	if pt := analyzer.Point(cd.report, cd.point); pt != "" {
+		at = " at " + pt
+	}
 	if len(freq) > 0 {
-		fmt.Fprintf(w, "mkvet %s: note: %d branch frequencies move the predicted work by less than 1%% at %s and take the neutral default of %d%%: %s\n",
-			cmd, len(freq), analyzer.Point(cd.report, cd.point), symeval.NeutralFrequency, firstOf(freq, ", "))
+		fmt.Fprintf(w, "mkvet %s: note: %d branch frequencies move the predicted work by less than 1%%%s and take the neutral default of %d%%: %s\n",
+			cmd, len(freq), at, symeval.NeutralFrequency, firstOf(freq, ", "))
 	}
 	if len(other) > 0 {
-		fmt.Fprintf(w, "mkvet %s: note: %d bounded values move the predicted work by less than 1%% at %s and take the middle of their range: %s\n",
-			cmd, len(other), analyzer.Point(cd.report, cd.point), firstOf(other, "; "))
+		fmt.Fprintf(w, "mkvet %s: note: %d bounded values move the predicted work by less than 1%%%s and take the middle of their range: %s\n",
+			cmd, len(other), at, firstOf(other, "; "))
 	}
 }
 

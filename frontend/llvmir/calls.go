@@ -199,12 +199,24 @@ func scalarBytes(t types.Type) (int64, bool) {
 	return 0, false
 }
 
+// cxxHeapFuncs are C++'s operators new and delete (Itanium ABI names, the
+// throwing, nothrow and sized forms): new and new[] of n bytes allocate as
+// malloc(n) does, delete and delete[] free.
+var cxxHeapFuncs = map[string]string{
+	"_Znwm": "malloc", "_Znam": "malloc", "_ZnwmRKSt9nothrow_t": "malloc", "_ZnamRKSt9nothrow_t": "malloc",
+	"_ZdlPv": "free", "_ZdaPv": "free", "_ZdlPvm": "free", "_ZdaPvm": "free",
+	"_ZdlPvRKSt9nothrow_t": "free", "_ZdaPvRKSt9nothrow_t": "free",
+}
+
 var stopFuncs = map[string]bool{"exit": true, "abort": true, "_exit": true, "quick_exit": true}
 
 // call emits a call instruction: a statement (a function whose result is
 // used), or nodes (a CALL, an MPI Comm, I/O, STOP).
 func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 	name, f := calleeName(c)
+	if m, ok := cxxHeapFuncs[name]; ok && len(f.Blocks) == 0 {
+		name = m
+	}
 	base := apt.NodeBase{Span: spanAt(p)}
 	if f == nil {
 		return nil, []apt.Node{x.unknown(p, "indirect call", "a call through a function pointer is not followed; its cost is unknown")}

@@ -68,3 +68,39 @@ func TestParameterPackE2E(t *testing.T) {
 		t.Errorf("%d formals of parameter packs; the test wants instances that take packs", packs)
 	}
 }
+
+// TestNewArrayE2E: C++'s new[] allocates as malloc does (an ALLOCATE of
+// the array with the elements the bytes hold) and delete[] frees; neither
+// is a call of a routine outside the program.
+func TestNewArrayE2E(t *testing.T) {
+	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc")
+	prog, diags := ParseFiles([]string{"testdata/newarr.cpp"}, Config{})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Errorf("%v", d)
+		}
+	}
+	allocated := map[string]bool{}
+	apt.Inspect(prog, func(n apt.Node) bool {
+		switch x := n.(type) {
+		case *apt.Block:
+			for _, s := range x.Stmts {
+				if s.Kind == apt.StmtAllocate {
+					for _, a := range s.Args {
+						if ix, ok := a.(*apt.Index); ok {
+							allocated[ix.Name] = true
+						}
+					}
+				}
+			}
+		case *apt.Call:
+			if strings.HasPrefix(x.Callee, "_zn") || strings.HasPrefix(x.Callee, "_zd") {
+				t.Errorf("%s: a call of %s", x.Span.Start(), x.Callee)
+			}
+		}
+		return true
+	})
+	if !allocated["a"] || !allocated["b"] {
+		t.Errorf("allocated %v, want a and b", allocated)
+	}
+}
