@@ -152,14 +152,5 @@ func (e *engine) readText(fr *frame, n *apt.IO) (bool, error) {
 			return true, err
 		}
 	}
-	for _, c := range n.Control {
-		if k, ok := c.(*apt.Keyword); ok && k.Name == "iostat" {
-			l, err := e.locate(fr, k.Value)
-			if err != nil {
-				return true, err
-			}
-			return true, e.assignLoc(l, intV(0), pos)
-		}
-	}
-	return true, nil
+	return true, e.readOK(fr, n, pos)
 }

@@ -96,16 +96,7 @@ func (e *engine) readFile(fr *frame, n *apt.IO) (bool, error) {
 	}
 	at.Record = int64(next)
 	e.units[u] = at
-	for _, c := range n.Control {
-		if k, ok := c.(*apt.Keyword); ok && k.Name == "iostat" {
-			l, err := e.locate(fr, k.Value)
-			if err != nil {
-				return true, err
-			}
-			return true, e.assignLoc(l, intV(0), pos)
-		}
-	}
-	return true, nil
+	return true, e.readOK(fr, n, pos)
 }
 
 // maxInputBytes bounds an input file the run reads (symeval's bound).
@@ -148,4 +139,19 @@ func (e *engine) openedName(fr *frame, n *apt.IO) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// readOK sets the IOSTAT= variable of a READ that read what it asked for
+// to 0, when it has one.
+func (e *engine) readOK(fr *frame, n *apt.IO, pos apt.Pos) error {
+	for _, c := range n.Control {
+		if k, ok := c.(*apt.Keyword); ok && k.Name == "iostat" {
+			l, err := e.locate(fr, k.Value)
+			if err != nil {
+				return err
+			}
+			return e.assignLoc(l, intV(0), pos)
+		}
+	}
+	return nil
 }
