@@ -872,6 +872,18 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 		}
 		if k, ok := ev.refKey(a); ok {
 			fr.alias[formal] = k
+			if nm, isName := a.(*apt.Name); isName && !nm.Array {
+				// A variable still at its initial value (a module's
+				// integer :: iunit = 10) holds it in its storage, where
+				// the dummy finds it.
+				if _, stored := ev.env.lookup(k); !stored {
+					if d := ev.prog.Resolve(ev.frame().routine, nm.Name); d != nil && len(d.Init) == 1 && !d.IsArray() && d.Param == nil {
+						if v := ev.value(d.Init[0]); v.IsKnown() || v.str != nil {
+							ev.env.set(k, v)
+						}
+					}
+				}
+			}
 			if d := r.Scope.Lookup(formal); d != nil && d.IsArray() && !d.Allocatable && !d.Pointer && needsShape(d.Dims) {
 				// An assumed-shape dummy has its actual's extents.
 				if exts, ok := ev.actualShape(a); ok {
@@ -1289,7 +1301,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 			ev.value(it)
 		}
 		ev.stmtOcc = saved
-		if n.Kind == apt.IORead && (ev.readText(n) || ev.readFile(n)) {
+		if n.Kind == apt.IORead && (ev.readText(n) || ev.readFile(n) || ev.readNamelist(n)) {
 			return
 		}
 		ev.ioStatus(n)
@@ -1576,6 +1588,9 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 		}
 		return unknownValue(x.Field, ev.fieldWord()+ev.src(x), x.Type.Base != apt.TypeInteger)
 	case *apt.Index:
+		if v, ok := ev.substring(x); ok {
+			return v
+		}
 		if tracked(x.Type) {
 			return ev.loadElement(x)
 		}
@@ -1710,6 +1725,9 @@ func parseDecimal(s string) (symbolic.Rat, bool) {
 }
 
 func (ev *evaluator) binary(b *apt.Binary) Value {
+	if v, ok := ev.concat(b); ok {
+		return v
+	}
 	x, y := ev.closedInt(ev.value(b.X), b.X.At()), ev.closedInt(ev.value(b.Y), b.Y.At())
 	if v, ok := varyingOf(x, y); ok {
 		return v
@@ -1807,6 +1825,9 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 			continue
 		}
 		args[i] = ev.closedInt(ev.value(a), a.At())
+	}
+	if v, ok := ev.textIntrinsic(f); ok {
+		return v
 	}
 	if v, ok := ev.charIntrinsic(f); ok {
 		if _, vary := varyingOf(args...); vary && v.unk != nil {

@@ -161,3 +161,103 @@ end subroutine open_file
 		t.Errorf("read %+v", res.Read)
 	}
 }
+
+// nmlProgram reads its sizes from a NAMELIST group on rank 0 and
+// broadcasts them.
+const nmlProgram = `program heat
+  use mpi
+  implicit none
+  integer :: nx = 100, ny = 100, nsteps = 10, ierr, me, np, i, j, s, ios
+  real(8) :: alpha = 0.1d0
+  logical :: verbose = .false.
+  namelist /params/ nx, ny, nsteps, alpha, verbose
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
+  if (me == 0) then
+    open (unit=11, file='heat.nml', status='old', action='read')
+    read (11, nml=params, iostat=ios)
+    close (11)
+  end if
+  call MPI_Bcast(nx, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+  call MPI_Bcast(ny, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+  call MPI_Bcast(nsteps, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+  do s = 1, nsteps
+    do j = 1, ny / np
+      do i = 1, nx
+      end do
+    end do
+  end do
+  call MPI_Finalize(ierr)
+end program heat
+`
+
+func TestReadsNamelist(t *testing.T) {
+	dir := inDir(t, map[string]string{"heat.nml": "&params\n  NX = 400, ny = 200\n  alpha = 0.25, verbose = .true. ! nsteps left out\n/\n"})
+	res := evaluate(t, nmlProgram, symeval.Options{Dir: dir, Values: map[string]int64{symeval.Size: 4}})
+	if len(res.Params) != 0 {
+		t.Errorf("parameters %v", paramNames(res))
+	}
+	for id, want := range map[string]string{"heat/L1": "s <= 10", "heat/L1/L1": "j <= 50", "heat/L1/L1/L1": "i <= 400"} {
+		if dom := loopDomain(t, res, id); !strings.Contains(dom, want) {
+			t.Errorf("%s: domain %s, want %s", id, dom, want)
+		}
+	}
+	// Without the input, any variable of the group may change: each is a
+	// parameter, never the default silently.
+	res = evaluate(t, nmlProgram, symeval.Options{})
+	names := strings.Join(paramNames(res), " ")
+	for _, want := range []string{"nx", "ny", "nsteps"} {
+		if !strings.Contains(names, want) {
+			t.Errorf("without the input: parameters %q lack %s", names, want)
+		}
+	}
+}
+
+// SNAP's way: the input file's name is the first command-line argument,
+// taken in a loop over the arguments that checks each (ADJUSTL, a
+// substring), kept in a module variable and opened by a routine given a
+// module variable's unit; the settings are a NAMELIST group.
+func TestReadsNamelistNamedOnCommandLine(t *testing.T) {
+	src := `module g
+  character(len=64) :: ifile, ofile
+  integer :: iunit = 10
+  integer :: nx = 1
+end module g
+program p
+  use g
+  implicit none
+  character(len=64) :: arg
+  integer :: n, i, ierr
+  namelist /invar/ nx
+  do n = 1, 2
+    call get_command_argument(n, arg)
+    arg = adjustl(arg)
+    if (arg(1:1) == '-' .or. arg(1:1) == '<') then
+      ierr = 1
+    else if (n == 1) then
+      ifile = arg
+    else if (n == 2) then
+      ofile = arg
+    end if
+  end do
+  call open_file(iunit, ifile, 'OLD', 'READ', ierr)
+  read (iunit, nml=invar, iostat=ierr)
+  do i = 1, nx
+  end do
+end program p
+subroutine open_file(funit, fname, fstat, faction, ierr)
+  integer :: funit, ierr
+  character(len=*) :: fname, fstat, faction
+  open (unit=funit, file=fname, status=fstat, action=faction, iostat=ierr)
+end subroutine open_file
+`
+	dir := inDir(t, map[string]string{"fin01": "&invar\n nx = 37\n/\n"})
+	res := evaluate(t, src, symeval.Options{Dir: dir, Args: []string{"fin01", "fout01"}})
+	if dom := loopDomain(t, res, "p/L2"); !strings.Contains(dom, "i <= 37") {
+		t.Errorf("domain %s, want 1 <= i <= 37", dom)
+	}
+	if len(res.Params) != 0 {
+		t.Errorf("parameters %v", paramNames(res))
+	}
+}

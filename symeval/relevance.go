@@ -144,6 +144,15 @@ func (ev *evaluator) controlSet() *relevance {
 					names(r, x.Comm)
 				case *apt.Goto:
 					names(r, x.Index)
+				case *apt.IO:
+					// The file a unit is connected to decides what its
+					// READs give, where input files are read.
+					if ev.dir != "" && (x.Kind == apt.IOOpen || x.Kind == apt.IORead) {
+						names(r, x.Unit)
+						if f := keyword(x, "file"); f != nil {
+							names(r, f)
+						}
+					}
 				case *apt.Block:
 					for _, s := range x.Stmts {
 						if s.Kind == apt.StmtAllocate {

@@ -6,9 +6,11 @@ import "strconv"
 // IMPLICIT typing already applied: every variable has a Type. Symbolic evaluation
 // reads PARAMETER values, array bounds, DATA values and COMMON layout from here.
 type Scope struct {
-	Vars    []*Var         `json:"vars,omitempty"`
-	Commons []*Common      `json:"commons,omitempty"`
-	Types   []*DerivedType `json:"types,omitempty"`
+	Vars    []*Var    `json:"vars,omitempty"`
+	Commons []*Common `json:"commons,omitempty"`
+	// Namelists are the NAMELIST groups declared in the scope.
+	Namelists []*Namelist    `json:"namelists,omitempty"`
+	Types     []*DerivedType `json:"types,omitempty"`
 	// Implicit lists the IMPLICIT rules in force, after the language default
 	// (I-N integer, others real) unless IMPLICIT NONE.
 	Implicit []ImplicitRule `json:"implicit,omitempty"`
@@ -117,6 +119,24 @@ type Common struct {
 	Name string   `json:"name"` // lower case, "" for blank common
 	Vars []string `json:"vars"`
 	Pos  Pos      `json:"pos"`
+}
+
+// Namelist is a NAMELIST group: the variables a READ or WRITE with NML=
+// the group's name transfers, by name.
+type Namelist struct {
+	Name string   `json:"name"` // lower case
+	Vars []string `json:"vars"`
+	Pos  Pos      `json:"pos"`
+}
+
+// FindNamelist returns the group name declared in s, or nil.
+func (s *Scope) FindNamelist(name string) *Namelist {
+	for _, g := range s.Namelists {
+		if g.Name == name {
+			return g
+		}
+	}
+	return nil
 }
 
 // DerivedType is a derived TYPE definition.

@@ -184,9 +184,13 @@ func (b *builder) declaration(s *stmt, p *parser) bool {
 	case (has("PROCEDURE(") || has("PROCEDURE,") || has("PROCEDURE::")) && (b.u == nil || b.u.typeDef == nil):
 		b.ensureUnit(s)
 		b.procedureDecl(s, p)
-	case has("EQUIVALENCE"), has("NAMELIST"), has("SEQUENCE"), has("IMPORT"), has("MODULEPROCEDURE"),
+	case has("NAMELIST"):
+		b.ensureUnit(s)
+		p.keyword("NAMELIST")
+		b.namelist(s, p)
+	case has("EQUIVALENCE"), has("SEQUENCE"), has("IMPORT"), has("MODULEPROCEDURE"),
 		has("PROCEDURE"), has("GENERIC"):
-		// Storage association and namelists do not change the cost model.
+		// Storage association does not change the cost model.
 		b.ensureUnit(s)
 	case has("INCLUDE'") || has("INCLUDE\""):
 		u := b.ensureUnit(s)
@@ -528,6 +532,40 @@ func (b *builder) common(s *stmt, p *parser) {
 			v.Common, v.InCommon = name, true
 			blk.Vars = append(blk.Vars, v.Name)
 			if !p.accept(",") {
+				break
+			}
+		}
+	}
+	p.expectEnd()
+}
+
+// namelist parses NAMELIST /group/ names [[,] /group/ names]...: a READ
+// with NML=group sets the variables its input names.
+func (b *builder) namelist(s *stmt, p *parser) {
+	sc := b.u.r.Scope
+	for !p.atEnd() {
+		p.accept(",")
+		if !p.accept("/") {
+			tok := p.next()
+			p.fail(tok.at, "expected /group/ in NAMELIST, found "+describe(tok))
+			return
+		}
+		at := p.peek().at
+		name := p.ident()
+		p.expect("/")
+		g := sc.FindNamelist(name)
+		if g == nil {
+			g = &apt.Namelist{Name: name, Pos: s.posAt(at)}
+			sc.Namelists = append(sc.Namelists, g)
+		}
+		for !p.atEnd() && !p.at("/") {
+			tok := p.next()
+			if tok.kind != tIdent {
+				p.fail(tok.at, "expected a name in NAMELIST, found "+describe(tok))
+				return
+			}
+			g.Vars = append(g.Vars, strings.ToLower(tok.text))
+			if !p.accept(",") || p.at("/") {
 				break
 			}
 		}

@@ -445,7 +445,12 @@ func (t *typer) node(n apt.Node) {
 		}
 	case *apt.IO:
 		n.Unit, n.Format = t.expr(n.Unit), t.expr(n.Format)
-		t.exprs(n.Control)
+		for i, c := range n.Control {
+			if k, ok := c.(*apt.Keyword); ok && k.Name == "nml" {
+				continue // a NAMELIST group's name, not a variable
+			}
+			n.Control[i] = t.expr(c)
+		}
 		t.exprs(n.Items)
 	case *apt.Goto:
 		n.Index = t.expr(n.Index)

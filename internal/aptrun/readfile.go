@@ -1,6 +1,7 @@
 package aptrun
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,27 +63,9 @@ func (e *engine) readFile(fr *frame, n *apt.IO) (bool, error) {
 		if i >= len(words) || words[i].Text == "" {
 			continue
 		}
-		var v value
-		switch c.typ.Base {
-		case apt.TypeInteger:
-			x, ok := runenv.Integer(words[i].Text)
-			if !ok {
-				return false, nil
-			}
-			v = intV(x)
-		case apt.TypeLogical:
-			b, ok := runenv.Logical(words[i].Text)
-			if !ok {
-				return false, nil
-			}
-			v = logV(b)
-		default:
-			r, ok := runenv.Real(words[i].Text)
-			if !ok {
-				return false, nil
-			}
-			f, _ := r.Float64()
-			v = realV(f)
+		v, ok := listDatum(words[i].Text, c.typ.Base)
+		if !ok {
+			return false, nil
 		}
 		vals[i] = &v
 	}
@@ -154,4 +137,144 @@ func (e *engine) readOK(fr *frame, n *apt.IO, pos apt.Pos) error {
 		}
 	}
 	return nil
+}
+
+// readNamelist runs a READ with NML=group from a unit connected to a file
+// in Config.Dir (runenv.NamelistRead): each scalar the input names takes
+// its value, the others keep theirs. Without the file, each variable of
+// the group Config.Params names takes that value (symeval makes them
+// parameters). It reports false for a READ without NML=.
+func (e *engine) readNamelist(fr *frame, n *apt.IO) (bool, error) {
+	var group string
+	for _, c := range n.Control {
+		if k, ok := c.(*apt.Keyword); ok && k.Name == "nml" {
+			if nm, ok := k.Value.(*apt.Name); ok {
+				group = nm.Name
+			}
+		}
+	}
+	if group == "" {
+		return false, nil
+	}
+	g := e.namelist(fr, group)
+	if g == nil {
+		return false, nil
+	}
+	pos := n.Span.Start()
+	if done, err := e.readNamelistFile(fr, n, g); done || err != nil {
+		return true, err
+	}
+	for _, name := range g.Vars {
+		c, err := e.cellOf(fr, name, pos)
+		if err != nil {
+			return true, err
+		}
+		if c.fixed || c.arr != nil {
+			continue
+		}
+		x, ok := e.cfg.Params[name]
+		if !ok {
+			return true, fmt.Errorf("%s: READ of namelist %s: no value for %s in Config.Params", pos, group, name)
+		}
+		if err := e.store(c, intV(x), pos); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
+
+// namelist finds a group in the routine running or a module.
+func (e *engine) namelist(fr *frame, name string) *apt.Namelist {
+	if fr.r != nil && fr.r.Scope != nil {
+		if g := fr.r.Scope.FindNamelist(name); g != nil {
+			return g
+		}
+	}
+	for _, r := range e.prog.Routines {
+		if r.Kind == apt.KindModule && r.Scope != nil {
+			if g := r.Scope.FindNamelist(name); g != nil {
+				return g
+			}
+		}
+	}
+	return nil
+}
+
+// readNamelistFile reads the group's input from the file of the unit,
+// false (changing nothing) when there is none or it names what the
+// interpreter does not set by name (an element, a component, an array).
+func (e *engine) readNamelistFile(fr *frame, n *apt.IO, g *apt.Namelist) (bool, error) {
+	if e.cfg.Dir == "" {
+		return false, nil
+	}
+	u, ok := e.unitOf(fr, n.Unit)
+	if !ok {
+		return false, nil
+	}
+	at, ok := e.units[u]
+	if !ok {
+		return false, nil
+	}
+	recs, ok := e.records(at.File)
+	if !ok {
+		return false, nil
+	}
+	items, next, ok := runenv.NamelistRead(recs, int(at.Record), g.Name)
+	if !ok {
+		return false, nil
+	}
+	pos := n.Span.Start()
+	inGroup := map[string]bool{}
+	for _, v := range g.Vars {
+		inGroup[v] = true
+	}
+	cells := make([]*cell, len(items))
+	for i, it := range items {
+		if !inGroup[it.Name] || len(it.Values) > 1 {
+			return false, nil
+		}
+		c, err := e.cellOf(fr, it.Name, pos)
+		if err != nil {
+			return true, err
+		}
+		if c.arr != nil || c.typ.Base != apt.TypeInteger && c.typ.Base != apt.TypeReal && c.typ.Base != apt.TypeLogical {
+			return false, nil
+		}
+		cells[i] = c
+	}
+	for i, it := range items {
+		c := cells[i]
+		if len(it.Values) == 0 || it.Values[0] == "" || c.fixed {
+			continue
+		}
+		v, ok := listDatum(it.Values[0], c.typ.Base)
+		if !ok {
+			return false, nil
+		}
+		if err := e.store(c, v, pos); err != nil {
+			return true, err
+		}
+	}
+	at.Record = int64(next)
+	e.units[u] = at
+	return true, e.readOK(fr, n, pos)
+}
+
+// listDatum is the value a list-directed datum gives a variable of type
+// base.
+func listDatum(text string, base apt.BaseType) (value, bool) {
+	switch base {
+	case apt.TypeInteger:
+		x, ok := runenv.Integer(text)
+		return intV(x), ok
+	case apt.TypeLogical:
+		b, ok := runenv.Logical(text)
+		return logV(b), ok
+	}
+	r, ok := runenv.Real(text)
+	if !ok {
+		return value{}, false
+	}
+	f, _ := r.Float64()
+	return realV(f), true
 }

@@ -187,3 +187,125 @@ func TestListReadAgainstGfortranE2E(t *testing.T) {
 	}
 	t.Logf("%d decks agree with gfortran (%d end before their READs do)", n-eofs, eofs)
 }
+
+// randomNamelist draws namelist input for group g of variables v0..vn-1:
+// a few of them in any order (some twice: the last counts), with blanks or
+// commas, several on a record or one value on the record after its name,
+// comments, another group before it, upper or lower case, a null value,
+// and a slash or &end.
+func randomNamelist(rng *rand.Rand, n int) string {
+	var b strings.Builder
+	if rng.IntN(3) == 0 {
+		b.WriteString("&other x = 1 /\n")
+	}
+	if rng.IntN(3) == 0 {
+		b.WriteString("! settings\n")
+	}
+	b.WriteString([]string{"&g", "&G", " &g"}[rng.IntN(3)])
+	if rng.IntN(2) == 0 {
+		b.WriteString("\n")
+	} else {
+		b.WriteString(" ")
+	}
+	for range rng.IntN(2 * n) {
+		name := fmt.Sprintf("v%d", rng.IntN(n))
+		if rng.IntN(4) == 0 {
+			name = strings.ToUpper(name)
+		}
+		val := strconv.Itoa(rng.IntN(200) - 50)
+		if rng.IntN(10) == 0 {
+			val = "" // null: the variable keeps its value
+		}
+		b.WriteString(name + []string{" = ", "=", " =\n  "}[rng.IntN(3)] + val)
+		b.WriteString([]string{", ", " ", "\n", " ! a comment\n", ",\n"}[rng.IntN(5)])
+	}
+	b.WriteString([]string{"/\n", " /\n", "&end\n", "/ trailing words\n"}[rng.IntN(4)])
+	return b.String()
+}
+
+// TestNamelistReadAgainstGfortranE2E checks runenv.NamelistRead against
+// gfortran's reading of 150 random namelist inputs, each read by a
+// routine of one program whose group holds six integers.
+func TestNamelistReadAgainstGfortranE2E(t *testing.T) {
+	e2e.Require(t, "gfortran")
+	rng := rand.New(rand.NewPCG(47, 43))
+	dir := t.TempDir()
+	const n, vars = 150, 6
+	var src strings.Builder
+	src.WriteString("program nml\n")
+	for k := range n {
+		fmt.Fprintf(&src, "  call g%d\n", k)
+	}
+	src.WriteString("end program nml\n")
+	texts := make([]string, n)
+	for k := range n {
+		texts[k] = randomNamelist(rng, vars)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("nml%d", k)), []byte(texts[k]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&src, "subroutine g%d\n  integer :: ios", k)
+		for i := range vars {
+			fmt.Fprintf(&src, ", v%d", i)
+		}
+		src.WriteString("\n  namelist /g/")
+		for i := range vars {
+			if i > 0 {
+				src.WriteString(",")
+			}
+			fmt.Fprintf(&src, " v%d", i)
+		}
+		src.WriteString("\n")
+		for i := range vars {
+			fmt.Fprintf(&src, "  v%d = %d\n", i, 1000+i)
+		}
+		fmt.Fprintf(&src, "  open (unit=10, file='nml%d', status='old')\n  read (10, nml=g, iostat=ios)\n", k)
+		src.WriteString("  if (ios /= 0) then\n    print '(a)', 'error'\n  else\n    print '(*(i0, 1x))'")
+		for i := range vars {
+			fmt.Fprintf(&src, ", v%d", i)
+		}
+		fmt.Fprintf(&src, "\n  end if\n  close (10)\nend subroutine g%d\n", k)
+	}
+	f := filepath.Join(dir, "nml.f90")
+	if err := os.WriteFile(f, []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "nml")
+	if out, err := exec.Command("gfortran", "-o", exe, f).CombinedOutput(); err != nil {
+		t.Fatalf("gfortran: %v\n%s", err, out)
+	}
+	cmd := exec.Command(exe)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != n {
+		t.Fatalf("%d lines printed, want %d", len(lines), n)
+	}
+	for k, text := range texts {
+		got := "error"
+		if items, _, ok := runenv.NamelistRead(runenv.Records(text), 1, "g"); ok {
+			vals := make([]string, vars)
+			for i := range vals {
+				vals[i] = strconv.Itoa(1000 + i)
+			}
+			for _, it := range items {
+				var i int
+				if _, err := fmt.Sscanf(it.Name, "v%d", &i); err != nil || i >= vars || len(it.Values) > 1 {
+					got = "unexpected " + it.Name
+					break
+				}
+				if len(it.Values) == 1 && it.Values[0] != "" { // none, or a null: unchanged
+					vals[i] = it.Values[0]
+				}
+			}
+			if !strings.HasPrefix(got, "unexpected") {
+				got = strings.Join(vals, " ")
+			}
+		}
+		if want := strings.TrimSpace(lines[k]); got != want {
+			t.Errorf("input %d:\n%s\nNamelistRead: %s\ngfortran:     %s", k, text, got, want)
+		}
+	}
+}

@@ -175,3 +175,27 @@ func FuzzListRead(f *testing.F) {
 		}
 	})
 }
+
+// FuzzNamelistRead: any text is read as namelist input or refused,
+// without a panic; what is read lies between the group's record and the
+// record the next READ starts at.
+func FuzzNamelistRead(f *testing.F) {
+	f.Add("&g\n  NX = 400, ny = 200\n  alpha = 0.25, v = .true. ! c\n/\n", "g", 1)
+	f.Add("&other x = 1 /\n&G a(2) = 3, b%c = 'x/y' &end\n", "g", 1)
+	f.Add("$g x = 2*3 , , 4 $end\n", "G", 1)
+	f.Fuzz(func(t *testing.T, text, group string, from int) {
+		recs := runenv.Records(text)
+		items, next, ok := runenv.NamelistRead(recs, from, group)
+		if !ok {
+			return
+		}
+		if next <= from || next > len(recs)+1 {
+			t.Fatalf("next record %d after reading from %d of %d", next, from, len(recs))
+		}
+		for _, it := range items {
+			if it.Record < from || it.Record >= next || it.Name == "" {
+				t.Fatalf("item %+v outside records %d..%d", it, from, next-1)
+			}
+		}
+	})
+}

@@ -163,3 +163,77 @@ func randomDeckProgram(rng *rand.Rand) (src, deck string, nvars int) {
 	s.WriteString("subroutine opener(u, name)\n  integer :: u\n  character(len=*) :: name\n  open (unit=u, file=name, status='old')\nend subroutine opener\n")
 	return s.String(), d.String(), nvars
 }
+
+// TestNamelistFilesAgainstExecution: random programs read a NAMELIST
+// group of their loop bounds from random namelist input (names in any
+// order, some absent or null, several on a record, comments) on every
+// rank; every node's per-rank count at P = 1..4 equals the interpreter's
+// run in the same directory.
+func TestNamelistFilesAgainstExecution(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 11))
+	const programs = 60
+	for k := range programs {
+		nvars := 1 + rng.IntN(5)
+		var in strings.Builder
+		in.WriteString("! settings\n&bounds")
+		for range rng.IntN(2 * nvars) {
+			val := strconv.Itoa(rng.IntN(9))
+			if rng.IntN(8) == 0 {
+				val = ""
+			}
+			fmt.Fprintf(&in, "%s x%d = %s%s", []string{" ", "\n "}[rng.IntN(2)], rng.IntN(nvars), val,
+				[]string{",", "", " ! note\n"}[rng.IntN(3)])
+		}
+		in.WriteString(" /\n")
+		var s strings.Builder
+		s.WriteString("program nmlprop\n  use mpi\n  integer :: me, np, ierr, i, j\n")
+		var names []string
+		for i := range nvars {
+			fmt.Fprintf(&s, "  integer :: x%d = %d\n", i, 1+i%3)
+			names = append(names, fmt.Sprintf("x%d", i))
+		}
+		fmt.Fprintf(&s, "  namelist /bounds/ %s\n", strings.Join(names, ", "))
+		s.WriteString("  call MPI_Init(ierr)\n  call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)\n  call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)\n")
+		s.WriteString("  open (unit=9, file='run.nml', status='old')\n  read (9, nml=bounds)\n  close (9)\n")
+		for i := range nvars {
+			fmt.Fprintf(&s, "  do i = 1, x%d + me\n    do j = 1, x%d\n    end do\n  end do\n", i, (i+1)%nvars)
+		}
+		s.WriteString("  call MPI_Finalize(ierr)\nend program nmlprop\n")
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "run.nml"), []byte(in.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		src := s.String()
+		prog, diags := fortran.ParseSource("nml.f90", []byte(src), fortran.Config{})
+		for _, d := range diags {
+			if d.Severity == 1 {
+				t.Fatalf("program %d: parse: %s\n%s", k, d, src)
+			}
+		}
+		np := int64(1 + rng.IntN(4))
+		env := map[string]int64{cost.Size: np}
+		rep, err := cost.AnalyzeAt(prog, cost.Options{Dir: dir}, env)
+		if err != nil {
+			t.Fatalf("program %d: %v\n%s", k, err, src)
+		}
+		for _, p := range rep.Params {
+			if p.Origin == cost.FromRead {
+				t.Fatalf("program %d: %s is a parameter, the input gives it or leaves it\n%s\ninput:\n%s", k, p.Name, src, in.String())
+			}
+		}
+		pt, err := rep.At(env)
+		if err != nil {
+			t.Fatalf("program %d: %v", k, err)
+		}
+		for rank := range np {
+			got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank, Dir: dir, Params: map[string]int64{}})
+			if err != nil {
+				t.Fatalf("program %d rank %d: %v\n%s\ninput:\n%s", k, rank, err, src, in.String())
+			}
+			compare(t, rep, pt, got, env, rank, nil)
+		}
+		if t.Failed() {
+			t.Fatalf("program %d:\n%s\ninput:\n%s", k, src, in.String())
+		}
+	}
+}

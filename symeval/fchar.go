@@ -1,0 +1,148 @@
+package symeval
+
+import (
+	"strings"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Character values the evaluation knows (a constant, a command-line
+// argument, a name assigned from them) are computed as the run computes
+// them (Fortran 2008 13.7): TRIM, ADJUSTL, ADJUSTR, LEN_TRIM, INDEX, a
+// substring s(i:j) with known bounds, and concatenation. A value shorter
+// than its variable's declared length stands for itself padded with
+// blanks, as comparisons already take it (charRelation).
+
+// knownText returns the text of a character value the evaluation knows.
+func (ev *evaluator) knownText(e apt.Expr) (string, bool) {
+	if apt.TypeOf(e).Base != apt.TypeCharacter {
+		return "", false
+	}
+	v := ev.value(e)
+	if v.str == nil {
+		return "", false
+	}
+	return *v.str, true
+}
+
+// textIntrinsic evaluates a character intrinsic of known text.
+func (ev *evaluator) textIntrinsic(f *apt.FuncCall) (Value, bool) {
+	if len(f.Args) == 0 {
+		return Value{}, false
+	}
+	s, ok := ev.knownText(f.Args[0])
+	if !ok {
+		return Value{}, false
+	}
+	text := func(t string) (Value, bool) { return Value{str: &t}, true }
+	switch f.Name {
+	case "trim":
+		return text(strings.TrimRight(s, " "))
+	case "adjustl":
+		t := strings.TrimLeft(s, " ")
+		return text(t + strings.Repeat(" ", len(s)-len(t)))
+	case "adjustr":
+		t := strings.TrimRight(s, " ")
+		return text(strings.Repeat(" ", len(s)-len(t)) + t)
+	case "len":
+		switch f.Args[0].(type) {
+		case *apt.Name, *apt.Index, *apt.Component:
+			return Value{}, false // a variable's length is its declared one (charLen)
+		}
+		return Known(symbolic.Int(int64(len(s)))), true
+	case "len_trim":
+		return Known(symbolic.Int(int64(len(strings.TrimRight(s, " "))))), true
+	case "index":
+		if len(f.Args) < 2 {
+			return Value{}, false
+		}
+		sub, ok := ev.knownText(f.Args[1])
+		if !ok {
+			return Value{}, false
+		}
+		back := false
+		if len(f.Args) > 2 {
+			a := f.Args[2]
+			if kw, ok := a.(*apt.Keyword); ok {
+				a = kw.Value
+			}
+			b, known := ev.value(a).Single()
+			if !known {
+				return Value{}, false
+			}
+			back = !b.IsZero()
+		}
+		k := strings.Index(s, sub)
+		if back {
+			k = strings.LastIndex(s, sub)
+		}
+		return Known(symbolic.Int(int64(k + 1))), true
+	}
+	return Value{}, false
+}
+
+// substring evaluates s(i:j) of a character variable whose text is known,
+// with bounds that are numbers; false otherwise.
+func (ev *evaluator) substring(x *apt.Index) (Value, bool) {
+	if x.Type.Base != apt.TypeCharacter || len(x.Subs) != 1 || x.Base != nil {
+		return Value{}, false
+	}
+	sec, ok := x.Subs[0].(*apt.Section)
+	if !ok || sec.Stride != nil {
+		return Value{}, false
+	}
+	d := ev.prog.Resolve(ev.frame().routine, x.Name)
+	if d == nil || d.IsArray() {
+		return Value{}, false
+	}
+	v := ev.load(x.Name)
+	if v.str == nil {
+		return Value{}, false
+	}
+	s := *v.str
+	if n, ok := ev.charLen(&apt.Name{Name: x.Name, Type: d.Type}); ok && int64(len(s)) < n {
+		s += strings.Repeat(" ", int(n)-len(s)) // the variable's blanks
+	}
+	bound := func(e apt.Expr, def int64) (int64, bool) {
+		if e == nil {
+			return def, true
+		}
+		b, ok := ev.value(e).Single()
+		if !ok {
+			return 0, false
+		}
+		return b.Int64()
+	}
+	i, ok1 := bound(sec.Lo, 1)
+	j, ok2 := bound(sec.Hi, int64(len(s)))
+	if !ok1 || !ok2 {
+		return Value{}, false
+	}
+	if j < i {
+		t := ""
+		return Value{str: &t}, true
+	}
+	if i < 1 || j > int64(len(s)) {
+		return Value{}, false // out of the string: the program's error
+	}
+	t := s[i-1 : j]
+	return Value{str: &t}, true
+}
+
+// concat evaluates a // b of known texts.
+func (ev *evaluator) concat(b *apt.Binary) (Value, bool) {
+	if b.Op != apt.OpConcat {
+		return Value{}, false
+	}
+	x, ok1 := ev.knownText(b.X)
+	y, ok2 := ev.knownText(b.Y)
+	if !ok1 || !ok2 {
+		return Value{}, false
+	}
+	if n, ok := ev.charLen(b.X); ok && int64(len(x)) < n {
+		x += strings.Repeat(" ", int(n)-len(x))
+	}
+	t := x + y
+	return Value{str: &t}, true
+}
