@@ -9,8 +9,10 @@ type Scope struct {
 	Vars    []*Var    `json:"vars,omitempty"`
 	Commons []*Common `json:"commons,omitempty"`
 	// Namelists are the NAMELIST groups declared in the scope.
-	Namelists []*Namelist    `json:"namelists,omitempty"`
-	Types     []*DerivedType `json:"types,omitempty"`
+	Namelists []*Namelist `json:"namelists,omitempty"`
+	// Generics are the generic interfaces declared in the scope.
+	Generics []*Generic     `json:"generics,omitempty"`
+	Types    []*DerivedType `json:"types,omitempty"`
 	// Implicit lists the IMPLICIT rules in force, after the language default
 	// (I-N integer, others real) unless IMPLICIT NONE.
 	Implicit []ImplicitRule `json:"implicit,omitempty"`
@@ -127,6 +129,25 @@ type Namelist struct {
 	Name string   `json:"name"` // lower case
 	Vars []string `json:"vars"`
 	Pos  Pos      `json:"pos"`
+}
+
+// Generic is a generic interface: a name several specific procedures
+// answer to, the one whose dummy arguments match a call's actual
+// arguments (Fortran 2008 12.5.5.2).
+type Generic struct {
+	Name  string   `json:"name"` // lower case
+	Procs []string `json:"procs"`
+	Pos   Pos      `json:"pos"`
+}
+
+// FindGeneric returns the generic interface name declared in s, or nil.
+func (s *Scope) FindGeneric(name string) *Generic {
+	for _, g := range s.Generics {
+		if g.Name == name {
+			return g
+		}
+	}
+	return nil
 }
 
 // FindNamelist returns the group name declared in s, or nil.

@@ -25,8 +25,10 @@ type unit struct {
 	typeDef *apt.DerivedType
 	// typeBound is set after CONTAINS inside a derived type definition.
 	typeBound bool
-	// interfaces counts open INTERFACE blocks, whose bodies only declare.
+	// interfaces counts open INTERFACE blocks, whose bodies only declare;
+	// generic is the generic interface the open block names, nil for none.
 	interfaces int
+	generic    *apt.Generic
 	contains   bool
 	// Annotations waiting for the next loop.
 	iterations  apt.Expr
@@ -390,7 +392,49 @@ func (b *builder) interfaceBody(s *stmt) {
 	switch {
 	case strings.HasPrefix(t, "ENDINTERFACE"):
 		b.u.interfaces--
+		if b.u.interfaces == 0 {
+			b.u.generic = nil
+		}
 	case strings.HasPrefix(t, "INTERFACE"), strings.HasPrefix(t, "ABSTRACTINTERFACE"):
 		b.u.interfaces++
+	case b.u.generic == nil:
+	case strings.HasPrefix(t, "MODULEPROCEDURE"), strings.HasPrefix(t, "PROCEDURE"):
+		// The specifics of the generic: names, uppercase and unblanked.
+		list := strings.TrimPrefix(strings.TrimPrefix(t, "MODULE"), "PROCEDURE")
+		list = strings.TrimPrefix(list, "::")
+		for _, n := range strings.Split(list, ",") {
+			if n = strings.ToLower(strings.TrimSpace(n)); n != "" {
+				b.u.generic.Procs = append(b.u.generic.Procs, n)
+			}
+		}
+	case strings.HasPrefix(t, "SUBROUTINE"):
+		// An interface body: an external specific of the generic.
+		n := strings.TrimPrefix(t, "SUBROUTINE")
+		if i := strings.IndexByte(n, '('); i >= 0 {
+			n = n[:i]
+		}
+		if n != "" {
+			b.u.generic.Procs = append(b.u.generic.Procs, strings.ToLower(n))
+		}
 	}
+}
+
+// openInterface starts an INTERFACE block; a named one (not OPERATOR or
+// ASSIGNMENT) is a generic interface of the scope.
+func (b *builder) openInterface(s *stmt) {
+	u := b.ensureUnit(s)
+	u.interfaces++
+	t := string(s.text)
+	name, ok := strings.CutPrefix(t, "INTERFACE")
+	if !ok || name == "" || strings.ContainsAny(name, "(=") {
+		return
+	}
+	name = strings.ToLower(name)
+	sc := u.r.Scope
+	g := sc.FindGeneric(name)
+	if g == nil {
+		g = &apt.Generic{Name: name, Pos: s.posAt(0)}
+		sc.Generics = append(sc.Generics, g)
+	}
+	u.generic = g
 }

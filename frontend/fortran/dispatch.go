@@ -38,7 +38,7 @@ func (b *builder) dispatch(s *stmt, p *parser, cname string) {
 		u.contains = true
 		u.block = nil
 	case has("INTERFACE") || has("ABSTRACTINTERFACE"):
-		b.ensureUnit(s).interfaces++
+		b.openInterface(s)
 	case b.declaration(s, p):
 	case has("DOWHILE(") || has("DO"):
 		b.doStmt(s, p, cname)

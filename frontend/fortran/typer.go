@@ -419,6 +419,7 @@ func (t *typer) node(n apt.Node) {
 		}
 	case *apt.Call:
 		t.exprs(n.Args)
+		t.resolveGeneric(n)
 	case *apt.Comm:
 		// The message fields share expressions with Args; the memo makes
 		// both see the same replacement when an Index becomes a FuncCall.

@@ -1,0 +1,119 @@
+package fortran
+
+import (
+	"github.com/mkvet/mkvet/frontend/apt"
+)
+
+// Generic interfaces. A CALL of a generic name calls the specific
+// procedure whose dummy arguments its actual arguments match, by type, kind
+// and rank (Fortran 2008 12.5.5.2): the typer, which knows the actuals'
+// types, names that specific in the call, so that every later stage sees an
+// ordinary call. A call no specific matches keeps the generic's name (an
+// external routine, reported as such).
+
+// findGeneric returns the generic interface name visible from the routine
+// being typed: declared in it, a host, or a module.
+func (t *typer) findGeneric(name string) *apt.Generic {
+	for r := t.r; r != nil; r = t.p.Host(r) {
+		if r.Scope != nil {
+			if g := r.Scope.FindGeneric(name); g != nil {
+				return g
+			}
+		}
+	}
+	for _, r := range t.p.Routines {
+		if r.Kind == apt.KindModule && r.Scope != nil {
+			if g := r.Scope.FindGeneric(name); g != nil {
+				return g
+			}
+		}
+	}
+	return nil
+}
+
+// resolveGeneric names in c the specific of the generic it calls.
+func (t *typer) resolveGeneric(c *apt.Call) {
+	if t.p.Routine(c.Callee) != nil {
+		return
+	}
+	g := t.findGeneric(c.Callee)
+	if g == nil {
+		return
+	}
+	for _, name := range g.Procs {
+		if r := t.p.Routine(name); r != nil && t.matches(r, c.Args) {
+			c.Callee = r.Name
+			return
+		}
+	}
+}
+
+// matches reports whether actual arguments args fit the dummy arguments of
+// r: each actual (by position, or by keyword) a dummy of the same type,
+// kind and rank, and every dummy without one optional.
+func (t *typer) matches(r *apt.Routine, args []apt.Expr) bool {
+	given := make([]bool, len(r.Formals))
+	for i, a := range args {
+		k := i
+		if kw, ok := a.(*apt.Keyword); ok {
+			k = -1
+			for j, f := range r.Formals {
+				if f == kw.Name {
+					k = j
+				}
+			}
+			a = kw.Value
+		}
+		if k < 0 || k >= len(r.Formals) {
+			return false
+		}
+		given[k] = true
+		d := r.Scope.Lookup(r.Formals[k])
+		if d == nil {
+			continue // an undeclared dummy: any actual
+		}
+		at := apt.TypeOf(a)
+		if at.Base != apt.TypeUnknown && d.Type.Base != apt.TypeUnknown && at.Base != d.Type.Base {
+			return false
+		}
+		if at.Kind > 0 && d.Type.Kind > 0 && at.Kind != d.Type.Kind {
+			return false
+		}
+		if rank, ok := t.rankOf(a); ok && rank != len(d.Dims) {
+			return false
+		}
+	}
+	for k, f := range r.Formals {
+		if !given[k] {
+			if d := r.Scope.Lookup(f); d == nil || !d.Optional {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// rankOf is the rank of an actual argument: a whole array's, the sections
+// of an element reference, 0 for a scalar; false where it is not plain.
+func (t *typer) rankOf(a apt.Expr) (int, bool) {
+	switch x := a.(type) {
+	case *apt.Name:
+		if v := t.p.Resolve(t.r, x.Name); v != nil {
+			return len(v.Dims), true
+		}
+		return 0, !x.Array
+	case *apt.Index:
+		n := 0
+		for _, s := range x.Subs {
+			if _, ok := s.(*apt.Section); ok {
+				n++
+			}
+		}
+		return n, true
+	case *apt.Const:
+		return 0, true
+	case *apt.Binary, *apt.Unary:
+		return 0, false
+	}
+	return 0, false
+}
