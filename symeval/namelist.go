@@ -63,16 +63,7 @@ func (ev *evaluator) readNamelistFile(n *apt.IO, g *apt.Namelist) bool {
 	if ev.dir == "" || len(ev.cur.vars) > 0 {
 		return false
 	}
-	u, ok := ev.unitOf(n.Unit)
-	if !ok {
-		return false
-	}
-	k := unitKey(u)
-	at, ok := ev.unitAt(k)
-	if !ok {
-		return false
-	}
-	recs, ok := ev.fileRecords(at.File)
+	k, at, recs, ok := ev.unitFile(n)
 	if !ok {
 		return false
 	}

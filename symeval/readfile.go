@@ -64,22 +64,28 @@ func (ev *evaluator) fileRecords(name string) ([]string, bool) {
 	return recs, recs != nil
 }
 
+// unitFile returns the unit a READ reads, where it is and the records of
+// its file in the run's directory; false when any is not known.
+func (ev *evaluator) unitFile(n *apt.IO) (key string, at readpos.Unit, recs []string, ok bool) {
+	u, ok := ev.unitOf(n.Unit)
+	if !ok {
+		return "", at, nil, false
+	}
+	key = unitKey(u)
+	if at, ok = ev.unitAt(key); !ok {
+		return "", at, nil, false
+	}
+	recs, ok = ev.fileRecords(at.File)
+	return key, at, recs, ok
+}
+
 // readFile evaluates a list-directed READ from an input file of the run's
 // directory, and reports whether it did.
 func (ev *evaluator) readFile(n *apt.IO) bool {
 	if ev.dir == "" || !listDirected(n.Format) || len(n.Items) == 0 || len(n.Items) != len(n.Reads) || len(ev.cur.vars) > 0 {
 		return false
 	}
-	u, ok := ev.unitOf(n.Unit)
-	if !ok {
-		return false
-	}
-	k := unitKey(u)
-	at, ok := ev.unitAt(k)
-	if !ok {
-		return false
-	}
-	recs, ok := ev.fileRecords(at.File)
+	k, at, recs, ok := ev.unitFile(n)
 	if !ok {
 		return false
 	}

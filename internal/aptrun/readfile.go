@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/internal/readpos"
 	"github.com/mkvet/mkvet/internal/runenv"
 )
 
@@ -22,15 +23,7 @@ func (e *engine) readFile(fr *frame, n *apt.IO) (bool, error) {
 	if _, star := n.Format.(*apt.Star); !star || e.cfg.Dir == "" || len(n.Items) == 0 || len(n.Items) != len(n.Reads) {
 		return false, nil
 	}
-	u, ok := e.unitOf(fr, n.Unit)
-	if !ok {
-		return false, nil
-	}
-	at, ok := e.units[u]
-	if !ok {
-		return false, nil
-	}
-	recs, ok := e.records(at.File)
+	u, at, recs, ok := e.unitFile(fr, n)
 	if !ok {
 		return false, nil
 	}
@@ -80,6 +73,19 @@ func (e *engine) readFile(fr *frame, n *apt.IO) (bool, error) {
 	at.Record = int64(next)
 	e.units[u] = at
 	return true, e.readOK(fr, n, pos)
+}
+
+// unitFile returns the unit a READ reads, where it is and the records of
+// its file in Config.Dir; false when any is not known.
+func (e *engine) unitFile(fr *frame, n *apt.IO) (u int64, at readpos.Unit, recs []string, ok bool) {
+	if u, ok = e.unitOf(fr, n.Unit); !ok {
+		return 0, at, nil, false
+	}
+	if at, ok = e.units[u]; !ok {
+		return 0, at, nil, false
+	}
+	recs, ok = e.records(at.File)
+	return u, at, recs, ok
 }
 
 // maxInputBytes bounds an input file the run reads (symeval's bound).
@@ -207,15 +213,7 @@ func (e *engine) readNamelistFile(fr *frame, n *apt.IO, g *apt.Namelist) (bool, 
 	if e.cfg.Dir == "" {
 		return false, nil
 	}
-	u, ok := e.unitOf(fr, n.Unit)
-	if !ok {
-		return false, nil
-	}
-	at, ok := e.units[u]
-	if !ok {
-		return false, nil
-	}
-	recs, ok := e.records(at.File)
+	u, at, recs, ok := e.unitFile(fr, n)
 	if !ok {
 		return false, nil
 	}

@@ -149,24 +149,7 @@ func TestListReadAgainstGfortranE2E(t *testing.T) {
 		}
 		fmt.Fprintf(&src, "  close (10)\n  print '(*(i0, 1x))', v\nend subroutine d%d\n", k)
 	}
-	f := filepath.Join(dir, "decks.f90")
-	if err := os.WriteFile(f, []byte(src.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	exe := filepath.Join(dir, "decks")
-	if out, err := exec.Command("gfortran", "-o", exe, f).CombinedOutput(); err != nil {
-		t.Fatalf("gfortran: %v\n%s", err, out)
-	}
-	cmd := exec.Command(exe)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != n {
-		t.Fatalf("%d lines printed, want %d", len(lines), n)
-	}
+	lines := gfortranLines(t, dir, "decks", src.String(), n)
 	eofs := 0
 	for k, c := range cases {
 		want := strings.TrimSpace(lines[k])
@@ -265,24 +248,7 @@ func TestNamelistReadAgainstGfortranE2E(t *testing.T) {
 		}
 		fmt.Fprintf(&src, "\n  end if\n  close (10)\nend subroutine g%d\n", k)
 	}
-	f := filepath.Join(dir, "nml.f90")
-	if err := os.WriteFile(f, []byte(src.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	exe := filepath.Join(dir, "nml")
-	if out, err := exec.Command("gfortran", "-o", exe, f).CombinedOutput(); err != nil {
-		t.Fatalf("gfortran: %v\n%s", err, out)
-	}
-	cmd := exec.Command(exe)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != n {
-		t.Fatalf("%d lines printed, want %d", len(lines), n)
-	}
+	lines := gfortranLines(t, dir, "nml", src.String(), n)
 	for k, text := range texts {
 		got := "error"
 		if items, _, ok := runenv.NamelistRead(runenv.Records(text), 1, "g"); ok {
@@ -308,4 +274,29 @@ func TestNamelistReadAgainstGfortranE2E(t *testing.T) {
 			t.Errorf("input %d:\n%s\nNamelistRead: %s\ngfortran:     %s", k, text, got, want)
 		}
 	}
+}
+
+// gfortranLines builds the program src with gfortran, runs it in dir and
+// returns the n lines it prints.
+func gfortranLines(t *testing.T, dir, name, src string, n int) []string {
+	t.Helper()
+	f := filepath.Join(dir, name+".f90")
+	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, name)
+	if out, err := exec.Command("gfortran", "-o", exe, f).CombinedOutput(); err != nil {
+		t.Fatalf("gfortran: %v\n%s", err, out)
+	}
+	cmd := exec.Command(exe)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != n {
+		t.Fatalf("%d lines printed, want %d", len(lines), n)
+	}
+	return lines
 }

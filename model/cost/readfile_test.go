@@ -29,44 +29,13 @@ func TestReadsFilesAgainstExecution(t *testing.T) {
 	const programs = 100
 	read := 0
 	for k := range programs {
-		dir := t.TempDir()
 		src, deck, nvars := randomDeckProgram(rng)
-		if err := os.WriteFile(filepath.Join(dir, "deck.in"), []byte(deck), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		prog, diags := fortran.ParseSource("deck.f90", []byte(src), fortran.Config{})
-		for _, d := range diags {
-			if d.Severity == 1 {
-				t.Fatalf("program %d: parse: %s\n%s", k, d, src)
-			}
-		}
-		np := int64(1 + rng.IntN(4))
-		env := map[string]int64{cost.Size: np}
-		rep, err := cost.AnalyzeAt(prog, cost.Options{Dir: dir}, env)
-		if err != nil {
-			t.Fatalf("program %d: %v\n%s", k, err, src)
-		}
-		for _, p := range rep.Params {
-			if p.Origin == cost.FromRead {
-				t.Fatalf("program %d: %s is a parameter, the deck gives it\n%s\ndeck:\n%s", k, p.Name, src, deck)
-			}
-		}
+		rep := againstInterpreter(t, k, src, "deck.in", deck, int64(1+rng.IntN(4)))
 		if len(rep.Read) > 0 {
 			read++ // a deck of slashes and nulls leaves every default
 		}
-		pt, err := rep.At(env)
-		if err != nil {
-			t.Fatalf("program %d: %v", k, err)
-		}
-		for rank := range np {
-			got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank, Dir: dir, Params: map[string]int64{}})
-			if err != nil {
-				t.Fatalf("program %d rank %d: %v\n%s\ndeck:\n%s", k, rank, err, src, deck)
-			}
-			compare(t, rep, pt, got, env, rank, nil)
-		}
 		if t.Failed() {
-			t.Fatalf("program %d (%d variables):\n%s\ndeck:\n%s", k, nvars, src, deck)
+			t.Fatalf("program %d (%d variables) failed", k, nvars)
 		}
 	}
 	if read < programs*3/4 {
@@ -199,41 +168,53 @@ func TestNamelistFilesAgainstExecution(t *testing.T) {
 			fmt.Fprintf(&s, "  do i = 1, x%d + me\n    do j = 1, x%d\n    end do\n  end do\n", i, (i+1)%nvars)
 		}
 		s.WriteString("  call MPI_Finalize(ierr)\nend program nmlprop\n")
-		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "run.nml"), []byte(in.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
 		src := s.String()
-		prog, diags := fortran.ParseSource("nml.f90", []byte(src), fortran.Config{})
-		for _, d := range diags {
-			if d.Severity == 1 {
-				t.Fatalf("program %d: parse: %s\n%s", k, d, src)
-			}
-		}
-		np := int64(1 + rng.IntN(4))
-		env := map[string]int64{cost.Size: np}
-		rep, err := cost.AnalyzeAt(prog, cost.Options{Dir: dir}, env)
-		if err != nil {
-			t.Fatalf("program %d: %v\n%s", k, err, src)
-		}
-		for _, p := range rep.Params {
-			if p.Origin == cost.FromRead {
-				t.Fatalf("program %d: %s is a parameter, the input gives it or leaves it\n%s\ninput:\n%s", k, p.Name, src, in.String())
-			}
-		}
-		pt, err := rep.At(env)
-		if err != nil {
-			t.Fatalf("program %d: %v", k, err)
-		}
-		for rank := range np {
-			got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank, Dir: dir, Params: map[string]int64{}})
-			if err != nil {
-				t.Fatalf("program %d rank %d: %v\n%s\ninput:\n%s", k, rank, err, src, in.String())
-			}
-			compare(t, rep, pt, got, env, rank, nil)
-		}
+		againstInterpreter(t, k, src, "run.nml", in.String(), int64(1+rng.IntN(4)))
 		if t.Failed() {
-			t.Fatalf("program %d:\n%s\ninput:\n%s", k, src, in.String())
+			t.Fatalf("program %d failed", k)
 		}
 	}
+}
+
+// againstInterpreter analyses the program src at P = np in a directory
+// holding its input file, checks that no value read stays a parameter,
+// and compares every node's per-rank count with the interpreter's run of
+// the program in the same directory; it returns the report.
+func againstInterpreter(t *testing.T, k int, src, file, input string, np int64) *cost.Report {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, file), []byte(input), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog, diags := fortran.ParseSource("prog.f90", []byte(src), fortran.Config{})
+	for _, d := range diags {
+		if d.Severity == 1 {
+			t.Fatalf("program %d: parse: %s\n%s", k, d, src)
+		}
+	}
+	env := map[string]int64{cost.Size: np}
+	rep, err := cost.AnalyzeAt(prog, cost.Options{Dir: dir}, env)
+	if err != nil {
+		t.Fatalf("program %d: %v\n%s", k, err, src)
+	}
+	for _, p := range rep.Params {
+		if p.Origin == cost.FromRead {
+			t.Fatalf("program %d: %s is a parameter, the input gives it or leaves it\n%s\ninput:\n%s", k, p.Name, src, input)
+		}
+	}
+	pt, err := rep.At(env)
+	if err != nil {
+		t.Fatalf("program %d: %v", k, err)
+	}
+	for rank := range np {
+		got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank, Dir: dir, Params: map[string]int64{}})
+		if err != nil {
+			t.Fatalf("program %d rank %d: %v\n%s\ninput:\n%s", k, rank, err, src, input)
+		}
+		compare(t, rep, pt, got, env, rank, nil)
+	}
+	if t.Failed() {
+		t.Logf("program %d:\n%s\ninput:\n%s", k, src, input)
+	}
+	return rep
 }
