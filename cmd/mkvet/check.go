@@ -92,6 +92,9 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 		if s == cost.Rank {
 			return fail("-D %s: the rank is not a parameter; every rank 0..P-1 is evaluated", n)
 		}
+		if s == cost.Size && v < 1 {
+			return fail("-D %s=%d: the number of processes must be at least 1", n, v)
+		}
 		env[s] = v
 	}
 	var machine *model.Profile

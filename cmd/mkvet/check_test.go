@@ -32,6 +32,8 @@ func TestCheckUsage(t *testing.T) {
 		{[]string{"check"}, "no input files"},
 		{[]string{"check", "-form", "odd", good}, "-form must be fixed, free or auto"},
 		{[]string{"check", "-D", "rank=1", good}, "the rank is not a parameter"},
+		{[]string{"check", "-D", "P=0", good}, "the number of processes must be at least 1"},
+		{[]string{"annotate", "-D", "P=-3", good}, "the number of processes must be at least 1"},
 		{[]string{"check", "-D", "n=1.5", good}, "must be an integer"},
 		{[]string{"check", "-D", "n=", good}, "-D n="},
 		{[]string{"check", "-assume", "n >=", good}, "assume:1:"},
