@@ -55,15 +55,7 @@ func (ev *evaluator) invariantArrays(l *apt.Loop, o *Occ, body *domainState, mod
 		if l.Var != "" {
 			ev.store(l.Var, Known(symbolic.Sym("probe#var")))
 		}
-		ev.cur = body.clone()
-		fr := ev.frame()
-		fr.loops = append(fr.loops, l)
-		fr.entries = append(fr.entries, body.clone())
-		fr.loopFrames = append(fr.loopFrames, nil)
-		ev.walk(l.Body, o)
-		fr.loops = fr.loops[:len(fr.loops)-1]
-		fr.entries = fr.entries[:len(fr.entries)-1]
-		fr.loopFrames = fr.loopFrames[:len(fr.loopFrames)-1]
+		ev.walkIteration(l, body, o)
 		changed := false
 		for k, st := range pre {
 			if end := ev.env.get(k); ev.cur.dead || end.arr == nil || !sameArray(end.arr, st) {

@@ -1943,15 +1943,7 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 	if l.Var != "" {
 		ev.store(l.Var, Known(symbolic.Sym(iter)))
 	}
-	ev.cur = body.clone()
-	fr := ev.frame()
-	fr.loops = append(fr.loops, l)
-	fr.entries = append(fr.entries, body.clone())
-	fr.loopFrames = append(fr.loopFrames, nil)
-	ev.walk(l.Body, o)
-	fr.loops = fr.loops[:len(fr.loops)-1]
-	fr.entries = fr.entries[:len(fr.entries)-1]
-	fr.loopFrames = fr.loopFrames[:len(fr.loopFrames)-1]
+	ev.walkIteration(l, body, o)
 	out := map[string]Value{}
 	var found map[string]search
 	var known *symbolic.Assumptions // what every iteration satisfies (searchFacts)
@@ -2222,4 +2214,19 @@ func stepOf(e apt.Expr, name string) (int64, bool) {
 		return constOf(b.X)
 	}
 	return 0, false
+}
+
+// walkIteration walks one iteration of loop l's body from the state body,
+// with l on the frame's loop stack as a running loop has it: the probe of
+// an iteration that searches and invariance tests make.
+func (ev *evaluator) walkIteration(l *apt.Loop, body *domainState, o *Occ) {
+	ev.cur = body.clone()
+	fr := ev.frame()
+	fr.loops = append(fr.loops, l)
+	fr.entries = append(fr.entries, body.clone())
+	fr.loopFrames = append(fr.loopFrames, nil)
+	ev.walk(l.Body, o)
+	fr.loops = fr.loops[:len(fr.loops)-1]
+	fr.entries = fr.entries[:len(fr.entries)-1]
+	fr.loopFrames = fr.loopFrames[:len(fr.loopFrames)-1]
 }

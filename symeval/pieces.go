@@ -1,6 +1,7 @@
 package symeval
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/mkvet/mkvet/counting"
@@ -71,15 +72,7 @@ func (s spanSet) intersect(t spanSet) spanSet {
 
 func (s spanSet) union(t spanSet) spanSet {
 	all := append(slices.Clone(s), t...)
-	slices.SortFunc(all, func(a, b span) int {
-		switch {
-		case a.lo < b.lo:
-			return -1
-		case a.lo > b.lo:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(all, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
 	var out spanSet
 	for _, x := range all {
 		if n := len(out); n > 0 && x.lo <= out[n-1].hi+1 {
@@ -570,15 +563,7 @@ func refinePieces(vs []Value, visit func(span, []symbolic.Expr) bool) (string, b
 				ss = append(ss, stretch{r, j})
 			}
 		}
-		slices.SortFunc(ss, func(a, b stretch) int {
-			switch {
-			case a.lo < b.lo:
-				return -1
-			case a.lo > b.lo:
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(ss, func(a, b stretch) int { return cmp.Compare(a.lo, b.lo) })
 		tables[i] = ss
 	}
 	if x == "" {

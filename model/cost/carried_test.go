@@ -150,28 +150,40 @@ end subroutine direction
 func TestCarriedValuesAgainstExecution(t *testing.T) {
 	for _, cp := range carriedPrograms {
 		t.Run(cp.name, func(t *testing.T) {
-			name := "t.f"
-			if !strings.HasPrefix(cp.src, "      ") {
-				name = "t.f90"
-			}
-			prog, diags := fortran.ParseSource(name, []byte(cp.src), fortran.Config{})
-			for _, d := range diags {
-				if d.Severity == apt.Error {
-					t.Fatalf("parse: %s", d)
-				}
-			}
-			rng := rand.New(rand.NewPCG(5, uint64(len(cp.name))))
-			for point := 0; point < 8 && !t.Failed(); point++ {
-				env := map[string]int64{}
-				for k, r := range cp.params {
-					env[k] = r[0] + rng.Int64N(r[1]-r[0]+1)
-				}
-				if point == 0 {
-					env = cp.first
-				}
-				checkCarried(t, prog, env, cp.exact)
-			}
+			checkAtPoints(t, cp.name, cp.src, cp.params, nil, cp.first, cp.exact, 5, 8)
 		})
+	}
+}
+
+// checkAtPoints parses src (fixed form unless it is indented otherwise)
+// and checks it with checkCarried at first and at random points drawn
+// from params (adjusted by fit when not nil), seeded by seed and the name.
+func checkAtPoints(t *testing.T, name, src string, params map[string][2]int64, fit func(map[string]int64),
+	first map[string]int64, exact []int, seed uint64, points int) {
+	t.Helper()
+	file := "t.f"
+	if !strings.HasPrefix(src, "      ") {
+		file = "t.f90"
+	}
+	prog, diags := fortran.ParseSource(file, []byte(src), fortran.Config{})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Fatalf("parse: %s", d)
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, uint64(len(name))))
+	for point := 0; point < points && !t.Failed(); point++ {
+		env := map[string]int64{}
+		for k, r := range params {
+			env[k] = r[0] + rng.Int64N(r[1]-r[0]+1)
+		}
+		if fit != nil {
+			fit(env)
+		}
+		if point == 0 {
+			env = first
+		}
+		checkCarried(t, prog, env, exact)
 	}
 }
 

@@ -1,12 +1,7 @@
 package cost_test
 
 import (
-	"math/rand/v2"
-	"strings"
 	"testing"
-
-	"github.com/mkvet/mkvet/frontend/apt"
-	"github.com/mkvet/mkvet/frontend/fortran"
 )
 
 // Registers of moderate length over grids large enough that the values
@@ -153,30 +148,7 @@ end subroutine direction
 func TestLongRegistersAgainstExecution(t *testing.T) {
 	for _, rp := range registerPrograms {
 		t.Run(rp.name, func(t *testing.T) {
-			name := "t.f"
-			if !strings.HasPrefix(rp.src, "      ") {
-				name = "t.f90"
-			}
-			prog, diags := fortran.ParseSource(name, []byte(rp.src), fortran.Config{})
-			for _, d := range diags {
-				if d.Severity == apt.Error {
-					t.Fatalf("parse: %s", d)
-				}
-			}
-			rng := rand.New(rand.NewPCG(7, uint64(len(rp.name))))
-			for point := 0; point < 6 && !t.Failed(); point++ {
-				env := map[string]int64{}
-				for k, r := range rp.params {
-					env[k] = r[0] + rng.Int64N(r[1]-r[0]+1)
-				}
-				if rp.fit != nil {
-					rp.fit(env)
-				}
-				if point == 0 {
-					env = rp.first
-				}
-				checkCarried(t, prog, env, rp.exact)
-			}
+			checkAtPoints(t, rp.name, rp.src, rp.params, rp.fit, rp.first, rp.exact, 7, 6)
 		})
 	}
 }
