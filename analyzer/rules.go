@@ -936,7 +936,10 @@ func unresolvedParams(p *pass) {
 		}
 		if a.measure {
 			facts["impact"] = Round(a.impact)
-			msg += fmt.Sprintf(", moving the work by %.0f%% at %s", 100*a.impact, p.pointText())
+			msg += fmt.Sprintf(", moving the work by %.0f%%", 100*a.impact)
+			if at := p.pointText(); at != "" {
+				msg += " at " + at
+			}
 		}
 		msg += "; " + give
 		p.report(loop, q.Pos, msg, facts)

@@ -67,7 +67,9 @@ func tracked(t apt.Type) bool {
 // its element offset, and whether the array is followed.
 func (ev *evaluator) arrayRef(ix *apt.Index) (key string, off Value, ok bool) {
 	if !tracked(ix.Type) {
-		return "", Value{}, false
+		if _, small := ev.realTable(ix); !small {
+			return "", Value{}, false
+		}
 	}
 	return ev.indexRef(ix)
 }
@@ -490,7 +492,10 @@ func (ev *evaluator) walkStores(st *arrayState, o symbolic.Expr) ([]Alt, bool) {
 // assignWhole evaluates an assignment to a whole array: a scalar value sets
 // every element; anything else clobbers it.
 func (ev *evaluator) assignWhole(key string, t apt.Type, v Value) {
-	if !tracked(t) {
+	if !tracked(t) && !(t.Base == apt.TypeReal && ev.realTableKey(key)) {
+		if v, had := ev.env.lookup(key); had && v.arr != nil && t.Base == apt.TypeReal {
+			ev.clobber(key) // a view of a small table (untrackedArray)
+		}
 		return
 	}
 	if e, ok := v.Single(); ok {

@@ -6,7 +6,6 @@ import (
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
 	"slices"
-	"strings"
 )
 
 // procNull is MPI_PROC_NULL as the frontend's mpif.h and module mpi define
@@ -78,18 +77,8 @@ func (ev *evaluator) bufferKey(b apt.Expr) (key string, scalar bool) {
 // where the call stack shows it: a local of a routine on the stack, or a
 // member of a COMMON block the current routine declares.
 func (ev *evaluator) declOfKey(key string) *apt.Var {
-	for i := len(ev.frames) - 1; i >= 0; i-- {
-		fr := ev.frames[i]
-		if name, ok := strings.CutPrefix(key, fr.id+"."); ok && !strings.ContainsAny(name, ".%#") {
-			return ev.prog.Resolve(fr.routine, name)
-		}
-	}
-	if strings.HasPrefix(key, "/") {
-		if name := ev.nameOfKey(key); !isDigits(name) {
-			return ev.prog.Resolve(ev.frame().routine, name)
-		}
-	}
-	return nil
+	d, _ := ev.ownerOfKey(key)
+	return d
 }
 
 // received makes what a receive (or the result of a reduction) writes

@@ -224,6 +224,9 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		if back != nil && !back.used && b.Cond != nil {
 			// The bottom test of a loop built from GO TO: back to the
 			// head on every run but the last.
+			if ok {
+				back.test = c
+			}
 			c, ok = counting.Rel{R: symbolic.Rel(back.k, "<=", back.trips.Sub(symbolic.Int(1)))}, true
 			back.used = true
 		}
@@ -298,6 +301,15 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		default:
 			ev.cur.conds = append(ev.cur.conds, c)
 			ev.cur.factor = ev.cur.factor.Mul(remaining)
+		}
+		if f, isConst := ev.cur.factor.Int64(); isConst && f == 0 {
+			// A frequency given as 0 (or the arms before it taken all the
+			// time): the arm does not run at this point. (A domain's zero
+			// factor would read as none.)
+			if dataArm {
+				ev.inert--
+			}
+			continue
 		}
 		ev.env = pre.clone()
 		bo := ev.newOcc(b, o)

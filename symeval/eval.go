@@ -85,6 +85,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		probedParams: map[string]bool{},
 		spans:        map[string]*Param{},
 		tripParams:   map[apt.Node]*Param{},
+		realTables:   map[*apt.Var]bool{},
 		reading:      map[*apt.Routine]bool{},
 		deckParams:   map[string]*Param{},
 		stopping:     map[*apt.Routine]bool{},
@@ -361,6 +362,9 @@ type evaluator struct {
 	spans map[string]*Param
 	// tripParams holds the trip-count parameter of each loop that has one.
 	tripParams map[apt.Node]*Param
+	// realTables says which REAL arrays are small tables the evaluation
+	// follows (realtable.go).
+	realTables map[*apt.Var]bool
 	// reading memoizes routineReads; deckParams holds the input
 	// parameter of each variable an input deck sets (deck.go).
 	reading    map[*apt.Routine]bool
@@ -1437,7 +1441,7 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 		}
 		switch s.Kind {
 		case apt.StmtAssign:
-			if untrackedArray(s.Target) {
+			if ev.untrackedArray(s.Target) {
 				// An element of the program's data: its value is not
 				// followed, only the routines the expression calls run.
 				ev.evalCalls(s.Value)
@@ -1483,12 +1487,25 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 // untrackedArray reports whether an assignment's target is an element,
 // section or whole of an array whose values the evaluation does not follow
 // (REAL, COMPLEX, CHARACTER: the program's data).
-func untrackedArray(target apt.Expr) bool {
+func (ev *evaluator) untrackedArray(target apt.Expr) bool {
 	switch t := target.(type) {
 	case *apt.Index:
-		return !tracked(t.Type)
+		if tracked(t.Type) {
+			return false
+		}
+		if _, ok := ev.realTable(t); ok {
+			return false
+		}
+		// A view of a small table the evaluation follows through another
+		// name (an assumed-size dummy): its elements are no longer known.
+		if k, ok := ev.arrayKey(t); ok && t.Type.Base == apt.TypeReal {
+			if v, had := ev.env.lookup(k); had && v.arr != nil {
+				ev.clobber(k)
+			}
+		}
+		return true
 	case *apt.Name:
-		return t.Array && !tracked(t.Type)
+		return t.Array && !tracked(t.Type) && !(t.Type.Base == apt.TypeReal && ev.paramName(t.Name) == "" && ev.realTableKey(ev.key(t.Name)))
 	case *apt.Component:
 		return t.Array && !tracked(t.Type)
 	}
@@ -1592,6 +1609,9 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 			return v
 		}
 		if tracked(x.Type) {
+			return ev.loadElement(x)
+		}
+		if _, ok := ev.realTable(x); ok {
 			return ev.loadElement(x)
 		}
 		for _, s := range x.Subs {

@@ -79,6 +79,9 @@ type gotoHead struct {
 type gotoLoopState struct {
 	k, trips symbolic.Expr
 	used     bool
+	// test is the condition of the test at the bottom, as evaluated on
+	// run k (nil when it could not be).
+	test counting.Formula
 }
 
 // gotoLoop evaluates seg, a loop built from a label and a GO TO back to it
@@ -96,33 +99,41 @@ func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
 	}
 	pr := ev.rankProbe(nil, seg, parent, ev.modified(seg), func() bool { return ev.runGotoLoop(seg, parent) },
 		func() int64 { return ev.lastTrips })
-	probed := pr != nil
 	// The ranks' runs left these values: they hold once the loop is
 	// evaluated.
 	defer ev.applyProbe(pr)
+	if pr == nil && parent != nil && condJumpTo(seg[len(seg)-1], label) != nil {
+		if counters := ev.gotoCounters(seg); len(counters) > 0 {
+			// A test at the bottom on the loop's counters gives its trip
+			// count: the loop is walked once to find the test in terms of
+			// the run, then again with the count it gives.
+			snap := ev.snapshot(parent)
+			if trips, ok := ev.walkGotoLoop(seg, parent, label, pr, counters, nil); ok {
+				snap.restore(ev, parent)
+				ev.walkGotoLoop(seg, parent, label, pr, counters, &trips)
+			}
+			return
+		}
+	}
+	ev.walkGotoLoop(seg, parent, label, pr, nil, nil)
+}
+
+// walkGotoLoop evaluates a loop built from GO TO symbolically, its body once
+// with the run k as a domain variable from 1 to the trip count: fixed where
+// given, else a parameter. Its counters (gotoCounters) hold their values on
+// run k. Without a fixed count, it returns the count the test at the bottom
+// gives when that is a condition on the counters alone (solveTrips).
+func (ev *evaluator) walkGotoLoop(seg []apt.Node, parent *Occ, label string, pr *rankProbeResult, counters []gotoCounter, fixed *int64) (int64, bool) {
+	probed := pr != nil
 	first := seg[0].Base()
 	pos := first.Span.Start()
-	// One parameter per loop, whatever the context it is evaluated in (a
-	// run around it walks it once per iteration), as for a DO loop's trip
-	// count; a loop whose trip count the ranks' runs decide has its own.
 	tag := seg[len(seg)-1] // the GO TO back: a node no DO loop's parameter is keyed by
-	p, reused := ev.tripParams[tag]
-	reused = reused && !probed
-	if !reused {
-		p = ev.newParam("trips_"+routineTag(ev.frame().routine)+"_"+itoa(pos.Line), FromTripCount, pos,
-			"how many times the loop formed by GO TO "+label+" at "+pos.String()+" runs its first statement", false)
-		ev.res.Assume = append(ev.res.Assume, symbolic.Rel(p.expr(), ">=", symbolic.Int(1)))
-	}
-	if probed {
-		setTripRange(p, pr.lo, pr.hi)
-	} else if !reused {
-		if lo, ok := ev.leastTrips(seg); ok {
-			// Known from below only: the analysis takes the least value
-			// and says so, and asks for it where more runs would matter.
-			p.Lo, p.Default = &lo, &lo
-			p.What += fmt.Sprintf(" (at least %s: its exit waits for a counter that grows by steps)", lo)
-		}
-		ev.tripParams[tag] = p
+	var p *Param
+	var trips symbolic.Expr
+	if fixed != nil {
+		trips = symbolic.Int(*fixed)
+	} else {
+		p, trips = ev.gotoTripParam(seg, tag, pos, label, pr)
 	}
 	kname := ev.loopVarName("k")
 	k := symbolic.Sym(kname)
@@ -142,14 +153,18 @@ func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
 	body.vars = append(body.vars, kname)
 	body.conds = append(body.conds,
 		counting.Rel{R: symbolic.Rel(k, ">=", symbolic.Int(1))},
-		counting.Rel{R: symbolic.Rel(k, "<=", p.expr())})
+		counting.Rel{R: symbolic.Rel(k, "<=", trips)})
 	before := map[string]Value{}
 	for _, key := range ev.modified(seg) {
 		before[key] = ev.env.get(key)
 		ev.env.set(key, ev.changedBy(key, "the value of %s as the loop at "+pos.String()+" changes it", true))
 	}
+	for _, c := range counters {
+		// Run k starts with the counter stepped k-1 times.
+		ev.env.set(c.key, Known(c.start.Add(c.step.Mul(k.Sub(symbolic.Int(1))))))
+	}
 	ev.cur = body
-	st := &gotoLoopState{k: k, trips: p.expr()}
+	st := &gotoLoopState{k: k, trips: trips}
 	last := seg[len(seg)-1]
 	bottom := condJumpTo(last, label) != nil
 	// The loop's test is its first statement after the labelled CONTINUE
@@ -194,18 +209,58 @@ func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
 	}
 	// The exits rejoin after the loop, where the state is the one before it
 	// with the loop's values unknown.
+	exits := len(ev.cur.pending)
 	ev.cur = saved
 	for _, key := range ev.modified(seg) {
 		v := ev.changedBy(key, "the value of %s after the loop at "+pos.String(), false)
 		// A counter stepped at most once a run lies between its start
 		// and its start plus the runs times its steps.
 		if x0, had := before[key]; had && v.unk != nil {
-			if lo, hi, ok := ev.counterRange(&apt.Loop{Body: seg}, key, x0, Known(p.expr())); ok {
+			if lo, hi, ok := ev.counterRange(&apt.Loop{Body: seg}, key, x0, Known(trips)); ok {
 				v.unk.lo, v.unk.hi = &lo, &hi
 			}
 		}
 		ev.env.set(key, v)
 	}
+	if fixed != nil && bottom && exits == 0 {
+		// The only way out is the test at the bottom, after every run's
+		// step: each counter has stepped once a run.
+		for _, c := range counters {
+			ev.env.set(c.key, Known(c.start.Add(c.step.Mul(trips))))
+		}
+	}
+	if fixed != nil || len(counters) == 0 || !bottom || probed || exits > 0 {
+		return 0, false
+	}
+	return solveTrips(st.test, kname)
+}
+
+// gotoTripParam is the trip-count parameter of a loop built from GO TO
+// (tag its GO TO back): one per loop, whatever the context it is
+// evaluated in (a run around it walks it once per iteration), as for a DO
+// loop's trip count; a loop whose trip count the ranks' runs decide has its
+// own.
+func (ev *evaluator) gotoTripParam(seg []apt.Node, tag apt.Node, pos apt.Pos, label string, pr *rankProbeResult) (*Param, symbolic.Expr) {
+	probed := pr != nil
+	p, reused := ev.tripParams[tag]
+	reused = reused && !probed
+	if !reused {
+		p = ev.newParam("trips_"+routineTag(ev.frame().routine)+"_"+itoa(pos.Line), FromTripCount, pos,
+			"how many times the loop formed by GO TO "+label+" at "+pos.String()+" runs its first statement", false)
+		ev.res.Assume = append(ev.res.Assume, symbolic.Rel(p.expr(), ">=", symbolic.Int(1)))
+	}
+	if probed {
+		setTripRange(p, pr.lo, pr.hi)
+	} else if !reused {
+		if lo, ok := ev.leastTrips(seg); ok {
+			// Known from below only: the analysis takes the least value
+			// and says so, and asks for it where more runs would matter.
+			p.Lo, p.Default = &lo, &lo
+			p.What += fmt.Sprintf(" (at least %s: its exit waits for a counter that grows by steps)", lo)
+		}
+		ev.tripParams[tag] = p
+	}
+	return p, p.expr()
 }
 
 // leastTrips bounds from below the runs of a loop built from GO TO whose

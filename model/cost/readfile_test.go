@@ -182,6 +182,13 @@ func TestNamelistFilesAgainstExecution(t *testing.T) {
 // the program in the same directory; it returns the report.
 func againstInterpreter(t *testing.T, k int, src, file, input string, np int64) *cost.Report {
 	t.Helper()
+	return againstInterpreterAt(t, k, src, file, input, np, nil)
+}
+
+// againstInterpreterAt is againstInterpreter with the values of some of
+// the analysis's parameters (a branch frequency the data decides).
+func againstInterpreterAt(t *testing.T, k int, src, file, input string, np int64, given map[string]int64) *cost.Report {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, file), []byte(input), 0o644); err != nil {
 		t.Fatal(err)
@@ -193,6 +200,9 @@ func againstInterpreter(t *testing.T, k int, src, file, input string, np int64) 
 		}
 	}
 	env := map[string]int64{cost.Size: np}
+	for name, v := range given {
+		env[name] = v
+	}
 	rep, err := cost.AnalyzeAt(prog, cost.Options{Dir: dir}, env)
 	if err != nil {
 		t.Fatalf("program %d: %v\n%s", k, err, src)
