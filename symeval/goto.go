@@ -105,9 +105,17 @@ func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
 	if pr == nil && parent != nil && condJumpTo(seg[len(seg)-1], label) != nil {
 		if counters := ev.gotoCounters(seg); len(counters) > 0 {
 			// A test at the bottom on the loop's counters gives its trip
-			// count: the loop is walked once to find the test in terms of
-			// the run, then again with the count it gives.
+			// count: decided on the counters alone where it can be
+			// (presolveGoto), else the loop is walked once to find the
+			// test in terms of the run, then again with the count it gives.
 			snap := ev.snapshot(parent)
+			trips, ok := ev.presolveGoto(seg, label, counters)
+			snap.restore(ev, parent)
+			if ok {
+				ev.walkGotoLoop(seg, parent, label, pr, counters, &trips)
+				return
+			}
+			snap = ev.snapshot(parent)
 			if trips, ok := ev.walkGotoLoop(seg, parent, label, pr, counters, nil); ok {
 				snap.restore(ev, parent)
 				ev.walkGotoLoop(seg, parent, label, pr, counters, &trips)

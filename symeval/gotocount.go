@@ -155,3 +155,41 @@ func solveTrips(test counting.Formula, k string) (int64, bool) {
 	}
 	return 0, false
 }
+
+// presolveGoto decides the test at the bottom of a loop built from GO TO
+// without walking its body: every value the loop changes unknown, its
+// counters at their values after run k's step. Three-valued logic decides
+// the test only where it holds whatever the unknown values are, so a count
+// found here is the one the walk would find; one not found is left to the
+// walk (a flag the body sets, a value it computes). A test calling a user
+// function is left to the walk too. The caller restores the state.
+func (ev *evaluator) presolveGoto(seg []apt.Node, label string, counters []gotoCounter) (int64, bool) {
+	b := condJumpTo(seg[len(seg)-1], label)
+	if b == nil {
+		return 0, false
+	}
+	userCall := false
+	apt.InspectExpr(b.Cond, func(e apt.Expr) bool {
+		if f, ok := e.(*apt.FuncCall); ok && !f.Intrinsic {
+			userCall = true
+		}
+		return !userCall
+	})
+	if userCall {
+		return 0, false
+	}
+	pos := seg[0].Base().Span.Start()
+	for _, key := range ev.modified(seg) {
+		ev.env.set(key, ev.changedBy(key, "the value of %s as the loop at "+pos.String()+" changes it", true))
+	}
+	kname := ev.loopVarName("k")
+	k := symbolic.Sym(kname)
+	for _, c := range counters {
+		ev.env.set(c.key, Known(c.start.Add(c.step.Mul(k))))
+	}
+	f, ok := ev.cond(b.Cond)
+	if !ok {
+		return 0, false
+	}
+	return solveTrips(f, kname)
+}
