@@ -18,11 +18,14 @@ import (
 //	   itmax = itmax_default ...
 //
 // An OPEN with STATUS='OLD' that handles its own failure (IOSTAT= or ERR=),
-// and INQUIRE(FILE=..., EXIST=...), are evaluated as if the file were absent:
-// the program's own fallback is taken, its values are the defaults the source
-// gives, and Result.Inputs says so. A program that opens a file without such
-// a fallback needs it; the values it reads stay parameters. A file the
-// program made itself is there (files.go).
+// and INQUIRE(FILE=..., EXIST=...), find the file where the run would: in
+// the run's directory (Options.Dir), where the OPEN succeeds and the READs
+// after it read the file (readfile.go), or among the files the program made
+// itself (files.go). A file in neither is absent: the program's own
+// fallback is taken, its values are the defaults the source gives, and
+// Result.Inputs says so. A program that opens a file without such a
+// fallback needs it; what it reads is read from the file where the
+// evaluation can, else stays parameters.
 
 // missingIOStat is the IOSTAT= value of an OPEN of a missing file with
 // STATUS='OLD' (internal/openfile).
@@ -71,6 +74,11 @@ func (ev *evaluator) openInput(n *apt.IO, parent *Occ) bool {
 		if ev.openMade(n, parent) {
 			return true
 		}
+		if ev.inRunDir(keyword(n, "file")) {
+			// The file is there: the OPEN succeeds, as an OPEN without
+			// a fallback (IOSTAT= 0, the unit at its first record).
+			return false
+		}
 		st, ok := keyword(n, "status").(*apt.Const)
 		if !ok || st.Kind != apt.ConstChar || !strings.EqualFold(strings.TrimSpace(st.Text), "old") {
 			return false
@@ -113,11 +121,29 @@ func (ev *evaluator) openInput(n *apt.IO, parent *Occ) bool {
 			return true
 		}
 		ev.newOcc(n, parent)
+		if ev.inRunDir(file) {
+			ev.assign(exist, Known(symbolic.Int(1)))
+			return true
+		}
 		ev.assign(exist, Known(symbolic.Int(0)))
 		ev.addInput(InputFile{Pos: n.Span.Start(), Name: fileName(file), How: "INQUIRE EXIST= " + ev.src(exist)})
 		return true
 	}
 	return false
+}
+
+// inRunDir reports whether the file an OPEN or INQUIRE names is in the
+// run's directory (Options.Dir), a deck-sized text the evaluation reads.
+func (ev *evaluator) inRunDir(file apt.Expr) bool {
+	if ev.dir == "" || file == nil {
+		return false
+	}
+	name, ok := ev.cString(file)
+	if !ok || strings.TrimSpace(name) == "" {
+		return false
+	}
+	_, present := ev.fileRecords(strings.TrimSpace(name))
+	return present
 }
 
 // failureStops reports whether the first statement of rest that tests the

@@ -7,8 +7,8 @@ import (
 	"github.com/mkvet/mkvet/internal/openfile"
 )
 
-// Files the run makes (Config.NoInputFiles). The directory holds no file
-// at the start; an OPEN that creates its file (internal/openfile) makes it
+// Files the run makes and finds (Config.NoInputFiles, Config.Dir). The
+// directory holds no file at the start, or the files of Config.Dir; an OPEN that creates its file (internal/openfile) makes it
 // exist, CLOSE(STATUS='DELETE') removes it, and an OPEN of a file that is
 // there or not sets IOSTAT= as gfortran does, the rules symeval/files.go
 // follows.
@@ -51,7 +51,11 @@ func (e *engine) openFile(fr *frame, n *apt.IO) error {
 		return err
 	}
 	name = openfile.Name(name)
-	code, after := openfile.Open(status, action, name != "" && e.made[name])
+	exists, made := e.made[name]
+	if !made && name != "" && e.cfg.Dir != "" && !e.cfg.NoInputFiles {
+		_, exists = e.records(name) // the run's directory holds it
+	}
+	code, after := openfile.Open(status, action, name != "" && exists)
 	if name != "" {
 		e.made[name] = after
 	}

@@ -1270,7 +1270,7 @@ func (e *engine) comm(fr *frame, n *apt.Comm) error {
 // are evaluated only when they reference a function of the program.
 func (e *engine) io(fr *frame, n *apt.IO) error {
 	pos := n.Span.Start()
-	if e.cfg.NoInputFiles {
+	if e.cfg.NoInputFiles || e.cfg.Dir != "" {
 		if err := e.fileEffects(fr, n); err != nil {
 			return err
 		}
