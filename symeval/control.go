@@ -547,8 +547,9 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		tooLong = !isConst || n > maxRunTrips // no run could finish it
 	}
 	// A loop that reads input on each trip ends on what it reads: no run
-	// decides its tests.
-	if l.Var == "" && l.Iterations == nil && !tooLong && !ev.readsInput(l.Body) && ev.runWhile(l, o) {
+	// decides its tests, but where the run's files are read (Options.Dir)
+	// and hold what it reads.
+	if l.Var == "" && l.Iterations == nil && !tooLong && (ev.dir != "" || !ev.readsInput(l.Body)) && ev.runWhile(l, o) {
 		return
 	}
 	if pr := ev.probed; pr != nil {
@@ -786,7 +787,9 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 					saved := ev.runCap
 					ev.runCap = max(runBudget/max(np, 1), 1)
 					runIt := func() bool { return ev.runOK(l, n) && ev.runCounted(l, o, lo, symbolic.Int(step), n) }
-					ran := ev.byRank([]apt.Expr{l.Lower, l.Upper}, l.Body, pos, o, runIt)
+					// The loop itself, not its body: its variable is one of the values
+					// the ranks leave.
+					ran := ev.byRank([]apt.Expr{l.Lower, l.Upper}, []apt.Node{l}, pos, o, runIt)
 					var pr *rankProbeResult
 					if !ran {
 						keys := append(ev.modified(l.Body), ev.key(l.Var))
@@ -812,7 +815,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 				// small, each rank's values then exact.
 				if scalars, arrays := ev.computesControl(l); len(scalars) > 0 || arrays {
 					st := int64(1)
-					if ev.byRank([]apt.Expr{l.Lower, l.Upper}, l.Body, pos, o, func() bool {
+					if ev.byRank([]apt.Expr{l.Lower, l.Upper}, []apt.Node{l}, pos, o, func() bool {
 						lo, ok1 := ev.closedInt(ev.value(l.Lower), pos).Single()
 						hi, ok2 := ev.closedInt(ev.value(l.Upper), pos).Single()
 						a, c1 := lo.Int64()

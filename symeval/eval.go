@@ -1490,7 +1490,7 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 func (ev *evaluator) untrackedArray(target apt.Expr) bool {
 	switch t := target.(type) {
 	case *apt.Index:
-		if tracked(t.Type) {
+		if tracked(t.Type) || ev.substringTarget(t) {
 			return false
 		}
 		if _, ok := ev.realTable(t); ok {
@@ -1555,6 +1555,9 @@ func (ev *evaluator) assign(target apt.Expr, v Value) {
 			ev.assignKey(k, v)
 		}
 	case *apt.Index:
+		if ev.storeSubstring(t, v) {
+			return
+		}
 		ev.storeElement(t, v)
 	}
 }

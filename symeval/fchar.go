@@ -9,8 +9,9 @@ import (
 
 // Character values the evaluation knows (a constant, a command-line
 // argument, a name assigned from them) are computed as the run computes
-// them (Fortran 2008 13.7): TRIM, ADJUSTL, ADJUSTR, LEN_TRIM, INDEX, a
-// substring s(i:j) with known bounds, and concatenation. A value shorter
+// them (Fortran 2008 13.7): TRIM, ADJUSTL, ADJUSTR, LEN_TRIM, INDEX, SCAN,
+// VERIFY, IACHAR, ICHAR, ACHAR, CHAR, a substring s(i:j) with known bounds
+// (read, and assigned: stringstore.go), and concatenation. A value shorter
 // than its variable's declared length stands for itself padded with
 // blanks, as comparisons already take it (charRelation).
 
@@ -30,6 +31,19 @@ func (ev *evaluator) knownText(e apt.Expr) (string, bool) {
 func (ev *evaluator) textIntrinsic(f *apt.FuncCall) (Value, bool) {
 	if len(f.Args) == 0 {
 		return Value{}, false
+	}
+	if f.Name == "achar" || f.Name == "char" {
+		// The character of a code (ASCII: gfortran's default kind).
+		c, ok := ev.value(f.Args[0]).Single()
+		if !ok {
+			return Value{}, false
+		}
+		k, ok := c.Int64()
+		if !ok || k < 0 || k > 255 {
+			return Value{}, false
+		}
+		t := string([]byte{byte(k)})
+		return Value{str: &t}, true
 	}
 	s, ok := ev.knownText(f.Args[0])
 	if !ok {
@@ -53,6 +67,38 @@ func (ev *evaluator) textIntrinsic(f *apt.FuncCall) (Value, bool) {
 		return Known(symbolic.Int(int64(len(s)))), true
 	case "len_trim":
 		return Known(symbolic.Int(int64(len(strings.TrimRight(s, " "))))), true
+	case "iachar", "ichar":
+		if len(s) == 0 {
+			return Value{}, false
+		}
+		return Known(symbolic.Int(int64(s[0]))), true
+	case "scan", "verify":
+		// The first (or last, BACK=) character of s in the set (SCAN) or
+		// not in it (VERIFY), 0 where there is none.
+		if len(f.Args) < 2 {
+			return Value{}, false
+		}
+		set, ok := ev.knownText(f.Args[1])
+		if !ok {
+			return Value{}, false
+		}
+		back, ok := ev.backArg(f.Args[2:])
+		if !ok {
+			return Value{}, false
+		}
+		in := func(c byte) bool { return strings.IndexByte(set, c) >= 0 == (f.Name == "scan") }
+		k := 0
+		for i := range len(s) {
+			j := i
+			if back {
+				j = len(s) - 1 - i
+			}
+			if in(s[j]) {
+				k = j + 1
+				break
+			}
+		}
+		return Known(symbolic.Int(int64(k))), true
 	case "index":
 		if len(f.Args) < 2 {
 			return Value{}, false
@@ -61,17 +107,9 @@ func (ev *evaluator) textIntrinsic(f *apt.FuncCall) (Value, bool) {
 		if !ok {
 			return Value{}, false
 		}
-		back := false
-		if len(f.Args) > 2 {
-			a := f.Args[2]
-			if kw, ok := a.(*apt.Keyword); ok {
-				a = kw.Value
-			}
-			b, known := ev.value(a).Single()
-			if !known {
-				return Value{}, false
-			}
-			back = !b.IsZero()
+		back, ok := ev.backArg(f.Args[2:])
+		if !ok {
+			return Value{}, false
 		}
 		k := strings.Index(s, sub)
 		if back {
@@ -80,6 +118,26 @@ func (ev *evaluator) textIntrinsic(f *apt.FuncCall) (Value, bool) {
 		return Known(symbolic.Int(int64(k + 1))), true
 	}
 	return Value{}, false
+}
+
+// backArg is the value of the BACK= argument of INDEX, SCAN or VERIFY
+// (the arguments after the second), false where it is not known.
+func (ev *evaluator) backArg(rest []apt.Expr) (bool, bool) {
+	if len(rest) == 0 {
+		return false, true
+	}
+	a := rest[0]
+	if kw, ok := a.(*apt.Keyword); ok {
+		if kw.Name != "back" {
+			return false, false // KIND=
+		}
+		a = kw.Value
+	}
+	b, known := ev.value(a).Single()
+	if !known {
+		return false, false
+	}
+	return !b.IsZero(), true
 }
 
 // substring evaluates s(i:j) of a character variable whose text is known,

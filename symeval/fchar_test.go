@@ -14,12 +14,15 @@ import (
 
 // charProgram sizes its loops with integers computed from character
 // values: a command-line argument and constants, through ADJUSTL, TRIM,
-// LEN_TRIM, INDEX, substrings and concatenation.
+// LEN_TRIM, INDEX, SCAN, VERIFY, IACHAR, ACHAR, substrings read and
+// assigned (a line lowered a character at a time), and concatenation; and
+// with the first free unit number a search by INQUIRE(OPENED=) finds.
 const charProgram = `program chars
   implicit none
-  character(len=32) :: arg, b
+  character(len=32) :: arg, b, low
   character(len=8) :: c
-  integer :: i, n(8)
+  integer :: i, n(15), u
+  logical :: used
   call get_command_argument(1, arg)
   b = adjustl(arg)
   c = 'ab' // 'cab'
@@ -32,6 +35,29 @@ const charProgram = `program chars
   n(7) = 0
   if (b(1:1) == 'f' .and. c(3:4) == 'ca') n(7) = 3
   n(8) = len_trim(adjustl(c(2:)))
+  n(9) = scan(b, 'e.')
+  n(10) = scan(b, 'e.', back=.true.)
+  n(11) = verify(b, 'fil')
+  n(12) = iachar(b(2:2)) - 90
+  low = 'MiXeD=Case'
+  do i = 1, len(low)
+    if (iachar(low(i:i)) > 64 .and. iachar(low(i:i)) < 91) low(i:i) = achar(iachar(low(i:i)) + 32)
+  end do
+  n(13) = index(low, 'xed=c')
+  open (7, file='u7.txt', status='replace')
+  open (8, file='u8.txt', status='replace')
+  open (10, file='u10.txt', status='replace')
+  do u = 7, 99
+    inquire (unit=u, opened=used)
+    if (.not. used) exit
+  end do
+  n(14) = u
+  close (8)
+  do u = 7, 99
+    inquire (unit=u, opened=used)
+    if (.not. used) exit
+  end do
+  n(15) = u
   print '(*(i0, 1x))', n
   do i = 1, n(1)
   end do
@@ -48,6 +74,20 @@ const charProgram = `program chars
   do i = 1, n(7)
   end do
   do i = 1, n(8)
+  end do
+  do i = 1, n(9)
+  end do
+  do i = 1, n(10)
+  end do
+  do i = 1, n(11)
+  end do
+  do i = 1, n(12)
+  end do
+  do i = 1, n(13)
+  end do
+  do i = 1, n(14)
+  end do
+  do i = 1, n(15)
   end do
 end program chars
 `
@@ -66,13 +106,16 @@ func TestCharacterValuesAgainstGfortranE2E(t *testing.T) {
 		t.Fatalf("gfortran: %v\n%s", err, out)
 	}
 	const word = "   filename.deck"
-	out, err := exec.Command(exe, word).Output()
+	run := exec.Command(exe, word)
+	run.Dir = dir // it opens files
+	out, err := run.Output()
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := strings.Fields(string(out))
 	res := evaluate(t, charProgram, symeval.Options{Args: []string{word}})
-	loops := occsWhere(res, func(n apt.Node) bool { _, ok := n.(*apt.Loop); return ok })
+	// The loops sized by n (the empty ones), in order.
+	loops := occsWhere(res, func(n apt.Node) bool { l, ok := n.(*apt.Loop); return ok && len(l.Body) == 0 })
 	if len(loops) != len(want) {
 		t.Fatalf("%d loops, %d values printed", len(loops), len(want))
 	}
@@ -106,5 +149,25 @@ end subroutine s
 `, symeval.Options{})
 	if dom := loopDomain(t, res, "s/L1"); !strings.Contains(dom, "i <= 10") {
 		t.Errorf("domain %s, want 1 <= i <= 10", dom)
+	}
+}
+
+// A substring assigned where the evaluation does not know where (a
+// position read at run time) leaves the variable's text unknown, not as
+// it was: INDEX of what was stored is then no number.
+func TestSubstringStoreAtUnknownPosition(t *testing.T) {
+	res := evaluate(t, `program p
+  character(len=8) :: c
+  integer :: k, n, i
+  read *, k
+  c = 'abcdefgh'
+  c(k:k) = 'x'
+  n = index(c, 'x')
+  do i = 1, n
+  end do
+end program p
+`, symeval.Options{})
+	if dom := loopDomain(t, res, "p/L1"); strings.Contains(dom, "i <= 0") || strings.Contains(dom, "false") {
+		t.Errorf("domain %s: the store at an unknown position was dropped (c kept 'abcdefgh', INDEX 0)", dom)
 	}
 }

@@ -113,6 +113,23 @@ func (ev *evaluator) openInput(n *apt.IO, parent *Occ) bool {
 		ev.addInput(in)
 		return true
 	case apt.IOInquire:
+		if op := keyword(n, "opened"); op != nil && keyword(n, "file") == nil {
+			// INQUIRE(UNIT=u, OPENED=x): whether the program connected u
+			// (a search for a free unit number).
+			if u, ok := ev.unitOf(n.Unit); ok {
+				if c, known := ev.connected(u); known {
+					ev.newOcc(n, parent)
+					ev.assign(op, Known(symbolic.Int(b2i(c))))
+					return true
+				}
+			} else if !internalUnit(n.Unit) && n.Unit != nil {
+				if v, ok := ev.openedValue(ev.value(n.Unit)); ok {
+					ev.newOcc(n, parent)
+					ev.assign(op, v)
+					return true
+				}
+			}
+		}
 		exist, file := keyword(n, "exist"), keyword(n, "file")
 		if exist == nil || file == nil {
 			return false
@@ -203,4 +220,12 @@ func (ev *evaluator) addInput(in InputFile) {
 		}
 	}
 	ev.res.Inputs = append(ev.res.Inputs, in)
+}
+
+// b2i is 1 for true, 0 for false: a LOGICAL value.
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }

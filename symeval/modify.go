@@ -35,6 +35,13 @@ func (ev *evaluator) modified(nodes []apt.Node) []string {
 	})
 }
 
+// ioSets names the control items of I/O statements that give variables
+// values (Fortran 2008 9.11, 9.10.2).
+var ioSets = map[string]bool{
+	"iostat": true, "iomsg": true, "exist": true, "opened": true, "number": true, "named": true,
+	"size": true, "nextrec": true, "newunit": true, "recl": true,
+}
+
 func (ev *evaluator) collectAssigned(nodes []apt.Node, set map[string]bool) {
 	addName := func(name string) {
 		if ev.paramName(name) == "" {
@@ -91,6 +98,17 @@ func (ev *evaluator) collectAssigned(nodes []apt.Node, set map[string]bool) {
 			case *apt.IO:
 				for _, r := range x.Reads {
 					addName(r)
+				}
+				for _, c := range x.Control {
+					// IOSTAT=, EXIST=, OPENED=, ...: set by the statement
+					// (FILE=, UNIT= and the like are read, not set, but
+					// a name among them marks no more than a change).
+					if kw, ok := c.(*apt.Keyword); ok && ioSets[kw.Name] {
+						addExpr(kw.Value)
+					}
+				}
+				if x.Kind == apt.IOOpen || x.Kind == apt.IOClose {
+					set[connSomeKey] = true // the units connected
 				}
 			case *apt.Comm:
 				if x.Result != nil {

@@ -22,6 +22,10 @@ import (
 // records, a value that is not a number of the item's type) and every other
 // READ keep the parameters the evaluation names after their variables.
 
+// iostatEnd is the IOSTAT= value of a READ past the end of a file
+// (gfortran's LIBERROR_END).
+const iostatEnd = -1
+
 // ReadValue is a value the evaluation read from an input file.
 type ReadValue struct {
 	Pos  apt.Pos // the READ
@@ -115,6 +119,12 @@ func (ev *evaluator) readFile(n *apt.IO) bool {
 			return false
 		}
 		items[i] = item{nm.Name, base}
+	}
+	if st := keyword(n, "iostat"); st != nil && at.Record > int64(len(recs)) {
+		// Past the last record: gfortran's end of file, the items keep
+		// their values (a loop reading to the end of its deck).
+		ev.assign(st, Known(symbolic.Int(iostatEnd)))
+		return true
 	}
 	words, rec, ok := runenv.ListRead(recs, int(at.Record), len(items))
 	if !ok {

@@ -4,8 +4,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/internal/readpos"
+	"github.com/mkvet/mkvet/symbolic"
 )
 
 // The same datum read twice. A program may read one value of its input
@@ -19,6 +21,68 @@ import (
 
 // unitKey is the environment key of the position of unit n.
 func unitKey(n int64) string { return "#unit:" + strconv.FormatInt(n, 10) }
+
+// connKey is the environment key that says whether unit n is connected
+// (1) or not (0), after an OPEN or CLOSE of it; connSomeKey is set once an
+// OPEN connected a unit whose number the evaluation does not know.
+func connKey(n int64) string { return "#conn:" + strconv.FormatInt(n, 10) }
+
+const connSomeKey = "#conn:?"
+
+// connected reports whether unit n is connected, where the evaluation
+// knows: after an OPEN or CLOSE of it, else not unless preconnected
+// (gfortran's 0, 5 and 6) and no OPEN of an unknown unit came before.
+func (ev *evaluator) connected(n int64) (bool, bool) {
+	if v, ok := ev.env.lookup(connKey(n)); ok {
+		c, known := v.Single()
+		if !known {
+			return false, false
+		}
+		return !c.IsZero(), true
+	}
+	if _, some := ev.env.lookup(connSomeKey); some {
+		return false, false
+	}
+	return n == 0 || n == 5 || n == 6, true
+}
+
+// openedValue is the value INQUIRE(UNIT=u, OPENED=x) gives x, for a unit
+// number u the evaluation may know only as an expression (the variable of
+// a DO over unit numbers, looking for a free one): 1 where u is one of the
+// units connected, 0 elsewhere; false where some OPEN connected a unit
+// the evaluation does not know, or one's state is not known.
+func (ev *evaluator) openedValue(u Value) (Value, bool) {
+	if _, some := ev.env.lookup(connSomeKey); some || !u.IsKnown() {
+		return Value{}, false
+	}
+	conn := map[int64]bool{0: true, 5: true, 6: true} // preconnected
+	for _, k := range ev.env.withPrefix("#conn:") {
+		if k == connSomeKey {
+			continue
+		}
+		n, err := strconv.ParseInt(strings.TrimPrefix(k, "#conn:"), 10, 64)
+		if err != nil {
+			return Value{}, false
+		}
+		c, known := ev.env.get(k).Single()
+		if !known {
+			return Value{}, false
+		}
+		conn[n] = !c.IsZero()
+	}
+	var alts []Alt
+	for _, a := range u.Alts {
+		var is []counting.Formula
+		for n, c := range conn {
+			if c {
+				is = append(is, rel(a.E, "==", symbolic.Int(n)))
+			}
+		}
+		in := or(is...)
+		alts = append(alts, Alt{Guard: and(a.Guard, in), E: symbolic.Int(1)}, Alt{Guard: and(a.Guard, not(in)), E: symbolic.Int(0)})
+	}
+	return Value{Alts: alts}, true
+}
 
 // unitOf returns the number of an external unit.
 func (ev *evaluator) unitOf(e apt.Expr) (int64, bool) {
@@ -61,10 +125,21 @@ func (ev *evaluator) followUnit(n *apt.IO) {
 	}
 	u, ok := ev.unitOf(n.Unit)
 	if !ok {
+		if n.Kind == apt.IOOpen && keyword(n, "newunit") == nil {
+			// Some unit is connected: which, the evaluation does not
+			// know (INQUIRE OPENED= no longer answers).
+			ev.env.set(connSomeKey, Known(symbolic.Int(1)))
+		}
 		return
 	}
 	k := unitKey(u)
 	at, known := ev.unitAt(k)
+	switch n.Kind {
+	case apt.IOOpen:
+		ev.env.set(connKey(u), Known(symbolic.Int(1)))
+	case apt.IOClose:
+		ev.env.set(connKey(u), Known(symbolic.Int(0)))
+	}
 	switch n.Kind {
 	case apt.IOOpen:
 		if f, ok := readpos.File(n); ok {

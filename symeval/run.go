@@ -684,8 +684,12 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 	}
 	r := ev.frame().routine
 	fresh := ev.freshScalars(l, mod)
+	// A value set afresh on each trip carries nothing to the next, but
+	// where the body can leave the loop it may decide on which trip (a
+	// search for a free unit, EXIT on a flag): a run finds it.
+	jumps := hasJumps(l.Body)
 	for _, k := range mod {
-		if _, ok := recs[k]; ok || inner[k] || fresh[k] {
+		if _, ok := recs[k]; ok || inner[k] || fresh[k] && !jumps {
 			continue
 		}
 		if strings.Contains(k, "%") {
@@ -693,7 +697,11 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 		}
 		name := ev.nameOfKey(k)
 		if d := ev.prog.Resolve(r, name); d != nil &&
-			(d.Type.Base == apt.TypeInteger || d.Type.Base == apt.TypeLogical) && ev.relevant(r, name) {
+			(d.Type.Base == apt.TypeInteger || d.Type.Base == apt.TypeLogical ||
+				d.Type.Base == apt.TypeCharacter && !d.IsArray() && ev.env.get(k).str != nil) && ev.relevant(r, name) {
+			// (A character variable changed a character at a time, a
+			// line being cleaned or lowered, is known only by a run,
+			// and only where its text is known before it.)
 			if d.IsArray() {
 				arrays = true
 			} else {

@@ -47,6 +47,11 @@ func (e *engine) readFile(fr *frame, n *apt.IO) (bool, error) {
 		}
 		cells[i] = c
 	}
+	if at.Record > int64(len(recs)) {
+		// Past the last record: with IOSTAT=, gfortran's end of file
+		// (-1), the items unchanged; without, the run would stop.
+		return e.readStatus(fr, n, pos, -1)
+	}
 	words, next, ok := runenv.ListRead(recs, int(at.Record), len(n.Items))
 	if !ok {
 		return false, nil
@@ -133,16 +138,23 @@ func (e *engine) openedName(fr *frame, n *apt.IO) (string, bool) {
 // readOK sets the IOSTAT= variable of a READ that read what it asked for
 // to 0, when it has one.
 func (e *engine) readOK(fr *frame, n *apt.IO, pos apt.Pos) error {
+	_, err := e.readStatus(fr, n, pos, 0)
+	return err
+}
+
+// readStatus sets a READ's IOSTAT= variable to code and reports whether
+// the READ has one (an end of file without it is not run here).
+func (e *engine) readStatus(fr *frame, n *apt.IO, pos apt.Pos, code int64) (bool, error) {
 	for _, c := range n.Control {
 		if k, ok := c.(*apt.Keyword); ok && k.Name == "iostat" {
 			l, err := e.locate(fr, k.Value)
 			if err != nil {
-				return err
+				return true, err
 			}
-			return e.assignLoc(l, intV(0), pos)
+			return true, e.assignLoc(l, intV(code), pos)
 		}
 	}
-	return nil
+	return false, nil
 }
 
 // readNamelist runs a READ with NML=group from a unit connected to a file
