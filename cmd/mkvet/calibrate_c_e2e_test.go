@@ -21,15 +21,20 @@ import (
 // (instrument/cinst), built by the default clang-14 command with the MPI
 // wrapper's flags, calibrated at n = 2000, 4000, 8000 with 500 steps on
 // P = 1, 2 (its sizes come from its command line), its time predicted at
-// n = 16000 and then measured there (the oracle: the machine). n = 16000 is
-// twice the largest calibrated size: as far as predict vouches for its
-// messages (beyond, it warns that a protocol change may go unseen; this test
-// checks it does at n = 24000), and a receiver's two blocks with the
-// sender's block read through its cache (3 x 128 KB) still fit a 512 KB L2.
-// Checked are the counts and the fit, not a memory level or a protocol. The
-// bound is issue 14's worst case, 25%; a second attempt calibrates and
-// measures again when a run disturbed by other load on a 2-core machine
-// moves either by more than the model's error.
+// n = 16000 and at n = 8000, and both measured in one run (the oracle: the
+// machine). n = 16000 is twice the largest calibrated size: as far as
+// predict vouches for its messages (beyond, it warns that a protocol change
+// may go unseen; this test checks it does at n = 24000), and a receiver's
+// two blocks with the sender's block read through its cache (3 x 128 KB)
+// still fit a 512 KB L2. Checked is what the model extrapolates, the
+// growth of the time from n = 8000 to n = 16000: the predicted ratio
+// within 25% (issue 14's worst case) of the ratio measured in one run. Not
+// seconds: this virtual machine runs a two-process program in one of two
+// speeds, switching between runs seconds or minutes apart (n = 16000 at
+// P = 2: 22 ms or 32 ms, n = 8000 by the same factor), so a calibration and
+// a measurement taken apart can differ by half whatever the model; the
+// absolute errors are logged. A second attempt calibrates and measures
+// again when a disturbed run moves the ratio beyond the bound.
 func TestCalibratePredictCE2E(t *testing.T) {
 	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc", "mpirun")
 	if os.Geteuid() == 0 {
@@ -54,6 +59,7 @@ func TestCalibratePredictCE2E(t *testing.T) {
 				t.Errorf("n=16000 P=%d: predict warns %q: the test means a point it vouches for", pt.P, pt.Warnings)
 			}
 		}
+		base := predictRing(t, calDB, src, 8000)
 		if attempt == 1 {
 			far := predictRing(t, calDB, src, 24000)
 			if pt := far.Points[len(far.Points)-1]; !slices.ContainsFunc(pt.Warnings, func(w string) bool {
@@ -62,21 +68,21 @@ func TestCalibratePredictCE2E(t *testing.T) {
 				t.Errorf("n=24000 P=%d: messages of 192000 bytes, 3x the calibrated 64000, and no warning: %q", pt.P, pt.Warnings)
 			}
 		}
-		code, out, errs = mkvet(t, slices.Concat([]string{"calibrate", "-runs", "n=16000 steps=500 P=1,2", "-reps", "3",
+		code, out, errs = mkvet(t, slices.Concat([]string{"calibrate", "-runs", "n=8000,16000 steps=500 P=1,2", "-reps", "3",
 			"-memory", "off", "-db", measDB, "-json"}, common, []string{src})...)
 		if code != 0 {
-			t.Fatalf("measuring n=16000: exit %d\n%s\n%s", code, out, errs)
+			t.Fatalf("measuring n=8000,16000: exit %d\n%s\n%s", code, out, errs)
 		}
 		var meas calib.Calibration
 		if err := json.Unmarshal([]byte(out), &meas); err != nil {
 			t.Fatalf("calibrate -json: %v", err)
 		}
-		worst := predictionError(t, pred, meas, attempt)
-		if worst <= 0.25 {
+		worst := growthError(t, base, pred, meas, attempt)
+		if worst >= 0 && worst <= 0.25 {
 			return
 		}
 		if attempt == 2 {
-			t.Errorf("n=16000: error %.1f%% beyond 25%% on both attempts", 100*worst)
+			t.Errorf("n=8000 to 16000: growth error %.1f%% beyond 25%% on both attempts", 100*worst)
 		}
 	}
 }
@@ -93,6 +99,36 @@ func predictRing(t *testing.T, calDB, src string, n int) predictJSON {
 		t.Fatalf("predict -json: %v\n%s", err, out)
 	}
 	return pred
+}
+
+// growthError compares the predicted growth of the program time from base
+// (n = 8000) to pred (n = 16000) at P = 1, 2 with the growth measured in
+// one run, logs the absolute errors too, and returns the largest relative
+// error of the ratio (negative when a measurement is missing, after
+// reporting it).
+func growthError(t *testing.T, base, pred predictJSON, meas calib.Calibration, attempt int) (worst float64) {
+	t.Helper()
+	measured := map[string]float64{}
+	for _, f := range meas.Fitted {
+		measured[f.Point] = f.Measured
+	}
+	if len(pred.Points) != 2 || len(base.Points) != 2 {
+		t.Fatalf("predict gave %d and %d points, want 2", len(base.Points), len(pred.Points))
+	}
+	for i, pt := range pred.Points {
+		m8, ok8 := measured["n=8000 steps=500 P="+strconv.Itoa(pt.P)]
+		m16, ok16 := measured["n=16000 steps=500 P="+strconv.Itoa(pt.P)]
+		if !ok8 || !ok16 || m8 <= 0 || m16 <= 0 {
+			t.Errorf("P=%d: no measured time (%v)", pt.P, meas.Fitted)
+			return -1
+		}
+		p8 := base.Points[i].Seconds
+		e := (pt.Seconds/p8)/(m16/m8) - 1
+		t.Logf("attempt %d: P=%d: n=8000 predicted %.4fs measured %.4fs (%+.1f%%); n=16000 predicted %.4fs measured %.4fs (%+.1f%%); growth predicted %.3f measured %.3f: error %+.1f%%",
+			attempt, pt.P, p8, m8, 100*(p8-m8)/m8, pt.Seconds, m16, 100*(pt.Seconds-m16)/m16, pt.Seconds/p8, m16/m8, 100*e)
+		worst = math.Max(worst, math.Abs(e))
+	}
+	return worst
 }
 
 // predictionError compares a prediction at P = 1, 2 with the program time
