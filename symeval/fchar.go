@@ -162,19 +162,8 @@ func (ev *evaluator) substring(x *apt.Index) (Value, bool) {
 	if n, ok := ev.charLen(&apt.Name{Name: x.Name, Type: d.Type}); ok && int64(len(s)) < n {
 		s += strings.Repeat(" ", int(n)-len(s)) // the variable's blanks
 	}
-	bound := func(e apt.Expr, def int64) (int64, bool) {
-		if e == nil {
-			return def, true
-		}
-		b, ok := ev.value(e).Single()
-		if !ok {
-			return 0, false
-		}
-		return b.Int64()
-	}
-	i, ok1 := bound(sec.Lo, 1)
-	j, ok2 := bound(sec.Hi, int64(len(s)))
-	if !ok1 || !ok2 {
+	i, j, ok := ev.sectionBounds(sec, int64(len(s)))
+	if !ok {
 		return Value{}, false
 	}
 	if j < i {
@@ -186,6 +175,24 @@ func (ev *evaluator) substring(x *apt.Index) (Value, bool) {
 	}
 	t := s[i-1 : j]
 	return Value{str: &t}, true
+}
+
+// sectionBounds returns the bounds i:j of a substring of a text of n
+// characters (1 and n where absent), false where one is not a number.
+func (ev *evaluator) sectionBounds(sec *apt.Section, n int64) (i, j int64, ok bool) {
+	bound := func(e apt.Expr, def int64) (int64, bool) {
+		if e == nil {
+			return def, true
+		}
+		b, ok := ev.value(e).Single()
+		if !ok {
+			return 0, false
+		}
+		return b.Int64()
+	}
+	i, ok1 := bound(sec.Lo, 1)
+	j, ok2 := bound(sec.Hi, n)
+	return i, j, ok1 && ok2
 }
 
 // concat evaluates a // b of known texts.

@@ -49,19 +49,8 @@ func (ev *evaluator) storeSubstring(x *apt.Index, v Value) bool {
 		s += strings.Repeat(" ", int(n)-len(s))
 	}
 	sec := x.Subs[0].(*apt.Section)
-	bound := func(e apt.Expr, def int64) (int64, bool) {
-		if e == nil {
-			return def, true
-		}
-		b, ok := ev.value(e).Single()
-		if !ok {
-			return 0, false
-		}
-		return b.Int64()
-	}
-	i, ok1 := bound(sec.Lo, 1)
-	j, ok2 := bound(sec.Hi, n)
-	if !ok1 || !ok2 || i < 1 || j > n {
+	i, j, ok := ev.sectionBounds(sec, n)
+	if !ok || i < 1 || j > n {
 		return lost()
 	}
 	if j < i {
