@@ -548,8 +548,8 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	}
 	// A loop that reads input on each trip ends on what it reads: no run
 	// decides its tests, but where the run's files are read (Options.Dir)
-	// and hold what it reads.
-	if l.Var == "" && l.Iterations == nil && !tooLong && (ev.dir != "" || !ev.readsInput(l.Body)) && ev.runWhile(l, o) {
+	// in forms the evaluation reads (readsFiles).
+	if l.Var == "" && l.Iterations == nil && !tooLong && (!ev.readsInput(l.Body) || ev.readsFiles(l.Body)) && ev.runWhile(l, o) {
 		return
 	}
 	if pr := ev.probed; pr != nil {

@@ -167,6 +167,34 @@ func (ev *evaluator) readsInput(nodes []apt.Node) bool {
 	return found
 }
 
+// readsFiles reports whether every READ of input in nodes is one the
+// evaluation takes from the run's files (list-directed or NAMELIST,
+// readfile.go, namelist.go), in nodes themselves, no routine they call
+// reading input: a run of a loop reading so can decide its tests. A run of
+// one reading otherwise (a formatted line) cannot, and is not tried.
+func (ev *evaluator) readsFiles(nodes []apt.Node) bool {
+	if ev.dir == "" {
+		return false
+	}
+	ok := true
+	for _, n := range nodes {
+		apt.Inspect(n, func(y apt.Node) bool {
+			switch x := y.(type) {
+			case *apt.IO:
+				if x.Kind == apt.IORead && !internalUnit(x.Unit) && !listDirected(x.Format) && keyword(x, "nml") == nil {
+					ok = false
+				}
+			case *apt.Call:
+				for _, r := range ev.callees(x.Callee) {
+					ok = ok && !ev.routineReads(r)
+				}
+			}
+			return ok
+		})
+	}
+	return ok
+}
+
 // routineReads memoizes readsInput over a routine's body.
 func (ev *evaluator) routineReads(r *apt.Routine) bool {
 	if v, ok := ev.reading[r]; ok {
