@@ -185,8 +185,8 @@ func listValue(text string, base apt.BaseType) (symbolic.Expr, bool) {
 // noteRead records a value read, once per READ and variable.
 func (ev *evaluator) noteRead(r ReadValue) {
 	for _, x := range ev.res.Read {
-		if x.Pos == r.Pos && x.Name == r.Name {
-			return
+		if x.Pos == r.Pos && x.Name == r.Name && x.File == r.File && x.Line == r.Line {
+			return // the same datum, read again in another context
 		}
 	}
 	ev.res.Read = append(ev.res.Read, r)
