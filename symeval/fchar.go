@@ -75,14 +75,7 @@ func (ev *evaluator) textIntrinsic(f *apt.FuncCall) (Value, bool) {
 	case "scan", "verify":
 		// The first (or last, BACK=) character of s in the set (SCAN) or
 		// not in it (VERIFY), 0 where there is none.
-		if len(f.Args) < 2 {
-			return Value{}, false
-		}
-		set, ok := ev.knownText(f.Args[1])
-		if !ok {
-			return Value{}, false
-		}
-		back, ok := ev.backArg(f.Args[2:])
+		set, back, ok := ev.secondText(f)
 		if !ok {
 			return Value{}, false
 		}
@@ -100,14 +93,7 @@ func (ev *evaluator) textIntrinsic(f *apt.FuncCall) (Value, bool) {
 		}
 		return Known(symbolic.Int(int64(k))), true
 	case "index":
-		if len(f.Args) < 2 {
-			return Value{}, false
-		}
-		sub, ok := ev.knownText(f.Args[1])
-		if !ok {
-			return Value{}, false
-		}
-		back, ok := ev.backArg(f.Args[2:])
+		sub, back, ok := ev.secondText(f)
 		if !ok {
 			return Value{}, false
 		}
@@ -118,6 +104,20 @@ func (ev *evaluator) textIntrinsic(f *apt.FuncCall) (Value, bool) {
 		return Known(symbolic.Int(int64(k + 1))), true
 	}
 	return Value{}, false
+}
+
+// secondText returns the known text of the second argument of INDEX, SCAN
+// or VERIFY (the substring, the set) and the value of BACK=, false where
+// either is not known.
+func (ev *evaluator) secondText(f *apt.FuncCall) (text string, back, ok bool) {
+	if len(f.Args) < 2 {
+		return "", false, false
+	}
+	if text, ok = ev.knownText(f.Args[1]); !ok {
+		return "", false, false
+	}
+	back, ok = ev.backArg(f.Args[2:])
+	return text, back, ok
 }
 
 // backArg is the value of the BACK= argument of INDEX, SCAN or VERIFY

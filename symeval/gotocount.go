@@ -1,6 +1,7 @@
 package symeval
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mkvet/mkvet/counting"
@@ -19,80 +20,39 @@ type gotoCounter struct {
 }
 
 // gotoCounters returns the counters of the loop seg whose values before it
-// are known.
+// are known. Nothing else in the loop may change one: the loop without its
+// step must not modify it (ev.modified: assignments, READs, I/O status
+// items, calls through their summaries).
 func (ev *evaluator) gotoCounters(seg []apt.Node) []gotoCounter {
-	// Each scalar's assignments anywhere in the loop, and the names passed
-	// to calls (a callee may change them).
-	assigned := map[string]int{}
-	passed := map[string]bool{}
-	for _, n := range seg {
-		apt.Inspect(n, func(y apt.Node) bool {
-			switch x := y.(type) {
-			case *apt.Block:
-				for _, s := range x.Stmts {
-					if nm, ok := s.Target.(*apt.Name); ok {
-						assigned[nm.Name]++
-					}
-					apt.InspectExpr(s.Value, func(e apt.Expr) bool {
-						if f, ok := e.(*apt.FuncCall); ok && !f.Intrinsic {
-							for _, a := range f.Args {
-								if an, ok := a.(*apt.Name); ok {
-									passed[an.Name] = true
-								}
-							}
-						}
-						return true
-					})
-				}
-			case *apt.Call:
-				for _, a := range x.Args {
-					if an, ok := a.(*apt.Name); ok {
-						passed[an.Name] = true
-					}
-				}
-			case *apt.IO:
-				for _, name := range x.Reads {
-					assigned[name] += 2 // read: not a counter
-				}
-				for _, c := range x.Control {
-					// iostat=, size=: set by the statement.
-					apt.InspectExpr(c, func(e apt.Expr) bool {
-						if an, ok := e.(*apt.Name); ok {
-							assigned[an.Name] += 2
-						}
-						return true
-					})
-				}
-			}
-			return true
-		})
-	}
 	var out []gotoCounter
-	for _, n := range seg[:len(seg)-1] {
-		if jumps(n) {
+	for ni, n := range seg[:len(seg)-1] {
+		if hasJumps([]apt.Node{n}) {
 			break // statements after a jump may be skipped on a run
 		}
 		b, ok := n.(*apt.Block)
 		if !ok {
 			continue
 		}
-		for _, s := range b.Stmts {
+		for si, s := range b.Stmts {
 			nm, ok := s.Target.(*apt.Name)
-			if !ok || s.Kind != apt.StmtAssign || nm.Array || nm.Type.Base != apt.TypeInteger || assigned[nm.Name] != 1 || passed[nm.Name] {
+			if !ok || s.Kind != apt.StmtAssign || nm.Array || nm.Type.Base != apt.TypeInteger || ev.paramName(nm.Name) != "" {
 				continue
-			}
-			d := ev.prog.Resolve(ev.frame().routine, nm.Name)
-			if d == nil || d.InCommon || d.Pointer || d.Target || ev.paramName(nm.Name) != "" {
-				continue // storage another routine may change
 			}
 			step, ok := stepOf(s.Value, nm.Name)
 			if !ok || step == 0 {
 				continue
 			}
+			d := ev.prog.Resolve(ev.frame().routine, nm.Name)
 			key := ev.key(nm.Name)
-			if !ev.frameLocal(key) {
-				// A dummy bound to a COMMON or module variable: a routine
-				// the loop calls may change it without an argument.
+			if d == nil || d.Pointer || d.Target || !ev.frameLocal(key) {
+				// Storage a routine may reach without an argument.
+				continue
+			}
+			rest := slices.Clone(seg)
+			without := *b
+			without.Stmts = slices.Delete(slices.Clone(b.Stmts), si, si+1)
+			rest[ni] = &without
+			if slices.Contains(ev.modified(rest), key) {
 				continue
 			}
 			start, ok := ev.env.get(key).Single()
@@ -106,30 +66,14 @@ func (ev *evaluator) gotoCounters(seg []apt.Node) []gotoCounter {
 }
 
 // frameLocal reports whether the storage at key is a local variable of a
-// routine on the call stack (a dummy argument's is its caller's): no
-// routine reaches it but through an argument.
+// routine on the call stack (a dummy argument's is its caller's), not in
+// COMMON or saved: no routine reaches it but through an argument.
 func (ev *evaluator) frameLocal(key string) bool {
-	for _, fr := range ev.frames {
-		if name, ok := strings.CutPrefix(key, fr.id+"."); ok && !strings.ContainsAny(name, ".%#") {
-			d := ev.prog.Resolve(fr.routine, name)
-			return d != nil && !d.InCommon && !d.Save && d.Init == nil
-		}
+	if strings.HasPrefix(key, "/") {
+		return false // COMMON
 	}
-	return false
-}
-
-// jumps reports whether a statement of a loop's body may jump (a GO TO, a
-// RETURN, a STOP, an IF holding one): the statements after it may not run.
-func jumps(n apt.Node) bool {
-	found := false
-	apt.Inspect(n, func(y apt.Node) bool {
-		switch y.(type) {
-		case *apt.Goto, *apt.Return, *apt.Stop:
-			found = true
-		}
-		return !found
-	})
-	return found
+	d, _ := ev.ownerOfKey(key)
+	return d != nil && !d.InCommon && !d.Save && d.Init == nil
 }
 
 // solveTrips returns the runs of a loop built from GO TO whose test at the

@@ -72,13 +72,13 @@ func (ev *evaluator) constantElements(d *apt.Var, r *apt.Routine) int64 {
 	for _, dim := range d.Dims {
 		lo, hi := int64(1), int64(0)
 		if dim.Lo != nil {
-			v, ok := ev.namedConstInt(dim.Lo, r, 0)
+			v, ok := ev.prog.IntConstant(r, dim.Lo)
 			if !ok {
 				return unknown
 			}
 			lo = v
 		}
-		v, ok := ev.namedConstInt(dim.Hi, r, 0)
+		v, ok := ev.prog.IntConstant(r, dim.Hi)
 		if !ok || dim.Deferred {
 			return unknown
 		}
@@ -91,37 +91,4 @@ func (ev *evaluator) constantElements(d *apt.Var, r *apt.Routine) int64 {
 		}
 	}
 	return n
-}
-
-// namedConstInt is the value of an integer literal, a named constant
-// whose value is one, or their sum, difference or product; depth bounds a
-// chain of named constants.
-func (ev *evaluator) namedConstInt(e apt.Expr, r *apt.Routine, depth int) (int64, bool) {
-	if v, ok := constInt(e); ok {
-		return v, true
-	}
-	if depth > 8 {
-		return 0, false
-	}
-	switch x := e.(type) {
-	case *apt.Name:
-		if d := ev.prog.Resolve(r, x.Name); d != nil && d.Param != nil {
-			return ev.namedConstInt(d.Param, r, depth+1)
-		}
-	case *apt.Binary:
-		a, ok1 := ev.namedConstInt(x.X, r, depth+1)
-		b, ok2 := ev.namedConstInt(x.Y, r, depth+1)
-		if !ok1 || !ok2 {
-			return 0, false
-		}
-		switch x.Op {
-		case apt.OpAdd:
-			return a + b, true
-		case apt.OpSub:
-			return a - b, true
-		case apt.OpMul:
-			return a * b, true
-		}
-	}
-	return 0, false
 }

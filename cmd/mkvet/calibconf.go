@@ -156,7 +156,7 @@ func writtenConstants(prog *apt.Program, written map[string]bool) map[string]int
 				if v.Param == nil || !written[v.Pos.File] {
 					continue
 				}
-				x, ok := constInt(prog, r, v.Param, 0)
+				x, ok := prog.IntConstant(r, v.Param)
 				if !ok {
 					continue
 				}

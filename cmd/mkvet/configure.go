@@ -593,7 +593,7 @@ func compiledChecks(prog *apt.Program) []compiledCheck {
 		switch {
 		case v == nil:
 		case v.Param != nil:
-			val, ok := constInt(prog, r, v.Param, 0)
+			val, ok := prog.IntConstant(r, v.Param)
 			return val, v.Pos, nil, ok
 		case v.Dummy:
 			i := slices.Index(r.Formals, name)
@@ -615,7 +615,7 @@ func compiledChecks(prog *apt.Program) []compiledCheck {
 				if av == nil || av.Param == nil {
 					return 0, decl, nil, false
 				}
-				x, ok := constInt(prog, s.caller, av.Param, 0)
+				x, ok := prog.IntConstant(s.caller, av.Param)
 				if !ok || j > 0 && x != val {
 					return 0, decl, nil, false
 				}
@@ -689,54 +689,6 @@ func stopsIn(body []apt.Node) bool {
 		})
 	}
 	return found
-}
-
-// constInt evaluates a named constant's integer value: literals, other
-// named constants and + - * / of them.
-func constInt(prog *apt.Program, r *apt.Routine, e apt.Expr, depth int) (int64, bool) {
-	if depth > 16 {
-		return 0, false
-	}
-	switch e := e.(type) {
-	case *apt.Const:
-		if e.Kind != apt.ConstInt {
-			return 0, false
-		}
-		text, _, _ := strings.Cut(e.Text, "_") // a kind suffix
-		v, err := strconv.ParseInt(text, 10, 64)
-		return v, err == nil
-	case *apt.Name:
-		v := prog.Resolve(r, e.Name)
-		if v == nil || v.Param == nil {
-			return 0, false
-		}
-		return constInt(prog, r, v.Param, depth+1)
-	case *apt.Unary:
-		x, ok := constInt(prog, r, e.X, depth+1)
-		if e.Op == apt.OpNeg {
-			x = -x
-		}
-		return x, ok && (e.Op == apt.OpNeg || e.Op == apt.OpPlus)
-	case *apt.Binary:
-		x, ok1 := constInt(prog, r, e.X, depth+1)
-		y, ok2 := constInt(prog, r, e.Y, depth+1)
-		if !ok1 || !ok2 {
-			return 0, false
-		}
-		switch e.Op {
-		case apt.OpAdd:
-			return x + y, true
-		case apt.OpSub:
-			return x - y, true
-		case apt.OpMul:
-			return x * y, true
-		case apt.OpDiv:
-			if y != 0 {
-				return x / y, true
-			}
-		}
-	}
-	return 0, false
 }
 
 // stoppingCheck returns the comparison of the process count with a named
