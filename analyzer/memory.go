@@ -150,7 +150,11 @@ func (p *pass) memoryBound(n *cost.Node, facts map[string]any) string {
 		return ""
 	}
 	if p.pt == nil {
-		if _, ok := t.nestSym[n]; !ok {
+		bound := false
+		for loop := range t.sym.Bound {
+			bound = bound || roofline.NestOf(loop) == n
+		}
+		if !bound {
 			return ""
 		}
 		facts["memory_bound"] = true

@@ -251,6 +251,9 @@ func (m *Memory) TimeAt(pat Pattern, fp float64, procs int) float64 {
 func (m *Memory) TimeStrided(pat Pattern, fp float64, procs int, stride int64) float64 {
 	i := m.LevelStrided(fp, procs, stride)
 	t := m.Time(pat, i, procs)
+	if pat == Gather {
+		t = m.gatherHits(i, fp, procs, t)
+	}
 	if i+1 >= len(m.Levels) {
 		return t
 	}
@@ -259,6 +262,32 @@ func (m *Memory) TimeStrided(pat Pattern, fp float64, procs int, stride int64) f
 		return t
 	}
 	return t + (fp-c/2)/(c/2)*(m.Time(pat, i+1, procs)-t)
+}
+
+// gatherHits is the time t of a gathered access from level i corrected
+// for the hits the nearer level gives: accesses in a random order into fp
+// bytes find a nearer level's capacity c of them there, a share c/fp
+// (the hit ratio of uniformly random references). membench's gather at
+// level i, measured at its own working set, already holds that level's
+// share of nearer hits; the time of a miss is taken out of it, then the
+// two are mixed at fp's share. Only a private nearer level counts: what a
+// shared one holds for a process depends on the others' data (and on a
+// virtual machine, on other tenants': a "32 MiB" last level that serves
+// a gather like 8 MiB does), which the model does not know.
+func (m *Memory) gatherHits(i int, fp float64, procs int, t float64) float64 {
+	if i == 0 || !(fp > 0) || m.Levels[i-1].Shared > 1 {
+		return t
+	}
+	near := m.Time(Gather, i-1, procs)
+	c := m.Capacity(i-1, procs)
+	sizes := m.MembenchSizes()
+	if near <= 0 || i >= len(sizes) || float64(sizes[i]) <= c || fp <= c {
+		return t
+	}
+	pm := c / float64(sizes[i])
+	miss := (t - pm*near) / (1 - pm)
+	p := c / fp
+	return p*near + (1-p)*miss
 }
 
 // Capacity is the bytes per process level i holds with procs processes on

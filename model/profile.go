@@ -51,6 +51,18 @@ type Ops struct {
 	Intrinsic symbolic.Rat // a call of an intrinsic function (sqrt, exp, sin)
 	Load      symbolic.Rat // an array element load
 	Store     symbolic.Rat // an array element store
+
+	// The seconds of one work unit (an add's weight) inside an innermost
+	// loop, by how the processor runs it, as mkvet membench's unit kernels
+	// measure them: Vector where the compiler vectorises it (contiguous
+	// accesses: a triad, a stencil), Scalar where a strided or indirect
+	// access keeps it from that (a gather), Chain where a chain of
+	// dependent operations carried from one iteration to the next bounds
+	// it (a dot product), Complex where it computes in complex arithmetic,
+	// a complex operation one unit (an FFT butterfly). The memory term
+	// compares a loop's data transfer with its computation at these
+	// rates. Zero means the add time.
+	Vector, Scalar, Chain, Complex symbolic.Rat
 }
 
 // Resolved returns o with zero arithmetic costs replaced by Flop.

@@ -357,8 +357,9 @@ func (v *jvalue) keyNames() []string {
 func (r *reader) ops(v *jvalue, field string) Ops {
 	var o Ops
 	fields := map[string]*symbolic.Rat{"flop": &o.Flop, "add": &o.Add, "mul": &o.Mul, "div": &o.Div,
-		"intrinsic": &o.Intrinsic, "load": &o.Load, "store": &o.Store}
-	r.object(v, field, []string{"flop", "add", "mul", "div", "intrinsic", "load", "store"}, func(k string, val *jvalue, path string) {
+		"intrinsic": &o.Intrinsic, "load": &o.Load, "store": &o.Store,
+		"vector": &o.Vector, "scalar": &o.Scalar, "chain": &o.Chain, "complex": &o.Complex}
+	r.object(v, field, []string{"flop", "add", "mul", "div", "intrinsic", "load", "store", "vector", "scalar", "chain", "complex"}, func(k string, val *jvalue, path string) {
 		*fields[k] = r.quantity(val, path, dimTime)
 	})
 	return o

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mkvet/mkvet/symbolic"
 )
 
 // badInputs are broken profiles with the exact error each must produce.
@@ -24,7 +26,7 @@ var badInputs = []struct {
 	{`{"hockney": {"t_s": 120, "t_c": "30MB/s"}}`, `bad.json:1:21: hockney.t_s: want a string with a unit (a time such as "2.15us"), found a number`},
 	{`{"hockney": {"t_s": "120us", "t_c": "30 MB"}}`, `bad.json:1:37: hockney.t_c: "30 MB" is not a time per byte such as "0.5ns/B" or a bandwidth such as "30MB/s"`},
 	{`{"hockney": {"t_s": "120us"}}`, "bad.json:1:13: hockney: want both t_s and t_c"},
-	{`{"ops": {"flop": "0.5ns", "fma": "1ns"}}`, "bad.json:1:27: ops.fma: unknown field (want one of flop, add, mul, div, intrinsic, load, store)"},
+	{`{"ops": {"flop": "0.5ns", "fma": "1ns"}}`, "bad.json:1:27: ops.fma: unknown field (want one of flop, add, mul, div, intrinsic, load, store, vector, scalar, chain, complex)"},
 	{`{"ops": {"flop": "-0.5ns"}}`, `bad.json:1:18: ops.flop: "-0.5ns" is negative`},
 	{"{\"loggp\": {\"L\": \"60us\",\n  \"regimes\": [\n    {\"below\": \"1400B\", \"o\": \"39.03us\", \"G\": \"0.374008usec/B\"}, {}]}}",
 		`bad.json:3:45: loggp.regimes[0].G: unknown unit "usec/B" in "0.374008usec/B"`},
@@ -162,5 +164,29 @@ func TestProfileMoveRoundTrip(t *testing.T) {
 	}
 	if l := q.Memory.Levels[0]; math.Abs(l.MoveOne/4e-12-1) > 1e-9 || math.Abs(l.MoveAll/4.5e-12-1) > 1e-9 || q.Memory.Levels[1].MoveOne != 0 {
 		t.Errorf("read back %+v", q.Memory.Levels[:2])
+	}
+}
+
+// TestProfileLoopKindsRoundTrip: a profile's work units by loop kind
+// (membench's unit kernels) are written and read back exactly, and a
+// negative one is refused with its position.
+func TestProfileLoopKindsRoundTrip(t *testing.T) {
+	p := Default()
+	p.Ops.Vector, p.Ops.Scalar = symbolic.RatFrac(46, 1e12), symbolic.RatFrac(53, 1e12)
+	p.Ops.Chain, p.Ops.Complex = symbolic.RatFrac(117, 1e12), symbolic.RatFrac(113, 1e12)
+	var b strings.Builder
+	if err := p.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	q, err := ReadProfile("k.json", []byte(b.String()))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	if q.Ops != p.Ops {
+		t.Errorf("read back %+v, want %+v", q.Ops, p.Ops)
+	}
+	_, err = ReadProfile("k.json", []byte(`{"ops": {"add": "0.1ns", "chain": "-1ns"}}`))
+	if err == nil || !strings.HasPrefix(err.Error(), "k.json:1:") {
+		t.Errorf("negative chain unit: %v", err)
 	}
 }

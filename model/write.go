@@ -55,6 +55,10 @@ type (
 		Intrinsic string `json:"intrinsic,omitempty"`
 		Load      string `json:"load,omitempty"`
 		Store     string `json:"store,omitempty"`
+		Vector    string `json:"vector,omitempty"`
+		Scalar    string `json:"scalar,omitempty"`
+		Chain     string `json:"chain,omitempty"`
+		Complex   string `json:"complex,omitempty"`
 	}
 	jsonHockney struct {
 		Ts string `json:"t_s"`
@@ -130,7 +134,8 @@ func (p *Profile) WriteJSON(w io.Writer) error {
 	if p.Ops != (Ops{}) {
 		o := p.Ops
 		j.Ops = &jsonOps{Flop: fmtTimeOpt(o.Flop), Add: fmtTimeOpt(o.Add), Mul: fmtTimeOpt(o.Mul), Div: fmtTimeOpt(o.Div),
-			Intrinsic: fmtTimeOpt(o.Intrinsic), Load: fmtTimeOpt(o.Load), Store: fmtTimeOpt(o.Store)}
+			Intrinsic: fmtTimeOpt(o.Intrinsic), Load: fmtTimeOpt(o.Load), Store: fmtTimeOpt(o.Store),
+			Vector: fmtTimeOpt(o.Vector), Scalar: fmtTimeOpt(o.Scalar), Chain: fmtTimeOpt(o.Chain), Complex: fmtTimeOpt(o.Complex)}
 	}
 	if h := p.Hockney; h != nil {
 		j.Hockney = &jsonHockney{Ts: FormatDuration(h.Ts), Tc: FormatPerByte(h.Tc)}

@@ -117,8 +117,8 @@ func closeWith(f *os.File, err error) error {
 // printNode prints the hierarchy and the work unit.
 func printNode(w io.Writer, n *membench.Node) {
 	printMemory(w, n.Memory)
-	fmt.Fprintf(w, "work unit: %.3g ns (triad %.3g, stencil %.3g, dot product %.3g, complex multiply %.3g ns)\n",
-		1e9*n.Unit, 1e9*n.Units[0], 1e9*n.Units[1], 1e9*n.Units[2], 1e9*n.Units[3])
+	fmt.Fprintf(w, "work unit: %.3g ns; in loops that are vectorised %.3g (triad %.3g, stencil %.3g), scalar %.3g (gather), a chain %.3g (dot product), complex %.3g ns (butterfly)\n",
+		1e9*n.Unit, 1e9*n.Vector(), 1e9*n.Units[0], 1e9*n.Units[1], 1e9*n.Scalar(), 1e9*n.Chain(), 1e9*n.Complex())
 }
 
 func printMemory(w io.Writer, m *model.Memory) {

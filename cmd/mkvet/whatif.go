@@ -62,7 +62,7 @@ func (wf *whatifFlags) register(fs *flag.FlagSet) {
 		strings.Join(model.Names(), ", ")+")")
 	fs.StringVar(&wf.procs, "P", "1..1024", "process counts: `sweep` of values, lo..hi (doubling), lo..hi:*k, lo..hi:+d")
 	fs.StringVar(&wf.set, "set", "", "change profile parameters: `name=value,...` (L, o, g, G, S, t_s, t_c, flop, add, mul, div, "+
-		"intrinsic, load, store, model), with units (5us, 0.1ns/B, 10GB/s, 16KiB)")
+		"intrinsic, load, store; a work unit in loops that are vector, scalar, a chain, complex; model), with units (5us, 0.1ns/B, 10GB/s, 16KiB)")
 	fs.StringVar(&wf.unit, "unit", "", "state the work unit: `NODE=TIME`, one iteration of loop NODE (an APT ID such as "+
 		"trap_mod/trap/L1) takes TIME; other work scales by its ratio of operations")
 	fs.BoolVar(&wf.leading, "leading", false, "keep only the leading-order terms of the work as the sizes grow (Pacheco drops k3)")
@@ -587,11 +587,19 @@ func setProfile(p *model.Profile, spec string) error {
 			continue
 		}
 		ops := map[string]*symbolic.Rat{"flop": &p.Ops.Flop, "add": &p.Ops.Add, "mul": &p.Ops.Mul, "div": &p.Ops.Div,
-			"intrinsic": &p.Ops.Intrinsic, "load": &p.Ops.Load, "store": &p.Ops.Store}
+			"intrinsic": &p.Ops.Intrinsic, "load": &p.Ops.Load, "store": &p.Ops.Store,
+			"vector": &p.Ops.Vector, "scalar": &p.Ops.Scalar, "chain": &p.Ops.Chain, "complex": &p.Ops.Complex}
 		if f, ok := ops[name]; ok {
 			d, err := dur()
 			if err != nil {
 				return err
+			}
+			if old := p.Ops.Resolved().Add; (name == "add" || name == "flop" && p.Ops.Add.IsZero()) && old.Sign() > 0 {
+				// A faster or slower add is a faster or slower
+				// processor: its loops' work units scale with it.
+				for _, k := range []*symbolic.Rat{&p.Ops.Vector, &p.Ops.Scalar, &p.Ops.Chain, &p.Ops.Complex} {
+					*k = k.Mul(d).Quo(old)
+				}
 			}
 			*f = d
 			col += len(item) + 1
@@ -684,7 +692,7 @@ func setProfile(p *model.Profile, spec string) error {
 			return set
 		}
 		if strings.HasPrefix(known, "!") {
-			return bad("%s is not a parameter of the %s model (%s) nor an operation cost (flop, add, mul, div, intrinsic, load, store)",
+			return bad("%s is not a parameter of the %s model (%s) nor an operation cost (flop, add, mul, div, intrinsic, load, store, vector, scalar, chain, complex)",
 				name, modelName(net), known[1:])
 		}
 		col += len(item) + 1

@@ -35,7 +35,8 @@ func Machine(t testing.TB) *model.Profile {
 		p := node.Profile(model.Default())
 		p.Name = "this-machine"
 		machine.prof = p
-		t.Logf("this machine measured in %v: work unit %.3g ns; %s", time.Since(start).Round(time.Millisecond), 1e9*node.Unit, describe(node.Memory))
+		t.Logf("this machine measured in %v: work unit %.3g ns (vectorised %.3g, scalar %.3g, chain %.3g, complex %.3g); %s", time.Since(start).Round(time.Millisecond), 1e9*node.Unit,
+			1e9*node.Vector(), 1e9*node.Scalar(), 1e9*node.Chain(), 1e9*node.Complex(), describe(node.Memory))
 	})
 	if machine.err != nil {
 		t.Fatalf("measuring this machine's memory hierarchy: %v", machine.err)

@@ -721,8 +721,9 @@ func (an *analysis) occ(o *symeval.Occ, parent *Node, inNest bool) occResult {
 	}
 	var streams []Stream
 	if (o.Stream > 0 || len(o.Accesses) > 0) && itersOK && len(iters.Pieces) > 0 {
+		core, kind := an.iterationWork(o.Node.(*apt.Loop))
 		streams = []Stream{{Iterations: iters, Bytes: o.Stream, Footprint: nestFootprint(o), Accesses: o.Accesses,
-			Core: an.iterationWork(o.Node.(*apt.Loop))}}
+			Core: core, Kind: kind}}
 		n.Streams = append(n.Streams, streams...)
 	}
 	if _, isLoop := o.Node.(*apt.Loop); isLoop {

@@ -252,4 +252,25 @@ type Stream struct {
 	// does while the data moves (the roofline's computation, ECM's core
 	// time).
 	Core symbolic.Rat
+	// Kind is how the processor runs the loop's statements, which sets
+	// the time of a work unit in it (model.Ops' loop kinds).
+	Kind LoopKind
 }
+
+// LoopKind is how a processor runs an innermost loop's statements. The
+// stream's accesses tell a vectorised loop from a scalar one (a strided
+// or indirect access keeps compilers from vectorising it); the statements
+// tell the other two.
+type LoopKind uint8
+
+const (
+	// Independent iterations: the roofline decides from the accesses.
+	LoopPlain LoopKind = iota
+	// A chain of dependent floating-point operations carried from one
+	// iteration to the next bounds the rate (the recurrence; a dot
+	// product).
+	LoopChain
+	// The statements compute in complex arithmetic, each complex
+	// operation counted as one (an FFT butterfly).
+	LoopComplex
+)

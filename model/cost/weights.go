@@ -75,7 +75,12 @@ func (w Weights) Of(o apt.Ops) symbolic.Rat {
 // counts), a branch's costliest arm, calls at their linkage cost (their
 // bodies are costed where they run). Array statements inside the loop are
 // left out: their element counts are not per iteration.
-func (an *analysis) iterationWork(l *apt.Loop) symbolic.Rat {
+//
+// kind is the loop's kind: a chain where a recurrence bounds a block's
+// work, else complex where a statement computes a complex value by
+// arithmetic (a copy of one is no complex operation).
+func (an *analysis) iterationWork(l *apt.Loop) (work symbolic.Rat, kind LoopKind) {
+	chain, complexArith := false, false
 	var body func(ns []apt.Node) symbolic.Rat
 	body = func(ns []apt.Node) symbolic.Rat {
 		sum := symbolic.Rat{}
@@ -85,9 +90,15 @@ func (an *analysis) iterationWork(l *apt.Loop) symbolic.Rat {
 				scalar := symbolic.Rat{}
 				for _, s := range x.Stmts {
 					scalar = scalar.Add(an.w.Of(s.Ops))
+					if o := s.Ops; s.Kind == apt.StmtAssign && s.Value != nil && apt.TypeOf(s.Value).Base == apt.TypeComplex &&
+						o.Adds+o.Muls+o.Divs+o.Pows > 0 {
+						complexArith = true
+					}
 				}
-				if rec, ok := an.w.recurrence(x.Stmts); ok && rec.Cmp(scalar) > 0 {
-					scalar = rec
+				// A chain as long as the rest of the work bounds the
+				// loop as well (a dot product's add waits for the last).
+				if rec, ok := an.w.recurrence(x.Stmts); ok && rec.Cmp(scalar) >= 0 {
+					scalar, chain = rec, true
 				}
 				sum = sum.Add(scalar)
 			case *apt.If:
@@ -104,5 +115,12 @@ func (an *analysis) iterationWork(l *apt.Loop) symbolic.Rat {
 		}
 		return sum
 	}
-	return body(l.Body)
+	work = body(l.Body)
+	switch {
+	case chain:
+		kind = LoopChain
+	case complexArith:
+		kind = LoopComplex
+	}
+	return work, kind
 }

@@ -51,8 +51,33 @@ type Node struct {
 	// on one processor, from data in the nearest cache: the geometric
 	// mean over the unit kernels (membench.c). A profile's add time.
 	Unit float64
-	// Units are the kernels' own figures, for the report.
+	// Units are the kernels' own figures, in UnitKernels' order.
 	Units []float64
+}
+
+// UnitKernels name membench.c's unit kernels by number: each measures the
+// work unit of one kind of loop (model.Ops), the vectorised kind twice.
+var UnitKernels = []string{"triad", "stencil", "dot", "butterfly", "gather"}
+
+// Vector, Scalar, Chain and Complex are the seconds of a work unit in
+// loops of each kind (model.Ops): the vectorised triad's and stencil's
+// geometric mean, the gather's, the dot product's and the butterfly's.
+func (n *Node) Vector() float64 {
+	if len(n.Units) < 2 {
+		return 0
+	}
+	return math.Sqrt(n.Units[0] * n.Units[1])
+}
+
+func (n *Node) Scalar() float64  { return n.unit(4) }
+func (n *Node) Chain() float64   { return n.unit(2) }
+func (n *Node) Complex() float64 { return n.unit(3) }
+
+func (n *Node) unit(k int) float64 {
+	if k < len(n.Units) {
+		return n.Units[k]
+	}
+	return 0
 }
 
 // Measure builds the benchmark in a temporary directory and measures the
@@ -127,7 +152,10 @@ func Measure(ctx context.Context, opt Options) (*Node, error) {
 	}
 	m.Source = fmt.Sprintf("%s; times by mkvet membench (%s -O2)", how, strings.Join(opt.Compiler, " "))
 	node := &Node{Memory: m}
-	kernels := []int64{0, 1, 2, 3}
+	kernels := make([]int64, len(UnitKernels))
+	for k := range kernels {
+		kernels[k] = int64(k)
+	}
 	units, err := b.run("unit", kernels, 1)
 	if err != nil {
 		return nil, err
@@ -152,6 +180,14 @@ func (n *Node) Profile(base *model.Profile) *model.Profile {
 		scale := symbolic.RatBig(r).Quo(add)
 		for _, f := range []*symbolic.Rat{&p.Ops.Flop, &p.Ops.Add, &p.Ops.Mul, &p.Ops.Div, &p.Ops.Intrinsic, &p.Ops.Load, &p.Ops.Store} {
 			*f = f.Mul(scale)
+		}
+	}
+	for f, secs := range map[*symbolic.Rat]float64{&p.Ops.Vector: n.Vector(), &p.Ops.Scalar: n.Scalar(),
+		&p.Ops.Chain: n.Chain(), &p.Ops.Complex: n.Complex()} {
+		*f = symbolic.Rat{}
+		if secs > 0 {
+			r, _ := new(big.Rat).SetString(strconv.FormatFloat(secs, 'g', 3, 64))
+			*f = symbolic.RatBig(r)
 		}
 	}
 	return &p

@@ -13,12 +13,16 @@ import (
 	"github.com/mkvet/mkvet/symeval"
 )
 
-// Machine is what the memory term needs of a machine: its hierarchy and
-// the seconds one work unit takes (the profile's add time, the unit of
-// every predicted time in mkvet's messages).
+// Machine is what the memory term needs of a machine: its hierarchy, the
+// seconds one work unit takes (the profile's add time, the unit of every
+// predicted time in mkvet's messages) and the seconds of a work unit in
+// innermost loops of each kind (model.Ops), the add time where the
+// profile gives none.
 type Machine struct {
 	Mem  *model.Memory
 	Unit float64
+
+	Vector, Scalar, Chain, Complex float64
 }
 
 // For returns the memory model of prof, false when the profile has no
@@ -31,20 +35,57 @@ func For(prof *model.Profile) (Machine, bool) {
 	if !(u > 0) {
 		return Machine{}, false
 	}
-	return Machine{Mem: prof.Memory, Unit: u}, true
+	kind := func(r symbolic.Rat) float64 {
+		if x := r.Float64(); x > 0 {
+			return x
+		}
+		return u
+	}
+	o := prof.Ops
+	return Machine{Mem: prof.Memory, Unit: u,
+		Vector: kind(o.Vector), Scalar: kind(o.Scalar), Chain: kind(o.Chain), Complex: kind(o.Complex)}, true
+}
+
+// unitOf is the seconds of a work unit in the loop of stream s: by the
+// kind its statements make it (cost.LoopKind), else scalar where an
+// access is indirect or strided (compilers at their usual options
+// vectorise loops over consecutive elements only), else vectorised.
+func (m Machine) unitOf(s cost.Stream) float64 {
+	pick := func(x float64) float64 {
+		if x > 0 {
+			return x
+		}
+		return m.Unit // a Machine built by hand
+	}
+	switch s.Kind {
+	case cost.LoopChain:
+		return pick(m.Chain)
+	case cost.LoopComplex:
+		return pick(m.Complex)
+	}
+	for _, a := range s.Accesses {
+		if a.Move {
+			continue
+		}
+		if a.Kind == symeval.Indirect || a.Kind == symeval.Strided {
+			return pick(m.Scalar)
+		}
+	}
+	return pick(m.Vector)
 }
 
 // Loop is an innermost loop's memory term at a point.
 type Loop struct {
-	// Stall is, per rank, the work units the loop waits for memory beyond
-	// its computation: over its calling contexts, its iterations times
-	// max(0, data time - core time) of one iteration. A block move's
-	// statements are replaced by the library's move (symeval.Access.Move):
-	// its stall is its data time less the work its statements count, less
-	// than zero where the move is the faster.
+	// Stall is, per rank, the loop's time beyond the work its statements
+	// count, in work units: over its calling contexts, its iterations times
+	// max(core time, data time) of one iteration less its counted work at
+	// the add time. Less than zero where the loop runs faster than that:
+	// a vectorised loop that computes more than it moves, a block move
+	// (symeval.Access.Move: the library's move replaces its statements).
 	Stall cost.Values
-	// Data and Core are its data transfer and its computation in seconds,
-	// summed over ranks (a block move computes nothing).
+	// Data and Core are its data transfer and its computation (its work
+	// at the work unit of its kind, Machine.unitOf) in seconds, summed
+	// over ranks (a block move computes nothing).
 	Data, Core float64
 	// Level is the level most of the data time comes from, "" when no
 	// access leaves the nearest cache; WorkingSet the largest working set
@@ -122,9 +163,8 @@ func (m Machine) At(r *cost.Report, pt *cost.Point) *Result {
 				// counted is what the loop's statements add to the work;
 				// core what the processor computes (a block move: nothing).
 				counted := s.Core.Float64() * m.Unit
-				core := counted
-				move := isMove(s)
-				if move {
+				core := s.Core.Float64() * m.unitOf(s)
+				if isMove(s) {
 					core = 0
 				}
 				byRank := mentionsRank(s)
@@ -150,9 +190,7 @@ func (m Machine) At(r *cost.Report, pt *cost.Point) *Result {
 					}
 					lp.Data += it * it1.secs
 					lp.Core += it * core
-					if d := it1.secs - counted; d > 0 || move {
-						stall[rk] += it * d / m.Unit
-					}
+					stall[rk] += it * (max(core, it1.secs) - counted) / m.Unit
 					for l := range nl {
 						byLevel[l] += it * it1.byLevel[l]
 						ws[l] = max(ws[l], it1.ws[l])
@@ -325,12 +363,16 @@ func (m Machine) iteration(s cost.Stream, env map[string]symbolic.Rat, procs int
 
 // Symbolic is the memory term of a report as the sizes grow.
 type Symbolic struct {
-	// Loops holds each innermost loop's stall in work units, a closed
-	// form; Inclusive the stalls of the loops under every node around
-	// them (through calls) and the loops themselves; Total the program's.
+	// Loops holds each innermost loop's stall in work units (Loop.Stall),
+	// a closed form; Inclusive the stalls of the loops under every node
+	// around them (through calls) and the loops themselves; Total the
+	// program's.
 	Loops     map[*cost.Node]symbolic.Piecewise
 	Inclusive map[apt.Node]symbolic.Piecewise
 	Total     symbolic.Piecewise
+	// Bound holds the loops that move data for longer than they compute
+	// in some calling context.
+	Bound map[*cost.Node]bool
 }
 
 // Stalls returns the stalls of the innermost loops of r as the sizes grow,
@@ -346,13 +388,15 @@ func (m Machine) Stalls(r *cost.Report) *Symbolic {
 	if r.Parallel {
 		procs = max(m.Mem.CPUs, 2)
 	}
-	out := &Symbolic{Loops: map[*cost.Node]symbolic.Piecewise{}, Inclusive: map[apt.Node]symbolic.Piecewise{}}
+	out := &Symbolic{Loops: map[*cost.Node]symbolic.Piecewise{}, Inclusive: map[apt.Node]symbolic.Piecewise{},
+		Bound: map[*cost.Node]bool{}}
 	for _, n := range r.Nodes {
 		for _, ctx := range n.Contexts {
 			var sum symbolic.Piecewise
 			for _, s := range ctx.Streams {
-				if pw, ok := m.limitStall(s, procs); ok {
+				if pw, bound, ok := m.limitStall(s, procs); ok {
 					sum = sum.Add(pw)
+					out.Bound[n] = out.Bound[n] || bound
 				}
 			}
 			if len(sum.Pieces) == 0 {
@@ -369,11 +413,12 @@ func (m Machine) Stalls(r *cost.Report) *Symbolic {
 	return out
 }
 
-// limitStall is a stream's stall as the sizes grow (Stalls), false when
-// its iterations wait for no data beyond their computation.
-func (m Machine) limitStall(s cost.Stream, procs int) (symbolic.Piecewise, bool) {
+// limitStall is a stream's stall as the sizes grow (Stalls), and whether
+// its data moves for longer than it computes; false when its time is its
+// counted work.
+func (m Machine) limitStall(s cost.Stream, procs int) (pw symbolic.Piecewise, bound, ok bool) {
 	if len(s.Accesses) == 0 {
-		return symbolic.Piecewise{}, false
+		return symbolic.Piecewise{}, false, false
 	}
 	huge := math.Inf(1)
 	lim := s
@@ -390,11 +435,15 @@ func (m Machine) limitStall(s cost.Stream, procs int) (symbolic.Piecewise, bool)
 		lim.Accesses = append(lim.Accesses, a)
 	}
 	it := m.iteration(lim, nil, procs, 0) // walks as long as the sizes: the TLB misses
-	stall := it.secs - s.Core.Float64()*m.Unit
-	if !(stall > 0) {
-		return symbolic.Piecewise{}, false
+	core := s.Core.Float64() * m.unitOf(s)
+	if isMove(s) {
+		core = 0
 	}
-	return s.Iterations.Scale(symbolic.Const(round3(stall / m.Unit))), true
+	stall := round3((max(core, it.secs) - s.Core.Float64()*m.Unit) / m.Unit)
+	if stall.IsZero() {
+		return symbolic.Piecewise{}, false, false
+	}
+	return s.Iterations.Scale(symbolic.Const(stall)), it.secs > core, true
 }
 
 // constOr is e where it is a constant, else the constant v (a working set

@@ -148,3 +148,115 @@ func TestStallsAsSizesGrow(t *testing.T) {
 		t.Errorf("stall as n grows: %q, want 18*n", got)
 	}
 }
+
+const kinds = `program p
+  integer :: n, i
+  integer, allocatable :: idx(:)
+  double precision, allocatable :: a(:), b(:), c(:), x(:), y(:)
+  double complex, allocatable :: u(:), v(:), w(:)
+  double precision :: s
+  read *, n
+  allocate (a(n), b(n), c(n), x(n), y(n), idx(n), u(n), v(n), w(n))
+  call triad(n, a, b, c)
+  call gather(n, x, y, idx)
+  s = 0
+  call dot(n, a, b, s)
+  call cmul(n, u, v, w)
+end program p
+subroutine triad(n, a, b, c)
+  integer :: n, i
+  double precision :: a(n), b(n), c(n)
+  do i = 1, n
+    a(i) = b(i) + 2.0d0 * c(i)
+  end do
+end subroutine triad
+subroutine gather(n, x, y, idx)
+  integer :: n, i, idx(n)
+  double precision :: x(n), y(n)
+  do i = 1, n
+    y(i) = y(i) + x(idx(i))
+  end do
+end subroutine gather
+subroutine dot(n, a, b, s)
+  integer :: n, i
+  double precision :: a(n), b(n), s
+  do i = 1, n
+    s = s + a(i) * b(i)
+  end do
+end subroutine dot
+subroutine cmul(n, u, v, w)
+  integer :: n, i
+  double complex :: u(n), v(n), w(n)
+  do i = 1, n
+    u(i) = v(i) * w(i)
+  end do
+end subroutine cmul
+`
+
+// TestLoopKindsSetTheCore: a loop computes at the work unit of its kind
+// (model.Ops): the triad's contiguous streams vectorised (6 units), the
+// gather's index scalar (three loads, an add, a store: 6), the dot
+// product's carried add a chain (its latency, 4), the complex multiply
+// complex (two loads, a multiply, a store: 5). The data fit L1 and the
+// units are large, so that every loop computes longer than it moves
+// data: each loop's time is its core, and its stall the core less its
+// work at the add time.
+func TestLoopKindsSetTheCore(t *testing.T) {
+	m := testMachine()
+	m.Vector, m.Scalar, m.Chain, m.Complex = 3e-9, 5e-9, 7e-9, 11e-9
+	const n = 20
+	rep, pt := analyse(t, kinds, map[string]int64{"n": n})
+	res := m.At(rep, pt)
+	want := map[string]struct{ units, unit float64 }{
+		"triad": {6, 3e-9}, "gather": {6, 5e-9}, "dot": {4, 7e-9}, "cmul": {5, 11e-9},
+	}
+	seen := map[string]bool{}
+	for node, lp := range res.Loops {
+		w, ok := want[node.Routine.Name]
+		if !ok {
+			continue
+		}
+		seen[node.Routine.Name] = true
+		if core := n * w.units * w.unit; math.Abs(lp.Core-core) > 1e-9*core {
+			t.Errorf("%s: core %g s, want %g (%g units at %g s)", node.Routine.Name, lp.Core, core, w.units, w.unit)
+		}
+		if lp.MemoryBound() {
+			t.Errorf("%s: memory-bound (data %g s, core %g s)", node.Routine.Name, lp.Data, lp.Core)
+		}
+		if stall := n * w.units * (w.unit/m.Unit - 1); math.Abs(lp.Stall.Total-stall) > 1e-9*stall {
+			t.Errorf("%s: stall %g units, want %g", node.Routine.Name, lp.Stall.Total, stall)
+		}
+	}
+	if len(seen) != len(want) {
+		t.Errorf("priced loops %v, want all of %v", seen, want)
+	}
+}
+
+// TestGatherHitsNearerLevel: a gather into an array larger than a private
+// L1 finds L1's share of its elements there (capacity over array, the hit
+// ratio of random references), out of the L2 time membench measured at
+// half L2 with its own share of L1 hits; a shared nearer level counts no
+// hits.
+func TestGatherHitsNearerLevel(t *testing.T) {
+	mem := testMachine().Mem
+	// L2's gather, 8 ns, measured at 32 KiB: 4/32 of it L1 hits at 2 ns,
+	// so a miss takes (8 - 2/8)/(7/8) = 62/7 ns.
+	miss := (8 - 2.0/8) / (7.0 / 8)
+	for _, c := range []struct{ fp, want float64 }{
+		{2 << 10, 2},                   // in L1
+		{8 << 10, 0.5*2 + 0.5*miss},    // half of it in L1
+		{32 << 10, 8},                  // membench's own working set
+		{16 << 10, 0.25*2 + 0.75*miss}, // a quarter in L1
+	} {
+		got := mem.TimeAt(model.Gather, c.fp, 1) * 1e9
+		if math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("gather over %g bytes: %g ns, want %g", c.fp, got, c.want)
+		}
+	}
+	shared := *mem
+	shared.Levels = append([]model.MemLevel(nil), mem.Levels...)
+	shared.Levels[0].Shared = 2
+	if got := shared.TimeAt(model.Gather, 8<<10, 1) * 1e9; math.Abs(got-8) > 1e-9 {
+		t.Errorf("gather past a shared L1: %g ns, want L2's 8", got)
+	}
+}

@@ -30,12 +30,13 @@
  *           each load's address read by the previous load: seconds per
  *           access, the latency of the level (used to find the levels
  *           where the kernel does not describe them);
- *   unit    four loops over data in the nearest cache (a triad, a
- *           7-point stencil, a dot product, an FFT butterfly), each
- *           timed per element and divided by the work units mkvet's
+ *   unit    five loops over data in the nearest cache (a triad, a
+ *           7-point stencil, a dot product, an FFT butterfly, a gather),
+ *           each timed per element and divided by the work units mkvet's
  *           default weights count in one of its iterations: the seconds of
- *           a work unit on this processor, the computation side of the
- *           memory model. BYTES is the kernel's number, 0 to 3.
+ *           a work unit on this processor in loops of each kind, the
+ *           computation side of the memory model. BYTES is the kernel's
+ *           number, 0 to 4.
  * For each size it prints "KERNEL BYTES SECONDS", the best of TRIALS
  * trials, each of enough sweeps to take about 0.1 s.
  */
@@ -147,11 +148,12 @@ static long gcd(long a, long b)
  * with their work in mkvet's default weights (an add or a multiply 1, a
  * load 1, a store 2, a chain of dependent adds carried from one iteration
  * to the next 4 an add; a complex operation counts as one, as the
- * frontend counts Fortran's): a triad 6; a 7-point stencil over a 3-D
- * block with run-time extents 14; a dot product 4 (its chain); a complex
- * FFT butterfly (two complex loads, an add, a subtract, a multiply, two
- * complex stores) 9. */
-static const double unitWork[4] = {6, 14, 4, 9};
+ * frontend counts Fortran's): a triad 6 and a 7-point stencil over a 3-D
+ * block with run-time extents 14, both vectorised; a dot product 4 (its
+ * chain); a complex FFT butterfly (two complex loads, an add, a subtract,
+ * a multiply, two complex stores) 9; a gather through an index array,
+ * which compilers leave scalar, 6 (three loads, an add, a store). */
+static const double unitWork[5] = {6, 14, 4, 9, 6};
 
 __attribute__((noipa)) static void ustencil(double *restrict a, const double *restrict b, long nx, long ny, long nz, double q)
 {
@@ -188,16 +190,22 @@ __attribute__((noipa)) static void ubutterfly(double *restrict yr, double *restr
 		}
 }
 
-/* unit returns the seconds per work unit of unit kernel k (0..3), the
- * best of trials, over data in the nearest cache (16 KiB an array). */
+/* unit returns the seconds per work unit of unit kernel k (0..4), the
+ * best of trials, over data in the nearest cache (16 KiB an array; the
+ * gather's x and y half of that, so that its three arrays fit too). */
 static double unit(int k, int trials, double *sink)
 {
-	enum { N = 2048, X = 16 };
+	enum { N = 2048, X = 16, G = N / 2 };
 	static double a[N], b[N], c[N], d[N];
+	static int32_t idx[G];
+	static long perm[G];
 	for (long i = 0; i < N; i++)
 		a[i] = 0, b[i] = i & 15, c[i] = 1, d[i] = 0.5;
+	shuffle(perm, G);
+	for (long i = 0; i < G; i++)
+		idx[i] = (int32_t)perm[i];
 	/* Iterations of one sweep of each kernel. */
-	const long iters[4] = {N, (X - 2) * (X - 2) * (N / (X * X) - 2), N, 16 * (N / 64)};
+	const long iters[5] = {N, (X - 2) * (X - 2) * (N / (X * X) - 2), N, 16 * (N / 64), G};
 	long sweeps = 40000000 / iters[k];
 	double best = 0;
 	for (int t = 0; t < trials; t++) {
@@ -217,6 +225,9 @@ static double unit(int k, int trials, double *sink)
 			case 3:
 				ubutterfly(a, d, b, c, 16, N / 64, q, 0.5);
 				break;
+			case 4:
+				*sink += gather(a, b, idx, G);
+				break;
 			}
 		}
 		double dt = (now() - t0) / ((double)sweeps * iters[k]);
@@ -233,7 +244,7 @@ static double measure(const char *kernel, long bytes, int trials, double *sink)
 {
 	double best = 0;
 	if (strcmp(kernel, "unit") == 0)
-		return bytes >= 0 && bytes < 4 ? unit((int)bytes, trials, sink) : -2;
+		return bytes >= 0 && bytes < 5 ? unit((int)bytes, trials, sink) : -2;
 	if (strcmp(kernel, "triad") == 0) {
 		long n = bytes / 24;
 		double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
