@@ -15,6 +15,7 @@ import (
 
 	"github.com/mkvet/mkvet/model"
 	"github.com/mkvet/mkvet/model/whatif"
+	"github.com/mkvet/mkvet/symbolic"
 )
 
 const testPrograms = "../../testdata/programs"
@@ -314,5 +315,40 @@ func TestWhatifPerPConcurrent(t *testing.T) {
 	}
 	if outs[0] != outs[2] || outs[1] != outs[3] {
 		t.Errorf("one at a time:\n%s\nconcurrently:\n%s", outs[0]+outs[1], outs[2]+outs[3])
+	}
+}
+
+// TestSetAddScalesLoopKinds: -set add=X on a measured profile makes the
+// processor X/add as fast in every kind of loop (the work units membench
+// measures per kind scale with it); -set chain=Y sets that one alone.
+func TestSetAddScalesLoopKinds(t *testing.T) {
+	dur := func(t *testing.T, s string) symbolic.Rat {
+		d, err := model.ParseDuration(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	p := model.Default()
+	q := *p
+	q.Ops.Vector, q.Ops.Chain = dur(t, "0.05ns"), dur(t, "0.12ns")
+	if err := setProfile(&q, "add=0.2ns"); err != nil {
+		t.Fatal(err)
+	}
+	// The default's add is 0.1 ns: twice as slow.
+	if got, want := q.Ops.Vector, dur(t, "0.1ns"); got.Cmp(want) != 0 {
+		t.Errorf("vector after add=0.2ns: %v, want %v", got, want)
+	}
+	if got, want := q.Ops.Chain, dur(t, "0.24ns"); got.Cmp(want) != 0 {
+		t.Errorf("chain after add=0.2ns: %v, want %v", got, want)
+	}
+	if !q.Ops.Scalar.IsZero() {
+		t.Errorf("scalar, not measured, became %v", q.Ops.Scalar)
+	}
+	if err := setProfile(&q, "chain=1ns"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := q.Ops.Chain, dur(t, "1ns"); got.Cmp(want) != 0 || q.Ops.Vector.Cmp(dur(t, "0.1ns")) != 0 {
+		t.Errorf("chain=1ns: chain %v vector %v", got, q.Ops.Vector)
 	}
 }
