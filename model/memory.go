@@ -286,6 +286,9 @@ func (m *Memory) gatherHits(i int, fp float64, procs int, t float64) float64 {
 	}
 	pm := c / float64(sizes[i])
 	miss := (t - pm*near) / (1 - pm)
+	if !(t > 0) || !(miss >= near) {
+		return t // figures that do not make a miss the slower: no split
+	}
 	p := c / fp
 	return p*near + (1-p)*miss
 }
