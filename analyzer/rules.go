@@ -340,7 +340,7 @@ func hotLoops(p *pass) {
 
 // countedText says, at a partial point, what the counted work leaves out:
 // "of the loop work counted at P=4, which leaves out 3 nests resting on
-// values of the data (is.c:692:5, is.c:700:5, …)"; the positions go into
+// values of the data (is.c:692:5, …)"; the positions go into
 // facts whole.
 func (p *pass) countedText(facts map[string]any) string {
 	data := p.dataNests()
@@ -355,8 +355,8 @@ func (p *pass) countedText(facts map[string]any) string {
 		return s
 	}
 	shown := pos
-	if len(shown) > 2 {
-		shown = append(slices.Clone(pos[:2]), "…")
+	if len(shown) > 1 {
+		shown = append(slices.Clone(pos[:1]), "…")
 	}
 	nests := "nests rest"
 	if len(pos) == 1 {

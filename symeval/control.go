@@ -134,6 +134,9 @@ func (ev *evaluator) branchCond(n *apt.If, b *apt.Branch) (counting.Formula, boo
 	if len(b.Cases) == 0 {
 		return nil, true
 	}
+	if apt.TypeOf(n.Selector).Base == apt.TypeCharacter {
+		return ev.charCases(n, b)
+	}
 	sel := ev.closedInt(ev.value(n.Selector), n.Span.Start())
 	var out counting.Or
 	for _, c := range b.Cases {
@@ -1525,6 +1528,41 @@ func (ev *evaluator) changedBy(key, what string, varying bool) Value {
 		real = false
 	}
 	return Value{unk: &unknown{hint: name, what: strings.Replace(what, "%s", name, 1), real: real, varying: varying}}
+}
+
+// charCases is the condition of a SELECT CASE arm on a character selector
+// (Fortran 2008 8.1.8.2: a value matches its case, a range lo:hi holds the
+// values from lo to hi in the collating order), decided where the selector
+// and the case values are text the evaluation knows.
+func (ev *evaluator) charCases(n *apt.If, b *apt.Branch) (counting.Formula, bool) {
+	sel := ev.value(n.Selector)
+	var out counting.Or
+	for _, c := range b.Cases {
+		if !c.Range {
+			f, ok := charRelation(sel, ev.value(c.Lo), apt.OpEq)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, f)
+			continue
+		}
+		var parts counting.And
+		for _, bound := range []struct {
+			e  apt.Expr
+			op apt.Op
+		}{{c.Lo, apt.OpGe}, {c.Hi, apt.OpLe}} {
+			if bound.e == nil {
+				continue
+			}
+			f, ok := charRelation(sel, ev.value(bound.e), bound.op)
+			if !ok {
+				return nil, false
+			}
+			parts = append(parts, f)
+		}
+		out = append(out, parts)
+	}
+	return out, true
 }
 
 // charRelation compares two character values known to be constants, as

@@ -167,32 +167,98 @@ func (ev *evaluator) readsInput(nodes []apt.Node) bool {
 	return found
 }
 
-// readsFiles reports whether every READ of input in nodes is one the
-// evaluation takes from the run's files (list-directed or NAMELIST,
-// readfile.go, namelist.go), in nodes themselves, no routine they call
-// reading input: a run of a loop reading so can decide its tests. A run of
-// one reading otherwise (a formatted line) cannot, and is not tried.
+// readsFiles reports whether every READ of input in nodes, and in the
+// routines they call (subroutines and function references), is one the
+// evaluation takes from the run's files: list-directed (readfile.go),
+// NAMELIST (namelist.go) or formatted with a format written in the
+// program (readformat.go). A run of a loop reading so can decide its
+// tests; a run of one reading otherwise (a format computed at run time)
+// cannot, and is not tried.
 func (ev *evaluator) readsFiles(nodes []apt.Node) bool {
 	if ev.dir == "" {
 		return false
 	}
+	return ev.nodesReadFiles(ev.frame().routine, nodes)
+}
+
+func (ev *evaluator) nodesReadFiles(r *apt.Routine, nodes []apt.Node) bool {
 	ok := true
+	calls := func(e apt.Expr) {
+		apt.InspectExpr(e, func(y apt.Expr) bool {
+			if fc, isCall := y.(*apt.FuncCall); isCall && !fc.Intrinsic {
+				if c := ev.routineNamed(fc.Name); c != nil {
+					ok = ok && ev.routineReadsFiles(c)
+				}
+			}
+			return ok
+		})
+	}
 	for _, n := range nodes {
 		apt.Inspect(n, func(y apt.Node) bool {
 			switch x := y.(type) {
 			case *apt.IO:
-				if x.Kind == apt.IORead && !internalUnit(x.Unit) && !listDirected(x.Format) && keyword(x, "nml") == nil {
+				if x.Kind == apt.IORead && !internalUnit(x.Unit) && !listDirected(x.Format) && keyword(x, "nml") == nil &&
+					!writtenFormat(r, x) {
 					ok = false
 				}
+				for _, e := range append(append([]apt.Expr{x.Unit}, x.Control...), x.Items...) {
+					calls(e)
+				}
 			case *apt.Call:
-				for _, r := range ev.callees(x.Callee) {
-					ok = ok && !ev.routineReads(r)
+				for _, c := range ev.callees(x.Callee) {
+					ok = ok && ev.routineReadsFiles(c)
+				}
+				for _, e := range x.Args {
+					calls(e)
+				}
+			case *apt.Loop:
+				for _, e := range []apt.Expr{x.Lower, x.Upper, x.Step, x.While} {
+					calls(e)
+				}
+			case *apt.If:
+				calls(x.Selector)
+			case *apt.Branch:
+				calls(x.Cond)
+			case *apt.Block:
+				for _, st := range x.Stmts {
+					for _, e := range append([]apt.Expr{st.Target, st.Value, st.Mask}, st.Args...) {
+						calls(e)
+					}
 				}
 			}
 			return ok
 		})
 	}
 	return ok
+}
+
+// routineReadsFiles memoizes nodesReadFiles over a routine's body.
+func (ev *evaluator) routineReadsFiles(r *apt.Routine) bool {
+	if v, ok := ev.readingFiles[r]; ok {
+		return v
+	}
+	ev.readingFiles[r] = true // recursion: the other calls decide
+	v := ev.nodesReadFiles(r, r.Body)
+	ev.readingFiles[r] = v
+	return v
+}
+
+// writtenFormat reports whether a formatted READ's format is written in
+// the program: a character constant, or the label of a FORMAT statement
+// of routine r.
+func writtenFormat(r *apt.Routine, n *apt.IO) bool {
+	c, ok := n.Format.(*apt.Const)
+	if !ok {
+		return false
+	}
+	switch c.Kind {
+	case apt.ConstChar:
+		return true
+	case apt.ConstInt:
+		_, ok := r.Formats[strings.TrimLeft(c.Text, "0")]
+		return ok
+	}
+	return false
 }
 
 // routineReads memoizes readsInput over a routine's body.

@@ -87,6 +87,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		tripParams:   map[apt.Node]*Param{},
 		realTables:   map[*apt.Var]bool{},
 		reading:      map[*apt.Routine]bool{},
+		readingFiles: map[*apt.Routine]bool{},
 		deckParams:   map[string]*Param{},
 		stopping:     map[*apt.Routine]bool{},
 		rankSets:     map[string][]bool{},
@@ -367,8 +368,16 @@ type evaluator struct {
 	realTables map[*apt.Var]bool
 	// reading memoizes routineReads; deckParams holds the input
 	// parameter of each variable an input deck sets (deck.go).
-	reading    map[*apt.Routine]bool
-	deckParams map[string]*Param
+	reading map[*apt.Routine]bool
+	// statics holds the storage keys of module, COMMON and SAVE
+	// variables (static.go), nil for others seen.
+	statics map[string]*apt.Var
+	// written holds the text of the files the program writes
+	// (filetext.go), by name.
+	written map[string]*writtenFile
+	// readingFiles memoizes routineReadsFiles.
+	readingFiles map[*apt.Routine]bool
+	deckParams   map[string]*Param
 	// stopping memoizes alwaysStops.
 	stopping map[*apt.Routine]bool
 	// rankSets memoizes the ranks conditions on the rank alone hold at,
@@ -783,7 +792,9 @@ func (ev *evaluator) key(name string) string {
 		for _, c := range fr.routine.Scope.Commons {
 			if c.Name == v.Common {
 				if i := slices.Index(c.Vars, name); i >= 0 {
-					return "/" + c.Name + "/#" + strconv.Itoa(i)
+					k := "/" + c.Name + "/#" + strconv.Itoa(i)
+					ev.noteStatic(k, v, true)
+					return k
 				}
 			}
 		}
@@ -793,6 +804,9 @@ func (ev *evaluator) key(name string) string {
 	}
 	// A module or host variable: one storage for the whole run.
 	k := fmt.Sprintf("g%p.%s", v, name)
+	if _, seen := ev.statics[k]; !seen {
+		ev.noteStatic(k, v, ev.prog.Static(fr.routine, name))
+	}
 	if len(v.Init) == 1 && !v.IsArray() {
 		if ev.initialised == nil {
 			ev.initialised = map[string]*apt.Var{}
@@ -1103,6 +1117,9 @@ func (ev *evaluator) load(name string) Value {
 			return ev.value(decl.Init[0])
 		}
 	}
+	if v, ok := ev.staticZero(k); ok {
+		return v
+	}
 	return Value{unk: &unknown{hint: name, what: "the value of " + name + " before any assignment", real: decl != nil && decl.Type.Base != apt.TypeInteger, undef: true}}
 }
 
@@ -1295,6 +1312,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 	case *apt.IO:
 		ev.closeFile(n)
 		ev.followUnit(n)
+		ev.writeFile(n)
 		if ev.openInput(n, parent) {
 			return
 		}
@@ -1305,7 +1323,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 			ev.value(it)
 		}
 		ev.stmtOcc = saved
-		if n.Kind == apt.IORead && (ev.readText(n) || ev.readFile(n) || ev.readNamelist(n)) {
+		if n.Kind == apt.IORead && (ev.readText(n) || ev.readTextFormatted(n) || ev.readFile(n) || ev.readFormatted(n) || ev.readNamelist(n)) {
 			return
 		}
 		ev.ioStatus(n)
@@ -1981,6 +1999,18 @@ var intrinsics = map[string]intrinsic{
 	"dble":  {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return a[0], true }},
 	"float": {1, func(a []symbolic.Expr) (symbolic.Expr, bool) { return a[0], true }},
 	"sqrt":  {1, sqrtOf},
+	// MERGE(t, f, mask) of scalars: t where the logical mask (1 or 0)
+	// holds.
+	"merge": {3, func(a []symbolic.Expr) (symbolic.Expr, bool) {
+		c, ok := a[2].Const()
+		if !ok {
+			return symbolic.Expr{}, false
+		}
+		if c.IsZero() {
+			return a[1], true
+		}
+		return a[0], true
+	}},
 }
 
 // More specific and generic names of the same functions, and the real

@@ -1,6 +1,8 @@
 package symeval
 
 import (
+	"strings"
+
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/internal/openfile"
 	"github.com/mkvet/mkvet/symbolic"
@@ -46,6 +48,11 @@ func (ev *evaluator) openMade(n *apt.IO, parent *Occ) bool {
 	}
 	k := fileKey(name)
 	exists, made := ev.env.lookup(k)
+	if replaces(status) || !made && openfile.Creates(status, action) && !ev.inRunDir(file) {
+		// A new text: the file emptied, or made where there was none (an
+		// OPEN of a file that is there leaves its text as it is).
+		ev.startWrite(name)
+	}
 	if !made {
 		if openfile.Creates(status, action) {
 			ev.env.set(k, Known(symbolic.Int(1)))
@@ -127,4 +134,14 @@ func boolInt(b bool) int64 {
 		return 1
 	}
 	return 0
+}
+
+// replaces reports whether an OPEN with STATUS= status empties the file
+// (REPLACE, NEW, SCRATCH), whether or not it was there.
+func replaces(status string) bool {
+	switch strings.ToLower(strings.TrimSpace(status)) {
+	case "replace", "new", "scratch":
+		return true
+	}
+	return false
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/internal/openfile"
 	"github.com/mkvet/mkvet/internal/readpos"
 	"github.com/mkvet/mkvet/internal/runenv"
 	"github.com/mkvet/mkvet/symbolic"
@@ -44,6 +45,10 @@ const maxInputBytes = 1 << 20
 func (ev *evaluator) fileRecords(name string) ([]string, bool) {
 	if ev.dir == "" || name == "" {
 		return nil, false
+	}
+	if w := ev.written[openfile.Name(name)]; w != nil {
+		// A file the program wrote: its text, not the disk's.
+		return w.recs, !w.unknown
 	}
 	if recs, seen := ev.inputs[name]; seen {
 		return recs, recs != nil
@@ -135,11 +140,7 @@ func (ev *evaluator) readFile(n *apt.IO) bool {
 	for i, it := range items {
 		if _, ok := ev.values[it.name]; ok {
 			// -D gives the variable a value: the user's, not the file's.
-			p := ev.params[it.name]
-			if p == nil || p.Value == nil {
-				p = ev.newParam(it.name, FromRead, n.Span.Start(), "the value read into "+it.name, it.base != apt.TypeInteger)
-			}
-			vals[i], given[i] = Known(p.expr()), true
+			vals[i], given[i] = ev.givenRead(n, it.name, it.base != apt.TypeInteger), true
 			continue
 		}
 		if i >= len(words) || words[i].Text == "" {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mkvet/mkvet/analyzer"
@@ -371,7 +372,7 @@ func printNotes(w io.Writer, cmd string, cd *costed, neutral []analyzer.NeutralP
 		for _, v := range cd.report.Read {
 			// One datum read by two READs (on one rank to size the grid,
 			// again with the rest) is one value.
-			if s := fmt.Sprintf("%s=%s (%s:%d)", v.Name, v.Text, v.File, v.Line); !seen[s] {
+			if s := fmt.Sprintf("%s=%s (%s:%d)", v.Name, shortDatum(v.Text), v.File, v.Line); !seen[s] {
 				seen[s] = true
 				vals = append(vals, s)
 			}
@@ -419,6 +420,19 @@ const noteItems = 6
 
 // firstOf joins the first noteItems items and says how many more there
 // are.
+// shortDatum is a value read as a note shows it: quoted where it is a
+// text with blanks or none (a line read whole), cut to its first 20
+// characters.
+func shortDatum(s string) string {
+	if r := []rune(s); len(r) > 20 {
+		s = string(r[:19]) + "…"
+	}
+	if s == "" || strings.ContainsAny(s, " ,") {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
 func firstOf(items []string, sep string) string {
 	if len(items) <= noteItems {
 		return strings.Join(items, sep)

@@ -84,6 +84,11 @@ type Routine struct {
 	Body    []Node    `json:"body"`
 	// Contains are the internal or module procedures after CONTAINS.
 	Contains []*Routine `json:"contains,omitempty"`
+	// Formats are the routine's FORMAT statements by label: each one's
+	// format specification, parenthesised, as the frontend's canonical
+	// text has it (blanks and case outside character strings are not
+	// significant in a format).
+	Formats map[string]string `json:"formats,omitempty"`
 }
 
 // Loop is MK's LOOP node: a counted DO (Var = Lower, Upper, Step) or a

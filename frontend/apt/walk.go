@@ -328,3 +328,22 @@ func containsString(list []string, s string) bool {
 	}
 	return false
 }
+
+// Static reports whether the variable name, as routine r sees it, has
+// static storage: a COMMON member, a SAVE or initialised variable, or a
+// module variable (implicitly SAVE, Fortran 2008 5.3.16), reached by host
+// association or by USE. Compilers place such storage in the program's
+// zero-filled data (.bss), so a program that reads one before assigning it
+// reads zeros.
+func (p *Program) Static(r *Routine, name string) bool {
+	p.index()
+	for x := r; x != nil; x = p.hosts[x] {
+		if v := x.Scope.Lookup(name); v != nil {
+			return v.InCommon || v.Save || len(v.Init) > 0 || x.Kind == KindModule
+		}
+		if v := p.resolveUses(x.Scope, name, map[string]bool{}); v != nil {
+			return true
+		}
+	}
+	return false
+}

@@ -124,8 +124,17 @@ func (b *builder) executable(s *stmt, p *parser, ts string) {
 		p.keyword("ASSIGN")
 		b.assignLabel(s, p)
 	case has("FORMAT("), has("ENTRY"):
-		// FORMAT is not executable; ENTRY points are rare and not modelled as
-		// routines, but they do not change the enclosing routine's control flow.
+		// FORMAT is not executable: a READ or WRITE naming its label
+		// uses its specification. ENTRY points are rare and not modelled
+		// as routines, but they do not change the enclosing routine's
+		// control flow.
+		if has("FORMAT(") && s.label != "" {
+			u := b.ensureUnit(s)
+			if u.r.Formats == nil {
+				u.r.Formats = map[string]string{}
+			}
+			u.r.Formats[strings.TrimLeft(s.label, "0")] = ts[len("FORMAT"):]
+		}
 		if has("ENTRY") {
 			b.fe.diag(s.posAt(0), apt.Warning, "ENTRY statement ignored: calls to the entry are costed as unknown routines")
 		}

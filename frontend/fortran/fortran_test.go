@@ -645,3 +645,24 @@ func TestDoConcurrent(t *testing.T) {
 		t.Errorf("mask: %v", ifs)
 	}
 }
+
+// TestFormatStatements: a FORMAT statement is kept by its routine under
+// its label (leading zeros dropped, as a label's value), its text without
+// the blanks and case that do not count, a character string as written;
+// in fixed form too.
+func TestFormatStatements(t *testing.T) {
+	prog := parse(t, "f.f90", `subroutine s
+  integer :: n
+  read (5, 100) n
+0100 format (I4, 2x, A 'Say "hi"', f8.3)
+end subroutine s
+`)
+	r := prog.Routine("s")
+	if got := r.Formats["100"]; got != `(I4,2X,A'Say "hi"',F8.3)` {
+		t.Errorf("format 100: %q (all: %q)", got, r.Formats)
+	}
+	fixed := parse(t, "f.f", "      PROGRAM P\n      READ (5, 10) N\n   10 FORMAT (I5 /\n     &   2X, A)\n      END\n")
+	if got := fixed.Routine("p").Formats["10"]; got != "(I5/2X,A)" {
+		t.Errorf("fixed-form format 10: %q", got)
+	}
+}
