@@ -133,6 +133,9 @@ type Index struct {
 	Base Expr `json:"base,omitempty"`
 	// Deref is set when Base is a pointer to the object (C's p->a[i]).
 	Deref bool `json:"deref,omitempty"`
+	// Substring is set on a substring of a scalar character variable
+	// (line(2:)): its section selects characters, not array elements.
+	Substring bool `json:"substring,omitempty"`
 }
 
 // Section is a subscript triplet lo:hi:stride inside an Index; a nil bound is the

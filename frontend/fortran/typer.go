@@ -305,6 +305,7 @@ func (t *typer) resolve(e apt.Expr) apt.Expr {
 		if v != nil && !v.External && (v.IsArray() || v.Type.Base == apt.TypeCharacter && hasSection(e.Subs)) {
 			t.exprs(e.Subs)
 			e.Type = v.Type
+			e.Substring = !v.IsArray()
 			return e
 		}
 		args := e.Subs
@@ -514,7 +515,7 @@ func countOps(s *apt.Stmt) apt.Ops {
 // countRef counts the subscripts of an array reference and of the objects it
 // is a component of.
 func countRef(x *apt.Index, o *apt.Ops) {
-	if hasSection(x.Subs) {
+	if hasSection(x.Subs) && !x.Substring {
 		o.Vector = true
 	}
 	for _, sub := range x.Subs {
