@@ -372,6 +372,9 @@ type evaluator struct {
 	// statics holds the storage keys of module, COMMON and SAVE
 	// variables (static.go), nil for others seen.
 	statics map[string]*apt.Var
+	// argVals holds the values of the arguments of the intrinsic being
+	// evaluated (funcCall), nil outside one.
+	argVals map[apt.Expr]Value
 	// written holds the text of the files the program writes
 	// (filetext.go), by name.
 	written map[string]*writtenFile
@@ -1582,6 +1585,9 @@ func (ev *evaluator) assign(target apt.Expr, v Value) {
 
 // value evaluates an expression.
 func (ev *evaluator) value(e apt.Expr) Value {
+	if v, ok := ev.argVals[e]; ok {
+		return v // an intrinsic's argument, evaluated once (funcCall)
+	}
 	v := ev.value1(e)
 	if v.deck {
 		ev.deckSeen = true
@@ -1860,13 +1866,22 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 		}
 	}
 	args := make([]Value, len(f.Args))
+	raw := make(map[apt.Expr]Value, len(f.Args))
 	for i, a := range f.Args {
+		v := ev.value(a)
+		raw[a] = v
 		if apt.TypeOf(a).Base == apt.TypeCharacter {
-			args[i] = ev.value(a) // text: never a parameter
+			args[i] = v // text: never a parameter
 			continue
 		}
-		args[i] = ev.closedInt(ev.value(a), a.At())
+		args[i] = ev.closedInt(v, a.At())
 	}
+	// The intrinsic's own evaluation reads its arguments again: from
+	// these values, so that a function among them (one that consumes the
+	// next word of a line) runs once, as in the run.
+	saved := ev.argVals
+	ev.argVals = raw
+	defer func() { ev.argVals = saved }()
 	if v, ok := ev.textIntrinsic(f); ok {
 		return v
 	}

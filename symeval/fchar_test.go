@@ -171,3 +171,33 @@ end program p
 		t.Errorf("domain %s: the store at an unknown position was dropped (c kept 'abcdefgh', INDEX 0)", dom)
 	}
 }
+
+// An intrinsic of a function reference calls the function once, as the
+// run does: a parser's next-word function inside TRIM consumes one word.
+func TestIntrinsicCallsItsArgumentOnce(t *testing.T) {
+	res := evaluate(t, `module words
+  implicit none
+  integer :: taken = 0
+contains
+  function nextword() result(w)
+    character(len=8) :: w
+    taken = taken + 1
+    w = 'abc'
+  end function nextword
+end module words
+program p
+  use words
+  implicit none
+  character(len=8) :: s
+  integer :: i, n
+  s = trim(nextword())
+  n = len_trim(adjustl(nextword())) + 10*taken
+  do i = 1, n
+  end do
+end program p
+`, symeval.Options{})
+	// Two calls: taken = 2, len_trim = 3.
+	if dom := loopDomain(t, res, "p/L1"); !strings.Contains(dom, "i <= 23") {
+		t.Errorf("domain %s, want 1 <= i <= 23", dom)
+	}
+}
