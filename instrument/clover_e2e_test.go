@@ -167,6 +167,21 @@ func cloverOracle(t *testing.T, cfg *sweep.Config, b *sweep.Build, prog *apt.Pro
 	if data := countsOracle(t, "CloverLeaf", p, rep, pt, byNode, nil); len(data) > 0 {
 		t.Errorf("CloverLeaf P=%d: %d hot loop nests depend on data, none expected", p, len(data))
 	}
+	// As a user runs it: from the run's directory, mkvet reads clover.in
+	// with the program's own parser (formatted lines, the cleaned copy it
+	// writes and reads back) and needs nothing but P.
+	fromDeck, err := cost.AnalyzeAt(prog, cost.Options{Dir: runDir}, map[string]int64{cost.Size: int64(p)})
+	if err != nil {
+		t.Fatalf("CloverLeaf P=%d from its deck: %v", p, err)
+	}
+	deckPoint := map[string]int64{cost.Size: int64(p)}
+	if missing := fromDeck.MissingParams(deckPoint); len(missing) > 0 {
+		t.Errorf("CloverLeaf P=%d from its deck: the analysis still needs %v", p, missing)
+	} else if dpt, err := fromDeck.At(deckPoint); err != nil {
+		t.Errorf("CloverLeaf P=%d from its deck: %v", p, err)
+	} else if data := countsOracle(t, "CloverLeaf (deck read)", p, fromDeck, dpt, byNode, nil); len(data) > 0 {
+		t.Errorf("CloverLeaf P=%d from its deck: %d hot loop nests depend on data, none expected", p, len(data))
+	}
 	if p == cloverPs[len(cloverPs)-1] {
 		logCloverNests(t, rep, pt, byNode, p)
 	}
