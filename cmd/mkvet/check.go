@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mkvet/mkvet/analyzer"
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -418,8 +419,6 @@ func printNotes(w io.Writer, cmd string, cd *costed, neutral []analyzer.NeutralP
 // noteItems bounds the items a note lists; -json lists every parameter.
 const noteItems = 6
 
-// firstOf joins the first noteItems items and says how many more there
-// are.
 // shortDatum is a value read as a note shows it: quoted where it is a
 // text with blanks or none (a line read whole), cut to its first 20
 // characters.
@@ -433,11 +432,26 @@ func shortDatum(s string) string {
 	return s
 }
 
+// noteChars bounds the characters of the items a note lists, so that the
+// note fits on a line whatever the names' lengths.
+const noteChars = 150
+
+// firstOf joins the first items, at most noteItems of them and noteChars
+// characters (one at least), and says how many more there are.
 func firstOf(items []string, sep string) string {
-	if len(items) <= noteItems {
+	n, width := 0, 0
+	for n < len(items) && n < noteItems {
+		w := utf8.RuneCountInString(items[n]) + len(sep)
+		if n > 0 && width+w > noteChars {
+			break
+		}
+		width += w
+		n++
+	}
+	if n == len(items) {
 		return strings.Join(items, sep)
 	}
-	return strings.Join(items[:noteItems], sep) + fmt.Sprintf("%sand %d more (check -json lists them)", sep, len(items)-noteItems)
+	return strings.Join(items[:n], sep) + fmt.Sprintf("%sand %d more (check -json lists them)", sep, len(items)-n)
 }
 
 // checkJSON is the -json output of mkvet check; README.md documents it.
