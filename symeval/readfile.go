@@ -91,39 +91,25 @@ func (ev *evaluator) unitFile(n *apt.IO) (key string, at readpos.Unit, recs []st
 // readFile evaluates a list-directed READ from an input file of the run's
 // directory, and reports whether it did.
 func (ev *evaluator) readFile(n *apt.IO) bool {
-	if ev.dir == "" || !listDirected(n.Format) || len(n.Items) == 0 || len(n.Items) != len(n.Reads) || len(ev.cur.vars) > 0 {
+	if ev.dir == "" || !listDirected(n.Format) || len(n.Items) == 0 || len(ev.cur.vars) > 0 {
 		return false
 	}
 	k, at, recs, ok := ev.unitFile(n)
 	if !ok {
 		return false
 	}
-	// The items: scalar variables of a numeric or logical type, none a
+	// The items: scalar variables and array elements of a numeric or
+	// logical type, implied-DO lists over them (inputSteps), none a
 	// parameter the user gave (which keeps its value).
-	type item struct {
-		name string
-		base apt.BaseType
+	steps, ok := ev.inputSteps(n.Items)
+	if !ok {
+		return false
 	}
-	items := make([]item, len(n.Items))
-	for i, it := range n.Items {
-		nm, ok := it.(*apt.Name)
-		if !ok || nm.Array || ev.paramName(nm.Name) != "" {
+	items := targets(steps)
+	for _, t := range items {
+		if apt.TypeOf(t).Base == apt.TypeCharacter {
 			return false
 		}
-		decl := ev.prog.Resolve(ev.frame().routine, nm.Name)
-		base := nm.Type.Base
-		if decl != nil {
-			if decl.IsArray() {
-				return false
-			}
-			base = decl.Type.Base
-		}
-		switch base {
-		case apt.TypeInteger, apt.TypeReal, apt.TypeLogical:
-		default:
-			return false
-		}
-		items[i] = item{nm.Name, base}
 	}
 	if st := keyword(n, "iostat"); st != nil && at.Record > int64(len(recs)) {
 		// Past the last record: gfortran's end of file, the items keep
@@ -136,27 +122,30 @@ func (ev *evaluator) readFile(n *apt.IO) bool {
 		return false // the end of the file: an error the program handles
 	}
 	vals := make([]Value, len(items))
-	given := make([]bool, len(items))
+	given, keep := make([]bool, len(items)), make([]bool, len(items))
 	for i, it := range items {
-		if _, ok := ev.values[it.name]; ok {
+		name, scalar := itemName(it)
+		base := apt.TypeOf(it).Base
+		if _, ok := ev.values[name]; ok && scalar {
 			// -D gives the variable a value: the user's, not the file's.
-			vals[i], given[i] = ev.givenRead(n, it.name, it.base != apt.TypeInteger), true
+			vals[i], given[i] = ev.givenRead(n, name, base != apt.TypeInteger), true
 			continue
 		}
 		if i >= len(words) || words[i].Text == "" {
-			vals[i] = ev.load(it.name) // a null value, or after a slash
+			keep[i] = true // a null value, or after a slash
 			continue
 		}
-		v, ok := listValue(words[i].Text, it.base)
+		v, ok := listValue(words[i].Text, base)
 		if !ok {
 			return false
 		}
 		vals[i] = Known(v)
 	}
-	for i, it := range n.Items {
-		ev.assign(it, vals[i])
+	ev.storeSteps(steps, vals, keep)
+	for i, it := range items {
 		if i < len(words) && words[i].Text != "" && !given[i] {
-			ev.noteRead(ReadValue{Pos: n.Span.Start(), Name: items[i].name, File: at.File, Line: words[i].Record, Text: words[i].Text})
+			name, _ := itemName(it)
+			ev.noteRead(ReadValue{Pos: n.Span.Start(), Name: name, File: at.File, Line: words[i].Record, Text: words[i].Text})
 		}
 	}
 	ev.setUnit(k, readpos.Unit{File: at.File, Record: int64(rec)})

@@ -55,7 +55,7 @@ func (ev *evaluator) readFormatted(n *apt.IO) bool {
 	if ev.dir == "" || internalUnit(n.Unit) || len(ev.cur.vars) > 0 {
 		return false
 	}
-	fm, items, names, ok := ev.formattedItems(n)
+	fm, steps, items, ok := ev.formattedItems(n)
 	if !ok {
 		return false
 	}
@@ -73,7 +73,7 @@ func (ev *evaluator) readFormatted(n *apt.IO) bool {
 	if !ok {
 		return false // an error or the end of the file: the program's to handle
 	}
-	ev.assignFields(n, items, names, fields, at.File)
+	ev.assignFields(n, steps, items, fields, at.File)
 	ev.setUnit(k, readpos.Unit{File: at.File, Record: int64(next)})
 	return true
 }
@@ -89,7 +89,7 @@ func (ev *evaluator) readTextFormatted(n *apt.IO) bool {
 	if !ok {
 		return false
 	}
-	fm, items, names, ok := ev.formattedItems(n)
+	fm, steps, items, ok := ev.formattedItems(n)
 	if !ok {
 		return false
 	}
@@ -97,84 +97,71 @@ func (ev *evaluator) readTextFormatted(n *apt.IO) bool {
 	if !ok {
 		return false
 	}
-	ev.assignFields(n, items, names, fields, "")
+	ev.assignFields(n, steps, items, fields, "")
 	return true
 }
 
-// formattedItems returns a formatted READ's format and its items, false
-// unless every item is a scalar variable of a type formatted input sets
-// (and a character one of known length) that is not a parameter.
-func (ev *evaluator) formattedItems(n *apt.IO) (*runenv.Format, []runenv.Item, []string, bool) {
-	if len(n.Items) != len(n.Reads) {
-		return nil, nil, nil, false
-	}
+// formattedItems returns a formatted READ's format, its input list
+// (inputSteps) and the items' types, false when the format is not known or
+// an item is not one input sets.
+func (ev *evaluator) formattedItems(n *apt.IO) (*runenv.Format, []inputStep, []runenv.Item, bool) {
 	fm, ok := ev.formatOf(n)
 	if !ok {
 		return nil, nil, nil, false
 	}
-	items := make([]runenv.Item, len(n.Items))
-	names := make([]string, len(n.Items))
-	for i, it := range n.Items {
-		nm, ok := it.(*apt.Name)
-		if !ok || nm.Array || ev.paramName(nm.Name) != "" {
-			return nil, nil, nil, false
-		}
-		base := nm.Type.Base
-		if decl := ev.prog.Resolve(ev.frame().routine, nm.Name); decl != nil {
-			if decl.IsArray() {
-				return nil, nil, nil, false
-			}
-			base = decl.Type.Base
-		}
-		switch base {
+	steps, ok := ev.inputSteps(n.Items)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	var items []runenv.Item
+	for _, t := range targets(steps) {
+		switch apt.TypeOf(t).Base {
 		case apt.TypeInteger:
-			items[i].Kind = runenv.KindInteger
+			items = append(items, runenv.Item{Kind: runenv.KindInteger})
 		case apt.TypeReal:
-			items[i].Kind = runenv.KindReal
+			items = append(items, runenv.Item{Kind: runenv.KindReal})
 		case apt.TypeLogical:
-			items[i].Kind = runenv.KindLogical
-		case apt.TypeCharacter:
-			l, ok := ev.charLen(nm)
+			items = append(items, runenv.Item{Kind: runenv.KindLogical})
+		default:
+			l, ok := ev.charLen(t)
 			if !ok || l < 0 || l > maxInputBytes {
 				return nil, nil, nil, false
 			}
-			items[i] = runenv.Item{Kind: runenv.KindCharacter, Len: int(l)}
-		default:
-			return nil, nil, nil, false
+			items = append(items, runenv.Item{Kind: runenv.KindCharacter, Len: int(l)})
 		}
-		names[i] = nm.Name
 	}
-	return fm, items, names, true
+	return fm, steps, items, true
 }
 
-// assignFields stores the values a formatted READ read into its items and
-// sets its IOSTAT= to 0; file names the input file for Result.Read ("" for
-// an internal file, whose values are the program's own).
-func (ev *evaluator) assignFields(n *apt.IO, items []runenv.Item, names []string, fields []runenv.Field, file string) {
+// assignFields stores the values a formatted READ read into its items
+// and sets its IOSTAT= to 0; file names the input file for Result.Read
+// ("" for an internal file, whose values are the program's own).
+func (ev *evaluator) assignFields(n *apt.IO, steps []inputStep, items []runenv.Item, fields []runenv.Field, file string) {
+	ts := targets(steps)
+	vals := make([]Value, len(fields))
 	for i, f := range fields {
-		var v Value
-		given := false
-		if _, ok := ev.values[names[i]]; ok && items[i].Kind != runenv.KindCharacter {
+		name, scalar := itemName(ts[i])
+		if _, given := ev.values[name]; given && scalar && items[i].Kind != runenv.KindCharacter {
 			// -D gives the variable a value: the user's, not the file's.
-			v, given = ev.givenRead(n, names[i], items[i].Kind != runenv.KindInteger), true
-		} else {
-			switch items[i].Kind {
-			case runenv.KindInteger:
-				v = Known(symbolic.Int(f.Int))
-			case runenv.KindReal:
-				v = Known(symbolic.Const(symbolic.RatBig(f.Real)))
-			case runenv.KindLogical:
-				v = Known(symbolic.Int(boolInt(f.Bool)))
-			default:
-				s := f.Str
-				v = Value{str: &s}
-			}
+			vals[i] = ev.givenRead(n, name, items[i].Kind != runenv.KindInteger)
+			continue
 		}
-		ev.assign(n.Items[i], v)
-		if !given && file != "" {
-			ev.noteRead(ReadValue{Pos: n.Span.Start(), Name: names[i], File: file, Line: f.Record, Text: strings.TrimSpace(f.Text)})
+		switch items[i].Kind {
+		case runenv.KindInteger:
+			vals[i] = Known(symbolic.Int(f.Int))
+		case runenv.KindReal:
+			vals[i] = Known(symbolic.Const(symbolic.RatBig(f.Real)))
+		case runenv.KindLogical:
+			vals[i] = Known(symbolic.Int(boolInt(f.Bool)))
+		default:
+			s := f.Str
+			vals[i] = Value{str: &s}
+		}
+		if file != "" {
+			ev.noteRead(ReadValue{Pos: n.Span.Start(), Name: name, File: file, Line: f.Record, Text: strings.TrimSpace(f.Text)})
 		}
 	}
+	ev.storeSteps(steps, vals, nil)
 	if st := keyword(n, "iostat"); st != nil {
 		ev.assign(st, Known(symbolic.Int(0)))
 	}

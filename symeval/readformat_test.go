@@ -15,9 +15,10 @@ import (
 // formattedProgram reads its deck with formatted READs (a FORMAT
 // statement's label, a constant, a format held in a variable), converts a
 // word of a line with an internal formatted READ, reads a module variable
-// it never assigned, writes a file and reads it back, and dispatches on a
-// word with SELECT CASE: each value it computes sizes an empty loop, and
-// it prints them.
+// it never assigned, writes a file and reads it back, dispatches on a
+// word with SELECT CASE, and reads array elements (an implied-DO list, a
+// triangular nest of them, elements under a format): each value it
+// computes sizes an empty loop, and it prints them.
 const formattedProgram = `module st
   implicit none
   character(len=8) :: sel
@@ -26,7 +27,8 @@ end module st
 program fmtin
   use st
   implicit none
-  integer :: a, b, m, i, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12
+  integer :: a, b, m, i, n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14, k2
+  integer :: arr(6), tri(3, 3)
   double precision :: x
   logical :: flag
   character(len=40) :: line, word
@@ -71,7 +73,16 @@ program fmtin
     n11 = 9
   end select
   read (word(6:), '(I2)') n12
-  print '(i0)', n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12
+  arr = 0
+  tri = 0
+  open (unit=13, file='arr.txt', status='old')
+  read (13, *) (arr(k2), k2 = 1, 3), m
+  read (13, '(2I4)') arr(4), arr(5)
+  read (13, *) ((tri(i, k2), i = 1, k2), k2 = 1, 3)
+  close (13)
+  n13 = arr(1) + arr(3) + m + k2
+  n14 = arr(5) + tri(1, 3) + tri(3, 3) + tri(2, 2)
+  print '(i0)', n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12, n13, n14
   do i = 1, n1
   end do
   do i = 1, n2
@@ -96,10 +107,18 @@ program fmtin
   end do
   do i = 1, n12
   end do
+  do i = 1, n13
+  end do
+  do i = 1, n14
+  end do
 end program fmtin
 `
 
 const formattedDeck = "  12   -3\n  1250  T\n# hello world\ncells 42\n"
+
+// formattedArrays is the file of the program's array reads: list-directed
+// into an implied-DO list, formatted into elements, a triangular nest.
+const formattedArrays = "4 5 6 9\n   7   8\n1 2 3 4 5 6\n"
 
 // TestFormattedInputAgainstGfortranE2E: the values a program computes from
 // its formatted input, from static storage it never assigned, from a file
@@ -112,6 +131,9 @@ func TestFormattedInputAgainstGfortranE2E(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := writeFile(filepath.Join(dir, "deck.txt"), formattedDeck); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFile(filepath.Join(dir, "arr.txt"), formattedArrays); err != nil {
 		t.Fatal(err)
 	}
 	exe := filepath.Join(dir, "fmtin")
@@ -129,6 +151,9 @@ func TestFormattedInputAgainstGfortranE2E(t *testing.T) {
 	want := strings.Fields(string(out))
 	evalDir := t.TempDir() // the deck, without the file the run wrote
 	if err := writeFile(filepath.Join(evalDir, "deck.txt"), formattedDeck); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFile(filepath.Join(evalDir, "arr.txt"), formattedArrays); err != nil {
 		t.Fatal(err)
 	}
 	res := evaluate(t, formattedProgram, symeval.Options{Dir: evalDir})
