@@ -68,7 +68,10 @@ func TestCalibratePredictCE2E(t *testing.T) {
 				t.Errorf("n=24000 P=%d: messages of 192000 bytes, 3x the calibrated 64000, and no warning: %q", pt.P, pt.Warnings)
 			}
 		}
-		code, out, errs = mkvet(t, slices.Concat([]string{"calibrate", "-runs", "n=8000,16000 steps=500 P=1,2", "-reps", "3",
+		// Five repetitions: calibrate leaves out a point whose every
+		// repetition met a slow spell of this machine (SlowPoints), which
+		// three sometimes all do.
+		code, out, errs = mkvet(t, slices.Concat([]string{"calibrate", "-runs", "n=8000,16000 steps=500 P=1,2", "-reps", "5",
 			"-memory", "off", "-db", measDB, "-json"}, common, []string{src})...)
 		if code != 0 {
 			t.Fatalf("measuring n=8000,16000: exit %d\n%s\n%s", code, out, errs)
@@ -81,7 +84,7 @@ func TestCalibratePredictCE2E(t *testing.T) {
 		if worst >= 0 && worst <= 0.25 {
 			return
 		}
-		if attempt == 2 {
+		if attempt == 2 && worst >= 0 {
 			t.Errorf("n=8000 to 16000: growth error %.1f%% beyond 25%% on both attempts", 100*worst)
 		}
 	}
@@ -119,7 +122,13 @@ func growthError(t *testing.T, base, pred predictJSON, meas calib.Calibration, a
 		m8, ok8 := measured["n=8000 steps=500 P="+strconv.Itoa(pt.P)]
 		m16, ok16 := measured["n=16000 steps=500 P="+strconv.Itoa(pt.P)]
 		if !ok8 || !ok16 || m8 <= 0 || m16 <= 0 {
-			t.Errorf("P=%d: no measured time (%v)", pt.P, meas.Fitted)
+			// A run that gave no time (the calibration leaves out a point
+			// whose runs failed): the attempt says nothing; the next one
+			// measures again, and the last one's missing time fails.
+			t.Logf("attempt %d: P=%d: no measured time (slow points %v; fitted %v)", attempt, pt.P, meas.SlowPoints, meas.Fitted)
+			if attempt == 2 {
+				t.Errorf("P=%d: no measured time on either attempt", pt.P)
+			}
 			return -1
 		}
 		p8 := base.Points[i].Seconds
