@@ -288,3 +288,123 @@ func listDatum(text string, base apt.BaseType) (value, bool) {
 	f, _ := r.Float64()
 	return realV(f), true
 }
+
+// readFormatted runs a formatted READ of scalar variables under a format
+// written in the program (a character constant, a FORMAT statement's
+// label), as the run does (runenv.FormattedRead): from a unit connected to
+// a file in Config.Dir, the unit then at the record after the last one
+// read, or from the text of a character value (an internal file of one
+// record). It reports false, changing nothing, for every other READ and
+// for one the input cannot satisfy: the values then come from
+// Config.Params, as without a file.
+func (e *engine) readFormatted(fr *frame, n *apt.IO) (bool, error) {
+	if len(n.Items) == 0 || len(n.Items) != len(n.Reads) {
+		return false, nil
+	}
+	fm, ok := formatOf(fr, n)
+	if !ok {
+		return false, nil
+	}
+	pos := n.Span.Start()
+	cells := make([]*cell, len(n.Items))
+	items := make([]runenv.Item, len(n.Items))
+	for i, it := range n.Items {
+		nm, ok := it.(*apt.Name)
+		if !ok || nm.Array {
+			return false, nil
+		}
+		c, err := e.cellOf(fr, nm.Name, pos)
+		if err != nil {
+			return true, err
+		}
+		if c.arr != nil {
+			return false, nil
+		}
+		switch c.typ.Base {
+		case apt.TypeInteger:
+			items[i].Kind = runenv.KindInteger
+		case apt.TypeReal:
+			items[i].Kind = runenv.KindReal
+		case apt.TypeLogical:
+			items[i].Kind = runenv.KindLogical
+		case apt.TypeCharacter:
+			if c.clen < 0 {
+				return false, nil
+			}
+			items[i] = runenv.Item{Kind: runenv.KindCharacter, Len: int(c.clen)}
+		default:
+			return false, nil
+		}
+		cells[i] = c
+	}
+	var fields []runenv.Field
+	if n.Unit != nil && apt.TypeOf(n.Unit).Base == apt.TypeCharacter {
+		text, err := e.eval(fr, n.Unit)
+		if err != nil || text.k != kChar {
+			return false, err
+		}
+		if fields, _, ok = runenv.FormattedRead([]string{text.s}, 1, fm, items); !ok {
+			return false, nil
+		}
+	} else {
+		if e.cfg.Dir == "" {
+			return false, nil
+		}
+		u, at, recs, ok := e.unitFile(fr, n)
+		if !ok {
+			return false, nil
+		}
+		if at.Record > int64(len(recs)) {
+			return e.readStatus(fr, n, pos, -1) // gfortran's end of file
+		}
+		var next int
+		if fields, next, ok = runenv.FormattedRead(recs, int(at.Record), fm, items); !ok {
+			return false, nil
+		}
+		at.Record = int64(next)
+		e.units[u] = at
+	}
+	for i, c := range cells {
+		if c.fixed {
+			continue // a parameter's value
+		}
+		var v value
+		switch items[i].Kind {
+		case runenv.KindInteger:
+			v = intV(fields[i].Int)
+		case runenv.KindReal:
+			f, _ := fields[i].Real.Float64()
+			v = realV(f)
+		case runenv.KindLogical:
+			v = logV(fields[i].Bool)
+		default:
+			v = charV(fields[i].Str)
+		}
+		if err := e.store(c, v, pos); err != nil {
+			return true, err
+		}
+	}
+	return true, e.readOK(fr, n, pos)
+}
+
+// formatOf is a READ's format where the program writes it: a character
+// constant or the label of a FORMAT statement of its routine.
+func formatOf(fr *frame, n *apt.IO) (*runenv.Format, bool) {
+	f, ok := n.Format.(*apt.Const)
+	if !ok {
+		return nil, false
+	}
+	var spec string
+	switch f.Kind {
+	case apt.ConstChar:
+		spec = f.Text
+	case apt.ConstInt:
+		if spec, ok = fr.r.Formats[strings.TrimLeft(f.Text, "0")]; !ok {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	fm, err := runenv.ParseFormat(spec)
+	return fm, err == nil
+}

@@ -1283,6 +1283,9 @@ func (e *engine) io(fr *frame, n *apt.IO) error {
 		if done, err := e.readFile(fr, n); done || err != nil {
 			return err
 		}
+		if done, err := e.readFormatted(fr, n); done || err != nil {
+			return err
+		}
 		if done, err := e.readNamelist(fr, n); done || err != nil {
 			return err
 		}
