@@ -154,3 +154,45 @@ end program p
 		t.Errorf("loop domain %s: t(5) is 5, stored by rank 0's loop, on every rank", dom)
 	}
 }
+
+// A communicator the calling process belongs to is not MPI_COMM_NULL: a
+// wrapper that returns early for a null communicator (SNAP's) goes on
+// with one MPI_COMM_SPLIT made with a color for every process, or
+// MPI_CART_CREATE made over every process; with MPI_UNDEFINED among the
+// colors the test stays undecided.
+func TestMadeCommunicatorIsNotNull(t *testing.T) {
+	for _, c := range []struct {
+		name, make string
+		decided    bool
+	}{
+		{"split", "call MPI_Comm_split(MPI_COMM_WORLD, mod(me, 2), me, comm, ierr)", true},
+		{"cart", "dims = 4\n  per = .false.\n  call MPI_Cart_create(MPI_COMM_WORLD, 1, dims, per, .false., comm, ierr)", true},
+		{"undefined color", "call MPI_Comm_split(MPI_COMM_WORLD, merge(MPI_UNDEFINED, 1, me == 3), me, comm, ierr)", false},
+	} {
+		res := evaluate(t, `program p
+  use mpi
+  integer :: me, ierr, i, n, comm, dims(1)
+  logical :: per(1)
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)
+  `+c.make+`
+  n = 5
+  call maxall(n, comm)
+  do i = 1, n
+  end do
+end program p
+
+subroutine maxall(value, comm)
+  use mpi
+  integer :: value, comm, x, ierr
+  if (comm == MPI_COMM_NULL) return
+  call MPI_Barrier(comm, ierr)
+  value = value + 2
+end subroutine maxall
+`, symeval.Options{Values: map[string]int64{symeval.Size: 4}})
+		dom := loopDomain(t, res, "p/L1")
+		if got := strings.Contains(dom, "i <= 7") && !strings.Contains(dom, "5"); got != c.decided {
+			t.Errorf("%s: domain %s; decided %v, want %v", c.name, dom, got, c.decided)
+		}
+	}
+}

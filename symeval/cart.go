@@ -223,6 +223,11 @@ func (ev *evaluator) cartRoutine(c *apt.Call, arg func(int) apt.Expr) bool {
 				}
 				made.size = Known(symbolic.Int(n))
 				made.cart = cart
+				// A grid of every process of the parent leaves none out
+				// (the others get MPI_COMM_NULL).
+				if ps, ok := old.size.Single(); ok && old.notNull {
+					made.notNull = symbolic.Equal(ps, symbolic.Int(n))
+				}
 			}
 		}
 		if made.cart == nil {

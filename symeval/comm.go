@@ -248,6 +248,29 @@ type communicator struct {
 	size, rank Value
 	// cart is the grid of a communicator MPI_CART_CREATE made (cart.go).
 	cart *cartesian
+	// notNull is set where the calling process is known to belong to the
+	// communicator: it is then no MPI_COMM_NULL (commRelation).
+	notNull bool
+}
+
+// commRelation decides a comparison of a communicator with a handle the
+// program names by its value (comm == MPI_COMM_NULL): a communicator the
+// calling process belongs to is none of the predefined handles' values
+// but its own. false where it cannot tell.
+func commRelation(a, b Value, op apt.Op) (counting.Formula, bool) {
+	if op != apt.OpEq && op != apt.OpNe {
+		return nil, false
+	}
+	if a.comm == nil {
+		a, b = b, a
+	}
+	if a.comm == nil || !a.comm.notNull || b.comm != nil {
+		return nil, false
+	}
+	if _, ok := b.Single(); !ok {
+		return nil, false
+	}
+	return truth(op == apt.OpNe), true
 }
 
 // world is MPI_COMM_WORLD: P processes, the caller being rank; their values
@@ -260,7 +283,7 @@ func (ev *evaluator) world() *communicator {
 	if v, ok := ev.values[Rank]; ok {
 		rank = symbolic.Int(v)
 	}
-	return &communicator{size: Known(size), rank: Known(rank)}
+	return &communicator{size: Known(size), rank: Known(rank), notNull: true}
 }
 
 // communicator returns what a communicator argument stands for: the world
@@ -281,7 +304,7 @@ func (ev *evaluator) communicator(e apt.Expr) *communicator {
 			case mpiCommWorld:
 				return ev.world()
 			case mpiCommSelf:
-				return &communicator{size: Known(symbolic.Int(1)), rank: Known(symbolic.Int(0))}
+				return &communicator{size: Known(symbolic.Int(1)), rank: Known(symbolic.Int(0)), notNull: true}
 			}
 		}
 	}
@@ -396,12 +419,12 @@ func (ev *evaluator) split(parent *communicator, colorArg, keyArg apt.Expr) *com
 		if c < 0 || c >= np || colors[c] == mpiUndefined {
 			return unknownComm()
 		}
-		return &communicator{size: Known(symbolic.Int(sizeOf[c])), rank: Known(symbolic.Int(newRank[c]))}
+		return &communicator{size: Known(symbolic.Int(sizeOf[c])), rank: Known(symbolic.Int(newRank[c])), notNull: true}
 	}
 	if slices.Contains(colors, mpiUndefined) {
 		return unknownComm()
 	}
-	out := &communicator{}
+	out := &communicator{notNull: true} // every process has a color
 	// The size: one number, or one per color.
 	if same(sizeOf) {
 		out.size = Known(symbolic.Int(sizeOf[0]))

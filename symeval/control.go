@@ -52,9 +52,11 @@ func (ev *evaluator) cond(e apt.Expr) (counting.Formula, bool) {
 			if apt.TypeOf(x.X).Base == apt.TypeCharacter || apt.TypeOf(x.Y).Base == apt.TypeCharacter {
 				return charRelation(ev.value(x.X), ev.value(x.Y), x.Op)
 			}
-			a := ev.closedInt(ev.value(x.X), x.X.At())
-			b := ev.closedInt(ev.value(x.Y), x.Y.At())
-			return relation(a, b, x.Op)
+			xv, yv := ev.value(x.X), ev.value(x.Y) // once: a function in them runs once
+			if f, ok := commRelation(xv, yv, x.Op); ok {
+				return f, true
+			}
+			return relation(ev.closedInt(xv, x.X.At()), ev.closedInt(yv, x.Y.At()), x.Op)
 		case apt.OpEqv, apt.OpNeqv:
 			f, ok1 := ev.cond(x.X)
 			g, ok2 := ev.cond(x.Y)
