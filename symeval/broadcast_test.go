@@ -196,3 +196,39 @@ end subroutine maxall
 		}
 	}
 }
+
+// An allreduce of a value every process knows gives its reduction: MAX
+// of a rank-independent value is the value, SUM is P times it, MAX of a
+// closed form of the rank at a known P is the largest over the ranks;
+// MPI_IN_PLACE reduces the receive buffer.
+func TestAllreduceOfKnownValues(t *testing.T) {
+	for _, c := range []struct {
+		name, send, op, want string
+	}{
+		{"max", "5", "MPI_MAX", "i <= 5"},
+		{"sum", "5", "MPI_SUM", "i <= 20"},
+		{"max of rank", "10*me + 3", "MPI_MAX", "i <= 33"},
+		{"sum of rank", "me + 1", "MPI_SUM", "i <= 10"},
+		{"min in place", "7 - me", "MPI_MIN", "i <= 4"},
+	} {
+		sendBuf := "n"
+		if c.name == "min in place" {
+			sendBuf = "MPI_IN_PLACE"
+		}
+		res := evaluate(t, `program p
+  use mpi
+  integer :: me, ierr, i, n, m
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)
+  n = `+c.send+`
+  m = n
+  call MPI_Allreduce(`+sendBuf+`, m, 1, MPI_INTEGER, `+c.op+`, MPI_COMM_WORLD, ierr)
+  do i = 1, m
+  end do
+end program p
+`, symeval.Options{Values: map[string]int64{symeval.Size: 4}})
+		if dom := loopDomain(t, res, "p/L1"); !strings.Contains(dom, c.want) || strings.Contains(dom, "me") {
+			t.Errorf("%s: domain %s, want %s on every rank", c.name, dom, c.want)
+		}
+	}
+}

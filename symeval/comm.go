@@ -37,8 +37,28 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 	if c.Recv != nil {
 		o.Recvs = ev.transfers(c.Recv, p2p, pos)
 	}
+	// An allreduce of a value every process knows: its reduction
+	// (reduce.go), taken before the receive makes the buffer unknown.
+	var reduced Value
+	reducedOK := false
+	if c.Op == apt.MPIAllreduce && c.Send != nil && c.Recv != nil {
+		if _, scalar := ev.bufferKey(c.Recv.Buffer); scalar {
+			src := c.Send.Buffer
+			if nm, ok := src.(*apt.Name); ok && nm.Name == "mpi_in_place" {
+				src = c.Recv.Buffer
+			}
+			if _, sendScalar := ev.bufferKey(src); sendScalar {
+				reduced, reducedOK = ev.reductionOf(c, ev.value(src))
+			}
+		}
+	}
 	if c.Recv != nil {
 		ev.received(c.Recv.Buffer, pos)
+	}
+	if reducedOK {
+		if key, _ := ev.bufferKey(c.Recv.Buffer); key != "" {
+			ev.assignKey(key, reduced)
+		}
 	}
 	if c.Op == apt.MPIBcast && c.Send != nil {
 		ev.broadcast(c.Send.Buffer, c.Root, pos)
