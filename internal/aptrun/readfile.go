@@ -28,24 +28,16 @@ func (e *engine) readFile(fr *frame, n *apt.IO) (bool, error) {
 		return false, nil
 	}
 	pos := n.Span.Start()
-	cells := make([]*cell, len(n.Items))
-	for i, it := range n.Items {
-		nm, ok := it.(*apt.Name)
-		if !ok || nm.Array {
-			return false, nil
-		}
-		c, err := e.cellOf(fr, nm.Name, pos)
-		if err != nil {
-			return true, err
-		}
-		switch {
-		case c.arr != nil:
-			return false, nil
-		case c.typ.Base == apt.TypeInteger, c.typ.Base == apt.TypeReal, c.typ.Base == apt.TypeLogical:
+	cells, ok, err := e.scalarCells(fr, n, pos)
+	if !ok || err != nil {
+		return err != nil, err
+	}
+	for _, c := range cells {
+		switch c.typ.Base {
+		case apt.TypeInteger, apt.TypeReal, apt.TypeLogical:
 		default:
 			return false, nil
 		}
-		cells[i] = c
 	}
 	if at.Record > int64(len(recs)) {
 		// Past the last record: with IOSTAT=, gfortran's end of file
@@ -306,20 +298,12 @@ func (e *engine) readFormatted(fr *frame, n *apt.IO) (bool, error) {
 		return false, nil
 	}
 	pos := n.Span.Start()
-	cells := make([]*cell, len(n.Items))
+	cells, ok, err := e.scalarCells(fr, n, pos)
+	if !ok || err != nil {
+		return err != nil, err
+	}
 	items := make([]runenv.Item, len(n.Items))
-	for i, it := range n.Items {
-		nm, ok := it.(*apt.Name)
-		if !ok || nm.Array {
-			return false, nil
-		}
-		c, err := e.cellOf(fr, nm.Name, pos)
-		if err != nil {
-			return true, err
-		}
-		if c.arr != nil {
-			return false, nil
-		}
+	for i, c := range cells {
 		switch c.typ.Base {
 		case apt.TypeInteger:
 			items[i].Kind = runenv.KindInteger
@@ -335,7 +319,6 @@ func (e *engine) readFormatted(fr *frame, n *apt.IO) (bool, error) {
 		default:
 			return false, nil
 		}
-		cells[i] = c
 	}
 	var fields []runenv.Field
 	if n.Unit != nil && apt.TypeOf(n.Unit).Base == apt.TypeCharacter {
@@ -407,4 +390,25 @@ func formatOf(fr *frame, n *apt.IO) (*runenv.Format, bool) {
 	}
 	fm, err := runenv.ParseFormat(spec)
 	return fm, err == nil
+}
+
+// scalarCells returns the cells of a READ's items, false (changing
+// nothing) unless every item is a scalar variable.
+func (e *engine) scalarCells(fr *frame, n *apt.IO, pos apt.Pos) ([]*cell, bool, error) {
+	cells := make([]*cell, len(n.Items))
+	for i, it := range n.Items {
+		nm, ok := it.(*apt.Name)
+		if !ok || nm.Array {
+			return nil, false, nil
+		}
+		c, err := e.cellOf(fr, nm.Name, pos)
+		if err != nil {
+			return nil, false, err
+		}
+		if c.arr != nil {
+			return nil, false, nil
+		}
+		cells[i] = c
+	}
+	return cells, true, nil
 }
