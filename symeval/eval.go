@@ -1882,6 +1882,11 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 	saved := ev.argVals
 	ev.argVals = raw
 	defer func() { ev.argVals = saved }()
+	if f.Intrinsic {
+		if v, ok := ev.shapeIntrinsic(f); ok {
+			return v
+		}
+	}
 	if v, ok := ev.textIntrinsic(f); ok {
 		return v
 	}

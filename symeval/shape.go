@@ -263,3 +263,74 @@ func (ev *evaluator) allocated(s *apt.Stmt, set map[string]bool) {
 		}
 	}
 }
+
+// shapeIntrinsic evaluates SIZE, LBOUND and UBOUND of an array variable
+// whose bounds the evaluation knows (its declaration, its ALLOCATE, its
+// actual argument): SIZE(a) the product of the extents, SIZE(a, d) one,
+// LBOUND(a, d) and UBOUND(a, d) a dimension's bounds. false for the array
+// results of LBOUND(a) and UBOUND(a), and where a bound is not known.
+func (ev *evaluator) shapeIntrinsic(f *apt.FuncCall) (Value, bool) {
+	switch f.Name {
+	case "size", "lbound", "ubound":
+	default:
+		return Value{}, false
+	}
+	if len(f.Args) == 0 {
+		return Value{}, false
+	}
+	nm, ok := f.Args[0].(*apt.Name)
+	if !ok {
+		return Value{}, false
+	}
+	decl := ev.prog.Resolve(ev.frame().routine, nm.Name)
+	if decl == nil || !decl.IsArray() || decl.Param != nil {
+		return Value{}, false
+	}
+	bs, _ := ev.arrayBounds(nm.Name, decl)
+	dim := -1
+	if len(f.Args) > 1 {
+		a := f.Args[1]
+		if kw, isKw := a.(*apt.Keyword); isKw {
+			if kw.Name != "dim" {
+				return Value{}, false // KIND= alone
+			}
+			a = kw.Value
+		}
+		d, ok := ev.value(a).Single()
+		if !ok {
+			return Value{}, false
+		}
+		k, ok := d.Int64()
+		if !ok || k < 1 || int(k) > len(bs) {
+			return Value{}, false
+		}
+		dim = int(k) - 1
+	}
+	known := func(v Value) bool { return v.IsKnown() && v.arr == nil && v.Fields == nil }
+	switch {
+	case f.Name == "size" && dim < 0:
+		out := Known(symbolic.Int(1))
+		for _, b := range bs {
+			if !known(b.ext) {
+				return Value{}, false
+			}
+			var ok bool
+			if out, ok = ev.lift2(out, b.ext, func(x, y symbolic.Expr) (symbolic.Expr, bool) { return x.Mul(y), true }); !ok {
+				return Value{}, false
+			}
+		}
+		return out, true
+	case dim < 0:
+		return Value{}, false // LBOUND(a), UBOUND(a): an array
+	case f.Name == "size":
+		return bs[dim].ext, known(bs[dim].ext)
+	case f.Name == "lbound":
+		return bs[dim].lo, known(bs[dim].lo)
+	}
+	if !known(bs[dim].lo) || !known(bs[dim].ext) {
+		return Value{}, false
+	}
+	return ev.lift2(bs[dim].lo, bs[dim].ext, func(lo, ext symbolic.Expr) (symbolic.Expr, bool) {
+		return lo.Add(ext).Sub(symbolic.Int(1)), true
+	})
+}

@@ -167,3 +167,40 @@ end program p
 		t.Errorf("footprint %s bytes, want 24*max(n, 0)", got)
 	}
 }
+
+// SIZE, LBOUND and UBOUND of arrays whose bounds the evaluation knows: an
+// ALLOCATE in the arm an IF takes, explicit bounds, an assumed-shape dummy
+// (its own lower bound 1); the sum sizes a loop (worked by hand: 7 + 21 +
+// 3 + (-2) + 4 + 7 + 1 + 7 = 48).
+func TestSizeAndBounds(t *testing.T) {
+	res := evaluate(t, `module dm
+  real(8), allocatable :: v(:), w(:,:)
+end module dm
+program p
+  use dm
+  implicit none
+  integer :: ng, i, n, timedep
+  real(8) :: z(-2:4)
+  ng = 7
+  timedep = 1
+  if (timedep == 1) then
+    allocate (v(ng))
+  else
+    allocate (v(0))
+  end if
+  allocate (w(ng, 3))
+  n = size(v) + size(w) + size(w, 2) + lbound(z, 1) + ubound(z, dim=1) + size(z)
+  call s(v, n)
+  do i = 1, n
+  end do
+end program p
+subroutine s(a, n)
+  real(8) :: a(:)
+  integer :: n
+  n = n + lbound(a, 1) + ubound(a, 1)
+end subroutine s
+`, symeval.Options{})
+	if dom := loopDomain(t, res, "p/L1"); !strings.Contains(dom, "i <= 48") {
+		t.Errorf("domain %s, want 1 <= i <= 48", dom)
+	}
+}
