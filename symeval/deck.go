@@ -197,8 +197,8 @@ func (ev *evaluator) nodesReadFiles(r *apt.Routine, nodes []apt.Node) bool {
 		apt.Inspect(n, func(y apt.Node) bool {
 			switch x := y.(type) {
 			case *apt.IO:
-				if x.Kind == apt.IORead && !internalUnit(x.Unit) && !listDirected(x.Format) && keyword(x, "nml") == nil &&
-					!writtenFormat(r, x) {
+				if _, written := r.FormatText(x.Format); x.Kind == apt.IORead && !internalUnit(x.Unit) &&
+					!listDirected(x.Format) && keyword(x, "nml") == nil && !written {
 					ok = false
 				}
 				for _, e := range append(append([]apt.Expr{x.Unit}, x.Control...), x.Items...) {
@@ -241,24 +241,6 @@ func (ev *evaluator) routineReadsFiles(r *apt.Routine) bool {
 	v := ev.nodesReadFiles(r, r.Body)
 	ev.readingFiles[r] = v
 	return v
-}
-
-// writtenFormat reports whether a formatted READ's format is written in
-// the program: a character constant, or the label of a FORMAT statement
-// of routine r.
-func writtenFormat(r *apt.Routine, n *apt.IO) bool {
-	c, ok := n.Format.(*apt.Const)
-	if !ok {
-		return false
-	}
-	switch c.Kind {
-	case apt.ConstChar:
-		return true
-	case apt.ConstInt:
-		_, ok := r.Formats[strings.TrimLeft(c.Text, "0")]
-		return ok
-	}
-	return false
 }
 
 // routineReads memoizes readsInput over a routine's body.

@@ -1315,17 +1315,18 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 	case *apt.IO:
 		ev.closeFile(n)
 		ev.followUnit(n)
-		ev.writeFile(n)
 		if ev.openInput(n, parent) {
 			return
 		}
 		o := ev.newOcc(n, parent)
 		saved := ev.stmtOcc
 		ev.stmtOcc = o
-		for _, it := range n.Items {
-			ev.value(it)
+		vals := make([]Value, len(n.Items))
+		for i, it := range n.Items {
+			vals[i] = ev.value(it) // once: a function among the items runs once
 		}
 		ev.stmtOcc = saved
+		ev.writeFile(n, vals)
 		if n.Kind == apt.IORead && (ev.readText(n) || ev.readTextFormatted(n) || ev.readFile(n) || ev.readFormatted(n) || ev.readNamelist(n)) {
 			return
 		}

@@ -201,3 +201,32 @@ end program p
 		t.Errorf("domain %s, want 1 <= i <= 23", dom)
 	}
 }
+
+// A WRITE to a file the program writes calls a function among its items
+// once, as the run does.
+func TestWriteCallsItsItemsOnce(t *testing.T) {
+	res := evaluate(t, `module words
+  implicit none
+  integer :: taken = 0
+contains
+  function nextword() result(w)
+    character(len=8) :: w
+    taken = taken + 1
+    w = 'abc'
+  end function nextword
+end module words
+program p
+  use words
+  implicit none
+  integer :: i
+  open (unit=12, file='copy.txt', status='replace')
+  write (12, '(A)') nextword()
+  close (12)
+  do i = 1, 10*taken
+  end do
+end program p
+`, symeval.Options{Dir: t.TempDir()})
+	if dom := loopDomain(t, res, "p/L1"); !strings.Contains(dom, "i <= 10") || strings.Contains(dom, "20") {
+		t.Errorf("domain %s, want 1 <= i <= 10", dom)
+	}
+}

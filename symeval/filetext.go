@@ -106,8 +106,9 @@ func (ev *evaluator) rankOnlyPath() bool {
 }
 
 // writeFile evaluates a WRITE to a unit connected to a file the program
-// writes: the records it adds, or the file's text lost.
-func (ev *evaluator) writeFile(n *apt.IO) {
+// writes, its items' values vals: the records it adds, or the file's text
+// lost.
+func (ev *evaluator) writeFile(n *apt.IO, vals []Value) {
 	if n.Kind != apt.IOWrite || len(ev.written) == 0 || internalUnit(n.Unit) || ev.probing > 0 {
 		return
 	}
@@ -126,7 +127,7 @@ func (ev *evaluator) writeFile(n *apt.IO) {
 	if w == nil || w.unknown {
 		return
 	}
-	recs, ok := ev.writtenRecords(n)
+	recs, ok := ev.writtenRecords(n, vals)
 	if !ok || !ev.rankOnlyPath() {
 		w.unknown = true
 		return
@@ -134,17 +135,16 @@ func (ev *evaluator) writeFile(n *apt.IO) {
 	w.recs = append(w.recs, recs...)
 }
 
-// writtenRecords returns the records a WRITE makes when every item is a
-// character value the evaluation knows and the format is list-directed or
+// writtenRecords returns the records a WRITE of values vals makes when
+// every item is a character value the evaluation knows and the format is list-directed or
 // made of A edit descriptors, slashes and X only.
-func (ev *evaluator) writtenRecords(n *apt.IO) ([]string, bool) {
-	texts := make([]string, len(n.Items))
-	for i, it := range n.Items {
-		s, ok := ev.knownText(it)
-		if !ok {
+func (ev *evaluator) writtenRecords(n *apt.IO, vals []Value) ([]string, bool) {
+	texts := make([]string, len(vals))
+	for i, v := range vals {
+		if v.str == nil || apt.TypeOf(n.Items[i]).Base != apt.TypeCharacter {
 			return nil, false
 		}
-		texts[i] = s
+		texts[i] = *v.str
 	}
 	if listDirected(n.Format) {
 		// gfortran's list-directed output: a blank, then the values.

@@ -21,29 +21,14 @@ import (
 // formatOf returns the format of a formatted READ, false when it is
 // list-directed, absent or not known.
 func (ev *evaluator) formatOf(n *apt.IO) (*runenv.Format, bool) {
-	var text string
-	switch f := n.Format.(type) {
-	case nil, *apt.Star:
-		return nil, false
-	case *apt.Const:
-		switch f.Kind {
-		case apt.ConstChar:
-			text = f.Text
-		case apt.ConstInt:
-			s, ok := ev.frame().routine.Formats[strings.TrimLeft(f.Text, "0")]
-			if !ok {
-				return nil, false
-			}
-			text = s
-		default:
+	text, ok := ev.frame().routine.FormatText(n.Format)
+	if !ok {
+		if _, list := n.Format.(*apt.Star); list || n.Format == nil {
 			return nil, false
 		}
-	default:
-		s, ok := ev.knownText(f)
-		if !ok {
+		if text, ok = ev.knownText(n.Format); !ok {
 			return nil, false
 		}
-		text = s
 	}
 	fm, err := runenv.ParseFormat(text)
 	return fm, err == nil

@@ -347,3 +347,22 @@ func (p *Program) Static(r *Routine, name string) bool {
 	}
 	return false
 }
+
+// FormatText returns the format specification a READ or WRITE in routine
+// r names where the program writes it: a character constant, or the label
+// of one of r's FORMAT statements. false for list-directed I/O, a format
+// held in a variable, or a label r has no FORMAT for.
+func (r *Routine) FormatText(f Expr) (string, bool) {
+	c, ok := f.(*Const)
+	if !ok {
+		return "", false
+	}
+	switch c.Kind {
+	case ConstChar:
+		return c.Text, true
+	case ConstInt:
+		s, ok := r.Formats[strings.TrimLeft(c.Text, "0")]
+		return s, ok
+	}
+	return "", false
+}

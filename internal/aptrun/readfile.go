@@ -370,25 +370,14 @@ func (e *engine) readFormatted(fr *frame, n *apt.IO) (bool, error) {
 	return true, e.readOK(fr, n, pos)
 }
 
-// formatOf is a READ's format where the program writes it: a character
-// constant or the label of a FORMAT statement of its routine.
+// formatOf is a READ's format where the program writes it (a character
+// constant, a FORMAT statement's label: apt.Routine.FormatText).
 func formatOf(fr *frame, n *apt.IO) (*runenv.Format, bool) {
-	f, ok := n.Format.(*apt.Const)
+	text, ok := fr.r.FormatText(n.Format)
 	if !ok {
 		return nil, false
 	}
-	var spec string
-	switch f.Kind {
-	case apt.ConstChar:
-		spec = f.Text
-	case apt.ConstInt:
-		if spec, ok = fr.r.Formats[strings.TrimLeft(f.Text, "0")]; !ok {
-			return nil, false
-		}
-	default:
-		return nil, false
-	}
-	fm, err := runenv.ParseFormat(spec)
+	fm, err := runenv.ParseFormat(text)
 	return fm, err == nil
 }
 
