@@ -161,7 +161,7 @@ func (p *pass) memoryBound(n *cost.Node, facts map[string]any) string {
 		facts["memory_level"] = t.m.Mem.Levels[len(t.m.Mem.Levels)-1].Name
 		return "memory-bound from main memory as the sizes grow"
 	}
-	var data, core float64
+	var data, core, touch, fresh float64
 	byLevel := map[string]float64{}
 	ws := map[string]float64{}
 	for loop, lp := range t.at.Loops {
@@ -170,10 +170,19 @@ func (p *pass) memoryBound(n *cost.Node, facts map[string]any) string {
 		}
 		data += lp.Data
 		core += lp.Core
+		touch += lp.Touch
+		fresh = max(fresh, lp.Fresh)
 		if lp.Level != "" {
 			byLevel[lp.Level] += lp.Data
 			ws[lp.Level] = max(ws[lp.Level], lp.WorkingSet)
 		}
+	}
+	if touch > core && touch >= data {
+		// Its time is the kernel's, mapping the pages it writes first.
+		facts["memory_bound"] = true
+		facts["first_touch"] = round(fresh)
+		return fmt.Sprintf("memory-bound: it writes %s per process for the first time (the kernel maps and clears each page)",
+			model.FormatBytes(fresh))
 	}
 	if !(data > core) || len(byLevel) == 0 {
 		return ""
@@ -239,6 +248,9 @@ func NestShares(r *cost.Report, pt *cost.Point, opt Options) map[string]NestShar
 		facts := map[string]any{}
 		bound := p.memoryBound(n, facts) != ""
 		level, _ := facts["memory_level"].(string)
+		if _, ok := facts["first_touch"]; ok {
+			level = "first touch"
+		}
 		out[n.Node.Base().ID] = NestShare{Share: tv.Total / progV.Total, Work: p.values(n).NestWork.Total / pt.Work.Total,
 			Bound: bound, Level: level}
 	}

@@ -387,7 +387,7 @@ func hotNests(t *testing.T, bench string, p int, rep *cost.Report, pt *cost.Poin
 		excused = nil
 		held := 0.0
 		for _, x := range nests {
-			if held < total/2 && !reported[x.id] && !x.fills {
+			if held < total/2 && !reported[x.id] {
 				m := fmt.Sprintf("%s (%s): %.1f%% of the measured loop time, %.1f%% of the predicted time",
 					x.id, x.at, 100*x.measured/total, 100*x.predicted)
 				if why := noisy(x); final && why != "" {
@@ -445,7 +445,7 @@ func hotNests(t *testing.T, bench string, p int, rep *cost.Report, pt *cost.Poin
 			mark += " (half of the time)"
 		}
 		if x.fills {
-			mark += ", fills memory (store-only: not required)"
+			mark += ", store-only"
 		}
 		bound := "-"
 		if x.bound != "" {
@@ -466,12 +466,10 @@ func hotNests(t *testing.T, bench string, p int, rep *cost.Report, pt *cost.Poin
 
 // storeOnly reports whether the loop nest n only fills memory: it stores
 // and does nothing else (no load, arithmetic, call or communication), as
-// when an array is set to zero. Such a nest's time is the memory system's
-// (write-allocate traffic and first-touch page faults), which the work
-// count, in operations, does not weigh (README, known limits): on NPB MG
-// class S, zero3 measures 5-10% of the loop time for 0.7% of the predicted
-// work. The hot-nest check does not require MK1001 to report it, and says
-// so in its table; every other nest in the half is still required.
+// when an array is set to zero. Such a nest's time is the memory system's:
+// the write traffic, and where it writes an array for the first time the
+// page faults (model.Memory.Touch); the table marks it, and it is
+// required like any other.
 func storeOnly(n apt.Node) bool {
 	stores, only := 0, true
 	apt.Inspect(n, func(x apt.Node) bool {

@@ -29,6 +29,26 @@ type Memory struct {
 	Levels []MemLevel `json:"levels"`
 	// Source says where the sizes and times come from.
 	Source string `json:"source,omitempty"`
+	// TouchOne and TouchAll are the seconds per byte the first write of
+	// memory the program has not touched adds to the write (the kernel
+	// maps a zeroed page on the first store to each: a fault and the
+	// page's clearing), with one process and with every processor
+	// writing; 0 when not measured (the first touch is then not priced).
+	TouchOne float64 `json:"touch_one,omitempty"`
+	TouchAll float64 `json:"touch_all,omitempty"`
+}
+
+// Touch is the seconds per byte the first write of fresh memory adds
+// (TouchOne, TouchAll) with procs processes on the node, 0 when not
+// measured.
+func (m *Memory) Touch(procs int) float64 {
+	if m == nil {
+		return 0
+	}
+	if m.OnNode(procs) > 1 {
+		return m.TouchAll
+	}
+	return m.TouchOne
 }
 
 // DefaultLine is the cache line of a hierarchy that does not give one: 64
@@ -484,7 +504,7 @@ func ParseMembench(file string, r io.Reader) (map[string]map[int64]float64, erro
 }
 
 // membenchKernels are the kernels of mkvet membench.
-var membenchKernels = []string{"triad", "move", "stride", "walk", "gather", "chase", "unit"}
+var membenchKernels = []string{"triad", "move", "stride", "walk", "gather", "chase", "unit", "touch"}
 
 // LevelsFromLatency builds the levels of a hierarchy no processor tree
 // describes from the latencies of a random walk (membench's chase kernel)
@@ -568,6 +588,9 @@ func (m *Memory) Validate() error {
 	}
 	if m.Line < 0 || m.Line > 1<<16 {
 		return fmt.Errorf("line: %d is not a cache line size", m.Line)
+	}
+	if !finiteTimes(m.TouchOne, m.TouchAll) {
+		return errors.New("touch: first-touch times must be finite and not negative")
 	}
 	for i, l := range m.Levels {
 		last := i == len(m.Levels)-1

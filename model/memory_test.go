@@ -136,6 +136,7 @@ func FuzzReadMemoryJSON(f *testing.F) {
 	f.Add([]byte(`{"levels": [{"name": "memory", "one": 1e-10, "all": 2e-10}]}`))
 	f.Add([]byte(`{"levels": [{"name": "L1", "size": 4096, "one": 1e-11, "move_one": 4e-12, "move_all": 5e-12}, {"name": "memory", "one": 1e-10, "all": 2e-10, "move_one": 3e-11}]}`))
 	f.Add([]byte(`{"cpus": 2, "levels": [`))
+	f.Add([]byte(`{"cpus": 2, "touch_one": 2.9e-10, "touch_all": 3e-10, "levels": [{"name": "memory", "one": 1e-10, "all": 2e-10}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ReadMemoryJSON("f.json", data)
 		if err != nil {

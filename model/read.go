@@ -497,8 +497,12 @@ func (r *reader) loggps(v *jvalue, field string) LogGPS {
 func (r *reader) memory(v *jvalue, field string) *Memory {
 	m := &Memory{}
 	var levelsAt *jvalue
-	r.object(v, field, []string{"cpus", "line", "levels", "source"}, func(k string, val *jvalue, path string) {
+	r.object(v, field, []string{"cpus", "line", "levels", "source", "touch", "touch_all"}, func(k string, val *jvalue, path string) {
 		switch k {
+		case "touch":
+			m.TouchOne = r.quantity(val, path, dimTimePerByte).Float64()
+		case "touch_all":
+			m.TouchAll = r.quantity(val, path, dimTimePerByte).Float64()
 		case "cpus":
 			m.CPUs = r.count(val, path)
 		case "line":

@@ -113,6 +113,7 @@ func FuzzReadProfile(f *testing.F) {
 	if data, err := os.ReadFile("testdata/lam-c.json"); err == nil {
 		f.Add(data)
 	}
+	f.Add([]byte(`{"memory": {"cpus": 2, "touch": "0.29ns/B", "touch_all": "0.3ns/B", "levels": [{"name": "memory", "stream": "0.02ns/B", "stream_all": "0.03ns/B"}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := ReadProfile("fuzz.json", data)
 		if err != nil {
@@ -188,5 +189,37 @@ func TestProfileLoopKindsRoundTrip(t *testing.T) {
 	_, err = ReadProfile("k.json", []byte(`{"ops": {"add": "0.1ns", "chain": "-1ns"}}`))
 	if err == nil || !strings.HasPrefix(err.Error(), "k.json:1:") {
 		t.Errorf("negative chain unit: %v", err)
+	}
+}
+
+// TestProfileTouchRoundTrip: a profile's first-touch figures (membench's
+// touch kernel) are written and read back, Touch picks the one for the
+// processes on the node, and a negative one is refused with its position.
+func TestProfileTouchRoundTrip(t *testing.T) {
+	p := Default()
+	mem := *p.Memory
+	mem.TouchOne, mem.TouchAll = 2.9e-10, 3.2e-10
+	p.Memory = &mem
+	var b strings.Builder
+	if err := p.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	q, err := ReadProfile("t.json", []byte(b.String()))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	m := q.Memory
+	if math.Abs(m.TouchOne/2.9e-10-1) > 1e-9 || math.Abs(m.TouchAll/3.2e-10-1) > 1e-9 {
+		t.Errorf("read back touch %g / %g", m.TouchOne, m.TouchAll)
+	}
+	if m.Touch(1) != m.TouchOne || (m.CPUs > 1 && m.Touch(m.CPUs) != m.TouchAll) {
+		t.Errorf("Touch(1) = %g, Touch(%d) = %g", m.Touch(1), m.CPUs, m.Touch(m.CPUs))
+	}
+	if Default().Memory.Touch(4) != 0 {
+		t.Errorf("the embedded profile prices a first touch it never measured")
+	}
+	bad := strings.Replace(b.String(), `"touch": "`, `"touch": "-`, 1)
+	if _, err := ReadProfile("t.json", []byte(bad)); err == nil || !strings.HasPrefix(err.Error(), "t.json:") {
+		t.Errorf("negative first touch: %v", err)
 	}
 }

@@ -30,6 +30,9 @@ type (
 		Line   int64          `json:"line,omitempty"`
 		Levels []jsonMemLevel `json:"levels"`
 		Source string         `json:"source,omitempty"`
+		// Touch and TouchAll: Memory.TouchOne and TouchAll.
+		Touch    string `json:"touch,omitempty"`
+		TouchAll string `json:"touch_all,omitempty"`
 	}
 	jsonMemLevel struct {
 		Name      string `json:"name"`
@@ -175,7 +178,8 @@ func (p *Profile) WriteJSON(w io.Writer) error {
 		}
 	}
 	if m := p.Memory; m != nil {
-		j.Memory = &jsonMemory{CPUs: m.CPUs, Line: m.Line, Source: m.Source}
+		j.Memory = &jsonMemory{CPUs: m.CPUs, Line: m.Line, Source: m.Source,
+			Touch: fmtFloat(m.TouchOne, FormatPerByte), TouchAll: fmtFloat(m.TouchAll, FormatPerByte)}
 		for _, l := range m.Levels {
 			jl := jsonMemLevel{Name: l.Name, Shared: l.Shared, Ways: l.Ways,
 				Stream: fmtFloat(l.One, FormatPerByte), StreamAll: fmtFloat(l.All, FormatPerByte),

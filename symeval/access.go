@@ -89,6 +89,10 @@ type Access struct {
 	// library's block move in its place, whose time is its bytes' and not
 	// its statements'.
 	Move bool
+	// Fresh is, where the loop's stores are the first writes of the array
+	// the run makes (firsttouch.go), the array's bytes, whose pages the
+	// loop's first run maps; nil otherwise.
+	Fresh *symbolic.Expr
 }
 
 // accessRef is one array element reference of an innermost loop's body.

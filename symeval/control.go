@@ -535,6 +535,9 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	}
 	o.Stream = ev.streamBytes(l)
 	o.Accesses = ev.frame().accesses[l]
+	if len(o.Accesses) > 0 && ev.probing == 0 {
+		o.Accesses = ev.firstTouch(l, o.Accesses)
+	}
 	ev.loopDepth++
 	defer func() { ev.loopDepth-- }()
 	pos := l.Span.Start()

@@ -404,6 +404,9 @@ type frame struct {
 	routine *apt.Routine
 	id      string
 	alias   map[string]string // formal name -> key of the actual argument
+	// storage maps an array dummy argument to the first-touch identity of
+	// its actual's array (freshID), where the actual names one.
+	storage map[string]string
 	loops   []*apt.Loop       // the enclosing loops, innermost last
 	// entries are the loops' body domains at the start of an iteration: the
 	// terminal statement of a labelled DO runs on every iteration, also
@@ -891,6 +894,14 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 			}
 			fr.charLens[formal] = n
 		}
+		if d := r.Scope.Lookup(formal); d != nil && d.IsArray() {
+			if id, ok := ev.freshID(a); ok {
+				if fr.storage == nil {
+					fr.storage = map[string]string{}
+				}
+				fr.storage[formal] = id
+			}
+		}
 		if k, ok := ev.refKey(a); ok {
 			fr.alias[formal] = k
 			if nm, isName := a.(*apt.Name); isName && !nm.Array {
@@ -1312,7 +1323,15 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		ev.stmtOcc = saved
 	case *apt.Comm:
 		ev.comm(n, parent)
+		for _, a := range n.Args {
+			ev.touch(a) // a message received into it (firsttouch.go)
+		}
 	case *apt.IO:
+		if n.Kind == apt.IORead {
+			for _, it := range n.Items {
+				ev.touch(it)
+			}
+		}
 		ev.closeFile(n)
 		ev.followUnit(n)
 		if ev.openInput(n, parent) {
@@ -1452,6 +1471,9 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 	defer func() { ev.stmtOcc = saved }()
 	for i, s := range b.Stmts {
 		if s.Ops.Vector {
+			if s.Kind == apt.StmtAssign && !ev.probeSkip[s] {
+				ev.touch(s.Target) // a whole array written (firsttouch.go)
+			}
 			if sz, ok := ev.elements(s.Target); ok {
 				o.Sizes[i] = &sz
 			} else {
@@ -2123,6 +2145,7 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 	}
 	// An external routine may assign any variable passed to it.
 	for _, a := range c.Args {
+		ev.touch(a)
 		if nm, ok := a.(*apt.Name); ok {
 			decl := ev.prog.Resolve(ev.frame().routine, nm.Name)
 			ev.store(nm.Name, unknownValue(nm.Name, "the value of "+nm.Name+" after the call of "+c.Callee,

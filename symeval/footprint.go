@@ -338,6 +338,7 @@ func (ev *evaluator) resolveSizes(root *Occ) {
 			fix(&a.Stride)
 			fix(a.Reuse)
 			fix(a.LineReuse)
+			fix(a.Fresh)
 		}
 		for _, c := range o.Children {
 			walk(c)

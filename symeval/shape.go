@@ -187,10 +187,6 @@ func (ev *evaluator) allocate(a apt.Expr) {
 	if !ok {
 		return
 	}
-	key, ok := ev.allocKey(ix)
-	if !ok {
-		return
-	}
 	dims := make([]bound, len(ix.Subs))
 	for k, s := range ix.Subs {
 		lo, hi := Known(symbolic.Int(1)), Value{}
@@ -206,6 +202,11 @@ func (ev *evaluator) allocate(a apt.Expr) {
 		}
 		ext, _ := lift2(lo, hi, extent)
 		dims[k] = bound{lo: lo, ext: ext}
+	}
+	ev.allocateFresh(ix, dims)
+	key, ok := ev.allocKey(ix)
+	if !ok {
+		return
 	}
 	ev.setShape(key, dims)
 	if tracked(ix.Type) {

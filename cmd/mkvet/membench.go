@@ -133,6 +133,18 @@ func printMemory(w io.Writer, m *model.Memory) {
 			fmtRate(l.One)+" / "+fmtRate(l.All), fmtRate(l.MoveOne)+" / "+fmtRate(l.MoveAll), fmtAccess(l.WalkOne)+" / "+fmtAccess(l.WalkAll),
 			fmtAccess(l.StrideOne)+" / "+fmtAccess(l.StrideAll), fmtAccess(l.GatherOne)+" / "+fmtAccess(l.GatherAll))
 	}
+	if m.TouchOne > 0 || m.TouchAll > 0 {
+		fmt.Fprintf(w, "first touch (the first write of fresh memory, beyond the write): %s / %s a KiB\n",
+			fmtKiB(m.TouchOne), fmtKiB(m.TouchAll))
+	}
+}
+
+// fmtKiB formats a time per byte as the time per KiB, in microseconds.
+func fmtKiB(secPerByte float64) string {
+	if secPerByte <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f us", secPerByte*1024*1e6)
 }
 
 func fmtRate(secPerByte float64) string {

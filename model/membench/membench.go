@@ -150,6 +150,21 @@ func Measure(ctx context.Context, opt Options) (*Node, error) {
 			}
 		}
 	}
+	// The first touch: fresh memory beyond the last cache, as an array
+	// a program initialises is.
+	touch := []int64{sizes[len(sizes)-1]}
+	one, err := b.run("touch", touch, 1)
+	if err != nil {
+		return nil, err
+	}
+	all, err := b.run("touch", touch, m.CPUs)
+	if err != nil {
+		return nil, err
+	}
+	m.TouchOne = one[0][touch[0]]
+	for _, o := range all {
+		m.TouchAll = max(m.TouchAll, o[touch[0]])
+	}
 	m.Source = fmt.Sprintf("%s; times by mkvet membench (%s -O2)", how, strings.Join(opt.Compiler, " "))
 	node := &Node{Memory: m}
 	kernels := make([]int64, len(UnitKernels))

@@ -95,11 +95,16 @@ type Loop struct {
 	// Unpriced says why an access of the loop has no price (neither a
 	// footprint nor a reuse distance has a value), "" when all have one.
 	Unpriced string
+	// Touch is the seconds, summed over ranks, of the page faults of the
+	// arrays the loop writes first (symeval.Access.Fresh), at the
+	// machine's first-touch rate; Fresh the most bytes a process
+	// touches so. Not in Data: a fault stops the loop, nothing overlaps it.
+	Touch, Fresh float64
 }
 
-// MemoryBound reports whether the loop's data transfer takes longer than
-// its computation.
-func (l *Loop) MemoryBound() bool { return l != nil && l.Data > l.Core }
+// MemoryBound reports whether the loop's data transfer (its first
+// touches included) takes longer than its computation.
+func (l *Loop) MemoryBound() bool { return l != nil && l.Data+l.Touch > l.Core }
 
 // Result is the memory term of a report at a point.
 type Result struct {
@@ -188,6 +193,12 @@ func (m Machine) At(r *cost.Report, pt *cost.Point) *Result {
 					if !(it > 0) {
 						continue
 					}
+					if b := freshBytes(s, env, rk); b > 0 {
+						secs := b * m.Mem.Touch(np)
+						lp.Touch += secs
+						lp.Fresh = max(lp.Fresh, b)
+						stall[rk] += secs / m.Unit
+					}
 					lp.Data += it * it1.secs
 					lp.Core += it * core
 					stall[rk] += it * (max(core, it1.secs) - counted) / m.Unit
@@ -217,6 +228,24 @@ func (m Machine) At(r *cost.Report, pt *cost.Point) *Result {
 		v.Summarise()
 	}
 	return res
+}
+
+// freshBytes is the bytes a stream's loop writes for the first time at
+// rank rk (symeval.Access.Fresh), 0 when none or without a value there.
+func freshBytes(s cost.Stream, env map[string]symbolic.Rat, rk int) float64 {
+	total := 0.0
+	for _, a := range s.Accesses {
+		if a.Fresh == nil {
+			continue
+		}
+		if a.Fresh.Has(cost.Rank) {
+			env[cost.Rank] = symbolic.RatInt(int64(rk))
+		}
+		if v, err := a.Fresh.Eval(env); err == nil && v.Float64() > 0 {
+			total += v.Float64()
+		}
+	}
+	return total
 }
 
 // argmax is the index of the largest positive element, -1 when none is.
@@ -440,10 +469,20 @@ func (m Machine) limitStall(s cost.Stream, procs int) (pw symbolic.Piecewise, bo
 		core = 0
 	}
 	stall := round3((max(core, it.secs) - s.Core.Float64()*m.Unit) / m.Unit)
-	if stall.IsZero() {
+	// The first touches: once, not per iteration.
+	var touch symbolic.Piecewise
+	if t := m.Mem.Touch(procs); t > 0 {
+		per := round3(t / m.Unit)
+		for _, a := range s.Accesses {
+			if a.Fresh != nil && !per.IsZero() {
+				touch = touch.Add(symbolic.Piecewise{Pieces: []symbolic.Piece{{Value: a.Fresh.Scale(per)}}})
+			}
+		}
+	}
+	if stall.IsZero() && len(touch.Pieces) == 0 {
 		return symbolic.Piecewise{}, false, false
 	}
-	return s.Iterations.Scale(symbolic.Const(stall)), it.secs > core, true
+	return s.Iterations.Scale(symbolic.Const(stall)).Add(touch), it.secs > core, true
 }
 
 // constOr is e where it is a constant, else the constant v (a working set

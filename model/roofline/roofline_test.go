@@ -10,6 +10,7 @@ import (
 	"github.com/mkvet/mkvet/model"
 	"github.com/mkvet/mkvet/model/cost"
 	"github.com/mkvet/mkvet/model/roofline"
+	"github.com/mkvet/mkvet/symbolic"
 )
 
 // testMachine is a node with round figures: a 1 ns work unit; L1 of 4 KiB
@@ -258,5 +259,68 @@ func TestGatherHitsNearerLevel(t *testing.T) {
 	shared.Levels[0].Shared = 2
 	if got := shared.TimeAt(model.Gather, 8<<10, 1) * 1e9; math.Abs(got-8) > 1e-9 {
 		t.Errorf("gather past a shared L1: %g ns, want L2's 8", got)
+	}
+}
+
+// TestFirstTouchPriced: the loop that first writes a freshly allocated
+// array pays the machine's first-touch rate on its bytes, once (not per
+// iteration of an enclosing loop); a later loop over the array does not,
+// and a machine without a measured rate prices none.
+func TestFirstTouchPriced(t *testing.T) {
+	const src = `program p
+  integer :: n, i, k
+  double precision, allocatable :: a(:)
+  read *, n
+  allocate (a(n))
+  do i = 1, n
+    a(i) = 0.0d0
+  end do
+  do k = 1, 10
+    do i = 1, n
+      a(i) = a(i) + 1.0d0
+    end do
+  end do
+end program p
+`
+	rep, pt := analyse(t, src, map[string]int64{"n": 100000})
+	loopAt := func(line int) *cost.Node {
+		for _, n := range rep.Nodes {
+			if l, ok := n.Node.(*apt.Loop); ok && l.Span.Start().Line == line {
+				return n
+			}
+		}
+		t.Fatalf("no loop at line %d", line)
+		return nil
+	}
+	m := testMachine()
+	before := m.At(rep, pt)
+	m.Mem.TouchOne, m.Mem.TouchAll = 0.25e-9, 0.5e-9
+	after := m.At(rep, pt)
+	first, later := loopAt(6), loopAt(10)
+	wantSecs := 8 * 100000 * 0.25e-9
+	if got := after.Loops[first].Touch; math.Abs(got-wantSecs) > 1e-12 {
+		t.Errorf("first loop: touch %g s, want %g", got, wantSecs)
+	}
+	if got := after.Loops[first].Stall.Total - before.Loops[first].Stall.Total; math.Abs(got-wantSecs/m.Unit) > 1e-6 {
+		t.Errorf("first loop: stall grew by %g units, want %g", got, wantSecs/m.Unit)
+	}
+	if got := after.Loops[later].Touch; got != 0 {
+		t.Errorf("later loop: touch %g s, want 0", got)
+	}
+	if !after.Loops[first].MemoryBound() {
+		t.Errorf("the zeroing loop is not memory-bound with its first touch")
+	}
+	if before.Loops[first].Touch != 0 {
+		t.Errorf("without a first-touch rate: touch %g s", before.Loops[first].Touch)
+	}
+	// As the sizes grow: the touch once, 8n bytes at 0.25 units a byte.
+	sym := m.Stalls(rep)
+	got, err := sym.Loops[first].Eval(map[string]symbolic.Rat{"n": symbolic.RatInt(1000)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := testMachine().Stalls(rep).Loops[first].Eval(map[string]symbolic.Rat{"n": symbolic.RatInt(1000)})
+	if d := got.Float64() - base.Float64(); math.Abs(d-8*1000*0.25) > 1e-9 {
+		t.Errorf("closed form: the first touch adds %g units at n = 1000, want %g", d, 8*1000*0.25)
 	}
 }

@@ -36,7 +36,13 @@
  *           default weights count in one of its iterations: the seconds of
  *           a work unit on this processor in loops of each kind, the
  *           computation side of the memory model. BYTES is the kernel's
- *           number, 0 to 4.
+ *           number, 0 to 4;
+ *   touch   a loop storing to every element of memory freshly mapped from
+ *           the kernel, then the same loop again: seconds per byte the
+ *           first pass takes beyond the second (the page faults and the
+ *           clearing of each page the first store to it costs, which a
+ *           program pays the first time it writes an array it allocated
+ *           or its static storage).
  * For each size it prints "KERNEL BYTES SECONDS", the best of TRIALS
  * trials, each of enough sweeps to take about 0.1 s.
  */
@@ -44,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define LINE 64
@@ -238,6 +245,43 @@ static double unit(int k, int trials, double *sink)
 	return best / unitWork[k];
 }
 
+/* fill stores v to n doubles: the loop a program initialises an array
+ * with. */
+__attribute__((noipa)) static void fill(double *a, long n, double v)
+{
+	for (long i = 0; i < n; i++)
+		a[i] = v;
+}
+
+/* touch returns the seconds per byte the first pass of fill over bytes
+ * of freshly mapped memory takes beyond a second pass over the same
+ * memory, the best of trials, each over a mapping of its own. */
+static double touch(long bytes, int trials, double *sink)
+{
+	long n = bytes / (long)sizeof(double);
+	double best = -1;
+	for (int t = 0; t < trials; t++) {
+		double *a = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (a == MAP_FAILED)
+			return -1;
+		double t0 = now();
+		fill(a, n, 0.0);
+		double t1 = now();
+		fill(a, n, 1.0);
+		double t2 = now();
+		double dt = ((t1 - t0) - (t2 - t1)) / (double)bytes;
+		*sink += a[n / 2];
+		munmap(a, (size_t)bytes);
+		if (dt < 0)
+			dt = 0;
+		if (best < 0 || dt < best)
+			best = dt;
+	}
+	/* A time of 0 would read as "not measured": the least a first touch
+	 * can add is taken as a picosecond a byte. */
+	return best > 1e-12 ? best : 1e-12;
+}
+
 /* measure runs one kernel over a working set of the given bytes and
  * returns the best time per unit (byte or access) over trials. */
 static double measure(const char *kernel, long bytes, int trials, double *sink)
@@ -245,6 +289,8 @@ static double measure(const char *kernel, long bytes, int trials, double *sink)
 	double best = 0;
 	if (strcmp(kernel, "unit") == 0)
 		return bytes >= 0 && bytes < 5 ? unit((int)bytes, trials, sink) : -2;
+	if (strcmp(kernel, "touch") == 0)
+		return touch(bytes, trials, sink);
 	if (strcmp(kernel, "triad") == 0) {
 		long n = bytes / 24;
 		double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
@@ -391,7 +437,7 @@ static double measure(const char *kernel, long bytes, int trials, double *sink)
 int main(int argc, char **argv)
 {
 	if (argc < 4) {
-		fprintf(stderr, "usage: membench TRIALS triad|move|stride|walk|gather|chase|unit BYTES...\n");
+		fprintf(stderr, "usage: membench TRIALS triad|move|stride|walk|gather|chase|unit|touch BYTES...\n");
 		return 2;
 	}
 	int trials = atoi(argv[1]);
