@@ -740,8 +740,14 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	// otherwise while the body runs.
 	mod := ev.modified(l.Body)
 	// A variable every store of the body sets to the value it holds
-	// already does not change (a run-once flag, once set).
+	// already does not change (a run-once flag, once set). One the body
+	// itself sets otherwise (a counter, a computed value) is not such a
+	// flag, whatever the routines it calls do.
+	varied := ev.variedStores(l.Body)
 	mod = slices.DeleteFunc(mod, func(k string) bool {
+		if varied[k] {
+			return false
+		}
 		c, ok := ev.env.get(k).Single()
 		return ok && ev.env.get(k).arr == nil && ev.storesOnly(l.Body, k, c)
 	})

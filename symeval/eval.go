@@ -289,6 +289,9 @@ type evaluator struct {
 	heap         map[int64]*heapObj
 	heapRoutines map[*apt.Routine]bool
 	hasHeap      int // heapProgram: 0 not yet known, 1 yes, -1 no
+	// armsDecided counts the IFs collectAssigned took only the decided
+	// arms of (decidedArms): a list of nodes with one is not kept.
+	armsDecided int
 	// initialised maps the storage keys of module variables with an
 	// initialiser to their declarations (initialValue).
 	initialised map[string]*apt.Var
@@ -404,10 +407,15 @@ type frame struct {
 	routine *apt.Routine
 	id      string
 	alias   map[string]string // formal name -> key of the actual argument
+	// locals caches the keys of the frame's local variables (key);
+	// assigned the storage lists may assign (collectAssigned), kept
+	// while no IF's arms were decided by values (evaluator.armsDecided).
+	locals   map[string]string
+	assigned map[assignedKey][]string
 	// storage maps an array dummy argument to the first-touch identity of
 	// its actual's array (freshID), where the actual names one.
 	storage map[string]string
-	loops   []*apt.Loop       // the enclosing loops, innermost last
+	loops   []*apt.Loop // the enclosing loops, innermost last
 	// entries are the loops' body domains at the start of an iteration: the
 	// terminal statement of a labelled DO runs on every iteration, also
 	// those that jumped to it.
@@ -806,7 +814,17 @@ func (ev *evaluator) key(name string) string {
 		}
 	}
 	if fr.routine.Kind != apt.KindModule && fr.routine.Scope.Lookup(name) == v {
-		return fr.id + "." + name
+		// A local: its key is built once a frame (a loop run iteration
+		// by iteration asks for it on every reference).
+		k, ok := fr.locals[name]
+		if !ok {
+			k = fr.id + "." + name
+			if fr.locals == nil {
+				fr.locals = map[string]string{}
+			}
+			fr.locals[name] = k
+		}
+		return k
 	}
 	// A module or host variable: one storage for the whole run.
 	k := fmt.Sprintf("g%p.%s", v, name)
@@ -1157,6 +1175,9 @@ func (ev *evaluator) loadFields(k string) map[string]Value {
 func (ev *evaluator) paramName(name string) string {
 	if ev.annotated[name] {
 		return name
+	}
+	if len(ev.paramKeys) == 0 {
+		return ""
 	}
 	return ev.paramKeys[ev.key(name)]
 }

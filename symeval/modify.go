@@ -42,7 +42,63 @@ var ioSets = map[string]bool{
 	"size": true, "nextrec": true, "newunit": true, "recl": true,
 }
 
+// assignedKey names a list of nodes for the memo of collectAssigned: a
+// single node by itself, a longer list by where it lies in memory (a
+// statement list of the APT, or a part of one, lies where the APT keeps
+// it; a list built anew, with a node replaced, lies elsewhere).
+type assignedKey struct {
+	node  apt.Node
+	first *apt.Node
+	n     int
+}
+
+// collectAssigned adds to set the storage keys nodes may assign
+// (collectAssigned1). In a Fortran program the keys of a list of nodes
+// do not change within a call (its aliases and the routines' summaries
+// are fixed), and a loop run iteration by iteration asks for those of
+// the loops inside it on every trip: the frame keeps them, unless an
+// IF's arms were decided by the current values or a store of a constant
+// is left out (skipStore). In C, a
+// component's key follows the pointer's value at the time.
 func (ev *evaluator) collectAssigned(nodes []apt.Node, set map[string]bool) {
+	if len(nodes) == 0 {
+		return
+	}
+	if ev.prog.Notation() != apt.Fortran || ev.constStore != nil {
+		ev.collectAssigned1(nodes, set)
+		return
+	}
+	fr := ev.frame()
+	mk := assignedKey{node: nodes[0], n: 1}
+	if len(nodes) > 1 {
+		mk = assignedKey{first: &nodes[0], n: len(nodes)}
+	}
+	keys, ok := fr.assigned[mk]
+	if !ok {
+		sub := map[string]bool{}
+		decided := ev.armsDecided
+		ev.collectAssigned1(nodes, sub)
+		keys = make([]string, 0, len(sub))
+		for k := range sub {
+			keys = append(keys, k)
+		}
+		// Arms decided by the current values (decidedArms) may be
+		// decided otherwise later: such a list is not kept.
+		if ev.armsDecided == decided {
+			if fr.assigned == nil {
+				fr.assigned = map[assignedKey][]string{}
+			}
+			fr.assigned[mk] = keys
+		}
+	}
+	for _, k := range keys {
+		set[k] = true
+	}
+}
+
+// collectAssigned1 adds to set the storage keys of the variables nodes
+// may assign, through the routines they call.
+func (ev *evaluator) collectAssigned1(nodes []apt.Node, set map[string]bool) {
 	addName := func(name string) {
 		if ev.paramName(name) == "" {
 			set[ev.key(name)] = true
@@ -132,6 +188,7 @@ func (ev *evaluator) collectAssigned(nodes []apt.Node, set map[string]bool) {
 				}
 			case *apt.If:
 				if arms, ok := ev.decidedArms(x, nodes); ok {
+					ev.armsDecided++
 					// Arms decided by values nothing here changes (a
 					// kernel chosen by an input flag): only those taken
 					// assign.
@@ -395,6 +452,41 @@ func (ev *evaluator) storesOnly(nodes []apt.Node, key string, c symbolic.Expr) b
 	set := map[string]bool{}
 	ev.collectAssigned(nodes, set)
 	return !set[key]
+}
+
+// variedStores returns the storage keys of the scalars the statements of
+// nodes (not the routines they call) assign a value other than one
+// integer constant: two constants, or anything not a constant, outside
+// any IF (whose arms collectAssigned may leave out, decidedArms).
+// storesOnly holds for none of them.
+func (ev *evaluator) variedStores(nodes []apt.Node) map[string]bool {
+	consts := map[string]int64{}
+	out := map[string]bool{}
+	for _, n := range nodes {
+		apt.Inspect(n, func(m apt.Node) bool {
+			if _, isIf := m.(*apt.If); isIf {
+				return false
+			}
+			b, ok := m.(*apt.Block)
+			if !ok {
+				return true
+			}
+			for _, s := range b.Stmts {
+				nm, ok := s.Target.(*apt.Name)
+				if !ok || s.Kind != apt.StmtAssign || ev.paramName(nm.Name) != "" {
+					continue
+				}
+				k := ev.key(nm.Name)
+				v, isConst := constInt(s.Value)
+				if c, seen := consts[k]; !isConst || seen && c != v {
+					out[k] = true
+				}
+				consts[k] = v
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // constStore is a store collectAssigned leaves out (storesOnly): an
