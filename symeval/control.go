@@ -1628,6 +1628,19 @@ func (ev *evaluator) stops(body []apt.Node) bool {
 		if rs := ev.callees(n.Callee); len(rs) > 0 {
 			return !slices.ContainsFunc(rs, func(r *apt.Routine) bool { return !ev.alwaysStops(r) })
 		}
+	case *apt.If:
+		// A choice between two ways of failing (C++'s allocation check:
+		// one exception for an impossible length, another for too much
+		// memory): every arm, the default one included, stops.
+		if n.Selector != nil || len(n.Branches) == 0 || n.Branches[len(n.Branches)-1].Cond != nil {
+			return false
+		}
+		for _, b := range n.Branches {
+			if !ev.stops(b.Body) && !ev.jumpsToStop(b.Body) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }
