@@ -104,3 +104,32 @@ func TestNewArrayE2E(t *testing.T) {
 		t.Errorf("allocated %v, want a and b", allocated)
 	}
 }
+
+// TestElseIfE2E: C's else-if ladder is one IF with an arm per test and
+// the final else, as Fortran's ELSE IF writes it (an IF nested in each
+// ELSE would multiply the frequencies of tests on data: 2^k terms for k
+// tests); an ELSE that does more than test keeps its IF inside it.
+func TestElseIfE2E(t *testing.T) {
+	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14")
+	prog, diags := ParseFiles([]string{"testdata/elseif.c"}, Config{})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Errorf("%v", d)
+		}
+	}
+	arms := map[string][]int{}
+	for _, r := range prog.Routines {
+		apt.Inspect(r, func(n apt.Node) bool {
+			if f, ok := n.(*apt.If); ok {
+				arms[r.Name] = append(arms[r.Name], len(f.Branches))
+			}
+			return true
+		})
+	}
+	if got := arms["ladder"]; len(got) != 1 || got[0] != 5 {
+		t.Errorf("ladder: IFs with %v arms, want one IF with 5", got)
+	}
+	if got := arms["nested"]; len(got) != 2 || got[0] != 2 {
+		t.Errorf("nested: IFs with %v arms, want an IF of 2 arms with one inside its else", got)
+	}
+}

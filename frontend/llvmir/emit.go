@@ -178,11 +178,30 @@ func ifNode(p apt.Pos, cond apt.Expr, yes, no []apt.Node) *apt.If {
 		f.Branches = []*apt.Branch{{NodeBase: apt.NodeBase{Span: spanOf(p, no)}, Cond: not(cond), Body: no}}
 	default:
 		f.Branches = []*apt.Branch{{NodeBase: apt.NodeBase{Span: spanOf(p, yes)}, Cond: cond, Body: yes}}
-		if len(no) > 0 {
+		if inner, ok := elseIf(no); ok {
+			// C's else if: the arms of one IF, as Fortran's ELSE IF
+			// writes them, not an IF nested in each ELSE (whose arms'
+			// frequencies would multiply: a ladder of k tests on data
+			// gives 2^k terms, one arm each).
+			f.Branches = append(f.Branches, inner.Branches...)
+		} else if len(no) > 0 {
 			f.Branches = append(f.Branches, &apt.Branch{NodeBase: apt.NodeBase{Span: spanOf(p, no)}, Body: no})
 		}
 	}
 	return f
+}
+
+// elseIf returns the IF an ELSE arm consists of, where it is all the arm
+// does and tests conditions (not a switch).
+func elseIf(no []apt.Node) (*apt.If, bool) {
+	if len(no) != 1 {
+		return nil, false
+	}
+	inner, ok := no[0].(*apt.If)
+	if !ok || inner.Kind != apt.IfBlock || inner.Selector != nil || inner.Label != "" || len(inner.Branches) == 0 {
+		return nil, false
+	}
+	return inner, true
 }
 
 func not(e apt.Expr) apt.Expr {
