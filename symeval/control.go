@@ -307,6 +307,10 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 			ev.cur.conds = append(ev.cur.conds, c)
 			ev.cur.factor = ev.cur.factor.Mul(remaining)
 		}
+		if ev.cur.factor.NumTerms() > maxFactorTerms {
+			ev.cur.factor = ev.neutralFactor(ev.cur.factor)
+			ev.cur.inexact = "under more nested conditions on data than the analysis follows: their frequencies are taken at their defaults"
+		}
 		if f, isConst := ev.cur.factor.Int64(); isConst && f == 0 {
 			// A frequency given as 0 (or the arms before it taken all the
 			// time): the arm does not run at this point. (A domain's zero
@@ -2073,6 +2077,33 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 		fmt.Fprintf(os.Stderr, "probe %s cands %v found %v\n", l.Span.Start(), cands, out)
 	}
 	return out, found
+}
+
+// maxFactorTerms bounds the terms of a path's frequency factor: each
+// test on data nested in another's arm multiplies it by a binomial
+// (1 - f/100 in an ELSE), so that k nested tests give up to 2^k terms,
+// each carried by every count under them (miniAMR's tests on objects
+// inside tests on blocks inside loops: millions).
+const maxFactorTerms = 64
+
+// neutralFactor is the frequency factor f with the frequencies of the
+// tests on data that have no value given taken at their defaults: a
+// number, which the counts under it scale by.
+func (ev *evaluator) neutralFactor(f symbolic.Expr) symbolic.Expr {
+	vals := map[string]symbolic.Rat{}
+	syms := f.Symbols()
+	for _, p := range ev.res.Params {
+		if p.Origin != FromFrequency || p.Default == nil || !slices.Contains(syms, p.Name) {
+			continue
+		}
+		if d, ok := p.Default.Const(); ok {
+			vals[p.Name] = d
+		}
+	}
+	if g, err := f.SubstConst(vals); err == nil {
+		return g
+	}
+	return f
 }
 
 // NeutralFrequency is the default of a branch frequency parameter, in
