@@ -19,15 +19,8 @@ import (
 // formatted "array kind stride reuse linereuse" and sorted.
 func accessesOf(t *testing.T, res *symeval.Result, line int) []string {
 	t.Helper()
-	at := occsWhere(res, func(n apt.Node) bool {
-		l, ok := n.(*apt.Loop)
-		return ok && l.Span.Start().Line == line
-	})
-	if len(at) == 0 {
-		t.Fatalf("no loop at line %d", line)
-	}
 	var out []string
-	for _, a := range at[0].Accesses {
+	for _, a := range loopOccsAt(t, res, line)[0].Accesses {
 		f := func(p interface{ String() string }) string { return p.String() }
 		stride, reuse, lr := "?", "-", "-"
 		if a.StrideKnown {

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symeval"
 )
 
@@ -13,15 +12,8 @@ import (
 // arrays it writes first with their bytes ("a 800"), sorted.
 func freshAt(t *testing.T, res *symeval.Result, line int) []string {
 	t.Helper()
-	at := occsWhere(res, func(n apt.Node) bool {
-		l, ok := n.(*apt.Loop)
-		return ok && l.Span.Start().Line == line
-	})
-	if len(at) == 0 {
-		t.Fatalf("no loop at line %d", line)
-	}
 	var out []string
-	for _, o := range at {
+	for _, o := range loopOccsAt(t, res, line) {
 		for _, a := range o.Accesses {
 			if a.Fresh != nil {
 				out = append(out, fmt.Sprintf("%s %s", a.Array, a.Fresh))

@@ -30,6 +30,20 @@ func occs(res *symeval.Result, id string) []*symeval.Occ {
 	return occsWhere(res, func(n apt.Node) bool { return n.Base().ID == id })
 }
 
+// loopOccsAt returns the occurrences of the loop at the given line, in
+// preorder; it fails t when there is none.
+func loopOccsAt(t *testing.T, res *symeval.Result, line int) []*symeval.Occ {
+	t.Helper()
+	at := occsWhere(res, func(n apt.Node) bool {
+		l, ok := n.(*apt.Loop)
+		return ok && l.Span.Start().Line == line
+	})
+	if len(at) == 0 {
+		t.Fatalf("no loop at line %d", line)
+	}
+	return at
+}
+
 // occsWhere returns the occurrences whose node keep accepts, in preorder.
 func occsWhere(res *symeval.Result, keep func(apt.Node) bool) []*symeval.Occ {
 	var out []*symeval.Occ
