@@ -8,9 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 )
@@ -142,43 +144,55 @@ func Compile(paths []string, cfg Config) (ir []byte, name string, diags []apt.Di
 	if mpiFlags == nil {
 		mpiFlags = mpiCompileFlags()
 	}
-	var units []string
+	// Each file's unit and diagnostics, in the order of paths; the
+	// compilations run side by side (a C++ program's fifteen files took
+	// seconds one after another).
+	units := make([]string, len(paths))
+	perFile := make([][]apt.Diagnostic, len(paths))
+	type job struct {
+		i    int
+		p    string
+		args []string
+		out  string
+	}
+	var jobs []job
 	for i, p := range paths {
+		fd := &perFile[i] // this file's diagnostics
 		src := cfg.redirect(p)
 		if _, err := os.Stat(src); err != nil {
-			diags = append(diags, apt.Diagnostic{Pos: apt.Pos{File: p}, Severity: apt.Error, Msg: "reading " + p + ": " + errText(err)})
+			*fd = append(*fd, apt.Diagnostic{Pos: apt.Pos{File: p}, Severity: apt.Error, Msg: "reading " + p + ": " + errText(err)})
 			continue
 		}
 		if IsIR(p) {
 			src, err := os.ReadFile(src)
 			if err != nil {
-				diags = append(diags, apt.Diagnostic{Pos: apt.Pos{File: p}, Severity: apt.Error, Msg: err.Error()})
+				*fd = append(*fd, apt.Diagnostic{Pos: apt.Pos{File: p}, Severity: apt.Error, Msg: err.Error()})
 				continue
 			}
 			if filepath.Ext(p) == ".bc" {
 				// Bitcode: its text, to take optnone out.
 				text := filepath.Join(dir, fmt.Sprintf("%d-dis.ll", i))
 				if d, ok := run(tool(cfg.Dis, "MKVET_DIS", "llvm-dis-14"), []string{cfg.redirect(p), "-o", text}, p, true); !ok {
-					diags = append(diags, d...)
+					*fd = append(*fd, d...)
 					continue
 				}
 				if src, err = os.ReadFile(text); err != nil {
-					diags = append(diags, apt.Diagnostic{Pos: apt.Pos{File: p}, Severity: apt.Error, Msg: err.Error()})
+					*fd = append(*fd, apt.Diagnostic{Pos: apt.Pos{File: p}, Severity: apt.Error, Msg: err.Error()})
 					continue
 				}
 			}
 			if d, bad := unreadable(p, src); bad {
-				diags = append(diags, d)
+				*fd = append(*fd, d)
 				continue
 			}
 			// IR written at -O0 marks every function optnone, which opt
 			// leaves alone: mem2reg would not run.
 			out := filepath.Join(dir, fmt.Sprintf("%d-input.ll", i))
 			if err := os.WriteFile(out, optnone.ReplaceAll(src, nil), 0o644); err != nil {
-				diags = append(diags, apt.Diagnostic{Pos: apt.Pos{File: p}, Severity: apt.Error, Msg: err.Error()})
+				*fd = append(*fd, apt.Diagnostic{Pos: apt.Pos{File: p}, Severity: apt.Error, Msg: err.Error()})
 				continue
 			}
-			units = append(units, out)
+			units[i] = out
 			continue
 		}
 		out := filepath.Join(dir, fmt.Sprintf("%d-%s.ll", i, strings.TrimSuffix(filepath.Base(p), filepath.Ext(p))))
@@ -202,13 +216,31 @@ func Compile(paths []string, cfg Config) (ir []byte, name string, diags []apt.Di
 		}
 		args = append(args, cfg.Flags...)
 		args = append(args, src, "-o", out)
-		if d, ok := run(clang, args, p, false); !ok {
-			diags = append(diags, d...)
-			continue
-		}
-		keep(cfg.KeepDir, out, filepath.Base(out))
-		units = append(units, out)
+		jobs = append(jobs, job{i, p, args, out})
 	}
+	work := make(chan job)
+	var wg sync.WaitGroup
+	for range min(len(jobs), runtime.NumCPU()) {
+		wg.Go(func() {
+			for j := range work {
+				if d, ok := run(clang, j.args, j.p, false); !ok {
+					perFile[j.i] = append(perFile[j.i], d...)
+					continue
+				}
+				keep(cfg.KeepDir, j.out, filepath.Base(j.out))
+				units[j.i] = j.out
+			}
+		})
+	}
+	for _, j := range jobs {
+		work <- j
+	}
+	close(work)
+	wg.Wait()
+	for _, d := range perFile {
+		diags = append(diags, d...)
+	}
+	units = slices.DeleteFunc(units, func(u string) bool { return u == "" })
 	if hasErrors(diags) || len(units) == 0 {
 		return nil, "", diags
 	}

@@ -1,6 +1,10 @@
 package llvmir
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -131,5 +135,42 @@ func TestElseIfE2E(t *testing.T) {
 	}
 	if got := arms["nested"]; len(got) != 2 || got[0] != 2 {
 		t.Errorf("nested: IFs with %v arms, want an IF of 2 arms with one inside its else", got)
+	}
+}
+
+// TestCompileManyFilesE2E: the files of a program compile side by side;
+// their errors come back in the order the files were given, each at its
+// file:line:col, and a file that compiles is linked with the others.
+func TestCompileManyFilesE2E(t *testing.T) {
+	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14")
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.c": "int a(void) { return 1; }\n",
+		"b.c": "int b(void) { return undeclared_b; }\n",
+		"c.c": "int c(void) { return 2; }\n",
+		"d.c": "int d(void) {\n  return undeclared_d;\n}\n",
+	}
+	var paths []string
+	for _, n := range []string{"a.c", "b.c", "c.c", "d.c"} {
+		p := filepath.Join(dir, n)
+		if err := os.WriteFile(p, []byte(files[n]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	_, _, diags := Compile(paths, Config{})
+	var at []string
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			at = append(at, fmt.Sprintf("%s:%d", filepath.Base(d.Pos.File), d.Pos.Line))
+		}
+	}
+	if want := []string{"b.c:1", "d.c:2"}; !slices.Equal(at, want) {
+		t.Errorf("errors at %v, want %v (%v)", at, want, diags)
+	}
+	ir, _, diags := Compile([]string{paths[0], paths[2]}, Config{})
+	if hasErrors(diags) || !strings.Contains(string(ir), "@a(") || !strings.Contains(string(ir), "@c(") {
+		t.Errorf("a.c and c.c: diagnostics %v, functions in the linked IR: a %v, c %v", diags,
+			strings.Contains(string(ir), "@a("), strings.Contains(string(ir), "@c("))
 	}
 }
