@@ -276,6 +276,10 @@ func (x *fn) build(inst ir.Instruction, ops *apt.Ops) apt.Expr {
 			return unknownExpr("fcmp_" + c.Pred.String())
 		}
 		return &apt.Binary{Op: op, X: x.exprOps(c.X, ops), Y: x.exprOps(c.Y, ops)}
+	case *ir.InstExtractValue:
+		if e, ok := x.overflowPart(c, ops); ok {
+			return e
+		}
 	case *ir.InstSelect:
 		return intrinsic("merge", valueType(c.Typ), x.exprOps(c.ValueTrue, ops), x.exprOps(c.ValueFalse, ops), x.exprOps(c.Cond, ops))
 	case *ir.InstGetElementPtr:
@@ -294,6 +298,53 @@ func (x *fn) build(inst ir.Instruction, ops *apt.Ops) apt.Expr {
 		return x.callExpr(c, ops)
 	}
 	return unknownExpr(strings.ToLower(opName(inst)))
+}
+
+// overflowPart is a part of the result of an arithmetic intrinsic that
+// reports overflow ({value, overflowed}): the operation's value, or the
+// test that its exact value leaves the type's range. C++'s new T[n]
+// computes n*sizeof(T) so and asks for -1 bytes where it overflows: with
+// n known, the test is decided.
+func (x *fn) overflowPart(c *ir.InstExtractValue, ops *apt.Ops) (apt.Expr, bool) {
+	call, ok := c.X.(*ir.InstCall)
+	if !ok || len(c.Indices) != 1 || c.Indices[0] > 1 || len(call.Args) != 2 {
+		return nil, false
+	}
+	it, ok := call.Args[0].Type().(*types.IntType)
+	if !ok || it.BitSize < 2 {
+		return nil, false
+	}
+	name, _ := calleeName(call)
+	var op apt.Op
+	signed := strings.HasPrefix(name, "llvm.s")
+	switch name {
+	case "llvm.umul", "llvm.smul":
+		op = apt.OpMul
+	case "llvm.uadd", "llvm.sadd":
+		op = apt.OpAdd
+	case "llvm.usub", "llvm.ssub":
+		op = apt.OpSub
+	default:
+		return nil, false
+	}
+	val := &apt.Binary{Op: op, X: x.exprOps(call.Args[0], ops), Y: x.exprOps(call.Args[1], ops)}
+	if c.Indices[0] == 0 {
+		if op == apt.OpMul {
+			ops.Muls++
+		} else {
+			ops.Adds++
+		}
+		return val, true
+	}
+	one := big.NewInt(1)
+	lo, hi := new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(one, uint(it.BitSize)), one)
+	if signed {
+		hi = new(big.Int).Sub(new(big.Int).Lsh(one, uint(it.BitSize-1)), one)
+		lo = new(big.Int).Neg(new(big.Int).Lsh(one, uint(it.BitSize-1)))
+	}
+	return &apt.Binary{Op: apt.OpOr,
+		X: &apt.Binary{Op: apt.OpGt, X: val, Y: bigConst(hi)},
+		Y: &apt.Binary{Op: apt.OpLt, X: val, Y: bigConst(lo)}}, true
 }
 
 func opName(inst any) string {
