@@ -172,10 +172,9 @@ end program p
 	}
 }
 
-// An intrinsic of a function reference calls the function once, as the
-// run does: a parser's next-word function inside TRIM consumes one word.
-func TestIntrinsicCallsItsArgumentOnce(t *testing.T) {
-	res := evaluate(t, `module words
+// wordsModule has a function that counts its calls in taken: a parser's
+// next-word function, which consumes a word each time it runs.
+const wordsModule = `module words
   implicit none
   integer :: taken = 0
 contains
@@ -185,7 +184,12 @@ contains
     w = 'abc'
   end function nextword
 end module words
-program p
+`
+
+// An intrinsic of a function reference calls the function once, as the
+// run does: a parser's next-word function inside TRIM consumes one word.
+func TestIntrinsicCallsItsArgumentOnce(t *testing.T) {
+	res := evaluate(t, wordsModule+`program p
   use words
   implicit none
   character(len=8) :: s
@@ -205,17 +209,7 @@ end program p
 // A WRITE to a file the program writes calls a function among its items
 // once, as the run does.
 func TestWriteCallsItsItemsOnce(t *testing.T) {
-	res := evaluate(t, `module words
-  implicit none
-  integer :: taken = 0
-contains
-  function nextword() result(w)
-    character(len=8) :: w
-    taken = taken + 1
-    w = 'abc'
-  end function nextword
-end module words
-program p
+	res := evaluate(t, wordsModule+`program p
   use words
   implicit none
   integer :: i

@@ -43,7 +43,6 @@ var touchedMark = Known(symbolic.Int(-1))
 // a section or an actual argument names, false when it names none.
 func (ev *evaluator) freshID(e apt.Expr) (string, bool) {
 	var name string
-	var key string
 	switch x := e.(type) {
 	case *apt.Name:
 		name = x.Name
@@ -67,7 +66,7 @@ func (ev *evaluator) freshID(e apt.Expr) (string, bool) {
 	if d == nil || !d.IsArray() || d.Param != nil {
 		return "", false
 	}
-	key = ev.key(name)
+	key := ev.key(name)
 	if strings.HasPrefix(key, fr.id+".") {
 		// Storage of this call: the declaration is the array.
 		return fmt.Sprintf("v%p", d), true
@@ -79,20 +78,33 @@ func (ev *evaluator) freshID(e apt.Expr) (string, bool) {
 // identity id has not been written yet, false where it has or where
 // the evaluation cannot tell.
 func (ev *evaluator) freshBytes(id string, x *apt.Index) (symbolic.Expr, bool) {
-	if v, ok := ev.env.lookup(freshKey(id)); ok {
-		e, single := v.Single()
-		if !single {
-			return symbolic.Expr{}, false
-		}
-		if n, isInt := e.Int64(); isInt && n < 0 {
-			return symbolic.Expr{}, false
-		}
-		return e, true
+	if bytes, recorded, fresh := ev.freshState(id); recorded {
+		return bytes, fresh
 	}
 	if !ev.staticArray(id, x) {
 		return symbolic.Expr{}, false
 	}
 	return ev.arrayBytes(x)
+}
+
+// freshState reads the state's record of the array with identity id:
+// recorded is false where there is none (never allocated, or static
+// storage not yet written); fresh, with its bytes, where it has not been
+// written since its allocation. A record with several values (an
+// ALLOCATE in one arm of an IF) is not fresh.
+func (ev *evaluator) freshState(id string) (bytes symbolic.Expr, recorded, fresh bool) {
+	v, ok := ev.env.lookup(freshKey(id))
+	if !ok {
+		return symbolic.Expr{}, false, false
+	}
+	e, single := v.Single()
+	if !single {
+		return symbolic.Expr{}, true, false
+	}
+	if n, isInt := e.Int64(); isInt && n < 0 {
+		return symbolic.Expr{}, true, false
+	}
+	return e, true, true
 }
 
 // staticArray reports whether id is the storage of an array of static
@@ -120,12 +132,8 @@ func (ev *evaluator) allocateFresh(x *apt.Index, dims []bound) {
 	if !ok {
 		return
 	}
-	if v, ok := ev.env.lookup(freshKey(id)); ok {
-		if e, single := v.Single(); !single {
-			return
-		} else if n, isInt := e.Int64(); isInt && n < 0 {
-			return // the allocator's freed block
-		}
+	if _, recorded, fresh := ev.freshState(id); recorded && !fresh {
+		return // written since: the allocator hands the freed block back
 	}
 	size, ok := ev.elemBytes(x.Type)
 	if !ok {
@@ -146,13 +154,6 @@ func (ev *evaluator) allocateFresh(x *apt.Index, dims []bound) {
 // touch notes that the run writes the array e names in a way no loop of
 // the program prices.
 func (ev *evaluator) touch(e apt.Expr) {
-	if _, isIndex := e.(*apt.Index); !isIndex {
-		if _, isName := e.(*apt.Name); !isName {
-			if _, isComp := e.(*apt.Component); !isComp {
-				return
-			}
-		}
-	}
 	if id, ok := ev.freshID(e); ok {
 		ev.env.set(freshKey(id), touchedMark)
 	}

@@ -183,7 +183,7 @@ func TestOverflowIntrinsicsE2E(t *testing.T) {
 	prog, _ := ParseFiles([]string{"testdata/newarr.cpp"}, Config{})
 	ir, _, _ := Compile([]string{"testdata/newarr.cpp"}, Config{})
 	if !strings.Contains(string(ir), "with.overflow") {
-		t.Skip("clang-14 wrote no overflow intrinsic for new[] here: nothing to check")
+		t.Fatal("clang-14 wrote no overflow intrinsic for new[]: the test program no longer exercises the lifting")
 	}
 	apt.Inspect(prog, func(n apt.Node) bool {
 		var es []apt.Expr
