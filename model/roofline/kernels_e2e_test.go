@@ -71,13 +71,12 @@ func (c kernelCase) String() string {
 //
 // An in-cache configuration is the median of five odd sizes around its
 // working set, measured and predicted alike, so that no one size's luck
-// in how its lines fall among the cache's sets decides it. And a
-// configuration whose times differ by more than half from one process to
-// another (spread) is logged, not asserted: inside the second level a
-// walk across planes takes 0.28 ns an access in some processes and 0.40
-// to 0.50 ns in others at the same size on this machine (where the pages
-// land decides whether the processor's prefetching keeps up), and one
-// prediction cannot be both; membench's walk measures the slower.
+// in how its lines fall among the cache's sets decides it. A kernel's
+// time is the mean over its repetitions, as membench's are (a program's
+// loop takes the sum of its runs), the least of three processes: inside
+// the second level a walk across planes runs in two thirds of its usual
+// time in a few repetitions, so the least repetition would measure a rare
+// fast one, which membench's walk does not.
 func TestMemoryTermAgainstKernelsE2E(t *testing.T) {
 	e2e.Require(t, "gfortran")
 	prof := e2e.Machine(t)
@@ -183,11 +182,10 @@ func TestMemoryTermAgainstKernelsE2E(t *testing.T) {
 			c.measured = median(c.least)
 		}
 	}
+	// spread is how much the slowest process's time exceeds the least:
+	// printed, so that a noisy run shows as one.
 	spread := func(c *config) float64 { return c.slowest / slices.Min(c.least) }
-	const maxSpread = 1.5
-	asserted := func(a, b *config) bool {
-		return a.bound && b.bound && spread(a) <= maxSpread && spread(b) <= maxSpread
-	}
+	asserted := func(a, b *config) bool { return a.bound && b.bound }
 	check := func() int {
 		bad := 0
 		for i, a := range rs {
@@ -252,9 +250,6 @@ func TestMemoryTermAgainstKernelsE2E(t *testing.T) {
 			pr, mr := a.predicted/b.predicted, a.measured/b.measured
 			miss := pr/mr - 1
 			mark := "  (logged: compute-bound)"
-			if a.bound && b.bound {
-				mark = fmt.Sprintf("  (logged: times spread over processes by more than %.1fx)", maxSpread)
-			}
 			if asserted(a, b) {
 				mark = ""
 				if math.Abs(miss) > 0.30 {
@@ -267,7 +262,7 @@ func TestMemoryTermAgainstKernelsE2E(t *testing.T) {
 	if bad > 0 {
 		t.Errorf("%d ratios between memory-bound kernels are more than 30%% off the measured ones", bad)
 	}
-	// The rules above may log a pair rather than assert it; a run that
+	// A configuration predicted compute-bound logs its pairs; a run that
 	// asserts none has checked nothing.
 	n := 0
 	for i, a := range rs {
