@@ -29,6 +29,9 @@ var useWitnesses = true
 type witnessSet struct {
 	vars []string
 	pts  [][]int64
+	// evals is how many evaluations of relations its construction's scans
+	// made (at most witnessEvals).
+	evals int
 }
 
 // maxWitnesses bounds the points kept per relation set; witnessAttempts the
@@ -258,12 +261,12 @@ func findWitnesses(rels []Relation) *witnessSet {
 		return w
 	}
 	order := witnessOrder(make([]bool, len(w.vars)), wr)
-	misses := 0
+	misses, evals := 0, witnessEvals
 	for range witnessAttempts {
-		if len(w.pts) == maxWitnesses || misses == witnessMisses {
+		if len(w.pts) == maxWitnesses || misses == witnessMisses || evals <= 0 {
 			break
 		}
-		pt, ok := buildWitness(len(w.vars), order, wr, rng, len(w.pts) == 0 && misses == 0)
+		pt, ok := buildWitness(len(w.vars), order, wr, rng, len(w.pts) == 0 && misses == 0, &evals)
 		if !ok {
 			misses++
 			continue
@@ -271,6 +274,7 @@ func findWitnesses(rels []Relation) *witnessSet {
 		misses = 0
 		w.add(pt)
 	}
+	w.evals = witnessEvals - evals
 	return w
 }
 
@@ -342,7 +346,11 @@ func extendWitnesses(base *witnessSet, rels []Relation, n int) *witnessSet {
 		}
 	}
 	order := witnessOrder(slices.Clone(old), wr)
+	evals := witnessEvals
 	for _, bp := range base.pts {
+		if evals <= 0 {
+			break
+		}
 		pt := make([]int64, len(w.vars))
 		for j, i := range at {
 			pt[i] = bp[j]
@@ -351,13 +359,14 @@ func extendWitnesses(base *witnessSet, rels []Relation, n int) *witnessSet {
 			continue
 		}
 		for range 2 {
-			b := &witnessBuilder{pt: pt, assigned: slices.Clone(old), order: order, wr: wr, rng: rng, budget: witnessBudget}
+			b := &witnessBuilder{pt: pt, assigned: slices.Clone(old), order: order, wr: wr, rng: rng, budget: witnessBudget, evals: &evals}
 			if b.assign(0) && holdsAll(wr, pt) {
 				w.add(slices.Clone(pt))
 				break
 			}
 		}
 	}
+	w.evals = witnessEvals - evals
 	return w
 }
 
@@ -489,9 +498,9 @@ func settlesLinearly(order []int, wr []*witnessRel) bool {
 //
 // The first attempt (low) takes every symbol's least value, the corner where
 // loop nests start.
-func buildWitness(n int, order []int, wr []*witnessRel, rng *rand.Rand, low bool) ([]int64, bool) {
+func buildWitness(n int, order []int, wr []*witnessRel, rng *rand.Rand, low bool, evals *int) ([]int64, bool) {
 	b := &witnessBuilder{pt: make([]int64, n), assigned: make([]bool, n), order: order, wr: wr, rng: rng,
-		low: low, budget: witnessBudget}
+		low: low, budget: witnessBudget, evals: evals}
 	if !b.assign(0) || !holdsAll(wr, b.pt) {
 		return nil, false
 	}
@@ -518,6 +527,17 @@ const (
 	witnessBudget = 24
 )
 
+// witnessEvals bounds the evaluations of relations one witness set's
+// construction makes in its scans (every attempt together). A set of
+// relations with no integer point (a case of a split whose guards
+// contradict each other modulo some period) fails every scan of every
+// attempt, tens of thousands of evaluations, and such cases are most of
+// the cells of a count over a long else-if ladder; a point that exists is
+// found within a few hundred. Past the bound the set keeps the points it
+// has, which changes no answer (see the package comment above), only who
+// answers: the prover's search.
+const witnessEvals = 2048
+
 type witnessBuilder struct {
 	pt       []int64
 	assigned []bool
@@ -526,6 +546,9 @@ type witnessBuilder struct {
 	rng      *rand.Rand
 	low      bool
 	budget   int
+	// evals is what is left of the set's witnessEvals, shared by its
+	// attempts.
+	evals *int
 }
 
 // assign gives values to order[i:], backtracking.
@@ -611,6 +634,10 @@ func (b *witnessBuilder) scan(v int, x, lo, hi int64, other []*witnessRel) bool 
 			b.pt[v] = c
 			all := true
 			for _, r := range other {
+				if *b.evals <= 0 {
+					return false
+				}
+				*b.evals--
 				if ok, _ := r.holds(b.pt); !ok {
 					all = false
 					break

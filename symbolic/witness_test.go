@@ -179,3 +179,51 @@ func TestWitnessEvalAgrees(t *testing.T) {
 		t.Errorf("int64 path took %d of %d expressions with %d undefined points; the test lost its reach", fast, total, undefined)
 	}
 }
+
+// TestWitnessSearchBounded: a set of relations with no integer point fails
+// every scan of every attempt; its construction stops at witnessEvals
+// evaluations, built afresh or extended from a base set, while a feasible
+// set of the same shape still gets its points. The relations are those of
+// a count under an else-if ladder on a code made of parities (10*(a mod 2)
+// + 2*(b mod 2) + (c mod 2) takes 0..3 and 10..13, never 8). Unbounded,
+// the infeasible ones take over 3,000 evaluations; the bound is written
+// here rather than read from witnessEvals, so that raising the constant
+// fails the test.
+func TestWitnessSearchBounded(t *testing.T) {
+	const bound = 2048
+	a, b, c, n, m := Sym("a"), Sym("b"), Sym("c"), Sym("n"), Sym("m")
+	parity := func(x Expr) Expr { return x.Sub(Int(2).Mul(Floor(x.Scale(RatFrac(1, 2))))) }
+	code := Int(10).Mul(parity(a)).Add(Int(2).Mul(parity(b))).Add(parity(c))
+	box := []Relation{Rel(n, ">=", Int(1)), Rel(n, "<=", Int(40)), Rel(m, ">=", Int(1)), Rel(m, "<=", Int(40))}
+	loop := []Relation{Rel(a, ">=", Int(0)), Rel(a, "<=", n), Rel(b, ">=", Int(0)), Rel(b, "<=", m),
+		Rel(c, ">=", Int(0)), Rel(c, "<=", n.Add(m))}
+	for _, tc := range []struct {
+		want     int64
+		feasible bool
+	}{{8, false}, {7, false}, {11, true}, {3, true}} {
+		rels := append(append(append([]Relation{}, box...), loop...), Rel(code, "==", Int(tc.want)))
+		w := findWitnesses(rels)
+		if got := len(w.pts) > 0; got != tc.feasible {
+			t.Errorf("code %d: points found %v, want %v", tc.want, got, tc.feasible)
+		}
+		checkWitnesses(t, w, rels)
+		if w.evals > bound {
+			t.Errorf("code %d: %d evaluations, want at most %d", tc.want, w.evals, bound)
+		}
+		// As a count asks: the parameters' assumptions cloned, a cell's
+		// loops and guard added (extended from the parameters' points,
+		// then built afresh when none extends).
+		ca := NewAssumptions(box...).Clone()
+		ca.Assume(append(append([]Relation{}, loop...), Rel(code, "==", Int(tc.want)))...)
+		ForgetProofs()
+		x := ca.witnesses()
+		if got := len(x.pts) > 0; got != tc.feasible {
+			t.Errorf("code %d in a cell: points found %v, want %v", tc.want, got, tc.feasible)
+		}
+		checkWitnesses(t, x, ca.rels)
+		if x.evals > bound {
+			t.Errorf("code %d in a cell: %d evaluations, want at most %d", tc.want, x.evals, bound)
+		}
+		t.Logf("code %d: %d points in %d evaluations, in a cell %d points in %d", tc.want, len(w.pts), w.evals, len(x.pts), x.evals)
+	}
+}
