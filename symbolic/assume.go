@@ -281,6 +281,10 @@ func (a *Assumptions) proveWithin(r Relation, budget int) Truth {
 		r.Op == GT && r.E.isIntegerValued() && a.byAssumption(r.E.Sub(Int(1))):
 		return True
 	}
+	// A relation on remainders is decided by enumerating them (residue.go).
+	if t, ok := a.byResidues(r); ok {
+		return t
+	}
 	// What the witnesses rule out is not tried (see witness.go): a sound
 	// proof of e >= 0 cannot exist where e < 0 at a point the relations
 	// allow.

@@ -162,8 +162,9 @@ type analysis struct {
 	// rankParts memoizes the partitions of the ranks by sets of those
 	// relations (rankPartition), by their keys.
 	rankParts map[string]*rankPartition
-	// simpMemo holds each domain case as simplifyDomain rewrote it.
-	simpMemo map[string]counting.Formula
+	// simpMemo holds each domain case as simplifyDomain rewrote it, split
+	// by the remainders it tests (residueCases).
+	simpMemo map[string][]counting.Formula
 	// caseCounts holds the counts of countGuardCases by shape (shapeKey).
 	caseCounts map[string]countResult
 	// guardMemo holds the ranks each guard of a count holds at (merge).
@@ -404,23 +405,25 @@ func (an *analysis) countGuardCasesUncached(set *counting.Set, weight *symbolic.
 		// The same cases recur across rank classes and calling
 		// contexts: each is simplified once.
 		k := vkey + counting.FormulaKey(c)
-		sc, ok := an.simpMemo[k]
+		scs, ok := an.simpMemo[k]
 		if !ok {
-			sc = an.simplifyDomain(c, vars)
+			scs = an.residueCases(an.simplifyDomain(c, vars))
 			if an.simpMemo == nil {
-				an.simpMemo = map[string]counting.Formula{}
+				an.simpMemo = map[string][]counting.Formula{}
 			}
-			an.simpMemo[k] = sc
+			an.simpMemo[k] = scs
 		}
-		cs.Cond = sc
-		if isFalse(cs.Cond) {
-			continue
+		for _, sc := range scs {
+			cs.Cond = sc
+			if isFalse(cs.Cond) {
+				continue
+			}
+			pw, err := an.countSet(&cs, weight)
+			if err != nil {
+				return symbolic.Piecewise{}, err
+			}
+			total = total.Add(pw)
 		}
-		pw, err := an.countSet(&cs, weight)
-		if err != nil {
-			return symbolic.Piecewise{}, err
-		}
-		total = total.Add(pw)
 	}
 	return total, nil
 }
@@ -1343,6 +1346,16 @@ func (an *analysis) simplify(f counting.Formula, vars map[string]bool, local *sy
 	switch g := f.(type) {
 	case counting.Rel:
 		r := symbolic.Relation{E: local.Simplify(g.R.E), Op: g.R.Op}
+		// A test of remainders (a parity, a place in a cycle) that the
+		// others of its domain make always true or never true: a
+		// domain's case that cannot hold is left out here, before the
+		// counting engine splits it on every other test.
+		if t, ok := local.ByResidues(r); ok {
+			if t == symbolic.True {
+				return counting.And{}
+			}
+			return counting.Or{}
+		}
 		if r.Op == symbolic.EQ && floorOverVars(r.E, vars) {
 			// floor(x) == r is floor(x) >= r and floor(x) <= r.
 			ge, ok1 := local.Unfloor(symbolic.Relation{E: r.E, Op: symbolic.GE})
