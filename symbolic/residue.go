@@ -390,7 +390,7 @@ func (c residueClause) holds(at map[string]int64) bool {
 // residueEnum gathers the symbols of the clauses it reads, each with one
 // range of remainders.
 type residueEnum struct {
-	rng   func(string) symRange
+	rng func(string) symRange
 	// plain admits relations without floors (over symbols read by value).
 	plain bool
 	lo    map[string]int64
