@@ -2,6 +2,7 @@ package symbolic
 
 import (
 	"slices"
+	"strings"
 )
 
 // Residues: relations that depend on their symbols only through remainders.
@@ -144,15 +145,7 @@ func residueOf(r Relation, rng func(string) symRange, plain bool) (*residueRel, 
 		}
 		out.syms = append(out.syms, s)
 	}
-	slices.SortFunc(out.syms, func(a, b residueSym) int {
-		switch {
-		case a.name < b.name:
-			return -1
-		case a.name > b.name:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out.syms, func(a, b residueSym) int { return strings.Compare(a.name, b.name) })
 	return out, true
 }
 
