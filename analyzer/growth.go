@@ -52,6 +52,17 @@ type growth struct {
 	// has been assumed (the loops of a program share most closed forms).
 	memo     map[string]piecesResult
 	memoSize int
+	// byID holds them by the closed form's storage as well: the program's
+	// work is asked for at every nest, and its key (thousands of pieces
+	// for a program whose counts rest on data) cost more than the rest.
+	// Closed forms are not changed in place once built.
+	byID map[pwID]piecesResult
+}
+
+// pwID identifies a closed form by its storage.
+type pwID struct {
+	first *symbolic.Piece
+	n     int
 }
 
 type piecesResult struct {
@@ -358,6 +369,13 @@ func (g *growth) exprLead(e symbolic.Expr) (o order, coef symbolic.Expr, zero, o
 // are settled first; those on the sizes then by the sign of their leading
 // coefficient; the others (on P and rank) are kept.
 func (g *growth) pieces(pw symbolic.Piecewise) ([]leading, bool) {
+	var id pwID
+	if len(pw.Pieces) > 0 {
+		id = pwID{&pw.Pieces[0], len(pw.Pieces)}
+		if r, ok := g.byID[id]; ok && g.memoSize == len(g.sizes) {
+			return r.out, r.ok
+		}
+	}
 	for _, p := range pw.Pieces {
 		for _, r := range p.Guard {
 			g.noteSizes(r.E)
@@ -366,14 +384,18 @@ func (g *growth) pieces(pw symbolic.Piecewise) ([]leading, bool) {
 	}
 	if g.memo == nil || g.memoSize != len(g.sizes) {
 		g.memo, g.memoSize = map[string]piecesResult{}, len(g.sizes)
+		g.byID = map[pwID]piecesResult{}
 	}
 	key := pw.Key()
-	if r, ok := g.memo[key]; ok {
-		return r.out, r.ok
+	r, ok := g.memo[key]
+	if !ok {
+		r.out, r.ok = g.piecesUncached(pw)
+		g.memo[key] = r
 	}
-	out, ok := g.piecesUncached(pw)
-	g.memo[key] = piecesResult{out, ok}
-	return out, ok
+	if id.first != nil {
+		g.byID[id] = r
+	}
+	return r.out, r.ok
 }
 
 func (g *growth) piecesUncached(pw symbolic.Piecewise) ([]leading, bool) {

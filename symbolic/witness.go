@@ -384,36 +384,51 @@ func holdsAll(wr []*witnessRel, pt []int64) bool {
 // early: next is the var that completes the most relations, then the one
 // that occurs most. It marks them all assigned.
 func forwardOrder(assigned []bool, wr []*witnessRel) []int {
+	// Counted once and kept as vars are assigned: a set of relations over
+	// thousands of parameters (a program whose counts rest on data) made
+	// the scan of every relation for every var, at every step, cubic.
 	n := len(assigned)
+	rels := make([][]int, n) // the relations each var is in
+	open := make([]int, len(wr))
+	done := make([]int, n) // relations whose only unassigned var is v
+	for i, r := range wr {
+		for _, u := range r.uses {
+			if !slices.Contains(rels[u], i) {
+				rels[u] = append(rels[u], i)
+				if !assigned[u] {
+					open[i]++
+				}
+			}
+		}
+	}
+	last := func(i int) int {
+		for _, u := range wr[i].uses {
+			if !assigned[u] {
+				return u
+			}
+		}
+		return -1
+	}
+	for i := range wr {
+		if open[i] == 1 {
+			done[last(i)]++
+		}
+	}
 	var order []int
 	for range n - countTrue(assigned) {
-		best, bestDone, bestOcc := -1, -1, -1
+		best := -1
 		for v := range n {
-			if assigned[v] {
-				continue
-			}
-			done, occ := 0, 0
-			for _, r := range wr {
-				if !slices.Contains(r.uses, v) {
-					continue
-				}
-				occ++
-				complete := true
-				for _, u := range r.uses {
-					if u != v && !assigned[u] {
-						complete = false
-					}
-				}
-				if complete {
-					done++
-				}
-			}
-			if done > bestDone || done == bestDone && occ > bestOcc {
-				best, bestDone, bestOcc = v, done, occ
+			if !assigned[v] && (best < 0 || done[v] > done[best] || done[v] == done[best] && len(rels[v]) > len(rels[best])) {
+				best = v
 			}
 		}
 		assigned[best] = true
 		order = append(order, best)
+		for _, i := range rels[best] {
+			if open[i]--; open[i] == 1 {
+				done[last(i)]++
+			}
+		}
 	}
 	return order
 }

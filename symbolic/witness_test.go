@@ -2,6 +2,7 @@ package symbolic
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -225,5 +226,67 @@ func TestWitnessSearchBounded(t *testing.T) {
 			t.Errorf("code %d in a cell: %d evaluations, want at most %d", tc.want, x.evals, bound)
 		}
 		t.Logf("code %d: %d points in %d evaluations, in a cell %d points in %d", tc.want, len(w.pts), w.evals, len(x.pts), x.evals)
+	}
+}
+
+// TestForwardOrderAgainstScan: the forward order kept by counters is the
+// order the plain scan (every relation for every var at every step) gives,
+// on random sets of relations over random vars, some assigned already.
+func TestForwardOrderAgainstScan(t *testing.T) {
+	scan := func(assigned []bool, wr []*witnessRel) []int {
+		n := len(assigned)
+		var order []int
+		for range n - countTrue(assigned) {
+			best, bestDone, bestOcc := -1, -1, -1
+			for v := range n {
+				if assigned[v] {
+					continue
+				}
+				done, occ := 0, 0
+				for _, r := range wr {
+					if !slices.Contains(r.uses, v) {
+						continue
+					}
+					occ++
+					complete := true
+					for _, u := range r.uses {
+						if u != v && !assigned[u] {
+							complete = false
+						}
+					}
+					if complete {
+						done++
+					}
+				}
+				if done > bestDone || done == bestDone && occ > bestOcc {
+					best, bestDone, bestOcc = v, done, occ
+				}
+			}
+			assigned[best] = true
+			order = append(order, best)
+		}
+		return order
+	}
+	r := rand.New(rand.NewPCG(7, 11))
+	for i := range 2000 {
+		n := 1 + r.IntN(12)
+		var wr []*witnessRel
+		for range r.IntN(15) {
+			var uses []int
+			for range 1 + r.IntN(4) {
+				if u := r.IntN(n); !slices.Contains(uses, u) {
+					uses = append(uses, u)
+				}
+			}
+			wr = append(wr, &witnessRel{uses: uses})
+		}
+		assigned := make([]bool, n)
+		for v := range assigned {
+			assigned[v] = r.IntN(4) == 0
+		}
+		a, b := slices.Clone(assigned), slices.Clone(assigned)
+		if got, want := forwardOrder(a, wr), scan(b, wr); !slices.Equal(got, want) || !slices.Equal(a, b) {
+			t.Fatalf("case %d: forward order %v, the scan's %v", i, got, want)
+		}
 	}
 }

@@ -431,13 +431,29 @@ func (m Machine) Stalls(r *cost.Report) *Symbolic {
 			if len(sum.Pieces) == 0 {
 				continue
 			}
-			out.Loops[n] = out.Loops[n].Add(sum)
-			out.Total = out.Total.Add(sum)
-			out.Inclusive[n.Node] = out.Inclusive[n.Node].Add(sum)
+			// Appended in place: the sums are out's own, and Add copies
+			// its receiver, which made the program's total (thousands of
+			// pieces where the counts rest on data) quadratic to build.
+			grow := func(pw symbolic.Piecewise) symbolic.Piecewise {
+				pw.Pieces = append(pw.Pieces, sum.Pieces...)
+				return pw
+			}
+			out.Loops[n] = grow(out.Loops[n])
+			out.Total = grow(out.Total)
+			out.Inclusive[n.Node] = grow(out.Inclusive[n.Node])
 			for _, e := range ctx.Enclosing {
-				out.Inclusive[e] = out.Inclusive[e].Add(sum)
+				out.Inclusive[e] = grow(out.Inclusive[e])
 			}
 		}
+	}
+	// Clipped, so that a caller's Add copies rather than writes into the
+	// spare capacity another sum shares.
+	out.Total.Pieces = slices.Clip(out.Total.Pieces)
+	for k, v := range out.Loops {
+		out.Loops[k] = symbolic.Piecewise{Pieces: slices.Clip(v.Pieces)}
+	}
+	for k, v := range out.Inclusive {
+		out.Inclusive[k] = symbolic.Piecewise{Pieces: slices.Clip(v.Pieces)}
 	}
 	return out
 }
