@@ -1072,12 +1072,24 @@ const strictTidyPieces = 200
 
 // finish simplifies every closed form under the assumptions and keeps the
 // parameters the counts depend on.
+// keyedPieces bounds the pieces of a closed form finish looks up by its key
+// at a point.
+const keyedPieces = 64
+
 func (an *analysis) finish(res *symeval.Result) {
 	a := an.assume
 	// Many nodes share a closed form (a block and its loop's iterations):
 	// each distinct one is simplified once, with a small proof budget, since
 	// a guard left unsimplified costs only readability.
 	memo := map[string]symbolic.Piecewise{}
+	// byID finds a form met before by its storage, before its key is
+	// written: a routine's work (thousands of pieces where the counts rest
+	// on data) is shared by its calls' nodes.
+	type pwID struct {
+		first *symbolic.Piece
+		n     int
+	}
+	byID := map[pwID]symbolic.Piecewise{}
 	tidyPieces := strictTidyPieces
 	simp := func(pw *symbolic.Piecewise) {
 		*pw = an.merge(*pw) // what accumulate left unmerged
@@ -1086,14 +1098,27 @@ func (an *analysis) finish(res *symeval.Result) {
 			// the same assumptions; there is nothing to merge.
 			return
 		}
+		id := pwID{&pw.Pieces[0], len(pw.Pieces)}
+		if r, ok := byID[id]; ok {
+			*pw = r
+			return
+		}
+		if an.rankwise() && len(pw.Pieces) > keyedPieces {
+			// At a point the simplification is cheaper than the key of
+			// a form this long.
+			*pw = an.simplifyAtPoint(*pw)
+			byID[id] = *pw
+			return
+		}
 		k := pw.Key()
 		if r, ok := memo[k]; ok {
+			byID[id] = r
 			*pw = r
 			return
 		}
 		if an.rankwise() {
 			*pw = an.simplifyAtPoint(*pw)
-			memo[k] = *pw
+			memo[k], byID[id] = *pw, *pw
 			return
 		}
 		if an.strict {
@@ -1103,7 +1128,7 @@ func (an *analysis) finish(res *symeval.Result) {
 			tidyPieces -= len(pw.Pieces)
 		}
 		*pw = pw.SimplifyWithin(a, simplifyBudget)
-		memo[k] = *pw
+		memo[k], byID[id] = *pw, *pw
 	}
 	// The work figures of a strict analysis are read only as shares of
 	// one another; its counts are printed.
