@@ -436,6 +436,17 @@ func (e Expr) Symbols() []string {
 	return e.appendSymbols(make([]string, 0, 4))
 }
 
+// VisitSymbols calls f with the name of each occurrence of a symbol in e
+// (in any term, inside functions too; a name may come more than once). It
+// makes no slice, for callers that gather the symbols of many forms.
+func (e Expr) VisitSymbols(f func(string)) {
+	e.visitAtoms(func(a *atom) {
+		if a.kind == kSym {
+			f(a.name)
+		}
+	})
+}
+
 // appendSymbols appends e's distinct symbols to dst, which must be sorted and
 // distinct, and returns the sorted union. Expressions mention few symbols, so
 // a sorted slice beats a set.

@@ -1137,15 +1137,12 @@ func (an *analysis) finish(res *symeval.Result) {
 		simpWork = func(pw *symbolic.Piecewise) { *pw = an.merge(*pw) }
 	}
 	used := map[string]bool{}
+	use := func(s string) { used[s] = true }
 	note := func(pw symbolic.Piecewise) {
 		for _, p := range pw.Pieces {
-			for _, s := range p.Value.Symbols() {
-				used[s] = true
-			}
+			p.Value.VisitSymbols(use)
 			for _, g := range p.Guard {
-				for _, s := range g.E.Symbols() {
-					used[s] = true
-				}
+				g.E.VisitSymbols(use)
 			}
 		}
 	}
