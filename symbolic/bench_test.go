@@ -1,6 +1,7 @@
 package symbolic
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -117,6 +118,29 @@ func BenchmarkWitnesses(b *testing.B) {
 				w = findWitnesses(a.rels)
 			}
 			b.ReportMetric(float64(len(w.pts)), "points")
+		})
+	}
+}
+
+// BenchmarkForwardOrder orders the vars of relations over many parameters
+// (a program whose counts rest on data: a parameter per value read), each
+// relation over a few of them. The order grows with vars times vars plus
+// the relations' uses; the plain scan grew with vars times vars times
+// relations (TestForwardOrderAgainstScan checks they agree).
+func BenchmarkForwardOrder(b *testing.B) {
+	for _, n := range []int{100, 1000, 4000} {
+		r := rand.New(rand.NewPCG(3, uint64(n)))
+		wr := make([]*witnessRel, n)
+		for i := range wr {
+			wr[i] = &witnessRel{uses: []int{i, r.IntN(n), r.IntN(n)}}
+			if wr[i].uses[1] == i || wr[i].uses[2] == wr[i].uses[1] || wr[i].uses[2] == i {
+				wr[i].uses = wr[i].uses[:1]
+			}
+		}
+		b.Run(fmt.Sprintf("vars=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				forwardOrder(make([]bool, n), wr)
+			}
 		})
 	}
 }
