@@ -45,9 +45,13 @@
 // between x - 1 + 1/D and x, and proves polynomial signs by interval
 // arithmetic and by substituting each symbol from one of its bounds (x = L + x'
 // with x' >= 0) until all coefficients are non-negative. Before any proof it
-// builds a few integer points that satisfy the relations (checked exactly)
-// and tries no proof they contradict, which makes undecidable questions
-// cheap without changing an answer.
+// builds a few integer points that satisfy the relations (checked exactly,
+// within a bounded number of evaluations) and tries no proof they
+// contradict, which makes undecidable questions cheap without changing an
+// answer. A relation whose symbols cancel when each is written as quotient
+// and remainder (10*modulo(c,2) + 2*mod(i,2) == 8: parities, places in a
+// cycle) is decided by enumerating the remainders with the assumptions of
+// the same kind (residue.go), which the bounds on floor cannot do.
 //
 // # Text
 //
