@@ -282,7 +282,7 @@ func (a *Assumptions) proveWithin(r Relation, budget int) Truth {
 		return True
 	}
 	// A relation on remainders is decided by enumerating them (residue.go).
-	if t, ok := a.byResidues(r); ok {
+	if t, ok := a.ByResidues(r); ok {
 		return t
 	}
 	// What the witnesses rule out is not tried (see witness.go): a sound

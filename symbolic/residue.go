@@ -269,59 +269,39 @@ func lcm64(a, b int64) int64 {
 }
 
 // Literal is a relation that must hold (or, Neg, must not) in a clause of
-// ResiduesContradict.
+// ResidueCases.
 type Literal struct {
 	R   Relation
 	Neg bool
 }
 
-// ResiduesContradict reports whether no remainders satisfy every clause
-// (a clause holds when one of its literals does) of those whose relations
-// are all relations on remainders, under a's bounds on the signs of the
-// symbols. The clauses left out are not required, so a contradiction
-// among the others is one of them all: the counting stage drops a
-// domain's case whose tests of a code's parities (an else-if ladder on
-// it, each test false above the taken one) leave it no value.
-func (a *Assumptions) ResiduesContradict(clauses [][]Literal) bool {
-	e := a.residueEnum()
-	e.plain = true
-	var cs []residueClause
-	for _, c := range clauses {
-		if rc, ok := e.clause(c); ok {
-			cs = append(cs, rc)
-		}
-	}
-	sat, _ := e.run(cs, nil)
-	return !sat
-}
-
 // ResidueCases splits the remainders of the clauses made only of
 // relations on remainders (read[i] for clause i) into the combinations
 // that satisfy them all: each case is the relations that fix one
-// combination (x - 2*floor(x/2) == 1, ...; a symbol bound to a few values
-// without floors, x == 3), and the cases partition the points that satisfy
-// those clauses, which they then decide. ok is false when fewer than
-// minRead of the clauses read test values (Tests) or more than maxCases
-// combinations satisfy them. The counting stage counts each case apart
-// where the clauses, tests of a code's parities each split in two by the
-// counting engine, would multiply its cells.
-func (a *Assumptions) ResidueCases(clauses [][]Literal, minRead, maxCases int) (cases [][]Relation, read []bool, ok bool) {
+// combination (x - 2*floor(x/2) == 1, ...; a symbol the assumptions bound
+// to a few values, x == 3), and the cases partition the points that satisfy
+// those clauses, which they then decide. No case means the clauses read
+// contradict each other (and so do all the clauses: the others are only
+// more conditions). tests is how many of the clauses read test remainders
+// (testsRemainders). ok is false when more than maxCases
+// combinations satisfy them, or more than maxResidueCombos are to be tried.
+// The counting stage drops a domain's case that has no value (an else-if
+// ladder on a code of parities, each test false above the taken one) and
+// counts apart each combination where tests of remainders, each split in
+// two by the counting engine, would multiply its cells.
+func (a *Assumptions) ResidueCases(clauses [][]Literal, maxCases int) (cases [][]Relation, read []bool, tests int, ok bool) {
 	e := a.residueEnum()
 	e.plain = true
 	var cs []residueClause
 	read = make([]bool, len(clauses))
-	n := 0
 	for i, c := range clauses {
 		if rc, ok := e.clause(c); ok {
 			cs = append(cs, rc)
 			read[i] = true
-			if Tests(c) {
-				n++
+			if testsRemainders(c) {
+				tests++
 			}
 		}
-	}
-	if n < minRead {
-		return nil, nil, false
 	}
 	names := make([]string, 0, len(e.sym))
 	for name := range e.sym {
@@ -350,20 +330,17 @@ func (a *Assumptions) ResidueCases(clauses [][]Literal, minRead, maxCases int) (
 		return true
 	})
 	if !complete {
-		return nil, nil, false
+		return nil, nil, 0, false
 	}
-	return cases, read, true
+	return cases, read, tests, true
 }
 
-// Tests reports whether a clause tests values rather than bounds them: a
-// remainder, an equation, a relation that must fail or a choice among
-// several. The bounds of a loop index alone are no reason to split.
-func Tests(c []Literal) bool {
-	return len(c) > 1 || slices.ContainsFunc(c, func(l Literal) bool { return l.Neg || l.R.Op == EQ || l.R.E.HasFloor() })
+// testsRemainders reports whether a clause tests remainders: one of its
+// relations has a floor or truncation (a clause over symbols read by value
+// alone, the bounds of a loop index, does not).
+func testsRemainders(c []Literal) bool {
+	return slices.ContainsFunc(c, func(l Literal) bool { return l.R.E.HasFloor() })
 }
-
-// ByResidues is byResidues for callers outside the prover.
-func (a *Assumptions) ByResidues(r Relation) (Truth, bool) { return a.byResidues(r) }
 
 // residueClause is a clause of residue relations; neg[i] negates rels[i].
 type residueClause struct {
@@ -386,9 +363,7 @@ type residueEnum struct {
 	rng func(string) symRange
 	// plain admits relations without floors (over symbols read by value).
 	plain bool
-	lo    map[string]int64
-	width map[string]int64
-	sym   map[string]residueSym // how each symbol was read
+	sym   map[string]residueSym // how each symbol was read: its remainders
 }
 
 func (a *Assumptions) residueEnum() *residueEnum {
@@ -410,7 +385,7 @@ func (a *Assumptions) residueEnum() *residueEnum {
 		}
 		return r
 	}
-	return &residueEnum{rng: rng, lo: map[string]int64{}, width: map[string]int64{}, sym: map[string]residueSym{}}
+	return &residueEnum{rng: rng, sym: map[string]residueSym{}}
 }
 
 // symRange is the integer range the assumptions bound a symbol to, where
@@ -425,70 +400,62 @@ type symRange struct {
 const maxValueRange = 16
 
 // clause reads c; ok is false when one of its relations is not on
-// remainders or reads a symbol with another range than before.
+// remainders or reads a symbol otherwise than before (another range, or
+// period, or kind). Only a clause read whole records its symbols.
 func (e *residueEnum) clause(c []Literal) (residueClause, bool) {
 	var out residueClause
+	seen := map[string]residueSym{}
 	for _, l := range c {
 		r, ok := residueOf(l.R, e.rng, e.plain)
 		if !ok {
 			return residueClause{}, false
 		}
 		for _, s := range r.syms {
-			if lo, ok := e.lo[s.name]; ok && (lo != s.lo || e.width[s.name] != int64(len(s.val))) {
+			before, ok := e.sym[s.name]
+			if !ok {
+				before, ok = seen[s.name]
+			}
+			if ok && (before.lo != s.lo || len(before.val) != len(s.val) || before.trunc != s.trunc || before.period != s.period) {
 				return residueClause{}, false
 			}
-		}
-		for _, s := range r.syms {
-			if _, ok := e.sym[s.name]; ok && (e.sym[s.name].trunc != s.trunc || e.sym[s.name].period != s.period) {
-				return residueClause{}, false
-			}
-		}
-		for _, s := range r.syms {
-			e.lo[s.name], e.width[s.name], e.sym[s.name] = s.lo, int64(len(s.val)), s
+			seen[s.name] = s
 		}
 		out.rels = append(out.rels, r)
 		out.neg = append(out.neg, l.Neg)
 	}
+	for name, s := range seen {
+		e.sym[name] = s
+	}
 	return out, len(out.rels) > 0
 }
 
-// run enumerates the remainders of the clauses' symbols: sat reports
-// whether some satisfy every clause, and, of those, whether goal held at
-// some (sawTrue) and failed at some (sawFalse). ok is false when there are
-// more than maxResidueCombos.
-func (e *residueEnum) run(cs []residueClause, goal *residueRel) (sat bool, seen [2]bool) {
-	sat, seen, _ = e.visit(cs, goal, nil)
-	return sat, seen
-}
-
-// visit is run that also calls each with the remainders of every
-// satisfying combination (goal nil), until each returns false; complete
-// is false when it stopped early or the combinations were too many.
+// visit enumerates the remainders of the clauses' symbols. sat reports
+// whether some satisfy every clause; of those, seen[1] whether goal held
+// at some and seen[0] whether it failed at some, and each is called with
+// every one until it returns false. complete is false when it stopped
+// early (goal seen both ways, each false) or the combinations were more
+// than maxResidueCombos.
 func (e *residueEnum) visit(cs []residueClause, goal *residueRel, each func(at map[string]int64) bool) (sat bool, seen [2]bool, complete bool) {
-	names := make([]string, 0, len(e.lo))
+	names := make([]string, 0, len(e.sym))
 	combos := int64(1)
-	for n, w := range e.width {
+	for n, s := range e.sym {
 		names = append(names, n)
-		if combos *= w; combos > maxResidueCombos {
+		if combos *= int64(len(s.val)); combos > maxResidueCombos {
 			return true, [2]bool{true, true}, false
 		}
 	}
 	slices.Sort(names)
 	at := make(map[string]int64, len(names))
 	for _, n := range names {
-		at[n] = e.lo[n]
+		at[n] = e.sym[n].lo
 	}
 	for range combos {
 		if !slices.ContainsFunc(cs, func(c residueClause) bool { return !c.holds(at) }) {
 			sat = true
-			switch {
-			case each != nil:
-				if !each(at) {
-					return true, seen, false
-				}
-			case goal == nil:
-				return true, seen, true
-			default:
+			if each != nil && !each(at) {
+				return true, seen, false
+			}
+			if goal != nil {
 				seen[boolIndex(goal.holds(at))] = true
 				if seen[0] && seen[1] {
 					return true, seen, false
@@ -497,23 +464,24 @@ func (e *residueEnum) visit(cs []residueClause, goal *residueRel, each func(at m
 		}
 		// The next remainders, the last name fastest.
 		for i := len(names) - 1; i >= 0; i-- {
-			n := names[i]
-			if at[n]++; at[n] < e.lo[n]+e.width[n] {
+			s := e.sym[names[i]]
+			if at[s.name]++; at[s.name] < s.lo+int64(len(s.val)) {
 				break
 			}
-			at[n] = e.lo[n]
+			at[s.name] = s.lo
 		}
 	}
 	return sat, seen, true
 }
 
-// byResidues decides r from the remainders of its symbols where r is a
-// relation on remainders: False when no remainders satisfy r and the
+// ByResidues decides r from the remainders of its symbols where r is a
+// relation on remainders (the prover asks first; the counting stage asks of
+// a domain's relations on its variables): False when no remainders satisfy r and the
 // assumptions on remainders (a contradiction among the assumptions
 // included, where every answer holds vacuously), True when every
 // remainders satisfying the assumptions satisfy r. ok is false when it
 // cannot tell.
-func (a *Assumptions) byResidues(r Relation) (Truth, bool) {
+func (a *Assumptions) ByResidues(r Relation) (Truth, bool) {
 	e := a.residueEnum()
 	goal, ok := e.clause([]Literal{{R: r}})
 	if !ok {
@@ -527,7 +495,7 @@ func (a *Assumptions) byResidues(r Relation) (Truth, bool) {
 			}
 		}
 	}
-	_, seen := e.run(cs, goal.rels[0])
+	_, seen, _ := e.visit(cs, goal.rels[0], nil)
 	switch {
 	case !seen[1]:
 		return False, true

@@ -10,8 +10,8 @@ import (
 // of x/d, y/d), z in 0..3 (bounded by the assumptions, read by value). On
 // random relations and assumptions, byResidues' False means no point of
 // the box satisfies the assumptions and the relation, its True that every
-// point satisfying the assumptions satisfies it; ResiduesContradict means
-// no point satisfies the clauses; ResidueCases' cases hold at exactly one
+// point satisfying the assumptions satisfies it; ResidueCases' having no
+// case means no point satisfies the clauses; its cases hold at exactly one
 // each point satisfying the clauses they read, and at none of the others.
 func TestResiduesAgainstEnumeration(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 53))
@@ -58,7 +58,7 @@ func TestResiduesAgainstEnumeration(t *testing.T) {
 		}
 		a := NewAssumptions(ctx...)
 		r := rel()
-		if got, ok := a.byResidues(r); ok {
+		if got, ok := a.ByResidues(r); ok {
 			decided++
 			for _, pt := range pts {
 				in := true
@@ -91,7 +91,11 @@ func TestResiduesAgainstEnumeration(t *testing.T) {
 			}
 			return false
 		}
-		if b.ResiduesContradict(clauses) {
+		cases, read, _, ok := b.ResidueCases(clauses, 64)
+		if !ok {
+			continue
+		}
+		if len(cases) == 0 {
 			contradicted++
 			for _, pt := range pts {
 				all := true
@@ -102,10 +106,6 @@ func TestResiduesAgainstEnumeration(t *testing.T) {
 					t.Fatalf("case %d: clauses %v said contradictory, hold at %v", i, clauses, pt)
 				}
 			}
-		}
-		cases, read, ok := b.ResidueCases(clauses, 1, 64)
-		if !ok {
-			continue
 		}
 		split++
 		for _, pt := range pts {

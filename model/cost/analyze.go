@@ -1082,14 +1082,6 @@ func (an *analysis) finish(res *symeval.Result) {
 	// each distinct one is simplified once, with a small proof budget, since
 	// a guard left unsimplified costs only readability.
 	memo := map[string]symbolic.Piecewise{}
-	// byID finds a form met before by its storage, before its key is
-	// written: a routine's work (thousands of pieces where the counts rest
-	// on data) is shared by its calls' nodes.
-	type pwID struct {
-		first *symbolic.Piece
-		n     int
-	}
-	byID := map[pwID]symbolic.Piecewise{}
 	tidyPieces := strictTidyPieces
 	simp := func(pw *symbolic.Piecewise) {
 		*pw = an.merge(*pw) // what accumulate left unmerged
@@ -1098,27 +1090,20 @@ func (an *analysis) finish(res *symeval.Result) {
 			// the same assumptions; there is nothing to merge.
 			return
 		}
-		id := pwID{&pw.Pieces[0], len(pw.Pieces)}
-		if r, ok := byID[id]; ok {
-			*pw = r
-			return
-		}
 		if an.rankwise() && len(pw.Pieces) > keyedPieces {
 			// At a point the simplification is cheaper than the key of
 			// a form this long.
 			*pw = an.simplifyAtPoint(*pw)
-			byID[id] = *pw
 			return
 		}
 		k := pw.Key()
 		if r, ok := memo[k]; ok {
-			byID[id] = r
 			*pw = r
 			return
 		}
 		if an.rankwise() {
 			*pw = an.simplifyAtPoint(*pw)
-			memo[k], byID[id] = *pw, *pw
+			memo[k] = *pw
 			return
 		}
 		if an.strict {
@@ -1128,7 +1113,7 @@ func (an *analysis) finish(res *symeval.Result) {
 			tidyPieces -= len(pw.Pieces)
 		}
 		*pw = pw.SimplifyWithin(a, simplifyBudget)
-		memo[k], byID[id] = *pw, *pw
+		memo[k] = *pw
 	}
 	// The work figures of a strict analysis are read only as shares of
 	// one another; its counts are printed.

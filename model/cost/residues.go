@@ -79,10 +79,10 @@ func residueClauses(items counting.And) (clauses [][]symbolic.Literal, of [][]in
 }
 
 // residueCases returns f, a case simplifyDomain made, as the cases of the
-// combinations of remainders its tests of remainders allow: none when
-// they contradict each other, f itself when it has fewer than
-// minResidueTests of them or they allow more than maxResidueCases
-// combinations. Each case holds f's other items and the relations that fix
+// combinations of remainders its tests of remainders allow
+// (symbolic.Assumptions.ResidueCases): none when they contradict each
+// other, f itself when it has fewer than minResidueTests of them or they
+// allow more than maxResidueCases combinations. Each case holds f's other items and the relations that fix
 // its remainders; the cases partition f's points.
 func (an *analysis) residueCases(f counting.Formula) []counting.Formula {
 	items, ok := f.(counting.And)
@@ -90,26 +90,20 @@ func (an *analysis) residueCases(f counting.Formula) []counting.Formula {
 		return []counting.Formula{f}
 	}
 	clauses, of := residueClauses(items)
-	// Only tests of remainders: a symbol's values alone (k /= 51) the
-	// engine splits as cheaply, and the closed forms keep their ranges.
-	n := 0
-	for _, c := range clauses {
-		if symbolic.Tests(c) && slices.ContainsFunc(c, func(l symbolic.Literal) bool { return l.R.E.HasFloor() }) {
-			n++
-		}
-	}
-	if n < minResidueTests {
+	if !slices.ContainsFunc(clauses, func(c []symbolic.Literal) bool {
+		return slices.ContainsFunc(c, func(l symbolic.Literal) bool { return l.R.E.HasFloor() })
+	}) {
 		return []counting.Formula{f}
 	}
-	// The signs of the symbols (a truncation's remainder takes its
-	// symbol's) from the assumptions and the case's own bounds.
+	// The signs and ranges of the symbols (a truncation's remainder takes
+	// its symbol's sign) from the assumptions and the case's own bounds.
 	local := an.assume.Clone()
 	local.Assume(topRels(f)...)
-	if local.ResiduesContradict(clauses) {
+	cases, read, tests, ok := local.ResidueCases(clauses, maxResidueCases)
+	switch {
+	case ok && len(cases) == 0:
 		return nil
-	}
-	cases, read, ok := local.ResidueCases(clauses, minResidueTests, maxResidueCases)
-	if !ok {
+	case !ok || tests < minResidueTests:
 		return []counting.Formula{f}
 	}
 	var rest counting.And

@@ -431,8 +431,9 @@ func (m Machine) Stalls(r *cost.Report) *Symbolic {
 			if len(sum.Pieces) == 0 {
 				continue
 			}
-			// Appended in place: the sums are out's own, and Add copies
-			// its receiver, which made the program's total (thousands of
+			// Appended in place: the sums are out's own (each grows its
+			// own array; Add, which callers use, clips its receiver), and
+			// Add copies, which made the program's total (thousands of
 			// pieces where the counts rest on data) quadratic to build.
 			grow := func(pw symbolic.Piecewise) symbolic.Piecewise {
 				pw.Pieces = append(pw.Pieces, sum.Pieces...)
@@ -445,15 +446,6 @@ func (m Machine) Stalls(r *cost.Report) *Symbolic {
 				out.Inclusive[e] = grow(out.Inclusive[e])
 			}
 		}
-	}
-	// Clipped, so that a caller's Add copies rather than writes into the
-	// spare capacity another sum shares.
-	out.Total.Pieces = slices.Clip(out.Total.Pieces)
-	for k, v := range out.Loops {
-		out.Loops[k] = symbolic.Piecewise{Pieces: slices.Clip(v.Pieces)}
-	}
-	for k, v := range out.Inclusive {
-		out.Inclusive[k] = symbolic.Piecewise{Pieces: slices.Clip(v.Pieces)}
 	}
 	return out
 }
