@@ -52,6 +52,9 @@ func (ev *evaluator) cond(e apt.Expr) (counting.Formula, bool) {
 			if apt.TypeOf(x.X).Base == apt.TypeCharacter || apt.TypeOf(x.Y).Base == apt.TypeCharacter {
 				return charRelation(ev.value(x.X), ev.value(x.Y), x.Op)
 			}
+			if f, ok := ev.sameArray(x); ok {
+				return f, true
+			}
 			xv, yv := ev.value(x.X), ev.value(x.Y) // once: a function in them runs once
 			if f, ok := commRelation(xv, yv, x.Op); ok {
 				return f, true

@@ -389,6 +389,9 @@ type evaluator struct {
 	// rankSets memoizes the ranks conditions on the rank alone hold at,
 	// at a point (rankAlts).
 	rankSets map[string][]bool
+	// repointedDecls are the arrays the program assigns as a whole
+	// (repointed).
+	repointedDecls map[*apt.Var]bool
 	// rankReads memoizes readOffsetByRank by array state and offset.
 	rankReads  map[rankRead][]Alt
 	afterLoops map[string]*unknown
@@ -415,7 +418,10 @@ type frame struct {
 	// storage maps an array dummy argument to the first-touch identity of
 	// its actual's array (freshID), where the actual names one.
 	storage map[string]string
-	loops   []*apt.Loop // the enclosing loops, innermost last
+	// sharedStorage marks array dummies bound to an actual whose storage
+	// may be another name's (arrayIdentity).
+	sharedStorage map[string]bool
+	loops         []*apt.Loop // the enclosing loops, innermost last
 	// entries are the loops' body domains at the start of an iteration: the
 	// terminal statement of a labelled DO runs on every iteration, also
 	// those that jumped to it.
@@ -922,6 +928,16 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 		}
 		if k, ok := ev.refKey(a); ok {
 			fr.alias[formal] = k
+			if nm, isName := a.(*apt.Name); isName {
+				if d := r.Scope.Lookup(formal); d != nil && d.IsArray() {
+					if _, definite, ok := ev.arrayIdentity(nm.Name); !ok || !definite {
+						if fr.sharedStorage == nil {
+							fr.sharedStorage = map[string]bool{}
+						}
+						fr.sharedStorage[formal] = true
+					}
+				}
+			}
 			if nm, isName := a.(*apt.Name); isName && !nm.Array {
 				// A variable still at its initial value (a module's
 				// integer :: iunit = 10) holds it in its storage, where

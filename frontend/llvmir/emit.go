@@ -91,7 +91,7 @@ func (x *fn) seq(l *loop, b, stop int, arm bool) []apt.Node {
 			node, next := x.branch(l, b, stop, arm, []int{tt, ft}, func(arms [][]apt.Node) *apt.If {
 				return ifNode(x.posOf(t), cond, arms[0], arms[1])
 			})
-			out = append(out, node...)
+			out = append(out, guard(node)...)
 			if next < 0 {
 				return out
 			}
@@ -189,6 +189,50 @@ func ifNode(p apt.Pos, cond apt.Expr, yes, no []apt.Node) *apt.If {
 		}
 	}
 	return f
+}
+
+// guard writes IF (c) THEN A ELSE B END IF, where B always leaves the
+// loop or the routine (EXIT, RETURN, STOP) and A does not (it may end in
+// CYCLE), as IF (.not. c) B followed by A
+// (and the same with the arms' roles swapped). The run is the same, but A
+// is no longer under the test: an exit on data the evaluation cannot see
+// is then an early exit, taken as never taken and said so, not a
+// frequency that weights everything after it (clang writes the rest of a
+// loop body, or of a function after an error return, inside the arm).
+func guard(nodes []apt.Node) []apt.Node {
+	if len(nodes) != 1 {
+		return nodes
+	}
+	f, ok := nodes[0].(*apt.If)
+	if !ok || f.Kind != apt.IfBlock || len(f.Branches) != 2 || f.Branches[0].Cond == nil || f.Branches[1].Cond != nil {
+		return nodes
+	}
+	yes, no := f.Branches[0], f.Branches[1]
+	switch {
+	case leavesArm(no.Body) && !leavesArm(yes.Body):
+		no.Cond = not(yes.Cond)
+		f.Branches = []*apt.Branch{no}
+		f.Span = no.Span
+		return append([]apt.Node{f}, yes.Body...)
+	case leavesArm(yes.Body) && !leavesArm(no.Body):
+		f.Branches = []*apt.Branch{yes}
+		f.Span = yes.Span
+		return append([]apt.Node{f}, no.Body...)
+	}
+	return nodes
+}
+
+// leavesArm reports whether a statement list always leaves its loop or
+// routine.
+func leavesArm(body []apt.Node) bool {
+	if len(body) == 0 {
+		return false
+	}
+	switch body[len(body)-1].(type) {
+	case *apt.Exit, *apt.Return, *apt.Stop:
+		return true
+	}
+	return false
 }
 
 // elseIf returns the IF an ELSE arm consists of, where it is all the arm

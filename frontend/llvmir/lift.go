@@ -138,7 +138,7 @@ func (l *lifter) function(f *ir.Func) (r *apt.Routine) {
 		x.declare(name, valueType(f.Sig.RetType), nil)
 	}
 	l.sites = append(l.sites, Site{Node: x.r, Func: f})
-	x.g = newGraph(f)
+	x.g = threadShortCircuits(f)
 	if x.g.irreducible {
 		x.r.Body = []apt.Node{x.unknown(x.r.Span.Start(), "function "+name,
 			"irreducible control flow (a goto into a loop) is not modelled; the function's cost is unknown")}

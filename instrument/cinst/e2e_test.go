@@ -37,6 +37,8 @@ var cCases = []cCase{
 	{"graph.c", []string{"n", "len"}, [][]int64{{5, 10}, {13, 7}, {22, 3}}, nil},
 	{"pattern.c", []string{"n"}, [][]int64{{7}, {64}}, [][]string{{"ring"}, {"all"}, {"none"}}},
 	{"config.c", []string{"nx", "steps", "chunk"}, [][]int64{{10, 3, 5}, {37, 2, 64}, {101, 5, 1}}, nil},
+	{"shortcircuit.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil},
+	{"aliasing.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil},
 }
 
 // TestCCountsMatchStaticE2E compiles each C test program through the
