@@ -3,7 +3,6 @@ package instrument_test
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -52,10 +51,17 @@ var cloverPs = []int{1, 2, 4}
 // a larger deck, times every loop nest and checks MK1001 against them
 // (cloverHotNests).
 func TestCloverLeafCountsMatchRunsE2E(t *testing.T) {
-	dir := corpora.Dir(t)
 	e2e.Require(t, "mpif90", "mpicc", "mpirun")
 	start := time.Now()
-	clover, err := corpora.NewCloverLeaf(t, dir, t.TempDir())
+	cl, err := corpora.Find("cloverleaf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clover, err := corpora.Open(t, cl, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := clover.Sources()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,33 +69,27 @@ func TestCloverLeafCountsMatchRunsE2E(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog, diags := fortran.ParseFiles(clover.Files, fortran.Config{})
+	prog, diags := fortran.ParseFiles(files, fortran.Config{})
 	for _, d := range diags {
 		if d.Severity == apt.Error {
 			t.Fatalf("CloverLeaf: parse: %v", d)
 		}
 	}
-	// The flags of the Makefile's GNU configuration (FLAGS_GNU, CFLAGS_GNU)
-	// without OpenMP: the counters are not atomic, and the instrumentation
-	// puts a nest's probes between an OpenMP loop directive and its DO, which
-	// the directive's rules forbid; without -fopenmp the directives are
+	// The manifest's build with counters has the flags of the Makefile's
+	// GNU configuration (FLAGS_GNU, CFLAGS_GNU) without OpenMP: the
+	// counters are not atomic, and the instrumentation puts a nest's
+	// probes between an OpenMP loop directive and its DO, which the
+	// directive's rules forbid; without -fopenmp the directives are
 	// comments. The C kernels and timer are compiled as c_lover does and
 	// linked into every build.
-	const flags = "-O3 -march=native -funroll-loops"
-	var objs []string
-	for _, c := range clover.CFiles {
-		obj := filepath.Join(clover.Dir, strings.TrimSuffix(filepath.Base(c), ".c")+".o")
-		cmd := exec.Command("mpicc", append(strings.Fields(flags), "-c", c, "-o", obj)...)
-		cmd.Dir = clover.Dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("mpicc %s: %v\n%s", c, err, out)
-		}
-		objs = append(objs, obj)
+	build, err := clover.CountersBuild()
+	if err != nil {
+		t.Fatal(err)
 	}
 	cfg := &sweep.Config{
-		Prog: prog, Files: clover.Files,
+		Prog: prog, Files: files,
 		Options: instrument.Options{BodyCounters: true, NestTimers: true},
-		Build:   "mpif90 " + flags + " {srcs} " + strings.Join(objs, " ") + " -o {exe}", Launcher: e2e.MPILauncher,
+		Build:   build, Launcher: e2e.MPILauncher,
 		Dir: t.TempDir(), Timeout: 2 * time.Minute, Env: e2e.MPIEnv(),
 	}
 	b, err := cfg.Compile(nil)
@@ -106,7 +106,7 @@ func TestCloverLeafCountsMatchRunsE2E(t *testing.T) {
 
 // writeCloverDeck writes the oracle's deck, InputDecks/clover.in with
 // cloverDeck's values, as clover.in in the build copy and returns it.
-func writeCloverDeck(c *corpora.Clover) ([]byte, error) {
+func writeCloverDeck(c *corpora.Copy) ([]byte, error) {
 	deck, err := c.Deck(cloverDeck)
 	if err != nil {
 		return nil, err
@@ -196,7 +196,7 @@ var cloverHotDeck = map[string]string{"x_cells": "480", "y_cells": "480", "end_s
 
 // cloverHotNests checks MK1001 against the measured time per loop nest of
 // the instrumented build (hotNests) on cloverHotDeck at each P.
-func cloverHotNests(t *testing.T, clover *corpora.Clover, cfg *sweep.Config, b *sweep.Build, prog *apt.Program) {
+func cloverHotNests(t *testing.T, clover *corpora.Copy, cfg *sweep.Config, b *sweep.Build, prog *apt.Program) {
 	t.Helper()
 	deck, err := clover.Deck(cloverHotDeck)
 	if err != nil {

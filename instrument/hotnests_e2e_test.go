@@ -2,7 +2,6 @@ package instrument_test
 
 import (
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -16,16 +15,6 @@ import (
 	"github.com/mkvet/mkvet/model/cost"
 )
 
-// npb34Cases are the NPB 3.4 benchmarks of the hot-nest oracle with the
-// process counts each runs on (BT and SP: squares).
-var npb34Cases = []struct {
-	bench string
-	ps    []int
-}{
-	{"LU", []int{1, 2, 4}}, {"CG", []int{1, 2, 4}}, {"MG", []int{1, 2, 4}}, {"FT", []int{1, 2, 4}},
-	{"BT", []int{1, 4}}, {"SP", []int{1, 4}},
-}
-
 // TestNPB34HotNestsE2E is the hot-nest oracle (issue 47) on NPB 3.4, the
 // Fortran 90 version nobody tuned mkvet for: each benchmark at class S,
 // configured by its own setparams (which takes no process count: the
@@ -38,35 +27,46 @@ var npb34Cases = []struct {
 func TestNPB34HotNestsE2E(t *testing.T) {
 	dir := corpora.Dir(t)
 	e2e.Require(t, "mpif90", "mpirun", "cc")
-	npb, err := corpora.NewNPB34(dir, t.TempDir())
+	npb, err := corpora.NewTree(t, dir, "NPB3.4-MPI", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The Fortran benchmarks at the process counts each runs on (BT and
+	// SP: squares).
+	benches, err := corpora.Select(func(p corpora.Program) bool { return p.Folder == "NPB3.4-MPI" && p.Language == "fortran" })
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	for _, c := range npb34Cases {
-		t.Run(c.bench, func(t *testing.T) {
-			files, inc, err := npb.Configure(c.bench, 0, "S")
+	for _, bp := range benches {
+		c, err := npb.Program(bp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bench := c.Bench()
+		t.Run(bench, func(t *testing.T) {
+			files, inc, err := c.Configured(c.P, "S")
 			if err != nil {
 				t.Fatal(err)
 			}
 			prog, diags := fortran.ParseFiles(files, fortran.Config{IncludeDirs: []string{inc}})
 			for _, d := range diags {
 				if d.Severity == apt.Error {
-					t.Fatalf("%s: parse: %v", c.bench, d)
+					t.Fatalf("%s: parse: %v", bench, d)
 				}
 			}
 			cfg := &sweep.Config{
 				Prog: prog, Files: files,
 				Options: instrument.Options{BodyCounters: true, NestTimers: true, IncludeDirs: []string{inc}},
-				Build:   "mpif90 -O1 -fallow-argument-mismatch {srcs} -o {exe}", Launcher: e2e.MPILauncher,
+				Build:   c.Counters.Build, Launcher: e2e.MPILauncher,
 				Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(),
 			}
 			b, err := cfg.Compile(nil)
 			if err != nil {
-				t.Fatalf("%s: %v", c.bench, err)
+				t.Fatalf("%s: %v", bench, err)
 			}
-			for _, p := range c.ps {
-				hotNestsAt(t, "NPB3.4 "+c.bench, p, prog, cfg, b, nil)
+			for _, p := range c.Procs {
+				hotNestsAt(t, "NPB3.4 "+bench, p, prog, cfg, b, nil)
 			}
 		})
 	}
@@ -121,11 +121,6 @@ func hotNestsAt(t *testing.T, label string, p int, prog *apt.Program, cfg *sweep
 	})
 }
 
-// sweep3dFiles are Sweep3D's sources as its README builds them (the MPI
-// layer preprocessed from msg_stuff.cpp into msg_stuff.f).
-var sweep3dFiles = []string{"driver.f", "read_input.f", "decomp.f", "inner_auto.f", "inner.f", "initialize.f",
-	"source.f", "sweep.f", "flux_err.f", "octant.f", "msg_stuff.f"}
-
 // sweep3dDeck is the input deck of the oracle: the shipped input.50's
 // problem (a 50x50x50 grid, 6 angles, 2 pipelined) with the process grid
 // npe_i x npe_j for P and flux fixups off (with them on, how often a
@@ -151,22 +146,23 @@ func sweep3dPoint(npeI, npeJ int) map[string]int64 {
 // diagonals' lengths) are read off the counters, and the nests holding
 // half of the measured loop time must all be reported by MK1001.
 func TestSweep3DHotNestsE2E(t *testing.T) {
-	dir := corpora.Dir(t)
 	e2e.Require(t, "mpif77", "mpicc", "mpirun", "cpp")
-	src, err := corpora.Copy(dir, "sweep3d", t.TempDir())
+	sw, err := corpora.Find("sweep3d")
 	if err != nil {
 		t.Fatal(err)
 	}
-	pre := exec.Command("sh", "-c", "cpp -traditional -P -DMPI msg_stuff.cpp > msg_stuff.f && "+
-		"printf '      subroutine indigo__init()\\n      end\\n      subroutine indigo__create_map()\\n      end\\n' > stubs.f && "+
-		"mpif77 -c stubs.f && mpicc -c timers.c")
-	pre.Dir = src
-	if out, err := pre.CombinedOutput(); err != nil {
-		t.Fatalf("preparing Sweep3D: %v\n%s", err, out)
+	c, err := corpora.Open(t, sw, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
-	var files []string
-	for _, f := range sweep3dFiles {
-		files = append(files, filepath.Join(src, f))
+	src := c.Dir
+	files, err := c.Sources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	build, err := c.CountersBuild()
+	if err != nil {
+		t.Fatal(err)
 	}
 	prog, diags := fortran.ParseFiles(files, fortran.Config{IncludeDirs: []string{src}})
 	for _, d := range diags {
@@ -176,9 +172,8 @@ func TestSweep3DHotNestsE2E(t *testing.T) {
 	}
 	cfg := &sweep.Config{
 		Prog: prog, Files: files,
-		Options: instrument.Options{BodyCounters: true, NestTimers: true, IncludeDirs: []string{src}},
-		Build: "mpif77 -O1 -fallow-argument-mismatch {srcs} " + filepath.Join(src, "stubs.o") + " " +
-			filepath.Join(src, "timers.o") + " -o {exe}",
+		Options:  instrument.Options{BodyCounters: true, NestTimers: true, IncludeDirs: []string{src}},
+		Build:    build,
 		Launcher: e2e.MPILauncher, Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(),
 	}
 	b, err := cfg.Compile(nil)
@@ -224,21 +219,22 @@ var teaPoint = map[string]int64{"state_max": 2, "x_cells": 200, "y_cells": 200, 
 // the nests holding half of the measured loop time must all be reported by
 // MK1001.
 func TestTeaLeafHotNestsE2E(t *testing.T) {
-	dir := corpora.Dir(t)
 	e2e.Require(t, "mpif90", "mpicc", "mpirun")
-	src, err := corpora.Copy(dir, "TeaLeaf", t.TempDir())
+	tl, err := corpora.Find("tealeaf")
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := corpora.TeaLeaf(src)
+	c, err := corpora.Open(t, tl, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	const flags = "-O2 -cpp -ffree-line-length-none -fallow-argument-mismatch"
-	cc := exec.Command("mpicc", "-O2", "-c", "timer_c.c", "-o", "timer_c.o")
-	cc.Dir = src
-	if out, err := cc.CombinedOutput(); err != nil {
-		t.Fatalf("mpicc timer_c.c: %v\n%s", err, out)
+	files, err := c.Sources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	build, err := c.CountersBuild()
+	if err != nil {
+		t.Fatal(err)
 	}
 	prog, diags := fortran.ParseFiles(files, fortran.Config{})
 	for _, d := range diags {
@@ -249,7 +245,7 @@ func TestTeaLeafHotNestsE2E(t *testing.T) {
 	cfg := &sweep.Config{
 		Prog: prog, Files: files,
 		Options:  instrument.Options{BodyCounters: true, NestTimers: true},
-		Build:    "mpif90 " + flags + " {srcs} " + filepath.Join(src, "timer_c.o") + " -o {exe}",
+		Build:    build,
 		Launcher: e2e.MPILauncher, Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(),
 		InputFiles: []sweep.InputFile{{Name: "tea.in", Template: teaDeck}},
 	}

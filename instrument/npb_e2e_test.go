@@ -25,17 +25,6 @@ import (
 	"github.com/mkvet/mkvet/symbolic"
 )
 
-// npbCases are the NAS Parallel Benchmarks of the real-run counts oracle
-// (issue 13) with the process counts each runs on: powers of two, and
-// squares for BT and SP.
-var npbCases = []struct {
-	bench string
-	ps    []int
-}{
-	{"LU", []int{1, 2, 4}}, {"CG", []int{1, 2, 4}}, {"MG", []int{1, 2, 4}}, {"FT", []int{1, 2, 4}},
-	{"EP", []int{1, 2, 4}}, {"BT", []int{1, 4}}, {"SP", []int{1, 4}},
-}
-
 // hotShare is the share of the predicted work from which a loop nest's
 // counts must be exact and equal the counters.
 const hotShare = 0.01
@@ -52,24 +41,35 @@ const hotShare = 0.01
 func TestNPBCountsMatchRunsE2E(t *testing.T) {
 	dir := corpora.Dir(t)
 	e2e.Require(t, "mpif77", "mpirun", "cc")
-	npb, err := corpora.NewNPB(dir, t.TempDir())
+	npb, err := corpora.NewTree(t, dir, "NPB3.3-MPI", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The Fortran benchmarks at the process counts each runs on: powers
+	// of two, and squares for BT and SP.
+	benches, err := corpora.Select(func(p corpora.Program) bool { return p.Folder == "NPB3.3-MPI" && p.Language == "fortran" })
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	for _, c := range npbCases {
-		t.Run(c.bench, func(t *testing.T) {
-			for _, p := range c.ps {
-				npbOracle(t, npb, c.bench, p)
+	for _, b := range benches {
+		c, err := npb.Program(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(c.Bench(), func(t *testing.T) {
+			for _, p := range c.Procs {
+				npbOracle(t, c, p)
 			}
 		})
 	}
 	t.Logf("NPB counts oracle: %v", time.Since(start).Round(time.Second))
 }
 
-func npbOracle(t *testing.T, npb *corpora.NPB, bench string, p int) {
+func npbOracle(t *testing.T, npb *corpora.Copy, p int) {
 	t.Helper()
-	files, inc, err := npb.Configure(bench, p, "S")
+	bench := npb.Bench()
+	files, inc, err := npb.Configured(p, "S")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func npbOracle(t *testing.T, npb *corpora.NPB, bench string, p int) {
 	cfg := &sweep.Config{
 		Prog: prog, Files: files,
 		Options: instrument.Options{BodyCounters: true, NestTimers: true, IncludeDirs: []string{inc}},
-		Build:   "mpif77 -O1 -fallow-argument-mismatch {srcs} -o {exe}", Launcher: e2e.MPILauncher,
+		Build:   npb.Counters.Build, Launcher: e2e.MPILauncher,
 		Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(),
 	}
 	b, err := cfg.Compile(nil)
@@ -659,7 +659,11 @@ func clipPW(pw symbolic.Piecewise) string {
 func TestNPBStopsWhereRunsAbortE2E(t *testing.T) {
 	dir := corpora.Dir(t)
 	e2e.Require(t, "mpif77", "mpirun", "cc")
-	npb, err := corpora.NewNPB(dir, t.TempDir())
+	tree, err := corpora.NewTree(t, dir, "NPB3.3-MPI", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	npb, err := tree.Named("npb33-BT")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -667,7 +671,7 @@ func TestNPBStopsWhereRunsAbortE2E(t *testing.T) {
 		p    int
 		stop bool
 	}{{64, false}, {81, true}} {
-		files, inc, err := npb.Configure("BT", c.p, "W")
+		files, inc, err := npb.Configured(c.p, "W")
 		if err != nil {
 			t.Fatal(err)
 		}

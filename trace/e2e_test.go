@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -201,21 +200,30 @@ func checkPhases(t *testing.T, name string, tr *trace.Trace) {
 func TestNPBReplayE2E(t *testing.T) {
 	e2e.Require(t, "mpif77", "mpirun", "cc")
 	corp := corpora.Dir(t)
-	npb, err := corpora.NewNPB(corp, t.TempDir())
+	npb, err := corpora.NewTree(t, corp, "NPB3.3-MPI", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, bench := range corpora.Benchmarks {
-		ps := []int{4}
+	benches, err := corpora.Select(func(p corpora.Program) bool { return p.Folder == "NPB3.3-MPI" && p.Language == "fortran" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bp := range benches {
+		c, err := npb.Program(bp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bench := c.Bench()
+		ps := []int{c.P}
 		if bench == "LU" || bench == "CG" {
 			ps = []int{2, 4}
 		}
 		for _, p := range ps {
-			files, inc, err := npb.Configure(bench, p, "S")
+			files, inc, err := c.Configured(p, "S")
 			if err != nil {
 				t.Fatal(err)
 			}
-			rn := newRunner(t, files, []string{inc}, "mpif77 -O1 -fallow-argument-mismatch {srcs} -o {exe}")
+			rn := newRunner(t, files, []string{inc}, c.Counters.Build)
 			tr := rn.run(p)
 			meas, rep := replayError(t, tr)
 			rel := (rep - meas) / meas
@@ -317,8 +325,11 @@ func TestBalanceWhatifE2E(t *testing.T) {
 // every message matches and the replay reproduces the run within 5%.
 func TestCloverLeafReplayE2E(t *testing.T) {
 	e2e.Require(t, "mpif90", "mpicc", "mpirun")
-	dir := corpora.Dir(t)
-	clover, err := corpora.NewCloverLeaf(t, dir, t.TempDir())
+	cl, err := corpora.Find("cloverleaf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clover, err := corpora.Open(t, cl, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,19 +337,17 @@ func TestCloverLeafReplayE2E(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The C kernels and timer, compiled as the Makefile does, are linked
-	// into the instrumented build (no OpenMP: see the counts oracle).
-	const flags = "-O3 -march=native -funroll-loops"
-	var objs []string
-	for _, c := range clover.CFiles {
-		obj := filepath.Join(clover.Dir, strings.TrimSuffix(filepath.Base(c), ".c")+".o")
-		cmd := exec.Command("mpicc", append(strings.Fields(flags), "-c", c, "-o", obj)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("mpicc %s: %v\n%s", c, err, out)
-		}
-		objs = append(objs, obj)
+	files, err := clover.Sources()
+	if err != nil {
+		t.Fatal(err)
 	}
-	rn := newRunner(t, clover.Files, nil, "mpif90 "+flags+" {srcs} "+strings.Join(objs, " ")+" -o {exe}")
+	// The manifest's build with counters links the C kernels and timer,
+	// compiled as the Makefile does (no OpenMP: see the counts oracle).
+	build, err := clover.CountersBuild()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rn := newRunner(t, files, nil, build)
 	rn.input = map[string]string{"clover.in": deck}
 	for _, p := range []int{2, 4} {
 		tr := rn.run(p)

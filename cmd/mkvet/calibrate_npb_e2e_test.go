@@ -26,23 +26,26 @@ import (
 // enough for a shared CI machine and narrow enough to catch a count or a
 // configuration that is off by a factor (class W has twice S's pairs).
 func TestCalibratePredictNPBE2E(t *testing.T) {
-	dir := corpora.Dir(t)
 	e2e.Require(t, "cc", "sh", "mpif77", "mpirun")
 	if os.Geteuid() == 0 {
 		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
 		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
 	}
 	tmp := t.TempDir()
-	npb, err := corpora.NewNPB(dir, tmp)
+	ep, err := corpora.Find("npb33-EP")
 	if err != nil {
 		t.Fatal(err)
 	}
-	bdir := filepath.Join(npb.Dir, "EP")
-	files, err := corpora.Sources(bdir)
+	npb, err := corpora.Open(t, ep, tmp)
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := treeState(t, npb.Dir)
+	bdir := npb.Dir
+	files, err := npb.Sources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := treeState(t, npb.Tree.Root)
 	// A second attempt, calibrating and measuring again, when the first
 	// misses: a run disturbed by other load on a 2-core machine moves the
 	// calibration or the measurement by more than the model's error.
@@ -55,7 +58,7 @@ func TestCalibratePredictNPBE2E(t *testing.T) {
 			t.Errorf("class W: error %.1f%% beyond 25%% on both attempts", 100*worst)
 		}
 	}
-	if after := treeState(t, npb.Dir); len(after) != len(before) {
+	if after := treeState(t, npb.Tree.Root); len(after) != len(before) {
 		t.Errorf("the cycle changed the NPB tree: %d files before, %d after", len(before), len(after))
 	}
 }

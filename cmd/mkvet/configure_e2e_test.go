@@ -51,21 +51,29 @@ var npbConfigureCases = []npbConfigureCase{
 func TestWhatifConfigureNPBE2E(t *testing.T) {
 	dir := corpora.Dir(t)
 	e2e.Require(t, "cc", "sh")
-	npb, err := corpora.NewNPB(dir, t.TempDir())
+	npb, err := corpora.NewTree(t, dir, "NPB3.3-MPI", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	tmp := privateTmp(t)
 	for _, c := range npbConfigureCases {
 		t.Run(c.bench, func(t *testing.T) {
-			bdir := filepath.Join(npb.Dir, c.bench)
-			files, err := corpora.Sources(bdir)
+			p, err := corpora.Find("npb33-" + c.bench)
 			if err != nil {
 				t.Fatal(err)
 			}
-			before := treeState(t, npb.Dir)
+			cp, err := npb.Program(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bdir := cp.Dir
+			files, err := cp.Sources()
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := treeState(t, npb.Root)
 			start := time.Now()
-			conf := npbConfigure(c.bench, "S")
+			conf := p.ConfigureCommand("{P}", "S")
 			out, errs, code := runMkvet(t, slices.Concat([]string{"whatif", "-P", c.sweep, "-format", "json",
 				"-configure", conf, "-I", bdir}, files)...)
 			if code != 0 {
@@ -94,7 +102,7 @@ func TestWhatifConfigureNPBE2E(t *testing.T) {
 					t.Errorf("P=%d: time %g, why %q, want %q", r.P, r.Time, r.Why, want)
 				}
 			}
-			if after := treeState(t, npb.Dir); len(after) != len(before) {
+			if after := treeState(t, npb.Root); len(after) != len(before) {
 				t.Errorf("the run changed the NPB tree: %d files before, %d after", len(before), len(after))
 			}
 			if _, err := os.Stat(filepath.Join(bdir, "npbparams.h")); err == nil {
@@ -111,18 +119,21 @@ func TestWhatifConfigureNPBE2E(t *testing.T) {
 //
 //	go test -run '^$' -bench BenchmarkConfigureNPB ./cmd/mkvet/
 func BenchmarkConfigureNPB(b *testing.B) {
-	dir := corpora.Dir(b)
 	e2e.Require(b, "cc", "sh")
-	npb, err := corpora.NewNPB(dir, b.TempDir())
+	lu, err := corpora.Find("npb33-LU")
 	if err != nil {
 		b.Fatal(err)
 	}
-	bdir := filepath.Join(npb.Dir, "LU")
-	files, err := corpora.Sources(bdir)
+	npb, err := corpora.Open(b, lu, b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
-	const conf = "../sys/setparams lu {P} S"
+	bdir := npb.Dir
+	files, err := npb.Sources()
+	if err != nil {
+		b.Fatal(err)
+	}
+	conf := lu.ConfigureCommand("{P}", "S")
 	b.Run("mirror", func(b *testing.B) {
 		for b.Loop() {
 			c, err := newConfigurer(conf, files, []string{bdir})
@@ -159,7 +170,7 @@ func BenchmarkConfigureNPB(b *testing.B) {
 	b.Run("parse-direct", func(b *testing.B) {
 		// The parse without -configure, for comparison (npbparams.h
 		// written into the copy itself).
-		if _, _, err := npb.Configure("LU", 4, "S"); err != nil {
+		if err := npb.Configure(4, "S"); err != nil {
 			b.Fatal(err)
 		}
 		defer os.Remove(filepath.Join(bdir, "npbparams.h"))

@@ -30,26 +30,21 @@ const (
 // timeout, so that one slow case cannot hang the others.
 const corporaTimeout = 120 * time.Second
 
-// corporaP is the process count of the runs with P given, and the count
-// NPB is configured for by setparams (also for the runs with P symbolic,
-// which need a build of the program too; whatif configures each P of its
-// sweep with -configure). BT and SP need a square; 4 is a square and a
-// power of two, as the others need.
-const corporaP = 4
-
 // corporaSweep is the process counts of the whatif runs.
 const corporaSweep = "1..1024"
 
-// corporaClasses are the NPB problem classes measured: S and W are the
-// classes the benchmarks run in seconds here.
+// corporaClasses are the problem classes measured of a program configured
+// by class (NPB): S and W are the classes the benchmarks run in seconds
+// here.
 var corporaClasses = []string{"S", "W"}
 
 // corporaCase is one measured run of mkvet on a corpus program.
 type corporaCase struct {
-	program string // NPB benchmark or CloverLeaf
-	class   string // NPB problem class; "-" for CloverLeaf
+	program string // the manifest's name of the program
+	class   string // the problem class it is configured for; "-" for a program without classes
 	p       string // the value of P given with -D, "sym" when none is, the sweep for whatif
 	command string // mkvet subcommand
+	dir     string // where it runs: the program's folder in its copy
 	args    []string
 }
 
@@ -59,38 +54,32 @@ func (c corporaCase) name() string {
 }
 
 // corporaProgramCases are the runs measured on one program whose input
-// (the -I flags and the source files) is input: check and annotate with P
-// given and with P symbolic, and whatif over the sweep, with -configure
-// when configure is not "" (NPB: each process count of the sweep
-// configured by the benchmark's own setparams, not the build for
-// corporaP).
-func corporaProgramCases(program, class, configure string, input []string) []corporaCase {
-	pdef := []string{"-D", "P=" + strconv.Itoa(corporaP)}
-	pval := strconv.Itoa(corporaP)
+// (defines, command line, -I flags and source files) is input, run in dir:
+// check and annotate with P given and with P symbolic, and whatif over
+// the sweep, with -configure when configure is not "" (NPB 3.3: each
+// process count of the sweep configured by the benchmark's own setparams,
+// not the build for corporaP).
+func corporaProgramCases(program, class string, procs int, configure, dir string, input []string) []corporaCase {
+	pdef := []string{"-D", "P=" + strconv.Itoa(procs)}
+	pval := strconv.Itoa(procs)
 	whatif := []string{"whatif", "-P", corporaSweep}
 	if configure != "" {
 		whatif = append(whatif, "-configure", configure)
 	}
 	return []corporaCase{
-		{program, class, pval, "check", slices.Concat([]string{"check"}, pdef, input)},
-		{program, class, "sym", "check", slices.Concat([]string{"check"}, input)},
-		{program, class, pval, "annotate", slices.Concat([]string{"annotate"}, pdef, input)},
-		{program, class, "sym", "annotate", slices.Concat([]string{"annotate"}, input)},
-		{program, class, corporaSweep, "whatif", slices.Concat(whatif, input)},
+		{program, class, pval, "check", dir, slices.Concat([]string{"check"}, pdef, input)},
+		{program, class, "sym", "check", dir, slices.Concat([]string{"check"}, input)},
+		{program, class, pval, "annotate", dir, slices.Concat([]string{"annotate"}, pdef, input)},
+		{program, class, "sym", "annotate", dir, slices.Concat([]string{"annotate"}, input)},
+		{program, class, corporaSweep, "whatif", dir, slices.Concat(whatif, input)},
 	}
-}
-
-// npbConfigure is the -configure command of an NPB benchmark's whatif
-// runs: its setparams for each P of the sweep, at the class.
-func npbConfigure(bench, class string) string {
-	return "../sys/setparams " + strings.ToLower(bench) + " {P} " + class
 }
 
 // corporaSuite is the binary measured, the directory its runs work in,
 // and the cases.
 type corporaSuite struct {
 	bin, work string
-	// short drops the directories of the corpora and of the private NPB
+	// short drops the directories of the corpora and of the private
 	// copies from the paths in a run's messages, so that the figures
 	// printed do not depend on where the suite ran.
 	short *strings.Replacer
@@ -99,47 +88,60 @@ type corporaSuite struct {
 
 // corporaSetup builds the mkvet binary of this package into a temporary
 // directory (so that each run is a process of its own, whose peak memory
-// is its maximum resident set size) and returns it with the cases: each NPB
-// Fortran benchmark at each class, from a private copy of NPB per class
-// configured by setparams for corporaP processes, then CloverLeaf.
-// CloverLeaf reads its grid and step count from its input deck, but the
-// analysis asks for none of them (no class has a meaning for it), so it is
-// measured once, with no deck values. It skips tb when the corpora are
-// absent, or when go or cc (for setparams) is.
+// is its maximum resident set size) and returns it with the cases: every
+// program of the manifest (internal/corpora), from a private copy
+// prepared as its entry says, at each class of corporaClasses for a
+// program configured by class, configured for the process count of its
+// entry's check configuration (4, a square and a power of two as BT, SP
+// and the others need; DT 5), the P of the runs with P given. It
+// skips tb when the corpora are absent, or when go, cc or cpp (for the
+// programs' preparation) is.
 func corporaSetup(tb testing.TB) *corporaSuite {
 	tb.Helper()
 	dir := corpora.Dir(tb)
-	e2e.Require(tb, "go", "cc")
+	e2e.Require(tb, "go", "cc", "cpp")
 	work := tb.TempDir()
 	bin := filepath.Join(work, "mkvet")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		tb.Fatalf("go build: %v\n%s", err, out)
 	}
-	inputs := map[string][]string{}
-	for _, class := range corporaClasses {
-		npb, err := corpora.NewNPB(dir, filepath.Join(work, "npb-"+class))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for _, bench := range corpora.Benchmarks {
-			files, inc, err := npb.Configure(bench, corporaP, class)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			inputs[bench+"/"+class] = append([]string{"-I", inc}, files...)
-		}
-	}
-	var cases []corporaCase
-	for _, bench := range corpora.Benchmarks {
-		for _, class := range corporaClasses {
-			cases = append(cases, corporaProgramCases(bench, class, npbConfigure(bench, class), inputs[bench+"/"+class])...)
-		}
-	}
-	clover, err := corpora.CloverLeaf(dir)
+	progs, err := corpora.Manifest()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cases = append(cases, corporaProgramCases("CloverLeaf", "-", "", clover)...)
+	var cases []corporaCase
+	for _, p := range progs {
+		classes := []string{"-"}
+		if strings.Contains(p.Configure, "{class}") {
+			classes = corporaClasses
+		}
+		for _, class := range classes {
+			tree, err := corpora.NewTree(tb, dir, p.Folder, filepath.Join(work, p.Name+"-"+class))
+			if err != nil {
+				tb.Fatal(err)
+			}
+			c, err := tree.Program(p)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			cl := class
+			if cl == "-" {
+				cl = ""
+			}
+			if err := c.Configure(p.P, cl); err != nil {
+				tb.Fatal(err)
+			}
+			input, err := c.Inputs()
+			if err != nil {
+				tb.Fatal(err)
+			}
+			configure := ""
+			if strings.Contains(p.Configure, "{P}") {
+				configure = p.ConfigureCommand("{P}", cl)
+			}
+			cases = append(cases, corporaProgramCases(p.Name, class, p.P, configure, c.Dir, input)...)
+		}
+	}
 	return &corporaSuite{
 		bin: bin, work: work, cases: cases,
 		short: strings.NewReplacer(work+string(filepath.Separator), "", dir+string(filepath.Separator), ""),
@@ -155,6 +157,9 @@ type corporaResult struct {
 	exit       int     // exit status; -1 when killed
 	timedOut   bool
 	stderrTail string // the last lines of the standard error
+	// hot and asked count the run's MK1001 and MK3001 findings (check
+	// and annotate print one line per finding).
+	hot, asked int
 }
 
 // ok reports whether the run succeeded: exit status 0, or 1 for check
@@ -206,9 +211,9 @@ func (s *corporaSuite) run(c corporaCase) (corporaResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), corporaTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, s.bin, c.args...)
-	cmd.Dir = s.work
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	cmd.Dir = c.dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
 	err := cmd.Run()
@@ -223,6 +228,14 @@ func (s *corporaSuite) run(c corporaCase) (corporaResult, error) {
 	r.timedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
 	r.cpuSeconds = (ps.UserTime() + ps.SystemTime()).Seconds()
 	r.peakMB, r.peakKnown = peakRSSMB(ps)
+	for _, l := range strings.Split(stdout.String(), "\n") {
+		switch {
+		case strings.Contains(l, ": MK1001 "):
+			r.hot++
+		case strings.Contains(l, ": MK3001 "):
+			r.asked++
+		}
+	}
 	lines := strings.Split(strings.TrimRight(stderr.String(), "\n"), "\n")
 	lines = lines[max(0, len(lines)-corporaTailLines):]
 	for i, l := range lines {
@@ -241,9 +254,10 @@ func (s *corporaSuite) run(c corporaCase) (corporaResult, error) {
 
 // BenchmarkCorpora measures issue 13's acceptance goal: the time and peak
 // memory of mkvet check, annotate (each with P=4 and with P symbolic) and
-// whatif -P 1..1024 (for NPB with -configure '../sys/setparams BENCH {P}
-// CLASS') on each NPB Fortran benchmark at classes S and W and on
-// CloverLeaf, each run a process of its own. Besides s/op it reports
+// whatif -P 1..1024 (with -configure, the entry's configure command, for
+// a program configured by P: NPB 3.3's setparams) on every program of the
+// manifest (the NPB benchmarks at classes S and W), each run a process of
+// its own. Besides s/op it reports
 // peak-MB (the maximum resident set size), cpu-s/op, and failed and
 // timeout (1 when the run ended so); a failed run is logged with its exit
 // status and standard error, and the other cases still run. Run it with
@@ -284,7 +298,7 @@ func BenchmarkCorpora(b *testing.B) {
 
 // TestCorporaTable runs each case of BenchmarkCorpora once and logs a
 // markdown table of the figures (program, class, P, command, seconds, CPU
-// seconds, peak MB, status, whether the run is within issue 13's goal),
+// seconds, peak MB, for check the MK1001 and MK3001 findings, status, whether the run is within issue 13's goal),
 // then the standard error of each run that failed, for the README. It runs
 // for several minutes, so only when MKVET_CORPORA_TABLE=1.
 func TestCorporaTable(t *testing.T) {
@@ -294,9 +308,9 @@ func TestCorporaTable(t *testing.T) {
 	}
 	s := corporaSetup(t)
 	var tab, fails strings.Builder
-	fmt.Fprintf(&tab, "| program | class | P | command | seconds | CPU s | peak MB | status | within %g s, %g GB |\n",
+	fmt.Fprintf(&tab, "| program | class | P | command | seconds | CPU s | peak MB | MK1001 | MK3001 | status | within %g s, %g GB |\n",
 		corporaGoalSeconds, corporaGoalMB/1024)
-	tab.WriteString("|---|---|---|---|---:|---:|---:|---|---|\n")
+	tab.WriteString("|---|---|---|---|---:|---:|---:|---:|---:|---|---|\n")
 	for _, c := range s.cases {
 		r, err := s.run(c)
 		if err != nil {
@@ -306,8 +320,12 @@ func TestCorporaTable(t *testing.T) {
 		if r.peakKnown {
 			peak = fmt.Sprintf("%.0f", r.peakMB)
 		}
-		fmt.Fprintf(&tab, "| %s | %s | %s | %s | %.2f | %.2f | %s | %s | %s |\n",
-			c.program, c.class, c.p, c.command, r.seconds, r.cpuSeconds, peak, r.status(c), r.withinGoal(c))
+		hot, asked := "-", "-"
+		if c.command == "check" {
+			hot, asked = strconv.Itoa(r.hot), strconv.Itoa(r.asked)
+		}
+		fmt.Fprintf(&tab, "| %s | %s | %s | %s | %.2f | %.2f | %s | %s | %s | %s | %s |\n",
+			c.program, c.class, c.p, c.command, r.seconds, r.cpuSeconds, peak, hot, asked, r.status(c), r.withinGoal(c))
 		if !r.ok(c) {
 			fmt.Fprintf(&fails, "\n%s: %s; stderr ends:\n%s\n", c.name(), r.status(c), r.stderrTail)
 		}

@@ -50,13 +50,14 @@ func TestMessagesFitOnALine(t *testing.T) {
 	}
 }
 
-// TestCorporaMessagesFitOnALine is TestMessagesFitOnALine on NPB's Fortran
-// benchmarks (class S, configured for 4 processes) and CloverLeaf, each run
-// from its own directory.
+// TestCorporaMessagesFitOnALine is TestMessagesFitOnALine on the programs
+// of the manifest mkvet was developed on (NPB 3.3's Fortran benchmarks and
+// CloverLeaf), each configured for its check's P and run from its own
+// directory.
 func TestCorporaMessagesFitOnALine(t *testing.T) {
 	dir := corpora.Dir(t)
 	e2e.Require(t, "cc")
-	npb, err := corpora.NewNPB(dir, t.TempDir())
+	given, err := corpora.Select(func(p corpora.Program) bool { return p.Set == "given" && p.Language == "fortran" })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,29 +66,34 @@ func TestCorporaMessagesFitOnALine(t *testing.T) {
 		args      []string
 	}
 	var programs []program
-	for _, bench := range corpora.Benchmarks {
-		files, inc, err := npb.Configure(bench, 4, "S")
+	work := t.TempDir()
+	trees := map[string]*corpora.Tree{}
+	for _, p := range given {
+		tree := trees[p.Folder]
+		if tree == nil {
+			if tree, err = corpora.NewTree(t, dir, p.Folder, work); err != nil {
+				t.Fatal(err)
+			}
+			trees[p.Folder] = tree
+		}
+		c, err := tree.Program(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Configure(p.P, ""); err != nil {
+			t.Fatal(err)
+		}
+		files, err := c.Sources()
 		if err != nil {
 			t.Fatal(err)
 		}
 		args := []string{"-I", "."}
 		for _, f := range files {
-			rel, _ := filepath.Rel(inc, f)
+			rel, _ := filepath.Rel(c.Dir, f)
 			args = append(args, rel)
 		}
-		programs = append(programs, program{bench, inc, args})
+		programs = append(programs, program{p.Name, c.Dir, args})
 	}
-	clover, err := corpora.CloverLeaf(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cdir := filepath.Join(dir, "CloverLeaf_ref")
-	var cargs []string
-	for _, f := range clover {
-		rel, _ := filepath.Rel(cdir, f)
-		cargs = append(cargs, rel)
-	}
-	programs = append(programs, program{"CloverLeaf", cdir, cargs})
 	wd, _ := os.Getwd()
 	defer os.Chdir(wd)
 	for _, p := range programs {

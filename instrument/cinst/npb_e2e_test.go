@@ -20,24 +20,6 @@ import (
 	"github.com/mkvet/mkvet/symbolic"
 )
 
-// npbC are NPB's C benchmarks, the process counts they run at and their
-// arguments (which the analysis is given too: DT's graph is chosen by
-// name). DT's class S graph BH has 5 nodes and needs as many processes; its
-// loops run over the graph it builds on the heap, with node names made by
-// sprintf and told apart by strstr, which the evaluation follows (heap
-// objects, the C string library); the one loop over the length of a
-// message received stays a value of the data.
-var npbC = []struct {
-	bench string
-	ps    []int
-	args  []string
-	// hot: MK1001 is checked against the measured time per loop nest.
-	hot bool
-}{
-	{"IS", []int{1, 2, 4}, nil, true},
-	{"DT", []int{5}, []string{"BH"}, true},
-}
-
 // TestNPBCCountsMatchRunsE2E builds NPB's IS and DT (class S, setparams for
 // each P) through the C frontend, instruments their IR, runs them under
 // Open MPI and compares every loop's static per-rank entries and
@@ -48,14 +30,34 @@ var npbC = []struct {
 func TestNPBCCountsMatchRunsE2E(t *testing.T) {
 	dir := corpora.Dir(t)
 	tools := e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc", "mpirun", "cc")
-	npb, err := corpora.NewNPB(dir, t.TempDir())
+	npb, err := corpora.NewTree(t, dir, "NPB3.3-MPI", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range npbC {
+	// NPB's C benchmarks at the process counts and with the arguments of
+	// the manifest (which the analysis is given too: DT's graph is chosen
+	// by name). DT's class S graph BH has 5 nodes and needs as many
+	// processes; its loops run over the graph it builds on the heap, with
+	// node names made by sprintf and told apart by strstr, which the
+	// evaluation follows (heap objects, the C string library); the one
+	// loop over the length of a message received stays a value of the
+	// data. MK1001 is checked against the measured time per loop nest.
+	benches, err := corpora.Select(func(p corpora.Program) bool { return p.Folder == "NPB3.3-MPI" && p.Language == "c" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bp := range benches {
+		npbc, err := npb.Program(bp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := struct {
+			bench string
+			args  []string
+		}{npbc.Bench(), strings.Fields(npbc.Args)}
 		t.Run(c.bench, func(t *testing.T) {
-			for _, p := range c.ps {
-				files, inc, err := npb.Configure(c.bench, p, "S")
+			for _, p := range npbc.Procs {
+				files, inc, err := npbc.Configured(p, "S")
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -89,13 +91,11 @@ func TestNPBCCountsMatchRunsE2E(t *testing.T) {
 				equal, data := loopsOracle(t, c.bench, rep, res, point, recs)
 				t.Logf("%s P=%d: %d per-rank loop counts equal the static ones; %d loops depend on the data: %s",
 					c.bench, p, equal, len(data), strings.Join(data, "\n\t"))
-				if c.hot {
-					rerun := func(i int) []instrument.Record {
-						recs, _ := run(t, exe, p, c.args, filepath.Join(work, fmt.Sprintf("run%d", i)))
-						return recs
-					}
-					hotNestsOracle(t, c.bench, rep, point, res, recs, rerun)
+				rerun := func(i int) []instrument.Record {
+					recs, _ := run(t, exe, p, c.args, filepath.Join(work, fmt.Sprintf("run%d", i)))
+					return recs
 				}
+				hotNestsOracle(t, c.bench, rep, point, res, recs, rerun)
 			}
 		})
 	}

@@ -1,11 +1,3 @@
-// Package corpora finds the real applications mkvet is measured on (the NAS
-// Parallel Benchmarks 3.3 and CloverLeaf, kept beside the repository in
-// ../shared/corpora or where MKVET_CORPORA points) and prepares them for
-// tests and benchmarks: a private copy of NPB with its problem class and
-// process count configured by its own setparams, and each benchmark's
-// source files as its Makefile lists them. The corpora are test data and
-// are never copied into the repository; tests that need them skip, naming
-// the directory, when they are absent.
 package corpora
 
 import (
@@ -16,7 +8,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"sort"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -46,188 +39,6 @@ func repoRoot() string {
 	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
-// NPB is a private copy of NPB3.3-MPI (or NPB3.4-MPI) with
-// config/make.def written for gfortran and Open MPI and sys/setparams
-// built.
-type NPB struct {
-	Dir string
-	// V34 is set for NPB 3.4, whose setparams takes no process count (its
-	// programs take it at run time).
-	V34 bool
-}
-
-// Benchmarks are the Fortran benchmarks of NPB 3.3 MPI.
-var Benchmarks = []string{"BT", "CG", "EP", "FT", "LU", "MG", "SP"}
-
-// NewNPB copies NPB3.3-MPI from the corpora into dir and builds setparams
-// with cc (the copy is the program's own build tree: setparams records the
-// compiler flags of config/make.def in each npbparams.h).
-func NewNPB(corpora, dir string) (*NPB, error) {
-	return newNPB(corpora, dir, "NPB3.3-MPI")
-}
-
-// NewNPB34 is NewNPB for NPB 3.4 (Fortran 90 modules, process counts taken
-// at run time).
-func NewNPB34(corpora, dir string) (*NPB, error) {
-	return newNPB(corpora, dir, "NPB3.4-MPI")
-}
-
-func newNPB(corpora, dir, version string) (*NPB, error) {
-	src := filepath.Join(corpora, version)
-	dst := filepath.Join(dir, version)
-	if err := copyTree(src, dst); err != nil {
-		return nil, err
-	}
-	tmpl, err := os.ReadFile(filepath.Join(dst, "config", "make.def.template"))
-	if err != nil {
-		return nil, err
-	}
-	def := string(tmpl)
-	for _, r := range []struct{ re, repl string }{
-		{`(?m)^MPIF77.*$`, "MPIF77 = mpif77"},
-		{`(?m)^MPIFC.*$`, "MPIFC = mpif90"},
-		{`(?m)^CFLAGS.*$`, "CFLAGS = -O2"},
-		{`(?m)^MPICC.*$`, "MPICC = mpicc"},
-		{`(?m)^CC .*$`, "CC = cc"},
-		{`(?m)^FFLAGS.*$`, "FFLAGS = -O2 -fallow-argument-mismatch"},
-		{`(?m)^FLINKFLAGS.*$`, "FLINKFLAGS = -O2"},
-		{`(?m)^FMPI_LIB.*$`, "FMPI_LIB ="},
-		{`(?m)^FMPI_INC.*$`, "FMPI_INC ="},
-	} {
-		def = regexp.MustCompile(r.re).ReplaceAllString(def, r.repl)
-	}
-	if err := os.WriteFile(filepath.Join(dst, "config", "make.def"), []byte(def), 0o644); err != nil {
-		return nil, err
-	}
-	cmd := exec.Command("cc", "-o", "setparams", "setparams.c")
-	cmd.Dir = filepath.Join(dst, "sys")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("building setparams: %v\n%s", err, out)
-	}
-	return &NPB{Dir: dst, V34: version == "NPB3.4-MPI"}, nil
-}
-
-// Configure writes bench's npbparams.h for p processes and class (setparams
-// bench p class, run in the benchmark's directory) and returns the
-// benchmark's source files in its Makefile's order, and the directory its
-// INCLUDE files are in.
-func (n *NPB) Configure(bench string, p int, class string) (files []string, incDir string, err error) {
-	dir := filepath.Join(n.Dir, bench)
-	args := []string{strings.ToLower(bench), fmt.Sprint(p), class}
-	if n.V34 {
-		args = []string{strings.ToLower(bench), class}
-	}
-	cmd := exec.Command(filepath.Join(n.Dir, "sys", "setparams"), args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, "", fmt.Errorf("setparams %s %d %s: %v\n%s", bench, p, class, err, out)
-	}
-	files, err = Sources(dir)
-	return files, dir, err
-}
-
-// Sources returns the sources of an NPB benchmark directory (Fortran, or
-// C for IS and DT): the
-// objects of its Makefile's OBJS list (with ${COMMON} the common directory,
-// ${RAND} randdp and $(VEC) empty), and BT's default I/O module btio.
-func Sources(dir string) ([]string, error) {
-	mk, err := os.ReadFile(filepath.Join(dir, "Makefile"))
-	if err != nil {
-		return nil, err
-	}
-	var objs []string
-	in := false
-	for _, line := range strings.Split(string(mk), "\n") {
-		if strings.HasPrefix(line, "OBJS") {
-			in = true
-			line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(line, "OBJS")), "="))
-		}
-		if !in {
-			continue
-		}
-		cont := strings.HasSuffix(strings.TrimSpace(line), "\\")
-		line = strings.TrimSuffix(strings.TrimSpace(line), "\\")
-		objs = append(objs, strings.Fields(line)...)
-		if !cont {
-			break
-		}
-	}
-	if filepath.Base(dir) == "BT" {
-		objs = append(objs, "btio.o")
-	}
-	r := strings.NewReplacer("${COMMON}", "../common", "$(VEC)", "", "${RAND}", "randdp")
-	var out []string
-	// Objects of the common directory may be built from a source of
-	// another name (sys/make.common: ${COMMON}/c_randdp.o: ${COMMON}/randdp.c).
-	rules := map[string]string{}
-	if mc, err := os.ReadFile(filepath.Join(dir, "..", "sys", "make.common")); err == nil {
-		for _, line := range strings.Split(string(mc), "\n") {
-			target, prereq, ok := strings.Cut(line, ":")
-			fields := strings.Fields(prereq)
-			if ok && strings.HasSuffix(strings.TrimSpace(target), ".o") && len(fields) == 1 {
-				rules[r.Replace(strings.TrimSpace(target))] = r.Replace(fields[0])
-			}
-		}
-	}
-	for _, o := range objs {
-		o = r.Replace(o)
-		base := filepath.Join(dir, strings.TrimSuffix(o, ".o"))
-		f := base + ".f"
-		if _, err := os.Stat(f); err != nil {
-			// IS and DT are C: their objects are built from .c files.
-			switch src, ok := rules[o]; {
-			case ok:
-				f = filepath.Join(dir, src)
-			default:
-				f = base + ".c"
-			}
-			if _, cerr := os.Stat(f); cerr != nil {
-				return nil, fmt.Errorf("%s lists %s: %v", filepath.Join(dir, "Makefile"), o, err)
-			}
-		}
-		out = append(out, filepath.Clean(f))
-	}
-	return out, nil
-}
-
-// CloverLeaf returns the Fortran sources of CloverLeaf in the order its
-// Makefile compiles them into clover_leaf (modules before their users).
-func CloverLeaf(corpora string) ([]string, error) {
-	dir := filepath.Join(corpora, "CloverLeaf_ref")
-	mk, err := os.ReadFile(filepath.Join(dir, "Makefile"))
-	if err != nil {
-		return nil, err
-	}
-	rule := string(mk)
-	i := strings.Index(rule, "\nclover_leaf:")
-	if i < 0 {
-		return nil, fmt.Errorf("%s has no clover_leaf rule", filepath.Join(dir, "Makefile"))
-	}
-	rule = rule[i+1:]
-	if j := strings.Index(rule, "\n\n"); j >= 0 {
-		rule = rule[:j]
-	}
-	var out []string
-	seen := map[string]bool{}
-	for _, line := range strings.Split(rule, "\n")[1:] {
-		for _, m := range regexp.MustCompile(`^\s*([A-Za-z0-9_/]+\.f90)\b`).FindAllStringSubmatch(line, -1) {
-			f := filepath.Join(dir, m[1])
-			if seen[f] {
-				continue
-			}
-			if _, err := os.Stat(f); err != nil {
-				return nil, fmt.Errorf("%s lists %s: %v", filepath.Join(dir, "Makefile"), m[1], err)
-			}
-			seen[f] = true
-			out = append(out, f)
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s lists no .f90 files for clover_leaf", filepath.Join(dir, "Makefile"))
-	}
-	return out, nil
-}
-
 // copyTree copies the regular files and directories under src to dst.
 func copyTree(src, dst string) error {
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
@@ -253,60 +64,179 @@ func copyTree(src, dst string) error {
 	})
 }
 
-// Clover is a private copy of CloverLeaf_ref: the program's own build tree,
-// where a test writes its input deck.
-type Clover struct {
-	Dir string
-	// Files are the Fortran sources of clover_leaf in the Makefile's order;
-	// CFiles the C sources its c_lover rule compiles (timer_c.c and the C
-	// kernels), which clover_leaf links whichever kernels the deck chooses.
-	Files, CFiles []string
+// Tree is a private copy of one folder of the corpora, prepared for the
+// programs of the manifest that live in it.
+type Tree struct {
+	Root     string // the copy's top folder
+	prepared map[string]bool
 }
 
-// NewCloverLeaf copies CloverLeaf_ref from the corpora into dir. It skips t,
-// naming the directory, when the corpora hold no CloverLeaf_ref.
-func NewCloverLeaf(t testing.TB, corpora, dir string) (*Clover, error) {
-	t.Helper()
-	src := filepath.Join(corpora, "CloverLeaf_ref")
+// NewTree copies folder of the corpora into dir. It skips tb, naming the
+// folder, when the corpora hold no such folder.
+func NewTree(tb testing.TB, corpora, folder, dir string) (*Tree, error) {
+	tb.Helper()
+	src := filepath.Join(corpora, folder)
 	if st, err := os.Stat(src); err != nil || !st.IsDir() {
-		t.Skipf("CloverLeaf is not at %s (set MKVET_CORPORA to the corpora's directory); skipping", src)
+		tb.Skipf("%s is not in the corpora at %s (set MKVET_CORPORA to their directory); skipping", folder, corpora)
 	}
-	if err := copyTree(src, filepath.Join(dir, "CloverLeaf_ref")); err != nil {
+	root := filepath.Join(dir, strings.ReplaceAll(folder, "/", "_"))
+	if err := copyTree(src, root); err != nil {
 		return nil, err
 	}
-	c := &Clover{Dir: filepath.Join(dir, "CloverLeaf_ref")}
-	var err error
-	if c.Files, err = CloverLeaf(dir); err != nil {
-		return nil, err
-	}
-	mk, err := os.ReadFile(filepath.Join(c.Dir, "Makefile"))
+	return &Tree{Root: root, prepared: map[string]bool{}}, nil
+}
+
+// Open copies p's folder of the corpora into dir and prepares it for p
+// (Tree.Program).
+func Open(tb testing.TB, p Program, dir string) (*Copy, error) {
+	tb.Helper()
+	t, err := NewTree(tb, Dir(tb), p.Folder, dir)
 	if err != nil {
 		return nil, err
 	}
-	rule := string(mk)
-	i := strings.Index(rule, "\nc_lover:")
-	if i < 0 {
-		return nil, fmt.Errorf("%s has no c_lover rule", filepath.Join(c.Dir, "Makefile"))
-	}
-	rule = rule[i+1:]
-	if j := strings.Index(rule, "\n\n"); j >= 0 {
-		rule = rule[:j]
-	}
-	for _, m := range regexp.MustCompile(`(?m)^\s*([A-Za-z0-9_/]+\.c)\b`).FindAllStringSubmatch(rule, -1) {
-		f := filepath.Join(c.Dir, m[1])
-		if _, err := os.Stat(f); err != nil {
-			return nil, fmt.Errorf("%s lists %s: %v", filepath.Join(c.Dir, "Makefile"), m[1], err)
-		}
-		c.CFiles = append(c.CFiles, f)
-	}
-	return c, nil
+	return t.Program(p)
 }
 
-// Deck returns CloverLeaf's InputDecks/clover.in with each key of values
-// (x_cells, end_step, ...) set to its value; a key the deck does not set is
-// an error.
-func (c *Clover) Deck(values map[string]string) (string, error) {
-	src, err := os.ReadFile(filepath.Join(c.Dir, "InputDecks", "clover.in"))
+// Copy is a program of the manifest in a prepared tree.
+type Copy struct {
+	Program
+	Tree *Tree
+	Dir  string // the program's Cwd in the copy
+}
+
+// Program prepares the tree for p (its Prepare commands, once for every
+// program that shares them) and returns p's copy, not yet configured
+// (Configure).
+func (t *Tree) Program(p Program) (*Copy, error) {
+	key := strings.Join(p.Prepare, "\n")
+	if !t.prepared[key] {
+		for _, cmd := range p.Prepare {
+			if err := shell(cmd, t.Root); err != nil {
+				return nil, fmt.Errorf("%s: preparing: %v", p.Name, err)
+			}
+		}
+		t.prepared[key] = true
+	}
+	return &Copy{Program: p, Tree: t, Dir: filepath.Join(t.Root, p.Cwd)}, nil
+}
+
+// shell runs cmd with sh -c in dir.
+func shell(cmd, dir string) error {
+	c := exec.Command("sh", "-c", cmd)
+	c.Dir = dir
+	if out, err := c.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s: %v\n%s", cmd, err, out)
+	}
+	return nil
+}
+
+// ConfigureCommand is the program's configure command for p processes
+// and class ("" for the program's own), "" when it has none.
+func (p Program) ConfigureCommand(procs, class string) string {
+	if p.Configure == "" {
+		return ""
+	}
+	if class == "" {
+		class = p.Class
+	}
+	return strings.NewReplacer("{P}", procs, "{class}", class).Replace(p.Configure)
+}
+
+// Configure runs the program's configure command (NPB's setparams) for p
+// processes and class ("" for the program's own) in its folder.
+func (c *Copy) Configure(p int, class string) error {
+	cmd := c.ConfigureCommand(strconv.Itoa(p), class)
+	if cmd == "" {
+		return nil
+	}
+	if err := shell(cmd, c.Dir); err != nil {
+		return fmt.Errorf("%s: configuring: %v", c.Name, err)
+	}
+	return nil
+}
+
+// Sources returns the program's source files in the order its entry
+// lists them (absolute paths).
+func (c *Copy) Sources() ([]string, error) {
+	files, err := c.Files.list(c.Dir)
+	if err == nil && len(files) == 0 {
+		err = fmt.Errorf("%s: the manifest lists no source files", c.Name)
+	}
+	return files, err
+}
+
+// LinkSources returns the sources compiled apart and linked with the
+// program (CloverLeaf's C kernels), absolute paths.
+func (c *Copy) LinkSources() ([]string, error) {
+	return c.Link.list(c.Dir)
+}
+
+// Includes are the INCLUDE folders of the program's sources.
+func (c *Copy) Includes() []string { return []string{c.Dir} }
+
+// CheckArgs returns the flags and files of mkvet check at the program's
+// configuration: -D P=... and its Inputs.
+func (c *Copy) CheckArgs() ([]string, error) {
+	in, err := c.Inputs()
+	return append([]string{"-D", "P=" + strconv.Itoa(c.P)}, in...), err
+}
+
+// Inputs returns what mkvet is given of the program besides P: its
+// defines, its command line, -I and its sources.
+func (c *Copy) Inputs() ([]string, error) {
+	files, err := c.Sources()
+	if err != nil {
+		return nil, err
+	}
+	var args []string
+	for _, d := range c.Defines {
+		args = append(args, "-define", d)
+	}
+	if c.Args != "" {
+		args = append(args, "-args", c.Args)
+	}
+	if c.Language == "fortran" {
+		args = append(args, "-I", c.Dir)
+	}
+	return append(args, files...), nil
+}
+
+// CountersBuild runs the Counters.Prepare commands in the program's folder
+// and returns the -build template of a build with counters ({srcs} and
+// {exe} left for the sweep).
+func (c *Copy) CountersBuild() (string, error) {
+	if c.Counters.Build == "" {
+		return "", fmt.Errorf("%s: the manifest says no build with counters", c.Name)
+	}
+	link, err := c.LinkSources()
+	if err != nil {
+		return "", err
+	}
+	objs := make([]string, len(link))
+	for i, f := range link {
+		objs[i] = strings.TrimSuffix(f, filepath.Ext(f)) + ".o"
+	}
+	r := strings.NewReplacer("{dir}", c.Dir, "{link}", strings.Join(link, " "), "{linkobjs}", strings.Join(objs, " "))
+	for _, cmd := range c.Counters.Prepare {
+		if err := shell(r.Replace(cmd), c.Dir); err != nil {
+			return "", fmt.Errorf("%s: preparing the build with counters: %v", c.Name, err)
+		}
+	}
+	return r.Replace(c.Counters.Build), nil
+}
+
+// Deck returns the program's deck template (or its deck) with each key of
+// values set: a line "key=value" (spaces around = allowed) takes the new
+// value; a key the deck does not set is an error.
+func (c *Copy) Deck(values map[string]string) (string, error) {
+	name := c.DeckTemplate
+	if name == "" {
+		name = c.Program.Deck
+	}
+	if name == "" {
+		return "", fmt.Errorf("%s: the manifest names no input deck", c.Name)
+	}
+	src, err := os.ReadFile(filepath.Join(c.Dir, name))
 	if err != nil {
 		return "", err
 	}
@@ -315,48 +245,34 @@ func (c *Clover) Deck(values map[string]string) (string, error) {
 	for k := range values {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	for _, k := range keys {
 		re := regexp.MustCompile(`(?m)^(\s*)` + regexp.QuoteMeta(k) + `\s*=.*$`)
 		if !re.MatchString(deck) {
-			return "", fmt.Errorf("InputDecks/clover.in sets no %s", k)
+			return "", fmt.Errorf("%s sets no %s", name, k)
 		}
 		deck = re.ReplaceAllString(deck, "${1}"+k+"="+values[k])
 	}
 	return deck, nil
 }
 
-// Copy copies the program name of the corpora (a directory such as
-// "sweep3d") into dir and returns the copy's path.
-func Copy(corpora, name, dir string) (string, error) {
-	dst := filepath.Join(dir, filepath.Base(name))
-	if err := copyTree(filepath.Join(corpora, name), dst); err != nil {
-		return "", err
-	}
-	return dst, nil
-}
-
-// TeaLeaf returns the Fortran sources of TeaLeaf in a copy at dir (its
-// Makefile's FORTRAN_FILES, then its KERNEL_FILES under kernels/), in the
-// Makefile's order.
-func TeaLeaf(dir string) ([]string, error) {
-	mk, err := os.ReadFile(filepath.Join(dir, "Makefile"))
+// Named returns the copy of the manifest's program name, which must live
+// in the tree's folder.
+func (t *Tree) Named(name string) (*Copy, error) {
+	p, err := Find(name)
 	if err != nil {
 		return nil, err
 	}
-	var out []string
-	for _, list := range []struct{ name, sub string }{{"FORTRAN_FILES", ""}, {"KERNEL_FILES", "kernels"}} {
-		m := regexp.MustCompile(`(?ms)^` + list.name + `\s*=(.*?)\n\s*\n`).FindSubmatch(mk)
-		if m == nil {
-			return nil, fmt.Errorf("%s has no %s list", filepath.Join(dir, "Makefile"), list.name)
-		}
-		for _, o := range regexp.MustCompile(`[\w]+\.o`).FindAll(m[1], -1) {
-			f := filepath.Join(dir, list.sub, strings.TrimSuffix(string(o), ".o")+".f90")
-			if _, err := os.Stat(f); err != nil {
-				return nil, fmt.Errorf("%s lists %s: %v", filepath.Join(dir, "Makefile"), o, err)
-			}
-			out = append(out, f)
-		}
+	return t.Program(p)
+}
+
+// Configured configures the copy for p processes and class ("" for the
+// program's own) and returns its sources and the folder of its INCLUDE
+// files.
+func (c *Copy) Configured(p int, class string) (files []string, incDir string, err error) {
+	if err := c.Configure(p, class); err != nil {
+		return nil, "", err
 	}
-	return out, nil
+	files, err = c.Sources()
+	return files, c.Dir, err
 }
