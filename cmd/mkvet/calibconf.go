@@ -31,7 +31,7 @@ type configured struct {
 	vals    map[string]string // the values the command ran with, by report symbol
 	command string            // the command as run
 	prog    *apt.Program
-	report  *cost.Report
+	report  *cost.Report // at the values it was costed at (nil in configurations.cache)
 	// consts are the integer named constants declared in the files the
 	// command wrote or changed, by lower-case name.
 	consts map[string]int64
@@ -50,7 +50,10 @@ type configurations struct {
 	form   fortran.Form
 	assume []symbolic.Relation
 	stderr io.Writer
-	cache  map[string]*configured
+	cache  map[string]*configured // by keyOf: the program each configuration reads, not costed
+	// reports are the configurations costed, by keyOf and the values
+	// costed at.
+	reports map[string]*configured
 	// current is the key of the configuration the mirror holds now: a
 	// build must read the mirror of its own configuration.
 	current string
@@ -70,7 +73,7 @@ func newConfigurations(cmd string, pf *progFlags, files []string, stderr io.Writ
 		return nil, fmt.Errorf("-configure: %v", err)
 	}
 	return &configurations{pf: pf, files: files, conf: conf, cfg: cfg, form: form, assume: assume, stderr: stderr,
-		cache: map[string]*configured{}}, nil
+		cache: map[string]*configured{}, reports: map[string]*configured{}}, nil
 }
 
 func (cs *configurations) close() { cs.conf.close() }
@@ -90,7 +93,8 @@ func (cs *configurations) keyOf(vals map[string]string) string {
 // *configureError.
 func (cs *configurations) at(vals map[string]string, ints map[string]int64) (*configured, error) {
 	key := cs.keyOf(vals)
-	if c, ok := cs.cache[key]; ok {
+	base, ok := cs.cache[key]
+	if ok {
 		if cs.current != key {
 			// Another configuration is in the mirror; the build of this
 			// one reads the mirror, so the command runs again.
@@ -100,8 +104,49 @@ func (cs *configurations) at(vals map[string]string, ints map[string]int64) (*co
 			}
 			cs.current = key
 		}
+	} else {
+		var err error
+		if base, err = cs.configure(key, vals); err != nil {
+			return nil, err
+		}
+	}
+	// The program's text depends only on what the command wrote; its
+	// costs also on every value it is costed at, P first of all, which a
+	// command without {P} (NPB 3.4's setparams) does not name.
+	rkey := key + " at " + valuesOf(ints)
+	if c, ok := cs.reports[rkey]; ok {
 		return c, nil
 	}
+	argv, err := cs.pf.argv()
+	if err != nil {
+		return nil, err
+	}
+	environ, err := cs.pf.environ()
+	if err != nil {
+		return nil, err
+	}
+	rep, err := analyze(base.prog, cost.Options{Entry: cs.pf.entry, Assume: cs.assume, Args: argv, Env: environ, Dir: cs.pf.dir}, ints)
+	if err != nil {
+		return nil, fmt.Errorf("configured by %q: %w", cs.conf.command, err)
+	}
+	c := *base
+	c.report = rep
+	cs.reports[rkey] = &c
+	return &c, nil
+}
+
+// valuesOf prints integer values in the order of their names.
+func valuesOf(ints map[string]int64) string {
+	var parts []string
+	for _, k := range sortedKeys(ints) {
+		parts = append(parts, k+"="+strconv.FormatInt(ints[k], 10))
+	}
+	return strings.Join(parts, " ")
+}
+
+// configure runs the command for vals and reads the program it leaves
+// in the mirror (the configuration named key), without costing it.
+func (cs *configurations) configure(key string, vals map[string]string) (*configured, error) {
 	// Until the command succeeds the mirror holds no known configuration
 	// (a failing command may have written part of one).
 	cs.current = ""
@@ -115,18 +160,6 @@ func (cs *configurations) at(vals map[string]string, ints map[string]int64) (*co
 			return nil, fmt.Errorf("%s (configured by %q)", d, cs.conf.command)
 		}
 	}
-	argv, err := cs.pf.argv()
-	if err != nil {
-		return nil, err
-	}
-	environ, err := cs.pf.environ()
-	if err != nil {
-		return nil, err
-	}
-	rep, err := analyze(prog, cost.Options{Entry: cs.pf.entry, Assume: cs.assume, Args: argv, Env: environ, Dir: cs.pf.dir}, ints)
-	if err != nil {
-		return nil, fmt.Errorf("configured by %q: %w", cs.conf.command, err)
-	}
 	written := map[string]bool{}
 	for name, st := range cs.conf.read {
 		if st != fileSame {
@@ -137,7 +170,7 @@ func (cs *configurations) at(vals map[string]string, ints map[string]int64) (*co
 	if allC(cs.files) {
 		consts = cs.conf.definedConstants()
 	}
-	c := &configured{key: key, vals: cloned(vals), command: cs.conf.command, prog: prog, report: rep,
+	c := &configured{key: key, vals: cloned(vals), command: cs.conf.command, prog: prog,
 		consts: consts, generated: cs.conf.generated()}
 	cs.cache[key] = c
 	return c, nil
@@ -274,7 +307,7 @@ func configureFailure(err error, cs *configurations) error {
 func printConfigurations(w io.Writer, cs *configurations, points []sweep.Point, configOf map[string]*configured) {
 	var order []*configured
 	for _, pt := range points {
-		if c := configOf[pt.String()]; c != nil && !slices.Contains(order, c) {
+		if c := configOf[pt.String()]; c != nil && !slices.ContainsFunc(order, func(o *configured) bool { return o.key == c.key }) {
 			order = append(order, c)
 		}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -59,5 +60,43 @@ func TestSplitDefs(t *testing.T) {
 	}
 	if _, _, err := splitDefs([]string{"mode=fast"}, []string{"class"}); err == nil || !strings.Contains(err.Error(), "has no {mode}") {
 		t.Errorf("a word for no placeholder: %v", err)
+	}
+}
+
+// TestConfigurationsWithoutP: a configure step that takes no process count
+// (NPB 3.4's setparams, here ../tools/setc CLASS) writes the same program
+// for every P, but the program takes its share by the count it runs on:
+// each P is costed at that P (it was costed once, at the first P, for all
+// of them), and the command runs once.
+func TestConfigurationsWithoutP(t *testing.T) {
+	privateTmp(t)
+	dir := filepath.Join("testdata", "configure-class")
+	pf := &progFlags{configure: "../tools/setc {class}", incs: []string{filepath.Join(dir, "src")}}
+	files := []string{filepath.Join(dir, "src", "prog.f"), filepath.Join(dir, "common", "block.f")}
+	cs, err := newConfigurations("predict", pf, files, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.close()
+	work := map[int]float64{}
+	for _, p := range []int{1, 2, 4} {
+		c, err := cs.at(configValues(map[string]string{"class": "S"}, nil, p), withP(nil, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := c.report.Work.Eval(map[string]symbolic.Rat{cost.Size: symbolic.RatInt(int64(p)), cost.Rank: symbolic.RatInt(0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		work[p] = w.Float64()
+	}
+	if len(cs.cache) != 1 {
+		t.Errorf("%d configurations made, want 1 (the command has no {P})", len(cs.cache))
+	}
+	// Each rank's block is n/m, m the least with m*m >= P: 1, 2, 2.
+	for p, m := range map[int]float64{2: 2, 4: 2} {
+		if r := work[p] / work[1]; r > 1.2/m || r < 0.8/m {
+			t.Errorf("work at P=%d / P=1 = %g, want about 1/%g (%v)", p, r, m, work)
+		}
 	}
 }
