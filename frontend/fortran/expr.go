@@ -218,15 +218,24 @@ func (p *parser) primary() apt.Expr {
 	case tReal:
 		return &apt.Const{Pos: pos, Kind: apt.ConstReal, Text: t.text, Type: constType(t.text, true)}
 	case tString:
+		if n := p.peek(); n.kind == tIdent && bozLetter(n.text) != "" {
+			// The postfix form 'FF'Z of a BOZ constant (an extension
+			// gfortran takes with -fallow-invalid-boz): a character
+			// constant is never followed by a name otherwise.
+			p.next()
+			return &apt.Const{Pos: pos, Kind: apt.ConstBOZ, Text: bozLetter(n.text) + "'" + t.text + "'", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
+		}
 		return (&apt.Const{Pos: pos, Kind: apt.ConstChar, Text: t.text,
 			Type: apt.Type{Base: apt.TypeCharacter, Len: &apt.Const{Kind: apt.ConstInt, Text: strconv.Itoa(len(t.text)), Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}}})
 	case tLogical:
 		return &apt.Const{Pos: pos, Kind: apt.ConstLogical, Text: t.text, Type: apt.Type{Base: apt.TypeLogical, Kind: 4}}
 	case tIdent:
-		// BOZ constants: Z'FF', B'101', O'17'.
-		if (t.text == "Z" || t.text == "B" || t.text == "O") && p.peek().kind == tString {
+		// BOZ constants: Z'FF', B'101', O'17', and X'FF' for Z'FF' (an
+		// extension gfortran takes with -fallow-invalid-boz; NPB's
+		// randi8.f writes it).
+		if l := bozLetter(t.text); l != "" && p.peek().kind == tString {
 			s := p.next()
-			return &apt.Const{Pos: pos, Kind: apt.ConstBOZ, Text: t.text + "'" + s.text + "'", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
+			return &apt.Const{Pos: pos, Kind: apt.ConstBOZ, Text: l + "'" + s.text + "'", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
 		}
 		return p.designatorRest(strings.ToLower(t.text), pos, nil)
 	case tOp:
@@ -439,4 +448,16 @@ func (s *stmt) posIndex(pos apt.Pos) int {
 		}
 	}
 	return 0
+}
+
+// bozLetter returns the base letter of a BOZ constant a name is (B, O or
+// Z; X is Z), "" for any other name.
+func bozLetter(name string) string {
+	switch strings.ToUpper(name) {
+	case "B", "O", "Z":
+		return strings.ToUpper(name)
+	case "X":
+		return "Z"
+	}
+	return ""
 }
