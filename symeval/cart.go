@@ -11,7 +11,8 @@ import (
 // Cartesian process topologies (MPI-3.1 §7.5). A program that lays its
 // processes out as a grid asks MPI for the grid's shape (MPI_DIMS_CREATE),
 // makes a communicator with it (MPI_CART_CREATE), and finds its coordinates
-// and neighbours (MPI_CART_COORDS, MPI_CART_SHIFT); the neighbours decide
+// and neighbours (MPI_CART_COORDS, MPI_CART_SHIFT), and the rows and
+// columns of the grid as communicators of their own (MPI_CART_SUB); the neighbours decide
 // every halo exchange's peers, and MPI_PROC_NULL at the edge of a
 // non-periodic grid decides which ranks send at all. The evaluation keeps
 // the grid's shape with the communicator, so that coordinates and
@@ -253,6 +254,50 @@ func (ev *evaluator) cartRoutine(c *apt.Call, arg func(int) apt.Expr) bool {
 				ev.assign(ix, Known(cm.cart.coord(r, i)))
 			}
 		}
+		return true
+	case "mpi_cart_sub":
+		// The subgrid of the dimensions remain_dims keeps: the processes
+		// that share the caller's coordinates along the others, ranked
+		// row-major by their coordinates along the kept ones (MPI-3.1
+		// §7.5.7), itself a Cartesian grid of the kept dimensions.
+		cm := ev.communicator(arg(0))
+		out := arg(2)
+		if out == nil {
+			return true
+		}
+		r, rok := cm.rank.Single()
+		var keep []int
+		for d := 0; cm.cart != nil && d < len(cm.cart.dims); d++ {
+			ix, ok := ev.element(arg(1), d)
+			if !ok {
+				keep = nil
+				break
+			}
+			v, ok := ev.intArg(ix)
+			if !ok {
+				keep = nil
+				break
+			}
+			if v != 0 {
+				keep = append(keep, d)
+			}
+		}
+		if cm.cart == nil || !rok || keep == nil {
+			ev.assign(out, Value{comm: &communicator{
+				size: unknownValue("size_sub", "the size of a communicator MPI_CART_SUB made", false),
+				rank: unknownValue("rank_sub", "the rank in a communicator MPI_CART_SUB made", false),
+			}})
+			return true
+		}
+		sub := &cartesian{}
+		rank, n := symbolic.Int(0), int64(1)
+		for _, d := range keep {
+			sub.dims = append(sub.dims, cm.cart.dims[d])
+			sub.periodic = append(sub.periodic, cm.cart.periodic[d])
+			rank = rank.Mul(symbolic.Int(cm.cart.dims[d])).Add(cm.cart.coord(r, d))
+			n *= cm.cart.dims[d]
+		}
+		ev.assign(out, Value{comm: &communicator{size: Known(symbolic.Int(n)), rank: Known(rank), cart: sub, notNull: cm.notNull}})
 		return true
 	case "mpi_cart_shift":
 		cm := ev.communicator(arg(0))

@@ -176,9 +176,12 @@ func (r *Report) at(env map[string]int64, partial bool) (*Point, error) {
 			return nil, fmt.Errorf("no value for parameter %s (%s); give it with -D %s=...", p.Name, p.What, p.Name)
 		}
 		dv, err := p.Default.Eval(ratEnv(full))
-		if err != nil && partial && p.Origin.Data() && mentionsMissing(*p.Default, r.Params, full, env) {
+		if err != nil && partial && p.Origin.Data() && (mentionsMissing(*p.Default, r.Params, full, env) || p.Default.Has(Rank)) {
 			// A default in a value of the data the point lacks (a
-			// counter bounded by the keys a rank holds).
+			// counter bounded by the keys a rank holds), or one that
+			// differs from rank to rank (a neighbour, where the
+			// program picks one of two by the data), which no single
+			// value of the point stands for.
 			unknown = append(unknown, p.Name)
 			continue
 		}
