@@ -1531,6 +1531,9 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 				}
 				continue
 			}
+			if ev.assignSection(s) {
+				continue
+			}
 			inert := !ev.targetRelevant(s.Target)
 			if inert {
 				ev.inert++

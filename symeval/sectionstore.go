@@ -1,0 +1,156 @@
+package symeval
+
+import (
+	"strconv"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+)
+
+// maxSectionElems bounds the elements of an array section an assignment
+// stores one by one (a table of a few entries set column by column).
+const maxSectionElems = 64
+
+// assignSection evaluates an assignment to a section of an array whose
+// bounds are numbers (corner_sch(:, 1) = (/ 1, 1 /), a(2:4) = 0) as the
+// assignments of its elements, in array element order: each takes the
+// constructor's element in that order, or the one scalar value. The right
+// side is evaluated whole before any element is stored, as Fortran's
+// array assignment does. It reports whether it did; a section it does not
+// evaluate is left to storeElement, which makes the array unknown.
+func (ev *evaluator) assignSection(s *apt.Stmt) bool {
+	ix, ok := s.Target.(*apt.Index)
+	if !ok || ix.Base != nil || s.Mask != nil || ix.Substring {
+		return false
+	}
+	decl := ev.declOf(ix)
+	if decl == nil || !decl.IsArray() || len(decl.Dims) != len(ix.Subs) || !tracked(ix.Type) {
+		return false
+	}
+	sections := 0
+	for _, sub := range ix.Subs {
+		if _, ok := sub.(*apt.Section); ok {
+			sections++
+		}
+	}
+	if sections == 0 {
+		return false
+	}
+	bs, _ := ev.arrayBounds(ix.Name, decl)
+	num := func(e apt.Expr, or Value) (int64, bool) {
+		v := or
+		if e != nil {
+			v = ev.value(e)
+		}
+		x, ok := v.Single()
+		if !ok {
+			return 0, false
+		}
+		return x.Int64()
+	}
+	subs := make([][]int64, len(ix.Subs))
+	total := 1
+	for d, sub := range ix.Subs {
+		sec, isSec := sub.(*apt.Section)
+		if !isSec {
+			k, ok := num(sub, Value{})
+			if !ok {
+				return false
+			}
+			subs[d] = []int64{k}
+			continue
+		}
+		lo, ok1 := num(sec.Lo, bs[d].lo)
+		ext, ok2 := num(nil, bs[d].ext)
+		hi := lo + ext - 1
+		if sec.Hi != nil {
+			hi, ok2 = num(sec.Hi, Value{})
+		}
+		step := int64(1)
+		ok3 := true
+		if sec.Stride != nil {
+			step, ok3 = num(sec.Stride, Value{})
+		}
+		if !ok1 || !ok2 || !ok3 || step == 0 {
+			return false
+		}
+		for k := lo; step > 0 && k <= hi || step < 0 && k >= hi; k += step {
+			subs[d] = append(subs[d], k)
+			if len(subs[d]) > maxSectionElems {
+				return false
+			}
+		}
+		total *= len(subs[d])
+		if total > maxSectionElems {
+			return false
+		}
+	}
+	var vals []Value
+	if cons, ok := s.Value.(*apt.ArrayCons); ok {
+		if len(cons.Elems) != total {
+			return false
+		}
+		for _, e := range cons.Elems {
+			if !ev.scalarExpr(e) {
+				return false
+			}
+			vals = append(vals, ev.value(e))
+		}
+	} else {
+		if !ev.scalarExpr(s.Value) {
+			return false
+		}
+		v := ev.value(s.Value)
+		for range total {
+			vals = append(vals, v)
+		}
+	}
+	at := make([]int, len(subs))
+	for i := 0; i < total; i++ {
+		el := &apt.Index{Pos: ix.Pos, Name: ix.Name, Type: ix.Type}
+		for d, k := range at {
+			el.Subs = append(el.Subs, &apt.Const{Pos: ix.Pos, Kind: apt.ConstInt, Text: strconv.FormatInt(subs[d][k], 10),
+				Type: apt.Type{Base: apt.TypeInteger, Kind: 4}})
+		}
+		ev.assign(el, vals[i])
+		for d := range at { // the first subscript varies fastest
+			if at[d]++; at[d] < len(subs[d]) {
+				break
+			}
+			at[d] = 0
+		}
+	}
+	return true
+}
+
+// scalarExpr reports whether e names no array as a whole, section or
+// constructor, and calls no function whose result is an array: its value
+// is one value, not one per element.
+func (ev *evaluator) scalarExpr(e apt.Expr) bool {
+	scalar := true
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		switch y := x.(type) {
+		case *apt.Name:
+			scalar = scalar && !y.Array
+		case *apt.Component:
+			scalar = scalar && !y.Array
+		case *apt.Section, *apt.ArrayCons, *apt.ImpliedDo:
+			scalar = false
+		case *apt.FuncCall:
+			switch {
+			case y.Intrinsic:
+				// Elemental intrinsics of scalars are scalars; these
+				// make arrays of them.
+				scalar = scalar && y.Name != "spread" && y.Name != "reshape" && y.Name != "transfer"
+			default:
+				rs := ev.callees(y.Name)
+				if len(rs) != 1 {
+					scalar = false
+				} else if res := rs[0].Scope.Lookup(rs[0].Result); res == nil || res.IsArray() {
+					scalar = false
+				}
+			}
+		}
+		return scalar
+	})
+	return scalar
+}
