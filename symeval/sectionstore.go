@@ -1,6 +1,7 @@
 package symeval
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -19,20 +20,12 @@ const maxSectionElems = 64
 // evaluate is left to storeElement, which makes the array unknown.
 func (ev *evaluator) assignSection(s *apt.Stmt) bool {
 	ix, ok := s.Target.(*apt.Index)
-	if !ok || ix.Base != nil || s.Mask != nil || ix.Substring {
+	if !ok || ix.Base != nil || s.Mask != nil || ix.Substring || !tracked(ix.Type) ||
+		!slices.ContainsFunc(ix.Subs, func(e apt.Expr) bool { _, sec := e.(*apt.Section); return sec }) {
 		return false
 	}
 	decl := ev.declOf(ix)
-	if decl == nil || !decl.IsArray() || len(decl.Dims) != len(ix.Subs) || !tracked(ix.Type) {
-		return false
-	}
-	sections := 0
-	for _, sub := range ix.Subs {
-		if _, ok := sub.(*apt.Section); ok {
-			sections++
-		}
-	}
-	if sections == 0 {
+	if decl == nil || !decl.IsArray() || len(decl.Dims) != len(ix.Subs) {
 		return false
 	}
 	bs, _ := ev.arrayBounds(ix.Name, decl)
