@@ -1,6 +1,9 @@
 package apt
 
-import "strconv"
+import (
+	"strconv"
+	"sync/atomic"
+)
 
 // Scope holds the declarations of one routine or module, in source order, with
 // IMPLICIT typing already applied: every variable has a Type. Symbolic evaluation
@@ -25,29 +28,39 @@ type Scope struct {
 	// Includes lists the files INCLUDEd into the scope, as written.
 	Includes []string `json:"includes,omitempty"`
 
-	index map[string]*Var
+	// index maps names to Vars as they were when it was built (of the
+	// first len(Vars)): analyses of several process counts read one
+	// program at once (whatif's sweep), so it is replaced whole, never
+	// written in place.
+	index atomic.Pointer[scopeIndex]
+}
+
+// scopeIndex is a Scope's name index over its first n Vars.
+type scopeIndex struct {
+	n int
+	m map[string]*Var
 }
 
 // Lookup returns the variable named name (lower case) declared in s, or nil.
+// Where two have the name, the later one.
 func (s *Scope) Lookup(name string) *Var {
 	if s == nil {
 		return nil
 	}
-	if s.index == nil || len(s.index) != len(s.Vars) {
-		s.index = make(map[string]*Var, len(s.Vars))
+	ix := s.index.Load()
+	if ix == nil || ix.n != len(s.Vars) {
+		ix = &scopeIndex{n: len(s.Vars), m: make(map[string]*Var, len(s.Vars))}
 		for _, v := range s.Vars {
-			s.index[v.Name] = v
+			ix.m[v.Name] = v
 		}
+		s.index.Store(ix)
 	}
-	return s.index[name]
+	return ix.m[name]
 }
 
 // Add appends v to the scope; a later Lookup finds it.
 func (s *Scope) Add(v *Var) {
 	s.Vars = append(s.Vars, v)
-	if s.index != nil {
-		s.index[v.Name] = v
-	}
 }
 
 // LookupType returns the derived type named name declared in s, or nil.
