@@ -689,6 +689,16 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			break
 		}
 		if stepE.IsZero() && step == 1 {
+			if e, x, ok := ev.boundedExit(l); ok {
+				// An exit the DO variable decides ends the DO early
+				// (boundedExit): its EXIT is accounted for.
+				if nh, ok := lift2(lo, hi, func(a, b symbolic.Expr) (symbolic.Expr, bool) {
+					return symbolic.Min(b, symbolic.Max(a, e)), true
+				}); ok && nh.IsKnown() {
+					hi, upper = nh, nh
+					ev.boundExits[x] = true
+				}
+			}
 			lf = &loopFrame{loop: l, v: name, lo: lo, hi: hi, unit: true}
 		}
 		if !stepE.IsZero() {

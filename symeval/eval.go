@@ -85,6 +85,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		probedParams: map[string]bool{},
 		spans:        map[string]*Param{},
 		tripParams:   map[apt.Node]*Param{},
+		boundExits:   map[*apt.Exit]bool{},
 		realTables:   map[*apt.Var]bool{},
 		reading:      map[*apt.Routine]bool{},
 		readingFiles: map[*apt.Routine]bool{},
@@ -264,6 +265,9 @@ type evaluator struct {
 	// exitTaken tells the EXIT of that arm it is accounted for.
 	doExit    *gotoLoopState
 	exitTaken bool
+	// boundExits are the EXITs of counted DOs whose bounds account for
+	// them (boundedExit).
+	boundExits map[*apt.Exit]bool
 	// backLoop is set while the bottom test of a loop formed by GO TO
 	// (`if (c) goto head`) is evaluated: its branch is taken on every run
 	// but the last.
@@ -1468,6 +1472,12 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		ev.newOcc(n, parent)
 		if rs := ev.frame().running(); rs != nil && (n.Construct == "" || n.Construct == rs.loop.Construct) {
 			ev.pendingJump(rs.exit)
+			return
+		}
+		if ev.boundExits[n] {
+			// The exit a counted DO's bound accounts for: the rest of
+			// this trip, its last, is skipped.
+			ev.cur.dead, ev.cur.cycled = true, true
 			return
 		}
 		if ev.exitTaken {

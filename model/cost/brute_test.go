@@ -49,6 +49,7 @@ var seedPrograms = []struct {
 	{"jacobi1d.f90", map[string][2]int64{"n": {1, 100}, "iters": {0, 5}, "nargs": {0, 3}}, nil, nil},
 	{"parity_ladder.f90", map[string][2]int64{"n": {0, 9}, "m": {0, 6}}, nil, nil},
 	{"section_table.f90", map[string][2]int64{"n": {1, 9}, "m": {1, 6}}, nil, nil},
+	{"bounded_exit.f90", map[string][2]int64{"n": {0, 14}, "m": {0, 16}}, nil, nil},
 }
 
 // TestCountsAgainstExecution checks every node's per-rank count, loop

@@ -1,6 +1,7 @@
 /* shortcircuit.c: loops whose tests join conditions with && and ||, as C
  * programs write a convergence loop, a bounded search and a scan that
- * stops at either of two limits.  Run: shortcircuit n steps */
+ * stops at either of two limits, and a counted loop with a break at a
+ * second bound.  Run: shortcircuit n steps */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,8 +46,15 @@ int main(int argc, char **argv)
 	do {
 		d++;
 	} while (d < steps && err > 0.0);
+	/* A counted loop left when its variable reaches a second bound. */
+	int b = 0;
+	for (int i = 0; i < n; i++) {
+		if (i >= steps)
+			break;
+		b += i;
+	}
 	if (rank == 0 && sum < 0.0)
-		printf("%d %d %d %d %g\n", k, at, t, d, sum);
+		printf("%d %d %d %d %d %g\n", k, at, t, d, b, sum);
 	free(v);
 	MPI_Finalize();
 	return 0;
