@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -612,5 +613,44 @@ func TestModelRefusesMissingCounts(t *testing.T) {
 	full := analyze(t, "atm2d.f90", Options{})
 	if _, _, err := full.Model(ModelOptions{}); err != nil {
 		t.Fatalf("without a budget: %v", err)
+	}
+}
+
+// BenchmarkMatchAtLargeP matches the sends and receives of a program with
+// many exchanges of one tag whose peers no fixed offset describes (a
+// ring's wrap-around, as MG's and the grid codes' neighbours), sampled at P =
+// 1024: each side's peers and message counts are evaluated once per
+// sample, not once per pair of sides (the pairs grow as the square of the
+// sides; MG's whatif at P = 1024 took 107 s when they were).
+func BenchmarkMatchAtLargeP(b *testing.B) {
+	var src strings.Builder
+	src.WriteString("      program rings\n      include 'mpif.h'\n      integer ierr, rank, np, i, st(MPI_STATUS_SIZE)\n" +
+		"      double precision a(64)\n      call mpi_init(ierr)\n" +
+		"      call mpi_comm_rank(mpi_comm_world, rank, ierr)\n      call mpi_comm_size(mpi_comm_world, np, ierr)\n")
+	for k := 1; k <= 16; k++ {
+		fmt.Fprintf(&src, "      call mpi_sendrecv(a, %d, mpi_double_precision,\n"+
+			"     >  mod(rank + %d, np), %d, a, %d, mpi_double_precision,\n"+
+			"     >  mod(rank + np - %d, np), 0, mpi_comm_world, st, ierr)\n", k, k%3+1, 0, k, k%3+1)
+	}
+	src.WriteString("      call mpi_finalize(ierr)\n      end\n")
+	dir := b.TempDir()
+	path := filepath.Join(dir, "rings.f")
+	if err := os.WriteFile(path, []byte(src.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	prog, diags := fortran.ParseFiles([]string{path}, fortran.Config{})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			b.Fatal(d)
+		}
+	}
+	for b.Loop() {
+		a, err := Analyze(prog, Options{SampleP: []int64{1024}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(a.Sides) != 32 {
+			b.Fatalf("%d sides, want 32", len(a.Sides))
+		}
 	}
 }
