@@ -53,11 +53,7 @@ var cloverPs = []int{1, 2, 4}
 func TestCloverLeafCountsMatchRunsE2E(t *testing.T) {
 	e2e.Require(t, "mpif90", "mpicc", "mpirun")
 	start := time.Now()
-	cl, err := corpora.Find("cloverleaf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	clover, err := corpora.Open(t, cl, t.TempDir())
+	clover, err := corpora.OpenNamed(t, "cloverleaf", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

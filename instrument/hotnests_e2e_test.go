@@ -147,11 +147,7 @@ func sweep3dPoint(npeI, npeJ int) map[string]int64 {
 // half of the measured loop time must all be reported by MK1001.
 func TestSweep3DHotNestsE2E(t *testing.T) {
 	e2e.Require(t, "mpif77", "mpicc", "mpirun", "cpp")
-	sw, err := corpora.Find("sweep3d")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := corpora.Open(t, sw, t.TempDir())
+	c, err := corpora.OpenNamed(t, "sweep3d", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,11 +216,7 @@ var teaPoint = map[string]int64{"state_max": 2, "x_cells": 200, "y_cells": 200, 
 // MK1001.
 func TestTeaLeafHotNestsE2E(t *testing.T) {
 	e2e.Require(t, "mpif90", "mpicc", "mpirun")
-	tl, err := corpora.Find("tealeaf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := corpora.Open(t, tl, t.TempDir())
+	c, err := corpora.OpenNamed(t, "tealeaf", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

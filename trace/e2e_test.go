@@ -325,11 +325,7 @@ func TestBalanceWhatifE2E(t *testing.T) {
 // every message matches and the replay reproduces the run within 5%.
 func TestCloverLeafReplayE2E(t *testing.T) {
 	e2e.Require(t, "mpif90", "mpicc", "mpirun")
-	cl, err := corpora.Find("cloverleaf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	clover, err := corpora.Open(t, cl, t.TempDir())
+	clover, err := corpora.OpenNamed(t, "cloverleaf", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,11 +32,7 @@ func TestCalibratePredictNPBE2E(t *testing.T) {
 		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
 	}
 	tmp := t.TempDir()
-	ep, err := corpora.Find("npb33-EP")
-	if err != nil {
-		t.Fatal(err)
-	}
-	npb, err := corpora.Open(t, ep, tmp)
+	npb, err := corpora.OpenNamed(t, "npb33-EP", tmp)
 	if err != nil {
 		t.Fatal(err)
 	}

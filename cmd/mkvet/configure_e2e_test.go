@@ -120,11 +120,7 @@ func TestWhatifConfigureNPBE2E(t *testing.T) {
 //	go test -run '^$' -bench BenchmarkConfigureNPB ./cmd/mkvet/
 func BenchmarkConfigureNPB(b *testing.B) {
 	e2e.Require(b, "cc", "sh")
-	lu, err := corpora.Find("npb33-LU")
-	if err != nil {
-		b.Fatal(err)
-	}
-	npb, err := corpora.Open(b, lu, b.TempDir())
+	npb, err := corpora.OpenNamed(b, "npb33-LU", b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -133,7 +129,7 @@ func BenchmarkConfigureNPB(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	conf := lu.ConfigureCommand("{P}", "S")
+	conf := npb.ConfigureCommand("{P}", "S")
 	b.Run("mirror", func(b *testing.B) {
 		for b.Loop() {
 			c, err := newConfigurer(conf, files, []string{bdir})

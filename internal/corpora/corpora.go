@@ -97,6 +97,16 @@ func Open(tb testing.TB, p Program, dir string) (*Copy, error) {
 	return t.Program(p)
 }
 
+// OpenNamed is Open for the manifest's program name.
+func OpenNamed(tb testing.TB, name, dir string) (*Copy, error) {
+	tb.Helper()
+	p, err := Find(name)
+	if err != nil {
+		return nil, err
+	}
+	return Open(tb, p, dir)
+}
+
 // Copy is a program of the manifest in a prepared tree.
 type Copy struct {
 	Program
