@@ -350,7 +350,10 @@ func (p *pass) countedText(facts map[string]any) string {
 	}
 	facts["share_of"] = "counted loop nests"
 	facts["data_nests"] = pos
-	s := "of the loop work counted at " + p.at()
+	s := "of the loop work counted"
+	if at := p.at(); at != "" {
+		s += " at " + at
+	}
 	if len(pos) == 0 {
 		return s
 	}

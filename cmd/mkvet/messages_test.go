@@ -27,6 +27,18 @@ func longLines(out string) []string {
 	return long
 }
 
+// danglingAt returns the lines of out that say "at" with no point after
+// it (a point with no values given prints as nothing).
+func danglingAt(out string) []string {
+	var bad []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, " at ,") || strings.Contains(l, " at )") || strings.HasSuffix(strings.TrimSpace(l), " at") {
+			bad = append(bad, l)
+		}
+	}
+	return bad
+}
+
 // TestMessagesFitOnALine: check on every testdata program, with P symbolic
 // and at P = 4, prints no line longer than messageLimit, run from the
 // programs' directory as a user would.
@@ -45,6 +57,9 @@ func TestMessagesFitOnALine(t *testing.T) {
 			_, out, errs := mkvet(t, append(append([]string{"check"}, at...), f)...)
 			for _, l := range longLines(out + errs) {
 				t.Errorf("check %v %s: a line of %d characters:\n%s", at, f, utf8.RuneCountInString(l), l)
+			}
+			for _, l := range danglingAt(out + errs) {
+				t.Errorf("check %v %s: \"at\" with no point after it:\n%s", at, f, l)
 			}
 		}
 	}
