@@ -696,7 +696,12 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 					return symbolic.Min(b, symbolic.Max(a, e)), true
 				}); ok && nh.IsKnown() {
 					hi, upper = nh, nh
+					// Only for this evaluation of the DO: where the
+					// same loop is reached again (another call of its
+					// routine) with a bound that is no closed form, its
+					// EXIT is again one not modelled.
 					ev.boundExits[x] = true
+					defer delete(ev.boundExits, x)
 				}
 			}
 			lf = &loopFrame{loop: l, v: name, lo: lo, hi: hi, unit: true}
