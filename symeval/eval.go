@@ -2289,28 +2289,8 @@ func (ev *evaluator) elements(target apt.Expr) (Value, bool) {
 			if !ok {
 				continue
 			}
-			var lo, hi Value
-			switch {
-			case sec.Lo != nil:
-				lo = ev.value(sec.Lo)
-			case bs != nil:
-				lo = bs[i].lo
-			default:
-				lo = Known(symbolic.Int(1))
-			}
-			switch {
-			case sec.Hi != nil:
-				hi = ev.value(sec.Hi)
-			case bs != nil && !decl.Dims[i].Deferred && decl.Dims[i].Hi != nil:
-				hi = ev.value(decl.Dims[i].Hi)
-			case bs != nil:
-				// The array's own last index: its lower bound and extent.
-				if hi, ok = lift2(bs[i].lo, bs[i].ext, func(l, e symbolic.Expr) (symbolic.Expr, bool) {
-					return l.Add(e).Sub(symbolic.Int(1)), true
-				}); !ok {
-					return Value{}, false
-				}
-			default:
+			lo, hi, ok := ev.sectionLimits(sec, decl, bs, i)
+			if !ok {
 				return Value{}, false
 			}
 			ext, ok := lift2(lo, hi, extent)
@@ -2335,6 +2315,36 @@ func (ev *evaluator) elements(target apt.Expr) (Value, bool) {
 		return n, true
 	}
 	return Value{}, false
+}
+
+// sectionLimits returns the first and last subscript of the section sec
+// in dimension i of an array declared decl with bounds bs (nil: not known,
+// a missing lower limit is then 1): those written, else the array's own.
+func (ev *evaluator) sectionLimits(sec *apt.Section, decl *apt.Var, bs []bound, i int) (lo, hi Value, ok bool) {
+	switch {
+	case sec.Lo != nil:
+		lo = ev.value(sec.Lo)
+	case bs != nil:
+		lo = bs[i].lo
+	default:
+		lo = Known(symbolic.Int(1))
+	}
+	switch {
+	case sec.Hi != nil:
+		hi = ev.value(sec.Hi)
+	case bs != nil && !decl.Dims[i].Deferred && decl.Dims[i].Hi != nil:
+		hi = ev.value(decl.Dims[i].Hi)
+	case bs != nil:
+		// The array's own last index: its lower bound and extent.
+		if hi, ok = lift2(bs[i].lo, bs[i].ext, func(l, e symbolic.Expr) (symbolic.Expr, bool) {
+			return l.Add(e).Sub(symbolic.Int(1)), true
+		}); !ok {
+			return Value{}, Value{}, false
+		}
+	default:
+		return Value{}, Value{}, false
+	}
+	return lo, hi, true
 }
 
 func (ev *evaluator) dimExtent(d apt.Dim) (Value, bool) {

@@ -52,12 +52,12 @@ func (ev *evaluator) assignSection(s *apt.Stmt) bool {
 			subs[d] = []int64{k}
 			continue
 		}
-		lo, ok1 := num(sec.Lo, bs[d].lo)
-		ext, ok2 := num(nil, bs[d].ext)
-		hi := lo + ext - 1
-		if sec.Hi != nil {
-			hi, ok2 = num(sec.Hi, Value{})
+		loV, hiV, ok := ev.sectionLimits(sec, decl, bs, d)
+		if !ok {
+			return false
 		}
+		lo, ok1 := num(nil, loV)
+		hi, ok2 := num(nil, hiV)
 		step := int64(1)
 		ok3 := true
 		if sec.Stride != nil {

@@ -24,6 +24,7 @@ program section_table
   sch(1:2, 3) = (/ 2, 2 /)
   sch(:, 4) = (/ 1, 2 /)
   len = m
+  len(4:) = (/ n, m, n /)
   len(2:6:2) = n
   s = 0.0d0
   do cor = 1, 4
