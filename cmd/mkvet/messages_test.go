@@ -39,6 +39,20 @@ func danglingAt(out string) []string {
 	return bad
 }
 
+// TestNoDanglingAtE2E: a C program analysed with its command line and no
+// -D, whose hot loops' share is of the work counted at a point lacking
+// values of its data, names no empty point ("counted at , where").
+func TestNoDanglingAtE2E(t *testing.T) {
+	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14")
+	_, out, errs := mkvet(t, "check", "-args", "100", filepath.Join(programsDir, "datanest.c"))
+	if !strings.Contains(out, "of the loop work counted") {
+		t.Fatalf("no share of the counted work in:\n%s%s", out, errs)
+	}
+	for _, l := range danglingAt(out + errs) {
+		t.Errorf("\"at\" with no point after it:\n%s", l)
+	}
+}
+
 // TestMessagesFitOnALine: check on every testdata program, with P symbolic
 // and at P = 4, prints no line longer than messageLimit, run from the
 // programs' directory as a user would.
