@@ -329,6 +329,9 @@ type evaluator struct {
 	// runCap, when positive, bounds the node visits of one run below
 	// runBudget (runLimit).
 	runCap int64
+	// overBudget says that the last run of unknown trip count to stop
+	// stopped for its budget (openRunSpent), not on a test.
+	overBudget bool
 	// runStack holds the counted runs in progress, innermost last: the
 	// runs inside them share their budgets (runshare.go).
 	runStack []*runFrame

@@ -1063,7 +1063,9 @@ func (ev *evaluator) runWhile(l *apt.Loop, o *Occ) bool {
 	if ev.runWhileOnce(l, o) {
 		return true
 	}
-	if ev.byRank([]apt.Expr{l.While}, l.Body, l.Span.Start(), o, func() bool { return ev.runWhileOnce(l, o) }) {
+	// A run over its budget for every rank at once is no cheaper rank by
+	// rank: the ranks would spend P times what it did and fail the same.
+	if !ev.overBudget && ev.byRank([]apt.Expr{l.While}, l.Body, l.Span.Start(), o, func() bool { return ev.runWhileOnce(l, o) }) {
 		return true
 	}
 	keys := ev.modified(l.Body)
@@ -1426,6 +1428,21 @@ func substValue(v Value, sub map[string]symbolic.Expr) (Value, bool) {
 	return Value{Alts: mergeAlts(out)}, true
 }
 
+// openRunSpent reports whether a run of unknown trip count that began at
+// visits start, may make limit visits and is about to start iteration k
+// must stop for its budget: past maxRunTrips, its visits, the whole
+// evaluation's, the occurrences' room, or an iteration like the mean of
+// those made would take it past its limit (the run would be thrown away
+// one iteration later). It records the answer in ev.overBudget, which the
+// failures of the run's other tests clear.
+func (ev *evaluator) openRunSpent(start, limit, k int64) bool {
+	spent := ev.runVisits - start
+	over := k > maxRunTrips || spent > limit || ev.runVisits > totalRunBudget || !ev.roomForRun(0) ||
+		(k > 0 && spent+spent/k > limit)
+	ev.overBudget = over
+	return over
+}
+
 // runWhileOnce is runWhile with every test decided in the current state.
 func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
 	snap := ev.snapshot(o)
@@ -1433,8 +1450,7 @@ func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
 	ok := true
 	limit := ev.runLimit()
 	ev.runIterations(l, o, -1, func(k int64) bool {
-		if k > maxRunTrips || ev.runVisits-snap.visits > limit || ev.runVisits > totalRunBudget || !ev.roomForRun(0) ||
-			!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds ||
+		if ev.openRunSpent(snap.visits, limit, k) || !ev.smallValues(mod) || len(ev.cur.conds) > snap.conds ||
 			ev.paramsSince(snap.params) > runParams || ev.freqUses > snap.freqUses {
 			// Every test must be decided: a loop whose exit depends on
 			// the rank is left to the symbolic evaluation.
@@ -1448,6 +1464,7 @@ func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
 				if debugRuns {
 					fmt.Fprintf(os.Stderr, "while test at %s not decided (analysable %v): %v\n", l.Span.Start(), analysable, c)
 				}
+				ev.overBudget = false
 				ok = false
 				return false
 			}
@@ -1556,8 +1573,7 @@ func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
 	// ends in pass k (rankProbe reads it).
 	defer func() { ev.lastTrips = k + 1 }()
 	for k = 0; ; k++ {
-		if k > maxRunTrips || ev.runVisits-snap.visits > limit || ev.runVisits > totalRunBudget || !ev.roomForRun(0) ||
-			!ev.smallValues(mod) || len(ev.cur.conds) > snap.conds ||
+		if ev.openRunSpent(snap.visits, limit, k) || !ev.smallValues(mod) || len(ev.cur.conds) > snap.conds ||
 			ev.paramsSince(snap.params) > runParams || ev.freqUses > snap.freqUses || ev.err != nil {
 			// A loop whose exit is not decided at each test (it depends
 			// on the rank) is left to the symbolic evaluation.
@@ -1595,6 +1611,7 @@ func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
 			if debugRuns {
 				fmt.Fprintf(os.Stderr, "runGotoLoop %s: bottom test %s not decided (%v)\n", seg[0].Base().Span.Start(), apt.FormatExpr(b.Cond), f)
 			}
+			ev.overBudget = false
 			snap.restore(ev, parent)
 			return false
 		}
