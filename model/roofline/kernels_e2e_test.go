@@ -68,6 +68,11 @@ func (c kernelCase) String() string {
 // machine, up to twice, each configuration keeping its least time, when
 // one is not). A configuration the prediction says is compute-bound has
 // the work unit's time, not the memory term's: its ratios are logged.
+// Where the machine's own figures (its levels' sizes and per-access
+// times) move by more than the 30% between two measurements, as on a
+// virtual machine whose random walk finds a last level of 256 MiB once
+// and 8 MiB the next time, the check is skipped, saying so: no model of
+// those figures can meet the tolerance there.
 //
 // An in-cache configuration is the median of five odd sizes around its
 // working set, measured and predicted alike, so that no one size's luck
