@@ -532,6 +532,21 @@ func (e Expr) Has(name string) bool {
 	return found
 }
 
+// HasAny reports whether e mentions a symbol of names: one walk of e,
+// where a Has per name would make one each.
+func (e Expr) HasAny(names map[string]bool) bool {
+	found := false
+	if len(names) == 0 {
+		return false
+	}
+	e.visitAtoms(func(a *atom) {
+		if !found && a.kind == kSym && names[a.name] {
+			found = true
+		}
+	})
+	return found
+}
+
 // HasBigCoefficient reports whether a coefficient of e (at its top level)
 // is a rational whose numerator or denominator does not fit in 64 bits: a
 // value computed by long chains of real arithmetic (a random number

@@ -186,6 +186,22 @@ func (pw Piecewise) Has(name string) bool {
 	return false
 }
 
+// HasAny reports whether a piece's value or guard mentions a symbol of
+// names (Expr.HasAny).
+func (pw Piecewise) HasAny(names map[string]bool) bool {
+	for _, pc := range pw.Pieces {
+		if pc.Value.HasAny(names) {
+			return true
+		}
+		for _, g := range pc.Guard {
+			if g.E.HasAny(names) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Eval returns the exact value at env: the sum of the values of the pieces
 // whose guards hold.
 func (pw Piecewise) Eval(env map[string]Rat) (Rat, error) {

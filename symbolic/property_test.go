@@ -224,3 +224,25 @@ func TestRatAgainstBig(t *testing.T) {
 		check("trunc", x.Trunc(), ratTrunc(a))
 	}
 }
+
+// HasAny agrees with a Has per name on random expressions (function
+// arguments included), each set a random subset of the symbols and one
+// symbol no expression has.
+func TestHasAnyAgreesWithHas(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for i := range 2000 {
+		e := build(genTree(r, 6))
+		set := map[string]bool{"absent": r.IntN(2) == 0}
+		want := false
+		for _, s := range treeSyms {
+			if r.IntN(3) == 0 {
+				set[s] = true
+				want = want || e.Has(s)
+			}
+		}
+		pw := Piecewise{Pieces: []Piece{{Value: e}}}
+		if got := e.HasAny(set); got != want || pw.HasAny(set) != want {
+			t.Fatalf("case %d: %s HasAny(%v) = %v (piecewise %v), Has per name gives %v", i, e, set, got, pw.HasAny(set), want)
+		}
+	}
+}

@@ -247,12 +247,14 @@ func (r *Report) at(env map[string]int64, partial bool) (*Point, error) {
 	}
 	// At a partial point a figure in a missing value has none: a node
 	// has values only when all of its figures do.
+	unknownSet := make(map[string]bool, len(unknown))
+	for _, u := range unknown {
+		unknownSet[u] = true
+	}
 	rests := func(pws ...symbolic.Piecewise) bool {
 		for _, pw := range pws {
-			for _, u := range unknown {
-				if pw.Has(u) {
-					return true
-				}
+			if pw.HasAny(unknownSet) {
+				return true
 			}
 		}
 		return false
