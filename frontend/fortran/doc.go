@@ -10,8 +10,9 @@
 //
 //   - both source forms, chosen by extension (.f .for .f77 fixed; .f90 .f95 .f03
 //     .f08 free) or Config.Form; upper-case extensions (.F, .F90) run the
-//     built-in preprocessor (#define, #undef, #ifdef, #ifndef, #if/#elif with
-//     defined(), #else, #endif, #include and -D macros);
+//     built-in preprocessor (#define of object-like and function-like macros,
+//     #undef, #ifdef, #ifndef, #if/#elif with defined(), #else, #endif,
+//     #include, -D macros, __LINE__ and __FILE__);
 //   - fixed-form columns: C, c, *, ! or D in column 1 for comments, labels in
 //     columns 1-5, continuation in column 6, nothing past column 72, blanks
 //     insignificant (DO10I=1,N is DO 10 I = 1, N); free-form & continuation, !

@@ -45,8 +45,10 @@ type frontend struct {
 	cfg    Config
 	diags  []apt.Diagnostic
 	macros map[string]string
-	depth  int
-	prog   *apt.Program
+	// fnMacros are the function-like macros (#define F(a, b) ...).
+	fnMacros map[string]fnMacro
+	depth    int
+	prog     *apt.Program
 	// pendingAnnots are !mk$ param/assume lines seen outside any program unit;
 	// they attach to the next unit.
 	// needMPI is set when a scope includes mpif.h or uses mpi: the synthetic

@@ -23,6 +23,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("      DO10I=1,N\n   10 CONTINUE\n      END\n"), false)
 	f.Add([]byte("x = 1; y = x &\n  & + 2\nend\n"), true)
+	f.Add([]byte("#define SQ(x) ((x)*(x))\n#define A B B\n#define B A A\n#define L __LINE__\nk = SQ(SQ(A)) + L\ncall f(__FILE__, SQ((1, 2))\nend\n"), true)
 	f.Fuzz(func(t *testing.T, src []byte, free bool) {
 		name := "fuzz.F"
 		if free {

@@ -8,10 +8,10 @@ import (
 )
 
 // preprocess runs the built-in C-style preprocessor over a .F or .F90 file:
-// #define/#undef of object-like macros, #ifdef, #ifndef, #if and #elif with
+// #define/#undef of object-like and function-like macros, #ifdef, #ifndef, #if and #elif with
 // defined(), !, &&, ||, comparisons and integer arithmetic, #else, #endif, and
-// #include "file". Defined macros with a value are substituted in the Fortran
-// text outside character constants and comments, as gfortran's traditional-mode
+// #include "file". Macros, __LINE__ and __FILE__ are expanded in the Fortran
+// text outside character constants and comments (macros.go), as gfortran's
 // cpp does. Output lines keep their original file and line numbers; a directive
 // or skipped line becomes empty so that the line numbering is unchanged.
 func (fe *frontend) preprocess(name string, src []byte) []srcLine {
@@ -26,8 +26,8 @@ func (fe *frontend) preprocess(name string, src []byte) []srcLine {
 		ln := lines[i]
 		t := strings.TrimLeft(ln.text, " \t")
 		if !strings.HasPrefix(t, "#") {
-			if active && len(fe.macros) > 0 {
-				ln.text, ln.cols = fe.substitute(ln.text)
+			if active && fe.mayExpand(ln.text) {
+				ln.text, ln.cols = fe.substitute(ln.text, name, ln.num)
 			}
 			if !active {
 				ln.text = ""
@@ -54,7 +54,7 @@ func (fe *frontend) preprocess(name string, src []byte) []srcLine {
 		}
 		switch word {
 		case "ifdef", "ifndef":
-			_, def := fe.macros[firstWord(rest)]
+			def := fe.defined(firstWord(rest))
 			c := cond{parentActive: active}
 			c.active = active && def == (word == "ifdef")
 			c.taken = c.active
@@ -98,16 +98,29 @@ func (fe *frontend) preprocess(name string, src []byte) []srcLine {
 					fe.diag(pos, apt.Error, "#define without a macro name")
 					break
 				}
-				val := strings.TrimSpace(rest[len(n):])
-				if strings.HasPrefix(val, "(") && !strings.HasPrefix(rest[len(n):], " ") {
-					fe.diag(pos, apt.Warning, "function-like macro "+n+" is not supported; defined as a flag")
-					val = ""
+				delete(fe.macros, n)
+				delete(fe.fnMacros, n)
+				if after := rest[len(n):]; strings.HasPrefix(after, "(") {
+					// A parenthesis right after the name opens the
+					// parameters of a function-like macro.
+					m, ok := parseFnMacro(after)
+					if !ok {
+						fe.diag(pos, apt.Warning, "the parameters of macro "+n+" cannot be read; it is defined as a flag")
+						fe.defineMacro(n, "")
+						break
+					}
+					if fe.fnMacros == nil {
+						fe.fnMacros = map[string]fnMacro{}
+					}
+					fe.fnMacros[n] = m
+					break
 				}
-				fe.defineMacro(n, val)
+				fe.defineMacro(n, strings.TrimSpace(rest[len(n):]))
 			}
 		case "undef":
 			if active {
 				delete(fe.macros, firstWord(rest))
+				delete(fe.fnMacros, firstWord(rest))
 			}
 		case "include":
 			if active {
@@ -184,61 +197,43 @@ func (fe *frontend) defineMacro(name, val string) {
 	fe.macros[name] = val
 }
 
-// substitute replaces defined object-like macros that have a value. Macro names
+// substitute expands the macros of a line of file (macros.go). Macro names
 // are case-sensitive, as in cpp. When it changes the line it also returns the
-// column map of the result: expanded text takes the macro name's column.
-func (fe *frontend) substitute(line string) (string, []int32) {
+// column map of the result: an expansion takes the columns of the text it
+// replaces (its first byte the first's, its last the last's), so positions
+// stay inside the source line.
+func (fe *frontend) substitute(line, file string, num int) (string, []int32) {
+	x := &expander{fe: fe, file: file, line: num}
 	var b strings.Builder
 	var cols []int32
-	var quote byte
 	changed := false
-	emit := func(s string, col int) {
+	// emit writes s for the columns first..last of the line: each byte its
+	// own column when s is the line's text, an expansion's first byte the
+	// first column and its last the last.
+	emit := func(s string, first, last int, own bool) {
 		b.WriteString(s)
-		for range len(s) {
-			cols = append(cols, int32(col))
+		for i := range len(s) {
+			switch {
+			case own:
+				cols = append(cols, int32(first+i))
+			case i == len(s)-1:
+				cols = append(cols, int32(last))
+			default:
+				cols = append(cols, int32(first))
+			}
 		}
 	}
-	for k := 0; k < len(line); {
-		c := line[k]
-		if quote != 0 {
-			if c == quote {
-				quote = 0
-			}
-			emit(line[k:k+1], k+1)
-			k++
-			continue
-		}
-		switch {
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '!':
-			for ; k < len(line); k++ {
-				emit(line[k:k+1], k+1)
-			}
-			continue
-		case isIdentByte(c) && !(c >= '0' && c <= '9'):
-			e := k
-			for e < len(line) && isIdentByte(line[e]) {
-				e++
-			}
-			w := line[k:e]
-			if v, ok := fe.macros[w]; ok && v != "" {
-				// The expansion spans the macro name: its first byte sits at
-				// the name's first column and its last at the name's last.
-				emit(v[:len(v)-1], k+1)
-				emit(v[len(v)-1:], e)
+	eachPiece(line, true, func(k, e int, ident bool) int {
+		if ident {
+			if rep, n, ok := x.macro(line[k:e], line[e:], nil); ok {
 				changed = true
-			} else {
-				for i := k; i < e; i++ {
-					emit(line[i:i+1], i+1)
-				}
+				emit(rep, k+1, e+n, false)
+				return e + n
 			}
-			k = e
-			continue
 		}
-		emit(line[k:k+1], k+1)
-		k++
-	}
+		emit(line[k:e], k+1, e, true)
+		return e
+	})
 	if !changed {
 		return line, nil
 	}
@@ -390,8 +385,7 @@ func (e *cppExpr) unary() int64 {
 			if n == "" || (paren && !e.eat(")")) {
 				e.bad = true
 			}
-			_, ok := e.fe.macros[n]
-			return b2i(ok)
+			return b2i(e.fe.defined(n))
 		}
 		if v, ok := e.fe.macros[w]; ok {
 			n, err := strconv.ParseInt(strings.TrimSpace(v), 0, 64)
