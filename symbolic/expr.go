@@ -535,10 +535,10 @@ func (e Expr) Has(name string) bool {
 // HasAny reports whether e mentions a symbol of names: one walk of e,
 // where a Has per name would make one each.
 func (e Expr) HasAny(names map[string]bool) bool {
-	found := false
 	if len(names) == 0 {
 		return false
 	}
+	found := false
 	e.visitAtoms(func(a *atom) {
 		if !found && a.kind == kSym && names[a.name] {
 			found = true

@@ -173,28 +173,24 @@ func (pw Piecewise) Symbols() []string {
 
 // Has reports whether name occurs in a piece's value or guard.
 func (pw Piecewise) Has(name string) bool {
-	for _, pc := range pw.Pieces {
-		if pc.Value.Has(name) {
-			return true
-		}
-		for _, g := range pc.Guard {
-			if g.E.Has(name) {
-				return true
-			}
-		}
-	}
-	return false
+	return pw.anyExpr(func(e Expr) bool { return e.Has(name) })
 }
 
 // HasAny reports whether a piece's value or guard mentions a symbol of
 // names (Expr.HasAny).
 func (pw Piecewise) HasAny(names map[string]bool) bool {
+	return pw.anyExpr(func(e Expr) bool { return e.HasAny(names) })
+}
+
+// anyExpr reports whether f holds for a piece's value or a guard's
+// expression.
+func (pw Piecewise) anyExpr(f func(Expr) bool) bool {
 	for _, pc := range pw.Pieces {
-		if pc.Value.HasAny(names) {
+		if f(pc.Value) {
 			return true
 		}
 		for _, g := range pc.Guard {
-			if g.E.HasAny(names) {
+			if f(g.E) {
 				return true
 			}
 		}

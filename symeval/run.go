@@ -1445,6 +1445,7 @@ func (ev *evaluator) openRunSpent(start, limit, k int64) bool {
 
 // runWhileOnce is runWhile with every test decided in the current state.
 func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
+	ev.overBudget = false // not a nested run's
 	snap := ev.snapshot(o)
 	mod := ev.modified(l.Body)
 	ok := true
@@ -1560,6 +1561,7 @@ func (ev *evaluator) pendingJump(label string) {
 // iterations exceed the budgets, meet a branch on data, or compute values
 // that grow.
 func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
+	ev.overBudget = false // not a nested run's
 	if parent == nil {
 		return false
 	}

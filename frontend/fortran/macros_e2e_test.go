@@ -83,3 +83,22 @@ func TestMacrosAgainstGfortran(t *testing.T) {
 		t.Errorf("preprocessed:\n%s\ngfortran -E -cpp:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A function-like macro whose parameters cannot be read is defined (its
+// #ifdef holds) but leaves the text as written, with a warning.
+func TestUnreadableMacroParamsKeepText(t *testing.T) {
+	fe := newFrontend(Config{})
+	src := "#define F(1) x\n#ifdef F\nk = F + F(2)\n#endif\n"
+	var got []string
+	for _, l := range fe.preprocess("bad.F90", []byte(src)) {
+		if l.text != "" {
+			got = append(got, l.text)
+		}
+	}
+	if len(got) != 1 || got[0] != "k = F + F(2)" {
+		t.Errorf("preprocessed %q, want the line kept as written", got)
+	}
+	if len(fe.diags) != 1 || fe.diags[0].Severity != apt.Warning {
+		t.Errorf("diagnostics %v, want one warning", fe.diags)
+	}
+}

@@ -105,8 +105,10 @@ func (fe *frontend) preprocess(name string, src []byte) []srcLine {
 					// parameters of a function-like macro.
 					m, ok := parseFnMacro(after)
 					if !ok {
-						fe.diag(pos, apt.Warning, "the parameters of macro "+n+" cannot be read; it is defined as a flag")
-						fe.defineMacro(n, "")
+						// Defined (for #ifdef) as itself, which its
+						// rescan leaves alone: the text keeps the name.
+						fe.diag(pos, apt.Warning, "the parameters of macro "+n+" cannot be read; it is defined but not expanded")
+						fe.defineMacro(n, n)
 						break
 					}
 					if fe.fnMacros == nil {
