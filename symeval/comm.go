@@ -52,8 +52,24 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 			}
 		}
 	}
+	if p2p && c.Send != nil && sends(c.Op) {
+		ev.keepSend(c)
+	}
 	if c.Recv != nil {
-		ev.received(c.Recv.Buffer, pos)
+		// What a message brings where the evaluation knows the sender's
+		// value (p2p.go, scatter.go); otherwise the buffer is unknown.
+		var v Value
+		ok := false
+		if p2p {
+			v, ok = ev.receiveSent(c)
+		}
+		switch {
+		case ok:
+			ev.assignReceived(c.Recv.Buffer, v)
+		case !p2p && ev.collected(c, pos):
+		default:
+			ev.received(c.Recv.Buffer, pos)
+		}
 	}
 	if reducedOK {
 		if key, _ := ev.bufferKey(c.Recv.Buffer); key != "" {

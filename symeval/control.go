@@ -215,8 +215,18 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 	}
 	ev.stmtOcc = savedStmt
 	pre = ev.env
-	for bi, b := range n.Branches {
+	order, swapped := ev.armOrder(n, conds, oks, exit != nil || doExit != nil || back != nil)
+	if swapped {
+		prior = append(prior, conds[0])
+	}
+	var walked []int // the arms walked, in the order walked
+	occAt := map[int]int{}
+	for _, bi := range order {
+		b := n.Branches[bi]
 		c, ok := conds[bi], oks[bi]
+		if swapped && bi == 0 {
+			prior = nil
+		}
 		if exit != nil && !exit.used && isExitJump(b, ev) {
 			// The exit of a loop built from GO TO: taken on its last run.
 			c, ok = counting.Rel{R: symbolic.Rel(exit.k, "==", exit.trips)}, true
@@ -324,6 +334,7 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 			continue
 		}
 		ev.env = pre.clone()
+		occAt[bi] = len(o.Children)
 		bo := ev.newOcc(b, o)
 		ev.arms++
 		ev.walk(b.Body, bo)
@@ -333,13 +344,21 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		}
 		outs = append(outs, outcome{cond: c, analysable: ok, env: ev.env, dead: ev.cur.dead, cycled: ev.cur.cycled})
 		states = append(states, ev.cur)
-		if ok && c != nil {
+		walked = append(walked, bi)
+		if ok && c != nil && !swapped {
 			prior = append(prior, c)
 		}
 		if decidedTrue {
 			hasElse = true
 			break
 		}
+	}
+	if swapped && len(walked) == 2 && walked[0] == 1 {
+		// Back in the order of the arms: the join takes the ELSE last.
+		outs[0], outs[1] = outs[1], outs[0]
+		states[0], states[1] = states[1], states[0]
+		i, j := occAt[0], occAt[1]
+		o.Children[i], o.Children[j] = o.Children[j], o.Children[i]
 	}
 	ev.endArms(saved, pre, outs, states, hasElse)
 	for _, c := range passed {
@@ -475,6 +494,13 @@ func (ev *evaluator) join(pre *env, outs []outcome, hasElse bool) *env {
 				continue
 			}
 			rest = ev.chooseUndef(out.cond, v, rest)
+			if rest.unk != nil && rest.unk.hint == "" {
+				// Named after the variable, as the user would ask for it.
+				rest.unk.hint = keyName(k)
+				if n := ev.nameOfKey(k); n != "" && !isDigits(n) {
+					rest.unk.hint = n
+				}
+			}
 		}
 		pre.set(k, rest)
 	}
@@ -555,6 +581,9 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	hasCounted := false
 	if l.Var == "" && l.Iterations == nil && l.While == nil {
 		counted, hasCounted = ev.counterExit(l)
+	}
+	if l.Var == "" && l.Iterations == nil && l.While != nil {
+		counted, hasCounted = ev.whileCounter(l)
 	}
 	tooLong := false
 	if hasCounted {

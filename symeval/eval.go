@@ -316,6 +316,8 @@ type evaluator struct {
 	consts map[*apt.Const]Value
 	// byRankDepth is set while a loop is run rank by rank.
 	byRankDepth int
+	// mail keeps the point-to-point sends met at a point (p2p.go).
+	mail *mailbox
 	// loopDepth counts the loops (DO or formed by GO TO, through calls)
 	// being evaluated, run or symbolically: an occurrence's Depth, which
 	// must not depend on which of the two a loop took.
@@ -1733,7 +1735,7 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 		case apt.OpNot:
 			return ev.logicalValue(x)
 		}
-		return unknownValue("", "the value of "+ev.src(e), true)
+		return unknownValue(hintOf(x, v), "the value of "+ev.src(e), true)
 	case *apt.Binary:
 		return ev.binary(x)
 	case *apt.FuncCall:
@@ -1897,7 +1899,26 @@ func (ev *evaluator) binary(b *apt.Binary) Value {
 		}
 		return v
 	}
-	return unknownValue("", "the value of "+ev.src(b), true)
+	return unknownValue(hintOf(b, x, y), "the value of "+ev.src(b), true)
+}
+
+// hintOf names the unknown value of an expression after the expression's
+// first variable (else an unknown operand's own name), so that the
+// parameter it may become reads as the program's variable.
+func hintOf(e apt.Expr, operands ...Value) string {
+	name := ""
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		if nm, ok := x.(*apt.Name); ok && name == "" {
+			name = nm.Name
+		}
+		return name == ""
+	})
+	for _, v := range operands {
+		if name == "" && v.unk != nil {
+			name = v.unk.hint
+		}
+	}
+	return name
 }
 
 // funcCall evaluates an intrinsic or runs a user function.

@@ -941,12 +941,13 @@ type runSnapshot struct {
 	visits            int64
 	assumed           int
 	written           map[string]writtenFile
+	mail              mailState
 }
 
 func (ev *evaluator) snapshot(o *Occ) *runSnapshot {
 	s := &runSnapshot{env: ev.env, cur: ev.cur.clone(), kids: len(o.Children), occs: ev.noccs,
 		diags: len(ev.res.Diags), params: len(ev.res.Params), inputs: len(ev.res.Inputs), conds: len(ev.cur.conds),
-		freqUses: ev.freqUses, visits: ev.runVisits, assumed: len(ev.res.Assumed), written: ev.writtenState()}
+		freqUses: ev.freqUses, visits: ev.runVisits, assumed: len(ev.res.Assumed), written: ev.writtenState(), mail: ev.mailState()}
 	ev.env = ev.env.clone()
 	return s
 }
@@ -954,6 +955,7 @@ func (ev *evaluator) snapshot(o *Occ) *runSnapshot {
 func (s *runSnapshot) restore(ev *evaluator, o *Occ) {
 	ev.env, ev.cur, o.Children, ev.noccs = s.env, s.cur, o.Children[:s.kids], s.occs
 	ev.restoreWritten(s.written)
+	ev.restoreMail(s.mail)
 	for _, d := range ev.res.Diags[s.diags:] {
 		delete(ev.diagSeen, d.Pos.String()+d.Msg)
 	}

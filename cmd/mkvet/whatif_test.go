@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/mkvet/mkvet/internal/seeds"
 	"image/png"
 	"io"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mkvet/mkvet/internal/seeds"
 	"github.com/mkvet/mkvet/model"
 	"github.com/mkvet/mkvet/model/whatif"
 	"github.com/mkvet/mkvet/symbolic"

@@ -382,13 +382,22 @@ func promote(a, b Type) Type {
 	}
 	switch {
 	case ra > rb:
-		return a
+		return widen(a, b)
 	case rb > ra:
-		return b
+		return widen(b, a)
 	case b.Kind > a.Kind:
 		return b
 	}
 	return a
+}
+
+// widen is t, the complex operand of a complex and a real, with the real's
+// kind when that is more precise: complex times real(8) is complex(8).
+func widen(t, real Type) Type {
+	if t.Base == TypeComplex && real.Base == TypeReal && t.Kind > 0 && 2*real.Kind > t.Kind {
+		t.Kind = 2 * real.Kind // a complex's Kind counts both parts' bytes
+	}
+	return t
 }
 
 // IsInteger reports whether e has integer type.

@@ -303,6 +303,17 @@ func matchParen(t []byte, i int) int {
 	return -1
 }
 
+// hasTopLevelColons reports whether t has a declaration's "::": outside
+// parentheses, where a section's (v(::2)) is not.
+func hasTopLevelColons(t []byte) bool {
+	for k := topLevel(t, 0, ':'); k >= 0; k = topLevel(t, k+1, ':') {
+		if k+1 < len(t) && t[k+1] == ':' {
+			return true
+		}
+	}
+	return false
+}
+
 // topLevel finds the first occurrence of c outside parentheses, brackets and
 // character constants at or after i; for '=' it skips ==, <=, >=, /= and =>.
 func topLevel(t []byte, i int, c byte) int {
@@ -352,7 +363,7 @@ func isAssignment(t []byte, i int) bool {
 		// Pointer assignment p => x.
 		for k := 0; k+1 < len(t); k++ {
 			if t[k] == '=' && t[k+1] == '>' {
-				if k > 0 && !strings.Contains(string(t[:k]), "::") && topLevel(t[:k], 0, ',') < 0 && !hasKeywordPrefix(t, "USE") {
+				if k > 0 && !hasTopLevelColons(t[:k]) && topLevel(t[:k], 0, ',') < 0 && !hasKeywordPrefix(t, "USE") {
 					return isLetter(t[0])
 				}
 				return false
@@ -360,7 +371,7 @@ func isAssignment(t []byte, i int) bool {
 		}
 		return false
 	}
-	if strings.Contains(string(t[:eq]), "::") || !isLetter(t[0]) {
+	if hasTopLevelColons(t[:eq]) || !isLetter(t[0]) {
 		return false
 	}
 	if hasKeywordPrefix(t, "DO") && topLevel(t, eq+1, ',') >= 0 {

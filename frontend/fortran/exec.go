@@ -447,7 +447,15 @@ func (b *builder) allocate(s *stmt, p *parser, ts string) {
 		kind = apt.StmtNullify
 	}
 	p.expect("(")
+	at := p.restAt()
 	args := p.argList()
+	for _, a := range args {
+		if _, ok := a.(*apt.Section); ok {
+			// No object is a section: this is a type-spec, real(8) :: x,
+			// which argList read as lo::stride.
+			p.fail(at, "a type-spec in "+kind.String()+" is not supported")
+		}
+	}
 	p.expect(")")
 	p.expectEnd()
 	if p.err != "" {

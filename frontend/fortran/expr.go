@@ -336,13 +336,17 @@ func (p *parser) arg() apt.Expr {
 	}
 	pos := p.pos(t.at)
 	var lo apt.Expr
-	if !p.at(":") {
+	if !p.at(":") && !p.at("::") {
 		lo = p.expr()
-		if !p.at(":") {
+		if !p.at(":") && !p.at("::") {
 			return lo
 		}
 	}
-	// Section lo:hi[:stride].
+	// Section lo:hi[:stride]; the lexer reads lo::stride's colons as one
+	// token.
+	if p.accept("::") {
+		return &apt.Section{Pos: pos, Lo: lo, Stride: p.expr()}
+	}
 	p.next()
 	s := &apt.Section{Pos: pos, Lo: lo}
 	if !p.at(",") && !p.at(")") && !p.at(":") {
@@ -400,10 +404,28 @@ func (p *parser) parenthesised(pos apt.Pos) apt.Expr {
 	}
 	if len(items) == 2 {
 		return &apt.Const{Pos: pos, Kind: apt.ConstComplex, Text: "(" + apt.FormatExpr(items[0]) + "," + apt.FormatExpr(items[1]) + ")",
-			Type: apt.Type{Base: apt.TypeComplex, Kind: 8}}
+			Type: complexConstType(items[0], items[1])}
 	}
 	p.fail(p.s.posIndex(pos), "unexpected list in parentheses")
 	return items[0]
+}
+
+// complexConstType is the type of the complex constant (re, im): the kind
+// of its more precise real part, default for two integers (F2008 4.4.2.4);
+// a named kind (1.0_dp) is left to the typer.
+func complexConstType(re, im apt.Expr) apt.Type {
+	t := apt.Type{Base: apt.TypeComplex, Kind: 8}
+	for _, part := range []apt.Expr{re, im} {
+		pt := apt.TypeOf(part)
+		switch {
+		case pt.Base != apt.TypeReal || t.KindExpr != nil:
+		case pt.KindExpr != nil:
+			t.Kind, t.KindExpr = 0, pt.KindExpr
+		case 2*pt.Kind > t.Kind:
+			t.Kind = 2 * pt.Kind // Kind counts bytes
+		}
+	}
+	return t
 }
 
 // controlVar consumes "name =" (a single "=") and returns the lower-case

@@ -1,6 +1,8 @@
 package fortran
 
 import (
+	"slices"
+
 	"github.com/mkvet/mkvet/frontend/apt"
 )
 
@@ -33,11 +35,13 @@ func (t *typer) findGeneric(name string) *apt.Generic {
 
 // resolveGeneric names in c the specific of the generic it calls.
 func (t *typer) resolveGeneric(c *apt.Call) {
-	if t.p.Routine(c.Callee) != nil {
-		return
-	}
 	g := t.findGeneric(c.Callee)
 	if g == nil {
+		return
+	}
+	// A routine of the generic's name is called directly, unless it is one
+	// of the generic's specifics (F2008 12.4.3.4.1 lets them share a name).
+	if t.p.Routine(c.Callee) != nil && !slices.Contains(g.Procs, c.Callee) {
 		return
 	}
 	for _, name := range g.Procs {
@@ -93,8 +97,8 @@ func (t *typer) matches(r *apt.Routine, args []apt.Expr) bool {
 	return true
 }
 
-// rankOf is the rank of an actual argument: a whole array's, the sections
-// of an element reference, 0 for a scalar; false where it is not plain.
+// rankOf is the rank of an actual argument (F2008 6.5, 7.1.9.2); false
+// where it is not known.
 func (t *typer) rankOf(a apt.Expr) (int, bool) {
 	switch x := a.(type) {
 	case *apt.Name:
@@ -103,17 +107,57 @@ func (t *typer) rankOf(a apt.Expr) (int, bool) {
 		}
 		return 0, !x.Array
 	case *apt.Index:
+		// Sections and vector subscripts each give a dimension; subscripts
+		// past an array's rank select a substring (a(i)(1:3)), as do all of
+		// a character scalar's.
+		subs := x.Subs
+		if x.Base == nil {
+			v := t.p.Resolve(t.r, x.Name)
+			if v == nil {
+				return 0, false
+			}
+			subs = subs[:min(len(subs), len(v.Dims))]
+		}
 		n := 0
-		for _, s := range x.Subs {
+		for _, s := range subs {
 			if _, ok := s.(*apt.Section); ok {
+				n++
+			} else if r, ok := t.rankOf(s); !ok {
+				return 0, false
+			} else if r > 0 {
 				n++
 			}
 		}
 		return n, true
+	case *apt.Component:
+		// Of a%b, one part at most is an array (F2008 C618).
+		if f := t.field(x.Base, x.Field); f != nil && f.IsArray() {
+			return len(f.Dims), true
+		} else if f != nil {
+			return t.rankOf(x.Base)
+		}
 	case *apt.Const:
 		return 0, true
-	case *apt.Binary, *apt.Unary:
-		return 0, false
+	case *apt.ArrayCons:
+		return 1, true
+	case *apt.Keyword:
+		return t.rankOf(x.Value)
+	case *apt.Unary:
+		return t.rankOf(x.X)
+	case *apt.Binary:
+		// Elemental: an array operand makes an array of its rank.
+		rx, okx := t.rankOf(x.X)
+		ry, oky := t.rankOf(x.Y)
+		return max(rx, ry), okx && oky
+	case *apt.FuncCall:
+		if x.Intrinsic {
+			return intrinsicRank(x.Name, x.Args, t.rankOf)
+		}
+		if r := t.p.Routine(x.Name); r != nil && r.Kind == apt.KindFunction && !r.Elemental {
+			if v := r.Scope.Lookup(r.Result); v != nil {
+				return len(v.Dims), true
+			}
+		}
 	}
 	return 0, false
 }

@@ -14,13 +14,14 @@ const (
 	logicalResult
 	charResult
 	complexResult
-	realPartResult // the real type of the same kind (aimag, abs of complex)
+	realPartResult  // the real type of the same kind (aimag)
+	magnitudeResult // the argument's type, real of the same kind for a complex
 )
 
 // intrinsics are the Fortran intrinsic functions the frontend recognises; a
 // reference to one is a FuncCall with Intrinsic set, counted by name in Ops.
 var intrinsics = map[string]resultRule{
-	"abs": sameAsArg, "sqrt": sameAsArg, "exp": sameAsArg, "log": sameAsArg, "log10": sameAsArg,
+	"abs": magnitudeResult, "sqrt": sameAsArg, "exp": sameAsArg, "log": sameAsArg, "log10": sameAsArg,
 	"sin": sameAsArg, "cos": sameAsArg, "tan": sameAsArg, "asin": sameAsArg, "acos": sameAsArg,
 	"atan": sameAsArg, "atan2": sameAsArg, "sinh": sameAsArg, "cosh": sameAsArg, "tanh": sameAsArg,
 	"sign": sameAsArg, "min": sameAsArg, "max": sameAsArg, "dim": sameAsArg, "mod": sameAsArg,
@@ -96,6 +97,11 @@ func intrinsicType(name string, args []apt.Expr) apt.Type {
 		return apt.Type{Base: apt.TypeComplex, Kind: 8}
 	case realPartResult:
 		return apt.Type{Base: apt.TypeReal, Kind: max(argType.Kind/2, 4)}
+	case magnitudeResult:
+		if argType.Base == apt.TypeComplex {
+			return apt.Type{Base: apt.TypeReal, Kind: argType.Kind / 2}
+		}
+		return argType
 	}
 	return apt.Type{Base: apt.TypeUnknown}
 }
@@ -110,4 +116,108 @@ func rank(b apt.BaseType) int {
 		return 3
 	}
 	return 0
+}
+
+// kindArgPos is the position (from 1) of the KIND argument of the
+// intrinsics that take one: it, not the default, gives the result's kind.
+var kindArgPos = map[string]int{
+	"int": 2, "nint": 2, "floor": 2, "ceiling": 2, "real": 2, "aint": 2, "anint": 2, "cmplx": 3,
+	"char": 2, "achar": 2, "ichar": 2, "iachar": 2, "len": 2, "len_trim": 2, "index": 4,
+	"size": 3, "lbound": 3, "ubound": 3, "shape": 2, "count": 3, "maxloc": 4, "minloc": 4,
+}
+
+// intrinsicArg is argument i (from 0) of an intrinsic reference, given by
+// position or by one of the keywords keys; nil when absent.
+func intrinsicArg(args []apt.Expr, i int, keys ...string) apt.Expr {
+	for j, a := range args {
+		if kw, ok := a.(*apt.Keyword); ok {
+			for _, k := range keys {
+				if kw.Name == k {
+					return kw.Value
+				}
+			}
+		} else if j == i {
+			return a
+		}
+	}
+	return nil
+}
+
+// intrinsicRank is the rank of intrinsic name's result given rankOf for
+// its arguments: elemental ones take their arguments' largest rank,
+// inquiries and reductions without DIM are scalars (F2008 13.7); false
+// where it does not follow from the arguments.
+func intrinsicRank(name string, args []apt.Expr, rankOf func(apt.Expr) (int, bool)) (int, bool) {
+	first := func() (int, bool) {
+		if a := intrinsicArg(args, 0, "array", "mask", "source", "matrix", "matrix_a"); a != nil {
+			return rankOf(a)
+		}
+		return 0, false
+	}
+	switch name {
+	case "huge", "tiny", "epsilon", "len", "kind", "selected_real_kind", "selected_int_kind", "present",
+		"allocated", "associated", "trim", "repeat", "iargc", "command_argument_count", "bit_size", "digits",
+		"range", "precision", "dot_product", "size":
+		return 0, true
+	case "sum", "product", "maxval", "minval", "count", "any", "all", "norm2", "maxloc", "minloc", "lbound", "ubound":
+		// DIM removes one dimension; the second positional argument of
+		// SUM(ARRAY, MASK) is no DIM.
+		if d := intrinsicArg(args, 1, "dim"); d != nil && apt.TypeOf(d).Base != apt.TypeLogical {
+			r, ok := first()
+			return r - 1, ok && r > 0
+		}
+		switch name {
+		case "maxloc", "minloc", "lbound", "ubound":
+			return 1, true
+		}
+		return 0, true
+	case "shape", "pack":
+		return 1, true
+	case "transpose":
+		return 2, true
+	case "matmul":
+		ra, oka := rankOf(intrinsicArg(args, 0, "matrix_a"))
+		rb, okb := rankOf(intrinsicArg(args, 1, "matrix_b"))
+		return ra + rb - 2, oka && okb && ra+rb > 2
+	case "spread":
+		r, ok := first()
+		return r + 1, ok
+	case "unpack":
+		if a := intrinsicArg(args, 1, "mask"); a != nil {
+			return rankOf(a)
+		}
+		return 0, false
+	case "cshift", "eoshift":
+		return first()
+	case "reshape":
+		if c, ok := intrinsicArg(args, 1, "shape").(*apt.ArrayCons); ok {
+			for _, e := range c.Elems {
+				if _, ok := e.(*apt.ImpliedDo); ok {
+					return 0, false
+				}
+			}
+			return len(c.Elems), true
+		}
+		return 0, false
+	case "transfer":
+		if intrinsicArg(args, 2, "size") != nil {
+			return 1, true
+		}
+		if r, ok := rankOf(intrinsicArg(args, 1, "mold")); ok {
+			return min(r, 1), true
+		}
+		return 0, false
+	}
+	m := 0
+	for _, a := range args {
+		if kw, ok := a.(*apt.Keyword); ok {
+			a = kw.Value
+		}
+		r, ok := rankOf(a)
+		if !ok {
+			return 0, false
+		}
+		m = max(m, r)
+	}
+	return m, true
 }

@@ -188,8 +188,22 @@ func (t *typer) evalKind(e apt.Expr, depth int) (int, bool) {
 		}
 		switch name {
 		case "kind":
-			if c, ok := arg.(*apt.Const); ok && c.Type.Kind > 0 {
-				return c.Type.Kind, true
+			var ty apt.Type
+			switch a := arg.(type) {
+			case *apt.Const:
+				ty = a.Type
+			case *apt.Name:
+				if v := t.p.Resolve(t.r, a.Name); v != nil {
+					ty = v.Type
+				}
+			}
+			switch {
+			case ty.Kind > 0 && ty.Base == apt.TypeComplex:
+				return ty.Kind / 2, true // Kind counts bytes
+			case ty.Kind > 0:
+				return ty.Kind, true
+			case ty.KindExpr != nil:
+				return t.evalKind(ty.KindExpr, depth+1)
 			}
 		case "selected_real_kind":
 			if n, ok := t.evalKind(arg, depth+1); ok {
@@ -216,6 +230,26 @@ func (t *typer) evalKind(e apt.Expr, depth int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// intrinsicResult is the type of intrinsic name applied to args, of the
+// kind its KIND argument gives (int(x, 8) is integer(8)); of unknown kind
+// when that argument cannot be evaluated.
+func (t *typer) intrinsicResult(name string, args []apt.Expr) apt.Type {
+	ty := intrinsicType(name, args)
+	if pos, ok := kindArgPos[name]; ok {
+		if a := intrinsicArg(args, pos-1, "kind"); a != nil {
+			k, ok := t.evalKind(a, 0)
+			if !ok {
+				k = 0
+			}
+			ty.Kind = k
+			if ty.Base == apt.TypeComplex {
+				ty.Kind = 2 * k
+			}
+		}
+	}
+	return ty
 }
 
 // lookup returns the variable name refers to, declaring it implicitly in the
@@ -286,6 +320,9 @@ func (t *typer) resolve(e apt.Expr) apt.Expr {
 		if e.Type.Kind == 0 && e.Type.KindExpr != nil {
 			if k, ok := t.evalKind(e.Type.KindExpr, 0); ok {
 				e.Type.Kind = k
+				if e.Type.Base == apt.TypeComplex {
+					e.Type.Kind = 2 * k // Kind counts bytes
+				}
 			}
 		}
 	case *apt.Name:
@@ -319,7 +356,7 @@ func (t *typer) resolve(e apt.Expr) apt.Expr {
 		switch {
 		case v != nil && v.Intrinsic, isIntr:
 			f.Intrinsic = true
-			f.Type = intrinsicType(e.Name, args)
+			f.Type = t.intrinsicResult(e.Name, args)
 		case v != nil:
 			f.Type = v.Type
 		default:

@@ -83,6 +83,16 @@
 // barrier; a count array of the v-variants contributes its first P
 // elements). Receives and waits count nothing.
 //
+// RunWorld runs all P ranks at once, each an engine of its own on one
+// goroutine, and moves the contents of messages between them (world.go,
+// collective.go): point-to-point messages queue by source and destination
+// in the order sent (sends are buffered), a receive takes the first that
+// matches, waits complete irecvs, and the k-th collective of every rank
+// meets the others' k-th (broadcast, reductions, scatter, gather,
+// allgather, all-to-all and their v-variants). It is the oracle for values
+// carried between ranks; a deadlock or collectives that do not match are
+// errors naming where each rank waits.
+//
 // # Counting
 //
 // Every node executed increments Counts.Exec[ID]: a Routine on each call

@@ -154,6 +154,12 @@ type engine struct {
 	// made holds whether each file the run has opened by name exists
 	// (files.go).
 	made map[string]bool
+	// world carries messages between the ranks of a RunWorld (nil in
+	// Run); posted holds its irecvs by request handle and collSeq counts
+	// its collective calls.
+	world   *world
+	posted  map[int64]*pending
+	collSeq int64
 }
 
 // Run executes one rank of prog and returns how often each node ran. STOP
@@ -163,7 +169,13 @@ func Run(prog *apt.Program, cfg Config) (counts *Counts, err error) {
 	if prog == nil {
 		return nil, errors.New("aptrun: nil program")
 	}
+	return run(prog, cfg, nil)
+}
+
+// run runs one rank, in a world of ranks when w is set.
+func run(prog *apt.Program, cfg Config, w *world) (counts *Counts, err error) {
 	e := newEngine(prog, cfg)
+	e.world, e.posted = w, map[int64]*pending{}
 	defer func() {
 		if r := recover(); r != nil {
 			counts, err = e.counts, fmt.Errorf("aptrun: internal error: %v", r)
@@ -1208,11 +1220,21 @@ func (e *engine) comm(fr *frame, n *apt.Comm) error {
 		}
 		return e.assignLoc(l, intV(x), pos)
 	case apt.MPIAbort:
+		if e.world != nil {
+			if err := e.worldComm(fr, n); err != nil {
+				return err
+			}
+		}
 		e.stopped, e.counts.Aborted = true, true
 		return errStop
 	}
 	if e.cfg.Observer != nil {
 		if err := e.observe(fr, n); err != nil {
+			return err
+		}
+	}
+	if e.world != nil {
+		if err := e.worldComm(fr, n); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,398 @@
+package symeval
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/mkvet/mkvet/counting"
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Values through point-to-point messages. At a point (P a number) every
+// send the evaluation meets is kept with what it knows of it: the path's
+// conditions and loop variables, the sender's rank as the evaluation has
+// it (the rank symbol, or a number when run rank by rank), the
+// destination, the tag and the value sent. A receive then finds, for each
+// rank of its path, the rank it receives from, and the first send kept
+// that rank makes to it with a matching tag and that rank has not
+// received yet (MPI's order between two ranks): the rank symbol set to the
+// sender, a loop variable of the send solved from the destination, its
+// conditions decided. The value received is that send's value there; the
+// ranks' values become one value (closed forms in the rank where they
+// differ). A receive from a rank whose send the evaluation has not met
+// (a receive written before the send), from MPI_ANY_SOURCE, or where a
+// send's conditions cannot be decided, is unknown, as before.
+
+// maxSent bounds the sends kept: past it later receives are unknown (a
+// program exchanging data for many steps has no set-up values left to
+// carry, and matching would cost more than it gives).
+const maxSent = 512
+
+// sent is one send as the evaluation met it.
+type sent struct {
+	sender    symbolic.Expr
+	conds     []counting.Formula
+	vars      []string
+	dest, tag Value
+	val       Value // unknown when the value sent is not known
+}
+
+// mailbox holds the sends kept and which rank received each (taken, by
+// index and receiving rank; log in the order taken, for runs that are
+// undone).
+type mailbox struct {
+	sent  []sent
+	taken map[[2]int64]bool
+	log   [][2]int64
+	full  bool
+}
+
+// mailState is what a run snapshot keeps of the mailbox.
+type mailState struct{ sent, log int }
+
+func (ev *evaluator) mailState() mailState {
+	if ev.mail == nil {
+		return mailState{}
+	}
+	return mailState{len(ev.mail.sent), len(ev.mail.log)}
+}
+
+func (ev *evaluator) restoreMail(s mailState) {
+	m := ev.mail
+	if m == nil {
+		return
+	}
+	for _, k := range m.log[s.log:] {
+		delete(m.taken, k)
+	}
+	m.sent, m.log = m.sent[:s.sent], m.log[:s.log]
+}
+
+// keepSend records a point-to-point send of one element.
+func (ev *evaluator) keepSend(c *apt.Comm) {
+	if _, ok := ev.values[Size]; !ok || ev.probing > 0 || c.Send == nil || c.Send.Peer == nil {
+		return
+	}
+	if ev.mail == nil {
+		ev.mail = &mailbox{taken: map[[2]int64]bool{}}
+	}
+	m := ev.mail
+	if m.full || len(m.sent) >= maxSent {
+		m.full = true
+		return
+	}
+	s := sent{sender: ev.world().rank.Alts[0].E, conds: slices.Clone(ev.cur.conds),
+		vars: slices.Clone(ev.cur.vars), dest: ev.value(c.Send.Peer), tag: ev.tagValue(c.Send.Tag)}
+	if n, ok := ev.constCount(c.Send.Count); ok && n == 1 && integerType(c.Send.TypeName) {
+		if v := ev.value(c.Send.Buffer); v.arr == nil && v.Fields == nil {
+			s.val = v
+		}
+	}
+	m.sent = append(m.sent, s)
+}
+
+// integerType reports whether an MPI datatype holds integers or
+// logicals: the values counts and control depend on (reals are the
+// program's data, carried as unknowns).
+func integerType(name string) bool {
+	for _, p := range []string{"mpi_integer", "mpi_int", "mpi_long", "mpi_short", "mpi_unsigned", "mpi_logical", "mpi_c_bool", "mpi_2int"} {
+		if strings.HasPrefix(name, p) && name != "mpi_long_double" {
+			return true
+		}
+	}
+	return false
+}
+
+func (ev *evaluator) tagValue(x apt.Expr) Value {
+	if x == nil {
+		return Known(symbolic.Int(0))
+	}
+	return ev.value(x)
+}
+
+// constCount returns a message count that is a number.
+func (ev *evaluator) constCount(x apt.Expr) (int64, bool) {
+	if x == nil {
+		return 0, false
+	}
+	e, ok := ev.value(x).Single()
+	if !ok {
+		return 0, false
+	}
+	return e.Int64()
+}
+
+// receiveSent returns the value a receive of one element gives each rank
+// of the path from the sends kept, and takes those sends.
+func (ev *evaluator) receiveSent(c *apt.Comm) (Value, bool) {
+	np, ok := ev.values[Size]
+	m := ev.mail
+	if !ok || m == nil || m.full || c.Recv == nil || c.Recv.Peer == nil || np > maxTabulatedP {
+		return Value{}, false
+	}
+	if n, ok := ev.constCount(c.Recv.Count); !ok || n != 1 {
+		return Value{}, false
+	}
+	var ranks []int64
+	if r, fixed := ev.values[Rank]; fixed {
+		ranks = []int64{r}
+	} else {
+		var dom counting.And
+		for _, f := range ev.cur.conds {
+			if onlyRank(f) {
+				dom = append(dom, f)
+			}
+		}
+		in := make([]bool, np)
+		for i := range in {
+			in[i] = true
+		}
+		if len(dom) > 0 {
+			t, ok := ev.rankSet(dom, np)
+			if !ok {
+				return Value{}, false
+			}
+			in = t
+		}
+		for r, h := range in {
+			if h {
+				ranks = append(ranks, int64(r))
+			}
+		}
+	}
+	if len(ranks) == 0 {
+		return Value{}, false
+	}
+	src, tag := ev.value(c.Recv.Peer), ev.tagValue(c.Recv.Tag)
+	alts := make([]Alt, 0, len(ranks))
+	sets := make([][]bool, 0, len(ranks))
+	var takes [][2]int64
+	for _, r := range ranks {
+		sub := map[string]symbolic.Expr{Rank: symbolic.Int(r)}
+		s, ok1 := numberAt(src, sub)
+		t, ok2 := numberAt(tag, sub)
+		if !ok1 || !ok2 || s < 0 || s >= np {
+			return Value{}, false // MPI_PROC_NULL, MPI_ANY_SOURCE, not known
+		}
+		i, e, ok := m.first(s, r, t)
+		if !ok {
+			return Value{}, false
+		}
+		takes = append(takes, [2]int64{int64(i), r})
+		set := make([]bool, np)
+		set[r] = true
+		alts = append(alts, Alt{Guard: counting.Rel{R: symbolic.Rel(symbolic.Sym(Rank), "==", symbolic.Int(r))}, E: e})
+		sets = append(sets, set)
+	}
+	for _, k := range takes {
+		m.taken[k] = true
+		m.log = append(m.log, k)
+	}
+	if len(ranks) == 1 {
+		if _, fixed := ev.values[Rank]; fixed {
+			return Known(alts[0].E), true
+		}
+	}
+	v := Value{Alts: ev.rankAltsOn(alts, sets, np)}
+	if debugRuns {
+		fmt.Fprintf(os.Stderr, "receiveSent %s: %v (sent %d)\n", c.Span.Start(), v.Alts, len(m.sent))
+	}
+	if len(v.Alts) > maxAlts {
+		return Value{}, false
+	}
+	return v, true
+}
+
+// first returns the first send kept that rank s makes to rank r with tag
+// t (-1: any) and r has not taken, and its value there; false where none
+// is known to be it.
+func (m *mailbox) first(s, r, t int64) (int, symbolic.Expr, bool) {
+	for i, x := range m.sent {
+		if m.taken[[2]int64{int64(i), r}] {
+			continue
+		}
+		e, known, applies, decided := x.at(s, r, t)
+		if !decided {
+			return 0, symbolic.Expr{}, false
+		}
+		if applies {
+			return i, e, known
+		}
+	}
+	return 0, symbolic.Expr{}, false
+}
+
+// at decides whether rank s makes this send to rank r with tag t (-1:
+// any), and returns the value sent (known false when it is not).
+func (x *sent) at(s, r, t int64) (val symbolic.Expr, known, applies, decided bool) {
+	sub := map[string]symbolic.Expr{Rank: symbolic.Int(s)}
+	if n, ok := substNumber(x.sender, sub); !ok {
+		return val, false, false, false
+	} else if n != s {
+		return val, false, false, true
+	}
+	if !x.dest.IsKnown() {
+		return val, false, false, false
+	}
+	for _, d := range x.dest.Alts {
+		e, err := d.E.Subst(sub)
+		if err != nil {
+			return val, false, false, false
+		}
+		at := sub
+		var free []string
+		for _, v := range x.vars {
+			if e.Has(v) {
+				free = append(free, v)
+			}
+		}
+		switch {
+		case len(free) > 1:
+			return val, false, false, false
+		case len(free) == 1:
+			// The destination a loop variable plus what does not change
+			// with it (a loop over the destinations): the trip to r.
+			rest := e.Sub(symbolic.Sym(free[0]))
+			k, ok := rest.Int64()
+			if !ok || rest.Has(free[0]) {
+				return val, false, false, false
+			}
+			at = map[string]symbolic.Expr{Rank: symbolic.Int(s), free[0]: symbolic.Int(r - k)}
+		default:
+			n, ok := e.Int64()
+			if !ok {
+				return val, false, false, false
+			}
+			if n != r {
+				continue
+			}
+		}
+		conds := append(slices.Clone(x.conds), d.Guard)
+		holds, ok := allHold(conds, at)
+		if !ok {
+			return val, false, false, false
+		}
+		if !holds {
+			continue
+		}
+		if tg, ok := numberAt(x.tag, at); !ok {
+			return val, false, false, false
+		} else if t != -1 && tg != t {
+			continue
+		}
+		v, known := valueAt(x.val, at, x.vars)
+		return v, known, true, true
+	}
+	return val, false, false, true
+}
+
+// allHold decides the conjunction of fs with sub applied.
+func allHold(fs []counting.Formula, sub map[string]symbolic.Expr) (holds, ok bool) {
+	for _, f := range fs {
+		if f == nil {
+			continue
+		}
+		g, err := substFormula(f, sub)
+		if err != nil {
+			return false, false
+		}
+		t, ok := decide(g)
+		if !ok {
+			return false, false
+		}
+		if !t {
+			return false, true
+		}
+	}
+	return true, true
+}
+
+// numberAt returns v at sub when it is a number there.
+func numberAt(v Value, sub map[string]symbolic.Expr) (int64, bool) {
+	e, ok := valueAt(v, sub, nil)
+	if !ok {
+		return 0, false
+	}
+	return e.Int64()
+}
+
+func substNumber(e symbolic.Expr, sub map[string]symbolic.Expr) (int64, bool) {
+	x, err := e.Subst(sub)
+	if err != nil {
+		return 0, false
+	}
+	return x.Int64()
+}
+
+// valueAt returns the alternative of v whose guard holds at sub, with sub
+// applied; false where none is decided to, or the value still has one of
+// the symbols banned.
+func valueAt(v Value, sub map[string]symbolic.Expr, banned []string) (symbolic.Expr, bool) {
+	for _, a := range v.Alts {
+		if a.Guard != nil {
+			holds, ok := allHold([]counting.Formula{a.Guard}, sub)
+			if !ok {
+				return symbolic.Expr{}, false
+			}
+			if !holds {
+				continue
+			}
+		}
+		e, err := a.E.Subst(sub)
+		if err != nil {
+			return symbolic.Expr{}, false
+		}
+		for _, b := range banned {
+			if e.Has(b) {
+				return symbolic.Expr{}, false
+			}
+		}
+		return e, true
+	}
+	return symbolic.Expr{}, false
+}
+
+// armOrder returns the order to walk an IF's arms in: as written, except
+// that an ELSE that sends point-to-point is walked before a THEN that
+// receives (IF (me /= root) THEN receive ELSE send), so that the receive
+// finds the send. Only a two-arm IF whose test is not decided at the point
+// is reordered (special: its test is a loop's exit or back edge).
+func (ev *evaluator) armOrder(n *apt.If, conds []counting.Formula, oks []bool, special bool) ([]int, bool) {
+	order := make([]int, len(n.Branches))
+	for i := range order {
+		order[i] = i
+	}
+	if _, ok := ev.values[Size]; !ok || special || ev.probing > 0 || len(n.Branches) != 2 ||
+		n.Branches[1].Cond != nil || !oks[0] || conds[0] == nil {
+		return order, false
+	}
+	if _, dec := ev.decideOnPath(conds[0], ev.cur.conds); dec {
+		return order, false
+	}
+	if !hasP2P(n.Branches[0].Body, false) || !hasP2P(n.Branches[1].Body, true) {
+		return order, false
+	}
+	return []int{1, 0}, true
+}
+
+// hasP2P reports whether nodes make a point-to-point send (send) or
+// receive (!send) themselves.
+func hasP2P(nodes []apt.Node, send bool) bool {
+	found := false
+	for _, n := range nodes {
+		apt.Inspect(n, func(x apt.Node) bool {
+			c, ok := x.(*apt.Comm)
+			if !ok || c.Op.IsCollective() || found {
+				return !found
+			}
+			if send && c.Send != nil && sends(c.Op) || !send && c.Recv != nil {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}

@@ -1,0 +1,196 @@
+package symeval
+
+import (
+	"strconv"
+
+	"github.com/mkvet/mkvet/counting"
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Values through the collectives that move one element per process: a
+// scatter gives each rank the root's element at its rank's offset, an
+// allgather gives every rank each rank's value at that rank's offset, and
+// a reduce gives the root the reduction (reduce.go) while the others keep
+// what their buffer held.
+
+// collected carries the values of a scatter, allgather or reduce of one
+// element per process into the receive buffer; it reports whether it did
+// (the buffer is then assigned, not made unknown).
+func (ev *evaluator) collected(c *apt.Comm, pos apt.Pos) bool {
+	if c.Send == nil || c.Recv == nil {
+		return false
+	}
+	switch c.Op {
+	case apt.MPIScatter:
+		return ev.scattered(c)
+	case apt.MPIAllgather:
+		return ev.allgathered(c)
+	case apt.MPIReduce:
+		return ev.reducedAtRoot(c, pos)
+	}
+	return false
+}
+
+// oneEach reports whether a side of a collective moves one element per
+// process.
+func (ev *evaluator) oneEach(m *apt.Msg) bool {
+	n, ok := ev.constCount(m.Count)
+	return ok && n == 1
+}
+
+// scattered: rank r receives the root's send buffer element at offset
+// r (one element each).
+func (ev *evaluator) scattered(c *apt.Comm) bool {
+	if !ev.oneEach(c.Send) || !ev.oneEach(c.Recv) || c.Root == nil {
+		return false
+	}
+	key, base, ok := ev.bufferStart(c.Send.Buffer)
+	if !ok {
+		return false
+	}
+	v, ok := ev.env.lookup(key)
+	if !ok || v.arr == nil {
+		return false
+	}
+	st, ok := ev.arrayAtRoot(v.arr, c.Root)
+	if !ok {
+		return false
+	}
+	alts, ok := ev.readOffset(st, base.Add(ev.world().rank.Alts[0].E))
+	if !ok || len(alts) == 0 {
+		return false
+	}
+	ev.assignReceived(c.Recv.Buffer, ev.pruneRanks(Value{Alts: mergeAlts(alts)}))
+	return true
+}
+
+// allgathered: every rank's receive buffer gets rank i's value at offset
+// i, at a point.
+func (ev *evaluator) allgathered(c *apt.Comm) bool {
+	np, ok := ev.values[Size]
+	if !ok || np > maxArrayStores || !ev.oneEach(c.Send) || !ev.oneEach(c.Recv) {
+		return false
+	}
+	if _, fixed := ev.values[Rank]; fixed {
+		return false // one rank's value is not every rank's
+	}
+	if cm := ev.communicator(c.Comm); cm.rank.Alts == nil || !symbolic.Equal(cm.rank.Alts[0].E, symbolic.Sym(Rank)) {
+		return false
+	}
+	send := ev.value(c.Send.Buffer)
+	if !send.IsKnown() {
+		return false
+	}
+	key, base, ok := ev.bufferStart(c.Recv.Buffer)
+	if !ok {
+		return false
+	}
+	b, ok := base.Int64()
+	if !ok {
+		return false
+	}
+	vals := make([]symbolic.Expr, np)
+	for r := range np {
+		at, ok := ev.atRoot(send, &apt.Const{Kind: apt.ConstInt, Text: strconv.FormatInt(r, 10), Type: apt.Type{Base: apt.TypeInteger}})
+		if !ok {
+			return false
+		}
+		if vals[r], ok = at.Single(); !ok {
+			return false
+		}
+	}
+	var decl *apt.Var
+	t := apt.Type{Base: apt.TypeInteger}
+	if ix, isIx := c.Recv.Buffer.(*apt.Index); isIx {
+		decl, t = ev.declOf(ix), ix.Type
+	} else if nm, isName := c.Recv.Buffer.(*apt.Name); isName {
+		decl = ev.prog.Resolve(ev.frame().routine, nm.Name)
+		if decl != nil {
+			t = decl.Type
+		}
+	}
+	if !tracked(t) {
+		return false
+	}
+	for r, e := range vals {
+		ev.storeAt(key, Known(symbolic.Int(b+int64(r))), true, decl, t, Known(e))
+	}
+	return true
+}
+
+// reducedAtRoot: the root's receive buffer gets the reduction of known
+// values; the others keep theirs (or, never assigned, take it too: their
+// buffer is undefined, and reading it would be an error).
+func (ev *evaluator) reducedAtRoot(c *apt.Comm, pos apt.Pos) bool {
+	if c.Root == nil {
+		return false
+	}
+	if _, scalar := ev.bufferKey(c.Recv.Buffer); !scalar {
+		return false
+	}
+	src := c.Send.Buffer
+	if _, sendScalar := ev.bufferKey(src); !sendScalar {
+		return false
+	}
+	red, ok := ev.reductionOf(c, ev.value(src))
+	if !ok {
+		return false
+	}
+	root, ok := ev.value(c.Root).Single()
+	if !ok || root.Has(Rank) {
+		return false
+	}
+	old := ev.value(c.Recv.Buffer)
+	switch {
+	case old.unk != nil && old.unk.undef:
+	case old.IsKnown():
+		isRoot := counting.Rel{R: symbolic.Rel(ev.world().rank.Alts[0].E, "==", root)}
+		var alts []Alt
+		for _, a := range red.Alts {
+			alts = append(alts, Alt{Guard: and(isRoot, a.Guard), E: a.E})
+		}
+		for _, a := range old.Alts {
+			alts = append(alts, Alt{Guard: and(not(isRoot), a.Guard), E: a.E})
+		}
+		red = ev.pruneRanks(Value{Alts: mergeAlts(alts)})
+		if len(red.Alts) > maxAlts && !ev.fits(red.Alts) {
+			return false
+		}
+	default:
+		return false
+	}
+	ev.assignReceived(c.Recv.Buffer, red)
+	return true
+}
+
+// bufferStart returns the storage key of an array buffer and the offset
+// of its first element: 0 for the whole array, the element's offset for
+// an element (a number or closed form the same on every rank).
+func (ev *evaluator) bufferStart(b apt.Expr) (string, symbolic.Expr, bool) {
+	switch x := b.(type) {
+	case *apt.Name:
+		key, scalar := ev.bufferKey(x)
+		return key, symbolic.Int(0), key != "" && !scalar
+	case *apt.Index:
+		key, off, ok := ev.arrayRef(x)
+		if !ok || key == "" {
+			return "", symbolic.Expr{}, false
+		}
+		e, single := off.Single()
+		if !single || e.Has(Rank) {
+			return "", symbolic.Expr{}, false
+		}
+		return key, e, true
+	}
+	return "", symbolic.Expr{}, false
+}
+
+// assignReceived sets a receive buffer of one element to v.
+func (ev *evaluator) assignReceived(b apt.Expr, v Value) {
+	if key, scalar := ev.bufferKey(b); scalar && key != "" {
+		ev.assignKey(key, v)
+		return
+	}
+	ev.assign(b, v)
+}

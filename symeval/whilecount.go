@@ -1,0 +1,90 @@
+package symeval
+
+import (
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// whileCounter returns the trip count of DO WHILE (v < e) (or <=, >, >=,
+// either side) whose body steps the INTEGER v by a constant c once per
+// trip, at its top level and nowhere else, and changes nothing e reads,
+// and leaves only by its test: max(0, ceil((e - v0)/c)) trips from v's
+// value v0 before the loop, c of the sign that moves v towards e. It is
+// the counted form of a C for loop whose bound is read from memory on
+// every trip (i < a->len), which clang leaves as a while loop. The
+// counter and the bound must be known before the loop: an unknown bound
+// keeps the loop's own trip-count parameter.
+func (ev *evaluator) whileCounter(l *apt.Loop) (symbolic.Expr, bool) {
+	none := symbolic.Expr{}
+	b, ok := l.While.(*apt.Binary)
+	if !ok || exitsLoop(l.Body) || hasJumps(l.Body) {
+		return none, false
+	}
+	x, y, op := b.X, b.Y, b.Op
+	if _, isName := x.(*apt.Name); !isName { // e > v is v < e
+		x, y = y, x
+		op = map[apt.Op]apt.Op{apt.OpLt: apt.OpGt, apt.OpLe: apt.OpGe, apt.OpGt: apt.OpLt, apt.OpGe: apt.OpLe}[op]
+	}
+	counter, isName := x.(*apt.Name)
+	if !isName || counter.Type.Base != apt.TypeInteger || op == 0 {
+		return none, false
+	}
+	mod := map[string]bool{}
+	ev.collectAssigned(l.Body, mod)
+	if ev.exprMentions(y, mod) {
+		return none, false
+	}
+	stepAt, step := -1, int64(0)
+	for i, n := range l.Body {
+		blk, ok := n.(*apt.Block)
+		if !ok {
+			continue
+		}
+		for _, st := range blk.Stmts {
+			if nm, ok := st.Target.(*apt.Name); ok && nm.Name == counter.Name {
+				c, ok := stepOf(st.Value, counter.Name)
+				if !ok || c == 0 || stepAt >= 0 {
+					return none, false
+				}
+				stepAt, step = i, c
+			}
+		}
+	}
+	if stepAt < 0 {
+		return none, false
+	}
+	other := map[string]bool{}
+	for i, n := range l.Body {
+		if i != stepAt {
+			ev.collectAssigned([]apt.Node{n}, other)
+		}
+	}
+	if other[ev.key(counter.Name)] {
+		return none, false
+	}
+	bound := ev.value(y)
+	if !bound.IsKnown() {
+		return none, false
+	}
+	x0, ok1 := ev.load(counter.Name).Single()
+	e, ok2 := ev.closedInt(bound, y.At()).Single()
+	if !ok1 || !ok2 {
+		return none, false
+	}
+	var need symbolic.Expr // steps of |c| to make
+	switch {
+	case op == apt.OpLt && step > 0:
+		need = e.Sub(x0)
+	case op == apt.OpLe && step > 0:
+		need = e.Sub(x0).Add(symbolic.Int(1))
+	case op == apt.OpGt && step < 0:
+		need = x0.Sub(e)
+	case op == apt.OpGe && step < 0:
+		need = x0.Sub(e).Add(symbolic.Int(1))
+	default:
+		return none, false // a counter moving away from its bound
+	}
+	c := symbolic.Int(max(step, -step))
+	k := symbolic.FloorDiv(need.Add(c).Sub(symbolic.Int(1)), c)
+	return symbolic.Max(k, symbolic.Int(0)), true
+}
