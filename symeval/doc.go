@@ -21,6 +21,12 @@
 // MPI_COMM_SIZE defines the symbol P and MPI_COMM_RANK the symbol rank, with
 // 0 <= rank <= P-1, whatever the program calls its variables.
 //
+// Values travel between ranks as in the run: a broadcast gives every rank
+// the root's value (the rank set to the root's), an all-reduction of known
+// values their reduction, and at a point (P a number) the sends met are
+// kept, so that a receive, a scatter, an allgather or a reduce gives each
+// rank the value its sender had (p2p.go, scatter.go).
+//
 // Control transfers that leave structured code (GOTO, EXIT and CYCLE under
 // conditions the evaluation cannot place) are not modelled exactly: the
 // affected occurrences are marked inexact with a note.

@@ -38,26 +38,31 @@ type sent struct {
 	vars      []string
 	dest, tag Value
 	val       Value // unknown when the value sent is not known
+	// uncertain marks a send on a path taken with a frequency (a
+	// condition on data): a receive it may match is not known.
+	uncertain bool
 }
 
 // mailbox holds the sends kept and which rank received each (taken, by
 // index and receiving rank; log in the order taken, for runs that are
 // undone).
 type mailbox struct {
-	sent  []sent
-	taken map[[2]int64]bool
-	log   [][2]int64
-	full  bool
+	sent     []sent
+	taken    map[[2]int64]bool
+	log      [][2]int64
+	poisoned map[[2]int64]bool // by (source, receiver)
+	plog     [][2]int64
+	full     bool
 }
 
 // mailState is what a run snapshot keeps of the mailbox.
-type mailState struct{ sent, log int }
+type mailState struct{ sent, log, plog int }
 
 func (ev *evaluator) mailState() mailState {
 	if ev.mail == nil {
 		return mailState{}
 	}
-	return mailState{len(ev.mail.sent), len(ev.mail.log)}
+	return mailState{len(ev.mail.sent), len(ev.mail.log), len(ev.mail.plog)}
 }
 
 func (ev *evaluator) restoreMail(s mailState) {
@@ -68,7 +73,10 @@ func (ev *evaluator) restoreMail(s mailState) {
 	for _, k := range m.log[s.log:] {
 		delete(m.taken, k)
 	}
-	m.sent, m.log = m.sent[:s.sent], m.log[:s.log]
+	for _, k := range m.plog[s.plog:] {
+		delete(m.poisoned, k)
+	}
+	m.sent, m.log, m.plog = m.sent[:s.sent], m.log[:s.log], m.plog[:s.plog]
 }
 
 // keepSend records a point-to-point send of one element.
@@ -77,7 +85,7 @@ func (ev *evaluator) keepSend(c *apt.Comm) {
 		return
 	}
 	if ev.mail == nil {
-		ev.mail = &mailbox{taken: map[[2]int64]bool{}}
+		ev.mail = &mailbox{taken: map[[2]int64]bool{}, poisoned: map[[2]int64]bool{}}
 	}
 	m := ev.mail
 	if m.full || len(m.sent) >= maxSent {
@@ -86,6 +94,10 @@ func (ev *evaluator) keepSend(c *apt.Comm) {
 	}
 	s := sent{sender: ev.world().rank.Alts[0].E, conds: slices.Clone(ev.cur.conds),
 		vars: slices.Clone(ev.cur.vars), dest: ev.value(c.Send.Peer), tag: ev.tagValue(c.Send.Tag)}
+	if f, ok := ev.cur.factor.Int64(); !ok || f != 1 || ev.cur.inexact != "" || ev.inert > 0 {
+		// Under a condition on data: whether it is made is not known.
+		s.uncertain = true
+	}
 	if n, ok := ev.constCount(c.Send.Count); ok && n == 1 && integerType(c.Send.TypeName) {
 		if v := ev.value(c.Send.Buffer); v.arr == nil && v.Fields == nil {
 			s.val = v
@@ -125,76 +137,69 @@ func (ev *evaluator) constCount(x apt.Expr) (int64, bool) {
 	return e.Int64()
 }
 
-// receiveSent returns the value a receive of one element gives each rank
-// of the path from the sends kept, and takes those sends.
+// receiveSent takes, for each rank of a receive's path, the first send
+// kept that its source makes it, and returns the value a receive of one
+// INTEGER element gets (false where any rank's is not known). Every
+// receive at a point takes its sends, whatever it receives, so that the
+// sends a later receive finds are the ones MPI's order gives it; a rank
+// whose send is not found (not met yet, or its conditions not decided)
+// makes later receives from that source unknown (poisoned), as the send
+// it took may still be kept.
 func (ev *evaluator) receiveSent(c *apt.Comm) (Value, bool) {
 	np, ok := ev.values[Size]
+	if !ok || ev.probing > 0 || c.Recv == nil || np > maxTabulatedP {
+		return Value{}, false
+	}
+	if ev.mail == nil {
+		ev.mail = &mailbox{taken: map[[2]int64]bool{}, poisoned: map[[2]int64]bool{}}
+	}
 	m := ev.mail
-	if !ok || m == nil || m.full || c.Recv == nil || c.Recv.Peer == nil || np > maxTabulatedP {
+	ranks, ok := ev.pathRanks(np)
+	if !ok {
+		m.full = true // which ranks receive is not known: stop matching
 		return Value{}, false
 	}
-	if n, ok := ev.constCount(c.Recv.Count); !ok || n != 1 {
-		return Value{}, false
-	}
-	var ranks []int64
-	if r, fixed := ev.values[Rank]; fixed {
-		ranks = []int64{r}
-	} else {
-		var dom counting.And
-		for _, f := range ev.cur.conds {
-			if onlyRank(f) {
-				dom = append(dom, f)
-			}
-		}
-		in := make([]bool, np)
-		for i := range in {
-			in[i] = true
-		}
-		if len(dom) > 0 {
-			t, ok := ev.rankSet(dom, np)
-			if !ok {
-				return Value{}, false
-			}
-			in = t
-		}
-		for r, h := range in {
-			if h {
-				ranks = append(ranks, int64(r))
-			}
-		}
-	}
-	if len(ranks) == 0 {
-		return Value{}, false
-	}
+	n, counted := ev.constCount(c.Recv.Count)
+	want := counted && n == 1 && !m.full
 	src, tag := ev.value(c.Recv.Peer), ev.tagValue(c.Recv.Tag)
 	alts := make([]Alt, 0, len(ranks))
 	sets := make([][]bool, 0, len(ranks))
-	var takes [][2]int64
 	for _, r := range ranks {
 		sub := map[string]symbolic.Expr{Rank: symbolic.Int(r)}
 		s, ok1 := numberAt(src, sub)
 		t, ok2 := numberAt(tag, sub)
+		if ok1 && s == procNull {
+			want = false // the buffer keeps its value there
+			continue
+		}
 		if !ok1 || !ok2 || s < 0 || s >= np {
-			return Value{}, false // MPI_PROC_NULL, MPI_ANY_SOURCE, not known
+			// MPI_ANY_SOURCE, or a source not known: any sender's
+			// next message to r may be the one taken.
+			m.poison(-1, r)
+			want = false
+			continue
 		}
-		i, e, ok := m.first(s, r, t)
-		if !ok {
-			return Value{}, false
+		i, e, known, found := m.first(s, r, t)
+		if !found {
+			m.poison(s, r)
+			want = false
+			continue
 		}
-		takes = append(takes, [2]int64{int64(i), r})
+		m.take(i, r)
+		if !known {
+			want = false
+			continue
+		}
 		set := make([]bool, np)
 		set[r] = true
 		alts = append(alts, Alt{Guard: counting.Rel{R: symbolic.Rel(symbolic.Sym(Rank), "==", symbolic.Int(r))}, E: e})
 		sets = append(sets, set)
 	}
-	for _, k := range takes {
-		m.taken[k] = true
-		m.log = append(m.log, k)
+	if !want || len(alts) == 0 {
+		return Value{}, false
 	}
-	if len(ranks) == 1 {
-		if _, fixed := ev.values[Rank]; fixed {
-			return Known(alts[0].E), true
-		}
+	if _, fixed := ev.values[Rank]; fixed {
+		return Known(alts[0].E), true
 	}
 	v := Value{Alts: ev.rankAltsOn(alts, sets, np)}
 	if debugRuns {
@@ -206,23 +211,72 @@ func (ev *evaluator) receiveSent(c *apt.Comm) (Value, bool) {
 	return v, true
 }
 
+// pathRanks returns the ranks the current path holds at (the conditions
+// on the rank alone; the rank itself when run rank by rank).
+func (ev *evaluator) pathRanks(np int64) ([]int64, bool) {
+	if r, fixed := ev.values[Rank]; fixed {
+		return []int64{r}, true
+	}
+	var dom counting.And
+	for _, f := range ev.cur.conds {
+		if onlyRank(f) {
+			dom = append(dom, f)
+		}
+	}
+	var ranks []int64
+	if len(dom) == 0 {
+		for r := range np {
+			ranks = append(ranks, r)
+		}
+		return ranks, true
+	}
+	in, ok := ev.rankSet(dom, np)
+	if !ok {
+		return nil, false
+	}
+	for r, h := range in {
+		if h {
+			ranks = append(ranks, int64(r))
+		}
+	}
+	return ranks, true
+}
+
+func (m *mailbox) take(i int, r int64) {
+	k := [2]int64{int64(i), r}
+	m.taken[k] = true
+	m.log = append(m.log, k)
+}
+
+// poison makes later receives of r from s (-1: any) unknown.
+func (m *mailbox) poison(s, r int64) {
+	k := [2]int64{s, r}
+	if !m.poisoned[k] {
+		m.poisoned[k] = true
+		m.plog = append(m.plog, k)
+	}
+}
+
 // first returns the first send kept that rank s makes to rank r with tag
-// t (-1: any) and r has not taken, and its value there; false where none
-// is known to be it.
-func (m *mailbox) first(s, r, t int64) (int, symbolic.Expr, bool) {
+// t (-1: any) and r has not taken, and its value there (known false when
+// it is not known); found is false where no send is known to be it.
+func (m *mailbox) first(s, r, t int64) (i int, val symbolic.Expr, known, found bool) {
+	if m.full || m.poisoned[[2]int64{s, r}] || m.poisoned[[2]int64{-1, r}] {
+		return 0, val, false, false
+	}
 	for i, x := range m.sent {
 		if m.taken[[2]int64{int64(i), r}] {
 			continue
 		}
 		e, known, applies, decided := x.at(s, r, t)
 		if !decided {
-			return 0, symbolic.Expr{}, false
+			return 0, val, false, false
 		}
 		if applies {
-			return i, e, known
+			return i, e, known, true
 		}
 	}
-	return 0, symbolic.Expr{}, false
+	return 0, val, false, false
 }
 
 // at decides whether rank s makes this send to rank r with tag t (-1:
@@ -282,6 +336,9 @@ func (x *sent) at(s, r, t int64) (val symbolic.Expr, known, applies, decided boo
 			return val, false, false, false
 		} else if t != -1 && tg != t {
 			continue
+		}
+		if x.uncertain {
+			return val, false, false, false
 		}
 		v, known := valueAt(x.val, at, x.vars)
 		return v, known, true, true

@@ -39,9 +39,10 @@ func TestNPBCCountsMatchRunsE2E(t *testing.T) {
 	// by name). DT's class S graph BH has 5 nodes and needs as many
 	// processes; its loops run over the graph it builds on the heap, with
 	// node names made by sprintf and told apart by strstr, which the
-	// evaluation follows (heap objects, the C string library); the one
-	// loop over the length of a message received stays a value of the
-	// data. MK1001 is checked against the measured time per loop nest.
+	// evaluation follows (heap objects, the C string library), and the
+	// lengths its nodes send each other reach the receivers' loops
+	// (symeval/p2p.go). MK1001 is checked against the measured time per
+	// loop nest.
 	benches, err := corpora.Select(func(p corpora.Program) bool { return p.Folder == "NPB3.3-MPI" && p.Language == "c" })
 	if err != nil {
 		t.Fatal(err)

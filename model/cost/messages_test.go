@@ -24,7 +24,7 @@ import (
 // contents (aptrun.RunWorld), and no value stays a parameter.
 func TestMessagesAgainstExecution(t *testing.T) {
 	rng := rand.New(rand.NewPCG(42, 9))
-	const programs = 80
+	const programs = 100
 	for k := range programs {
 		src, deck := randomMessageProgram(rng)
 		np := int64(1 + rng.IntN(4))
@@ -108,6 +108,25 @@ var carriers = []func(x string, tag int) string{
 			"  %s = %s + 3 * me\n"+
 			"  call MPI_Sendrecv_replace(%s, 1, MPI_INTEGER, mod(me - 1 + np, np), %d, &\n"+
 			"                            mod(me + 1, np), %d, MPI_COMM_WORLD, st, ierr)\n", x, x, x, x, tag, tag)
+	},
+	// Two messages on one tag, then the value behind a message of data:
+	// each receive takes the next message from its sender (MPI's order).
+	func(x string, tag int) string {
+		return fmt.Sprintf("  if (me == root) then\n"+
+			"    do r = 0, np - 1\n"+
+			"      if (r /= root) then\n"+
+			"        tmp = %s + 5\n"+
+			"        call MPI_Send(tmp, 1, MPI_INTEGER, r, %d, MPI_COMM_WORLD, ierr)\n"+
+			"        call MPI_Send(pack, 4, MPI_INTEGER, r, %d, MPI_COMM_WORLD, ierr)\n"+
+			"        call MPI_Send(%s, 1, MPI_INTEGER, r, %d, MPI_COMM_WORLD, ierr)\n"+
+			"      end if\n"+
+			"    end do\n"+
+			"  else\n"+
+			"    call MPI_Recv(tmp, 1, MPI_INTEGER, root, %d, MPI_COMM_WORLD, st, ierr)\n"+
+			"    call MPI_Recv(pack, 4, MPI_INTEGER, root, %d, MPI_COMM_WORLD, st, ierr)\n"+
+			"    call MPI_Recv(%s, 1, MPI_INTEGER, root, %d, MPI_COMM_WORLD, st, ierr)\n"+
+			"    %s = %s + tmp - 2\n"+
+			"  end if\n", x, tag, tag, x, tag, tag, tag, x, tag, x, x)
 	},
 	// The others contribute zero to a maximum (the values are not negative).
 	func(x string, _ int) string {
