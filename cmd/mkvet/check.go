@@ -57,6 +57,8 @@ type costed struct {
 	missing []string    // symbols without a value when symbolic
 	given   []string    // parameters -D gave, as report symbols
 	machine *model.Profile
+	// threads is OMP_NUM_THREADS as -env gives it ("" when it does not).
+	threads string
 }
 
 // symbolName maps a name the user wrote (-D, -assume) to the report's
@@ -111,6 +113,9 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 	}
 	r := l.report
 	c = &costed{prog: l.prog, sources: l.sources, report: r, machine: machine}
+	if env, err := cf.environ(); err == nil {
+		c.threads = env["OMP_NUM_THREADS"]
+	}
 	if r.Stopped != nil {
 		why := "(a build for another number of processes, a problem too small or too large for them)"
 		if k := stoppingCheck(compiledChecks(l.prog), r.Stopped.Pos); k != nil {
@@ -366,6 +371,18 @@ func printNotes(w io.Writer, cmd string, cd *costed, neutral []analyzer.NeutralP
 		}
 		fmt.Fprintf(w, "mkvet %s: note: %s: %s is read only when present (%s): taken as absent, so the program's own defaults are used\n",
 			cmd, in.Pos, in.Name, in.How)
+	}
+	if loops := ompLoops(cd.prog); len(loops) > 0 {
+		threads := "OMP_NUM_THREADS is not given (-env)"
+		if cd.threads != "" {
+			threads = "OMP_NUM_THREADS=" + cd.threads
+		}
+		what := fmt.Sprintf("%d OpenMP work-sharing loops", len(loops))
+		if len(loops) == 1 {
+			what = "an OpenMP work-sharing loop"
+		}
+		fmt.Fprintf(w, "mkvet %s: note: %s (%s): counts are each MPI process's, all its threads together (%s); time is predicted as one thread's\n",
+			cmd, what, ompList(loops), threads)
 	}
 	if len(cd.report.Read) > 0 {
 		var vals []string
@@ -883,4 +900,27 @@ func cConfig(cfg fortran.Config, conf *configurer) llvmir.Config {
 		c.Mirror, c.Root = conf.mirror, conf.root
 	}
 	return c
+}
+
+// ompList is the first few of the OpenMP loops.
+func ompList(loops []string) string {
+	if len(loops) <= 4 {
+		return strings.Join(loops, ", ")
+	}
+	return fmt.Sprintf("%s and %d more: mkvet apt marks each omp=", strings.Join(loops[:4], ", "), len(loops)-4)
+}
+
+// ompLoops lists where the program's OpenMP work-sharing loops are, with
+// their directives (!$omp parallel do at file:line).
+func ompLoops(prog *apt.Program) []string {
+	var out []string
+	for _, r := range prog.Routines {
+		apt.Inspect(r, func(n apt.Node) bool {
+			if l, ok := n.(*apt.Loop); ok && l.OMP != "" {
+				out = append(out, fmt.Sprintf("%s at %s", l.OMP, l.Span.Start()))
+			}
+			return true
+		})
+	}
+	return out
 }
