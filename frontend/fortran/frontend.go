@@ -119,6 +119,12 @@ func (fe *frontend) file(name string, src []byte) {
 	form, cpp, _ := formOf(name)
 	if fe.cfg.Form != FormAuto {
 		form = fe.cfg.Form
+	} else if form == FormFixed && looksFree(src) {
+		// A fixed-form extension on free-form text (a .F file built with
+		// -ffree-form): read as written, and said.
+		form = FormFree
+		fe.diag(apt.Pos{File: name, Line: 1, Col: 1}, apt.Warning,
+			"free source form detected in a file whose extension means fixed form; give -form fixed to read it as fixed")
 	}
 	cpp = cpp || fe.cfg.Preprocess
 	stmts := fe.statements(name, src, form, cpp, 0)
