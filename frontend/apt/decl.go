@@ -178,6 +178,32 @@ type DerivedType struct {
 	Name   string `json:"name"`
 	Pos    Pos    `json:"pos"`
 	Fields []*Var `json:"fields"`
+	// Extends names the parent type (TYPE, EXTENDS(parent)); Bindings are
+	// its type-bound procedures.
+	Extends  string     `json:"extends,omitempty"`
+	Bindings []*Binding `json:"bindings,omitempty"`
+}
+
+// Binding is a type-bound procedure (F2008 4.5.5): obj%Name(args) calls
+// Procs[0], or for a GENERIC binding the one of the bindings Procs names
+// whose dummies the actuals match, with obj as its dummy Pass (the first
+// when Pass is ""), unless NoPass.
+type Binding struct {
+	Name    string   `json:"name"`
+	Procs   []string `json:"procs"`
+	Generic bool     `json:"generic,omitempty"`
+	NoPass  bool     `json:"nopass,omitempty"`
+	Pass    string   `json:"pass,omitempty"`
+}
+
+// Binding returns the type's own binding named name, or nil.
+func (t *DerivedType) Binding(name string) *Binding {
+	for _, b := range t.Bindings {
+		if b.Name == name {
+			return b
+		}
+	}
+	return nil
 }
 
 // Field returns the component named name, or nil.

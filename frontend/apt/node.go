@@ -186,6 +186,10 @@ type Call struct {
 	NodeBase
 	Callee string `json:"callee"` // lower case
 	Args   []Expr `json:"args"`
+	// Object is the object of a type-bound call obj%proc(args) the typer
+	// could not bind (Callee is then the binding's name); once bound, the
+	// call names the procedure and the object is among Args.
+	Object Expr `json:"object,omitempty"`
 }
 
 // Block is a maximal run of straight-line statements, MK's basic block whose cost

@@ -437,7 +437,10 @@ func (b *builder) openInterface(s *stmt) {
 	u.interfaces++
 	t := string(s.text)
 	name, ok := strings.CutPrefix(t, "INTERFACE")
-	if !ok || name == "" || strings.ContainsAny(name, "(=") {
+	defined := strings.HasPrefix(name, "OPERATOR(.") && strings.HasSuffix(name, ".)")
+	if !ok || name == "" || strings.ContainsAny(name, "(=") && !defined {
+		// An operator of Fortran's own or assignment: what it overloads
+		// is not resolved.
 		return
 	}
 	name = strings.ToLower(name)

@@ -764,10 +764,15 @@ func (b *builder) attrStmt(s *stmt, p *parser, ts string) {
 // typeDef starts a derived type definition: TYPE [[, attrs] ::] name.
 func (b *builder) typeDef(s *stmt, p *parser) {
 	p.keyword("TYPE")
+	parent := ""
 	for p.accept(",") {
 		switch {
-		case p.keyword("PUBLIC"), p.keyword("PRIVATE"), p.keyword("SEQUENCE"):
-		case p.keyword("BIND"), p.keyword("EXTENDS"):
+		case p.keyword("PUBLIC"), p.keyword("PRIVATE"), p.keyword("SEQUENCE"), p.keyword("ABSTRACT"):
+		case p.keyword("EXTENDS"):
+			p.expect("(")
+			parent = p.ident()
+			p.expect(")")
+		case p.keyword("BIND"):
 			p.expect("(")
 			p.argList()
 			p.expect(")")
@@ -782,7 +787,7 @@ func (b *builder) typeDef(s *stmt, p *parser) {
 	if p.err != "" {
 		return
 	}
-	b.u.typeDef = &apt.DerivedType{Name: name, Pos: s.posAt(0)}
+	b.u.typeDef = &apt.DerivedType{Name: name, Pos: s.posAt(0), Extends: parent}
 }
 
 // typeBody handles the component declarations of a derived type definition.
@@ -797,6 +802,7 @@ func (b *builder) typeBody(s *stmt, p *parser) {
 		b.u.typeBound = true
 	case b.u.typeBound, strings.HasPrefix(ts, "PROCEDURE"), strings.HasPrefix(ts, "FINAL"), strings.HasPrefix(ts, "GENERIC"):
 		// Type-bound procedure bindings name routines defined elsewhere.
+		b.binding(p)
 	default:
 		if _, ok := b.typeSpecAt(newParser(s, 0)); !ok {
 			p.fail(0, "expected a component declaration in TYPE "+b.u.typeDef.Name)
@@ -819,4 +825,75 @@ func (p *parser) dataTarget() apt.Expr {
 	}
 	p.fail(t.at, "expected a DATA target, found "+describe(t))
 	return &apt.Star{Pos: p.pos(t.at)}
+}
+
+// binding parses a type-bound procedure statement after CONTAINS in a type
+// definition: PROCEDURE [(iface)] [[, attrs] ::] b [=> proc] [, ...] or
+// GENERIC [, access] :: name => b1, b2. FINAL, and generics of operators
+// and assignment, bind nothing a CALL names and are skipped.
+func (b *builder) binding(p *parser) {
+	dt := b.u.typeDef
+	// A binding not read binds nothing: calls of it stay unresolved, and
+	// are reported as such, as before bindings were read.
+	defer func() { p.err = "" }()
+	switch {
+	case p.keyword("PROCEDURE"):
+		if p.accept("(") {
+			p.ident() // the interface of a deferred binding
+			p.expect(")")
+		}
+		var tmpl apt.Binding
+		for p.accept(",") {
+			switch {
+			case p.keyword("NOPASS"):
+				tmpl.NoPass = true
+			case p.keyword("PASS"):
+				if p.accept("(") {
+					tmpl.Pass = p.ident()
+					p.expect(")")
+				}
+			case p.keyword("DEFERRED"), p.keyword("NON_OVERRIDABLE"), p.keyword("PUBLIC"), p.keyword("PRIVATE"):
+			default:
+				return
+			}
+		}
+		p.accept("::")
+		for !p.atEnd() {
+			name := p.ident()
+			if p.err != "" || name == "" {
+				return
+			}
+			bd := tmpl
+			bd.Name, bd.Procs = name, []string{name}
+			if p.accept("=>") {
+				bd.Procs = []string{p.ident()}
+			}
+			dt.Bindings = append(dt.Bindings, &bd)
+			if !p.accept(",") {
+				break
+			}
+		}
+	case p.keyword("GENERIC"):
+		for p.accept(",") {
+			if !p.keyword("PUBLIC") && !p.keyword("PRIVATE") {
+				return
+			}
+		}
+		p.accept("::")
+		if t := p.peek(); t.kind == tIdent && (strings.HasPrefix(t.text, "OPERATOR") || strings.HasPrefix(t.text, "ASSIGNMENT")) {
+			return
+		}
+		name := p.ident()
+		if p.err != "" || !p.accept("=>") {
+			return
+		}
+		bd := &apt.Binding{Name: name, Generic: true}
+		for !p.atEnd() {
+			bd.Procs = append(bd.Procs, p.ident())
+			if p.err != "" || !p.accept(",") {
+				break
+			}
+		}
+		dt.Bindings = append(dt.Bindings, bd)
+	}
 }

@@ -349,7 +349,32 @@ func (b *builder) elseWhere(s *stmt, p *parser) {
 // call parses CALL name[(args)]; MPI routines become Comm nodes.
 func (b *builder) call(s *stmt, p *parser) {
 	u := b.ensureUnit(s)
+	at := p.peek()
 	name := p.ident()
+	if p.at("%") || p.at("(") && b.boundCall(p) {
+		// CALL obj%proc(args): a type-bound procedure, bound by the typer
+		// to the procedure of obj's type.
+		d := p.designatorRest(name, p.pos(at.at), nil)
+		p.expectEnd()
+		if p.err != "" {
+			return
+		}
+		c := &apt.Call{NodeBase: base(s)}
+		switch x := d.(type) {
+		case *apt.Index:
+			if x.Base != nil {
+				c.Callee, c.Args, c.Object = x.Name, x.Subs, x.Base
+			}
+		case *apt.Component:
+			c.Callee, c.Object = x.Field, x.Base
+		}
+		if c.Object == nil {
+			p.fail(at.at, "expected a procedure or a type-bound procedure after CALL")
+			return
+		}
+		u.add(c)
+		return
+	}
 	var args []apt.Expr
 	if p.accept("(") {
 		args = p.argList()
@@ -689,4 +714,21 @@ func (b *builder) doConcurrent(s *stmt, p *parser, c *construct) {
 		c.body = &br.Body
 	}
 	b.push(s, c)
+}
+
+// boundCall reports whether CALL a(i)%proc(...) follows: an element's
+// binding (the parenthesis after the name closes before a %).
+func (b *builder) boundCall(p *parser) bool {
+	q := *p
+	q.next()
+	depth := 1
+	for depth > 0 && !q.atEnd() {
+		switch t := q.next(); {
+		case t.kind == tOp && t.text == "(":
+			depth++
+		case t.kind == tOp && t.text == ")":
+			depth--
+		}
+	}
+	return depth == 0 && q.at("%")
 }

@@ -21,7 +21,37 @@ func (p *parser) expr() apt.Expr {
 		p.fail(p.restAt(), "expression nested too deeply")
 		return &apt.Const{Kind: apt.ConstInt, Text: "0"}
 	}
-	return p.binary(1)
+	return p.definedBinary()
+}
+
+// intrinsicDotOps are the operators written .NAME. that Fortran defines;
+// any other .name. is a defined operator (F2008 7.1.6).
+var intrinsicDotOps = map[string]bool{"EQV": true, "NEQV": true, "OR": true, "AND": true, "NOT": true,
+	"EQ": true, "NE": true, "LT": true, "LE": true, "GT": true, "GE": true}
+
+// definedOp returns the name of the defined operator that follows, if any.
+func (p *parser) definedOp() (string, bool) {
+	t := p.peek()
+	if t.kind != tDotOp || intrinsicDotOps[t.text] {
+		return "", false
+	}
+	return "operator(." + strings.ToLower(t.text) + ".)", true
+}
+
+// definedBinary parses x {.op. y}: a defined binary operator binds least
+// (F2008 7.1.2.9); it is the reference of the function its interface
+// OPERATOR(.op.) names, which the typer resolves by the operands.
+func (p *parser) definedBinary() apt.Expr {
+	x := p.binary(1)
+	for {
+		name, ok := p.definedOp()
+		if !ok {
+			return x
+		}
+		p.next()
+		y := p.binary(1)
+		x = &apt.FuncCall{Pos: x.At(), Name: name, Args: []apt.Expr{x, y}}
+	}
 }
 
 // binary levels: 1 eqv/neqv, 2 or, 3 and, 4 not, 5 relational, 6 concat,
@@ -229,6 +259,17 @@ func (p *parser) primary() apt.Expr {
 			Type: apt.Type{Base: apt.TypeCharacter, Len: &apt.Const{Kind: apt.ConstInt, Text: strconv.Itoa(len(t.text)), Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}}})
 	case tLogical:
 		return &apt.Const{Pos: pos, Kind: apt.ConstLogical, Text: t.text, Type: apt.Type{Base: apt.TypeLogical, Kind: 4}}
+	case tDotOp:
+		if !intrinsicDotOps[t.text] {
+			// A defined unary operator binds tightest: .op. primary.
+			p.depth++
+			defer func() { p.depth-- }()
+			if p.depth > maxExprDepth {
+				p.fail(t.at, "expression nested too deeply")
+				break
+			}
+			return &apt.FuncCall{Pos: pos, Name: "operator(." + strings.ToLower(t.text) + ".)", Args: []apt.Expr{p.primary()}}
+		}
 	case tIdent:
 		// BOZ constants: Z'FF', B'101', O'17', and X'FF' for Z'FF' (an
 		// extension gfortran takes with -fallow-invalid-boz; NPB's

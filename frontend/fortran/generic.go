@@ -52,6 +52,28 @@ func (t *typer) resolveGeneric(c *apt.Call) {
 	}
 }
 
+// resolveGenericFunc names in f the specific function of the generic (or
+// defined operator) it references, with the specific's result type; false
+// where f names no generic or no specific matches.
+func (t *typer) resolveGenericFunc(f *apt.FuncCall) bool {
+	g := t.findGeneric(f.Name)
+	if g == nil || t.p.Routine(f.Name) != nil && !slices.Contains(g.Procs, f.Name) {
+		return false
+	}
+	for _, name := range g.Procs {
+		r := t.p.Routine(name)
+		if r == nil || r.Kind != apt.KindFunction || !t.matches(r, f.Args) {
+			continue
+		}
+		f.Name, f.Intrinsic = r.Name, false
+		if rv := r.Scope.Lookup(r.Result); rv != nil && rv.Type.Base != 0 {
+			f.Type = rv.Type
+		}
+		return true
+	}
+	return false
+}
+
 // matches reports whether actual arguments args fit the dummy arguments of
 // r: each actual (by position, or by keyword) a dummy of the same type,
 // kind and rank, and every dummy without one optional.

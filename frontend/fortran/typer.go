@@ -335,6 +335,13 @@ func (t *typer) resolve(e apt.Expr) apt.Expr {
 		if e.Base != nil {
 			e.Base = t.expr(e.Base)
 			t.exprs(e.Subs)
+			if t.field(e.Base, e.Name) == nil {
+				// obj%f(args) where f is no component: a type-bound
+				// function.
+				if f := t.bindFunc(e); f != nil {
+					return f
+				}
+			}
 			e.Type = t.fieldType(e.Base, e.Name)
 			return e
 		}
@@ -348,6 +355,9 @@ func (t *typer) resolve(e apt.Expr) apt.Expr {
 		args := e.Subs
 		t.exprs(args)
 		f := &apt.FuncCall{Pos: e.Pos, Name: e.Name, Args: args}
+		if v == nil && t.resolveGenericFunc(f) {
+			return f
+		}
 		// A type declaration of an intrinsic's name (integer max) leaves it
 		// intrinsic; EXTERNAL, a dummy argument or a program routine of that
 		// name overrides it.
@@ -379,6 +389,7 @@ func (t *typer) resolve(e apt.Expr) apt.Expr {
 		}
 	case *apt.FuncCall:
 		t.exprs(e.Args)
+		t.resolveGenericFunc(e)
 	case *apt.Unary:
 		e.X = t.expr(e.X)
 	case *apt.Binary:
@@ -457,6 +468,10 @@ func (t *typer) node(n apt.Node) {
 		}
 	case *apt.Call:
 		t.exprs(n.Args)
+		if n.Object != nil {
+			n.Object = t.expr(n.Object)
+			t.bindCall(n)
+		}
 		t.resolveGeneric(n)
 	case *apt.Comm:
 		// The message fields share expressions with Args; the memo makes
