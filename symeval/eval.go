@@ -2284,9 +2284,24 @@ func (ev *evaluator) elemental(r *apt.Routine, args []apt.Expr, pos apt.Pos) fun
 // elements returns the number of elements an array statement's target
 // assigns: a section's size, or the whole array's.
 func (ev *evaluator) elements(target apt.Expr) (Value, bool) {
+	product := func(bs []bound) (Value, bool) {
+		n := Known(symbolic.Int(1))
+		for _, b := range bs {
+			var ok bool
+			if n, ok = lift2(n, b.ext, mul); !ok {
+				return Value{}, false
+			}
+		}
+		return n, true
+	}
 	switch t := target.(type) {
 	case *apt.Name:
 		decl := ev.prog.Resolve(ev.frame().routine, t.Name)
+		if decl != nil && !decl.IsArray() && decl.Type.Base != apt.TypeDerived {
+			// A scalar assigned an expression over arrays (d =
+			// sum(u), d = f(u)): one element.
+			return Known(symbolic.Int(1)), true
+		}
 		if decl == nil || !decl.IsArray() {
 			return Value{}, false
 		}
@@ -2294,18 +2309,26 @@ func (ev *evaluator) elements(target apt.Expr) (Value, bool) {
 		if !ok {
 			return Value{}, false
 		}
-		n := Known(symbolic.Int(1))
-		for _, b := range bs {
-			if n, ok = lift2(n, b.ext, mul); !ok {
-				return Value{}, false
-			}
+		return product(bs)
+	case *apt.Component:
+		bs, ok := ev.componentBounds(t)
+		if !ok {
+			return Value{}, false
 		}
-		return n, true
+		return product(bs)
 	case *apt.Index:
 		decl := ev.prog.Resolve(ev.frame().routine, t.Name)
 		var bs []bound // the bounds a section without them takes
 		if decl != nil && decl.IsArray() && t.Base == nil && len(decl.Dims) == len(t.Subs) {
 			bs, _ = ev.arrayBounds(t.Name, decl)
+		}
+		if t.Base != nil {
+			// A section of a component (obj%a(:, 1)): the component's
+			// bounds, where a declaration of its name would mislead.
+			decl = nil
+			if cb, ok := ev.componentBounds(&apt.Component{Pos: t.Pos, Base: t.Base, Field: t.Name}); ok && len(cb) == len(t.Subs) {
+				bs = cb
+			}
 		}
 		n := Known(symbolic.Int(1))
 		for i, s := range t.Subs {
@@ -2356,7 +2379,7 @@ func (ev *evaluator) sectionLimits(sec *apt.Section, decl *apt.Var, bs []bound, 
 	switch {
 	case sec.Hi != nil:
 		hi = ev.value(sec.Hi)
-	case bs != nil && !decl.Dims[i].Deferred && decl.Dims[i].Hi != nil:
+	case bs != nil && decl != nil && !decl.Dims[i].Deferred && decl.Dims[i].Hi != nil:
 		hi = ev.value(decl.Dims[i].Hi)
 	case bs != nil:
 		// The array's own last index: its lower bound and extent.

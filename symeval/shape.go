@@ -139,19 +139,59 @@ func (ev *evaluator) arrayBounds(name string, decl *apt.Var) ([]bound, bool) {
 	return out, all
 }
 
+// componentBounds returns the bounds of every dimension of the array
+// component c (obj%w, of a variable, not of an element of an array of
+// derived type): its ALLOCATE's where it is deferred-shape, else its
+// declared ones; ok false where an extent is not known.
+func (ev *evaluator) componentBounds(c *apt.Component) ([]bound, bool) {
+	if _, _, nested := elementOf(c.Base); nested {
+		return nil, false
+	}
+	k, ok := ev.refKey(c.Base)
+	if !ok {
+		return nil, false
+	}
+	dt := ev.prog.LookupType(ev.frame().routine, apt.TypeOf(c.Base).Derived)
+	if dt == nil {
+		return nil, false
+	}
+	f := dt.Field(c.Field)
+	if f == nil || !f.IsArray() {
+		return nil, false
+	}
+	sh := ev.shapeBounds(k+"%"+c.Field, nil, f.Dims)
+	out := make([]bound, len(f.Dims))
+	for d := range f.Dims {
+		e, ok := ev.dimExt(f.Dims, sh, d)
+		if !ok {
+			return nil, false
+		}
+		out[d] = bound{lo: ev.dimLo(f.Dims, sh, d), ext: e}
+	}
+	return out, true
+}
+
 // actualShape returns the extents of the whole array an actual argument
-// names, for an assumed-shape dummy it is bound to.
+// names (a variable or a component), for an assumed-shape dummy it is
+// bound to.
 func (ev *evaluator) actualShape(a apt.Expr) ([]Value, bool) {
-	nm, ok := a.(*apt.Name)
-	if !ok {
-		return nil, false
-	}
-	decl := ev.prog.Resolve(ev.frame().routine, nm.Name)
-	if decl == nil || !decl.IsArray() || decl.Param != nil {
-		return nil, false
-	}
-	bs, ok := ev.arrayBounds(nm.Name, decl)
-	if !ok {
+	var bs []bound
+	switch x := a.(type) {
+	case *apt.Name:
+		decl := ev.prog.Resolve(ev.frame().routine, x.Name)
+		if decl == nil || !decl.IsArray() || decl.Param != nil {
+			return nil, false
+		}
+		var ok bool
+		if bs, ok = ev.arrayBounds(x.Name, decl); !ok {
+			return nil, false
+		}
+	case *apt.Component:
+		var ok bool
+		if bs, ok = ev.componentBounds(x); !ok {
+			return nil, false
+		}
+	default:
 		return nil, false
 	}
 	out := make([]Value, len(bs))
