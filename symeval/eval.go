@@ -1397,6 +1397,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		}
 		ev.ioStatus(n)
 		if n.Kind == apt.IORead {
+			from := ev.readFrom(n)
 			data := ev.readData(n)
 			for _, name := range n.Reads {
 				if pn := ev.paramName(name); pn != "" {
@@ -1426,7 +1427,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 					ev.store(name, Known(symbolic.Int(cAtoi(ev.args[n.Arg-1]))))
 					continue
 				}
-				what := "the value read into " + name
+				what := "the value read into " + name + from
 				if n.Arg > 0 {
 					what = fmt.Sprintf("the value parsed into %s from argv[%d]", name, n.Arg)
 				}

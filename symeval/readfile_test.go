@@ -85,6 +85,13 @@ func TestReadsInputFileAbsentOrOverridden(t *testing.T) {
 	if len(res.Params) == 0 || len(res.Read) != 0 {
 		t.Errorf("absent file: parameters %v, read %v", paramNames(res), res.Read)
 	}
+	// Each says which file it would have come from, and that the folder
+	// lacks it.
+	for _, p := range res.Params {
+		if !strings.Contains(p.What, "from input (missing from the run's folder)") {
+			t.Errorf("absent file: %s is %q", p.Name, p.What)
+		}
+	}
 	dir := inDir(t, map[string]string{"input": "4 5\n0.25 T\n1 2 3\n9 9\n9 9\n"})
 	res = evaluate(t, deckProgram, symeval.Options{Dir: dir, Values: map[string]int64{"n": 10}})
 	if dom := loopDomain(t, res, "deck/L1"); !strings.Contains(dom, "i <= 50") {
@@ -96,6 +103,11 @@ func TestReadsInputFileAbsentOrOverridden(t *testing.T) {
 	res = evaluate(t, deckProgram, symeval.Options{Dir: dir})
 	if len(res.Read) != 0 {
 		t.Errorf("short file: read %v", res.Read)
+	}
+	for _, p := range res.Params {
+		if !strings.HasSuffix(p.What, " from input") {
+			t.Errorf("short file: %s is %q", p.Name, p.What)
+		}
 	}
 }
 

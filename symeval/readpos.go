@@ -1,6 +1,8 @@
 package symeval
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -192,6 +194,27 @@ func (ev *evaluator) readData(n *apt.IO) map[string]string {
 		out[name] = at.Datum(i) // read twice in one READ: the last
 	}
 	return out
+}
+
+// readFrom says which file a READ reads where its unit is connected to a
+// named one (" from params.dat"), and that the run's folder lacks it
+// when it does: what a value the READ leaves unknown would have come
+// from.
+func (ev *evaluator) readFrom(n *apt.IO) string {
+	u, ok := ev.unitOf(n.Unit)
+	if !ok {
+		return ""
+	}
+	at, ok := ev.unitAt(unitKey(u))
+	if !ok || at.File == "" {
+		return ""
+	}
+	if ev.dir != "" {
+		if _, err := os.Stat(filepath.Join(ev.dir, at.File)); err != nil {
+			return " from " + at.File + " (missing from the run's folder)"
+		}
+	}
+	return " from " + at.File
 }
 
 // openedName is the file an OPEN names by a character value the
