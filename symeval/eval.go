@@ -2017,6 +2017,9 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 			return v
 		}
 	}
+	if v, ok := ev.bitIntrinsic(name, args, f.Type.Kind); ok {
+		return v
+	}
 	return unknownValue(name, "the result of "+ev.src(f), f.Type.Base != apt.TypeInteger)
 }
 
