@@ -1520,40 +1520,8 @@ func (ev *evaluator) counterExit(l *apt.Loop) (symbolic.Expr, bool) {
 	if counter == nil {
 		return none, false
 	}
-	mod := map[string]bool{}
-	ev.collectAssigned(l.Body, mod)
-	if ev.exprMentions(bound, mod) {
-		return none, false
-	}
-	// The counter's one step, at the top level.
-	stepAt, step := -1, int64(0)
-	for i, n := range l.Body {
-		b, ok := n.(*apt.Block)
-		if !ok {
-			continue
-		}
-		for _, st := range b.Stmts {
-			if nm, ok := st.Target.(*apt.Name); ok && nm.Name == counter.Name {
-				c, ok := stepOf(st.Value, counter.Name)
-				if !ok || c <= 0 || stepAt >= 0 {
-					return none, false
-				}
-				stepAt, step = i, c
-			}
-		}
-	}
-	if stepAt < 0 {
-		return none, false
-	}
-	// Nowhere else: the top-level blocks hold the one step found.
-	other := map[string]bool{}
-	for i, n := range l.Body {
-		if i == stepAt {
-			continue
-		}
-		ev.collectAssigned([]apt.Node{n}, other)
-	}
-	if other[ev.key(counter.Name)] {
+	stepAt, step, ok := ev.counterStep(l, counter.Name, bound)
+	if !ok || step <= 0 {
 		return none, false
 	}
 	x0, ok1 := ev.load(counter.Name).Single()

@@ -29,37 +29,8 @@ func (ev *evaluator) whileCounter(l *apt.Loop) (symbolic.Expr, bool) {
 	if !isName || counter.Type.Base != apt.TypeInteger || op == 0 {
 		return none, false
 	}
-	mod := map[string]bool{}
-	ev.collectAssigned(l.Body, mod)
-	if ev.exprMentions(y, mod) {
-		return none, false
-	}
-	stepAt, step := -1, int64(0)
-	for i, n := range l.Body {
-		blk, ok := n.(*apt.Block)
-		if !ok {
-			continue
-		}
-		for _, st := range blk.Stmts {
-			if nm, ok := st.Target.(*apt.Name); ok && nm.Name == counter.Name {
-				c, ok := stepOf(st.Value, counter.Name)
-				if !ok || c == 0 || stepAt >= 0 {
-					return none, false
-				}
-				stepAt, step = i, c
-			}
-		}
-	}
-	if stepAt < 0 {
-		return none, false
-	}
-	other := map[string]bool{}
-	for i, n := range l.Body {
-		if i != stepAt {
-			ev.collectAssigned([]apt.Node{n}, other)
-		}
-	}
-	if other[ev.key(counter.Name)] {
+	_, step, ok := ev.counterStep(l, counter.Name, y)
+	if !ok || step == 0 {
 		return none, false
 	}
 	bound := ev.value(y)
@@ -87,4 +58,46 @@ func (ev *evaluator) whileCounter(l *apt.Loop) (symbolic.Expr, bool) {
 	c := symbolic.Int(max(step, -step))
 	k := symbolic.FloorDiv(need.Add(c).Sub(symbolic.Int(1)), c)
 	return symbolic.Max(k, symbolic.Int(0)), true
+}
+
+// counterStep finds the one step x = x + c (c a constant) of counter at
+// the top level of l's body, which changes neither counter elsewhere nor
+// anything bound reads: the index of the body's node that holds it, and
+// c; false where there is no such step.
+func (ev *evaluator) counterStep(l *apt.Loop, counter string, bound apt.Expr) (int, int64, bool) {
+	mod := map[string]bool{}
+	ev.collectAssigned(l.Body, mod)
+	if ev.exprMentions(bound, mod) {
+		return 0, 0, false
+	}
+	stepAt, step := -1, int64(0)
+	for i, n := range l.Body {
+		blk, ok := n.(*apt.Block)
+		if !ok {
+			continue
+		}
+		for _, st := range blk.Stmts {
+			if nm, ok := st.Target.(*apt.Name); ok && nm.Name == counter {
+				c, ok := stepOf(st.Value, counter)
+				if !ok || stepAt >= 0 {
+					return 0, 0, false
+				}
+				stepAt, step = i, c
+			}
+		}
+	}
+	if stepAt < 0 {
+		return 0, 0, false
+	}
+	// Nowhere else: the top-level blocks hold the one step found.
+	other := map[string]bool{}
+	for i, n := range l.Body {
+		if i != stepAt {
+			ev.collectAssigned([]apt.Node{n}, other)
+		}
+	}
+	if other[ev.key(counter)] {
+		return 0, 0, false
+	}
+	return stepAt, step, true
 }

@@ -1,14 +1,10 @@
 package fortran
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mkvet/mkvet/frontend/apt"
-	"github.com/mkvet/mkvet/internal/e2e"
 )
 
 // boundProgram calls type-bound procedures (specific and GENERIC
@@ -139,21 +135,7 @@ end program p
 // defined operator and generic function reference names the procedure
 // gfortran's run calls.
 func TestTypeBoundAndOperatorsAgainstGfortranE2E(t *testing.T) {
-	e2e.Require(t, "gfortran")
-	dir := t.TempDir()
-	f := filepath.Join(dir, "bound.f90")
-	if err := os.WriteFile(f, []byte(boundProgram), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	exe := filepath.Join(dir, "bound")
-	if out, err := exec.Command("gfortran", "-J", dir, "-o", exe, f).CombinedOutput(); err != nil {
-		t.Fatalf("gfortran: %v\n%s", err, out)
-	}
-	out, err := exec.Command(exe).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := strings.Fields(string(out))
+	want := gfortranRun(t, "bound.f90", boundProgram)
 	prog, diags := ParseSource("bound.f90", []byte(boundProgram), Config{})
 	for _, d := range diags {
 		if d.Severity == apt.Error {

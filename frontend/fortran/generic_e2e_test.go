@@ -78,21 +78,7 @@ end program p
 // TestGenericResolutionAgainstGfortranE2E: every CALL of a generic names
 // the specific gfortran's run calls.
 func TestGenericResolutionAgainstGfortranE2E(t *testing.T) {
-	e2e.Require(t, "gfortran")
-	dir := t.TempDir()
-	f := filepath.Join(dir, "generic.f90")
-	if err := os.WriteFile(f, []byte(genericProgram), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	exe := filepath.Join(dir, "generic")
-	if out, err := exec.Command("gfortran", "-o", exe, f).CombinedOutput(); err != nil {
-		t.Fatalf("gfortran: %v\n%s", err, out)
-	}
-	out, err := exec.Command(exe).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := strings.Fields(string(out))
+	want := gfortranRun(t, "generic.f90", genericProgram)
 	prog, diags := ParseSource("generic.f90", []byte(genericProgram), Config{})
 	for _, d := range diags {
 		if d.Severity == apt.Error {
@@ -109,4 +95,25 @@ func TestGenericResolutionAgainstGfortranE2E(t *testing.T) {
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("mkvet calls\n  %s\ngfortran's run calls\n  %s", strings.Join(got, " "), strings.Join(want, " "))
 	}
+}
+
+// gfortranRun builds src with gfortran (its modules in a temporary
+// directory) and returns the words its run prints.
+func gfortranRun(t *testing.T, name, src string) []string {
+	t.Helper()
+	e2e.Require(t, "gfortran")
+	dir := t.TempDir()
+	f := filepath.Join(dir, name)
+	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "prog")
+	if out, err := exec.Command("gfortran", "-J", dir, "-o", exe, f).CombinedOutput(); err != nil {
+		t.Fatalf("gfortran: %v\n%s", err, out)
+	}
+	out, err := exec.Command(exe).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Fields(string(out))
 }

@@ -5,10 +5,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"github.com/mkvet/mkvet/frontend/fortran"
-	"github.com/mkvet/mkvet/internal/aptrun"
-	"github.com/mkvet/mkvet/model/cost"
 )
 
 // TestBitIntrinsicsAgainstExecution: loops bounded by bit intrinsics of
@@ -46,35 +42,6 @@ func TestBitIntrinsicsAgainstExecution(t *testing.T) {
 			fmt.Fprintf(&s, "  partner = %s\n  do i = 1, mod(abs(partner), 23) + 1\n    j = i\n  end do\n", atom(0))
 		}
 		s.WriteString("  call MPI_Finalize(ierr)\nend program b\n")
-		src := s.String()
-		prog, diags := fortran.ParseSource("b.f90", []byte(src), fortran.Config{})
-		for _, d := range diags {
-			if d.Severity == 1 {
-				t.Fatalf("program %d: parse: %s\n%s", k, d, src)
-			}
-		}
-		np := int64(1 + rng.IntN(8))
-		env := map[string]int64{cost.Size: np}
-		rep, err := cost.AnalyzeAt(prog, cost.Options{}, env)
-		if err != nil {
-			t.Fatalf("program %d: %v\n%s", k, err, src)
-		}
-		for _, p := range rep.Params {
-			t.Errorf("program %d at P=%d: %s is a parameter (%s)", k, np, p.Name, p.What)
-		}
-		pt, err := rep.At(env)
-		if err != nil {
-			t.Fatalf("program %d: %v\n%s", k, err, src)
-		}
-		for rank := range np {
-			got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank, Params: map[string]int64{}})
-			if err != nil {
-				t.Fatalf("program %d rank %d: %v\n%s", k, rank, err, src)
-			}
-			compare(t, rep, pt, got, env, rank, nil)
-		}
-		if t.Failed() {
-			t.Fatalf("program %d at P=%d:\n%s", k, np, src)
-		}
+		againstRanks(t, k, s.String(), int64(1+rng.IntN(8)))
 	}
 }

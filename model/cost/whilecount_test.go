@@ -20,35 +20,42 @@ func TestWhileCountersAgainstExecution(t *testing.T) {
 	rng := rand.New(rand.NewPCG(43, 11))
 	for k := range 40 {
 		src := randomWhileProgram(rng)
-		prog, diags := fortran.ParseSource("w.f90", []byte(src), fortran.Config{})
-		for _, d := range diags {
-			if d.Severity == 1 {
-				t.Fatalf("program %d: parse: %s\n%s", k, d, src)
-			}
+		againstRanks(t, k, src, int64(1+rng.IntN(4)))
+	}
+}
+
+// againstRanks analyses src at P = np and compares every node's per-rank
+// count with the interpreter's run of each rank; no value may be left a
+// parameter.
+func againstRanks(t *testing.T, k int, src string, np int64) {
+	t.Helper()
+	prog, diags := fortran.ParseSource("prog.f90", []byte(src), fortran.Config{})
+	for _, d := range diags {
+		if d.Severity == 1 {
+			t.Fatalf("program %d: parse: %s\n%s", k, d, src)
 		}
-		np := int64(1 + rng.IntN(4))
-		env := map[string]int64{cost.Size: np}
-		rep, err := cost.AnalyzeAt(prog, cost.Options{}, env)
+	}
+	env := map[string]int64{cost.Size: np}
+	rep, err := cost.AnalyzeAt(prog, cost.Options{}, env)
+	if err != nil {
+		t.Fatalf("program %d: %v\n%s", k, err, src)
+	}
+	for _, p := range rep.Params {
+		t.Errorf("program %d at P=%d: %s is a parameter (%s)", k, np, p.Name, p.What)
+	}
+	pt, err := rep.At(env)
+	if err != nil {
+		t.Fatalf("program %d: %v\n%s", k, err, src)
+	}
+	for rank := range np {
+		got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank, Params: map[string]int64{}})
 		if err != nil {
-			t.Fatalf("program %d: %v\n%s", k, err, src)
+			t.Fatalf("program %d rank %d: %v\n%s", k, rank, err, src)
 		}
-		for _, p := range rep.Params {
-			t.Errorf("program %d at P=%d: %s is a parameter\n%s", k, np, p.Name, src)
-		}
-		pt, err := rep.At(env)
-		if err != nil {
-			t.Fatalf("program %d: %v\n%s", k, err, src)
-		}
-		for rank := range np {
-			got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank, Params: map[string]int64{}})
-			if err != nil {
-				t.Fatalf("program %d rank %d: %v\n%s", k, rank, err, src)
-			}
-			compare(t, rep, pt, got, env, rank, nil)
-		}
-		if t.Failed() {
-			t.Fatalf("program %d at P=%d:\n%s", k, np, src)
-		}
+		compare(t, rep, pt, got, env, rank, nil)
+	}
+	if t.Failed() {
+		t.Fatalf("program %d at P=%d:\n%s", k, np, src)
 	}
 }
 
