@@ -381,8 +381,16 @@ func printNotes(w io.Writer, cmd string, cd *costed, neutral []analyzer.NeutralP
 		if len(loops) == 1 {
 			what = "an OpenMP work-sharing loop"
 		}
-		fmt.Fprintf(w, "mkvet %s: note: %s (%s): counts are each MPI process's, all its threads together (%s); time is predicted as one thread's\n",
-			cmd, what, ompList(loops), threads)
+		// As many of the loops as a line of messageChars holds.
+		var line string
+		for k := min(len(loops), 4); k >= 1; k-- {
+			line = fmt.Sprintf("mkvet %s: note: %s (%s): counts are each MPI process's, all its threads together (%s); time is one thread's",
+				cmd, what, ompList(loops, k), threads)
+			if utf8.RuneCountInString(line) <= messageChars {
+				break
+			}
+		}
+		fmt.Fprintln(w, line)
 	}
 	if len(cd.report.Read) > 0 {
 		var vals []string
@@ -902,13 +910,17 @@ func cConfig(cfg fortran.Config, conf *configurer) llvmir.Config {
 	return c
 }
 
-// ompList is the first few of the OpenMP loops.
-func ompList(loops []string) string {
-	if len(loops) <= 4 {
+// ompList is the first k of the OpenMP loops.
+func ompList(loops []string, k int) string {
+	if len(loops) <= k {
 		return strings.Join(loops, ", ")
 	}
-	return fmt.Sprintf("%s and %d more: mkvet apt marks each omp=", strings.Join(loops[:4], ", "), len(loops)-4)
+	return fmt.Sprintf("%s and %d more, marked omp= by mkvet apt", strings.Join(loops[:k], ", "), len(loops)-k)
 }
+
+// messageChars bounds a line of check's output (the catalogue's one-line
+// messages).
+const messageChars = 300
 
 // ompLoops lists where the program's OpenMP work-sharing loops are, with
 // their directives (!$omp parallel do at file:line).
@@ -917,7 +929,7 @@ func ompLoops(prog *apt.Program) []string {
 	for _, r := range prog.Routines {
 		apt.Inspect(r, func(n apt.Node) bool {
 			if l, ok := n.(*apt.Loop); ok && l.OMP != "" {
-				out = append(out, fmt.Sprintf("%s at %s", l.OMP, l.Span.Start()))
+				out = append(out, fmt.Sprintf("%s %s", l.OMP, l.Span.Start()))
 			}
 			return true
 		})

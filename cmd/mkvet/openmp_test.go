@@ -56,7 +56,7 @@ func TestOpenMPLoopsKeepCounts(t *testing.T) {
 	if strings.ReplaceAll(got, "omp.f90", "F") != strings.ReplaceAll(want, "plain.f90", "F") {
 		t.Errorf("with OpenMP directives:\n%s\nwithout:\n%s", got, want)
 	}
-	for _, s := range []string{"2 OpenMP work-sharing loops", "parallel do at " + with + ":11:3", "do at " + with + ":20:3", "OMP_NUM_THREADS=3"} {
+	for _, s := range []string{"2 OpenMP work-sharing loops", "parallel do " + with + ":11:3", "do " + with + ":20:3", "OMP_NUM_THREADS=3"} {
 		if !strings.Contains(errs, s) {
 			t.Errorf("check's notes lack %q:\n%s", s, errs)
 		}
