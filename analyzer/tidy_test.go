@@ -96,10 +96,29 @@ func hasError(ds []apt.Diagnostic) bool {
 // elsewhere, both where C holds.
 func readTable(t *testing.T, s string) symbolic.Piecewise {
 	t.Helper()
-	m := regexp.MustCompile(`^\((?:if (.*): )?(.*) on ranks < (.*), (.*) on the others\)$`).FindStringSubmatch(s)
+	m := regexp.MustCompile(`^\((?:if (.*): )?(.*) on ranks < (.*) on the others\)$`).FindStringSubmatch(s)
 	if m == nil {
 		t.Fatalf("case table %q does not read", s)
 	}
+	// The bound ends at the first comma outside parentheses (it may be
+	// modulo(ny, P)); the others' value follows.
+	depth, cut := 0, -1
+	for i, c := range m[3] {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 && cut < 0 {
+				cut = i
+			}
+		}
+	}
+	if cut < 0 {
+		t.Fatalf("case table %q does not read", s)
+	}
+	m = append(m[:3], m[3][:cut], strings.TrimSpace(m[3][cut+1:]))
 	var common []symbolic.Relation
 	if m[1] != "" {
 		for _, g := range strings.Split(m[1], " and ") {
