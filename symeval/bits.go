@@ -15,8 +15,11 @@ import (
 
 // bitOps computes a bit intrinsic of numbers (false for another name, or
 // arguments out of its domain).
+// bitArgs is how many arguments each bit intrinsic reads.
+var bitArgs = map[string]int{"iand": 2, "ior": 2, "ieor": 2, "not": 1, "ishft": 2, "ibset": 2, "ibclr": 2, "ibits": 3}
+
 func bitOps(name string, a []int64, kind int) (int64, bool) {
-	need := map[string]int{"iand": 2, "ior": 2, "ieor": 2, "not": 1, "ishft": 2, "ibset": 2, "ibclr": 2, "ibits": 3}[name]
+	need := bitArgs[name]
 	if need == 0 || len(a) < need {
 		return 0, false
 	}
@@ -71,7 +74,7 @@ func bitOps(name string, a []int64, kind int) (int64, bool) {
 // bitIntrinsic evaluates a bit intrinsic of numbers, or at a point of
 // values of the rank alone, rank by rank.
 func (ev *evaluator) bitIntrinsic(name string, args []Value, kind int) (Value, bool) {
-	if _, ok := bitOps(name, []int64{0, 0, 0}, kind); !ok {
+	if n, ok := bitArgs[name]; !ok || len(args) < n {
 		return Value{}, false
 	}
 	nums := make([]int64, len(args))

@@ -154,7 +154,7 @@ func (ev *evaluator) reducedAtRoot(c *apt.Comm, pos apt.Pos) bool {
 			alts = append(alts, Alt{Guard: and(not(isRoot), a.Guard), E: a.E})
 		}
 		red = ev.pruneRanks(Value{Alts: mergeAlts(alts)})
-		if len(red.Alts) > maxAlts && !ev.fits(red.Alts) {
+		if !ev.fits(red.Alts) {
 			return false
 		}
 	default:
