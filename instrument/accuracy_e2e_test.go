@@ -37,7 +37,13 @@ var accuracyCases = []accuracyCase{
 	{file: "shift.f", size: "n", calib: []int64{1000, 1500, 2000}, target: 8000, fixed: map[string]int64{"m": 1024}},
 	{file: "pipeline.f", size: "n", calib: []int64{1000, 1500, 2000}, target: 8000, fixed: map[string]int64{"m": 1024}},
 	{file: "pge1.f", size: "n", calib: []int64{96, 104, 112}, target: 448},
-	{file: "atm2d.f90", size: "nx", calib: []int64{32, 48, 64}, target: 256, fixed: map[string]int64{"ny": 64, "niter": 1000}},
+	// atm2d's rows grow and its boundary rows (the messages) keep their
+	// 2064 bytes: swept over nx, calibration messages of 272-528 bytes
+	// straddle Open MPI's 256-byte inline send, a per-byte fit over them
+	// does not extrapolate to 2 KB, and the prediction says so (a warning
+	// to calibrate where the messages reach the target's size); this case
+	// follows that advice.
+	{file: "atm2d.f90", size: "ny", calib: []int64{16, 24, 32}, target: 128, fixed: map[string]int64{"nx": 256, "niter": 1000}},
 	{file: "jacobi1d.f90", size: "n", calib: []int64{4000, 5000, 6000}, target: 24000, fixed: map[string]int64{"iters": 2000}},
 	{file: "lu_wavefront.f", size: "nz", calib: []int64{32, 48, 64}, target: 256, fixed: map[string]int64{"nx": 64, "ny": 64}},
 	{file: "hpf_example.f90", size: "n1", calib: []int64{100, 150, 200}, target: 800, fixed: map[string]int64{"n2": 4000}, serial: true},
