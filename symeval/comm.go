@@ -197,6 +197,7 @@ func sends(op apt.CommOp) bool {
 // peer, dropping those to MPI_PROC_NULL.
 func (ev *evaluator) transfers(m *apt.Msg, p2p bool, pos apt.Pos) []Transfer {
 	counts := ev.sides(m.Count, pos)
+	size := ev.typeSize(m)
 	peers := []side{{}}
 	if p2p && m.Peer != nil {
 		peers = ev.sides(m.Peer, pos)
@@ -210,11 +211,19 @@ func (ev *evaluator) transfers(m *apt.Msg, p2p bool, pos apt.Pos) []Transfer {
 				}
 			}
 			t := Transfer{Guard: and(ca.guard, pa.guard), Peer: pa.e}
-			if size := ev.typeSize(m); size > 0 && ca.e != nil {
-				b := ca.e.Mul(symbolic.Int(int64(size)))
-				t.Bytes = &b
+			if ca.e == nil || len(size.Alts) == 0 {
+				out = append(out, t)
+				continue
 			}
-			out = append(out, t)
+			// A derived type's size may differ by rank (a column of
+			// the rows a rank owns): one transfer per alternative.
+			for _, sa := range size.Alts {
+				ts := t
+				ts.Guard = and(t.Guard, sa.Guard)
+				b := ca.e.Mul(sa.E)
+				ts.Bytes = &b
+				out = append(out, ts)
+			}
 		}
 	}
 	return out
@@ -376,6 +385,10 @@ func (ev *evaluator) mpiRoutine(c *apt.Call) bool {
 	}
 	var made *communicator
 	var out apt.Expr
+	if o, ok := ev.typeRoutine(c, arg); ok {
+		ev.mpiSuccess(arg(len(c.Args)-1), o)
+		return true
+	}
 	switch c.Callee {
 	case "mpi_comm_dup":
 		made, out = ev.communicator(arg(0)), arg(1)
@@ -387,13 +400,18 @@ func (ev *evaluator) mpiRoutine(c *apt.Call) bool {
 	if out != nil {
 		ev.assign(out, Value{comm: made})
 	}
-	// The error code, when passed: MPI_SUCCESS.
-	if last := arg(len(c.Args) - 1); last != nil && last != out {
+	ev.mpiSuccess(arg(len(c.Args)-1), out)
+	return true
+}
+
+// mpiSuccess sets the error code a Fortran MPI call returns in its last
+// argument, when passed: MPI_SUCCESS.
+func (ev *evaluator) mpiSuccess(last, out apt.Expr) {
+	if last != nil && last != out {
 		if nm, ok := last.(*apt.Name); ok {
 			ev.store(nm.Name, Known(symbolic.Int(0)))
 		}
 	}
-	return true
 }
 
 // split returns the communicator MPI_COMM_SPLIT(parent, color, key) gives
@@ -567,17 +585,14 @@ func isConst(e symbolic.Expr) bool {
 }
 
 // typeSize returns the size in bytes of a message's datatype: a predefined
-// one named in the call, or held in a variable (dp_type =
-// MPI_DOUBLE_PRECISION); 0 when it is not known.
-func (ev *evaluator) typeSize(m *apt.Msg) int {
-	if m.TypeSize > 0 || m.Datatype == nil {
-		return m.TypeSize
+// one named in the call or held in a variable (dp_type =
+// MPI_DOUBLE_PRECISION), or a derived one the program made (datatype.go);
+// unknown otherwise.
+func (ev *evaluator) typeSize(m *apt.Msg) Value {
+	if m.TypeSize > 0 {
+		return Known(symbolic.Int(int64(m.TypeSize)))
 	}
-	if v := ev.value(m.Datatype); v.dtype != "" {
-		n, _ := apt.MPITypeSize(v.dtype)
-		return n
-	}
-	return 0
+	return ev.typeBytes(m.Datatype)
 }
 
 // arrayAtRoot is atRoot for an array's state, store by store: a store

@@ -1234,14 +1234,30 @@ func (ev *evaluator) assignKey(k string, v Value) {
 // a value (apt.IO.Arg), in main or in a routine main passes argv to; 0
 // when it parses none.
 func parsedArgs(p *apt.Program) int {
-	k := 0
+	k, walked := 0, 0
 	apt.Inspect(p, func(n apt.Node) bool {
-		if io, ok := n.(*apt.IO); ok {
-			k = max(k, io.Arg)
+		if io, ok := n.(*apt.IO); ok && io.Arg != nil {
+			if c, ok := constArg(io.Arg); ok {
+				k = max(k, c)
+			} else {
+				// Read through a pointer the program moves (*++argv):
+				// one argument each.
+				walked++
+			}
 		}
 		return true
 	})
-	return k
+	return max(k, walked)
+}
+
+// constArg is the index an apt.IO.Arg names when it is a literal.
+func constArg(e apt.Expr) (int, bool) {
+	c, ok := e.(*apt.Const)
+	if !ok || c.Kind != apt.ConstInt {
+		return 0, false
+	}
+	k, err := strconv.Atoi(c.Text)
+	return k, err == nil
 }
 
 // paramOf returns the parameter an unknown value stands for where a closed
@@ -1378,6 +1394,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 				ev.touch(it)
 			}
 		}
+		ev.newUnit(n)
 		ev.closeFile(n)
 		ev.followUnit(n)
 		if ev.openInput(n, parent) {
@@ -1421,15 +1438,26 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 					ev.store(name, unknownValue(name, "an element of "+name, real))
 					continue
 				}
-				if n.Arg > 0 && n.Arg <= len(ev.args) && len(n.Reads) == 1 {
+				arg, argKnown := 0, false
+				if n.Arg != nil {
+					if e, ok := ev.closedInt(ev.value(n.Arg), n.Span.Start()).Single(); ok {
+						if k, ok := e.Int64(); ok && k > 0 && k < 1<<20 {
+							arg, argKnown = int(k), true
+						}
+					}
+				}
+				if argKnown && arg <= len(ev.args) && len(n.Reads) == 1 {
 					// Parsed from a command-line argument Options.Args
 					// gives.
-					ev.store(name, Known(symbolic.Int(cAtoi(ev.args[n.Arg-1]))))
+					ev.store(name, Known(symbolic.Int(cAtoi(ev.args[arg-1]))))
 					continue
 				}
 				what := "the value read into " + name + from
-				if n.Arg > 0 {
-					what = fmt.Sprintf("the value parsed into %s from argv[%d]", name, n.Arg)
+				switch {
+				case argKnown:
+					what = fmt.Sprintf("the value parsed into %s from argv[%d]", name, arg)
+				case n.Arg != nil:
+					what = fmt.Sprintf("the value parsed into %s from a command-line argument", name)
 				}
 				datum, once := data[name]
 				if p := ev.readParams[datum]; once && p != nil {

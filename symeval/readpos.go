@@ -117,6 +117,26 @@ func (ev *evaluator) loseUnit(k string) {
 	ev.env.set(k, unknownValue("", "the position of a unit", false))
 }
 
+// newUnitKey counts the units OPEN(NEWUNIT=) connected.
+const newUnitKey = "#newunit"
+
+// newUnit gives the variable of an OPEN's NEWUNIT= a unit number of its
+// own, as the run does: gfortran's, negative from -10 down, one per OPEN.
+func (ev *evaluator) newUnit(n *apt.IO) {
+	nu := keyword(n, "newunit")
+	if n.Kind != apt.IOOpen || nu == nil || n.Unit != nil {
+		return
+	}
+	k := int64(0)
+	if v, ok := ev.env.lookup(newUnitKey); ok {
+		if c, ok := v.Single(); ok {
+			k, _ = c.Int64()
+		}
+	}
+	ev.env.set(newUnitKey, Known(symbolic.Int(k+1)))
+	ev.assign(nu, Known(symbolic.Int(-10-k)))
+}
+
 // followUnit evaluates what an OPEN, CLOSE, REWIND or BACKSPACE does to
 // the position of its unit.
 func (ev *evaluator) followUnit(n *apt.IO) {
@@ -125,7 +145,11 @@ func (ev *evaluator) followUnit(n *apt.IO) {
 	default:
 		return
 	}
-	u, ok := ev.unitOf(n.Unit)
+	unit := n.Unit
+	if unit == nil && n.Kind == apt.IOOpen {
+		unit = keyword(n, "newunit") // the number newUnit gave it
+	}
+	u, ok := ev.unitOf(unit)
 	if !ok {
 		if n.Kind == apt.IOOpen && keyword(n, "newunit") == nil {
 			// Some unit is connected: which, the evaluation does not

@@ -145,6 +145,9 @@ func (ev *evaluator) controlSet() *relevance {
 				case *apt.Goto:
 					names(r, x.Index)
 				case *apt.IO:
+					// Which command-line argument a C program parses
+					// decides the value.
+					names(r, x.Arg)
 					// The file a unit is connected to decides what its
 					// READs give, where input files are read.
 					if ev.dir != "" && (x.Kind == apt.IOOpen || x.Kind == apt.IORead) {

@@ -12,7 +12,8 @@ import (
 const maxSectionElems = 64
 
 // assignSection evaluates an assignment to a section of an array whose
-// bounds are numbers (corner_sch(:, 1) = (/ 1, 1 /), a(2:4) = 0) as the
+// bounds are numbers (corner_sch(:, 1) = (/ 1, 1 /), a(2:4) = 0, or the
+// whole of ibuf = [nx, ny]) as the
 // assignments of its elements, in array element order: each takes the
 // constructor's element in that order, or the one scalar value. The right
 // side is evaluated whole before any element is stored, as Fortran's
@@ -20,6 +21,18 @@ const maxSectionElems = 64
 // evaluate is left to storeElement, which makes the array unknown.
 func (ev *evaluator) assignSection(s *apt.Stmt) bool {
 	ix, ok := s.Target.(*apt.Index)
+	if nm, isName := s.Target.(*apt.Name); isName && nm.Array {
+		// A whole array given a constructor (ibuf = [nx, ny, nz]) is its
+		// section of every element.
+		if _, cons := s.Value.(*apt.ArrayCons); cons {
+			if decl := ev.prog.Resolve(ev.frame().routine, nm.Name); decl != nil && decl.IsArray() {
+				ix, ok = &apt.Index{Pos: nm.Pos, Name: nm.Name, Type: nm.Type}, true
+				for range decl.Dims {
+					ix.Subs = append(ix.Subs, &apt.Section{Pos: nm.Pos})
+				}
+			}
+		}
+	}
 	if !ok || ix.Base != nil || s.Mask != nil || ix.Substring || !tracked(ix.Type) ||
 		!slices.ContainsFunc(ix.Subs, func(e apt.Expr) bool { _, sec := e.(*apt.Section); return sec }) {
 		return false

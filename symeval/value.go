@@ -58,6 +58,9 @@ type Value struct {
 	// dtype names the predefined MPI datatype a handle holds
 	// (dp_type = MPI_DOUBLE_PRECISION), for message sizes.
 	dtype string
+	// dbytes is the size in bytes of a derived datatype the program made
+	// (datatype.go), nil where it is not known.
+	dbytes *Value
 	// str is a character value known to be the constant *str (a class
 	// letter the program sets from its sizes and tests later).
 	str *string
@@ -609,6 +612,9 @@ func sameValue(a, b Value) bool {
 	}
 	if a.dtype != "" || b.dtype != "" {
 		return a.dtype == b.dtype
+	}
+	if a.dbytes != nil || b.dbytes != nil {
+		return a.dbytes != nil && b.dbytes != nil && sameValue(*a.dbytes, *b.dbytes)
 	}
 	if a.str != nil || b.str != nil {
 		return a.str != nil && b.str != nil && *a.str == *b.str

@@ -134,6 +134,8 @@ var mpiConstants = []struct {
 	{"mpi_comm_world", "0"}, {"mpi_comm_self", "1"}, {"mpi_comm_null", "2"},
 	{"mpi_bsend_overhead", "128"}, {"mpi_version", "3"}, {"mpi_subversion", "1"},
 	{"mpi_max_error_string", "255"}, {"mpi_address_kind", "8"}, {"mpi_offset_kind", "8"},
+	{"mpi_order_c", "0"}, {"mpi_order_fortran", "1"}, {"mpi_distribute_block", "0"},
+	{"mpi_distribute_cyclic", "1"}, {"mpi_distribute_none", "2"}, {"mpi_distribute_dflt_darg", "-1"},
 }
 
 var mpiHandles = []string{

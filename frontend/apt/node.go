@@ -348,9 +348,10 @@ type IO struct {
 	Control []Expr   `json:"control,omitempty"`
 	Items   []Expr   `json:"items,omitempty"`
 	Reads   []string `json:"reads,omitempty"`
-	// Arg is set for a value a C program parses from its k-th
-	// command-line argument (atoi(argv[k])): k, else 0.
-	Arg int `json:"arg,omitempty"`
+	// Arg is set for a value a C program parses from a command-line
+	// argument (atoi(argv[k]), atoi(*++argv)): the argument's index k as
+	// an expression of the program's variables, else nil.
+	Arg Expr `json:"arg,omitempty"`
 }
 
 // GotoKind is the form of a GO TO statement.

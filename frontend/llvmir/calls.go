@@ -253,13 +253,8 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		x.declare(n, valueType(c.Typ), nil)
 		io := &apt.IO{NodeBase: base, Kind: apt.IORead, Unit: &apt.Star{},
 			Items: []apt.Expr{x.nameExpr(n, x.vars[n].Type)}, Reads: []string{n}}
-		for _, argv := range x.f.Params {
-			if !x.l.argv[argv] || len(c.Args) == 0 {
-				continue
-			}
-			if k, ok := x.argvIndex(unwrapArg(c.Args[0]), argv); ok && k > 0 {
-				io.Arg = int(k)
-			}
+		if len(c.Args) > 0 {
+			io.Arg = x.argvIndexOf(c.Args[0])
 		}
 		return nil, []apt.Node{io}
 	case readFuncs[name] > 0:

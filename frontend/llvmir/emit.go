@@ -410,6 +410,11 @@ func (x *fn) copies(from, to int) []apt.Node {
 		values = append(values, x.exprOps(in, &ops))
 		opss = append(opss, ops)
 		x.declare(x.names[phi], valueType(phi.Typ), x.dimsOf(phi))
+		if n, ok := x.argvVars[phi]; ok {
+			targets = append(targets, n)
+			values = append(values, x.argvPos(in))
+			opss = append(opss, apt.Ops{})
+		}
 	}
 	var stmts []*apt.Stmt
 	p := x.blockPos(from)
@@ -657,6 +662,11 @@ func (x *fn) instNodes(insts []ir.Instruction) []apt.Node {
 		case *ir.InstPhi, *ir.InstAlloca:
 			continue
 		case *ir.InstStore:
+			if a, ok := stripCasts(c.Dst).(*ir.InstAlloca); ok && x.argvSlots[a] != 0 {
+				if s := x.argvStmt(a, x.argvPos(c.Src)); s != nil {
+					stmts = append(stmts, s)
+				}
+			}
 			if x.skipStore[c] {
 				continue
 			}
@@ -705,6 +715,9 @@ func (x *fn) instNodes(insts []ir.Instruction) []apt.Node {
 			name := x.names[v]
 			x.declare(name, valueType(v.Type()), x.dimsOf(v))
 			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: x.nameExpr(name, x.vars[name].Type), Value: e, Ops: ops})
+			if s := x.argvStmt(v, x.argvDef(v)); s != nil {
+				stmts = append(stmts, s)
+			}
 		}
 	}
 	flush()

@@ -286,6 +286,12 @@ func (x *fn) build(inst ir.Instruction, ops *apt.Ops) apt.Expr {
 		e, _ := x.gepRef(c.Src, c.ElemType, c.Indices, ops)
 		return e
 	case *ir.InstLoad:
+		if x.argvKindOf(c) == argvElement {
+			// A string of the command line: argv(pos), whichever
+			// pointer the program read it through.
+			ops.Loads++
+			return &apt.Index{Pos: x.at, Name: x.argvName, Subs: []apt.Expr{x.argvDef(c)}, Type: x.vars[x.argvName].Type}
+		}
 		e, elem := x.location(c.Src, ops)
 		if elem {
 			ops.Loads++

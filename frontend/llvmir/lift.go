@@ -102,6 +102,12 @@ type fn struct {
 	// argSlot is the argument number (from 1) of the variable debug info
 	// says a value or slot holds, for formals.
 	argSlot map[value.Value]int
+	// argvKinds, argvSlots and argvVars follow pointers into argv
+	// (argv.go).
+	argvKinds map[value.Value]argvKind
+	argvSlots map[*ir.InstAlloca]argvKind
+	argvVars  map[value.Value]string
+	argvName  string // the formal that holds argv, "" if none
 	// at is the position of the statement being built.
 	at apt.Pos
 }
@@ -150,6 +156,7 @@ func (l *lifter) function(f *ir.Func) (r *apt.Routine) {
 	x.planLoops()
 	x.decideInline()
 	x.resolveInterference()
+	x.argvValues()
 	x.r.Body = x.seq(nil, 0, -1, false)
 	if kind == apt.KindProgram {
 		if inits := l.aggregateInits(); len(inits) > 0 {
@@ -578,29 +585,4 @@ func (x *fn) declare(name string, t apt.Type, d []apt.Dim) *apt.Var {
 	x.vars[name] = v
 	x.r.Scope.Add(v)
 	return v
-}
-
-// argvIndex recognises argv[k] (a load of element k of argv, main's or a
-// formal every call passes it to, directly or through argv's stack slot).
-func (x *fn) argvIndex(v value.Value, argv *ir.Param) (int64, bool) {
-	ld, ok := stripCasts(v).(*ir.InstLoad)
-	if !ok {
-		return 0, false
-	}
-	g, ok := stripCasts(ld.Src).(*ir.InstGetElementPtr)
-	if !ok || len(g.Indices) != 1 {
-		return 0, false
-	}
-	k, ok := unwrapArg(g.Indices[0]).(*constant.Int)
-	if !ok || !k.X.IsInt64() {
-		return 0, false
-	}
-	base := stripCasts(g.Src)
-	if l, ok := base.(*ir.InstLoad); ok {
-		base = stripCasts(l.Src)
-		if a, ok := base.(*ir.InstAlloca); ok && x.names[a] == x.names[argv] {
-			return k.X.Int64(), true
-		}
-	}
-	return k.X.Int64(), base == value.Value(argv)
 }

@@ -40,6 +40,9 @@ var cCases = []cCase{
 	{"shortcircuit.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil},
 	{"aliasing.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil},
 	{"cartsub.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil},
+	{"ctypes.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {16, 33}}, nil},
+	{"argwalk.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}}},
+	{"options.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}, {"-twice"}, {"-gather", "-twice"}}},
 }
 
 // TestCCountsMatchStaticE2E compiles each C test program through the

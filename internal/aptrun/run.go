@@ -147,6 +147,8 @@ type engine struct {
 	// (internal/readpos): a datum read again takes that variable's
 	// parameter.
 	units map[int64]readpos.Unit
+	// newUnits counts the OPENs that chose their unit (NEWUNIT=).
+	newUnits int64
 	// inputs caches the records of the files read in Config.Dir (nil:
 	// absent).
 	inputs    map[string][]string
@@ -1297,6 +1299,9 @@ func (e *engine) io(fr *frame, n *apt.IO) error {
 			return err
 		}
 	}
+	if err := e.newUnit(fr, n); err != nil {
+		return err
+	}
 	e.followUnit(fr, n)
 	if n.Kind == apt.IORead {
 		if done, err := e.readText(fr, n); done || err != nil {
@@ -1357,7 +1362,11 @@ func (e *engine) followUnit(fr *frame, n *apt.IO) {
 	default:
 		return
 	}
-	u, ok := e.unitOf(fr, n.Unit)
+	unit := n.Unit
+	if unit == nil && n.Kind == apt.IOOpen {
+		unit = ioKeyword(n, "newunit")
+	}
+	u, ok := e.unitOf(fr, unit)
 	if !ok {
 		return
 	}
@@ -1378,6 +1387,30 @@ func (e *engine) followUnit(fr *frame, n *apt.IO) {
 	case n.Kind == apt.IOBackspace && known:
 		e.units[u] = at.Backspaced()
 	}
+}
+
+// newUnit gives the variable of an OPEN's NEWUNIT= a number of its own,
+// negative from -10 down as gfortran's.
+func (e *engine) newUnit(fr *frame, n *apt.IO) error {
+	nu := ioKeyword(n, "newunit")
+	if n.Kind != apt.IOOpen || nu == nil || n.Unit != nil {
+		return nil
+	}
+	l, err := e.locate(fr, nu)
+	if err != nil {
+		return err
+	}
+	e.newUnits++
+	return e.assignLoc(l, intV(-9-e.newUnits), n.Span.Start())
+}
+
+func ioKeyword(n *apt.IO, name string) apt.Expr {
+	for _, c := range n.Control {
+		if k, ok := c.(*apt.Keyword); ok && k.Name == name {
+			return k.Value
+		}
+	}
+	return nil
 }
 
 // readData returns the datum each leading scalar item of a READ reads, by

@@ -48,6 +48,17 @@ var carriers = []func(x string, tag int) string{
 			"  call MPI_Bcast(pack, 4, MPI_INTEGER, root, MPI_COMM_WORLD, ierr)\n"+
 			"  %s = pack(3)\n", x, x)
 	},
+	// Packed by an array constructor (either notation) on the root,
+	// broadcast, unpacked.
+	func(x string, tag int) string {
+		cons := fmt.Sprintf("[%s + 1, %s, %d, 0]", x, x, tag)
+		if tag%2 == 0 {
+			cons = fmt.Sprintf("(/ %s + 1, %s, %d, 0 /)", x, x, tag)
+		}
+		return fmt.Sprintf("  if (me == root) pack = %s\n"+
+			"  call MPI_Bcast(pack, 4, MPI_INTEGER, root, MPI_COMM_WORLD, ierr)\n"+
+			"  %s = pack(1) - 1 + pack(3) - %d\n", cons, x, tag)
+	},
 	// Sent by the root to every other rank.
 	func(x string, tag int) string {
 		return fmt.Sprintf("  if (me == root) then\n"+
@@ -166,7 +177,7 @@ func randomMessageProgram(rng *rand.Rand) (src, deck string) {
 	nvars := 1 + rng.IntN(4)
 	var d strings.Builder
 	var s strings.Builder
-	s.WriteString("program msgprop\n  use mpi\n  integer :: me, np, ierr, i, j, r, root, tmp, req\n" +
+	s.WriteString("program msgprop\n  use mpi\n  integer :: me, np, ierr, i, j, r, root, tmp, req, u\n" +
 		"  integer :: st(MPI_STATUS_SIZE), pack(4), spread(8)\n")
 	var names []string
 	for i := range nvars {
@@ -185,8 +196,13 @@ func randomMessageProgram(rng *rand.Rand) (src, deck string) {
 	for _, x := range names {
 		fmt.Fprintf(&s, "  %s = 0\n", x)
 	}
-	s.WriteString("  if (me == root) then\n    open (unit=7, file='deck.in', status='old')\n" +
-		"    read (7, *) " + strings.Join(names, ", ") + "\n    close (7)\n  end if\n")
+	// The deck on a unit the program numbers, or one OPEN chooses.
+	unit := "  u = 7\n  if (me == root) then\n    open (unit=u"
+	if rng.IntN(2) == 0 {
+		unit = "  if (me == root) then\n    open (newunit=u"
+	}
+	s.WriteString(unit + ", file='deck.in', status='old')\n" +
+		"    read (u, *) " + strings.Join(names, ", ") + "\n    close (u)\n  end if\n")
 	for i, x := range names {
 		s.WriteString(carriers[rng.IntN(len(carriers))](x, 10+i))
 	}

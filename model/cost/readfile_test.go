@@ -155,7 +155,7 @@ func TestNamelistFilesAgainstExecution(t *testing.T) {
 		}
 		in.WriteString(" /\n")
 		var s strings.Builder
-		s.WriteString("program nmlprop\n  use mpi\n  integer :: me, np, ierr, i, j\n")
+		s.WriteString("program nmlprop\n  use mpi\n  integer :: me, np, ierr, i, j, u\n")
 		var names []string
 		for i := range nvars {
 			fmt.Fprintf(&s, "  integer :: x%d = %d\n", i, 1+i%3)
@@ -163,7 +163,12 @@ func TestNamelistFilesAgainstExecution(t *testing.T) {
 		}
 		fmt.Fprintf(&s, "  namelist /bounds/ %s\n", strings.Join(names, ", "))
 		s.WriteString("  call MPI_Init(ierr)\n  call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)\n  call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)\n")
-		s.WriteString("  open (unit=9, file='run.nml', status='old')\n  read (9, nml=bounds)\n  close (9)\n")
+		if k%2 == 0 {
+			s.WriteString("  open (unit=9, file='run.nml', status='old')\n  read (9, nml=bounds)\n  close (9)\n")
+		} else {
+			// The unit OPEN chooses (Fortran 2008 NEWUNIT=).
+			s.WriteString("  open (newunit=u, file='run.nml', status='old')\n  read (u, nml=bounds)\n  close (u)\n")
+		}
 		for i := range nvars {
 			fmt.Fprintf(&s, "  do i = 1, x%d + me\n    do j = 1, x%d\n    end do\n  end do\n", i, (i+1)%nvars)
 		}
