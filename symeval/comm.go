@@ -144,6 +144,16 @@ func (ev *evaluator) broadcast(b apt.Expr, root apt.Expr, pos apt.Pos) {
 		if nm, ok := b.(*apt.Name); ok {
 			v = ev.load(nm.Name) // an initialiser, on first use
 		}
+		if ev.rootOutside(root) {
+			// The root runs another path (a C program whose paths the
+			// frontend wrote apart: the root's read and its broadcast on
+			// one, the others' broadcast on another): what this path
+			// holds is not what the root sends.
+			name := ev.bufferName(b, key)
+			real := apt.TypeOf(b).Base != apt.TypeInteger
+			ev.assignKey(key, unknownValue(name, "the value of "+name+" broadcast at "+pos.String(), real))
+			return
+		}
 		if v.IsKnown() && !mentions(v, []string{Rank}) {
 			return
 		}
@@ -162,6 +172,28 @@ func (ev *evaluator) broadcast(b apt.Expr, root apt.Expr, pos apt.Pos) {
 			ev.clobber(key)
 		}
 	}
+}
+
+// rootOutside reports whether the current path's conditions exclude the
+// root's rank: the root does not run this path.
+func (ev *evaluator) rootOutside(root apt.Expr) bool {
+	if root == nil || len(ev.cur.conds) == 0 {
+		return false
+	}
+	rv, ok := ev.value(root).Single()
+	if !ok || rv.Has(Rank) {
+		return false
+	}
+	sub := map[string]symbolic.Expr{Rank: rv}
+	if p, ok := ev.values[Size]; ok {
+		sub[Size] = symbolic.Int(p)
+	}
+	f, err := substFormula(and(ev.cur.conds...), sub)
+	if err != nil {
+		return false
+	}
+	t, decided := decide(f)
+	return decided && !t
 }
 
 // bufferName names the variable stored at a buffer's key: the actual's

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/internal/readpos"
 	"github.com/mkvet/mkvet/internal/runenv"
 	"github.com/mkvet/mkvet/symbolic"
 )
@@ -44,6 +45,11 @@ type Options struct {
 	// (readfile.go). Empty: no file is read, and every value read is a
 	// parameter named after its variable.
 	Dir string
+	// Stdin names the file in Dir (or an absolute path) the program's
+	// standard input comes from (mpirun ... < input): a READ of unit 5
+	// or * and a C scanf take their values from it, as the run does.
+	// Empty: nothing is read from standard input.
+	Stdin string
 	// Values fixes symbols to integers for an evaluation at a point: P (the
 	// size of MPI_COMM_WORLD), the parameters by name and, for the
 	// evaluation of one process, the rank. Parameters with a default take
@@ -76,6 +82,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		args:         opt.Args,
 		environ:      opt.Env,
 		dir:          opt.Dir,
+		stdin:        opt.Stdin,
 		sizes2:       map[*apt.Routine]int{},
 		suffix:       map[string]int{},
 		rankMemo:     map[string]rankAnswer{},
@@ -115,6 +122,10 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 			}
 			ev.frames = nil
 		}
+	}
+	if ev.stdin != "" {
+		// Standard input is unit 5, at its first record.
+		ev.setUnit(unitKey(stdinUnit), readpos.Opened(ev.stdin))
 	}
 	root := ev.callRoutine(entry, nil, nil, nil)
 	if ev.err != nil {
@@ -309,6 +320,8 @@ type evaluator struct {
 	// there by name (nil: absent).
 	dir    string
 	inputs map[string][]string
+	// stdin is Options.Stdin.
+	stdin string
 	// freqUses counts the arms taken with a frequency parameter that may
 	// change values the counts depend on (feedsControl).
 	freqUses int
@@ -1413,6 +1426,9 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 			return
 		}
 		ev.ioStatus(n)
+		if n.Kind == apt.IORead && n.Result != nil {
+			ev.assign(n.Result, unknownValue("items_read", "the number of items the read at "+n.Span.Start().String()+" assigned", false))
+		}
 		if n.Kind == apt.IORead {
 			from := ev.readFrom(n)
 			data := ev.readData(n)

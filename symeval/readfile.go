@@ -76,7 +76,7 @@ func (ev *evaluator) fileRecords(name string) ([]string, bool) {
 // unitFile returns the unit a READ reads, where it is and the records of
 // its file in the run's directory; false when any is not known.
 func (ev *evaluator) unitFile(n *apt.IO) (key string, at readpos.Unit, recs []string, ok bool) {
-	u, ok := ev.unitOf(n.Unit)
+	u, ok := ev.unitOf(ev.readUnit(n))
 	if !ok {
 		return "", at, nil, false
 	}
@@ -91,7 +91,7 @@ func (ev *evaluator) unitFile(n *apt.IO) (key string, at readpos.Unit, recs []st
 // readFile evaluates a list-directed READ from an input file of the run's
 // directory, and reports whether it did.
 func (ev *evaluator) readFile(n *apt.IO) bool {
-	if ev.dir == "" || !listDirected(n.Format) || len(n.Items) == 0 || len(ev.cur.vars) > 0 {
+	if ev.dir == "" || !listDirected(n.Format) && !n.Stream || len(n.Items) == 0 || len(ev.cur.vars) > 0 {
 		return false
 	}
 	k, at, recs, ok := ev.unitFile(n)
@@ -111,13 +111,28 @@ func (ev *evaluator) readFile(n *apt.IO) bool {
 			return false
 		}
 	}
+	if n.Stream && n.Result != nil && at.Record > int64(len(recs)) {
+		// scanf at the end of its input: EOF, the items unchanged.
+		ev.assign(n.Result, Known(symbolic.Int(-1)))
+		return true
+	}
 	if st := keyword(n, "iostat"); st != nil && at.Record > int64(len(recs)) {
 		// Past the last record: gfortran's end of file, the items keep
 		// their values (a loop reading to the end of its deck).
 		ev.assign(st, Known(symbolic.Int(iostatEnd)))
 		return true
 	}
-	words, rec, ok := runenv.ListRead(recs, int(at.Record), len(items))
+	var words []runenv.Datum
+	next := readpos.Unit{File: at.File}
+	if n.Stream {
+		var rec, word int
+		words, rec, word, ok = runenv.StreamRead(recs, int(at.Record), int(at.Word), len(items))
+		next.Record, next.Word = int64(rec), int64(word)
+	} else {
+		var rec int
+		words, rec, ok = runenv.ListRead(recs, int(at.Record), len(items))
+		next.Record = int64(rec)
+	}
 	if !ok {
 		return false // the end of the file: an error the program handles
 	}
@@ -148,9 +163,13 @@ func (ev *evaluator) readFile(n *apt.IO) bool {
 			ev.noteRead(ReadValue{Pos: n.Span.Start(), Name: name, File: at.File, Line: words[i].Record, Text: words[i].Text})
 		}
 	}
-	ev.setUnit(k, readpos.Unit{File: at.File, Record: int64(rec)})
+	ev.setUnit(k, next)
 	if st := keyword(n, "iostat"); st != nil {
 		ev.assign(st, Known(symbolic.Int(0)))
+	}
+	if n.Result != nil {
+		// scanf's count of the items it assigned.
+		ev.assign(n.Result, Known(symbolic.Int(int64(len(items)))))
 	}
 	return true
 }

@@ -86,6 +86,18 @@ func (ev *evaluator) openedValue(u Value) (Value, bool) {
 	return Value{Alts: alts}, true
 }
 
+// stdinUnit is the unit standard input is preconnected to.
+const stdinUnit = 5
+
+// readUnit is the unit a READ reads: its UNIT=, where * is standard
+// input, unit 5, when the run is given one (Options.Stdin).
+func (ev *evaluator) readUnit(n *apt.IO) apt.Expr {
+	if _, star := n.Unit.(*apt.Star); star && n.Kind == apt.IORead && ev.stdin != "" {
+		return &apt.Const{Kind: apt.ConstInt, Text: strconv.Itoa(stdinUnit), Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
+	}
+	return n.Unit
+}
+
 // unitOf returns the number of an external unit.
 func (ev *evaluator) unitOf(e apt.Expr) (int64, bool) {
 	if e == nil || internalUnit(e) {
@@ -194,7 +206,7 @@ func (ev *evaluator) followUnit(n *apt.IO) {
 // the name of its variable, and moves the unit past the record; nil where
 // the unit's position is not known.
 func (ev *evaluator) readData(n *apt.IO) map[string]string {
-	u, ok := ev.unitOf(n.Unit)
+	u, ok := ev.unitOf(ev.readUnit(n))
 	if !ok {
 		return nil
 	}
@@ -225,7 +237,7 @@ func (ev *evaluator) readData(n *apt.IO) map[string]string {
 // when it does: what a value the READ leaves unknown would have come
 // from.
 func (ev *evaluator) readFrom(n *apt.IO) string {
-	u, ok := ev.unitOf(n.Unit)
+	u, ok := ev.unitOf(ev.readUnit(n))
 	if !ok {
 		return ""
 	}

@@ -125,7 +125,7 @@ func (cs *configurations) at(vals map[string]string, ints map[string]int64) (*co
 	if err != nil {
 		return nil, err
 	}
-	rep, err := analyze(base.prog, cost.Options{Entry: cs.pf.entry, Assume: cs.assume, Args: argv, Env: environ, Dir: cs.pf.dir}, ints)
+	rep, err := analyze(base.prog, cost.Options{Entry: cs.pf.entry, Assume: cs.assume, Args: argv, Env: environ, Dir: cs.pf.dir, Stdin: cs.pf.stdin}, ints)
 	if err != nil {
 		return nil, fmt.Errorf("configured by %q: %w", cs.conf.command, err)
 	}

@@ -47,6 +47,8 @@ type progFlags struct {
 	// dir is the directory the program runs in, with its input files
 	// (-dir; "." the current one, "" none).
 	dir string
+	// stdin is the file standard input comes from (-stdin).
+	stdin string
 }
 
 // argv splits -args into the program's arguments as a shell would (quotes,
@@ -100,6 +102,8 @@ func (pf *progFlags) register(fs *flag.FlagSet, defsUsage string) {
 		"(GET_ENVIRONMENT_VARIABLE) that no -env sets is taken as unset, as in a normal run, and the program's own fallback is used")
 	fs.StringVar(&pf.dir, "dir", ".", "the `DIR` the program runs in, with its input files: a list-directed READ of a file there takes its values "+
 		"from the file, as the run does (-dir '' reads none: every value read is a parameter)")
+	fs.StringVar(&pf.stdin, "stdin", "", "the `FILE` (in -dir, or a path) the program's standard input comes from, as in 'mpirun ... < FILE': "+
+		"READ(*, ...), READ(5, ...) and scanf take their values from it")
 }
 
 // loaded is a program read and costed.
@@ -239,7 +243,7 @@ func (pf *progFlags) parse(cmd string, files []string, stderr io.Writer, warning
 	if err != nil {
 		return fail("%v", err)
 	}
-	opt := cost.Options{Entry: pf.entry, Assume: assume, Args: argv, Env: environ, Dir: pf.dir}
+	opt := cost.Options{Entry: pf.entry, Assume: assume, Args: argv, Env: environ, Dir: pf.dir, Stdin: pf.stdin}
 	rep, err := analyze(prog, opt, values)
 	if err != nil {
 		return fail("%v", err)

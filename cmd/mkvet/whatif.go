@@ -342,7 +342,7 @@ func (wf *whatifFlags) build(files []string, prof *model.Profile, ps []int64, st
 		return wf.buildPerP(fixedProgram(prog), files, prof, ps, exprs, assume,
 			fmt.Sprintf("%s, so the build may be for one process count, and its own checks decide where it runs", checks[0].describe()))
 	}
-	a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume, Args: wf.argvs, Env: wf.environ, Dir: wf.progFlags.dir}, Env: sampleEnv})
+	a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume, Args: wf.argvs, Env: wf.environ, Dir: wf.progFlags.dir, Stdin: wf.progFlags.stdin}, Env: sampleEnv})
 	var nse *phase.NoSampleError
 	if errors.As(err, &nse) && nse.Parallel && seriesName == "" && wf.perPFlags(files, "") == nil {
 		// The closed forms lack values at every sampled P: the

@@ -324,7 +324,7 @@ type pointResult struct {
 // concurrently: the analyses share only memos that lock.
 func (wf *whatifFlags) evalPoint(res *pointResult, assume []symbolic.Relation, mopt phase.ModelOptions) *phase.Analysis {
 	pm, prog, values, p := res.pm, res.prog, res.values, res.pm.p
-	a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume, Values: values, Args: wf.argvs, Env: wf.environ, Dir: wf.progFlags.dir},
+	a, err := phase.Analyze(prog, phase.Options{Cost: cost.Options{Entry: wf.entry, Assume: assume, Values: values, Args: wf.argvs, Env: wf.environ, Dir: wf.progFlags.dir, Stdin: wf.progFlags.stdin},
 		SampleP: []int64{p}})
 	var rep *cost.Report
 	if a != nil {
@@ -335,7 +335,7 @@ func (wf *whatifFlags) evalPoint(res *pointResult, assume []symbolic.Relation, m
 		// has no sample to give.
 		if rep == nil {
 			var serr error
-			if rep, serr = cost.Analyze(prog, cost.Options{Entry: wf.entry, Assume: assume, Values: values, Args: wf.argvs, Env: wf.environ, Dir: wf.progFlags.dir}); serr != nil {
+			if rep, serr = cost.Analyze(prog, cost.Options{Entry: wf.entry, Assume: assume, Values: values, Args: wf.argvs, Env: wf.environ, Dir: wf.progFlags.dir, Stdin: wf.progFlags.stdin}); serr != nil {
 				res.err, res.hint = err, true
 				return nil
 			}

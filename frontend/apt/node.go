@@ -352,6 +352,12 @@ type IO struct {
 	// argument (atoi(argv[k]), atoi(*++argv)): the argument's index k as
 	// an expression of the program's variables, else nil.
 	Arg Expr `json:"arg,omitempty"`
+	// Result is the variable a C read function's return value goes to
+	// (n = scanf(...)): the number of items it read, else nil.
+	Result Expr `json:"result,omitempty"`
+	// Stream marks a C read (the scanf family): it takes words from where
+	// the last read stopped, across lines, not whole records.
+	Stream bool `json:"stream,omitempty"`
 }
 
 // GotoKind is the form of a GO TO statement.

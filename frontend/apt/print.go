@@ -357,7 +357,10 @@ func (p *printer) node(n Node, d int, file string) {
 		if len(n.Reads) > 0 {
 			attrs += " reads=" + strings.Join(n.Reads, ",")
 		}
-		attrs += p.opt("argv", n.Arg)
+		attrs += p.opt("argv", n.Arg) + p.opt("result", n.Result)
+		if n.Stream {
+			attrs += " stream"
+		}
 		p.line(d, "%s io %s%s%s%s", n.ID, n.Kind, attrs, labelText(&n.NodeBase), spanText(n.Span, file))
 	case *Goto:
 		p.line(d, "%s goto %s (%s)%s%s%s", n.ID, n.Kind, strings.Join(n.Targets, ", "), p.opt("index", n.Index), labelText(&n.NodeBase), spanText(n.Span, file))

@@ -258,7 +258,12 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		}
 		return nil, []apt.Node{io}
 	case readFuncs[name] > 0:
-		io := &apt.IO{NodeBase: base, Kind: apt.IORead, Unit: &apt.Star{}}
+		io := &apt.IO{NodeBase: base, Kind: apt.IORead, Unit: &apt.Star{}, Stream: true}
+		if used {
+			n := x.names[c]
+			x.declare(n, valueType(c.Typ), nil)
+			io.Result = x.nameExpr(n, x.vars[n].Type)
+		}
 		for _, a := range c.Args[readFuncs[name]:] {
 			ref, _ := x.location(unwrapArg(a), &apt.Ops{})
 			io.Items = append(io.Items, ref)

@@ -2,6 +2,7 @@ package cinst_test
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -27,22 +28,27 @@ type cCase struct {
 	args  []string
 	sizes [][]int64
 	modes [][]string
+	// stdin gives the sizes on standard input, on one line, instead of
+	// on the command line: the analysis reads them from the same text
+	// (mkvet's -stdin).
+	stdin bool
 }
 
 var cCases = []cCase{
-	{"ring.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 5}}, nil},
-	{"blockcyclic.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {101, 33}}, nil},
-	{"pipeline.c", []string{"n", "m"}, [][]int64{{5, 3}, {17, 6}, {64, 2}}, nil},
-	{"halo2d.c", []string{"nx", "ny", "iters"}, [][]int64{{9, 7, 2}, {16, 13, 3}, {31, 30, 2}}, nil},
-	{"graph.c", []string{"n", "len"}, [][]int64{{5, 10}, {13, 7}, {22, 3}}, nil},
-	{"pattern.c", []string{"n"}, [][]int64{{7}, {64}}, [][]string{{"ring"}, {"all"}, {"none"}}},
-	{"config.c", []string{"nx", "steps", "chunk"}, [][]int64{{10, 3, 5}, {37, 2, 64}, {101, 5, 1}}, nil},
-	{"shortcircuit.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil},
-	{"aliasing.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil},
-	{"cartsub.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil},
-	{"ctypes.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {16, 33}}, nil},
-	{"argwalk.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}}},
-	{"options.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}, {"-twice"}, {"-gather", "-twice"}}},
+	{"ring.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 5}}, nil, false},
+	{"blockcyclic.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {101, 33}}, nil, false},
+	{"pipeline.c", []string{"n", "m"}, [][]int64{{5, 3}, {17, 6}, {64, 2}}, nil, false},
+	{"halo2d.c", []string{"nx", "ny", "iters"}, [][]int64{{9, 7, 2}, {16, 13, 3}, {31, 30, 2}}, nil, false},
+	{"graph.c", []string{"n", "len"}, [][]int64{{5, 10}, {13, 7}, {22, 3}}, nil, false},
+	{"pattern.c", []string{"n"}, [][]int64{{7}, {64}}, [][]string{{"ring"}, {"all"}, {"none"}}, false},
+	{"config.c", []string{"nx", "steps", "chunk"}, [][]int64{{10, 3, 5}, {37, 2, 64}, {101, 5, 1}}, nil, false},
+	{"shortcircuit.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false},
+	{"aliasing.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false},
+	{"cartsub.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false},
+	{"ctypes.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {16, 33}}, nil, false},
+	{"scanin.c", []string{"n", "m", "steps"}, [][]int64{{10, 7, 2}, {37, 5, 3}}, nil, true},
+	{"argwalk.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}}, false},
+	{"options.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}, {"-twice"}, {"-gather", "-twice"}}, false},
 }
 
 // TestCCountsMatchStaticE2E compiles each C test program through the
@@ -84,15 +90,24 @@ func TestCCountsMatchStaticE2E(t *testing.T) {
 					for _, p := range []int{1, 2, 4} {
 						values := map[string]int64{cost.Size: int64(p)}
 						argv := slices.Clone(words)
+						var stdin strings.Builder
 						for i, name := range tc.args {
-							if tc.modes == nil {
+							if tc.modes == nil && !tc.stdin {
 								values[name] = size[i]
 							}
 							argv = append(argv, strconv.FormatInt(size[i], 10))
+							fmt.Fprintf(&stdin, "%d ", size[i])
 						}
 						opt := cost.Options{}
 						if tc.modes != nil {
 							opt.Args = argv
+						}
+						if tc.stdin {
+							argv = nil
+							if err := os.WriteFile(filepath.Join(dir, "stdin.txt"), []byte(stdin.String()), 0o644); err != nil {
+								t.Fatal(err)
+							}
+							opt.Dir, opt.Stdin = dir, "stdin.txt"
 						}
 						rep, err := cost.AnalyzeAt(lf.Prog, opt, values)
 						if err != nil {
@@ -101,7 +116,11 @@ func TestCCountsMatchStaticE2E(t *testing.T) {
 						if missing := rep.MissingParams(values); len(missing) > 0 {
 							t.Fatalf("%s %v: no value for %v", tc.file, argv, missing)
 						}
-						recs, _ := run(t, exe, p, argv, filepath.Join(dir, fmt.Sprintf("run-%d-%d-%d", mi, si, p)))
+						in := ""
+						if tc.stdin {
+							in = stdin.String()
+						}
+						recs, _ := runIn(t, exe, p, argv, filepath.Join(dir, fmt.Sprintf("run-%d-%d-%d", mi, si, p)), in)
 						compared += compare(t, tc.file, rep, res, values, recs)
 					}
 				}

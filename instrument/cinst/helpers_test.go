@@ -44,6 +44,12 @@ func build(t *testing.T, clang string, res *instrument.Result, exe string) {
 // the records and the program's output.
 func run(t *testing.T, exe string, p int, args []string, out string) ([]instrument.Record, string) {
 	t.Helper()
+	return runIn(t, exe, p, args, out, "")
+}
+
+// runIn is run with stdin as the program's standard input.
+func runIn(t *testing.T, exe string, p int, args []string, out, stdin string) ([]instrument.Record, string) {
+	t.Helper()
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -51,6 +57,7 @@ func run(t *testing.T, exe string, p int, args []string, out string) ([]instrume
 	cmd := exec.Command(launch[0], append(launch[1:], args...)...)
 	cmd.Dir = filepath.Dir(exe)
 	cmd.Env = append(append(os.Environ(), e2e.MPIEnv()...), "MKVET_OUT="+out, "MKVET_RUN=oracle")
+	cmd.Stdin = strings.NewReader(stdin)
 	b, runErr := cmd.CombinedOutput()
 	recs, err := instrument.ReadRun(out, p)
 	if err != nil {

@@ -75,7 +75,7 @@ func (e *engine) readFile(fr *frame, n *apt.IO) (bool, error) {
 // unitFile returns the unit a READ reads, where it is and the records of
 // its file in Config.Dir; false when any is not known.
 func (e *engine) unitFile(fr *frame, n *apt.IO) (u int64, at readpos.Unit, recs []string, ok bool) {
-	if u, ok = e.unitOf(fr, n.Unit); !ok {
+	if u, ok = e.readUnit(fr, n); !ok {
 		return 0, at, nil, false
 	}
 	if at, ok = e.units[u]; !ok {

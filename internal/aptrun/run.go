@@ -51,6 +51,9 @@ type Config struct {
 	// a file there takes the file's values (readfile.go), symeval's
 	// Options.Dir. Empty: values read come from Params.
 	Dir string
+	// Stdin names the file in Dir standard input comes from (symeval's
+	// Options.Stdin): READ(*) and READ(5) read it. Empty: none.
+	Stdin string
 }
 
 // Observer watches a run (Config.Observer).
@@ -210,6 +213,9 @@ func newEngine(prog *apt.Program, cfg Config) *engine {
 	}
 	if e.maxSteps <= 0 {
 		e.maxSteps = defaultMaxSteps
+	}
+	if cfg.Stdin != "" {
+		e.units[5] = readpos.Opened(cfg.Stdin)
 	}
 	var visit func(r *apt.Routine)
 	visit = func(r *apt.Routine) {
@@ -1417,7 +1423,7 @@ func ioKeyword(n *apt.IO, name string) apt.Expr {
 // the name of its variable, and moves the unit past the record; nil for a
 // unit not connected to a named file.
 func (e *engine) readData(fr *frame, n *apt.IO) map[string]string {
-	u, ok := e.unitOf(fr, n.Unit)
+	u, ok := e.readUnit(fr, n)
 	if !ok {
 		return nil
 	}
@@ -1438,6 +1444,15 @@ func (e *engine) readData(fr *frame, n *apt.IO) map[string]string {
 }
 
 // unitOf returns the number of an external unit.
+// readUnit is the unit a READ reads; * is standard input, unit 5, when
+// the run has one.
+func (e *engine) readUnit(fr *frame, n *apt.IO) (int64, bool) {
+	if _, star := n.Unit.(*apt.Star); star && e.cfg.Stdin != "" {
+		return 5, true
+	}
+	return e.unitOf(fr, n.Unit)
+}
+
 func (e *engine) unitOf(fr *frame, x apt.Expr) (int64, bool) {
 	if x == nil {
 		return 0, false

@@ -29,10 +29,13 @@ import (
 )
 
 // Unit is where a unit connected to a file is: the file named in its OPEN
-// and the record its next READ reads, from 1.
+// and the record its next READ reads, from 1. Word counts the words of that
+// record a stream read (C's scanf, which does not skip to the next record
+// when it returns) has taken; a record-oriented READ starts the record.
 type Unit struct {
 	File   string
 	Record int64
+	Word   int64
 }
 
 // Opened is a unit just connected to file.
@@ -54,16 +57,25 @@ func (u Unit) Datum(item int) string {
 
 // Encode and Decode write a Unit as one string and read it back, for a
 // state that holds strings.
-func (u Unit) Encode() string { return strconv.FormatInt(u.Record, 10) + "\x00" + u.File }
+func (u Unit) Encode() string {
+	return strconv.FormatInt(u.Record, 10) + ":" + strconv.FormatInt(u.Word, 10) + "\x00" + u.File
+}
 
 // Decode is the inverse of Encode.
 func Decode(s string) (Unit, bool) {
-	rec, file, ok := strings.Cut(s, "\x00")
+	pos, file, ok := strings.Cut(s, "\x00")
+	rec, word, _ := strings.Cut(pos, ":")
 	n, err := strconv.ParseInt(rec, 10, 64)
 	if !ok || err != nil {
 		return Unit{}, false
 	}
-	return Unit{File: file, Record: n}, true
+	w := int64(0)
+	if word != "" {
+		if w, err = strconv.ParseInt(word, 10, 64); err != nil {
+			return Unit{}, false
+		}
+	}
+	return Unit{File: file, Record: n, Word: w}, true
 }
 
 // File returns the file an OPEN connects its unit to, when FILE= is a

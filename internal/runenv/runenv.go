@@ -286,6 +286,27 @@ func ListRead(recs []string, from, want int) (vals []Datum, next int, ok bool) {
 	return vals, rec, true
 }
 
+// StreamRead reads want blank-separated words from records recs (from 1)
+// as C's scanf does: from word word of record rec on, across records, the
+// position left after the last word read where the next read goes on. ok
+// is false when the text ends first.
+func StreamRead(recs []string, rec, word, want int) (vals []Datum, nextRec, nextWord int, ok bool) {
+	for len(vals) < want {
+		if rec < 1 || rec > len(recs) {
+			return nil, rec, word, false
+		}
+		words := strings.Fields(recs[rec-1])
+		for word < len(words) && len(vals) < want {
+			vals = append(vals, Datum{words[word], rec})
+			word++
+		}
+		if len(vals) < want {
+			rec, word = rec+1, 0
+		}
+	}
+	return vals, rec, word, true
+}
+
 // Records splits a text file into its records (lines, without their end).
 func Records(text string) []string {
 	text = strings.ReplaceAll(text, "\r\n", "\n")

@@ -38,6 +38,9 @@ type Options struct {
 	// Dir is the directory the program runs in, with its input files
 	// (symeval.Options.Dir).
 	Dir string
+	// Stdin is the file the program's standard input comes from
+	// (symeval.Options.Stdin).
+	Stdin string
 	// Budget, when positive, bounds the analysis's work deterministically:
 	// the case-split cells of all its counts together (counting.Options.
 	// Budget) and a hundred times as many node occurrences of its
@@ -60,7 +63,7 @@ func Analyze(prog *apt.Program, opt Options) (*Report, error) {
 // evaluate is the symbolic evaluation Analyze counts.
 func evaluate(prog *apt.Program, opt Options) (*symeval.Result, error) {
 	t0 := time.Now()
-	sopt := symeval.Options{Entry: opt.Entry, Params: opt.Params, Assume: opt.Assume, Values: opt.Values, Args: opt.Args, Env: opt.Env, Dir: opt.Dir}
+	sopt := symeval.Options{Entry: opt.Entry, Params: opt.Params, Assume: opt.Assume, Values: opt.Values, Args: opt.Args, Env: opt.Env, Dir: opt.Dir, Stdin: opt.Stdin}
 	if opt.Budget > 0 {
 		sopt.MaxOccs = 100 * opt.Budget
 	}

@@ -29,8 +29,8 @@ func TestReadsFilesAgainstExecution(t *testing.T) {
 	const programs = 100
 	read := 0
 	for k := range programs {
-		src, deck, nvars := randomDeckProgram(rng)
-		rep := againstInterpreter(t, k, src, "deck.in", deck, int64(1+rng.IntN(4)))
+		src, deck, nvars, stdin := randomDeckProgram(rng)
+		rep := againstInterpreterIn(t, k, src, "deck.in", deck, int64(1+rng.IntN(4)), nil, stdin)
 		if len(rep.Read) > 0 {
 			read++ // a deck of slashes and nulls leaves every default
 		}
@@ -44,7 +44,7 @@ func TestReadsFilesAgainstExecution(t *testing.T) {
 }
 
 // randomDeckProgram returns a program that reads deck.in and the deck.
-func randomDeckProgram(rng *rand.Rand) (src, deck string, nvars int) {
+func randomDeckProgram(rng *rand.Rand) (src, deck string, nvars int, stdin bool) {
 	var reads [][]int // the variables of each READ
 	var d strings.Builder
 	v := 0
@@ -108,21 +108,26 @@ func randomDeckProgram(rng *rand.Rand) (src, deck string, nvars int) {
 		fmt.Fprintf(&s, "  x%d = %d\n", i, 1+i%3)
 	}
 	// The file named by a constant, or by a character variable passed to
-	// a routine that opens it.
-	byName := rng.IntN(2) == 0
-	if byName {
+	// a routine that opens it, or standard input (unit * or 5).
+	unit := "7"
+	switch rng.IntN(4) {
+	case 0:
 		s.WriteString("  fname = 'deck.in'\n  call opener(7, fname)\n")
-	} else {
+	case 1:
 		s.WriteString("  open (unit=7, file='deck.in', status='old')\n")
+	default:
+		stdin, unit = true, []string{"*", "5"}[rng.IntN(2)]
 	}
 	for _, items := range reads {
 		var names []string
 		for _, i := range items {
 			names = append(names, fmt.Sprintf("x%d", i))
 		}
-		fmt.Fprintf(&s, "  read (7, *) %s\n", strings.Join(names, ", "))
+		fmt.Fprintf(&s, "  read (%s, *) %s\n", unit, strings.Join(names, ", "))
 	}
-	s.WriteString("  close (7)\n")
+	if !stdin {
+		s.WriteString("  close (7)\n")
+	}
 	for i := range nvars {
 		fmt.Fprintf(&s, "  do i = 1, x%d + me\n  end do\n", i)
 	}
@@ -130,7 +135,7 @@ func randomDeckProgram(rng *rand.Rand) (src, deck string, nvars int) {
 	fmt.Fprintf(&s, "  do i = 1, x%d\n    do j = i, x%d * np\n    end do\n  end do\n", a, b)
 	s.WriteString("  call MPI_Finalize(ierr)\nend program deckprop\n")
 	s.WriteString("subroutine opener(u, name)\n  integer :: u\n  character(len=*) :: name\n  open (unit=u, file=name, status='old')\nend subroutine opener\n")
-	return s.String(), d.String(), nvars
+	return s.String(), d.String(), nvars, stdin
 }
 
 // TestNamelistFilesAgainstExecution: random programs read a NAMELIST
@@ -194,6 +199,18 @@ func againstInterpreter(t *testing.T, k int, src, file, input string, np int64) 
 // the analysis's parameters (a branch frequency the data decides).
 func againstInterpreterAt(t *testing.T, k int, src, file, input string, np int64, given map[string]int64) *cost.Report {
 	t.Helper()
+	return againstInterpreterIn(t, k, src, file, input, np, given, false)
+}
+
+// againstInterpreterIn is againstInterpreterAt where stdin says the input
+// file is the program's standard input (mpirun ... < file) rather than a
+// file it opens.
+func againstInterpreterIn(t *testing.T, k int, src, file, input string, np int64, given map[string]int64, stdin bool) *cost.Report {
+	t.Helper()
+	in := ""
+	if stdin {
+		in = file
+	}
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, file), []byte(input), 0o644); err != nil {
 		t.Fatal(err)
@@ -208,7 +225,7 @@ func againstInterpreterAt(t *testing.T, k int, src, file, input string, np int64
 	for name, v := range given {
 		env[name] = v
 	}
-	rep, err := cost.AnalyzeAt(prog, cost.Options{Dir: dir}, env)
+	rep, err := cost.AnalyzeAt(prog, cost.Options{Dir: dir, Stdin: in}, env)
 	if err != nil {
 		t.Fatalf("program %d: %v\n%s", k, err, src)
 	}
@@ -222,7 +239,7 @@ func againstInterpreterAt(t *testing.T, k int, src, file, input string, np int64
 		t.Fatalf("program %d: %v", k, err)
 	}
 	for rank := range np {
-		got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank, Dir: dir, Params: map[string]int64{}})
+		got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank, Dir: dir, Stdin: in, Params: map[string]int64{}})
 		if err != nil {
 			t.Fatalf("program %d rank %d: %v\n%s\ninput:\n%s", k, rank, err, src, input)
 		}
