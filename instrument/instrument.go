@@ -1123,7 +1123,21 @@ func (in *instr) comm(r *apt.Routine, c *apt.Comm) {
 	}
 	coll := c.Op.IsCollective()
 	msg := func(m *apt.Msg, side int) {
-		if m == nil || m.Count == nil || m.Datatype == nil || m.Displs != nil {
+		if m == nil || m.Count == nil || m.Datatype == nil {
+			return
+		}
+		if m.Displs != nil {
+			if c.Op != apt.MPIAllgatherv {
+				// gatherv's and scatterv's counts are the root's alone.
+				return
+			}
+			// A count per process: the caller's own block.
+			comm := "MPI_COMM_WORLD"
+			if c.Comm != nil {
+				comm = apt.FormatExpr(c.Comm)
+			}
+			*pre = append(*pre, fmt.Sprintf("call mkvet_msgv(%d, %d, %s, %s, %s)", k, side+2,
+				apt.FormatExpr(m.Count), apt.FormatExpr(m.Datatype), comm))
 			return
 		}
 		peer := "0"

@@ -32,10 +32,10 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 	}
 	p2p := !c.Op.IsCollective()
 	if c.Send != nil && sends(c.Op) {
-		o.Sends = ev.transfers(c.Send, p2p, pos)
+		o.Sends = ev.transfers(c.Send, p2p, pos, c.Comm, c.Op == apt.MPIAllgatherv)
 	}
 	if c.Recv != nil {
-		o.Recvs = ev.transfers(c.Recv, p2p, pos)
+		o.Recvs = ev.transfers(c.Recv, p2p, pos, c.Comm, c.Op == apt.MPIAllgatherv)
 	}
 	// An allreduce of a value every process knows: its reduction
 	// (reduce.go), taken before the receive makes the buffer unknown.
@@ -226,9 +226,19 @@ func sends(op apt.CommOp) bool {
 }
 
 // transfers expands one side of a call over the alternatives of its count and
-// peer, dropping those to MPI_PROC_NULL.
-func (ev *evaluator) transfers(m *apt.Msg, p2p bool, pos apt.Pos) []Transfer {
+// peer, dropping those to MPI_PROC_NULL. The receive side of an allgatherv
+// has a count per process: its transfer is the calling process's own
+// block, the element at its rank in comm, as an allgather's is the one
+// count every process gives (gatherv's and scatterv's counts are the
+// root's alone: their size stays unknown).
+func (ev *evaluator) transfers(m *apt.Msg, p2p bool, pos apt.Pos, comm apt.Expr, allgather bool) []Transfer {
 	counts := ev.sides(m.Count, pos)
+	if m.Displs != nil {
+		counts = []side{{}}
+		if allgather {
+			counts = ev.ownBlock(m.Count, comm, pos)
+		}
+	}
 	size := ev.typeSize(m)
 	peers := []side{{}}
 	if p2p && m.Peer != nil {
@@ -261,6 +271,28 @@ func (ev *evaluator) transfers(m *apt.Msg, p2p bool, pos apt.Pos) []Transfer {
 	return out
 }
 
+// ownBlock is the element of a counts array (a v-variant's recvcounts or
+// sendcounts) at the calling process's rank in comm.
+func (ev *evaluator) ownBlock(counts, comm apt.Expr, pos apt.Pos) []side {
+	first, ok := ev.element(counts, 0)
+	if !ok {
+		return []side{{}}
+	}
+	key, off, ok := ev.arrayRef(first)
+	if !ok || key == "" {
+		return []side{{}}
+	}
+	at, ok := ev.lift2(off, ev.communicator(comm).rank, func(x, y symbolic.Expr) (symbolic.Expr, bool) { return x.Add(y), true })
+	if !ok {
+		return []side{{}}
+	}
+	v := ev.loadAt(key, at, true, ev.declOf(first), first, first.Name, first.Type)
+	if !v.IsKnown() {
+		return []side{{}}
+	}
+	return ev.sidesOf(ev.closedInt(v, pos))
+}
+
 // side is one alternative of a count or peer; e is nil when unknown.
 type side struct {
 	guard counting.Formula
@@ -271,7 +303,10 @@ func (ev *evaluator) sides(x apt.Expr, pos apt.Pos) []side {
 	if x == nil {
 		return []side{{}}
 	}
-	v := ev.closedInt(ev.value(x), pos)
+	return ev.sidesOf(ev.closedInt(ev.value(x), pos))
+}
+
+func (ev *evaluator) sidesOf(v Value) []side {
 	if !v.IsKnown() {
 		return []side{{}}
 	}
