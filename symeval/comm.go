@@ -253,6 +253,14 @@ func (ev *evaluator) transfers(m *apt.Msg, p2p bool, pos apt.Pos, comm apt.Expr,
 				}
 			}
 			t := Transfer{Guard: and(ca.guard, pa.guard), Peer: pa.e}
+			if ca.e != nil && ca.e.IsZero() {
+				// No elements (MPI_IN_PLACE's send side, an empty
+				// block): no bytes, whatever the type.
+				zero := symbolic.Int(0)
+				t.Bytes = &zero
+				out = append(out, t)
+				continue
+			}
 			if ca.e == nil || len(size.Alts) == 0 {
 				out = append(out, t)
 				continue

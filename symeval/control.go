@@ -1984,7 +1984,7 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 	// every level of a nest and on every trip of a loop run around it.
 	var fresh map[string]bool
 	for _, k := range mod {
-		if _, ok := recs[k]; ok || strings.Contains(k, "%") || ev.paramName(ev.nameOfKey(k)) != "" {
+		if _, ok := recs[k]; ok || ev.paramName(ev.nameOfKey(k)) != "" {
 			continue
 		}
 		if fresh == nil {
@@ -1996,11 +1996,11 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 		if _, isArr := ev.env.lookup(k); isArr && ev.env.get(k).arr != nil {
 			continue
 		}
-		d := ev.prog.Resolve(ev.frame().routine, ev.nameOfKey(k))
+		d, name := ev.keyDecl(ev.frame().routine, k)
 		if d == nil || d.IsArray() || d.Type.Base != apt.TypeInteger || (l.Var != "" && ev.key(l.Var) == k) {
 			continue
 		}
-		if !ev.relevant(ev.frame().routine, ev.nameOfKey(k)) {
+		if !ev.relevant(ev.frame().routine, name) {
 			// Nothing a count or a message depends on reads it: its
 			// value after the loop may stay unknown.
 			continue

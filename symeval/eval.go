@@ -3,6 +3,7 @@ package symeval
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -1182,6 +1183,11 @@ func (ev *evaluator) load(name string) Value {
 			if _, ok := apt.MPITypeSize(name); ok {
 				return Value{dtype: name}
 			}
+			if len(decl.Init) == 0 && decl.Type.Base == apt.TypeInteger {
+				// A handle MPI defines (MPI_IN_PLACE, MPI_DATATYPE_NULL):
+				// a value of its own, equal to itself alone.
+				return Known(symbolic.Int(handleValue(name)))
+			}
 		}
 		if len(decl.Init) == 1 && !decl.IsArray() {
 			return ev.value(decl.Init[0])
@@ -1261,6 +1267,14 @@ func parsedArgs(p *apt.Program) int {
 		return true
 	})
 	return max(k, walked)
+}
+
+// handleValue is a predefined MPI handle's value in the evaluation: a
+// negative number of its own, apart from every constant mpif.h gives.
+func handleValue(name string) int64 {
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return -1_000_000 - int64(h.Sum32()%1_000_000)
 }
 
 // constArg is the index an apt.IO.Arg names when it is a literal.
@@ -2262,7 +2276,7 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 	if (c.Callee == "sprintf" || c.Callee == "snprintf") && ev.sprintfCall(c) {
 		return
 	}
-	if ev.environment(c) || ev.commandArgument(c) {
+	if ev.environment(c) || ev.commandArgument(c) || ev.intrinsicSub(c) {
 		return
 	}
 	// An external routine may assign any variable passed to it.

@@ -666,6 +666,37 @@ func (ev *evaluator) routineSize(r *apt.Routine) int {
 // LOGICAL variables other than by x = x + c at the top of the body (their
 // storage keys are in scalars: an increment deeper in the body may still
 // have a closed form, see probeIncrements).
+// keyDecl is the declaration of what the storage key k holds, seen from r,
+// and the name of the variable whose relevance decides it: for a scalar
+// component (s%first, accumulated over the ranks before this one) the
+// field's declaration and the object's name.
+func (ev *evaluator) keyDecl(r *apt.Routine, k string) (*apt.Var, string) {
+	i := strings.Index(k, "%")
+	if i < 0 {
+		name := ev.nameOfKey(k)
+		return ev.prog.Resolve(r, name), name
+	}
+	base := ev.nameOfKey(k[:i])
+	return ev.fieldDecl(r, base, strings.Split(k[i+1:], "%")), base
+}
+
+// fieldDecl is the declaration of the component path of the variable base
+// in r (s, [first] for s%first), nil where a type or field is not found.
+func (ev *evaluator) fieldDecl(r *apt.Routine, base string, path []string) *apt.Var {
+	d := ev.prog.Resolve(r, base)
+	for _, f := range path {
+		if d == nil || d.Type.Base != apt.TypeDerived {
+			return nil
+		}
+		dt := ev.prog.LookupType(r, d.Type.Derived)
+		if dt == nil {
+			return nil
+		}
+		d = dt.Field(f)
+	}
+	return d
+}
+
 func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool) {
 	mod := ev.modified(l.Body)
 	recs := map[string]Value{}
@@ -692,11 +723,8 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 		if _, ok := recs[k]; ok || inner[k] || fresh[k] && !leaves {
 			continue
 		}
-		if strings.Contains(k, "%") {
-			continue // a component: its type is the field's
-		}
-		name := ev.nameOfKey(k)
-		if d := ev.prog.Resolve(r, name); d != nil &&
+		d, name := ev.keyDecl(r, k)
+		if d != nil &&
 			(d.Type.Base == apt.TypeInteger || d.Type.Base == apt.TypeLogical ||
 				d.Type.Base == apt.TypeCharacter && !d.IsArray() && ev.env.get(k).str != nil) && ev.relevant(r, name) {
 			// (A character variable changed a character at a time, a
