@@ -671,13 +671,22 @@ func (ev *evaluator) routineSize(r *apt.Routine) int {
 // component (s%first, accumulated over the ranks before this one) the
 // field's declaration and the object's name.
 func (ev *evaluator) keyDecl(r *apt.Routine, k string) (*apt.Var, string) {
-	i := strings.Index(k, "%")
-	if i < 0 {
-		name := ev.nameOfKey(k)
+	base, path, comp := strings.Cut(k, "%")
+	// A dummy names its actual's storage (px bound to a COMMON member of
+	// the caller): the routine knows it by the dummy's name.
+	name := ""
+	for n, a := range ev.frame().alias {
+		if a == base && (name == "" || n < name) {
+			name = n
+		}
+	}
+	if name == "" {
+		name = ev.nameOfKey(base)
+	}
+	if !comp {
 		return ev.prog.Resolve(r, name), name
 	}
-	base := ev.nameOfKey(k[:i])
-	return ev.fieldDecl(r, base, strings.Split(k[i+1:], "%")), base
+	return ev.fieldDecl(r, name, strings.Split(path, "%")), name
 }
 
 // fieldDecl is the declaration of the component path of the variable base
