@@ -951,6 +951,15 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 		}
 		if k, ok := ev.refKey(a); ok {
 			fr.alias[formal] = k
+			if c, isComp := a.(*apt.Component); isComp {
+				if _, had := ev.env.lookup(k); !had {
+					// A component still at its default initialisation:
+					// the dummy reads that value.
+					if v, ok := ev.componentDefault(c); ok {
+						ev.env.set(k, v)
+					}
+				}
+			}
 			if nm, isName := a.(*apt.Name); isName {
 				if d := r.Scope.Lookup(formal); d != nil && d.IsArray() {
 					if _, definite, ok := ev.arrayIdentity(nm.Name); !ok || !definite {
@@ -1267,6 +1276,26 @@ func parsedArgs(p *apt.Program) int {
 		return true
 	})
 	return max(k, walked)
+}
+
+// componentDefault is the default initialisation of a scalar component
+// the program has not assigned (type config_t; integer :: nx = 128): the
+// value every object of the type starts with.
+func (ev *evaluator) componentDefault(x *apt.Component) (Value, bool) {
+	t := apt.TypeOf(x.Base)
+	if t.Base != apt.TypeDerived {
+		return Value{}, false
+	}
+	dt := ev.prog.LookupType(ev.frame().routine, t.Derived)
+	if dt == nil {
+		return Value{}, false
+	}
+	f := dt.Field(x.Field)
+	if f == nil || len(f.Init) != 1 || f.IsArray() || f.Pointer || f.Allocatable {
+		return Value{}, false
+	}
+	v := ev.value(f.Init[0])
+	return v, v.IsKnown()
 }
 
 // handleValue is a predefined MPI handle's value in the evaluation: a
@@ -1765,6 +1794,9 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 			}
 			if f := ev.loadFields(k); f != nil {
 				return Value{Fields: f}
+			}
+			if v, ok := ev.componentDefault(x); ok {
+				return v
 			}
 		}
 		return unknownValue(x.Field, ev.fieldWord()+ev.src(x), x.Type.Base != apt.TypeInteger)

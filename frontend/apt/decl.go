@@ -111,6 +111,9 @@ type Var struct {
 	Interface string `json:"interface,omitempty"`
 	// Implicit is set when the type came from IMPLICIT rules, not a declaration.
 	Implicit bool `json:"implicit,omitempty"`
+	// Associate marks the variable holding the value of an ASSOCIATE name
+	// bound to an expression: its type is the expression's.
+	Associate bool `json:"associate,omitempty"`
 	// Predefined names the source of a symbol the frontend defines itself, such as
 	// "mpif.h" or "mpi" for MPI_COMM_WORLD.
 	Predefined string `json:"predefined,omitempty"`

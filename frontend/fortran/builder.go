@@ -45,6 +45,8 @@ const (
 	cSelect
 	cWhere
 	cForall
+	cAssociate
+	cBlock
 )
 
 type construct struct {
@@ -56,6 +58,9 @@ type construct struct {
 	name  string
 	// nest is the loop nest of a FORALL construct, outermost first.
 	nest []*apt.Loop
+	// assoc are an ASSOCIATE construct's names and what they stand for
+	// (associate.go).
+	assoc map[string]apt.Expr
 }
 
 // maxNesting bounds construct nesting. Real programs nest a few levels deep;
@@ -220,6 +225,9 @@ func (b *builder) statement(s *stmt) {
 		return
 	}
 	p := newParser(s, 0)
+	if b.u != nil {
+		p.assoc = b.u.associated
+	}
 	// Construct name: NAME: DO / IF / SELECT CASE.
 	name := ""
 	if n := constructName(s.text); n > 0 {
@@ -360,9 +368,17 @@ func isAssignment(t []byte, i int) bool {
 	t = t[i:]
 	eq := topLevel(t, 0, '=')
 	if eq < 0 {
-		// Pointer assignment p => x.
+		// Pointer assignment p => x (a top-level =>: ASSOCIATE (a => x)
+		// has its inside parentheses).
+		depth := 0
 		for k := 0; k+1 < len(t); k++ {
-			if t[k] == '=' && t[k+1] == '>' {
+			switch t[k] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+			if t[k] == '=' && t[k+1] == '>' && depth == 0 {
 				if k > 0 && !hasTopLevelColons(t[:k]) && topLevel(t[:k], 0, ',') < 0 && !hasKeywordPrefix(t, "USE") {
 					return isLetter(t[0])
 				}

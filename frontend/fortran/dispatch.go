@@ -65,6 +65,14 @@ func (b *builder) dispatch(s *stmt, p *parser, cname string) {
 		b.forall(s, p, cname)
 	case has("ENDFORALL"):
 		b.endForall(s)
+	case has("ASSOCIATE("):
+		b.associate(s, p)
+	case has("ENDASSOCIATE"):
+		b.endScoping(s, cAssociate, "END ASSOCIATE")
+	case ts == "BLOCK":
+		b.blockConstruct(s)
+	case ts == "ENDBLOCK" || has("ENDBLOCK") && !has("ENDBLOCKDATA"):
+		b.endScoping(s, cBlock, "END BLOCK")
 	default:
 		b.executable(s, p, ts)
 	}

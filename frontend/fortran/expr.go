@@ -303,6 +303,32 @@ func (p *parser) primary() apt.Expr {
 // starting with name: name, name(args), name%comp, name(args)%comp(args)...
 func (p *parser) designatorRest(name string, pos apt.Pos, base apt.Expr) apt.Expr {
 	var x apt.Expr
+	if base == nil && p.assoc != nil {
+		if sel, ok := p.assoc(name); ok {
+			var args []apt.Expr
+			subscripted := p.at("(")
+			at := p.i
+			if subscripted {
+				p.next()
+				args = p.argList()
+				p.expect(")")
+			}
+			if y, ok := substitute(sel, pos, args, subscripted); ok {
+				x = y
+				if p.at("%") {
+					p.next()
+					t := p.next()
+					if t.kind != tIdent {
+						p.fail(t.at, "expected a component name after %, found "+describe(t))
+						return x
+					}
+					return p.designatorRest(strings.ToLower(t.text), p.pos(t.at), x)
+				}
+				return x
+			}
+			p.i, p.peeked = at, false // written as the name itself
+		}
+	}
 	if p.at("(") {
 		p.next()
 		args := p.argList()

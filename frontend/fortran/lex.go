@@ -42,6 +42,8 @@ type parser struct {
 	tok    token
 	peeked bool
 	depth  int
+	// assoc gives what an associate name of an open ASSOCIATE stands for.
+	assoc func(string) (apt.Expr, bool)
 }
 
 func newParser(s *stmt, start int) *parser {

@@ -94,6 +94,9 @@ func (t *typer) declarations(r *apt.Routine) {
 
 // fixType applies IMPLICIT rules to an untyped variable and evaluates named kinds.
 func (t *typer) fixType(v *apt.Var) {
+	if v.Associate && v.Type.Base == 0 {
+		return // typed where it is set (node)
+	}
 	if v.Type.Base == 0 && v.Procedure {
 		// A procedure has the type of its interface's result, if any:
 		// none for a subroutine, which needs no declaration.
@@ -492,6 +495,13 @@ func (t *typer) node(n apt.Node) {
 			if t.procTarget(s) {
 				s.Target = t.expr(s.Target)
 				continue
+			}
+			if nm, ok := s.Target.(*apt.Name); ok {
+				if v := t.p.Resolve(t.r, nm.Name); v != nil && v.Associate && v.Type.Base == 0 {
+					// An ASSOCIATE name's value: the expression's type.
+					s.Value = t.expr(s.Value)
+					v.Type = apt.TypeOf(s.Value)
+				}
 			}
 			s.Target, s.Value, s.Mask = t.expr(s.Target), t.expr(s.Value), t.expr(s.Mask)
 			t.exprs(s.Args)
