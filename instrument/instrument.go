@@ -637,6 +637,11 @@ func HotRoutines(prog *apt.Program) map[*apt.Routine]bool {
 
 // routine plans the probes of one routine.
 func (in *instr) routine(r *apt.Routine) {
+	if r.Statement {
+		// A statement function is one expression among its host's
+		// declarations: nothing can be inserted around it.
+		return
+	}
 	head, _ := in.stmtOf(r.Span.Start())
 	if head == nil {
 		in.note(r.Span.Start(), "routine %s: its first statement was not found in the source; not instrumented", r.Name)
@@ -1035,8 +1040,8 @@ func (in *instr) branches(r *apt.Routine, f *apt.If, depth int, timed bool, rslo
 			// masks select elements, no statement can go between them,
 			// and there is no branch taken to count.
 			return
-		case f.Kind == apt.IfArithmetic:
-			// Three GO TOs: nothing to count in between. A jump out of
+		case f.Kind == apt.IfArithmetic || f.Kind == apt.IfGoto:
+			// GO TOs only: nothing to count in between. A jump out of
 			// a timed nest closes its timer before the IF, when every
 			// label leaves it.
 			var targets []string

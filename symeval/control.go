@@ -184,6 +184,17 @@ type outcome struct {
 // ifNode evaluates every arm in its own copy of the state and joins them:
 // a variable assigned in some arm holds one alternative per arm afterwards.
 func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
+	if n.Kind == apt.IfGoto && !ev.gotoIndexFollowed(n) {
+		// A computed GO TO on a value that differs by rank: its paths
+		// rejoin at labels in guards the counts outgrow, so it stays a
+		// jump not modelled, as before.
+		ev.newOcc(n, parent)
+		ev.diag(n.Span.Start(), apt.Warning, "GO TO is not modelled: counts after it assume the jump is not taken")
+		ev.cur.inexact = "follows a GO TO the evaluation does not model"
+		ev.frame().jumps++
+		ev.frame().gotos++
+		return
+	}
 	o := ev.newOcc(n, parent)
 	pre := ev.env
 	saved := ev.cur
@@ -1409,6 +1420,21 @@ func hasJumps(body []apt.Node) bool {
 		})
 	}
 	return found
+}
+
+// gotoIndexFollowed reports whether the index of a computed GO TO is a
+// value the same on every rank (a mode given as input, a parameter): its
+// branches are then followed as an IF's.
+func (ev *evaluator) gotoIndexFollowed(n *apt.If) bool {
+	if len(n.Branches) == 0 {
+		return false
+	}
+	b, ok := n.Branches[0].Cond.(*apt.Binary)
+	if !ok {
+		return false
+	}
+	v := ev.value(b.X)
+	return v.IsKnown() && !mentions(v, []string{Rank})
 }
 
 // isExitJump reports whether an arm of an If only jumps forward out of the

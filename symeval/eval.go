@@ -1544,6 +1544,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 			ev.jumpTo(n.Targets[0], n)
 			return
 		}
+
 		ev.diag(n.Span.Start(), apt.Warning, "GO TO is not modelled: counts after it assume the jump is not taken")
 		ev.cur.inexact = "follows a GO TO the evaluation does not model"
 		ev.frame().jumps++

@@ -75,7 +75,11 @@ type Routine struct {
 	Result string `json:"result,omitempty"`
 	// Elemental marks an ELEMENTAL procedure: given array arguments it runs
 	// once per element.
-	Elemental bool   `json:"elemental,omitempty"`
+	Elemental bool `json:"elemental,omitempty"`
+	// Statement marks a statement function (f(x) = 2*x + 1 among the
+	// declarations): a function of its host with no statement of its
+	// own in the source but its definition.
+	Statement bool   `json:"statement,omitempty"`
 	Scope     *Scope `json:"scope"`
 	// Params and Assumes are the `!mk$ param` and `!mk$ assume` annotations
 	// written inside the routine.
@@ -136,9 +140,13 @@ const (
 	// IfWhere is a WHERE construct: its branches are masks over the
 	// elements of its array assignments, not paths of control.
 	IfWhere // where
+	// IfGoto is a computed GO TO (l1, ..., ln) k: branch i, taken where
+	// k == i, holds the plain GO TO li; where no branch holds the program
+	// goes on.
+	IfGoto // computed goto
 )
 
-var ifKindNames = [...]string{IfLogical: "logical", IfBlock: "block", IfArithmetic: "arithmetic", IfSelect: "select", IfWhere: "where"}
+var ifKindNames = [...]string{IfLogical: "logical", IfBlock: "block", IfArithmetic: "arithmetic", IfSelect: "select", IfWhere: "where", IfGoto: "computed goto"}
 
 // String returns the lower-case name of k.
 func (k IfKind) String() string {

@@ -30,6 +30,9 @@ type unit struct {
 	interfaces int
 	generic    *apt.Generic
 	contains   bool
+	// exec is set once the unit has an executable statement: a
+	// statement function definition comes before.
+	exec bool
 	// Annotations waiting for the next loop.
 	iterations  apt.Expr
 	omp         string
@@ -90,12 +93,14 @@ func (u *unit) body() *[]apt.Node {
 }
 
 func (u *unit) add(n apt.Node) {
+	u.exec = true
 	u.block = nil
 	b := u.body()
 	*b = append(*b, n)
 }
 
 func (u *unit) addStmt(st *apt.Stmt) {
+	u.exec = true
 	if u.block == nil || st.Label != "" {
 		blk := &apt.Block{NodeBase: apt.NodeBase{Span: st.Span, Label: st.Label}}
 		u.add(blk)

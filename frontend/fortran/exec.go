@@ -1,6 +1,8 @@
 package fortran
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -10,9 +12,50 @@ import (
 func (b *builder) assignment(s *stmt, p *parser) {
 	u := b.ensureUnit(s)
 	st := b.assignStmt(s, p)
-	if st != nil {
+	if st != nil && !b.statementFunction(u, st) {
 		u.addStmt(st)
 	}
+}
+
+// statementFunction records f(x, y) = expr before the unit's first
+// executable statement, where f is no array, as the statement function it
+// is (Fortran 2008 §12.6.4): a function contained in the unit whose body
+// assigns expr to its result, the dummies and the result typed as the
+// unit declares those names. It reports whether st was one.
+func (b *builder) statementFunction(u *unit, st *apt.Stmt) bool {
+	ix, ok := st.Target.(*apt.Index)
+	if u.exec || st.Kind != apt.StmtAssign || !ok || ix.Base != nil || len(ix.Subs) == 0 || u.interfaces > 0 || u.typeDef != nil {
+		return false
+	}
+	host := u.r.Scope.Lookup(ix.Name)
+	if host != nil && (host.IsArray() || host.Param != nil || host.Type.Base == apt.TypeCharacter) {
+		return false
+	}
+	r := &apt.Routine{NodeBase: apt.NodeBase{Span: st.Span}, Name: ix.Name, Kind: apt.KindFunction,
+		Result: ix.Name, Statement: true, Scope: &apt.Scope{}}
+	seen := map[string]bool{}
+	for _, a := range ix.Subs {
+		nm, ok := a.(*apt.Name)
+		if !ok || seen[nm.Name] {
+			return false
+		}
+		seen[nm.Name] = true
+		r.Formals = append(r.Formals, nm.Name)
+	}
+	for _, name := range append(slices.Clone(r.Formals), ix.Name) {
+		v := &apt.Var{Name: name, Pos: st.Span.Start()}
+		if hv := u.r.Scope.Lookup(name); hv != nil {
+			v.Type = hv.Type
+		}
+		r.Scope.Add(v)
+	}
+	if host != nil {
+		host.Procedure = true // the name is the function's
+	}
+	r.Body = []apt.Node{&apt.Block{NodeBase: apt.NodeBase{Span: st.Span}, Stmts: []*apt.Stmt{{Span: st.Span,
+		Kind: apt.StmtAssign, Target: &apt.Name{Pos: ix.Pos, Name: ix.Name}, Value: st.Value}}}}
+	u.r.Contains = append(u.r.Contains, r)
+	return true
 }
 
 func (b *builder) assignStmt(s *stmt, p *parser) *apt.Stmt {
@@ -420,6 +463,21 @@ func (b *builder) gotoStmt(s *stmt, p *parser) {
 		labels()
 		p.accept(",")
 		n.Index = p.expr()
+		p.expectEnd()
+		if p.err != "" {
+			return
+		}
+		// A branch per label, as an arithmetic IF is: where the index is
+		// i, the jump to the i-th label.
+		f := &apt.If{NodeBase: base(s), Kind: apt.IfGoto}
+		for i, l := range n.Targets {
+			k := &apt.Const{Pos: n.Index.At(), Kind: apt.ConstInt, Text: strconv.Itoa(i + 1), Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
+			g := &apt.Goto{NodeBase: apt.NodeBase{Span: s.span()}, Kind: apt.GotoPlain, Targets: []string{l}}
+			f.Branches = append(f.Branches, &apt.Branch{NodeBase: apt.NodeBase{Span: s.span()},
+				Cond: &apt.Binary{Pos: n.Index.At(), Op: apt.OpEq, X: n.Index, Y: k}, Body: []apt.Node{g}})
+		}
+		u.add(f)
+		return
 	case t.kind == tIdent:
 		n.Kind = apt.GotoAssigned
 		n.Index = p.expr()

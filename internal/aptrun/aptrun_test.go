@@ -414,26 +414,27 @@ func TestConstructsFixed(t *testing.T) {
 				"cfixed/L3": 51, "cfixed/L4": nsize, "cfixed/L5": nsize, "cfixed/L6": np})
 			check(t, label, "Exec", c.Exec, want{"cfixed/L2/B1": nsize, "f": nsize,
 				"cfixed/L3/I1/b1/Y1": 25, "cfixed/L3/I2/b1/X1": 1,
-				// Computed GO TO (31, 32, 33) ibr.
-				"cfixed/B3": b2i(ibr == 1), "cfixed/G2": b2i(ibr == 1), "cfixed/B4": b2i(ibr == 2),
-				"cfixed/G3": b2i(ibr == 2), "cfixed/B5": b2i(ibr == 3), "cfixed/N1": 1,
+				// Computed GO TO (31, 32, 33) ibr: a branch per label.
+				"cfixed/I1/b1": b2i(ibr == 1), "cfixed/I1/b2": b2i(ibr == 2), "cfixed/I1/b3": b2i(ibr == 3),
+				"cfixed/B3": b2i(ibr == 1), "cfixed/G1": b2i(ibr == 1), "cfixed/B4": b2i(ibr == 2),
+				"cfixed/G2": b2i(ibr == 2), "cfixed/B5": b2i(ibr == 3), "cfixed/N1": 1,
 				// Assigned GO TO to 40, arithmetic IF with k - 51 == 0 to 42.
-				"cfixed/G4": 1, "cfixed/N2": 1, "cfixed/I1/b1": 0, "cfixed/I1/b2": 1, "cfixed/I1/b3": 0,
+				"cfixed/G3": 1, "cfixed/N2": 1, "cfixed/I2/b1": 0, "cfixed/I2/b2": 1, "cfixed/I2/b3": 0,
 				"cfixed/B7": 0, "cfixed/B8": 1, "cfixed/N3": 1, "cfixed/N4": 1,
 				// SELECT CASE (me): 0; 1:3, 5; default.
-				"cfixed/I2/b1": b2i(me == 0), "cfixed/I2/b2": b2i(me >= 1 && me <= 3 || me == 5),
-				"cfixed/I2/b3": b2i(me == 4 || me > 5),
-				"cfixed/P1":    1, "cfixed/P2": 1, "cfixed/I4/b1": b2i(pair),
-				"cfixed/I4/b1/I1/b1": b2i(pair && even), "cfixed/I4/b1/I1/b2": b2i(pair && !even),
-				"cfixed/I4/b1/C1": b2i(pair), "cfixed/I5/b1": 0,
+				"cfixed/I3/b1": b2i(me == 0), "cfixed/I3/b2": b2i(me >= 1 && me <= 3 || me == 5),
+				"cfixed/I3/b3": b2i(me == 4 || me > 5),
+				"cfixed/P1":    1, "cfixed/P2": 1, "cfixed/I5/b1": b2i(pair),
+				"cfixed/I5/b1/I1/b1": b2i(pair && even), "cfixed/I5/b1/I1/b2": b2i(pair && !even),
+				"cfixed/I5/b1/C1": b2i(pair), "cfixed/I6/b1": 0,
 				"report": 1, "report/I1/b1/O2": b2i(me == 0), "cfixed/S1": 1})
 			pairMsg := b2i(pair)
-			check(t, label, "Msgs", c.Msgs, want{"cfixed/I4/b1/I1/b1/M1": b2i(pair && even),
-				"cfixed/I4/b1/I1/b1/M3": b2i(pair && even), "cfixed/I4/b1/I1/b2/M2": b2i(pair && !even),
-				"cfixed/I4/b1/M2": pairMsg, "cfixed/I4/b1/M5": pairMsg, "cfixed/I4/b1/M6": pairMsg,
-				"cfixed/I4/b1/M8": pairMsg, "cfixed/I4/b1/M1": 0, "cfixed/I4/b1/M3": 0,
+			check(t, label, "Msgs", c.Msgs, want{"cfixed/I5/b1/I1/b1/M1": b2i(pair && even),
+				"cfixed/I5/b1/I1/b1/M3": b2i(pair && even), "cfixed/I5/b1/I1/b2/M2": b2i(pair && !even),
+				"cfixed/I5/b1/M2": pairMsg, "cfixed/I5/b1/M5": pairMsg, "cfixed/I5/b1/M6": pairMsg,
+				"cfixed/I5/b1/M8": pairMsg, "cfixed/I5/b1/M1": 0, "cfixed/I5/b1/M3": 0,
 				"cfixed/M4": 1, "cfixed/M5": 1, "cfixed/M15": 1, "cfixed/M16": 0})
-			check(t, label, "Bytes", c.Bytes, want{"cfixed/I4/b1/I1/b1/M3": b2i(pair && even) * 8 * 8,
+			check(t, label, "Bytes", c.Bytes, want{"cfixed/I5/b1/I1/b1/M3": b2i(pair && even) * 8 * 8,
 				"cfixed/M4": 0, "cfixed/M5": nsize * 8, "cfixed/M6": 8, "cfixed/M14": nsize * 8,
 				// The v-variants' count arrays hold nsize for each of the np ranks.
 				"cfixed/M12": np * nsize * 8, "cfixed/M15": np * nsize * 8})
