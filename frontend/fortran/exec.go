@@ -31,6 +31,12 @@ func (b *builder) statementFunction(u *unit, st *apt.Stmt) bool {
 	if host != nil && (host.IsArray() || host.Param != nil || host.Type.Base == apt.TypeCharacter) {
 		return false
 	}
+	if host == nil && (u.host != nil || len(u.r.Scope.Uses) > 0 || u.r.Scope.ImplicitNone) {
+		// An array of a module or of the host (elapsed(n) = 0 with USE
+		// timers) is not declared here: a statement function would be,
+		// where USE or IMPLICIT NONE is in force.
+		return false
+	}
 	r := &apt.Routine{NodeBase: apt.NodeBase{Span: st.Span}, Name: ix.Name, Kind: apt.KindFunction,
 		Result: ix.Name, Statement: true, Scope: &apt.Scope{}}
 	seen := map[string]bool{}

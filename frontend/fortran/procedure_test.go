@@ -70,3 +70,46 @@ end module m
 		t.Errorf("type holder: %+v, want its procedure component left out", h)
 	}
 }
+
+// TestStatementFunctions: f(x) = ... among the declarations is a
+// statement function where f is no array the unit can see; an element of
+// a module's array (USE), or of an array declared here, is assigned.
+func TestStatementFunctions(t *testing.T) {
+	src := "module timers\n  double precision elapsed(8)\nend module timers\n" +
+		"subroutine clear(n)\n  use timers\n  implicit none\n  integer n\n  elapsed(n) = 0.0\nend subroutine clear\n" +
+		"subroutine g(n, a)\n  integer n, i\n  double precision a(n), b(4), f, x\n  f(x) = 2.0d0*x + 1.0d0\n  b(1) = 0\n" +
+		"  do i = 1, n\n    a(i) = f(a(i))\n  end do\nend subroutine g\n"
+	prog, diags := ParseSource("sf.f90", []byte(src), Config{})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Fatal(d)
+		}
+	}
+	clear, g := prog.Routine("clear"), prog.Routine("g")
+	if clear == nil || g == nil {
+		t.Fatal("routines not found")
+	}
+	if len(clear.Contains) != 0 || len(clear.Body) == 0 {
+		t.Errorf("clear: elapsed(n) = 0 became a statement function (contains %d, body %d)", len(clear.Contains), len(clear.Body))
+	}
+	if len(g.Contains) != 1 || !g.Contains[0].Statement || g.Contains[0].Name != "f" || len(g.Contains[0].Formals) != 1 {
+		t.Fatalf("g: want the statement function f(x), got %v", g.Contains)
+	}
+	var calls int
+	apt.Inspect(g, func(n apt.Node) bool {
+		if b, ok := n.(*apt.Block); ok {
+			for _, s := range b.Stmts {
+				apt.InspectExpr(s.Value, func(e apt.Expr) bool {
+					if fc, ok := e.(*apt.FuncCall); ok && fc.Name == "f" {
+						calls++
+					}
+					return true
+				})
+			}
+		}
+		return true
+	})
+	if calls != 1 {
+		t.Errorf("g: %d calls of f in the loop, want 1 (b(1) = 0 is an assignment, not a definition)", calls)
+	}
+}
