@@ -43,6 +43,7 @@ var oracleCases = []oracleCase{
 	{file: "pge1_solve.f", sizes: []map[string]int64{{"n": 24, "nrhs": 3}, {"n": 60, "nrhs": 2}, {"n": 120, "nrhs": 5}}},
 	{file: "pge2.f", sizes: []map[string]int64{{"n": 24, "nrhs": 3}, {"n": 60, "nrhs": 2}, {"n": 120, "nrhs": 5}}},
 	{file: "pipe_block.f", sizes: []map[string]int64{{"n": 24, "k": 4}, {"n": 48, "k": 8}, {"n": 120, "k": 3}}},
+	{file: "optional_host.f90", sizes: []map[string]int64{{"n": 40, "niter": 3}, {"n": 101, "niter": 4}, {"n": 64, "niter": 2}}},
 	{file: "dispatch.f", sizes: []map[string]int64{{"nn": 40, "mm": 3, "nnit": 2, "mmode": 1}, {"nn": 37, "mm": 5, "nnit": 3, "mmode": 2}, {"nn": 23, "mm": 2, "nnit": 4, "mmode": 3}}},
 	{file: "wave_assoc.f90", sizes: []map[string]int64{{"ng": 10, "steps": 3}, {"ng": 37, "steps": 12}, {"ng": 64, "steps": 20}}},
 	{file: "factor_grid.f", sizes: []map[string]int64{{"nx": 12, "ny": 8, "maxit": 2}, {"nx": 30, "ny": 21, "maxit": 3}, {"nx": 17, "ny": 40, "maxit": 2}}},

@@ -433,6 +433,8 @@ type frame struct {
 	routine *apt.Routine
 	id      string
 	alias   map[string]string // formal name -> key of the actual argument
+	// present marks the dummies the call gave an actual (PRESENT).
+	present map[string]bool
 	// locals caches the keys of the frame's local variables (key);
 	// assigned the storage lists may assign (collectAssigned), kept
 	// while no IF's arms were decided by values (evaluator.armsDecided).
@@ -855,6 +857,11 @@ func (ev *evaluator) key(name string) string {
 		}
 		return k
 	}
+	// A variable of a host routine (an internal procedure reading its
+	// host's dummy n): the host's frame's storage.
+	if k, ok := ev.hostKey(v, name); ok {
+		return k
+	}
 	// A module or host variable: one storage for the whole run.
 	k := fmt.Sprintf("g%p.%s", v, name)
 	if _, seen := ev.statics[k]; !seen {
@@ -867,6 +874,40 @@ func (ev *evaluator) key(name string) string {
 		ev.initialised[k] = v
 	}
 	return k
+}
+
+// presentIntrinsic evaluates PRESENT(x) of a dummy of the current routine:
+// whether its call gave x an actual argument.
+func (ev *evaluator) presentIntrinsic(f *apt.FuncCall) (Value, bool) {
+	if f.Name != "present" || len(f.Args) != 1 {
+		return Value{}, false
+	}
+	nm, ok := f.Args[0].(*apt.Name)
+	fr := ev.frame()
+	if !ok || fr.present == nil || !slices.Contains(fr.routine.Formals, nm.Name) {
+		return Value{}, false
+	}
+	return Known(symbolic.Int(b2i(fr.present[nm.Name]))), true
+}
+
+// hostKey is the key of v, a variable of a routine (not a module) that
+// hosts the current one, in the innermost frame of that routine: its
+// argument's storage for a dummy, else its own local.
+func (ev *evaluator) hostKey(v *apt.Var, name string) (string, bool) {
+	for i := len(ev.frames) - 2; i >= 0; i-- {
+		h := ev.frames[i]
+		if h.routine.Kind == apt.KindModule || h.routine.Scope.Lookup(name) != v {
+			continue
+		}
+		if k, ok := h.alias[name]; ok {
+			return k, true
+		}
+		if k, ok := h.locals[name]; ok {
+			return k, true
+		}
+		return h.id + "." + name, true
+	}
+	return "", false
 }
 
 // initialValue is the value a variable has before any assignment, read
@@ -911,6 +952,35 @@ func (ev *evaluator) newOcc(n apt.Node, parent *Occ) *Occ {
 	return o
 }
 
+// actualsByFormal puts a call's actual arguments in the order of r's
+// dummies: positional ones first, then those given by keyword
+// (sweeps=2), by name; a dummy given none (OPTIONAL) has nil. Calls
+// with no keyword are returned as they are.
+func actualsByFormal(r *apt.Routine, args []apt.Expr) []apt.Expr {
+	keyed := false
+	for _, a := range args {
+		if _, ok := a.(*apt.Keyword); ok {
+			keyed = true
+		}
+	}
+	if !keyed {
+		return args
+	}
+	out := make([]apt.Expr, len(r.Formals))
+	for i, a := range args {
+		if kw, ok := a.(*apt.Keyword); ok {
+			if j := slices.Index(r.Formals, strings.ToLower(kw.Name)); j >= 0 {
+				out[j] = kw.Value
+			}
+			continue
+		}
+		if i < len(out) {
+			out[i] = a
+		}
+	}
+	return out
+}
+
 // callRoutine walks r's body in a new frame with the actual arguments bound
 // and returns the routine's occurrence; result receives a function's value.
 func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, result *Value) *Occ {
@@ -929,10 +999,13 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	byValue := map[string]Value{}
 	var byElement []string // arrays passed from an element the routine may assign
 	var parts []partArg    // components of elements the routine may assign
+	args = actualsByFormal(r, args)
+	fr.present = map[string]bool{}
 	for i, formal := range r.Formals {
-		if i >= len(args) || formal == "*" {
+		if i >= len(args) || formal == "*" || args[i] == nil {
 			continue
 		}
+		fr.present[formal] = true
 		a := args[i]
 		if n, ok := ev.charLen(a); ok {
 			// An assumed-length character dummy has its actual's length.
@@ -2073,6 +2146,9 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 	defer func() { ev.argVals = saved }()
 	if f.Intrinsic {
 		if v, ok := ev.shapeIntrinsic(f); ok {
+			return v
+		}
+		if v, ok := ev.presentIntrinsic(f); ok {
 			return v
 		}
 	}
