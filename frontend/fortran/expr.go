@@ -314,17 +314,7 @@ func (p *parser) designatorRest(name string, pos apt.Pos, base apt.Expr) apt.Exp
 				p.expect(")")
 			}
 			if y, ok := substitute(sel, pos, args, subscripted); ok {
-				x = y
-				if p.at("%") {
-					p.next()
-					t := p.next()
-					if t.kind != tIdent {
-						p.fail(t.at, "expected a component name after %, found "+describe(t))
-						return x
-					}
-					return p.designatorRest(strings.ToLower(t.text), p.pos(t.at), x)
-				}
-				return x
+				return p.componentsOf(y)
 			}
 			p.i, p.peeked = at, false // written as the name itself
 		}
@@ -346,6 +336,11 @@ func (p *parser) designatorRest(name string, pos apt.Pos, base apt.Expr) apt.Exp
 	} else {
 		x = &apt.Name{Pos: pos, Name: name}
 	}
+	return p.componentsOf(x)
+}
+
+// componentsOf parses the component references that follow x: x%f(...)...
+func (p *parser) componentsOf(x apt.Expr) apt.Expr {
 	if p.at("%") {
 		p.next()
 		p.depth++

@@ -236,7 +236,7 @@ func (x *fn) argvDef(v value.Value) apt.Expr {
 			if k.X.Sign() == 0 {
 				return base
 			}
-			if b, ok := constOf(base); ok {
+			if b, ok := constValue(base); ok {
 				return intConst(b + k.X.Int64())
 			}
 		}
@@ -264,31 +264,8 @@ func (x *fn) argvIndexOf(v value.Value) apt.Expr {
 		return nil
 	}
 	e := x.argvPos(v)
-	if k, ok := constOf(e); ok && k <= 0 {
+	if k, ok := constValue(e); ok && k <= 0 {
 		return nil
 	}
 	return e
-}
-
-func constOf(e apt.Expr) (int64, bool) {
-	switch c := e.(type) {
-	case *apt.Const:
-		if c.Kind != apt.ConstInt {
-			return 0, false
-		}
-		var v int64
-		for _, r := range c.Text {
-			if r < '0' || r > '9' {
-				return 0, false
-			}
-			v = 10*v + int64(r-'0')
-		}
-		return v, true
-	case *apt.Unary:
-		if c.Op == apt.OpNeg {
-			v, ok := constOf(c.X)
-			return -v, ok
-		}
-	}
-	return 0, false
 }
