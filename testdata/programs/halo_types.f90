@@ -12,8 +12,8 @@ program halo_types
   !mk$ param nx = 24
   !mk$ param ny = 18
   !mk$ param niter = 3
-  !mk$ assume nx >= 4*np
-  !mk$ assume ny >= 4*np
+  !mk$ assume nx >= np
+  !mk$ assume ny >= np
   double precision, allocatable :: u(:, :)
   integer :: comm, me, np, ierr, it, i, j, nxl, nyl
   integer :: dims(2), coords(2), west, east, south, north
