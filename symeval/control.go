@@ -189,10 +189,7 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		// rejoin at labels in guards the counts outgrow, so it stays a
 		// jump not modelled, as before.
 		ev.newOcc(n, parent)
-		ev.diag(n.Span.Start(), apt.Warning, "GO TO is not modelled: counts after it assume the jump is not taken")
-		ev.cur.inexact = "follows a GO TO the evaluation does not model"
-		ev.frame().jumps++
-		ev.frame().gotos++
+		ev.unmodelledGoto(n)
 		return
 	}
 	o := ev.newOcc(n, parent)

@@ -966,17 +966,10 @@ func actualsByFormal(r *apt.Routine, args []apt.Expr) []apt.Expr {
 	if !keyed {
 		return args
 	}
+	byName := runenv.Actuals(args, r.Formals)
 	out := make([]apt.Expr, len(r.Formals))
-	for i, a := range args {
-		if kw, ok := a.(*apt.Keyword); ok {
-			if j := slices.Index(r.Formals, strings.ToLower(kw.Name)); j >= 0 {
-				out[j] = kw.Value
-			}
-			continue
-		}
-		if i < len(out) {
-			out[i] = a
-		}
+	for i, formal := range r.Formals {
+		out[i] = byName[formal]
 	}
 	return out
 }
@@ -1371,6 +1364,16 @@ func (ev *evaluator) componentDefault(x *apt.Component) (Value, bool) {
 	return v, v.IsKnown()
 }
 
+// unmodelledGoto notes a GO TO the evaluation does not follow: the path
+// goes on as if it were not taken, and every count of the routine after
+// it is approximate.
+func (ev *evaluator) unmodelledGoto(n apt.Node) {
+	ev.diag(n.Base().Span.Start(), apt.Warning, "GO TO is not modelled: counts after it assume the jump is not taken")
+	ev.cur.inexact = "follows a GO TO the evaluation does not model"
+	ev.frame().jumps++
+	ev.frame().gotos++
+}
+
 // handleValue is a predefined MPI handle's value in the evaluation: a
 // negative number of its own, apart from every constant mpif.h gives.
 func handleValue(name string) int64 {
@@ -1385,8 +1388,12 @@ func constArg(e apt.Expr) (int, bool) {
 	if !ok || c.Kind != apt.ConstInt {
 		return 0, false
 	}
-	k, err := strconv.Atoi(c.Text)
-	return k, err == nil
+	v, ok := constValue(c).Single()
+	if !ok {
+		return 0, false
+	}
+	k, ok := v.Int64()
+	return int(k), ok
 }
 
 // paramOf returns the parameter an unknown value stands for where a closed
@@ -1618,10 +1625,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 			return
 		}
 
-		ev.diag(n.Span.Start(), apt.Warning, "GO TO is not modelled: counts after it assume the jump is not taken")
-		ev.cur.inexact = "follows a GO TO the evaluation does not model"
-		ev.frame().jumps++
-		ev.frame().gotos++
+		ev.unmodelledGoto(n)
 	case *apt.Cycle:
 		ev.newOcc(n, parent)
 		if rs := ev.frame().running(); rs != nil && (n.Construct == "" || n.Construct == rs.loop.Construct) {

@@ -32,7 +32,11 @@ func (b *builder) associate(s *stmt, p *parser) {
 		if p.err != "" {
 			break
 		}
-		if designator(sel) {
+		isArray := func(name string) bool {
+			v := u.r.Scope.Lookup(name)
+			return v != nil && v.IsArray()
+		}
+		if designator(sel, isArray) {
 			names[name] = sel
 		} else {
 			// The value at the construct's start, in a variable of the
@@ -89,21 +93,24 @@ func (u *unit) associated(name string) (apt.Expr, bool) {
 }
 
 // designator reports whether e is a variable: a name, a component, an
-// array element or section with no function reference in it.
-func designator(e apt.Expr) bool {
+// element or section of an array the unit declares, with no function
+// reference in its subscripts. At parse time f(x) is written as an array
+// element is; a name the unit does not declare an array may be a
+// function, whose calls substituting would repeat: isArray tells.
+func designator(e apt.Expr, isArray func(string) bool) bool {
 	switch x := e.(type) {
 	case *apt.Name:
 		return true
 	case *apt.Component:
-		return designator(x.Base)
+		return designator(x.Base, isArray)
 	case *apt.Index:
-		if x.Base != nil && !designator(x.Base) {
+		if x.Base != nil && !designator(x.Base, isArray) || x.Base == nil && !isArray(x.Name) {
 			return false
 		}
 		pure := true
 		for _, s := range x.Subs {
 			apt.InspectExpr(s, func(y apt.Expr) bool {
-				if _, call := y.(*apt.FuncCall); call {
+				if ix, ok := y.(*apt.Index); ok && ix.Base == nil && !isArray(ix.Name) {
 					pure = false
 				}
 				return pure

@@ -113,3 +113,42 @@ func TestStatementFunctions(t *testing.T) {
 		t.Errorf("g: %d calls of f in the loop, want 1 (b(1) = 0 is an assignment, not a definition)", calls)
 	}
 }
+
+// TestAssociateNames: an associate name bound to an array element is that
+// element wherever it is used; one bound to a function reference is a
+// value taken once when the construct begins (the call is not repeated at
+// each use).
+func TestAssociateNames(t *testing.T) {
+	src := "program a\n  implicit none\n  integer :: n, i, a(10)\n  n = 5\n  a = 3\n" +
+		"  associate (m => twice(n), k => a(2))\n    do i = 1, m + k + m\n    end do\n  end associate\n" +
+		"contains\n  integer function twice(x)\n    integer, intent(in) :: x\n    twice = 2*x\n  end function twice\nend program a\n"
+	prog, diags := ParseSource("as.f90", []byte(src), Config{})
+	for _, d := range diags {
+		t.Fatal(d)
+	}
+	r := prog.Routine("a")
+	var loop *apt.Loop
+	calls := 0
+	apt.Inspect(r, func(n apt.Node) bool {
+		switch x := n.(type) {
+		case *apt.Loop:
+			loop = x
+		case *apt.Block:
+			for _, s := range x.Stmts {
+				apt.InspectExpr(s.Value, func(e apt.Expr) bool {
+					if fc, ok := e.(*apt.FuncCall); ok && fc.Name == "twice" {
+						calls++
+					}
+					return true
+				})
+			}
+		}
+		return true
+	})
+	if loop == nil || apt.FormatExpr(loop.Upper) != "m + a(2) + m" {
+		t.Fatalf("loop bound %v, want m + a(2) + m", loop)
+	}
+	if calls != 1 {
+		t.Errorf("twice called %d times in assignments, want 1 (m = twice(n) at the construct's start)", calls)
+	}
+}

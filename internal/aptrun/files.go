@@ -59,12 +59,7 @@ func (e *engine) openFile(fr *frame, n *apt.IO) error {
 	if name != "" {
 		e.made[name] = after
 	}
-	var iostat apt.Expr
-	for _, c := range n.Control {
-		if k, ok := c.(*apt.Keyword); ok && k.Name == "iostat" {
-			iostat = k.Value
-		}
-	}
+	iostat := ioKeyword(n, "iostat")
 	if iostat == nil {
 		if code != 0 {
 			return fmt.Errorf("%s: OPEN fails (IOSTAT %d) without IOSTAT=: the run needs its input file", pos, code)
