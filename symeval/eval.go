@@ -894,6 +894,9 @@ func (ev *evaluator) presentIntrinsic(f *apt.FuncCall) (Value, bool) {
 // hosts the current one, in the innermost frame of that routine: its
 // argument's storage for a dummy, else its own local.
 func (ev *evaluator) hostKey(v *apt.Var, name string) (string, bool) {
+	if h := ev.prog.Host(ev.frame().routine); h == nil || h.Kind == apt.KindModule {
+		return "", false // no routine hosts this one: module storage
+	}
 	for i := len(ev.frames) - 2; i >= 0; i-- {
 		h := ev.frames[i]
 		if h.routine.Kind == apt.KindModule || h.routine.Scope.Lookup(name) != v {
