@@ -585,18 +585,22 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	savedStmt := ev.stmtOcc
 	ev.stmtOcc = o // functions called in the bounds run where the DO runs
 	defer func() { ev.stmtOcc = savedStmt }()
-	var counted symbolic.Expr // the trip count of a DO without control that ends on a counter
+	var counted Value // the trip count of a DO without control that ends on a counter
 	hasCounted := false
 	if l.Var == "" && l.Iterations == nil && l.While == nil {
-		counted, hasCounted = ev.counterExit(l)
+		var e symbolic.Expr
+		e, hasCounted = ev.counterExit(l)
+		counted = Known(e)
 	}
 	if l.Var == "" && l.Iterations == nil && l.While != nil {
 		counted, hasCounted = ev.whileCounter(l)
 	}
 	tooLong := false
 	if hasCounted {
-		n, isConst := counted.Int64()
-		tooLong = !isConst || n > maxRunTrips // no run could finish it
+		for _, a := range counted.Alts {
+			n, isConst := a.E.Int64()
+			tooLong = tooLong || !isConst || n > maxRunTrips // no run could finish it
+		}
 	}
 	// A loop that reads input on each trip ends on what it reads: no run
 	// decides its tests, but where the run's files are read (Options.Dir)
@@ -642,7 +646,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		if !t.IsKnown() && hasCounted {
 			// A loop that ends when a counter it steps reaches a bound
 			// (a time loop with a step limit): its trip count follows.
-			t = Known(counted)
+			t = counted
 		}
 		if p, ok := ev.tripParams[l]; !t.IsKnown() && ok {
 			// One parameter per loop, whatever the calling context.

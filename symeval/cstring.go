@@ -222,6 +222,26 @@ func cAtoi(s string) int64 {
 	return n
 }
 
+// cNumber is the value C's conversion functions give text: atoi and
+// strtol's integer prefix, or for a floating-point result (atof, strtod)
+// the longest prefix that spells a decimal number, exactly; 0 where none
+// does, as C gives.
+func cNumber(s string, real bool) Value {
+	if !real {
+		return Known(symbolic.Int(cAtoi(s)))
+	}
+	s = strings.TrimLeft(s, " \t\n")
+	if i := strings.IndexFunc(s, func(r rune) bool { return !strings.ContainsRune("0123456789+-.eE", r) }); i >= 0 {
+		s = s[:i] // (C knows no Fortran exponent letter D)
+	}
+	for end := len(s); end > 0; end-- {
+		if r, ok := runenv.Real(s[:end]); ok {
+			return Known(symbolic.Const(symbolic.RatBig(r)))
+		}
+	}
+	return Known(symbolic.Int(0))
+}
+
 // argvString returns argv(k) of the program's main, the k-th argument
 // Options.Args gives (argv(0) the program's name).
 func (ev *evaluator) argvString(x *apt.Index) (string, bool) {

@@ -141,7 +141,7 @@ func (ev *evaluator) readsInput(nodes []apt.Node) bool {
 	apt.Inspect(&apt.Loop{Body: nodes}, func(n apt.Node) bool {
 		switch x := n.(type) {
 		case *apt.IO:
-			if x.Kind == apt.IORead && !internalUnit(x.Unit) {
+			if x.Kind == apt.IORead && !converts(x) {
 				found = true
 			}
 		case *apt.Call:
@@ -252,6 +252,13 @@ func (ev *evaluator) routineReads(r *apt.Routine) bool {
 	v := ev.readsInput(r.Body)
 	ev.reading[r] = v
 	return v
+}
+
+// converts reports whether a READ converts text the program holds rather
+// than reads input: an internal READ, or a C conversion (atoi) of a
+// command-line argument or of another string.
+func converts(x *apt.IO) bool {
+	return internalUnit(x.Unit) || x.Arg != nil || x.From != nil
 }
 
 // internalUnit reports whether a READ's unit is a character variable (an

@@ -1151,6 +1151,9 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	for _, name := range ev.routineParams[r] {
 		ev.paramKeys[ev.key(name)] = name
 	}
+	if parent != nil {
+		ev.initLocalComponents(r)
+	}
 	saved := ev.cur
 	ev.cur = ev.cur.clone()
 	ev.cur.stopConds = nil
@@ -1345,6 +1348,52 @@ func parsedArgs(p *apt.Program) int {
 		return true
 	})
 	return max(k, walked)
+}
+
+// initLocalComponents gives the scalar components with a default
+// initialisation of a routine's local objects of derived type (a function's
+// result among them) and of its INTENT(OUT) dummies their initial values,
+// as each call does (Fortran 2018 7.5.4.6): a component assigned on some
+// paths only (if (rank > 0) f%left = rank - 1) keeps its default on the
+// others.
+func (ev *evaluator) initLocalComponents(r *apt.Routine) {
+	for _, v := range r.Scope.Vars {
+		if v.Type.Base != apt.TypeDerived || v.IsArray() || v.Pointer || v.Allocatable || v.Save || len(v.Init) > 0 {
+			continue
+		}
+		if v.Dummy && v.Intent != "out" {
+			continue
+		}
+		key, ok := ev.refKey(&apt.Name{Name: v.Name, Type: v.Type})
+		if !ok {
+			continue
+		}
+		ev.initComponents(key, v.Type.Derived, 0)
+	}
+}
+
+// initComponents sets the default-initialised scalar components of the
+// object of type typ stored at key, through components of derived type.
+func (ev *evaluator) initComponents(key, typ string, depth int) {
+	dt := ev.prog.LookupType(ev.frame().routine, typ)
+	if dt == nil || depth > 8 {
+		return
+	}
+	for _, f := range dt.Fields {
+		if f.IsArray() || f.Pointer || f.Allocatable {
+			continue
+		}
+		if f.Type.Base == apt.TypeDerived {
+			ev.initComponents(key+"%"+f.Name, f.Type.Derived, depth+1)
+			continue
+		}
+		if len(f.Init) != 1 {
+			continue
+		}
+		if v := ev.value(f.Init[0]); v.IsKnown() {
+			ev.env.set(key+"%"+f.Name, v)
+		}
+	}
 }
 
 // componentDefault is the default initialisation of a scalar component
@@ -1591,8 +1640,16 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 				if argKnown && arg <= len(ev.args) && len(n.Reads) == 1 {
 					// Parsed from a command-line argument Options.Args
 					// gives.
-					ev.store(name, Known(symbolic.Int(cAtoi(ev.args[arg-1]))))
+					ev.store(name, cNumber(ev.args[arg-1], real))
 					continue
+				}
+				if n.From != nil && len(n.Reads) == 1 {
+					// Parsed from text the program holds (optarg, a
+					// word it cut out), when the evaluation knows it.
+					if text, ok := ev.cString(n.From); ok {
+						ev.store(name, cNumber(text, real))
+						continue
+					}
 				}
 				what := "the value read into " + name + from
 				switch {
@@ -2125,6 +2182,11 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 		return res
 	}
 	if ev.routineNamed(f.Name) == nil && !f.Intrinsic {
+		if f.Name == "getopt" {
+			if v, ok := ev.getopt(f); ok {
+				return v
+			}
+		}
 		if v, ok := ev.stringCall(f); ok {
 			return v
 		}

@@ -148,6 +148,7 @@ func (ev *evaluator) controlSet() *relevance {
 					// Which command-line argument a C program parses
 					// decides the value.
 					names(r, x.Arg)
+					names(r, x.From)
 					// The file a unit is connected to decides what its
 					// READs give, where input files are read.
 					if ev.dir != "" && (x.Kind == apt.IOOpen || x.Kind == apt.IORead) {

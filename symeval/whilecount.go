@@ -14,11 +14,10 @@ import (
 // every trip (i < a->len), which clang leaves as a while loop. The
 // counter and the bound must be known before the loop: an unknown bound
 // keeps the loop's own trip-count parameter.
-func (ev *evaluator) whileCounter(l *apt.Loop) (symbolic.Expr, bool) {
-	none := symbolic.Expr{}
+func (ev *evaluator) whileCounter(l *apt.Loop) (Value, bool) {
 	b, ok := l.While.(*apt.Binary)
 	if !ok || exitsLoop(l.Body) || hasJumps(l.Body) {
-		return none, false
+		return Value{}, false
 	}
 	x, y, op := b.X, b.Y, b.Op
 	if _, isName := x.(*apt.Name); !isName { // e > v is v < e
@@ -27,37 +26,40 @@ func (ev *evaluator) whileCounter(l *apt.Loop) (symbolic.Expr, bool) {
 	}
 	counter, isName := x.(*apt.Name)
 	if !isName || counter.Type.Base != apt.TypeInteger || op == 0 {
-		return none, false
+		return Value{}, false
 	}
 	_, step, ok := ev.counterStep(l, counter.Name, y)
 	if !ok || step == 0 {
-		return none, false
+		return Value{}, false
 	}
 	bound := ev.value(y)
 	if !bound.IsKnown() {
-		return none, false
+		return Value{}, false
 	}
-	x0, ok1 := ev.load(counter.Name).Single()
-	e, ok2 := ev.closedInt(bound, y.At()).Single()
-	if !ok1 || !ok2 {
-		return none, false
-	}
-	var need symbolic.Expr // steps of |c| to make
-	switch {
-	case op == apt.OpLt && step > 0:
-		need = e.Sub(x0)
-	case op == apt.OpLe && step > 0:
-		need = e.Sub(x0).Add(symbolic.Int(1))
-	case op == apt.OpGt && step < 0:
-		need = x0.Sub(e)
-	case op == apt.OpGe && step < 0:
-		need = x0.Sub(e).Add(symbolic.Int(1))
-	default:
-		return none, false // a counter moving away from its bound
+	x0, ok := ev.load(counter.Name).Single()
+	if !ok {
+		return Value{}, false
 	}
 	c := symbolic.Int(max(step, -step))
-	k := symbolic.FloorDiv(need.Add(c).Sub(symbolic.Int(1)), c)
-	return symbolic.Max(k, symbolic.Int(0)), true
+	// A bound of one value per rank class (a block's extent with the
+	// remainder on the first ranks) gives a trip count per class.
+	return lift1(ev.closedInt(bound, y.At()), func(e symbolic.Expr) (symbolic.Expr, bool) {
+		var need symbolic.Expr // steps of |c| to make
+		switch {
+		case op == apt.OpLt && step > 0:
+			need = e.Sub(x0)
+		case op == apt.OpLe && step > 0:
+			need = e.Sub(x0).Add(symbolic.Int(1))
+		case op == apt.OpGt && step < 0:
+			need = x0.Sub(e)
+		case op == apt.OpGe && step < 0:
+			need = x0.Sub(e).Add(symbolic.Int(1))
+		default:
+			return symbolic.Expr{}, false // a counter moving away from its bound
+		}
+		k := symbolic.FloorDiv(need.Add(c).Sub(symbolic.Int(1)), c)
+		return symbolic.Max(k, symbolic.Int(0)), true
+	})
 }
 
 // counterStep finds the one step x = x + c (c a constant) of counter at

@@ -360,6 +360,10 @@ type IO struct {
 	// argument (atoi(argv[k]), atoi(*++argv)): the argument's index k as
 	// an expression of the program's variables, else nil.
 	Arg Expr `json:"arg,omitempty"`
+	// From is set for a value a C program parses from text that is not a
+	// command-line argument (atoi(optarg), strtol(word, ...)): the
+	// character pointer's expression, whose text the evaluation may know.
+	From Expr `json:"from,omitempty"`
 	// Result is the variable a C read function's return value goes to
 	// (n = scanf(...)): the number of items it read, else nil.
 	Result Expr `json:"result,omitempty"`

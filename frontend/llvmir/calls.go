@@ -255,6 +255,9 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 			Items: []apt.Expr{x.nameExpr(n, x.vars[n].Type)}, Reads: []string{n}}
 		if len(c.Args) > 0 {
 			io.Arg = x.argvIndexOf(c.Args[0])
+			if io.Arg == nil && name != "getenv" && x.argvKindOf(c.Args[0]) == 0 {
+				io.From = x.expr(c.Args[0])
+			}
 		}
 		return nil, []apt.Node{io}
 	case readFuncs[name] > 0:

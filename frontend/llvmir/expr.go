@@ -493,6 +493,14 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 		default:
 			return inner, true
 		}
+		// An address of a row (b[2] of int b[4][3], p->dims of a struct
+		// field int dims[2]) is its first element, with a zero subscript
+		// per row dimension: this address computation walks into the row,
+		// so its indices take those places rather than follow them (b[2][k]
+		// is b(2, k), not b(2, 0, k)).
+		if n := len(dims(pointee(b))); n > 0 && n <= len(subs) && allZero(subs[len(subs)-n:]) {
+			subs = subs[:len(subs)-n]
+		}
 		// Pointer arithmetic on an element: the offset adds to the last
 		// subscript.
 		if len(idx) > 0 {
@@ -641,4 +649,12 @@ func flatName(e apt.Expr) string {
 		return c.Name
 	}
 	return "?"
+}
+
+// pointee is the type a pointer value points to (nil for other values).
+func pointee(v value.Value) types.Type {
+	if pt, ok := v.Type().(*types.PointerType); ok {
+		return pt.ElemType
+	}
+	return nil
 }

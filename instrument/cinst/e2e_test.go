@@ -32,23 +32,28 @@ type cCase struct {
 	// on the command line: the analysis reads them from the same text
 	// (mkvet's -stdin).
 	stdin bool
+	// opts, where set, are the words that give each size, a format of
+	// its value ("-n %d", "-m%d"): the sizes are options, not operands.
+	opts []string
 }
 
 var cCases = []cCase{
-	{"ring.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 5}}, nil, false},
-	{"blockcyclic.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {101, 33}}, nil, false},
-	{"pipeline.c", []string{"n", "m"}, [][]int64{{5, 3}, {17, 6}, {64, 2}}, nil, false},
-	{"halo2d.c", []string{"nx", "ny", "iters"}, [][]int64{{9, 7, 2}, {16, 13, 3}, {31, 30, 2}}, nil, false},
-	{"graph.c", []string{"n", "len"}, [][]int64{{5, 10}, {13, 7}, {22, 3}}, nil, false},
-	{"pattern.c", []string{"n"}, [][]int64{{7}, {64}}, [][]string{{"ring"}, {"all"}, {"none"}}, false},
-	{"config.c", []string{"nx", "steps", "chunk"}, [][]int64{{10, 3, 5}, {37, 2, 64}, {101, 5, 1}}, nil, false},
-	{"shortcircuit.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false},
-	{"aliasing.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false},
-	{"cartsub.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false},
-	{"ctypes.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {16, 33}}, nil, false},
-	{"scanin.c", []string{"n", "m", "steps"}, [][]int64{{10, 7, 2}, {37, 5, 3}}, nil, true},
-	{"argwalk.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}}, false},
-	{"options.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}, {"-twice"}, {"-gather", "-twice"}}, false},
+	{"ring.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 5}}, nil, false, nil},
+	{"blockcyclic.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {101, 33}}, nil, false, nil},
+	{"pipeline.c", []string{"n", "m"}, [][]int64{{5, 3}, {17, 6}, {64, 2}}, nil, false, nil},
+	{"halo2d.c", []string{"nx", "ny", "iters"}, [][]int64{{9, 7, 2}, {16, 13, 3}, {31, 30, 2}}, nil, false, nil},
+	{"graph.c", []string{"n", "len"}, [][]int64{{5, 10}, {13, 7}, {22, 3}}, nil, false, nil},
+	{"pattern.c", []string{"n"}, [][]int64{{7}, {64}}, [][]string{{"ring"}, {"all"}, {"none"}}, false, nil},
+	{"config.c", []string{"nx", "steps", "chunk"}, [][]int64{{10, 3, 5}, {37, 2, 64}, {101, 5, 1}}, nil, false, nil},
+	{"shortcircuit.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false, nil},
+	{"aliasing.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false, nil},
+	{"cartsub.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false, nil},
+	{"ctypes.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {16, 33}}, nil, false, nil},
+	{"scanin.c", []string{"n", "m", "steps"}, [][]int64{{10, 7, 2}, {37, 5, 3}}, nil, true, nil},
+	{"argwalk.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}}, false, nil},
+	{"options.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}, {"-twice"}, {"-gather", "-twice"}}, false, nil},
+	{"getopts.c", []string{"n", "m", "iters"}, [][]int64{{9, 7, 2}, {30, 17, 3}}, [][]string{{}, {"-v"}, {"2", "-v"}, {"-v", "1"}}, false,
+		[]string{"-n %d", "-m%d", "-i %d"}},
 }
 
 // TestCCountsMatchStaticE2E compiles each C test program through the
@@ -95,7 +100,11 @@ func TestCCountsMatchStaticE2E(t *testing.T) {
 							if tc.modes == nil && !tc.stdin {
 								values[name] = size[i]
 							}
-							argv = append(argv, strconv.FormatInt(size[i], 10))
+							if tc.opts != nil {
+								argv = append(argv, strings.Fields(fmt.Sprintf(tc.opts[i], size[i]))...)
+							} else {
+								argv = append(argv, strconv.FormatInt(size[i], 10))
+							}
 							fmt.Fprintf(&stdin, "%d ", size[i])
 						}
 						opt := cost.Options{}

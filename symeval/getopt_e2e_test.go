@@ -1,0 +1,84 @@
+package symeval
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mkvet/mkvet/internal/e2e"
+)
+
+// getoptDriver prints what glibc's getopt returns on the command line it
+// is given under the option string argv[1]: one line per call (the
+// character, optarg or "-", optind), then the argv it leaves and optind.
+const getoptDriver = `#include <stdio.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+	const char *opts = argv[1];
+	int c;
+	argv[1] = argv[0];
+	argc--; argv++;
+	opterr = 0;
+	while ((c = getopt(argc, argv, opts)) != -1)
+		printf("%d %s %d\n", c, optarg ? optarg : "-", optind);
+	printf("end %d", optind);
+	for (int i = 1; i < argc; i++)
+		printf(" %s", argv[i]);
+	printf("\n");
+	return 0;
+}
+`
+
+// TestGetoptAgainstGlibcE2E: getoptRun gives, on random command lines and
+// option strings (clusters, attached and detached arguments, optional
+// arguments, unknown options, operands before and between options, "--",
+// the '+', '-' and ':' modes), the results, optind values and reordered
+// argv that glibc's getopt gives in a real run.
+func TestGetoptAgainstGlibcE2E(t *testing.T) {
+	cc := e2e.Require(t, "clang-14")[0]
+	dir := t.TempDir()
+	src := filepath.Join(dir, "g.c")
+	if err := os.WriteFile(src, []byte(getoptDriver), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "g")
+	if out, err := exec.Command(cc, "-o", exe, src).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	rng := rand.New(rand.NewPCG(7, 11))
+	optstrings := []string{"n:m:i:v", "ab:c::d", "+n:v", "-n:v", ":n:m:v", "x", "+:a:b", "vn:"}
+	words := []string{"-n", "5", "-m7", "-v", "-vn", "12", "-i", "-ab", "-b", "x", "-c", "-cz", "-d", "--", "-", "file",
+		"-z", "-vz", "-a", "3", "-x", "-nv"}
+	for trial := range 400 {
+		opts := optstrings[rng.IntN(len(optstrings))]
+		var args []string
+		for range rng.IntN(7) {
+			args = append(args, words[rng.IntN(len(words))])
+		}
+		out, err := exec.Command(exe, append([]string{opts}, args...)...).Output()
+		if err != nil {
+			t.Fatalf("%q %q: %v", opts, args, err)
+		}
+		steps, permuted, optind := getoptRun(append([]string{"prog"}, args...), opts)
+		var want strings.Builder
+		for _, s := range steps {
+			arg := "-"
+			if s.hasArg {
+				arg = s.optarg
+			}
+			fmt.Fprintf(&want, "%d %s %d\n", s.c, arg, s.optind)
+		}
+		fmt.Fprintf(&want, "end %d", optind)
+		for _, w := range permuted[1:] {
+			fmt.Fprintf(&want, " %s", w)
+		}
+		want.WriteString("\n")
+		if got := string(out); got != want.String() {
+			t.Errorf("trial %d: getopt(%q) on %q:\nglibc:\n%s\ngetoptRun:\n%s", trial, opts, args, got, want.String())
+		}
+	}
+}
