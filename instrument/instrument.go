@@ -1132,8 +1132,14 @@ func (in *instr) comm(r *apt.Routine, c *apt.Comm) {
 			return
 		}
 		if m.Displs != nil {
+			if vSide, other := c.RootedBlock(); vSide == m {
+				// gatherv's and scatterv's counts are the root's alone:
+				// the caller's block there is its other side's.
+				*pre = append(*pre, fmt.Sprintf("call mkvet_msg(%d, %d, int(%s, 8), %s, 0)", k, side+2,
+					apt.FormatExpr(other.Count), apt.FormatExpr(other.Datatype)))
+				return
+			}
 			if c.Op != apt.MPIAllgatherv {
-				// gatherv's and scatterv's counts are the root's alone.
 				return
 			}
 			// A count per process: the caller's own block.

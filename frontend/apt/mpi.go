@@ -175,3 +175,27 @@ func MPIModule() *Routine {
 	add(&Var{Name: "mpi_wtick", Type: dbl, External: true})
 	return &Routine{Name: "mpi", Kind: KindModule, Scope: sc}
 }
+
+// RootedBlock returns, for a gatherv or scatterv whose buffers are both the
+// program's (no MPI_IN_PLACE), the side with a count per process (the
+// root's receive, the root's send) and the other side, whose count is the
+// calling process's own block of it: MPI requires recvcounts(i) at a
+// gatherv's root to carry what process i sends, and a scatterv's
+// sendcounts(i) what process i receives. Nil for other calls.
+func (c *Comm) RootedBlock() (vSide, other *Msg) {
+	if c.Send == nil || c.Recv == nil || inPlace(c.Send.Buffer) || inPlace(c.Recv.Buffer) {
+		return nil, nil
+	}
+	switch c.Op {
+	case MPIGatherv:
+		return c.Recv, c.Send
+	case MPIScatterv:
+		return c.Send, c.Recv
+	}
+	return nil, nil
+}
+
+func inPlace(e Expr) bool {
+	nm, ok := e.(*Name)
+	return ok && nm.Name == "mpi_in_place"
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -389,35 +390,47 @@ func (b *builder) collective(c *Collective) (*Term, error) {
 		return nil, err
 	}
 	c.Calls = calls
-	m := symbolic.Int(0)
+	// The bytes per call: one closed form, or one per region of P and
+	// the sizes where the heaviest rank's block differs (a block with
+	// the remainder's extra element on some ranks).
+	ms := []region{{value: symbolic.Int(0)}}
 	if c.Bytes != nil {
-		m = *c.Bytes
+		ms[0].value = *c.Bytes
 	} else if c.Comm.Op != apt.MPIBarrier {
 		vol, err := b.a.MaxOverRanks(c.Node.Comm.BytesSent)
 		if err != nil {
 			return nil, err
 		}
-		e, ok := vol.Value.Single()
-		if !ok {
-			return nil, fmt.Errorf("message size of %s is not a single closed form", c.Comm.Op)
+		per, err := pwDiv(vol.Value, calls.Value, b.a.pv)
+		if err == nil {
+			ms, err = disjoint(per, b.a.pv)
 		}
-		cl, ok := calls.Value.Single()
-		if !ok || cl.IsZero() {
-			return nil, fmt.Errorf("calls of %s are not a single closed form", c.Comm.Op)
+		if err != nil {
+			return nil, fmt.Errorf("message size of %s: %v", c.Comm.Op, err)
 		}
-		m = e.Div(cl)
 	}
-	combine := symbolic.Int(0)
-	if (alg == model.Reduce || alg == model.Allreduce) && c.TypeSize > 0 {
-		combine = m.Div(symbolic.Int(int64(c.TypeSize))).Mul(symbolic.Const(b.ops.Resolved().Add))
+	var t symbolic.Piecewise
+	var sizes []region
+	for _, r := range ms {
+		m := r.value
+		combine := symbolic.Int(0)
+		if (alg == model.Reduce || alg == model.Allreduce) && c.TypeSize > 0 {
+			combine = m.Div(symbolic.Int(int64(c.TypeSize))).Mul(symbolic.Const(b.ops.Resolved().Add))
+		}
+		tr, err := alg.Time(b.net, symbolic.Sym(cost.Size), m, combine)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range tr.Pieces {
+			// The regions are disjoint: the time is their sum.
+			t.Pieces = append(t.Pieces, symbolic.Piece{Guard: append(slices.Clone(r.guard), p.Guard...), Value: p.Value})
+		}
+		sizes = append(sizes, r)
 	}
-	t, err := alg.Time(b.net, symbolic.Sym(cost.Size), m, combine)
-	if err != nil {
-		return nil, err
-	}
+	m := fromRegions(sizes, b.a.pv)
 	kind := whatif.Comm
 	name := c.Comm.Op.String()
-	how := fmt.Sprintf("%s calls × %s (%s), m = %v B", pwText(calls.Value), alg, algorithms[alg], m)
+	how := fmt.Sprintf("%s calls × %s (%s), m = %v B", pwText(calls.Value), alg, algorithms[alg], pwText(m))
 	if c.Input {
 		kind = whatif.IO
 		name += " input"
@@ -432,7 +445,7 @@ func pwText(pw symbolic.Piecewise) string {
 	if e, ok := pw.Single(); ok {
 		return e.String()
 	}
-	return pw.String()
+	return strings.ReplaceAll(strings.TrimSpace(pw.String()), "\n", "; ")
 }
 
 // MeanOverRanks returns the mean of a per-rank closed form over the ranks,

@@ -654,3 +654,57 @@ func BenchmarkMatchAtLargeP(b *testing.B) {
 		}
 	}
 }
+
+// TestRankDependentCollective: scatter_blocks.f90 deals n values out in
+// blocks whose length differs by one between ranks, with MPI_Scatterv and
+// MPI_Gatherv. The collectives' time is the algorithm's at the heaviest
+// rank's block, region by region of P (whether P divides n): at each P it
+// equals the linear algorithm's time at m = 8*ceil(n/P) bytes, computed
+// here directly.
+func TestRankDependentCollective(t *testing.T) {
+	a := analyze(t, "scatter_blocks.f90", Options{})
+	prof := mustProfile(t, "cluster")
+	m, _, err := a.Model(ModelOptions{Profile: prof})
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := prof.Network()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, niter = 1000, 10
+	for _, name := range []string{"scatterv", "gatherv"} {
+		alg := model.ScatterLinear
+		if name == "gatherv" {
+			alg = model.GatherLinear
+		}
+		var term *whatif.Term
+		for i := range m.Terms {
+			if m.Terms[i].Name == name {
+				term = &m.Terms[i]
+			}
+		}
+		if term == nil {
+			t.Fatalf("no %s term in %v", name, m.Terms)
+		}
+		for _, p := range []int64{2, 3, 4, 7, 8} {
+			env := map[string]symbolic.Rat{"P": symbolic.RatInt(p)}
+			got, err := term.T.Eval(env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			block := 8 * ((n + p - 1) / p)
+			one, err := alg.Time(net, symbolic.Int(p), symbolic.Int(block), symbolic.Int(0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := one.Eval(env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := v.Mul(symbolic.RatInt(niter)); !got.Equal(want) {
+				t.Errorf("%s at P=%d: %v, want %d calls at %d bytes = %v", name, p, got, niter, block, want)
+			}
+		}
+	}
+}
