@@ -48,6 +48,7 @@ var oracleCases = []oracleCase{
 	{file: "wave_assoc.f90", sizes: []map[string]int64{{"ng": 10, "steps": 3}, {"ng": 37, "steps": 12}, {"ng": 64, "steps": 20}}},
 	{file: "bound_procs.f90", sizes: []map[string]int64{{"n": 10, "steps": 3}, {"n": 37, "steps": 5}, {"n": 1001, "steps": 10}}},
 	{file: "scatter_blocks.f90", sizes: []map[string]int64{{"n": 10, "niter": 2}, {"n": 37, "niter": 3}, {"n": 101, "niter": 2}}},
+	{file: "common_bcast.f", sizes: []map[string]int64{{"nn": 40, "mm": 3, "ns": 2}, {"nn": 37, "mm": 5, "ns": 3}, {"nn": 101, "mm": 2, "ns": 1}}},
 	{file: "factor_grid.f", sizes: []map[string]int64{{"nx": 12, "ny": 8, "maxit": 2}, {"nx": 30, "ny": 21, "maxit": 3}, {"nx": 17, "ny": 40, "maxit": 2}}},
 	{file: "offsets.f90", sizes: []map[string]int64{{"n": 10, "niter": 2}, {"n": 37, "niter": 1}, {"n": 23, "niter": 3}}},
 	{file: "allgatherv.f90", sizes: []map[string]int64{{"n": 10, "niter": 2}, {"n": 37, "niter": 3}, {"n": 101, "niter": 2}}},

@@ -86,6 +86,9 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 		default:
 			ev.received(c.Recv.Buffer, pos)
 		}
+		for _, x := range ev.commonSpan(c.Recv) {
+			ev.received(x, pos)
+		}
 	}
 	if reducedOK {
 		if key, _ := ev.bufferKey(c.Recv.Buffer); key != "" {
@@ -94,6 +97,9 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 	}
 	if c.Op == apt.MPIBcast && c.Send != nil {
 		ev.broadcast(c.Send.Buffer, c.Root, pos)
+		for _, x := range ev.commonSpan(c.Send) {
+			ev.broadcast(x, c.Root, pos)
+		}
 	}
 }
 
@@ -158,7 +164,9 @@ func (ev *evaluator) broadcast(b apt.Expr, root apt.Expr, pos apt.Pos) {
 	if scalar {
 		var v Value
 		if nm, ok := b.(*apt.Name); ok {
+			ev.bufferLoad++
 			v = ev.load(nm.Name) // an initialiser, on first use
+			ev.bufferLoad--
 		}
 		if ev.rootOutside(root) {
 			// The root runs another path (a C program whose paths the

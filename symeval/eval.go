@@ -313,8 +313,11 @@ type evaluator struct {
 	initialised map[string]*apt.Var
 	// args are the program's command-line arguments (Options.Args), argvKey
 	// the storage of its main's argv (cstring.go).
-	args    []string
-	argvKey string
+	args []string
+	// bufferLoad is set while a broadcast reads its buffer for the
+	// root's value (staticZero notes no other rank's read).
+	bufferLoad int
+	argvKey    string
 	// environ is Options.Env.
 	environ map[string]string
 	// dir is Options.Dir; inputs caches the records of the files read
@@ -1593,6 +1596,9 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		ev.stmtOcc = o
 		vals := make([]Value, len(n.Items))
 		for i, it := range n.Items {
+			if _, target := it.(*apt.Name); target && n.Kind == apt.IORead {
+				continue // assigned, not read
+			}
 			vals[i] = ev.value(it) // once: a function among the items runs once
 		}
 		ev.stmtOcc = saved

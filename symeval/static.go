@@ -59,6 +59,11 @@ func (ev *evaluator) staticZero(k string) (Value, bool) {
 	default:
 		return Value{}, false
 	}
+	if ev.bufferLoad > 0 {
+		// A broadcast's buffer, read for the root's value: the others'
+		// is overwritten, not used.
+		return v, true
+	}
 	ev.res.Assumed = appendAssumption(ev.res.Assumed, Assumption{Pos: decl.Pos,
 		What: decl.Name + " (" + decl.Pos.String() + ") is read before the program assigns it: taken as zero, as compilers leave static storage"})
 	return v, true
