@@ -55,6 +55,9 @@ func (ev *evaluator) cond(e apt.Expr) (counting.Formula, bool) {
 			if f, ok := ev.sameArray(x); ok {
 				return f, true
 			}
+			if v, ok := ev.nullTest(x); ok {
+				return truth(v.Alts[0].E.Equal(symbolic.Int(1))), true
+			}
 			xv, yv := ev.value(x.X), ev.value(x.Y) // once: a function in them runs once
 			if f, ok := commRelation(xv, yv, x.Op); ok {
 				return f, true

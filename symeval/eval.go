@@ -1178,6 +1178,15 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 		// others had returned: the routine returns, with their values.
 		ev.env = done.returned
 		done.stopped = false
+	} else if done.dead && done.stopped && len(fr.returns) > 0 && len(done.conds) > len(fr.entry.conds) {
+		// Some paths returned before the rest stopped: the failures of a
+		// check after an early return (if (n <= max) return new T[n];
+		// then throw bad_alloc). As a check taken as passing, the routine
+		// returns, with their values (joinReturns), and a note says so.
+		done.stopped = false
+		ev.res.Assumed = appendAssumption(ev.res.Assumed, Assumption{Pos: done.stopAt,
+			What: "the error exit at " + done.stopAt.String() + " is reached only where " + r.Name +
+				" has not returned before it, which the evaluation cannot decide; the counts take the routine as returning"})
 	}
 	if done.dead && done.stopped {
 		ev.cur.dead, ev.cur.cycled, ev.cur.stopped, ev.cur.stopAt = true, false, true, done.stopAt
@@ -1972,11 +1981,42 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 		}
 		return unknownValue(hintOf(x, v), "the value of "+ev.src(e), true)
 	case *apt.Binary:
+		if v, ok := ev.nullTest(x); ok {
+			return v
+		}
 		return ev.binary(x)
 	case *apt.FuncCall:
 		return ev.funcCall(x)
 	}
 	return unknownValue("", "the value of "+ev.src(e), true)
+}
+
+// nullTest evaluates a C program's test of a pointer against NULL (p != 0,
+// p == 0, !p) where the pointer holds an allocation the program made
+// (malloc's elements, whose bounds the state keeps): not NULL, as an
+// allocation that succeeds gives (the program's own check of it, an
+// error exit, is taken as passing like any other).
+func (ev *evaluator) nullTest(b *apt.Binary) (Value, bool) {
+	if b.Op != apt.OpNe && b.Op != apt.OpEq || ev.prog.Notation() == apt.Fortran {
+		return Value{}, false
+	}
+	x, y := b.X, b.Y
+	if _, isName := x.(*apt.Name); !isName {
+		x, y = y, x
+	}
+	nm, ok := x.(*apt.Name)
+	c, isConst := y.(*apt.Const)
+	if !ok || !isConst || c.Kind != apt.ConstInt || c.Text != "0" {
+		return Value{}, false
+	}
+	d := ev.prog.Resolve(ev.frame().routine, nm.Name)
+	if d == nil || !d.IsArray() {
+		return Value{}, false
+	}
+	if _, allocated := ev.env.lookup(shapeKey(ev.key(nm.Name))); !allocated {
+		return Value{}, false
+	}
+	return Known(symbolic.Int(boolInt(b.Op == apt.OpNe))), true
 }
 
 // toInteger converts a value to INTEGER (truncation toward zero).
