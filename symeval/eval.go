@@ -2228,7 +2228,7 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 		return res
 	}
 	if ev.routineNamed(f.Name) == nil && !f.Intrinsic {
-		if f.Name == "getopt" {
+		if f.Name == "getopt" || f.Name == "getopt_long" {
 			if v, ok := ev.getopt(f); ok {
 				return v
 			}

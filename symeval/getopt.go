@@ -1,6 +1,7 @@
 package symeval
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -25,12 +26,69 @@ type getoptStep struct {
 	optarg string // the option's argument
 	hasArg bool   // optarg is set (else NULL)
 	optind int64  // optind after the call
+	// A long option (getopt_long) that has a flag variable sets it to
+	// flagVal (and the call returns 0); index is the option's place in
+	// the table, -1 for a short option or an error.
+	flag    string
+	flagVal int64
+	index   int64
+}
+
+// longOpt is an entry of getopt_long's table: struct option.
+type longOpt struct {
+	name string
+	has  int64 // no_argument, required_argument, optional_argument
+	flag string
+	val  int64
+}
+
+// parseLongOpts reads the table as the C frontend writes it (a line per
+// option, its fields separated by tabs).
+func parseLongOpts(text string) ([]longOpt, bool) {
+	var out []longOpt
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) != 4 {
+			return nil, false
+		}
+		has, err1 := strconv.ParseInt(f[1], 10, 64)
+		val, err2 := strconv.ParseInt(f[3], 10, 64)
+		if err1 != nil || err2 != nil {
+			return nil, false
+		}
+		out = append(out, longOpt{name: f[0], has: has, flag: f[2], val: val})
+	}
+	return out, true
+}
+
+// findLong is the entry a --name selects: its exact name, else the one
+// option it abbreviates (several that agree in everything are one); -1
+// where none or several do.
+func findLong(longs []longOpt, name string) int {
+	k := -1
+	for i, o := range longs {
+		if o.name == name {
+			return i
+		}
+		if strings.HasPrefix(o.name, name) {
+			switch {
+			case k < 0:
+				k = i
+			case longs[k].has != o.has || longs[k].flag != o.flag || longs[k].val != o.val:
+				return -2 // ambiguous
+			}
+		}
+	}
+	return k
 }
 
 // getoptRun is the whole option scan of argv (argv[0] the program) under
 // optstring: the calls' results in order, then argv as glibc leaves it
 // (options first, operands after) and optind when it returns -1.
-func getoptRun(argv []string, optstring string) (steps []getoptStep, permuted []string, optind int64) {
+func getoptRun(argv []string, optstring string, longs []longOpt) (steps []getoptStep, permuted []string, optind int64) {
 	mode := byte(0)
 	if optstring != "" && (optstring[0] == '+' || optstring[0] == '-') {
 		mode, optstring = optstring[0], optstring[1:]
@@ -45,6 +103,42 @@ func getoptRun(argv []string, optstring string) (steps []getoptStep, permuted []
 			i++
 			break
 		}
+		if longs != nil && len(w) > 2 && strings.HasPrefix(w, "--") {
+			name, arg, eq := strings.Cut(w[2:], "=")
+			opts = append(opts, w)
+			i++
+			k := findLong(longs, name)
+			if k < 0 {
+				steps = append(steps, getoptStep{c: '?', optind: int64(i), index: -1})
+				continue
+			}
+			o := longs[k]
+			st := getoptStep{c: o.val, index: int64(k)}
+			switch {
+			case o.has == 0 && eq:
+				steps = append(steps, getoptStep{c: '?', optind: int64(i), index: -1})
+				continue
+			case o.has != 0 && eq:
+				st.optarg, st.hasArg = arg, true
+			case o.has == 1 && i < len(argv):
+				st.optarg, st.hasArg = argv[i], true
+				opts = append(opts, argv[i])
+				i++
+			case o.has == 1:
+				c := int64('?')
+				if colon {
+					c = ':'
+				}
+				steps = append(steps, getoptStep{c: c, optind: int64(i), index: -1})
+				continue
+			}
+			if o.flag != "" {
+				st.c, st.flag, st.flagVal = 0, o.flag, o.val
+			}
+			st.optind = int64(i)
+			steps = append(steps, st)
+			continue
+		}
 		if len(w) < 2 || w[0] != '-' {
 			if mode == '+' {
 				break
@@ -52,7 +146,7 @@ func getoptRun(argv []string, optstring string) (steps []getoptStep, permuted []
 			i++
 			if mode == '-' {
 				opts = append(opts, w)
-				steps = append(steps, getoptStep{c: 1, optarg: w, hasArg: true, optind: int64(i)})
+				steps = append(steps, getoptStep{c: 1, optarg: w, hasArg: true, optind: int64(i), index: -1})
 				continue
 			}
 			operands = append(operands, w)
@@ -67,32 +161,32 @@ func getoptRun(argv []string, optstring string) (steps []getoptStep, permuted []
 				if last {
 					i++
 				}
-				steps = append(steps, getoptStep{c: '?', optind: int64(i)})
+				steps = append(steps, getoptStep{c: '?', optind: int64(i), index: -1})
 				continue
 			}
 			if k+1 >= len(optstring) || optstring[k+1] != ':' {
 				if last {
 					i++
 				}
-				steps = append(steps, getoptStep{c: int64(ch), optind: int64(i)})
+				steps = append(steps, getoptStep{c: int64(ch), optind: int64(i), index: -1})
 				continue
 			}
 			optional := k+2 < len(optstring) && optstring[k+2] == ':'
 			switch {
 			case !last:
-				steps = append(steps, getoptStep{c: int64(ch), optarg: w[j+1:], hasArg: true, optind: int64(i + 1)})
+				steps = append(steps, getoptStep{c: int64(ch), optarg: w[j+1:], hasArg: true, optind: int64(i + 1), index: -1})
 			case optional:
-				steps = append(steps, getoptStep{c: int64(ch), optind: int64(i + 1)})
+				steps = append(steps, getoptStep{c: int64(ch), optind: int64(i + 1), index: -1})
 			case i+1 < len(argv):
 				opts = append(opts, argv[i+1])
 				i++
-				steps = append(steps, getoptStep{c: int64(ch), optarg: argv[i], hasArg: true, optind: int64(i + 1)})
+				steps = append(steps, getoptStep{c: int64(ch), optarg: argv[i], hasArg: true, optind: int64(i + 1), index: -1})
 			default:
 				c := int64('?')
 				if colon {
 					c = ':'
 				}
-				steps = append(steps, getoptStep{c: c, optind: int64(i + 1)})
+				steps = append(steps, getoptStep{c: c, optind: int64(i + 1), index: -1})
 			}
 			i++
 			break
@@ -112,7 +206,24 @@ func getoptRun(argv []string, optstring string) (steps []getoptStep, permuted []
 // main arguments where they and the option string are known, and reports
 // whether it did.
 func (ev *evaluator) getopt(f *apt.FuncCall) (Value, bool) {
-	if ev.args == nil || len(f.Args) != 3 || ev.argvKey == "" {
+	var longs []longOpt
+	switch {
+	case f.Name == "getopt" && len(f.Args) == 3:
+	case f.Name == "getopt_long" && len(f.Args) == 5:
+		t, ok := f.Args[3].(*apt.Const)
+		if !ok || t.Kind != apt.ConstChar {
+			return Value{}, false // a table the frontend could not read
+		}
+		if longs, ok = parseLongOpts(t.Text); !ok {
+			return Value{}, false
+		}
+		if longs == nil {
+			longs = []longOpt{}
+		}
+	default:
+		return Value{}, false
+	}
+	if ev.args == nil || ev.argvKey == "" {
 		return Value{}, false
 	}
 	if av, ok := f.Args[1].(*apt.Name); !ok || ev.key(av.Name) != ev.argvKey {
@@ -126,7 +237,7 @@ func (ev *evaluator) getopt(f *apt.FuncCall) (Value, bool) {
 		return Value{}, false
 	}
 	argv := append([]string{"a.out"}, ev.args...)
-	steps, permuted, optind := getoptRun(argv, optstring)
+	steps, permuted, optind := getoptRun(argv, optstring, longs)
 	k := int64(0)
 	if v, ok := ev.env.lookup(getoptKey); ok {
 		if e, ok := v.Single(); ok {
@@ -142,6 +253,14 @@ func (ev *evaluator) getopt(f *apt.FuncCall) (Value, bool) {
 	}
 	s := steps[k]
 	ev.setGlobal("optind", Known(symbolic.Int(s.optind)))
+	if s.flag != "" {
+		ev.setGlobal(s.flag, Known(symbolic.Int(s.flagVal)))
+	}
+	if s.index >= 0 && len(f.Args) == 5 {
+		if _, null := f.Args[4].(*apt.Const); !null {
+			ev.assign(f.Args[4], Known(symbolic.Int(s.index)))
+		}
+	}
 	if s.hasArg {
 		text := s.optarg
 		ev.setGlobal("optarg", Value{str: &text})

@@ -63,7 +63,7 @@ func TestGetoptAgainstGlibcE2E(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q %q: %v", opts, args, err)
 		}
-		steps, permuted, optind := getoptRun(append([]string{"prog"}, args...), opts)
+		steps, permuted, optind := getoptRun(append([]string{"prog"}, args...), opts, nil)
 		var want strings.Builder
 		for _, s := range steps {
 			arg := "-"
@@ -79,6 +79,92 @@ func TestGetoptAgainstGlibcE2E(t *testing.T) {
 		want.WriteString("\n")
 		if got := string(out); got != want.String() {
 			t.Errorf("trial %d: getopt(%q) on %q:\nglibc:\n%s\ngetoptRun:\n%s", trial, opts, args, got, want.String())
+		}
+	}
+}
+
+// getoptLongDriver is getoptDriver for getopt_long with a fixed table,
+// printing also the option's index (-1 when none is set) and the flag.
+const getoptLongDriver = `#include <stdio.h>
+#include <getopt.h>
+static int flag;
+static struct option table[] = {
+	{"size", required_argument, NULL, 'n'},
+	{"steps", required_argument, NULL, 's'},
+	{"step", required_argument, NULL, 't'},
+	{"verbose", no_argument, &flag, 1},
+	{"opt", optional_argument, NULL, 'o'},
+	{"quiet", no_argument, &flag, 2},
+	{"quit", no_argument, &flag, 2},
+	{NULL, 0, NULL, 0}};
+int main(int argc, char **argv) {
+	const char *opts = argv[1];
+	int c, idx;
+	argv[1] = argv[0];
+	argc--; argv++;
+	opterr = 0;
+	for (idx = -1; (c = getopt_long(argc, argv, opts, table, &idx)) != -1; idx = -1)
+		printf("%d %s %d %d %d\n", c, optarg ? optarg : "-", optind, idx, flag);
+	printf("end %d", optind);
+	for (int i = 1; i < argc; i++)
+		printf(" %s", argv[i]);
+	printf("\n");
+	return 0;
+}
+`
+
+// TestGetoptLongAgainstGlibcE2E: getoptRun with a long-option table gives
+// what glibc's getopt_long gives on random command lines mixing short and
+// long options: exact names and abbreviations (unique, ambiguous, and
+// several that agree), arguments after '=' or in the next word, optional
+// arguments, flags set through the table, unknown options.
+func TestGetoptLongAgainstGlibcE2E(t *testing.T) {
+	cc := e2e.Require(t, "clang-14")[0]
+	dir := t.TempDir()
+	src := filepath.Join(dir, "gl.c")
+	if err := os.WriteFile(src, []byte(getoptLongDriver), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "gl")
+	if out, err := exec.Command(cc, "-o", exe, src).CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	table := []longOpt{{"size", 1, "", 'n'}, {"steps", 1, "", 's'}, {"step", 1, "", 't'}, {"verbose", 0, "flag", 1},
+		{"opt", 2, "", 'o'}, {"quiet", 0, "flag", 2}, {"quit", 0, "flag", 2}}
+	rng := rand.New(rand.NewPCG(3, 5))
+	optstrings := []string{"n:s:v", "+n:", ":n:s:", "vo::"}
+	words := []string{"--size", "--size=9", "--si", "--s", "--ste", "--step", "--steps=4", "--st", "--verbose", "--verbose=1",
+		"--opt", "--opt=x", "--qui", "--q", "--nope", "-n", "5", "-v", "--", "file", "-", "--o"}
+	for trial := range 400 {
+		opts := optstrings[rng.IntN(len(optstrings))]
+		var args []string
+		for range rng.IntN(7) {
+			args = append(args, words[rng.IntN(len(words))])
+		}
+		out, err := exec.Command(exe, append([]string{opts}, args...)...).Output()
+		if err != nil {
+			t.Fatalf("%q %q: %v", opts, args, err)
+		}
+		steps, permuted, optind := getoptRun(append([]string{"prog"}, args...), opts, table)
+		var want strings.Builder
+		flag := int64(0)
+		for _, s := range steps {
+			arg := "-"
+			if s.hasArg {
+				arg = s.optarg
+			}
+			if s.flag != "" {
+				flag = s.flagVal
+			}
+			fmt.Fprintf(&want, "%d %s %d %d %d\n", s.c, arg, s.optind, s.index, flag)
+		}
+		fmt.Fprintf(&want, "end %d", optind)
+		for _, w := range permuted[1:] {
+			fmt.Fprintf(&want, " %s", w)
+		}
+		want.WriteString("\n")
+		if got := string(out); got != want.String() {
+			t.Errorf("trial %d: getopt_long(%q) on %q:\nglibc:\n%s\ngetoptRun:\n%s", trial, opts, args, got, want.String())
 		}
 	}
 }

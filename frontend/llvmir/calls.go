@@ -358,7 +358,13 @@ func (x *fn) callExpr(c *ir.InstCall, ops *apt.Ops) apt.Expr {
 		ops.Calls = map[string]int{}
 	}
 	ops.Calls[fname]++
-	return &apt.FuncCall{Name: fname, Args: x.callArgs(c.Args), Type: valueType(c.Typ)}
+	args := x.callArgs(c.Args)
+	if name == "getopt_long" && len(f.Blocks) == 0 && len(args) == 5 {
+		if t, ok := x.longOptions(c.Args[3]); ok {
+			args[3] = t
+		}
+	}
+	return &apt.FuncCall{Name: fname, Args: args, Type: valueType(c.Typ)}
 }
 
 func isIntType(t types.Type) bool {
