@@ -1957,6 +1957,9 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 		if v, ok := ev.substring(x); ok {
 			return v
 		}
+		if s, ok := ev.argvString(x); ok {
+			return Value{str: &s} // a C program's argument, as text
+		}
 		if tracked(x.Type) {
 			return ev.loadElement(x)
 		}

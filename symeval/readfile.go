@@ -133,6 +133,13 @@ func (ev *evaluator) readFile(n *apt.IO) bool {
 		words, rec, ok = runenv.ListRead(recs, int(at.Record), len(items))
 		next.Record = int64(rec)
 	}
+	if !ok && n.Stream && n.Result != nil && len(words) == 0 {
+		// scanf finds its input's end before any item: EOF, the items
+		// unchanged.
+		ev.setUnit(k, next)
+		ev.assign(n.Result, Known(symbolic.Int(-1)))
+		return true
+	}
 	if !ok {
 		return false // the end of the file: an error the program handles
 	}

@@ -50,6 +50,11 @@ func (ev *evaluator) inputSteps(items []apt.Expr) ([]inputStep, bool) {
 						return false
 					}
 				}
+			case *apt.Component:
+				// A scalar field (fscanf(f, "%d", &p.nx)).
+				if _, ok := ev.refKey(x); !ok {
+					return false
+				}
 			case *apt.ImpliedDo:
 				lo, ok1 := ev.value(x.Lo).Single()
 				hi, ok2 := ev.value(x.Hi).Single()
@@ -153,6 +158,8 @@ func itemName(e apt.Expr) (name string, scalar bool) {
 		return x.Name, true
 	case *apt.Index:
 		return x.Name, false
+	case *apt.Component:
+		return x.Field, false
 	}
 	return "", false
 }

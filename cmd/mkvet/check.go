@@ -125,8 +125,12 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 			}
 			why += ")"
 		}
-		return fail("at %s the program stops at %s on every process before its end: one of its own checks fails there %s",
-			pointText(env), r.Stopped.Pos, why)
+		at := ""
+		if pt := pointText(env); pt != "" {
+			at = "at " + pt + " "
+		}
+		return fail("%sthe program stops at %s on every process before its end: one of its own checks fails there %s",
+			at, r.Stopped.Pos, why)
 	}
 
 	known := map[string]bool{}

@@ -42,7 +42,7 @@ type progFlags struct {
 	configure string
 	// args are the program's command-line arguments (-args), as given;
 	// env its environment variables (-env NAME=VALUE).
-	args string
+	args argsFlag
 	env  multiFlag
 	// dir is the directory the program runs in, with its input files
 	// (-dir; "." the current one, "" none).
@@ -51,13 +51,28 @@ type progFlags struct {
 	stdin string
 }
 
+// argsFlag is -args: its text, and whether it was given (-args "" is a run
+// with no arguments, not arguments unknown).
+type argsFlag struct {
+	text string
+	set  bool
+}
+
+func (a *argsFlag) String() string { return a.text }
+
+func (a *argsFlag) Set(s string) error {
+	a.text, a.set = s, true
+	return nil
+}
+
 // argv splits -args into the program's arguments as a shell would (quotes,
-// backslashes); nil when -args was not given.
+// backslashes); nil when -args was not given, empty when it was given
+// empty.
 func (pf *progFlags) argv() ([]string, error) {
-	if pf.args == "" {
+	if !pf.args.set {
 		return nil, nil
 	}
-	words, err := sweep.Expand(pf.args, nil)
+	words, err := sweep.Expand(pf.args.text, nil)
 	if err != nil {
 		return nil, fmt.Errorf("-args: %v", err)
 	}
@@ -96,8 +111,8 @@ func (pf *progFlags) register(fs *flag.FlagSet, defsUsage string) {
 	fs.StringVar(&pf.form, "form", "auto", "source form: fixed, free or auto (by file extension)")
 	fs.BoolVar(&pf.cpp, "cpp", false, "run the preprocessor on every file, not only .F/.F90")
 	fs.StringVar(&pf.entry, "entry", "", "start from routine `name` (default: the main program)")
-	fs.StringVar(&pf.args, "args", "", "the program's command-line `ARGS`, as a shell splits them (a C program's argv: the strings it compares, "+
-		"the sizes it parses with atoi; a Fortran program's COMMAND_ARGUMENT_COUNT and GET_COMMAND_ARGUMENT)")
+	fs.Var(&pf.args, "args", "the program's command-line `ARGS`, as a shell splits them (a C program's argv: the strings it compares, "+
+		"the sizes it parses with atoi; a Fortran program's COMMAND_ARGUMENT_COUNT and GET_COMMAND_ARGUMENT; -args '' for a run with none)")
 	fs.Var(&pf.env, "env", "set the program's environment variable: `NAME=VALUE` (repeatable); a variable the program reads "+
 		"(GET_ENVIRONMENT_VARIABLE) that no -env sets is taken as unset, as in a normal run, and the program's own fallback is used")
 	fs.StringVar(&pf.dir, "dir", ".", "the `DIR` the program runs in, with its input files: a list-directed READ of a file there takes its values "+

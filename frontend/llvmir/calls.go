@@ -70,7 +70,7 @@ var writeFuncs = map[string]bool{"printf": true, "fprintf": true, "puts": true, 
 // fixed size): no node.
 var ignoredFuncs = map[string]bool{"malloc": true, "calloc": true, "realloc": true, "free": true,
 	"llvm.memcpy": true, "llvm.memset": true, "llvm.memmove": true, "srand": true,
-	"time": true, "gettimeofday": true, "clock": true, "fclose": true,
+	"time": true, "gettimeofday": true, "clock": true,
 	"llvm.va_start": true, "llvm.va_end": true, "assert": true, "__assert_fail": true}
 
 // allocFuncs allocate the arrays the program indexes through the pointers
@@ -262,6 +262,13 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		return nil, []apt.Node{io}
 	case readFuncs[name] > 0:
 		io := &apt.IO{NodeBase: base, Kind: apt.IORead, Unit: &apt.Star{}, Stream: true}
+		switch {
+		case strings.Contains(name, "fscanf") && len(c.Args) > 0:
+			io.Unit = x.expr(unwrapArg(c.Args[0])) // the FILE's unit (fopen)
+		case strings.Contains(name, "sscanf") && len(c.Args) > 0:
+			// Text the program holds, not standard input.
+			io.Stream, io.From = false, x.expr(unwrapArg(c.Args[0]))
+		}
 		if used {
 			n := x.names[c]
 			x.declare(n, valueType(c.Typ), nil)
@@ -293,7 +300,9 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 	case ignoredFuncs[name]:
 		return nil, nil
 	case name == "fopen" || name == "fopen64":
-		return nil, []apt.Node{x.fopen(c, base, p)}
+		return nil, x.fopen(c, base, p)
+	case name == "fclose" && len(c.Args) == 1:
+		return nil, []apt.Node{&apt.IO{NodeBase: base, Kind: apt.IOClose, Unit: x.expr(unwrapArg(c.Args[0]))}}
 	}
 	if _, ok := mathFuncs[name]; ok && !defined {
 		var ops apt.Ops
@@ -537,28 +546,60 @@ func (x *fn) initArray(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
 	return nil
 }
 
-// fopen models opening a file: a program that stops when the file is
-// missing needs it (the run provides it; an open of it is I/O), while one
-// that goes on without it reads it only when present, which a static
-// evaluation takes as absent: as Fortran's INQUIRE (FILE=, EXIST=), the
-// FILE pointer then holds 0 and the program takes its defaults
-// (NPB's optional timer.flag).
-func (x *fn) fopen(c *ir.InstCall, base apt.NodeBase, p apt.Pos) apt.Node {
+// fopen models opening a file as Fortran's units do, the FILE pointer
+// holding a unit number (OPEN NEWUNIT=): fscanf on it reads the file as a
+// stream, fclose closes it. For reading, a program that stops when the
+// file is missing needs it (the run provides it: an OPEN); one that goes
+// on without it opens it only where it is there (INQUIRE FILE= EXIST=
+// into the pointer, then the OPEN where it exists), which the evaluation
+// decides from the run's folder (-dir), or takes as absent (NPB's optional
+// timer.flag). The name is a literal, an argument of argv, or any string
+// the program holds.
+func (x *fn) fopen(c *ir.InstCall, base apt.NodeBase, p apt.Pos) []apt.Node {
 	var file apt.Expr = &apt.Const{Kind: apt.ConstChar, Text: "?"}
 	if len(c.Args) > 0 {
-		if g := rootGlobal(unwrapArg(c.Args[0])); g != nil {
-			if a, ok := g.Init.(*constant.CharArray); ok {
-				file = &apt.Const{Kind: apt.ConstChar, Text: strings.TrimRight(string(a.X), "\x00"), Type: apt.Type{Base: apt.TypeCharacter}}
+		a := unwrapArg(c.Args[0])
+		if g := rootGlobal(a); g != nil {
+			if ca, ok := g.Init.(*constant.CharArray); ok {
+				file = &apt.Const{Kind: apt.ConstChar, Text: strings.TrimRight(string(ca.X), "\x00"), Type: apt.Type{Base: apt.TypeCharacter}}
 			}
+		} else if k := x.argvIndexOf(a); k != nil {
+			file = &apt.Index{Pos: p, Name: x.argvName, Subs: []apt.Expr{k}, Type: apt.Type{Base: apt.TypeCharacter}}
+		} else if e := x.expr(a); e != nil {
+			file = e
+		}
+	}
+	mode := "r"
+	if len(c.Args) > 1 {
+		if m, ok := x.constText(unwrapArg(c.Args[1])); ok {
+			mode = m
 		}
 	}
 	n := x.names[c]
 	x.declare(n, intType, nil)
-	if x.stopsWhenNull(c) {
-		return &apt.IO{NodeBase: base, Kind: apt.IOOpen, Control: []apt.Expr{&apt.Keyword{Name: "file", Value: file}}}
+	f := x.nameExpr(n, intType)
+	word := func(w string) apt.Expr {
+		return &apt.Const{Kind: apt.ConstChar, Text: w, Type: apt.Type{Base: apt.TypeCharacter}}
 	}
-	return &apt.IO{NodeBase: base, Kind: apt.IOInquire, Control: []apt.Expr{
-		&apt.Keyword{Name: "file", Value: file}, &apt.Keyword{Name: "exist", Value: x.nameExpr(n, intType)}}}
+	open := &apt.IO{NodeBase: base, Kind: apt.IOOpen, Control: []apt.Expr{&apt.Keyword{Name: "newunit", Value: f},
+		&apt.Keyword{Name: "file", Value: file}}}
+	switch {
+	case strings.HasPrefix(mode, "w"):
+		open.Control = append(open.Control, &apt.Keyword{Name: "status", Value: word("replace")}, &apt.Keyword{Name: "action", Value: word("write")})
+		return []apt.Node{open}
+	case strings.HasPrefix(mode, "a"):
+		open.Control = append(open.Control, &apt.Keyword{Name: "status", Value: word("unknown")}, &apt.Keyword{Name: "action", Value: word("write")})
+		return []apt.Node{open}
+	}
+	open.Control = append(open.Control, &apt.Keyword{Name: "status", Value: word("old")})
+	if x.stopsWhenNull(c) {
+		return []apt.Node{open}
+	}
+	inq := &apt.IO{NodeBase: base, Kind: apt.IOInquire, Control: []apt.Expr{
+		&apt.Keyword{Name: "file", Value: file}, &apt.Keyword{Name: "exist", Value: f}}}
+	there := &apt.If{NodeBase: apt.NodeBase{Span: base.Span}, Kind: apt.IfBlock, Branches: []*apt.Branch{{NodeBase: apt.NodeBase{Span: base.Span},
+		Cond: &apt.Binary{Op: apt.OpNe, X: f, Y: intConst(0)}, Body: []apt.Node{open}}}}
+	return []apt.Node{inq, there}
 }
 
 // stopsWhenNull reports whether the program stops where the pointer v is

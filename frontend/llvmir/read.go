@@ -62,6 +62,9 @@ func liftUnguarded(name string, src []byte, files []string) (*Lifted, []apt.Diag
 	if err != nil {
 		return nil, []apt.Diagnostic{parseError(name, err)}
 	}
+	if d, bad := badBoolean(name, src, m); bad {
+		return nil, []apt.Diagnostic{d}
+	}
 	l := newLifter(m, name, files)
 	l.run()
 	// A site whose IR was written into several nodes is shared.
@@ -672,4 +675,43 @@ func scalarInit(c constant.Constant) apt.Expr {
 		return intConst(0)
 	}
 	return nil
+}
+
+// badBoolean finds an i1 constant other than 0 and 1 among the operands of
+// the module's instructions (phi [1000, %b] of type i1): the reader takes
+// it, but no LLVM writes it and the module could not be written back (the
+// instrumentation does). The message is at the function's definition.
+func badBoolean(name string, src []byte, m *ir.Module) (apt.Diagnostic, bool) {
+	for _, f := range m.Funcs {
+		for _, b := range f.Blocks {
+			insts := make([]interface{ Operands() []*value.Value }, 0, len(b.Insts)+1)
+			for _, inst := range b.Insts {
+				if o, ok := inst.(interface{ Operands() []*value.Value }); ok {
+					insts = append(insts, o)
+				}
+			}
+			if o, ok := b.Term.(interface{ Operands() []*value.Value }); ok {
+				insts = append(insts, o)
+			}
+			for _, inst := range insts {
+				for _, op := range inst.Operands() {
+					if op == nil {
+						continue
+					}
+					c, ok := (*op).(*constant.Int)
+					if !ok || c.Typ == nil || c.Typ.BitSize != 1 || c.X == nil || c.X.IsInt64() && (c.X.Int64() == 0 || c.X.Int64() == 1 || c.X.Int64() == -1) {
+						continue
+					}
+					line, col := 1, 1
+					if i := bytes.Index(src, []byte("@"+f.Name()+"(")); i >= 0 {
+						line = bytes.Count(src[:i], []byte("\n")) + 1
+						col = i - bytes.LastIndexByte(src[:i], '\n')
+					}
+					return apt.Diagnostic{Pos: apt.Pos{File: name, Line: line, Col: col}, Severity: apt.Error,
+						Msg: "a constant of type i1 that is neither 0 nor 1 (" + c.X.String() + ") in @" + f.Name() + ": not IR that LLVM writes"}, true
+				}
+			}
+		}
+	}
+	return apt.Diagnostic{}, false
 }

@@ -35,28 +35,33 @@ type cCase struct {
 	// opts, where set, are the words that give each size, a format of
 	// its value ("-n %d", "-m%d"): the sizes are options, not operands.
 	opts []string
+	// input, where set, is a file the sizes are written to (on one line,
+	// as stdin), in the folder the program runs in, which the analysis
+	// reads from (mkvet's -dir).
+	input string
 }
 
 var cCases = []cCase{
-	{"ring.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 5}}, nil, false, nil},
-	{"blockcyclic.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {101, 33}}, nil, false, nil},
-	{"pipeline.c", []string{"n", "m"}, [][]int64{{5, 3}, {17, 6}, {64, 2}}, nil, false, nil},
-	{"halo2d.c", []string{"nx", "ny", "iters"}, [][]int64{{9, 7, 2}, {16, 13, 3}, {31, 30, 2}}, nil, false, nil},
-	{"graph.c", []string{"n", "len"}, [][]int64{{5, 10}, {13, 7}, {22, 3}}, nil, false, nil},
-	{"pattern.c", []string{"n"}, [][]int64{{7}, {64}}, [][]string{{"ring"}, {"all"}, {"none"}}, false, nil},
-	{"config.c", []string{"nx", "steps", "chunk"}, [][]int64{{10, 3, 5}, {37, 2, 64}, {101, 5, 1}}, nil, false, nil},
-	{"shortcircuit.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false, nil},
-	{"aliasing.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false, nil},
-	{"cartsub.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false, nil},
-	{"ctypes.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {16, 33}}, nil, false, nil},
-	{"scanin.c", []string{"n", "m", "steps"}, [][]int64{{10, 7, 2}, {37, 5, 3}}, nil, true, nil},
-	{"argwalk.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}}, false, nil},
-	{"options.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}, {"-twice"}, {"-gather", "-twice"}}, false, nil},
-	{"xalloc.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, nil, false, nil},
+	{"ring.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 5}}, nil, false, nil, ""},
+	{"blockcyclic.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {101, 33}}, nil, false, nil, ""},
+	{"pipeline.c", []string{"n", "m"}, [][]int64{{5, 3}, {17, 6}, {64, 2}}, nil, false, nil, ""},
+	{"halo2d.c", []string{"nx", "ny", "iters"}, [][]int64{{9, 7, 2}, {16, 13, 3}, {31, 30, 2}}, nil, false, nil, ""},
+	{"graph.c", []string{"n", "len"}, [][]int64{{5, 10}, {13, 7}, {22, 3}}, nil, false, nil, ""},
+	{"pattern.c", []string{"n"}, [][]int64{{7}, {64}}, [][]string{{"ring"}, {"all"}, {"none"}}, false, nil, ""},
+	{"config.c", []string{"nx", "steps", "chunk"}, [][]int64{{10, 3, 5}, {37, 2, 64}, {101, 5, 1}}, nil, false, nil, ""},
+	{"shortcircuit.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false, nil, ""},
+	{"aliasing.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false, nil, ""},
+	{"cartsub.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false, nil, ""},
+	{"ctypes.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {16, 33}}, nil, false, nil, ""},
+	{"scanin.c", []string{"n", "m", "steps"}, [][]int64{{10, 7, 2}, {37, 5, 3}}, nil, true, nil, ""},
+	{"argwalk.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}}, false, nil, ""},
+	{"options.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}, {"-twice"}, {"-gather", "-twice"}}, false, nil, ""},
+	{"xalloc.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, nil, false, nil, ""},
 	{"longopts.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}}, [][]string{{}, {"--verb"}}, false,
-		[]string{"--size %d", "--steps=%d"}},
+		[]string{"--size %d", "--steps=%d"}, ""},
+	{"cfile.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}}, [][]string{{}, {"sizes.txt"}}, false, nil, "sizes.txt"},
 	{"getopts.c", []string{"n", "m", "iters"}, [][]int64{{9, 7, 2}, {30, 17, 3}}, [][]string{{}, {"-v"}, {"2", "-v"}, {"-v", "1"}}, false,
-		[]string{"-n %d", "-m%d", "-i %d"}},
+		[]string{"-n %d", "-m%d", "-i %d"}, ""},
 }
 
 // TestCCountsMatchStaticE2E compiles each C test program through the
@@ -100,12 +105,14 @@ func TestCCountsMatchStaticE2E(t *testing.T) {
 						argv := slices.Clone(words)
 						var stdin strings.Builder
 						for i, name := range tc.args {
-							if tc.modes == nil && !tc.stdin {
+							if tc.modes == nil && !tc.stdin && tc.input == "" {
 								values[name] = size[i]
 							}
-							if tc.opts != nil {
+							switch {
+							case tc.input != "":
+							case tc.opts != nil:
 								argv = append(argv, strings.Fields(fmt.Sprintf(tc.opts[i], size[i]))...)
-							} else {
+							default:
 								argv = append(argv, strconv.FormatInt(size[i], 10))
 							}
 							fmt.Fprintf(&stdin, "%d ", size[i])
@@ -113,6 +120,12 @@ func TestCCountsMatchStaticE2E(t *testing.T) {
 						opt := cost.Options{}
 						if tc.modes != nil {
 							opt.Args = argv
+						}
+						if tc.input != "" {
+							if err := os.WriteFile(filepath.Join(dir, tc.input), []byte(stdin.String()+"\n"), 0o644); err != nil {
+								t.Fatal(err)
+							}
+							opt.Dir = dir
 						}
 						if tc.stdin {
 							argv = nil

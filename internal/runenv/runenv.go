@@ -289,11 +289,11 @@ func ListRead(recs []string, from, want int) (vals []Datum, next int, ok bool) {
 // StreamRead reads want blank-separated words from records recs (from 1)
 // as C's scanf does: from word word of record rec on, across records, the
 // position left after the last word read where the next read goes on. ok
-// is false when the text ends first.
+// is false when the text ends first (vals then holds what was read).
 func StreamRead(recs []string, rec, word, want int) (vals []Datum, nextRec, nextWord int, ok bool) {
 	for len(vals) < want {
 		if rec < 1 || rec > len(recs) {
-			return nil, rec, word, false
+			return vals, rec, word, false // the input ends: what was read
 		}
 		words := strings.Fields(recs[rec-1])
 		for word < len(words) && len(vals) < want {
