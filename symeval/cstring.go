@@ -44,7 +44,8 @@ func (ev *evaluator) cString(e apt.Expr) (string, bool) {
 }
 
 // stringCall evaluates a call of the C string library whose strings are
-// known: strlen, strcmp, strncmp, strstr, strchr, strdup, atoi and atol.
+// known: strlen, strcmp, strncmp, strstr, strchr, strdup, atoi and atol,
+// and getenv of a variable the evaluation knows the environment of.
 func (ev *evaluator) stringCall(f *apt.FuncCall) (Value, bool) {
 	str := func(i int) (string, bool) {
 		if i >= len(f.Args) {
@@ -101,6 +102,17 @@ func (ev *evaluator) stringCall(f *apt.FuncCall) (Value, bool) {
 	case "strdup":
 		if s, ok := str(0); ok {
 			return Value{str: &s}, true
+		}
+	case "getenv":
+		// The run's environment (Options.Env, mkvet's -env): a variable
+		// it does not set is unset, NULL, and the program takes its own
+		// fallback, as GET_ENVIRONMENT_VARIABLE's status says (environ.go).
+		if name, ok := str(0); ok {
+			if v, set := ev.environ[name]; set {
+				return Value{str: &v}, true
+			}
+			ev.addInput(InputFile{Pos: f.Pos, Name: name, How: "getenv", Environment: true})
+			return Known(symbolic.Int(0)), true
 		}
 	case "atoi", "atol", "atoll":
 		if s, ok := str(0); ok {

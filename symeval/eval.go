@@ -1995,8 +1995,9 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 }
 
 // nullTest evaluates a C program's test of a pointer against NULL (p != 0,
-// p == 0, !p) where the pointer holds an allocation the program made
-// (malloc's elements, whose bounds the state keeps): not NULL, as an
+// p == 0, !p) where the pointer holds text the evaluation knows, or an
+// allocation the program made (malloc's elements, whose bounds the state
+// keeps): not NULL, as an
 // allocation that succeeds gives (the program's own check of it, an
 // error exit, is taken as passing like any other).
 func (ev *evaluator) nullTest(b *apt.Binary) (Value, bool) {
@@ -2011,6 +2012,10 @@ func (ev *evaluator) nullTest(b *apt.Binary) (Value, bool) {
 	c, isConst := y.(*apt.Const)
 	if !ok || !isConst || c.Kind != apt.ConstInt || c.Text != "0" {
 		return Value{}, false
+	}
+	if v := ev.load(nm.Name); v.str != nil {
+		// Text the program holds (a string getenv or strdup gave).
+		return Known(symbolic.Int(boolInt(b.Op == apt.OpNe))), true
 	}
 	d := ev.prog.Resolve(ev.frame().routine, nm.Name)
 	if d == nil || !d.IsArray() {

@@ -56,7 +56,7 @@ func pureCall(c *ir.InstCall) bool {
 // inputFuncs return a value the program reads at run time (from its
 // arguments, the environment or a stream): a named input parameter.
 var inputFuncs = map[string]bool{"atoi": true, "atol": true, "atoll": true, "atof": true, "strtol": true,
-	"strtoul": true, "strtoll": true, "strtoull": true, "strtod": true, "strtof": true, "getenv": true}
+	"strtoul": true, "strtoll": true, "strtoull": true, "strtod": true, "strtof": true}
 
 // readFuncs read into the variables whose addresses they are given.
 var readFuncs = map[string]int{"scanf": 1, "fscanf": 2, "sscanf": 2, "__isoc99_scanf": 1,
@@ -255,7 +255,7 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 			Items: []apt.Expr{x.nameExpr(n, x.vars[n].Type)}, Reads: []string{n}}
 		if len(c.Args) > 0 {
 			io.Arg = x.argvIndexOf(c.Args[0])
-			if io.Arg == nil && name != "getenv" && x.argvKindOf(c.Args[0]) == 0 {
+			if io.Arg == nil && x.argvKindOf(c.Args[0]) == 0 {
 				io.From = x.expr(c.Args[0])
 			}
 		}
@@ -373,7 +373,7 @@ func (x *fn) callExpr(c *ir.InstCall, ops *apt.Ops) apt.Expr {
 			args[3] = t
 		}
 	}
-	return &apt.FuncCall{Name: fname, Args: args, Type: valueType(c.Typ)}
+	return &apt.FuncCall{Pos: x.at, Name: fname, Args: args, Type: valueType(c.Typ)}
 }
 
 func isIntType(t types.Type) bool {

@@ -39,29 +39,34 @@ type cCase struct {
 	// as stdin), in the folder the program runs in, which the analysis
 	// reads from (mkvet's -dir).
 	input string
+	// env, where set, names the environment variable each size is given
+	// in (mkvet's -env); a variable it leaves out is unset.
+	env []string
 }
 
 var cCases = []cCase{
-	{"ring.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 5}}, nil, false, nil, ""},
-	{"blockcyclic.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {101, 33}}, nil, false, nil, ""},
-	{"pipeline.c", []string{"n", "m"}, [][]int64{{5, 3}, {17, 6}, {64, 2}}, nil, false, nil, ""},
-	{"halo2d.c", []string{"nx", "ny", "iters"}, [][]int64{{9, 7, 2}, {16, 13, 3}, {31, 30, 2}}, nil, false, nil, ""},
-	{"graph.c", []string{"n", "len"}, [][]int64{{5, 10}, {13, 7}, {22, 3}}, nil, false, nil, ""},
-	{"pattern.c", []string{"n"}, [][]int64{{7}, {64}}, [][]string{{"ring"}, {"all"}, {"none"}}, false, nil, ""},
-	{"config.c", []string{"nx", "steps", "chunk"}, [][]int64{{10, 3, 5}, {37, 2, 64}, {101, 5, 1}}, nil, false, nil, ""},
-	{"shortcircuit.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false, nil, ""},
-	{"aliasing.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false, nil, ""},
-	{"cartsub.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false, nil, ""},
-	{"ctypes.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {16, 33}}, nil, false, nil, ""},
-	{"scanin.c", []string{"n", "m", "steps"}, [][]int64{{10, 7, 2}, {37, 5, 3}}, nil, true, nil, ""},
-	{"argwalk.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}}, false, nil, ""},
-	{"options.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}, {"-twice"}, {"-gather", "-twice"}}, false, nil, ""},
-	{"xalloc.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, nil, false, nil, ""},
+	{"ring.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 5}}, nil, false, nil, "", nil},
+	{"blockcyclic.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {101, 33}}, nil, false, nil, "", nil},
+	{"pipeline.c", []string{"n", "m"}, [][]int64{{5, 3}, {17, 6}, {64, 2}}, nil, false, nil, "", nil},
+	{"halo2d.c", []string{"nx", "ny", "iters"}, [][]int64{{9, 7, 2}, {16, 13, 3}, {31, 30, 2}}, nil, false, nil, "", nil},
+	{"graph.c", []string{"n", "len"}, [][]int64{{5, 10}, {13, 7}, {22, 3}}, nil, false, nil, "", nil},
+	{"pattern.c", []string{"n"}, [][]int64{{7}, {64}}, [][]string{{"ring"}, {"all"}, {"none"}}, false, nil, "", nil},
+	{"config.c", []string{"nx", "steps", "chunk"}, [][]int64{{10, 3, 5}, {37, 2, 64}, {101, 5, 1}}, nil, false, nil, "", nil},
+	{"shortcircuit.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false, nil, "", nil},
+	{"aliasing.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false, nil, "", nil},
+	{"cartsub.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false, nil, "", nil},
+	{"ctypes.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {16, 33}}, nil, false, nil, "", nil},
+	{"scanin.c", []string{"n", "m", "steps"}, [][]int64{{10, 7, 2}, {37, 5, 3}}, nil, true, nil, "", nil},
+	{"argwalk.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}}, false, nil, "", nil},
+	{"options.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}, {"-twice"}, {"-gather", "-twice"}}, false, nil, "", nil},
+	{"xalloc.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, nil, false, nil, "", nil},
 	{"longopts.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}}, [][]string{{}, {"--verb"}}, false,
-		[]string{"--size %d", "--steps=%d"}, ""},
-	{"cfile.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}}, [][]string{{}, {"sizes.txt"}}, false, nil, "sizes.txt"},
+		[]string{"--size %d", "--steps=%d"}, "", nil},
+	{"cfile.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}}, [][]string{{}, {"sizes.txt"}}, false, nil, "sizes.txt", nil},
+	{"cenv.c", []string{"nsteps", "n"}, [][]int64{{3, 10}, {2, 37}}, [][]string{{}}, false, nil, "", []string{"NSTEPS", "CENV_N"}},
+	{"cenv.c", []string{"nsteps", "n"}, [][]int64{{4, 0}}, [][]string{{}}, false, nil, "", []string{"NSTEPS", ""}},
 	{"getopts.c", []string{"n", "m", "iters"}, [][]int64{{9, 7, 2}, {30, 17, 3}}, [][]string{{}, {"-v"}, {"2", "-v"}, {"-v", "1"}}, false,
-		[]string{"-n %d", "-m%d", "-i %d"}, ""},
+		[]string{"-n %d", "-m%d", "-i %d"}, "", nil},
 }
 
 // TestCCountsMatchStaticE2E compiles each C test program through the
@@ -104,11 +109,16 @@ func TestCCountsMatchStaticE2E(t *testing.T) {
 						values := map[string]int64{cost.Size: int64(p)}
 						argv := slices.Clone(words)
 						var stdin strings.Builder
+						var env []string
 						for i, name := range tc.args {
-							if tc.modes == nil && !tc.stdin && tc.input == "" {
+							if tc.modes == nil && !tc.stdin && tc.input == "" && tc.env == nil {
 								values[name] = size[i]
 							}
 							switch {
+							case tc.env != nil:
+								if tc.env[i] != "" {
+									env = append(env, fmt.Sprintf("%s=%d", tc.env[i], size[i]))
+								}
 							case tc.input != "":
 							case tc.opts != nil:
 								argv = append(argv, strings.Fields(fmt.Sprintf(tc.opts[i], size[i]))...)
@@ -120,6 +130,13 @@ func TestCCountsMatchStaticE2E(t *testing.T) {
 						opt := cost.Options{}
 						if tc.modes != nil {
 							opt.Args = argv
+						}
+						if env != nil {
+							opt.Env = map[string]string{}
+							for _, kv := range env {
+								k, v, _ := strings.Cut(kv, "=")
+								opt.Env[k] = v
+							}
 						}
 						if tc.input != "" {
 							if err := os.WriteFile(filepath.Join(dir, tc.input), []byte(stdin.String()+"\n"), 0o644); err != nil {
@@ -145,7 +162,7 @@ func TestCCountsMatchStaticE2E(t *testing.T) {
 						if tc.stdin {
 							in = stdin.String()
 						}
-						recs, _ := runIn(t, exe, p, argv, filepath.Join(dir, fmt.Sprintf("run-%d-%d-%d", mi, si, p)), in)
+						recs, _ := runIn(t, exe, p, argv, filepath.Join(dir, fmt.Sprintf("run-%d-%d-%d", mi, si, p)), in, env)
 						compared += compare(t, tc.file, rep, res, values, recs)
 					}
 				}

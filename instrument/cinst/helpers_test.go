@@ -44,11 +44,12 @@ func build(t *testing.T, clang string, res *instrument.Result, exe string) {
 // the records and the program's output.
 func run(t *testing.T, exe string, p int, args []string, out string) ([]instrument.Record, string) {
 	t.Helper()
-	return runIn(t, exe, p, args, out, "")
+	return runIn(t, exe, p, args, out, "", nil)
 }
 
-// runIn is run with stdin as the program's standard input.
-func runIn(t *testing.T, exe string, p int, args []string, out, stdin string) ([]instrument.Record, string) {
+// runIn is run with stdin as the program's standard input and env
+// (NAME=VALUE) added to its environment.
+func runIn(t *testing.T, exe string, p int, args []string, out, stdin string, env []string) ([]instrument.Record, string) {
 	t.Helper()
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
@@ -56,7 +57,7 @@ func runIn(t *testing.T, exe string, p int, args []string, out, stdin string) ([
 	launch := strings.Fields(strings.NewReplacer("{P}", strconv.Itoa(p), "{exe}", exe).Replace(e2e.MPILauncher))
 	cmd := exec.Command(launch[0], append(launch[1:], args...)...)
 	cmd.Dir = filepath.Dir(exe)
-	cmd.Env = append(append(os.Environ(), e2e.MPIEnv()...), "MKVET_OUT="+out, "MKVET_RUN=oracle")
+	cmd.Env = append(append(append(os.Environ(), e2e.MPIEnv()...), "MKVET_OUT="+out, "MKVET_RUN=oracle"), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	b, runErr := cmd.CombinedOutput()
 	recs, err := instrument.ReadRun(out, p)
