@@ -37,21 +37,16 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 	if c.Recv != nil {
 		o.Recvs = ev.transfers(c.Recv, p2p, pos, c.Comm, c.Op == apt.MPIAllgatherv)
 	}
-	if vSide, other := c.RootedBlock(); vSide != nil {
-		// A gatherv's receive, a scatterv's send: a count per process,
-		// the root's alone. The block of the calling process there is
-		// what its own other side gives, as MPI's matching rule requires
-		// (recvcounts(i) at the root carries what process i sends).
-		blocks := o.Recvs
-		if other == c.Send {
-			blocks = o.Sends
-		}
-		own := slices.Clone(blocks)
-		if vSide == c.Recv {
-			o.Recvs = own
-		} else {
-			o.Sends = own
-		}
+	// A gatherv's receive, a scatterv's send: a count per process, the
+	// root's alone. The block of the calling process there is what its
+	// own other side gives, as MPI's matching rule requires (recvcounts(i)
+	// at the root carries what process i sends).
+	switch vSide, _ := c.RootedBlock(); {
+	case vSide == nil:
+	case vSide == c.Recv:
+		o.Recvs = slices.Clone(o.Sends)
+	default:
+		o.Sends = slices.Clone(o.Recvs)
 	}
 	// An allreduce of a value every process knows: its reduction
 	// (reduce.go), taken before the receive makes the buffer unknown.

@@ -1399,10 +1399,7 @@ func (ev *evaluator) initComponents(key, typ string, depth int) {
 			ev.initComponents(key+"%"+f.Name, f.Type.Derived, depth+1)
 			continue
 		}
-		if len(f.Init) != 1 {
-			continue
-		}
-		if v := ev.value(f.Init[0]); v.IsKnown() {
+		if v, ok := ev.fieldDefault(f); ok {
 			ev.env.set(key+"%"+f.Name, v)
 		}
 	}
@@ -1421,7 +1418,16 @@ func (ev *evaluator) componentDefault(x *apt.Component) (Value, bool) {
 		return Value{}, false
 	}
 	f := dt.Field(x.Field)
-	if f == nil || len(f.Init) != 1 || f.IsArray() || f.Pointer || f.Allocatable {
+	if f == nil {
+		return Value{}, false
+	}
+	return ev.fieldDefault(f)
+}
+
+// fieldDefault is the value a scalar component's default initialisation
+// gives, where it has one the evaluation knows.
+func (ev *evaluator) fieldDefault(f *apt.Var) (Value, bool) {
+	if len(f.Init) != 1 || f.IsArray() || f.Pointer || f.Allocatable {
 		return Value{}, false
 	}
 	v := ev.value(f.Init[0])
@@ -1997,9 +2003,8 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 // nullTest evaluates a C program's test of a pointer against NULL (p != 0,
 // p == 0, !p) where the pointer holds text the evaluation knows, or an
 // allocation the program made (malloc's elements, whose bounds the state
-// keeps): not NULL, as an
-// allocation that succeeds gives (the program's own check of it, an
-// error exit, is taken as passing like any other).
+// keeps): not NULL, as an allocation that succeeds gives (the program's
+// own check of it, an error exit, is taken as passing like any other).
 func (ev *evaluator) nullTest(b *apt.Binary) (Value, bool) {
 	if b.Op != apt.OpNe && b.Op != apt.OpEq || ev.prog.Notation() == apt.Fortran {
 		return Value{}, false
@@ -2013,16 +2018,17 @@ func (ev *evaluator) nullTest(b *apt.Binary) (Value, bool) {
 	if !ok || !isConst || c.Kind != apt.ConstInt || c.Text != "0" {
 		return Value{}, false
 	}
-	if v := ev.load(nm.Name); v.str != nil {
-		// Text the program holds (a string getenv or strdup gave).
-		return Known(symbolic.Int(boolInt(b.Op == apt.OpNe))), true
-	}
-	d := ev.prog.Resolve(ev.frame().routine, nm.Name)
-	if d == nil || !d.IsArray() {
-		return Value{}, false
-	}
-	if _, allocated := ev.env.lookup(shapeKey(ev.key(nm.Name))); !allocated {
-		return Value{}, false
+	// Text the program holds (a string getenv or strdup gave), or an
+	// array it allocated.
+	text := ev.load(nm.Name).str != nil
+	if !text {
+		d := ev.prog.Resolve(ev.frame().routine, nm.Name)
+		if d == nil || !d.IsArray() {
+			return Value{}, false
+		}
+		if _, allocated := ev.env.lookup(shapeKey(ev.key(nm.Name))); !allocated {
+			return Value{}, false
+		}
 	}
 	return Known(symbolic.Int(boolInt(b.Op == apt.OpNe))), true
 }

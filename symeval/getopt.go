@@ -1,7 +1,6 @@
 package symeval
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -34,50 +33,20 @@ type getoptStep struct {
 	index   int64
 }
 
-// longOpt is an entry of getopt_long's table: struct option.
-type longOpt struct {
-	name string
-	has  int64 // no_argument, required_argument, optional_argument
-	flag string
-	val  int64
-}
-
-// parseLongOpts reads the table as the C frontend writes it (a line per
-// option, its fields separated by tabs).
-func parseLongOpts(text string) ([]longOpt, bool) {
-	var out []longOpt
-	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
-		if line == "" {
-			continue
-		}
-		f := strings.Split(line, "\t")
-		if len(f) != 4 {
-			return nil, false
-		}
-		has, err1 := strconv.ParseInt(f[1], 10, 64)
-		val, err2 := strconv.ParseInt(f[3], 10, 64)
-		if err1 != nil || err2 != nil {
-			return nil, false
-		}
-		out = append(out, longOpt{name: f[0], has: has, flag: f[2], val: val})
-	}
-	return out, true
-}
-
 // findLong is the entry a --name selects: its exact name, else the one
 // option it abbreviates (several that agree in everything are one); -1
 // where none or several do.
-func findLong(longs []longOpt, name string) int {
+func findLong(longs []apt.LongOption, name string) int {
 	k := -1
 	for i, o := range longs {
-		if o.name == name {
+		if o.Name == name {
 			return i
 		}
-		if strings.HasPrefix(o.name, name) {
+		if strings.HasPrefix(o.Name, name) {
 			switch {
 			case k < 0:
 				k = i
-			case longs[k].has != o.has || longs[k].flag != o.flag || longs[k].val != o.val:
+			case longs[k].HasArg != o.HasArg || longs[k].Flag != o.Flag || longs[k].Val != o.Val:
 				return -2 // ambiguous
 			}
 		}
@@ -88,7 +57,7 @@ func findLong(longs []longOpt, name string) int {
 // getoptRun is the whole option scan of argv (argv[0] the program) under
 // optstring: the calls' results in order, then argv as glibc leaves it
 // (options first, operands after) and optind when it returns -1.
-func getoptRun(argv []string, optstring string, longs []longOpt) (steps []getoptStep, permuted []string, optind int64) {
+func getoptRun(argv []string, optstring string, longs []apt.LongOption) (steps []getoptStep, permuted []string, optind int64) {
 	mode := byte(0)
 	if optstring != "" && (optstring[0] == '+' || optstring[0] == '-') {
 		mode, optstring = optstring[0], optstring[1:]
@@ -113,18 +82,18 @@ func getoptRun(argv []string, optstring string, longs []longOpt) (steps []getopt
 				continue
 			}
 			o := longs[k]
-			st := getoptStep{c: o.val, index: int64(k)}
+			st := getoptStep{c: o.Val, index: int64(k)}
 			switch {
-			case o.has == 0 && eq:
+			case o.HasArg == 0 && eq:
 				steps = append(steps, getoptStep{c: '?', optind: int64(i), index: -1})
 				continue
-			case o.has != 0 && eq:
+			case o.HasArg != 0 && eq:
 				st.optarg, st.hasArg = arg, true
-			case o.has == 1 && i < len(argv):
+			case o.HasArg == 1 && i < len(argv):
 				st.optarg, st.hasArg = argv[i], true
 				opts = append(opts, argv[i])
 				i++
-			case o.has == 1:
+			case o.HasArg == 1:
 				c := int64('?')
 				if colon {
 					c = ':'
@@ -132,8 +101,8 @@ func getoptRun(argv []string, optstring string, longs []longOpt) (steps []getopt
 				steps = append(steps, getoptStep{c: c, optind: int64(i), index: -1})
 				continue
 			}
-			if o.flag != "" {
-				st.c, st.flag, st.flagVal = 0, o.flag, o.val
+			if o.Flag != "" {
+				st.c, st.flag, st.flagVal = 0, o.Flag, o.Val
 			}
 			st.optind = int64(i)
 			steps = append(steps, st)
@@ -206,7 +175,7 @@ func getoptRun(argv []string, optstring string, longs []longOpt) (steps []getopt
 // main arguments where they and the option string are known, and reports
 // whether it did.
 func (ev *evaluator) getopt(f *apt.FuncCall) (Value, bool) {
-	var longs []longOpt
+	var longs []apt.LongOption
 	switch {
 	case f.Name == "getopt" && len(f.Args) == 3:
 	case f.Name == "getopt_long" && len(f.Args) == 5:
@@ -214,11 +183,8 @@ func (ev *evaluator) getopt(f *apt.FuncCall) (Value, bool) {
 		if !ok || t.Kind != apt.ConstChar {
 			return Value{}, false // a table the frontend could not read
 		}
-		if longs, ok = parseLongOpts(t.Text); !ok {
+		if longs, ok = apt.ParseLongOptions(t.Text); !ok {
 			return Value{}, false
-		}
-		if longs == nil {
-			longs = []longOpt{}
 		}
 	default:
 		return Value{}, false

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/internal/e2e"
 )
 
@@ -49,7 +50,7 @@ func TestGetoptAgainstGlibcE2E(t *testing.T) {
 // (and, with a table, the option's index and the flag), runs it on 400
 // random command lines of words under random option strings, and compares
 // each with what getoptRun gives.
-func compareGetopt(t *testing.T, driver string, table []longOpt, rng *rand.Rand, optstrings, words []string) {
+func compareGetopt(t *testing.T, driver string, table []apt.LongOption, rng *rand.Rand, optstrings, words []string) {
 	cc := e2e.Require(t, "clang-14")[0]
 	dir := t.TempDir()
 	src := filepath.Join(dir, "g.c")
@@ -134,8 +135,11 @@ int main(int argc, char **argv) {
 // several that agree), arguments after '=' or in the next word, optional
 // arguments, flags set through the table, unknown options.
 func TestGetoptLongAgainstGlibcE2E(t *testing.T) {
-	table := []longOpt{{"size", 1, "", 'n'}, {"steps", 1, "", 's'}, {"step", 1, "", 't'}, {"verbose", 0, "flag", 1},
-		{"opt", 2, "", 'o'}, {"quiet", 0, "flag", 2}, {"quit", 0, "flag", 2}}
+	opt := func(name string, has int64, flag string, val int64) apt.LongOption {
+		return apt.LongOption{Name: name, HasArg: has, Flag: flag, Val: val}
+	}
+	table := []apt.LongOption{opt("size", 1, "", 'n'), opt("steps", 1, "", 's'), opt("step", 1, "", 't'), opt("verbose", 0, "flag", 1),
+		opt("opt", 2, "", 'o'), opt("quiet", 0, "flag", 2), opt("quit", 0, "flag", 2)}
 	compareGetopt(t, getoptLongDriver, table, rand.New(rand.NewPCG(3, 5)), []string{"n:s:v", "+n:", ":n:s:", "vo::"},
 		[]string{"--size", "--size=9", "--si", "--s", "--ste", "--step", "--steps=4", "--st", "--verbose", "--verbose=1",
 			"--opt", "--opt=x", "--qui", "--q", "--nope", "-n", "5", "-v", "--", "file", "-", "--o"})

@@ -38,7 +38,7 @@ func (ev *evaluator) commonSpan(m *apt.Msg) []*apt.Name {
 	if !ok || sz <= 0 {
 		return nil
 	}
-	own, ok := scalarBytes(d)
+	own, ok := ev.numericBytes(d)
 	if !ok {
 		return nil
 	}
@@ -62,7 +62,7 @@ func (ev *evaluator) commonSpan(m *apt.Msg) []*apt.Name {
 		if md == nil || md.IsArray() {
 			break // (an array member ends what is followed)
 		}
-		b, ok := scalarBytes(md)
+		b, ok := ev.numericBytes(md)
 		if !ok {
 			break
 		}
@@ -72,24 +72,11 @@ func (ev *evaluator) commonSpan(m *apt.Msg) []*apt.Name {
 	return out
 }
 
-// scalarBytes is the storage of a numeric or logical scalar variable.
-func scalarBytes(d *apt.Var) (int64, bool) {
-	switch d.Type.Base {
-	case apt.TypeInteger, apt.TypeReal, apt.TypeLogical:
-	case apt.TypeComplex:
-		return 2 * int64(typeKind(d)), typeKind(d) > 0
-	default:
+// numericBytes is the storage of a numeric or logical variable's element
+// (a character member ends what a numeric message is followed through).
+func (ev *evaluator) numericBytes(d *apt.Var) (int64, bool) {
+	if d.Type.Base == apt.TypeCharacter {
 		return 0, false
 	}
-	k := typeKind(d)
-	return int64(k), k > 0
-}
-
-// typeKind is a variable's kind in bytes, the default 4 (8 for DOUBLE
-// PRECISION, which the frontend records as real(8)).
-func typeKind(d *apt.Var) int {
-	if d.Type.Kind > 0 {
-		return d.Type.Kind
-	}
-	return 4
+	return ev.elemBytes(d.Type)
 }

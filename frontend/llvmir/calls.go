@@ -559,10 +559,8 @@ func (x *fn) fopen(c *ir.InstCall, base apt.NodeBase, p apt.Pos) []apt.Node {
 	var file apt.Expr = &apt.Const{Kind: apt.ConstChar, Text: "?"}
 	if len(c.Args) > 0 {
 		a := unwrapArg(c.Args[0])
-		if g := rootGlobal(a); g != nil {
-			if ca, ok := g.Init.(*constant.CharArray); ok {
-				file = &apt.Const{Kind: apt.ConstChar, Text: strings.TrimRight(string(ca.X), "\x00"), Type: apt.Type{Base: apt.TypeCharacter}}
-			}
+		if text, ok := x.constText(a); ok {
+			file = &apt.Const{Kind: apt.ConstChar, Text: text, Type: apt.Type{Base: apt.TypeCharacter}}
 		} else if k := x.argvIndexOf(a); k != nil {
 			file = &apt.Index{Pos: p, Name: x.argvName, Subs: []apt.Expr{k}, Type: apt.Type{Base: apt.TypeCharacter}}
 		} else if e := x.expr(a); e != nil {

@@ -658,3 +658,12 @@ func pointee(v value.Value) types.Type {
 	}
 	return nil
 }
+
+// constText is the text of a constant pointer to a string literal.
+func (x *fn) constText(v value.Value) (string, bool) {
+	e, ok := x.expr(v).(*apt.Const)
+	if !ok || e.Kind != apt.ConstChar {
+		return "", false
+	}
+	return e.Text, true
+}

@@ -1,7 +1,6 @@
 package llvmir
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/llir/llvm/ir"
@@ -13,14 +12,10 @@ import (
 
 // getopt_long's option table (struct option {name, has_arg, flag, val}[],
 // ended by a zero entry) is a constant the program declares. The lifter
-// passes it to the evaluation as text, one option per line of tab-separated
-// fields: the name, has_arg (0, 1, 2), the variable flag points to ("" for
-// NULL) and val; the evaluation runs getopt_long on it (symeval/getopt.go).
-// A table it cannot read (built at run time) stays the program's address,
-// and getopt_long's result is unknown.
-
-// LongOptionsSep separates the fields of an option in the table's text.
-const LongOptionsSep = "\t"
+// passes it to the evaluation as text (apt.FormatLongOptions), which runs
+// getopt_long on it (symeval/getopt.go). A table it cannot read (built at
+// run time) stays the program's address, and getopt_long's result is
+// unknown.
 
 // longOptions returns the table an argument of getopt_long points to as
 // text, false where it is not a constant table.
@@ -33,7 +28,7 @@ func (x *fn) longOptions(v value.Value) (apt.Expr, bool) {
 	if !ok {
 		return nil, false
 	}
-	var b strings.Builder
+	var opts []apt.LongOption
 	for _, e := range arr.Elems {
 		s, ok := e.(*constant.Struct)
 		if !ok || len(s.Fields) != 4 {
@@ -66,19 +61,9 @@ func (x *fn) longOptions(v value.Value) (apt.Expr, bool) {
 		default:
 			return nil, false
 		}
-		b.WriteString(strings.Join([]string{name, has.X.String(), flag, strconv.FormatInt(val.X.Int64(), 10)}, LongOptionsSep))
-		b.WriteByte('\n')
+		opts = append(opts, apt.LongOption{Name: name, HasArg: has.X.Int64(), Flag: flag, Val: val.X.Int64()})
 	}
-	return &apt.Const{Pos: x.at, Kind: apt.ConstChar, Text: b.String(), Type: apt.Type{Base: apt.TypeCharacter, Kind: 1}}, true
-}
-
-// constText is the text of a constant pointer to a string literal.
-func (x *fn) constText(v value.Value) (string, bool) {
-	e, ok := x.expr(v).(*apt.Const)
-	if !ok || e.Kind != apt.ConstChar {
-		return "", false
-	}
-	return e.Text, true
+	return &apt.Const{Pos: x.at, Kind: apt.ConstChar, Text: apt.FormatLongOptions(opts), Type: apt.Type{Base: apt.TypeCharacter, Kind: 1}}, true
 }
 
 // tableGlobal is the constant global a pointer to a table reaches: the

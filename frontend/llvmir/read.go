@@ -682,24 +682,24 @@ func scalarInit(c constant.Constant) apt.Expr {
 // it, but no LLVM writes it and the module could not be written back (the
 // instrumentation does). The message is at the function's definition.
 func badBoolean(name string, src []byte, m *ir.Module) (apt.Diagnostic, bool) {
+	type user interface{ Operands() []*value.Value }
 	for _, f := range m.Funcs {
 		for _, b := range f.Blocks {
-			insts := make([]interface{ Operands() []*value.Value }, 0, len(b.Insts)+1)
+			users := []any{b.Term}
 			for _, inst := range b.Insts {
-				if o, ok := inst.(interface{ Operands() []*value.Value }); ok {
-					insts = append(insts, o)
+				users = append(users, inst)
+			}
+			for _, u := range users {
+				us, ok := u.(user)
+				if !ok {
+					continue
 				}
-			}
-			if o, ok := b.Term.(interface{ Operands() []*value.Value }); ok {
-				insts = append(insts, o)
-			}
-			for _, inst := range insts {
-				for _, op := range inst.Operands() {
+				for _, op := range us.Operands() {
 					if op == nil {
 						continue
 					}
 					c, ok := (*op).(*constant.Int)
-					if !ok || c.Typ == nil || c.Typ.BitSize != 1 || c.X == nil || c.X.IsInt64() && (c.X.Int64() == 0 || c.X.Int64() == 1 || c.X.Int64() == -1) {
+					if !ok || c.Typ == nil || c.Typ.BitSize != 1 || c.X == nil || c.X.IsInt64() && c.X.Int64() >= -1 && c.X.Int64() <= 1 {
 						continue
 					}
 					line, col := 1, 1
