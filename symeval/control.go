@@ -58,7 +58,10 @@ func (ev *evaluator) cond(e apt.Expr) (counting.Formula, bool) {
 			if v, ok := ev.nullTest(x); ok {
 				return truth(v.Alts[0].E.Equal(symbolic.Int(1))), true
 			}
-			xv, yv := ev.value(x.X), ev.value(x.Y) // once: a function in them runs once
+			xv, yv, isPtr := ev.pointerOperands(x)
+			if !isPtr {
+				xv, yv = ev.value(x.X), ev.value(x.Y) // once: a function in them runs once
+			}
 			if f, ok := commRelation(xv, yv, x.Op); ok {
 				return f, true
 			}
@@ -597,6 +600,9 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	}
 	if l.Var == "" && l.Iterations == nil && l.While != nil {
 		counted, hasCounted = ev.whileCounter(l)
+		if b, isBin := l.While.(*apt.Binary); isBin && !hasCounted {
+			counted, hasCounted = ev.pointerWhileCounter(l, b)
+		}
 	}
 	tooLong := false
 	if hasCounted {

@@ -303,6 +303,10 @@ type evaluator struct {
 	probing int
 	// heap holds the heap objects by address (heap.go).
 	heap         map[int64]*heapObj
+	naddr        int64 // storages given an address (address.go)
+	scalarAddrs  map[string]int64
+	slots        map[string]bool // the address slots ever set
+	scalarAt     map[int64]string
 	heapRoutines map[*apt.Routine]bool
 	hasHeap      int // heapProgram: 0 not yet known, 1 yes, -1 no
 	// armsDecided counts the IFs collectAssigned took only the decided
@@ -1103,6 +1107,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 			ev.clobber(k)
 		}
 	}()
+	byAddr := ev.formalAddrs(r, args) // in the caller's frame
 	var o *Occ
 	if parent == nil {
 		// The entry routine.
@@ -1114,6 +1119,9 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	}
 	for formal, v := range byValue {
 		ev.assignKey(fr.id+"."+formal, v)
+	}
+	for formal, v := range byAddr {
+		ev.setAddr(fr.id+"."+formal+addrSuffix, v)
 	}
 	if parent == nil {
 		// The entry routine's arguments come from a caller the analysis
@@ -1784,9 +1792,33 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 		}
 		switch s.Kind {
 		case apt.StmtAssign:
+			var pre *Value // the value already evaluated (a call runs once)
+			if ev.cPointers() && (ev.isPointerVar(s.Target) || ev.refersToPointer(s.Target)) {
+				// A pointer assigned: it holds the address of what the
+				// value names (&a[k] an element's), not an element.
+				v := ev.addrOf(s.Value)
+				if _, heap := ev.objectOf(v); v.IsKnown() && !heap {
+					ev.assignAddr(s.Target, v)
+					if nm, isName := s.Target.(*apt.Name); isName {
+						if tracked(nm.Type) && ev.paramName(nm.Name) == "" && ev.isPointerVar(nm) {
+							ev.clobber(ev.key(nm.Name)) // other elements now
+						}
+						continue
+					}
+					ev.assign(s.Target, v)
+					continue
+				}
+				ev.dropAddr(s.Target)
+				if _, isCall := s.Value.(*apt.FuncCall); isCall {
+					pre = &v
+				}
+			}
 			if ev.untrackedArray(s.Target) {
 				// An element of the program's data: its value is not
 				// followed, only the routines the expression calls run.
+				if pre != nil {
+					continue
+				}
 				ev.evalCalls(s.Value)
 				if s.Mask != nil {
 					ev.evalCalls(s.Mask)
@@ -1800,7 +1832,12 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 			if inert {
 				ev.inert++
 			}
-			v := ev.value(s.Value)
+			var v Value
+			if pre != nil {
+				v = *pre
+			} else {
+				v = ev.value(s.Value)
+			}
 			if s.Mask != nil {
 				ev.value(s.Mask)
 			}
@@ -1904,6 +1941,10 @@ func (ev *evaluator) assign(target apt.Expr, v Value) {
 		if ev.storeSubstring(t, v) {
 			return
 		}
+		if k, ok := ev.derefScalar(t); ok {
+			ev.assignKey(k, v) // a scalar passed by reference
+			return
+		}
 		ev.storeElement(t, v)
 	}
 }
@@ -1932,11 +1973,21 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 		ev.consts[x] = v
 		return v
 	case *apt.Name:
+		if ev.cPointers() && ev.isPointerRef(x) {
+			if v, ok := ev.storedAddr(x); ok {
+				return v // a pointer's value is its address
+			}
+		}
 		if x.Array {
 			return unknownValue(x.Name, "the array "+x.Name, true)
 		}
 		return ev.load(x.Name)
 	case *apt.Component:
+		if ev.isPointerRef(x) && ev.cPointers() {
+			if v, ok := ev.storedAddr(x); ok {
+				return v
+			}
+		}
 		if k, ok := ev.objectKey(x.Base); ok {
 			// A component of a heap object, through a pointer.
 			if v, ok := ev.env.lookup(k + "%" + x.Field); ok {
@@ -1965,6 +2016,9 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 		}
 		if s, ok := ev.argvString(x); ok {
 			return Value{str: &s} // a C program's argument, as text
+		}
+		if k, ok := ev.derefScalar(x); ok {
+			return ev.env.get(k) // a scalar passed by reference
 		}
 		if tracked(x.Type) {
 			return ev.loadElement(x)
@@ -2142,7 +2196,12 @@ func (ev *evaluator) binary(b *apt.Binary) Value {
 	if v, ok := ev.concat(b); ok {
 		return v
 	}
-	x, y := ev.closedInt(ev.value(b.X), b.X.At()), ev.closedInt(ev.value(b.Y), b.Y.At())
+	var x, y Value
+	if px, py, ok := ev.pointerOperands(b); ok {
+		x, y = px, py
+	} else {
+		x, y = ev.closedInt(ev.value(b.X), b.X.At()), ev.closedInt(ev.value(b.Y), b.Y.At())
+	}
 	if v, ok := varyingOf(x, y); ok {
 		return v
 	}

@@ -66,6 +66,9 @@ func (ev *evaluator) collectAssigned(nodes []apt.Node, set map[string]bool) {
 	}
 	if ev.prog.Notation() != apt.Fortran || ev.constStore != nil {
 		ev.collectAssigned1(nodes, set)
+		if ev.cPointers() {
+			ev.assignedSlots(set) // pointers assigned hold other addresses
+		}
 		return
 	}
 	fr := ev.frame()
@@ -118,6 +121,9 @@ func (ev *evaluator) collectAssigned1(nodes []apt.Node, set map[string]bool) {
 			}
 		case *apt.Index:
 			if k, ok := ev.arrayKey(t); ok {
+				set[k] = true
+			}
+			if k, ok := ev.derefScalar(t); ok {
 				set[k] = true
 			}
 		}

@@ -732,6 +732,14 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 		if _, ok := recs[k]; ok || inner[k] || fresh[k] && !leaves {
 			continue
 		}
+		if base, isAddr := strings.CutSuffix(k, addrSuffix); isAddr {
+			// A pointer the loop moves from a known address (a buffer
+			// swapped each step): only a run follows where it points.
+			if v, ok := ev.env.lookup(k); ok && v.IsKnown() && !(fresh[base] && !leaves) {
+				arrays = true
+			}
+			continue
+		}
 		d, name := ev.keyDecl(r, k)
 		if d != nil &&
 			(d.Type.Base == apt.TypeInteger || d.Type.Base == apt.TypeLogical ||
@@ -1104,6 +1112,9 @@ func (ev *evaluator) runWhile(l *apt.Loop, o *Occ) bool {
 	}
 	// A run over its budget for every rank at once is no cheaper rank by
 	// rank: the ranks would spend P times what it did and fail the same.
+	if debugRuns {
+		fmt.Fprintf(os.Stderr, "runWhile %s: over budget %v\n", l.Span.Start(), ev.overBudget)
+	}
 	if !ev.overBudget && ev.byRank([]apt.Expr{l.While}, l.Body, l.Span.Start(), o, func() bool { return ev.runWhileOnce(l, o) }) {
 		return true
 	}
@@ -1146,6 +1157,9 @@ const maxRankSplit = 16
 func (ev *evaluator) byRank(header []apt.Expr, body []apt.Node, pos apt.Pos, o *Occ, run func() bool) bool {
 	np, ok := ev.values[Size]
 	if _, fixed := ev.values[Rank]; !ok || fixed || np < 1 || np > maxRankSplit || ev.byRankDepth > 0 {
+		if debugRuns {
+			fmt.Fprintf(os.Stderr, "byRank %s refused: P=%d depth=%d\n", pos, np, ev.byRankDepth)
+		}
 		return false
 	}
 	ev.byRankDepth++
@@ -1160,6 +1174,9 @@ func (ev *evaluator) byRank(header []apt.Expr, body []apt.Node, pos apt.Pos, o *
 	for r := int64(0); r < np; r++ {
 		ev.enterRank(baseEnv, baseCur, read, r)
 		if !run() {
+			if debugRuns {
+				fmt.Fprintf(os.Stderr, "byRank %s: rank %d failed\n", pos, r)
+			}
 			snap.restore(ev, o)
 			return false
 		}
@@ -1175,11 +1192,17 @@ func (ev *evaluator) byRank(header []apt.Expr, body []apt.Node, pos apt.Pos, o *
 				pending[l] = append(pending[l], js...)
 			}
 		default:
+			if debugRuns {
+				fmt.Fprintf(os.Stderr, "byRank %s: rank %d ends dead=%v cycled=%v pending=%d\n", pos, r, ev.cur.dead, ev.cur.cycled, len(ev.cur.pending))
+			}
 			snap.restore(ev, o)
 			return false
 		}
 	}
 	if alive != 0 && alive != int(np) {
+		if debugRuns {
+			fmt.Fprintf(os.Stderr, "byRank %s: %d of %d ranks alive\n", pos, alive, np)
+		}
 		snap.restore(ev, o)
 		return false
 	}
@@ -1436,6 +1459,18 @@ func (ev *evaluator) keysRead(header []apt.Expr, body []apt.Node) []string {
 			}
 			return true
 		})
+	}
+	if ev.cPointers() && ev.naddr > 0 {
+		// The addresses the pointers read hold (address.go): a
+		// variable's own, its pointer components'.
+		for _, k := range out[:len(out):len(out)] {
+			for _, a := range ev.env.withPrefix(k) {
+				if strings.HasSuffix(a, addrSuffix) && !seen[a] {
+					seen[a] = true
+					out = append(out, a)
+				}
+			}
+		}
 	}
 	return out
 }

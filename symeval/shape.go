@@ -248,6 +248,14 @@ func (ev *evaluator) allocate(a apt.Expr) {
 	if !ok {
 		return
 	}
+	if ev.cPointers() {
+		// malloc, new[]: a storage of its own at an address of its own.
+		var arr apt.Expr = &apt.Name{Name: ix.Name, Type: ix.Type, Array: true}
+		if ix.Base != nil {
+			arr = &apt.Component{Base: ix.Base, Field: ix.Name, Type: ix.Type, Array: true}
+		}
+		ev.assignAddr(arr, ev.newAddress())
+	}
 	ev.setShape(key, dims)
 	if tracked(ix.Type) {
 		ev.env.set(key, Value{arr: &arrayState{}})

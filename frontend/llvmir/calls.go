@@ -71,7 +71,10 @@ var writeFuncs = map[string]bool{"printf": true, "fprintf": true, "puts": true, 
 var ignoredFuncs = map[string]bool{"malloc": true, "calloc": true, "realloc": true, "free": true,
 	"llvm.memcpy": true, "llvm.memset": true, "llvm.memmove": true, "srand": true,
 	"time": true, "gettimeofday": true, "clock": true,
-	"llvm.va_start": true, "llvm.va_end": true, "assert": true, "__assert_fail": true}
+	"llvm.va_start": true, "llvm.va_end": true, "assert": true, "__assert_fail": true,
+	// The C++ runtime's start-up, which the static constructors call:
+	// registering a static object's destructor, <iostream>'s set-up.
+	"__cxa_atexit": true, "_ZNSt8ios_base4InitC1Ev": true}
 
 // allocFuncs allocate the arrays the program indexes through the pointers
 // they return.
@@ -228,7 +231,7 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		args := x.mpiArgs(c.Args)
 		n, need := apt.NewComm(op, args)
 		n.NodeBase = base
-		x.l.sites = append(x.l.sites, Site{Node: n, Func: x.f, Call: c})
+		x.l.sites = append(x.l.sites, Site{Node: n, Func: x.f, Call: c, Invoke: x.l.invokes[c]})
 		if len(args) < need {
 			x.l.diag(p, apt.Warning, mpiName+" has too few arguments")
 		}
@@ -313,7 +316,7 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		return x.assign(c, p, x.callExpr(c, &ops), ops), nil
 	}
 	n := &apt.Call{NodeBase: base, Callee: x.l.fnames[f], Args: x.callArgs(c.Args)}
-	x.l.sites = append(x.l.sites, Site{Node: n, Func: x.f, Call: c})
+	x.l.sites = append(x.l.sites, Site{Node: n, Func: x.f, Call: c, Invoke: x.l.invokes[c]})
 	return nil, []apt.Node{n}
 }
 

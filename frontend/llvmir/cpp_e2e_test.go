@@ -209,3 +209,50 @@ func TestOverflowIntrinsicsE2E(t *testing.T) {
 		return true
 	})
 }
+
+// TestStaticConstructorsE2E: the functions C++ runs before main (static
+// objects' constructors, llvm.global_ctors) are called at the start of
+// main, once per process as the run calls them; the MPI calls that are
+// invokes keep the invoke as their site, where instrumentation counts them.
+func TestStaticConstructorsE2E(t *testing.T) {
+	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc")
+	lf, diags := Load([]string{"testdata/ctors.cpp"}, Config{})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Fatal(d)
+		}
+	}
+	main := lf.Prog.Routine("main")
+	if main == nil || len(main.Body) == 0 {
+		t.Fatal("no main program")
+	}
+	// Before MPI_Init, after the static data's initial values: the
+	// constructors' calls.
+	var ctors []string
+	for _, n := range main.Body {
+		if _, isComm := n.(*apt.Comm); isComm {
+			break
+		}
+		if c, ok := n.(*apt.Call); ok {
+			ctors = append(ctors, c.Callee)
+			if lf.Prog.Routine(c.Callee) == nil {
+				t.Errorf("main's call of %s before MPI_Init is not a call of a routine of the program", c.Callee)
+			}
+		}
+	}
+	if len(ctors) == 0 {
+		t.Fatal("main calls no static constructor before MPI_Init")
+	}
+	invokes := 0
+	for _, s := range lf.Sites {
+		if _, isComm := s.Node.(*apt.Comm); isComm && s.Invoke != nil {
+			invokes++
+			if s.Call == nil || s.Invoke.Invokee != s.Call.Callee {
+				t.Errorf("%v: the invoke's site has no call standing for it", s.Node.Base().Span)
+			}
+		}
+	}
+	if invokes < 2 {
+		t.Errorf("%d MPI calls made by invokes, want MPI_Barrier and MPI_Finalize", invokes)
+	}
+}

@@ -766,5 +766,9 @@ func (x *fn) invokeCall(t *ir.TermInvoke) *ir.InstCall {
 	c := &ir.InstCall{LocalIdent: t.LocalIdent, Callee: t.Invokee, Args: t.Args, Typ: t.Typ, Metadata: t.Metadata}
 	x.names[c] = x.names[t]
 	x.uses[c] = x.uses[t]
+	if x.l.invokes == nil {
+		x.l.invokes = map[*ir.InstCall]*ir.TermInvoke{}
+	}
+	x.l.invokes[c] = t
 	return c
 }

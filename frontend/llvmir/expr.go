@@ -571,6 +571,7 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 			}
 			if c, ok := comp.(*apt.Component); ok && len(subs) == 0 {
 				c.Type = valueType(cur)
+				c.Array = numberPointer(cur)
 			}
 		case *types.ArrayType:
 			subs = append(subs, x.exprOps(v, ops))
@@ -619,6 +620,24 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 		x.declare(name, t, []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}})
 	}
 	return &apt.Index{Pos: x.at, Name: name, Subs: subs, Type: t}, true
+}
+
+// numberPointer reports whether t points to numbers (not text, structs or
+// pointers, which the heap objects follow: symeval/heap.go): a field
+// holding an array of the program's, which the APT marks as a whole array
+// (its address is what the program computes with).
+func numberPointer(t types.Type) bool {
+	pt, ok := t.(*types.PointerType)
+	if !ok {
+		return false
+	}
+	switch e := pt.ElemType.(type) {
+	case *types.FloatType:
+		return true
+	case *types.IntType:
+		return e.BitSize > 8
+	}
+	return false
 }
 
 func sum(a, b apt.Expr, ops *apt.Ops) apt.Expr {

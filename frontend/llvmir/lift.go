@@ -1,7 +1,9 @@
 package llvmir
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -159,6 +161,7 @@ func (l *lifter) function(f *ir.Func) (r *apt.Routine) {
 	x.argvValues()
 	x.r.Body = x.seq(nil, 0, -1, false)
 	if kind == apt.KindProgram {
+		x.r.Body = append(l.staticConstructors(x.r.Span.Start()), x.r.Body...)
 		if inits := l.aggregateInits(); len(inits) > 0 {
 			x.r.Body = append([]apt.Node{&apt.Block{NodeBase: apt.NodeBase{Span: inits[0].Span}, Stmts: inits}}, x.r.Body...)
 		}
@@ -585,4 +588,48 @@ func (x *fn) declare(name string, t apt.Type, d []apt.Dim) *apt.Var {
 	x.vars[name] = v
 	x.r.Scope.Add(v)
 	return v
+}
+
+// staticConstructors are calls, at the program's start (at), of the
+// functions the C++ runtime runs before main: the module's
+// llvm.global_ctors, by priority (C++ static objects, std::ios_base::Init).
+// Each runs once per process, as every process's counts include.
+func (l *lifter) staticConstructors(at apt.Pos) []apt.Node {
+	type ctor struct {
+		prio int64
+		f    *ir.Func
+	}
+	var ctors []ctor
+	for _, g := range l.m.Globals {
+		if g.Name() != "llvm.global_ctors" {
+			continue
+		}
+		arr, ok := g.Init.(*constant.Array)
+		if !ok {
+			continue
+		}
+		for _, e := range arr.Elems {
+			st, ok := e.(*constant.Struct)
+			if !ok || len(st.Fields) < 2 {
+				continue
+			}
+			prio := int64(65535)
+			if c, ok := st.Fields[0].(*constant.Int); ok && c.X.IsInt64() {
+				prio = c.X.Int64()
+			}
+			var fv value.Value = st.Fields[1]
+			if bc, ok := fv.(*constant.ExprBitCast); ok {
+				fv = bc.From
+			}
+			if f, ok := fv.(*ir.Func); ok && len(f.Blocks) > 0 && l.fnames[f] != "" {
+				ctors = append(ctors, ctor{prio, f})
+			}
+		}
+	}
+	slices.SortStableFunc(ctors, func(a, b ctor) int { return cmp.Compare(a.prio, b.prio) })
+	var out []apt.Node
+	for _, c := range ctors {
+		out = append(out, &apt.Call{NodeBase: apt.NodeBase{Span: spanAt(at)}, Callee: l.fnames[c.f]})
+	}
+	return out
 }

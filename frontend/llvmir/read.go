@@ -176,18 +176,24 @@ type lifter struct {
 	fields map[string][]string
 	// sites are where each node's executions happen in the IR.
 	sites []Site
+	// invokes are the invoke instructions the calls built for them
+	// stand for (invokeCall): a site is the invoke itself.
+	invokes map[*ir.InstCall]*ir.TermInvoke
 }
 
 // Site is where an APT node's executions can be counted in the IR it was
 // built from. Routine: Func's entry; Loop: Entry's end (each entry) and
-// Body's start (each iteration, after its phis); Call and Comm: Call.
+// Body's start (each iteration, after its phis); Call and Comm: Call, or
+// where the IR makes the call by an invoke (C++ code with cleanups), the
+// Invoke terminator, Call then standing for it outside the IR.
 // Shared is set when the structuring wrote the IR code at the site into
 // more than one node (a block reached from two arms): a counter there
 // would count them together.
 type Site struct {
-	Node apt.Node
-	Func *ir.Func
-	Call *ir.InstCall
+	Node   apt.Node
+	Func   *ir.Func
+	Call   *ir.InstCall
+	Invoke *ir.TermInvoke
 	// Header is a loop's header block; Bottom is set when the loop tests
 	// at its end (a do-while or a DO without control): its body runs
 	// once more than its back edge.

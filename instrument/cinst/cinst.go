@@ -28,6 +28,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -51,7 +52,9 @@ const (
 // BuildCommand is the command that compiles the copy in its directory:
 // clang-14 reads the IR and the runtime, and the MPI compiler wrapper's
 // own flags (Open MPI's mpicc -showme:compile and -showme:link) give the
-// headers and the library; {srcs} and {exe} are sweep's placeholders.
+// headers and the library, and the C++ runtime is linked for the programs
+// written in C++ (their IR calls operator new and libstdc++'s throws);
+// {srcs} and {exe} are sweep's placeholders.
 func BuildCommand() string {
 	flags := func(arg string) string {
 		out, err := exec.Command("mpicc", arg).Output()
@@ -61,7 +64,7 @@ func BuildCommand() string {
 		return strings.TrimSpace(string(out))
 	}
 	return strings.Join(strings.Fields("clang-14 -O1 -Wno-override-module "+flags("-showme:compile")+" {srcs} "+
-		flags("-showme:link")+" -lm -o {exe}"), " ")
+		flags("-showme:link")+" -lstdc++ -lm -o {exe}"), " ")
 }
 
 // msgArg says where one side of a transfer is in an MPI call's C
@@ -328,6 +331,57 @@ func (in *inst) around(f *ir.Func, at ir.Instruction, before, after []ir.Instruc
 	}
 }
 
+// aroundSite inserts before ahead of the call at site s and after behind
+// it. A call made by an invoke ends its block: what goes before it goes
+// at the block's end, what goes after it at the start of the invoke's
+// normal path (an edge block of its own, which the other paths into the
+// normal target do not take).
+func (in *inst) aroundSite(s llvmir.Site, before, after []ir.Instruction) {
+	if s.Invoke == nil {
+		in.around(s.Func, s.Call, before, after)
+		return
+	}
+	in.aroundInvoke(s.Func, s.Invoke, before, after)
+}
+
+func (in *inst) aroundInvoke(f *ir.Func, t *ir.TermInvoke, before, after []ir.Instruction) {
+	for _, b := range f.Blocks {
+		if b.Term != ir.Terminator(t) {
+			continue
+		}
+		in.insertAt(b, len(b.Insts), before...)
+		if len(after) > 0 {
+			in.insertAt(in.normalEdge(f, b, t), 0, after...)
+		}
+		return
+	}
+}
+
+// normalEdge returns a block of its own on the edge from b, whose invoke
+// t ends it, to t's normal target: the target's phis then take their
+// value from b through it.
+func (in *inst) normalEdge(f *ir.Func, b *ir.Block, t *ir.TermInvoke) *ir.Block {
+	to, ok := t.NormalRetTarget.(*ir.Block)
+	if !ok {
+		return b // (not reached: llir resolves targets to blocks)
+	}
+	e := ir.NewBlock(in.name())
+	e.Parent = f
+	e.NewBr(to)
+	for _, x := range to.Insts {
+		if phi, isPhi := x.(*ir.InstPhi); isPhi {
+			for _, inc := range phi.Incs {
+				if inc.Pred == value.Value(b) {
+					inc.Pred = e
+				}
+			}
+		}
+	}
+	t.NormalRetTarget = e
+	f.Blocks = append(f.Blocks, e)
+	return e
+}
+
 func (in *inst) comm(n *apt.Comm, s llvmir.Site) {
 	if n.Op == apt.MPIAbort || s.Call == nil {
 		return
@@ -341,7 +395,7 @@ func (in *inst) comm(n *apt.Comm, s llvmir.Site) {
 	switch n.Op {
 	case apt.MPIFinalize:
 		before = append(before, ir.NewCall(in.finish))
-		in.around(s.Func, s.Call, before, nil)
+		in.aroundSite(s, before, nil)
 		return
 	case apt.MPIInit:
 		// Timed like every MPI call, so that the routine calling it does
@@ -349,7 +403,7 @@ func (in *inst) comm(n *apt.Comm, s llvmir.Site) {
 		// program's).
 		p.Timed = true
 		before = append(before, in.call(in.enter, k))
-		in.around(s.Func, s.Call, before, []ir.Instruction{in.call(in.exit, k), ir.NewCall(in.started)})
+		in.aroundSite(s, before, []ir.Instruction{in.call(in.exit, k), ir.NewCall(in.started)})
 		return
 	}
 	args := s.Call.Args
@@ -383,7 +437,7 @@ func (in *inst) comm(n *apt.Comm, s llvmir.Site) {
 	p.Timed = true
 	before = append(before, in.call(in.enter, k))
 	after = append(after, in.call(in.exit, k))
-	in.around(s.Func, s.Call, before, after)
+	in.aroundSite(s, before, after)
 }
 
 // lifecycle makes sure every MPI_Init is followed by the runtime's start
@@ -392,7 +446,23 @@ func (in *inst) comm(n *apt.Comm, s llvmir.Site) {
 // two arms): without them no rank writes anything.
 func (in *inst) lifecycle() {
 	for _, f := range in.m.Funcs {
-		for _, b := range f.Blocks {
+		for _, b := range slices.Clone(f.Blocks) {
+			if t, ok := b.Term.(*ir.TermInvoke); ok {
+				// (A C++ call made by an invoke ends its block.)
+				if callee, ok := t.Invokee.(*ir.Func); ok {
+					switch strings.TrimPrefix(callee.Name(), "P") {
+					case "MPI_Finalize":
+						if n := len(b.Insts); n == 0 || !isCallOf(b.Insts[n-1], in.finish) {
+							in.aroundInvoke(f, t, []ir.Instruction{ir.NewCall(in.finish)}, nil)
+							in.res.MPI = true
+						}
+					case "MPI_Init", "MPI_Init_thread":
+						if to, ok := t.NormalRetTarget.(*ir.Block); !ok || len(to.Insts) == 0 || !isCallOf(to.Insts[0], in.started) {
+							in.aroundInvoke(f, t, nil, []ir.Instruction{ir.NewCall(in.started)})
+						}
+					}
+				}
+			}
 			for i := 0; i < len(b.Insts); i++ {
 				c, ok := b.Insts[i].(*ir.InstCall)
 				if !ok {
@@ -555,27 +625,45 @@ func runtime(probes []instrument.Probe) string {
 	w("  tstart = now();")
 	w("  cstart = cpu();")
 	w("}")
+	w("/* mkvet_finish runs before MPI_Finalize: the run's figures are taken while")
+	w("   MPI still runs, and the records written (mkvet_write); they are written")
+	w("   again when the process exits, then counting the code after MPI_Finalize")
+	w("   too (a C++ program's destructors at the end of main). A process the job")
+	w("   kills before it exits (another rank's error exit) keeps the first. */")
+	w("static int frank, fsize;")
+	w("static double ftprog, fcpu, fprobe, ftpair, ftcount;")
+	w("static int64_t ftev;")
+	w("static void mkvet_write(void);")
 	w("void mkvet_finish(void) {")
-	w("  int rank, size, k, i;")
+	w("  int k, i;")
 	w("  if (done) return;")
 	w("  double t = now(), cend = cpu();")
 	w("  pop(1, t);")
-	w("  double tprog = t - tstart;")
+	w("  ftprog = t - tstart;")
+	w("  fcpu = cend - cstart;")
 	w("  MPI_Barrier(MPI_COMM_WORLD);")
 	w("  double probe1 = speedprobe();")
-	w("  int64_t tev = 0, cev = nmsg;")
-	w("  for (k = 1; k <= NS; k++) { tev += ntimed[k]; cev += mkvet_c[k] + mkvet_i[k]; }")
+	w("  fprobe = probe0 > probe1 ? probe0 : probe1;")
+	w("  ftev = 0;")
+	w("  for (k = 1; k <= NS; k++) ftev += ntimed[k];")
 	w("  double t1 = now();")
 	w("  for (i = 0; i < 1000; i++) { mkvet_enter(0); mkvet_exit(0); }")
-	w("  double tpair = (now() - t1) / 1000;")
+	w("  ftpair = (now() - t1) / 1000;")
 	w("  ntimed[0] = 0; incl[0] = excl[0] = 0;")
 	w("  volatile int64_t vc = 0;")
 	w("  t1 = now();")
 	w("  for (i = 0; i < 100000; i++) vc = vc + 1;")
-	w("  double tcount = (now() - t1) / 100000;")
+	w("  ftcount = (now() - t1) / 100000;")
 	w("  done = 1;")
-	w("  MPI_Comm_rank(MPI_COMM_WORLD, &rank);")
-	w("  MPI_Comm_size(MPI_COMM_WORLD, &size);")
+	w("  MPI_Comm_rank(MPI_COMM_WORLD, &frank);")
+	w("  MPI_Comm_size(MPI_COMM_WORLD, &fsize);")
+	w("  mkvet_write();")
+	w("  atexit(mkvet_write);")
+	w("}")
+	w("static void mkvet_write(void) {")
+	w("  int k, rank = frank, size = fsize;")
+	w("  int64_t cev = nmsg;")
+	w("  for (k = 1; k <= NS; k++) cev += mkvet_c[k] + mkvet_i[k];")
 	w("  const char *dir = getenv(\"MKVET_OUT\"), *run0 = getenv(\"MKVET_RUN\");")
 	w("  if (!dir || !*dir) dir = \".\";")
 	w("  char run[1024];")
@@ -591,8 +679,8 @@ func runtime(probes []instrument.Probe) string {
 	w("  fprintf(f, \"{\\\"type\\\":\\\"run\\\",\\\"run\\\":\\\"%%s\\\",\\\"rank\\\":%%d,\\\"P\\\":%%d,\\\"clock\\\":\\\"clock_gettime\\\",\\\"seconds\\\":%%.17g,\"")
 	w("    \"\\\"cpu_seconds\\\":%%.17g,\\\"probe_seconds\\\":%%.17g,\\\"pair_seconds\\\":%%.17g,\\\"count_seconds\\\":%%.17g,\"")
 	w("    \"\\\"timer_events\\\":%%lld,\\\"count_events\\\":%%lld,\\\"overhead\\\":%%.17g,\\\"overflow\\\":%%lld,\\\"params\\\":{}}\\n\",")
-	w("    run, rank, size, tprog, cend - cstart, probe0 > probe1 ? probe0 : probe1, tpair, tcount,")
-	w("    (long long)tev, (long long)cev, tev * tpair, (long long)overflow);")
+	w("    run, rank, size, ftprog, fcpu, fprobe, ftpair, ftcount,")
+	w("    (long long)ftev, (long long)cev, ftev * ftpair, (long long)overflow);")
 	w("  for (k = 1; k <= NS; k++) {")
 	w("    if (!mkvet_c[k] && !mkvet_i[k] && !ntimed[k] && !msgs[k] && !rmsgs[k]) continue;")
 	w("    fprintf(f, \"{\\\"type\\\":\\\"node\\\",\\\"run\\\":\\\"%%s\\\",\\\"rank\\\":%%d,\\\"P\\\":%%d,\\\"node\\\":\\\"%%s\\\",\\\"count\\\":%%lld,\\\"iters\\\":%%lld,\\\"timed\\\":%%lld,\\\"seconds\\\":%%.17g,\\\"inclusive\\\":%%.17g,\\\"msgs\\\":%%lld,\\\"bytes\\\":%%lld,\\\"recv_msgs\\\":%%lld,\\\"recv_bytes\\\":%%lld,\\\"params\\\":{}}\\n\",")

@@ -34,7 +34,7 @@ func build(t *testing.T, clang string, res *instrument.Result, exe string) {
 	for _, s := range res.Sources {
 		args = append(args, filepath.Join(res.Dir, s))
 	}
-	args = append(append(args, link...), "-lm", "-o", exe)
+	args = append(append(args, link...), "-lstdc++", "-lm", "-o", exe) // as BuildCommand
 	if out, err := exec.Command(clang, args...).CombinedOutput(); err != nil {
 		t.Fatalf("building the instrumented copy: %v\n%s", err, out)
 	}

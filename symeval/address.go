@@ -1,0 +1,537 @@
+package symeval
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Addresses of C pointers. In the C frontend's APT a pointer to numbers is
+// an array name, and what the program computes with the pointer itself is
+// its address: a container's size is the difference of two pointers
+// (std::vector's size() is (finish - start) / sizeof(T)), an iterator loop
+// runs until one pointer reaches another (for (p = first; p != last; ++p)).
+// The evaluation gives each array storage an address, an integer far from
+// any count (addrBase, addrStride apart, so no two storages' elements
+// meet), and follows the addresses pointers receive: an array's own
+// storage, an allocation (a new storage each time it is made), another
+// pointer, an element (&a[k] is a's address plus k elements' bytes), a
+// function's result. A pointer's address is kept beside its elements,
+// under its key with addrSuffix, and changes wherever the pointer is
+// assigned, so that a loop that moves it leaves it unknown after the loop
+// like any variable it assigns. The difference of two addresses of one
+// storage is then the exact element distance in bytes, and a comparison
+// of two such addresses is decided; addresses of different storages
+// compare as different, as they are. A pointer dummy is the C value it
+// is: bound to its actual's address on entry, local to the call.
+
+const (
+	addrBase   int64 = 1 << 50
+	addrStride int64 = 1 << 40
+	addrSuffix       = "\x00@"
+)
+
+// cPointers reports whether the program's arrays are C pointers.
+func (ev *evaluator) cPointers() bool {
+	return ev.prog.Notation() != apt.Fortran
+}
+
+// isPointerRef reports whether e names a whole array (a C pointer): a
+// variable, or a component the type declares of assumed size.
+func (ev *evaluator) isPointerRef(e apt.Expr) bool {
+	switch x := e.(type) {
+	case *apt.Name:
+		if !numeric(x.Type) {
+			return false
+		}
+		if x.Array {
+			return true
+		}
+		d := ev.prog.Resolve(ev.frame().routine, x.Name)
+		return d != nil && d.IsArray() && d.Param == nil
+	case *apt.Component:
+		if !numeric(x.Type) {
+			return false
+		}
+		if x.Array {
+			return true
+		}
+		t := apt.TypeOf(x.Base)
+		if t.Base != apt.TypeDerived {
+			return false
+		}
+		dt := ev.prog.LookupType(ev.frame().routine, t.Derived)
+		if dt == nil {
+			return false
+		}
+		f := dt.Field(x.Field)
+		return f != nil && f.IsArray() && unsized(f.Dims)
+	}
+	return false
+}
+
+// numeric reports whether t is a number type: a pointer to text or to
+// structs is not one whose address the evaluation computes with (text
+// and heap objects are followed otherwise: cstring.go, heap.go).
+func numeric(t apt.Type) bool {
+	switch t.Base {
+	case apt.TypeInteger, apt.TypeReal, apt.TypeLogical, apt.TypeComplex:
+		return true
+	}
+	return false
+}
+
+// isPointerVar reports whether an assignment to e sets a pointer: a
+// variable declared of assumed size (a C pointer, not an array of its
+// own, whose whole-array assignment fills it), or a pointer component.
+func (ev *evaluator) isPointerVar(e apt.Expr) bool {
+	if !ev.isPointerRef(e) {
+		return false
+	}
+	if nm, ok := e.(*apt.Name); ok {
+		d := ev.prog.Resolve(ev.frame().routine, nm.Name)
+		return d != nil && unsized(d.Dims)
+	}
+	return true
+}
+
+// unsized reports whether an array is declared without its own extent
+// (a C pointer's (0:*), a deferred or assumed shape).
+func unsized(dims []apt.Dim) bool {
+	if len(dims) == 0 {
+		return false
+	}
+	if needsShape(dims) {
+		return true
+	}
+	_, star := dims[len(dims)-1].Hi.(*apt.Star)
+	return star
+}
+
+// newAddress is the address of a storage made now.
+func (ev *evaluator) newAddress() Value {
+	ev.naddr++
+	return Known(symbolic.Int(addrBase + ev.naddr*addrStride))
+}
+
+// addrSlot is where the address of the pointer a whole-array reference
+// names is kept: a dummy's in the call's frame (C passes the pointer by
+// value), any other's beside the variable's or component's elements.
+func (ev *evaluator) addrSlot(e apt.Expr) (string, bool) {
+	switch x := e.(type) {
+	case *apt.Name:
+		fr := ev.frame()
+		if slices.Contains(fr.routine.Formals, x.Name) && ev.isPointerRef(x) {
+			return fr.id + "." + x.Name + addrSuffix, true
+		}
+		if ev.paramName(x.Name) != "" {
+			return "", false
+		}
+		return ev.key(x.Name) + addrSuffix, true
+	case *apt.Component:
+		if k, ok := ev.refKey(x); ok {
+			return k + addrSuffix, true
+		}
+	}
+	return "", false
+}
+
+// addrOf is the address pointer expression e holds: a whole array's, an
+// element's (&a[k]), or the value of any other expression (a function
+// returning a pointer, a heap object's address).
+func (ev *evaluator) addrOf(e apt.Expr) Value {
+	switch x := e.(type) {
+	case *apt.Name, *apt.Component:
+		if !ev.isPointerRef(e) {
+			if v, ok := ev.referencedAddr(e); ok {
+				return v
+			}
+			return ev.value(e)
+		}
+		if v, ok := ev.storedAddr(e); ok {
+			return v
+		}
+		return unknownValue(keyName(refName(e)), "the address "+ev.src(e)+" holds", false)
+	case *apt.Index:
+		if len(x.Subs) != 1 {
+			break
+		}
+		if _, isSec := x.Subs[0].(*apt.Section); isSec {
+			break
+		}
+		var arr apt.Expr = &apt.Name{Pos: x.Pos, Name: x.Name, Type: x.Type, Array: true}
+		if x.Base != nil {
+			arr = &apt.Component{Pos: x.Pos, Base: x.Base, Field: x.Name, Type: x.Type, Array: true}
+		}
+		base := ev.addrOf(arr)
+		size, ok := ev.elemBytes(x.Type)
+		off := ev.closedInt(ev.value(x.Subs[0]), x.Pos)
+		if !ok || !base.IsKnown() || !off.IsKnown() {
+			break
+		}
+		if v, ok := lift2(base, off, func(b, k symbolic.Expr) (symbolic.Expr, bool) {
+			return b.Add(k.Mul(symbolic.Int(size))), true
+		}); ok {
+			return v
+		}
+	default:
+		return ev.value(e)
+	}
+	return unknownValue(refName(e), "the address "+ev.src(e)+" holds", false)
+}
+
+// refName is the variable or component an expression names.
+func refName(e apt.Expr) string {
+	switch x := e.(type) {
+	case *apt.Name:
+		return x.Name
+	case *apt.Component:
+		return x.Field
+	case *apt.Index:
+		return x.Name
+	}
+	return ""
+}
+
+// storedAddr is the address a whole-array reference holds, where known:
+// the one its pointer received, a heap object's address it holds as its
+// value, or the address of the array's own storage (a declared array that
+// no pointer assignment redirects).
+func (ev *evaluator) storedAddr(e apt.Expr) (Value, bool) {
+	slot, ok := ev.addrSlot(e)
+	if !ok {
+		return Value{}, false
+	}
+	if v, ok := ev.env.lookup(slot); ok {
+		return v, v.IsKnown()
+	}
+	if c, isComp := e.(*apt.Component); isComp {
+		if k, ok := ev.objectKey(c.Base); ok {
+			if v, ok := ev.env.lookup(k + "%" + c.Field); ok && v.IsKnown() {
+				return v, true
+			}
+		}
+		return Value{}, false
+	}
+	nm := e.(*apt.Name)
+	d := ev.prog.Resolve(ev.frame().routine, nm.Name)
+	if d == nil || !d.IsArray() || d.Allocatable || d.Pointer || unsized(d.Dims) ||
+		slices.Contains(ev.frame().routine.Formals, nm.Name) || ev.repointed()[d] {
+		return Value{}, false
+	}
+	// The array's own storage: its address is fixed for the storage's
+	// life.
+	v := ev.newAddress()
+	ev.setAddr(slot, v)
+	return v, true
+}
+
+// assignAddr records that the pointer target now holds address v.
+func (ev *evaluator) assignAddr(target apt.Expr, v Value) {
+	if slot, ok := ev.addrSlot(target); ok {
+		ev.setAddr(slot, v)
+	}
+}
+
+// setAddr stores an address in its slot, which the set of slots records
+// (assignedSlots).
+func (ev *evaluator) setAddr(slot string, v Value) {
+	if ev.slots == nil {
+		ev.slots = map[string]bool{}
+	}
+	ev.slots[slot] = true
+	ev.env.set(slot, v)
+}
+
+// assignedSlots adds to set the address slots of the variables set
+// holds: a pointer assigned, and the pointer components of a structure
+// a routine assigns (a std::vector push_back moves its end).
+func (ev *evaluator) assignedSlots(set map[string]bool) {
+	var add []string
+	for k := range set {
+		if strings.HasSuffix(k, addrSuffix) {
+			continue
+		}
+		add = append(add, k+addrSuffix)
+		for s := range ev.slots {
+			if strings.HasPrefix(s, k+"%") {
+				add = append(add, s)
+			}
+		}
+	}
+	for _, k := range add {
+		set[k] = true
+	}
+}
+
+// dropAddr forgets the address the pointer target held: it is assigned
+// one the evaluation does not know.
+func (ev *evaluator) dropAddr(target apt.Expr) {
+	if slot, ok := ev.addrSlot(target); ok {
+		if _, had := ev.env.lookup(slot); had {
+			ev.env.del(slot)
+		}
+	}
+}
+
+// pointerOperands evaluates the operands of a comparison or difference
+// of two pointers as addresses; false where neither is a whole array.
+func (ev *evaluator) pointerOperands(b *apt.Binary) (x, y Value, ok bool) {
+	if !ev.cPointers() || !ev.isPointerRef(b.X) && !ev.isPointerRef(b.Y) {
+		return Value{}, Value{}, false
+	}
+	switch b.Op {
+	case apt.OpSub, apt.OpEq, apt.OpNe, apt.OpLt, apt.OpLe, apt.OpGt, apt.OpGe:
+	default:
+		return Value{}, Value{}, false
+	}
+	x, y = ev.addrOf(b.X), ev.addrOf(b.Y)
+	if !x.IsKnown() || !y.IsKnown() {
+		// (Unknown addresses: the comparison is left as it was, a test
+		// on data.)
+		return Value{}, Value{}, false
+	}
+	return x, y, true
+}
+
+// pointerStep finds the one step p = &p[c] of pointer counter at the top
+// level of l's body (directly, or through a temporary assigned &p[c] there
+// once), which changes the pointer nowhere else: c in bytes.
+func (ev *evaluator) pointerStep(l *apt.Loop, counter *apt.Name) (int64, bool) {
+	size, ok := ev.elemBytes(counter.Type)
+	if !ok || size <= 0 {
+		return 0, false
+	}
+	elemStep := func(e apt.Expr) (int64, bool) {
+		ix, ok := e.(*apt.Index)
+		if !ok || ix.Name != counter.Name || ix.Base != nil || len(ix.Subs) != 1 {
+			return 0, false
+		}
+		v, ok := ev.value(ix.Subs[0]).Single()
+		if !ok {
+			return 0, false
+		}
+		return v.Int64()
+	}
+	temps := map[string]int64{} // temporaries assigned &counter[c]
+	assigns := map[string]int{}
+	var step int64
+	found := 0
+	for _, n := range l.Body {
+		blk, ok := n.(*apt.Block)
+		if !ok {
+			continue
+		}
+		for _, st := range blk.Stmts {
+			nm, ok := st.Target.(*apt.Name)
+			if !ok || st.Kind != apt.StmtAssign {
+				continue
+			}
+			assigns[nm.Name]++
+			if c, ok := elemStep(st.Value); ok && nm.Name != counter.Name {
+				temps[nm.Name] = c
+				continue
+			}
+			if nm.Name != counter.Name {
+				continue
+			}
+			c, ok := elemStep(st.Value)
+			if src, isName := st.Value.(*apt.Name); isName {
+				c, ok = temps[src.Name]
+			}
+			if !ok {
+				return 0, false
+			}
+			step, found = c*size, found+1
+		}
+	}
+	if found != 1 || step == 0 {
+		return 0, false
+	}
+	// The pointer and its temporaries are assigned nowhere else: not in
+	// a branch, an inner loop or a routine the body calls.
+	all := map[string]bool{}
+	ev.collectAssigned(l.Body, all)
+	for name, k := range assigns {
+		if name != counter.Name && temps[name] == 0 {
+			continue
+		}
+		if k != 1 {
+			return 0, false
+		}
+	}
+	other := map[string]bool{}
+	for _, n := range l.Body {
+		if _, isBlock := n.(*apt.Block); !isBlock {
+			ev.collectAssigned([]apt.Node{n}, other)
+		}
+	}
+	if other[ev.key(counter.Name)] {
+		return 0, false
+	}
+	return step, true
+}
+
+// pointerWhileCounter is the trip count of DO WHILE (p != e) (or p < e)
+// whose body moves the pointer p by a constant number of elements once per
+// trip (an iterator loop): the byte distance from p's address before the
+// loop to e's, over the step.
+func (ev *evaluator) pointerWhileCounter(l *apt.Loop, b *apt.Binary) (Value, bool) {
+	if !ev.cPointers() || exitsLoop(l.Body) || hasJumps(l.Body) {
+		return Value{}, false
+	}
+	x, y, op := b.X, b.Y, b.Op
+	var counter *apt.Name
+	var step int64
+	for _, try := range [2]bool{false, true} {
+		if try {
+			x, y = y, x
+			op = map[apt.Op]apt.Op{apt.OpLt: apt.OpGt, apt.OpLe: apt.OpGe, apt.OpGt: apt.OpLt, apt.OpGe: apt.OpLe, apt.OpNe: apt.OpNe}[op]
+		}
+		nm, ok := x.(*apt.Name)
+		if !ok || !ev.isPointerRef(nm) {
+			continue
+		}
+		if s, ok := ev.pointerStep(l, nm); ok {
+			counter, step = nm, s
+			break
+		}
+	}
+	if counter == nil {
+		return Value{}, false
+	}
+	mod := map[string]bool{}
+	ev.collectAssigned(l.Body, mod)
+	if ev.exprMentions(y, mod) {
+		return Value{}, false
+	}
+	from, ok := ev.addrOf(counter).Single()
+	if !ok {
+		return Value{}, false
+	}
+	to := ev.addrOf(y)
+	if !to.IsKnown() {
+		return Value{}, false
+	}
+	c := symbolic.Int(max(step, -step))
+	return lift1(to, func(e symbolic.Expr) (symbolic.Expr, bool) {
+		var need symbolic.Expr
+		switch {
+		case (op == apt.OpNe || op == apt.OpLt) && step > 0:
+			need = e.Sub(from)
+		case (op == apt.OpNe || op == apt.OpGt) && step < 0:
+			need = from.Sub(e)
+		case op == apt.OpLe && step > 0:
+			need = e.Sub(from).Add(c)
+		case op == apt.OpGe && step < 0:
+			need = from.Sub(e).Add(c)
+		default:
+			return symbolic.Expr{}, false
+		}
+		k := symbolic.FloorDiv(need.Add(c).Sub(symbolic.Int(1)), c)
+		return symbolic.Max(k, symbolic.Int(0)), true
+	})
+}
+
+// formalAddrs are the addresses r's pointer dummies receive from a call's
+// actuals, where known: a C pointer is passed by value.
+func (ev *evaluator) formalAddrs(r *apt.Routine, args []apt.Expr) map[string]Value {
+	if !ev.cPointers() {
+		return nil
+	}
+	var out map[string]Value
+	for i, formal := range r.Formals {
+		if i >= len(args) || args[i] == nil {
+			continue
+		}
+		d := r.Scope.Lookup(formal)
+		if d == nil || !d.IsArray() || !numeric(d.Type) {
+			continue
+		}
+		a := args[i]
+		switch a.(type) {
+		case *apt.Name, *apt.Component, *apt.Index:
+		default:
+			continue
+		}
+		v := Value{}
+		if nm, isName := a.(*apt.Name); isName && !ev.isPointerRef(a) {
+			v = ev.scalarAddr(nm.Name) // a scalar passed by reference
+		} else if _, isComp := a.(*apt.Component); !isComp || ev.isPointerRef(a) {
+			v = ev.addrOf(a)
+		}
+		if v.IsKnown() {
+			if out == nil {
+				out = map[string]Value{}
+			}
+			out[formal] = v
+		}
+	}
+	return out
+}
+
+// scalarAddr is the address of a scalar variable's storage, passed by
+// reference (std::min(a, b) takes and returns references): registered, so
+// that an element 0 reached through a pointer holding it is the variable.
+func (ev *evaluator) scalarAddr(name string) Value {
+	if ev.paramName(name) != "" {
+		return Value{}
+	}
+	k := ev.key(name)
+	if a, ok := ev.scalarAddrs[k]; ok {
+		return Known(symbolic.Int(a))
+	}
+	v := ev.newAddress()
+	a, _ := v.Alts[0].E.Int64()
+	if ev.scalarAddrs == nil {
+		ev.scalarAddrs, ev.scalarAt = map[string]int64{}, map[int64]string{}
+	}
+	ev.scalarAddrs[k], ev.scalarAt[a] = a, k
+	return v
+}
+
+// derefScalar returns the storage of the scalar variable an element
+// reference p[k] reaches through the address p holds.
+func (ev *evaluator) derefScalar(ix *apt.Index) (string, bool) {
+	if len(ev.scalarAt) == 0 || ix.Base != nil || len(ix.Subs) != 1 {
+		return "", false
+	}
+	if !ev.isPointerRef(&apt.Name{Name: ix.Name, Type: ix.Type, Array: true}) {
+		return "", false
+	}
+	a, ok := ev.addrOf(ix).Single()
+	if !ok {
+		return "", false
+	}
+	c, ok := a.Int64()
+	if !ok {
+		return "", false
+	}
+	k, ok := ev.scalarAt[c]
+	return k, ok
+}
+
+// referencedAddr is the address held by the pointer a scalar dummy refers
+// to (a reference to a pointer, const T*& in C++): the dummy's storage is
+// the pointer's.
+func (ev *evaluator) referencedAddr(e apt.Expr) (Value, bool) {
+	nm, ok := e.(*apt.Name)
+	if !ok || !ev.cPointers() {
+		return Value{}, false
+	}
+	slot, ok := ev.addrSlot(nm)
+	if !ok {
+		return Value{}, false
+	}
+	v, ok := ev.env.lookup(slot)
+	return v, ok && v.IsKnown()
+}
+
+// refersToPointer reports whether a scalar name's storage is a pointer's
+// (a dummy bound by reference to a pointer whose address is known).
+func (ev *evaluator) refersToPointer(e apt.Expr) bool {
+	_, ok := ev.referencedAddr(e)
+	return ok
+}
