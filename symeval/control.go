@@ -250,6 +250,9 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 			// The exit of a DO without control: taken on its last trip;
 			// the rest of the body runs on the others.
 			c, ok = counting.Rel{R: symbolic.Rel(doExit.k, "==", doExit.trips)}, true
+			if doExit.last != nil {
+				c = doExit.last
+			}
 			doExit.used = true
 			ev.exitTaken = true
 		}
@@ -594,9 +597,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	var counted Value // the trip count of a DO without control that ends on a counter
 	hasCounted := false
 	if l.Var == "" && l.Iterations == nil && l.While == nil {
-		var e symbolic.Expr
-		e, hasCounted = ev.counterExit(l)
-		counted = Known(e)
+		counted, hasCounted = ev.counterExit(l, o)
 	}
 	if l.Var == "" && l.Iterations == nil && l.While != nil {
 		counted, hasCounted = ev.whileCounter(l)
@@ -694,6 +695,10 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 				// A DO without control ends by its EXIT: the first
 				// `IF (c) EXIT` of its body is taken on its last trip.
 				doExit = &gotoLoopState{k: symbolic.Sym(k), trips: te}
+			} else if last, ok := relation(Known(symbolic.Sym(k)), t, apt.OpEq); ok && t.IsKnown() {
+				// (One trip count per rank class: the last trip is
+				// each class's.)
+				doExit = &gotoLoopState{k: symbolic.Sym(k), last: last}
 			}
 		}
 		index = Known(symbolic.Sym(k).Sub(symbolic.Int(1)))
@@ -1507,8 +1512,8 @@ func onlyExitJumps(body []apt.Node) bool {
 // trip at the top level of the body and nowhere else, e does not change in
 // the loop. The tests on data are taken as never true, and said so: the
 // loop runs until the counter reaches the bound.
-func (ev *evaluator) counterExit(l *apt.Loop) (symbolic.Expr, bool) {
-	none := symbolic.Expr{}
+func (ev *evaluator) counterExit(l *apt.Loop, o *Occ) (Value, bool) {
+	none := Value{}
 	testAt := -1
 	var arm *apt.Branch
 	for i, n := range l.Body {
@@ -1547,6 +1552,11 @@ func (ev *evaluator) counterExit(l *apt.Loop) (symbolic.Expr, bool) {
 				counter, bound, strict = nm, y, op == apt.OpGt
 				continue
 			}
+			if nm, c, ok := offsetCounter(x); ok && (op == apt.OpGe || op == apt.OpGt) && counter == nil {
+				// v + c >= e is v >= e - c (i + 1 < n exits at n - 1).
+				counter, bound, strict = nm, &apt.Binary{Op: apt.OpSub, X: y, Y: c}, op == apt.OpGt
+				continue
+			}
 		}
 		if !onData(d) {
 			return none, false
@@ -1556,25 +1566,47 @@ func (ev *evaluator) counterExit(l *apt.Loop) (symbolic.Expr, bool) {
 	if counter == nil {
 		return none, false
 	}
-	stepAt, step, ok := ev.counterStep(l, counter.Name, bound)
+	bound, recomputed := ev.invariantBound(l, testAt, bound)
+	checked := bound
+	if recomputed {
+		checked = &apt.Const{Kind: apt.ConstInt, Text: "0"} // (invariant: invariantBound)
+	}
+	stepAt, step, ok := ev.counterStep(l, counter.Name, checked)
 	if !ok || step <= 0 {
 		return none, false
 	}
 	x0, ok1 := ev.load(counter.Name).Single()
-	e, ok2 := ev.closedInt(ev.value(bound), bound.At()).Single()
-	if !ok1 || !ok2 {
+	var bv Value
+	if recomputed {
+		// The calls that give the bound run here once, undone: the
+		// loop's own trips make them (i < v.size() calls size() each
+		// time).
+		snap := ev.snapshot(o)
+		bv = ev.closedInt(ev.value(bound), bound.At())
+		snap.restore(ev, o)
+	} else {
+		bv = ev.closedInt(ev.value(bound), bound.At())
+	}
+	if !ok1 || !bv.IsKnown() {
 		return none, false
 	}
-	need := e.Sub(x0) // steps of c needed to reach e
-	if strict {
-		need = need.Add(symbolic.Int(1))
+	// A bound of one value per rank class (a block's extent with the
+	// remainder on the first ranks) gives a trip count per class.
+	trips, ok := lift1(bv, func(e symbolic.Expr) (symbolic.Expr, bool) {
+		need := e.Sub(x0) // steps of c needed to reach e
+		if strict {
+			need = need.Add(symbolic.Int(1))
+		}
+		c := symbolic.Int(step)
+		k := symbolic.FloorDiv(need.Add(c).Sub(symbolic.Int(1)), c) // ceil(need/c)
+		if stepAt > testAt {
+			k = k.Add(symbolic.Int(1)) // the test sees the count before the step
+		}
+		return symbolic.Max(k, symbolic.Int(1)), true
+	})
+	if !ok {
+		return none, false
 	}
-	c := symbolic.Int(step)
-	k := symbolic.FloorDiv(need.Add(c).Sub(symbolic.Int(1)), c) // ceil(need/c)
-	if stepAt > testAt {
-		k = k.Add(symbolic.Int(1)) // the test sees the count before the step
-	}
-	trips := symbolic.Max(k, symbolic.Int(1))
 	pos := arm.Span.Start()
 	what := fmt.Sprintf("the loop at %s ends when %s reaches %s", l.Span.Start(), counter.Name, ev.src(bound))
 	if len(data) > 0 {
@@ -1582,6 +1614,124 @@ func (ev *evaluator) counterExit(l *apt.Loop) (symbolic.Expr, bool) {
 	}
 	ev.res.Assumed = appendAssumption(ev.res.Assumed, Assumption{Pos: pos, What: what})
 	return trips, true
+}
+
+// offsetCounter reads v + c (or c + v, v - c) for an INTEGER variable v
+// and a constant c: the variable and the constant to move the bound by.
+func offsetCounter(e apt.Expr) (*apt.Name, apt.Expr, bool) {
+	b, ok := e.(*apt.Binary)
+	if !ok || b.Op != apt.OpAdd && b.Op != apt.OpSub {
+		return nil, nil, false
+	}
+	x, y := b.X, b.Y
+	if _, isName := x.(*apt.Name); !isName && b.Op == apt.OpAdd {
+		x, y = y, x
+	}
+	nm, isName := x.(*apt.Name)
+	c, isConst := y.(*apt.Const)
+	if !isName || !isConst || c.Kind != apt.ConstInt || nm.Type.Base != apt.TypeInteger {
+		return nil, nil, false
+	}
+	if b.Op == apt.OpSub {
+		return nm, &apt.Unary{Op: apt.OpNeg, X: c}, true
+	}
+	return nm, c, true
+}
+
+// invariantBound makes a loop's exit bound one the loop does not change
+// where the body recomputes it on every trip: each variable the body sets,
+// at its top level before the test (testAt), from an expression is
+// replaced by that expression (t = v.size(), then i >= t: the bound is the
+// call's), and the bound is invariant where nothing it then reads changes
+// in the body and its calls change nothing (the same call gives the same
+// bound on every trip: i >= ncells(n) - 1 too); recomputed is set then.
+func (ev *evaluator) invariantBound(l *apt.Loop, testAt int, bound apt.Expr) (apt.Expr, bool) {
+	mod := map[string]bool{}
+	ev.collectAssigned(l.Body, mod)
+	if !ev.exprMentions(bound, mod) {
+		return bound, false
+	}
+	defs := map[string]*apt.Stmt{}
+	count := map[string]int{}
+	for i, n := range l.Body {
+		apt.Inspect(n, func(m apt.Node) bool {
+			if b, ok := m.(*apt.Block); ok {
+				for _, st := range b.Stmts {
+					if nm, ok := st.Target.(*apt.Name); ok {
+						count[nm.Name]++
+						if i < testAt && st.Kind == apt.StmtAssign && n == m {
+							defs[nm.Name] = st
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	out := substNames(bound, func(nm *apt.Name) apt.Expr {
+		if st := defs[nm.Name]; st != nil && count[nm.Name] == 1 && mod[ev.key(nm.Name)] {
+			return st.Value
+		}
+		return nm
+	})
+	if ev.readsChanged(out, mod) {
+		if debugRuns {
+			fmt.Fprintf(os.Stderr, "invariantBound %s: %s reads what the loop changes\n", l.Span.Start(), ev.src(out))
+		}
+		return bound, false
+	}
+	calls := map[string]bool{}
+	ev.collectAssigned([]apt.Node{&apt.Block{Stmts: []*apt.Stmt{{Kind: apt.StmtAssign, Value: out}}}}, calls)
+	for k := range calls {
+		if !strings.HasSuffix(k, addrSuffix) {
+			if debugRuns {
+				fmt.Fprintf(os.Stderr, "invariantBound %s: %s changes %s\n", l.Span.Start(), ev.src(out), k)
+			}
+			return bound, false // a call changes something
+		}
+	}
+	return out, true
+}
+
+// readsChanged reports whether e reads a variable, component or array
+// that keys holds, its calls' arguments included (what the calls read
+// besides is their own: invariantBound has them change nothing).
+func (ev *evaluator) readsChanged(e apt.Expr, keys map[string]bool) bool {
+	found := false
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		switch y := x.(type) {
+		case *apt.Name:
+			found = keys[ev.key(y.Name)]
+		case *apt.Component:
+			if k, ok := ev.refKey(y); ok {
+				found = keys[k] || keys[strings.SplitN(k, "%", 2)[0]]
+			}
+		case *apt.Index:
+			if k, ok := ev.arrayKey(y); !ok || keys[k] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// substNames is e with each name f replaces replaced, through the
+// arithmetic around it (a bound is a name, or a name and a constant).
+func substNames(e apt.Expr, f func(*apt.Name) apt.Expr) apt.Expr {
+	switch x := e.(type) {
+	case *apt.Name:
+		return f(x)
+	case *apt.Binary:
+		y := *x
+		y.X, y.Y = substNames(x.X, f), substNames(x.Y, f)
+		return &y
+	case *apt.Unary:
+		y := *x
+		y.X = substNames(x.X, f)
+		return &y
+	}
+	return e
 }
 
 // changedBy is the unknown value of the variable stored at key after (or,

@@ -78,7 +78,10 @@ type gotoHead struct {
 // k counts the times its first statement runs, T is the total.
 type gotoLoopState struct {
 	k, trips symbolic.Expr
-	used     bool
+	// last, where set, is the condition of the last trip in place of
+	// k == trips: a trip count of one value per rank class.
+	last counting.Formula
+	used bool
 	// test is the condition of the test at the bottom, as evaluated on
 	// run k (nil when it could not be).
 	test counting.Formula

@@ -987,18 +987,23 @@ type runSnapshot struct {
 	assumed           int
 	written           map[string]writtenFile
 	mail              mailState
+	// the frame's jumps the walk did not model (a probe's EXIT is not the
+	// loop's)
+	jumps, gotos int
 }
 
 func (ev *evaluator) snapshot(o *Occ) *runSnapshot {
 	s := &runSnapshot{env: ev.env, cur: ev.cur.clone(), kids: len(o.Children), occs: ev.noccs,
 		diags: len(ev.res.Diags), params: len(ev.res.Params), inputs: len(ev.res.Inputs), conds: len(ev.cur.conds),
-		freqUses: ev.freqUses, visits: ev.runVisits, assumed: len(ev.res.Assumed), written: ev.writtenState(), mail: ev.mailState()}
+		freqUses: ev.freqUses, visits: ev.runVisits, assumed: len(ev.res.Assumed), written: ev.writtenState(), mail: ev.mailState(),
+		jumps: ev.frame().jumps, gotos: ev.frame().gotos}
 	ev.env = ev.env.clone()
 	return s
 }
 
 func (s *runSnapshot) restore(ev *evaluator, o *Occ) {
 	ev.env, ev.cur, o.Children, ev.noccs = s.env, s.cur, o.Children[:s.kids], s.occs
+	ev.frame().jumps, ev.frame().gotos = s.jumps, s.gotos
 	ev.restoreWritten(s.written)
 	ev.restoreMail(s.mail)
 	for _, d := range ev.res.Diags[s.diags:] {
