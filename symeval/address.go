@@ -19,9 +19,11 @@ import (
 // storage, an allocation (a new storage each time it is made), another
 // pointer, an element (&a[k] is a's address plus k elements' bytes), a
 // function's result. A pointer's address is kept beside its elements,
-// under its key with addrSuffix, and changes wherever the pointer is
-// assigned, so that a loop that moves it leaves it unknown after the loop
-// like any variable it assigns. The difference of two addresses of one
+// under its key with addrSuffix (its slot), and changes wherever the
+// pointer is assigned or allocated (pointerSlot), or the structure whose
+// component it is is changed by a routine (assignedSlots): a loop that
+// moves it leaves it unknown after the loop like any variable it
+// assigns, or is run (computesControl). The difference of two addresses of one
 // storage is then the exact element distance in bytes, and a comparison
 // of two such addresses is decided; addresses of different storages
 // compare as different, as they are. A pointer dummy is the C value it
@@ -245,16 +247,28 @@ func (ev *evaluator) setAddr(slot string, v Value) {
 	ev.env.set(slot, v)
 }
 
-// assignedSlots adds to set the address slots of the variables set
-// holds: a pointer assigned, and the pointer components of a structure
-// a routine assigns (a std::vector push_back moves its end).
+// pointerSlot adds to set the address slot of a pointer an assignment
+// (or allocation) sets (collectAssigned): the pointer's, not its elements'.
+func (ev *evaluator) pointerSlot(target apt.Expr, set map[string]bool) {
+	if !ev.cPointers() {
+		return
+	}
+	if slot, ok := ev.addrSlot(target); ok {
+		set[slot] = true
+	}
+}
+
+// assignedSlots adds to set the address slots of the pointer components
+// of the structures set holds (a routine that changes a structure, a
+// std::vector's push_back, moves its pointers). A pointer's own slot is
+// its assignments' (pointerSlot): storing its elements, or passing it to
+// a routine (a C pointer is passed by value), does not move it.
 func (ev *evaluator) assignedSlots(set map[string]bool) {
 	var add []string
 	for k := range set {
 		if strings.HasSuffix(k, addrSuffix) {
 			continue
 		}
-		add = append(add, k+addrSuffix)
 		for s := range ev.slots {
 			if strings.HasPrefix(s, k+"%") {
 				add = append(add, s)
@@ -264,6 +278,37 @@ func (ev *evaluator) assignedSlots(set map[string]bool) {
 	for _, k := range add {
 		set[k] = true
 	}
+}
+
+// assignPointer evaluates an assignment to a C pointer (or to the pointer
+// a scalar dummy refers to): the target holds the address of what the
+// value names (&a[k] an element's), not an element. done reports the
+// statement evaluated; where the address is not one the evaluation
+// follows (unknown, or a heap object's, which heap.go follows as the
+// pointer's value) the assignment is left to the usual evaluation, with
+// pre the value already computed where the expression is a call (it runs
+// once).
+func (ev *evaluator) assignPointer(s *apt.Stmt) (done bool, pre *Value) {
+	if !ev.cPointers() || !ev.isPointerVar(s.Target) && !ev.refersToPointer(s.Target) {
+		return false, nil
+	}
+	v := ev.addrOf(s.Value)
+	if _, heap := ev.objectOf(v); v.IsKnown() && !heap {
+		ev.assignAddr(s.Target, v)
+		if nm, isName := s.Target.(*apt.Name); isName {
+			if tracked(nm.Type) && ev.paramName(nm.Name) == "" && ev.isPointerVar(nm) {
+				ev.clobber(ev.key(nm.Name)) // its elements are another storage's now
+			}
+			return true, nil
+		}
+		ev.assign(s.Target, v)
+		return true, nil
+	}
+	ev.dropAddr(s.Target)
+	if _, isCall := s.Value.(*apt.FuncCall); isCall {
+		return false, &v
+	}
+	return false, nil
 }
 
 // dropAddr forgets the address the pointer target held: it is assigned
@@ -350,26 +395,21 @@ func (ev *evaluator) pointerStep(l *apt.Loop, counter *apt.Name) (int64, bool) {
 	if found != 1 || step == 0 {
 		return 0, false
 	}
-	// The pointer and its temporaries are assigned nowhere else: not in
-	// a branch, an inner loop or a routine the body calls.
-	all := map[string]bool{}
-	ev.collectAssigned(l.Body, all)
-	for name, k := range assigns {
-		if name != counter.Name && temps[name] == 0 {
-			continue
-		}
-		if k != 1 {
-			return 0, false
-		}
-	}
+	// The pointer and its temporaries are assigned once, and nowhere
+	// else: not in a branch, an inner loop or a routine the body calls.
 	other := map[string]bool{}
 	for _, n := range l.Body {
 		if _, isBlock := n.(*apt.Block); !isBlock {
 			ev.collectAssigned([]apt.Node{n}, other)
 		}
 	}
-	if other[ev.key(counter.Name)] {
-		return 0, false
+	for name, k := range assigns {
+		if _, temp := temps[name]; name != counter.Name && !temp {
+			continue
+		}
+		if k != 1 || other[ev.key(name)] {
+			return 0, false
+		}
 	}
 	return step, true
 }

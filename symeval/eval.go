@@ -1792,26 +1792,9 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 		}
 		switch s.Kind {
 		case apt.StmtAssign:
-			var pre *Value // the value already evaluated (a call runs once)
-			if ev.cPointers() && (ev.isPointerVar(s.Target) || ev.refersToPointer(s.Target)) {
-				// A pointer assigned: it holds the address of what the
-				// value names (&a[k] an element's), not an element.
-				v := ev.addrOf(s.Value)
-				if _, heap := ev.objectOf(v); v.IsKnown() && !heap {
-					ev.assignAddr(s.Target, v)
-					if nm, isName := s.Target.(*apt.Name); isName {
-						if tracked(nm.Type) && ev.paramName(nm.Name) == "" && ev.isPointerVar(nm) {
-							ev.clobber(ev.key(nm.Name)) // other elements now
-						}
-						continue
-					}
-					ev.assign(s.Target, v)
-					continue
-				}
-				ev.dropAddr(s.Target)
-				if _, isCall := s.Value.(*apt.FuncCall); isCall {
-					pre = &v
-				}
+			done, pre := ev.assignPointer(s) // (pre: a call in it runs once)
+			if done {
+				continue
 			}
 			if ev.untrackedArray(s.Target) {
 				// An element of the program's data: its value is not

@@ -147,10 +147,16 @@ func (ev *evaluator) collectAssigned1(nodes []apt.Node, set map[string]bool) {
 					case s.Kind == apt.StmtAssign:
 						if !ev.skipStore(s) {
 							addExpr(s.Target)
+							ev.pointerSlot(s.Target, set)
 						}
 						calls(s.Value)
 					case (s.Kind == apt.StmtAllocate || s.Kind == apt.StmtDeallocate) && !s.Heap:
 						ev.allocated(s, set)
+						for _, a := range s.Args {
+							if ix, ok := a.(*apt.Index); ok && ix.Base == nil {
+								ev.pointerSlot(&apt.Name{Name: ix.Name, Type: ix.Type, Array: true}, set)
+							}
+						}
 					}
 				}
 			case *apt.Loop:

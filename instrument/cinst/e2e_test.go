@@ -60,6 +60,7 @@ var cCases = []cCase{
 	{"argwalk.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}}, false, nil, "", nil},
 	{"options.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}, {"-twice"}, {"-gather", "-twice"}}, false, nil, "", nil},
 	{"xalloc.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, nil, false, nil, "", nil},
+	{"ptrloops.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {200001, 2}}, [][]string{{}}, false, nil, "", nil},
 	{"vectors.cpp", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, [][]string{{}}, false, nil, "", nil},
 	{"longopts.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}}, [][]string{{}, {"--verb"}}, false,
 		[]string{"--size %d", "--steps=%d"}, "", nil},

@@ -1,0 +1,136 @@
+package symeval
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+)
+
+// Exit bounds a loop recomputes. A DO without control that ends on a
+// counter (counterExit) needs its bound fixed over the loop; programs
+// often compute it again on every trip, with a call that gives the same
+// value each time: C++'s for (i = 0; i + 1 < v.size(); i++) calls size()
+// before each test, a Fortran loop sets m = ncells(n) and tests i + 1 > m.
+// The bound is then the expression, where nothing the loop changes feeds
+// it and its calls change nothing, and a counter with an offset is the
+// counter against the bound moved by the offset.
+
+// offsetCounter reads v + c (or c + v, v - c) for an INTEGER variable v
+// and a constant c: the variable and the constant to move the bound by.
+func offsetCounter(e apt.Expr) (*apt.Name, apt.Expr, bool) {
+	b, ok := e.(*apt.Binary)
+	if !ok || b.Op != apt.OpAdd && b.Op != apt.OpSub {
+		return nil, nil, false
+	}
+	x, y := b.X, b.Y
+	if _, isName := x.(*apt.Name); !isName && b.Op == apt.OpAdd {
+		x, y = y, x
+	}
+	nm, isName := x.(*apt.Name)
+	c, isConst := y.(*apt.Const)
+	if !isName || !isConst || c.Kind != apt.ConstInt || nm.Type.Base != apt.TypeInteger {
+		return nil, nil, false
+	}
+	if b.Op == apt.OpSub {
+		return nm, &apt.Unary{Op: apt.OpNeg, X: c}, true
+	}
+	return nm, c, true
+}
+
+// invariantBound makes a loop's exit bound one the loop does not change
+// where the body recomputes it on every trip: each variable the body sets,
+// at its top level before the test (testAt), from an expression is
+// replaced by that expression (t = v.size(), then i >= t: the bound is the
+// call's), and the bound is invariant where nothing it then reads changes
+// in the body and its calls change nothing (the same call gives the same
+// bound on every trip: i >= ncells(n) - 1 too); recomputed is set then.
+func (ev *evaluator) invariantBound(l *apt.Loop, testAt int, bound apt.Expr) (apt.Expr, bool) {
+	mod := map[string]bool{}
+	ev.collectAssigned(l.Body, mod)
+	if !ev.exprMentions(bound, mod) {
+		return bound, false
+	}
+	defs := map[string]*apt.Stmt{}
+	count := map[string]int{}
+	for i, n := range l.Body {
+		apt.Inspect(n, func(m apt.Node) bool {
+			if b, ok := m.(*apt.Block); ok {
+				for _, st := range b.Stmts {
+					if nm, ok := st.Target.(*apt.Name); ok {
+						count[nm.Name]++
+						if i < testAt && st.Kind == apt.StmtAssign && n == m {
+							defs[nm.Name] = st
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	out := substNames(bound, func(nm *apt.Name) apt.Expr {
+		if st := defs[nm.Name]; st != nil && count[nm.Name] == 1 && mod[ev.key(nm.Name)] {
+			return st.Value
+		}
+		return nm
+	})
+	if ev.readsChanged(out, mod) {
+		if debugRuns {
+			fmt.Fprintf(os.Stderr, "invariantBound %s: %s reads what the loop changes\n", l.Span.Start(), ev.src(out))
+		}
+		return bound, false
+	}
+	calls := map[string]bool{}
+	ev.collectAssigned([]apt.Node{&apt.Block{Stmts: []*apt.Stmt{{Kind: apt.StmtAssign, Value: out}}}}, calls)
+	for k := range calls {
+		if !strings.HasSuffix(k, addrSuffix) {
+			if debugRuns {
+				fmt.Fprintf(os.Stderr, "invariantBound %s: %s changes %s\n", l.Span.Start(), ev.src(out), k)
+			}
+			return bound, false // a call changes something
+		}
+	}
+	return out, true
+}
+
+// readsChanged reports whether e reads a variable, component or array
+// that keys holds, its calls' arguments included (what the calls read
+// besides is their own: invariantBound has them change nothing).
+func (ev *evaluator) readsChanged(e apt.Expr, keys map[string]bool) bool {
+	found := false
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		switch y := x.(type) {
+		case *apt.Name:
+			found = keys[ev.key(y.Name)]
+		case *apt.Component:
+			if k, ok := ev.refKey(y); ok {
+				found = keys[k] || keys[strings.SplitN(k, "%", 2)[0]]
+			}
+		case *apt.Index:
+			if k, ok := ev.arrayKey(y); !ok || keys[k] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// substNames is e with each name f replaces replaced, through the
+// arithmetic around it (a bound is a name, or a name and a constant).
+func substNames(e apt.Expr, f func(*apt.Name) apt.Expr) apt.Expr {
+	switch x := e.(type) {
+	case *apt.Name:
+		return f(x)
+	case *apt.Binary:
+		y := *x
+		y.X, y.Y = substNames(x.X, f), substNames(x.Y, f)
+		return &y
+	case *apt.Unary:
+		y := *x
+		y.X = substNames(x.X, f)
+		return &y
+	}
+	return e
+}
