@@ -266,18 +266,26 @@ func (ev *evaluator) pointerSlot(target apt.Expr, set map[string]bool) {
 func (ev *evaluator) assignedSlots(set map[string]bool) {
 	var add []string
 	for k := range set {
-		if strings.HasSuffix(k, addrSuffix) {
-			continue
-		}
-		for s := range ev.slots {
-			if strings.HasPrefix(s, k+"%") {
-				add = append(add, s)
-			}
+		if !strings.HasSuffix(k, addrSuffix) {
+			add = append(add, ev.slotsUnder(k, false)...)
 		}
 	}
 	for _, k := range add {
 		set[k] = true
 	}
+}
+
+// slotsUnder lists the address slots set so far of the pointer
+// components of the variable or component at key k, and with own k's
+// own slot.
+func (ev *evaluator) slotsUnder(k string, own bool) []string {
+	var out []string
+	for s := range ev.slots {
+		if strings.HasPrefix(s, k+"%") || own && s == k+addrSuffix {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // assignPointer evaluates an assignment to a C pointer (or to the pointer
@@ -470,8 +478,7 @@ func (ev *evaluator) pointerWhileCounter(l *apt.Loop, b *apt.Binary) (Value, boo
 		default:
 			return symbolic.Expr{}, false
 		}
-		k := symbolic.FloorDiv(need.Add(c).Sub(symbolic.Int(1)), c)
-		return symbolic.Max(k, symbolic.Int(0)), true
+		return symbolic.Max(ceilSteps(need, c), symbolic.Int(0)), true
 	})
 }
 

@@ -1598,7 +1598,7 @@ func (ev *evaluator) counterExit(l *apt.Loop, o *Occ) (Value, bool) {
 			need = need.Add(symbolic.Int(1))
 		}
 		c := symbolic.Int(step)
-		k := symbolic.FloorDiv(need.Add(c).Sub(symbolic.Int(1)), c) // ceil(need/c)
+		k := ceilSteps(need, c)
 		if stepAt > testAt {
 			k = k.Add(symbolic.Int(1)) // the test sees the count before the step
 		}

@@ -1465,12 +1465,12 @@ func (ev *evaluator) keysRead(header []apt.Expr, body []apt.Node) []string {
 			return true
 		})
 	}
-	if ev.cPointers() && ev.naddr > 0 {
+	if ev.cPointers() {
 		// The addresses the pointers read hold (address.go): a
 		// variable's own, its pointer components'.
 		for _, k := range out[:len(out):len(out)] {
-			for _, a := range ev.env.withPrefix(k) {
-				if strings.HasSuffix(a, addrSuffix) && !seen[a] {
+			for _, a := range ev.slotsUnder(k, true) {
+				if !seen[a] {
 					seen[a] = true
 					out = append(out, a)
 				}

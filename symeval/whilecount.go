@@ -57,8 +57,7 @@ func (ev *evaluator) whileCounter(l *apt.Loop) (Value, bool) {
 		default:
 			return symbolic.Expr{}, false // a counter moving away from its bound
 		}
-		k := symbolic.FloorDiv(need.Add(c).Sub(symbolic.Int(1)), c)
-		return symbolic.Max(k, symbolic.Int(0)), true
+		return symbolic.Max(ceilSteps(need, c), symbolic.Int(0)), true
 	})
 }
 
@@ -102,4 +101,9 @@ func (ev *evaluator) counterStep(l *apt.Loop, counter string, bound apt.Expr) (i
 		return 0, 0, false
 	}
 	return stepAt, step, true
+}
+
+// ceilSteps is ceil(need/c): the steps of c > 0 that cover need.
+func ceilSteps(need, c symbolic.Expr) symbolic.Expr {
+	return symbolic.FloorDiv(need.Add(c).Sub(symbolic.Int(1)), c)
 }

@@ -9,33 +9,19 @@ import (
 	"testing"
 
 	"github.com/mkvet/mkvet/instrument"
+	"github.com/mkvet/mkvet/instrument/cinst"
 	"github.com/mkvet/mkvet/internal/e2e"
 )
 
-// mpiFlags are the MPI wrapper's compile and link flags.
-func mpiFlags(t *testing.T) (compile, link []string) {
+// build compiles an instrumented copy into exe with the command mkvet
+// prints for it (cinst.BuildCommand), in the copy's folder.
+func build(t *testing.T, res *instrument.Result, exe string) {
 	t.Helper()
-	c, err := exec.Command("mpicc", "-showme:compile").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := exec.Command("mpicc", "-showme:link").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.Fields(string(c)), strings.Fields(string(l))
-}
-
-// build compiles an instrumented copy with clang into exe.
-func build(t *testing.T, clang string, res *instrument.Result, exe string) {
-	t.Helper()
-	compile, link := mpiFlags(t)
-	args := append([]string{"-O1", "-Wno-override-module"}, compile...)
-	for _, s := range res.Sources {
-		args = append(args, filepath.Join(res.Dir, s))
-	}
-	args = append(append(args, link...), "-lstdc++", "-lm", "-o", exe) // as BuildCommand
-	if out, err := exec.Command(clang, args...).CombinedOutput(); err != nil {
+	cmd := strings.NewReplacer("{srcs}", strings.Join(res.Sources, " "), "{exe}", exe).Replace(cinst.BuildCommand())
+	words := strings.Fields(cmd)
+	c := exec.Command(words[0], words[1:]...)
+	c.Dir = res.Dir
+	if out, err := c.CombinedOutput(); err != nil {
 		t.Fatalf("building the instrumented copy: %v\n%s", err, out)
 	}
 }
