@@ -71,11 +71,14 @@ func ImpactBound(r *cost.Report, pt *cost.Point, name string, lo, hi int64) (flo
 type knownWork struct {
 	*compiledWork
 	unknown symbolic.Piecewise
+	// unknownSyms are the symbols of unknown's pieces: a program with
+	// thousands of missing values asks for each (unknownHas).
+	unknownSyms map[string]bool
 }
 
 // unknownHas reports whether a piece of the work that rests on a missing
 // value mentions name.
-func (k *knownWork) unknownHas(name string) bool { return k.unknown.Has(name) }
+func (k *knownWork) unknownHas(name string) bool { return k.unknownSyms[name] }
 
 var (
 	knownMu    sync.Mutex
@@ -96,20 +99,28 @@ func knownWorkFunc(r *cost.Report, pt *cost.Point) (*knownWork, bool) {
 	}
 	vars, index, vals := pointVars(pt)
 	var known, unknown symbolic.Piecewise
+	missing := map[string]bool{}
+	for _, q := range pt.Unknown {
+		missing[q] = true
+	}
 	for _, p := range r.Work.Pieces {
 		one := symbolic.Piecewise{Pieces: []symbolic.Piece{p}}
-		if slices.ContainsFunc(pt.Unknown, one.Has) {
+		if one.HasAny(missing) {
 			unknown.Pieces = append(unknown.Pieces, p)
 		} else {
 			known.Pieces = append(known.Pieces, p)
 		}
+	}
+	syms := map[string]bool{}
+	for _, q := range unknown.Symbols() {
+		syms[q] = true
 	}
 	f, err := known.Compile(vars)
 	if err != nil {
 		knownCache[k] = nil
 		return nil, false
 	}
-	w := &knownWork{compiledWork: &compiledWork{f: f, work: known, vars: vars, index: index, vals: vals, rank: 0}, unknown: unknown}
+	w := &knownWork{compiledWork: &compiledWork{f: f, work: known, vars: vars, index: index, vals: vals, rank: 0}, unknown: unknown, unknownSyms: syms}
 	knownCache[k] = w
 	return w, true
 }

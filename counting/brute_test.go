@@ -426,3 +426,97 @@ func TestSumAtPointAgainstBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestSumBoxAgainstBruteForce checks the point-by-point count of sets
+// without parameters against Go loops over the same points, weighted: a
+// stencil's neighbours inside a grid, a triangle, a set with a modulus
+// and one with no point; and that it refuses a box past its limit (and
+// leaves independent ranges, a product, to the engine).
+func TestSumBoxAgainstBruteForce(t *testing.T) {
+	for n := int64(0); n <= 12; n += 4 {
+		cases := []struct {
+			set   string
+			w     string
+			brute func() int64
+		}{
+			{fmt.Sprintf("{ [x, y, sx, sy] : 0 <= x <= %d and 0 <= y <= 5 and -1 <= sx <= 1 and -1 <= sy <= 1 and 0 <= x + sx <= %d and 0 <= y + sy <= 5 }", n, n),
+				"x + 2*sy + 3", func() int64 {
+					c := int64(0)
+					for x := int64(0); x <= n; x++ {
+						for y := int64(0); y <= 5; y++ {
+							for sx := int64(-1); sx <= 1; sx++ {
+								for sy := int64(-1); sy <= 1; sy++ {
+									if x+sx >= 0 && x+sx <= n && y+sy >= 0 && y+sy <= 5 {
+										c += x + 2*sy + 3
+									}
+								}
+							}
+						}
+					}
+					return c
+				}},
+			{fmt.Sprintf("{ [i, j, k] : 1 <= i <= %d and 1 <= j <= %d and j <= i and 0 <= k <= 3 and j + k <= i }", n, n),
+				"1", func() int64 {
+					c := int64(0)
+					for i := int64(1); i <= n; i++ {
+						for j := int64(1); j <= i; j++ {
+							for k := int64(0); k <= 3 && j+k <= i; k++ {
+								c++
+							}
+						}
+					}
+					return c
+				}},
+			{fmt.Sprintf("{ [i, j, k] : 0 <= i <= %d and 0 <= j <= 7 and 0 <= k <= 2 and i + 2*j + k >= 5 and i + 2*j + k <= 14 }", n),
+				"i*k + 1", func() int64 {
+					c := int64(0)
+					for i := int64(0); i <= n; i++ {
+						for j := int64(0); j <= 7; j++ {
+							for k := int64(0); k <= 2; k++ {
+								if s := i + 2*j + k; s >= 5 && s <= 14 {
+									c += i*k + 1
+								}
+							}
+						}
+					}
+					return c
+				}},
+			{fmt.Sprintf("{ [i, j, k] : 0 <= i <= %d and 3 <= j <= 1 and 0 <= k <= 2 and i + k <= 5 }", n), "1", func() int64 { return 0 }},
+		}
+		for _, c := range cases {
+			s, err := ParseSet(c.set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := symbolic.Parse(c.w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pw, ok, err := SumBox(s, w, 1<<15)
+			if !ok || err != nil {
+				t.Fatalf("%s: ok=%v err=%v", c.set, ok, err)
+			}
+			got, err := pw.Eval(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := c.brute(); !got.Equal(symbolic.RatInt(want)) {
+				t.Errorf("%s weighted %s: %s, brute force %d", c.set, c.w, got, want)
+			}
+		}
+	}
+	s, err := ParseSet("{ [i, j, k] : 0 <= i <= 99 and 0 <= j <= 99 and 0 <= k <= 99 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := SumBox(s, symbolic.Int(1), 1<<15); ok {
+		t.Errorf("a box of 10^6 points was enumerated with a limit of 2^15")
+	}
+	s, err = ParseSet("{ [i, j, k] : 0 <= i <= 9 and 0 <= j <= 9 and 0 <= k <= 9 }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := SumBox(s, symbolic.Int(1), 1<<15); ok {
+		t.Errorf("independent ranges were enumerated")
+	}
+}

@@ -107,6 +107,92 @@ func sumSplit(s *Set, w symbolic.Expr, a *symbolic.Assumptions, opt Options, bud
 	return symbolic.Piecewise{Pieces: []symbolic.Piece{{Value: symbolic.Const(total)}}}, nil
 }
 
+// SumBox sums w over a set without parameters by visiting every point of
+// the box its variables' constant bounds span, with the condition and the
+// weight compiled once: for a small nest of several variables (a
+// 27-point stencil's neighbours over a grid) that takes microseconds where
+// eliminating the variables one by one takes seconds. ok is false where a
+// variable has no constant bounds or the box holds more than limit points.
+func SumBox(s *Set, w symbolic.Expr, limit int64) (pw symbolic.Piecewise, ok bool, err error) {
+	if len(s.Params) > 0 || len(s.Vars) == 0 || !coupled(s.Cond, s.Vars) {
+		return symbolic.Piecewise{}, false, nil
+	}
+	lo := make([]int64, len(s.Vars))
+	hi := make([]int64, len(s.Vars))
+	size := int64(1)
+	for i, v := range s.Vars {
+		l, h, ok := constBounds(s.Cond, v)
+		if !ok {
+			return symbolic.Piecewise{}, false, nil
+		}
+		if h < l {
+			return symbolic.Piecewise{}, true, nil
+		}
+		lo[i], hi[i] = l, h
+		if size *= h - l + 1; size > limit {
+			return symbolic.Piecewise{}, false, nil
+		}
+	}
+	c, err := CompileFormula(s.Cond, s.Vars)
+	if err != nil {
+		return symbolic.Piecewise{}, false, nil
+	}
+	wf, err := w.Compile(s.Vars)
+	if err != nil {
+		return symbolic.Piecewise{}, false, nil
+	}
+	total := symbolic.RatInt(0)
+	pt := slices.Clone(lo)
+	for {
+		in, err := c.Holds(pt)
+		if err != nil {
+			return symbolic.Piecewise{}, true, err
+		}
+		if in {
+			r, err := wf.EvalInt(pt)
+			if err != nil {
+				return symbolic.Piecewise{}, true, err
+			}
+			total = total.Add(r)
+		}
+		// The next point, the last variable fastest.
+		i := len(pt) - 1
+		for ; i >= 0 && pt[i] == hi[i]; i-- {
+			pt[i] = lo[i]
+		}
+		if i < 0 {
+			break
+		}
+		pt[i]++
+	}
+	if total.IsZero() {
+		return symbolic.Piecewise{}, true, nil
+	}
+	return symbolic.Piecewise{Pieces: []symbolic.Piece{{Value: symbolic.Const(total)}}}, true, nil
+}
+
+// coupled reports whether a relation of f ties two of vars together: a
+// set of independent ranges is a product the engine counts at once.
+func coupled(f Formula, vars []string) bool {
+	switch g := f.(type) {
+	case And:
+		return slices.ContainsFunc(g, func(x Formula) bool { return coupled(x, vars) })
+	case Or:
+		return slices.ContainsFunc(g, func(x Formula) bool { return coupled(x, vars) })
+	case Not:
+		return coupled(g.F, vars)
+	case Rel:
+		n := 0
+		for _, v := range vars {
+			if g.R.E.Has(v) {
+				n++
+			}
+		}
+		return n >= 2
+	}
+	return false
+}
+
 // enumerate sums w over the points lo..hi of the one variable v at which
 // f holds, with f and w compiled once: the last level of a split, where
 // substituting each value and compiling what is left cost a whole count's

@@ -240,10 +240,20 @@ func (ev *evaluator) assignAddr(target apt.Expr, v Value) {
 // setAddr stores an address in its slot, which the set of slots records
 // (assignedSlots).
 func (ev *evaluator) setAddr(slot string, v Value) {
-	if ev.slots == nil {
-		ev.slots = map[string]bool{}
+	if !ev.slots[slot] {
+		if ev.slots == nil {
+			ev.slots = map[string]bool{}
+			ev.slotsAt = map[string][]string{}
+		}
+		ev.slots[slot] = true
+		// Indexed under every component prefix (a%b%p: a and a%b), so
+		// slotsUnder reads its answer instead of scanning every slot.
+		for i := range len(slot) {
+			if slot[i] == '%' {
+				ev.slotsAt[slot[:i]] = append(ev.slotsAt[slot[:i]], slot)
+			}
+		}
 	}
-	ev.slots[slot] = true
 	ev.env.set(slot, v)
 }
 
@@ -279,11 +289,9 @@ func (ev *evaluator) assignedSlots(set map[string]bool) {
 // components of the variable or component at key k, and with own k's
 // own slot.
 func (ev *evaluator) slotsUnder(k string, own bool) []string {
-	var out []string
-	for s := range ev.slots {
-		if strings.HasPrefix(s, k+"%") || own && s == k+addrSuffix {
-			out = append(out, s)
-		}
+	out := ev.slotsAt[k]
+	if own && ev.slots[k+addrSuffix] {
+		out = append(out[:len(out):len(out)], k+addrSuffix)
 	}
 	return out
 }

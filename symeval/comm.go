@@ -2,10 +2,11 @@ package symeval
 
 import (
 	"cmp"
+	"slices"
+
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
-	"slices"
 )
 
 // procNull is MPI_PROC_NULL as the frontend's mpif.h and module mpi define
@@ -91,10 +92,13 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 		}
 	}
 	if c.Op == apt.MPIBcast && c.Send != nil {
-		ev.broadcast(c.Send.Buffer, c.Root, pos)
+		ev.broadcast(c, c.Send.Buffer, pos)
 		for _, x := range ev.commonSpan(c.Send) {
-			ev.broadcast(x, c.Root, pos)
+			ev.broadcast(c, x, pos)
 		}
+	}
+	if c.Op.IsCollective() {
+		ev.colls++
 	}
 }
 
@@ -151,10 +155,26 @@ func (ev *evaluator) received(b apt.Expr, pos apt.Pos) {
 // broadcast gives every rank the root's value of the buffer: unchanged
 // when the value does not depend on the rank, the value at the root's rank
 // when it does and the root is known.
-func (ev *evaluator) broadcast(b apt.Expr, root apt.Expr, pos apt.Pos) {
+func (ev *evaluator) broadcast(c *apt.Comm, b apt.Expr, pos apt.Pos) {
+	root := c.Root
 	key, scalar := ev.bufferKey(b)
 	if key == "" {
 		return
+	}
+	first := b == c.Send.Buffer // the buffer a matching call's is matched with
+	outside := ev.rootOutside(root)
+	if outside && first {
+		// The root runs another path (its read and its broadcast on one,
+		// the others' broadcast on another): the value is what the root
+		// sent by the matching call there, where the evaluation met it.
+		if v, ok := ev.rootBcastAt(c); ok && (v.arr == nil) == scalar {
+			if scalar {
+				ev.assignKey(key, v)
+			} else {
+				ev.env.set(key, v)
+			}
+			return
+		}
 	}
 	if scalar {
 		var v Value
@@ -163,21 +183,24 @@ func (ev *evaluator) broadcast(b apt.Expr, root apt.Expr, pos apt.Pos) {
 			v = ev.load(nm.Name) // an initialiser, on first use
 			ev.bufferLoad--
 		}
-		if ev.rootOutside(root) {
-			// The root runs another path (a C program whose paths the
-			// frontend wrote apart: the root's read and its broadcast on
-			// one, the others' broadcast on another): what this path
-			// holds is not what the root sends.
+		if outside {
+			// What this path holds is not what the root sends.
 			name := ev.bufferName(b, key)
 			real := apt.TypeOf(b).Base != apt.TypeInteger
 			ev.assignKey(key, unknownValue(name, "the value of "+name+" broadcast at "+pos.String(), real))
 			return
 		}
 		if v.IsKnown() && !mentions(v, []string{Rank}) {
+			if first {
+				ev.keepRootBcast(c, v)
+			}
 			return
 		}
 		if at, ok := ev.atRoot(v, root); ok {
 			ev.assignKey(key, at)
+			if first {
+				ev.keepRootBcast(c, at)
+			}
 			return
 		}
 		name := ev.bufferName(b, key)
@@ -185,8 +208,11 @@ func (ev *evaluator) broadcast(b apt.Expr, root apt.Expr, pos apt.Pos) {
 		return
 	}
 	if v, ok := ev.env.lookup(key); ok && v.arr != nil {
-		if st, ok := ev.arrayAtRoot(v.arr, root); ok {
+		if st, ok := ev.arrayAtRoot(v.arr, root); ok && !outside {
 			ev.env.set(key, Value{arr: st})
+			if first {
+				ev.keepRootBcast(c, Value{arr: st})
+			}
 		} else {
 			ev.clobber(key)
 		}

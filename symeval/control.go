@@ -235,7 +235,11 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 	}
 	var walked []int // the arms walked, in the order walked
 	occAt := map[int]int{}
+	// Each arm meets the collectives after the IF's from the same count
+	// (collorder.go); past the IF the count is the arms' largest.
+	colls, collsEnd := ev.colls, ev.colls
 	for _, bi := range order {
+		ev.colls = colls
 		b := n.Branches[bi]
 		c, ok := conds[bi], oks[bi]
 		if swapped && bi == 0 {
@@ -359,6 +363,7 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		if dataArm {
 			ev.inert--
 		}
+		collsEnd = max(collsEnd, ev.colls)
 		outs = append(outs, outcome{cond: c, analysable: ok, env: ev.env, dead: ev.cur.dead, cycled: ev.cur.cycled})
 		states = append(states, ev.cur)
 		walked = append(walked, bi)
@@ -377,6 +382,7 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		i, j := occAt[0], occAt[1]
 		o.Children[i], o.Children[j] = o.Children[j], o.Children[i]
 	}
+	ev.colls = collsEnd
 	ev.endArms(saved, pre, outs, states, hasElse)
 	for _, c := range passed {
 		ev.pinPassed(c)

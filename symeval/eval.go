@@ -305,7 +305,8 @@ type evaluator struct {
 	heap         map[int64]*heapObj
 	naddr        int64 // storages given an address (address.go)
 	scalarAddrs  map[string]int64
-	slots        map[string]bool // the address slots ever set
+	slots        map[string]bool     // the address slots ever set
+	slotsAt      map[string][]string // the slots by the component prefixes of their keys
 	scalarAt     map[int64]string
 	heapRoutines map[*apt.Routine]bool
 	hasHeap      int // heapProgram: 0 not yet known, 1 yes, -1 no
@@ -339,6 +340,10 @@ type evaluator struct {
 	byRankDepth int
 	// mail keeps the point-to-point sends met at a point (p2p.go).
 	mail *mailbox
+	// colls counts the collective calls of the path, rootSent keeps what
+	// roots broadcast by that count (collorder.go).
+	colls    int
+	rootSent map[int]rootBcast
 	// loopDepth counts the loops (DO or formed by GO TO, through calls)
 	// being evaluated, run or symbolically: an occurrence's Depth, which
 	// must not depend on which of the two a loop took.
@@ -2559,11 +2564,20 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 	if ev.environment(c) || ev.commandArgument(c) || ev.intrinsicSub(c) {
 		return
 	}
-	// An external routine may assign any variable passed to it.
+	// An external routine may assign any variable passed to it, but no
+	// named constant (a PARAMETER, MPI's handles: MPI_COMM_WORLD passed to
+	// a routine the evaluation does not model is still the world).
 	for _, a := range c.Args {
+		nm, isName := a.(*apt.Name)
+		var decl *apt.Var
+		if isName {
+			decl = ev.prog.Resolve(ev.frame().routine, nm.Name)
+			if decl != nil && (decl.Param != nil || decl.Predefined != "") {
+				continue
+			}
+		}
 		ev.touch(a)
-		if nm, ok := a.(*apt.Name); ok {
-			decl := ev.prog.Resolve(ev.frame().routine, nm.Name)
+		if isName {
 			ev.store(nm.Name, unknownValue(nm.Name, "the value of "+nm.Name+" after the call of "+c.Callee,
 				decl == nil || decl.Type.Base != apt.TypeInteger))
 		}

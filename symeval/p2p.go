@@ -429,10 +429,10 @@ func (ev *evaluator) armOrder(n *apt.If, conds []counting.Formula, oks []bool, s
 	if _, dec := ev.decideOnPath(conds[0], ev.cur.conds); dec {
 		return order, false
 	}
-	if !hasP2P(n.Branches[0].Body, false) || !hasP2P(n.Branches[1].Body, true) {
-		return order, false
+	if hasP2P(n.Branches[0].Body, false) && hasP2P(n.Branches[1].Body, true) || ev.rootArmFirst(n, conds[0]) {
+		return []int{1, 0}, true
 	}
-	return []int{1, 0}, true
+	return order, false
 }
 
 // hasP2P reports whether nodes make a point-to-point send (send) or

@@ -987,6 +987,7 @@ type runSnapshot struct {
 	assumed           int
 	written           map[string]writtenFile
 	mail              mailState
+	colls             int
 	// the frame's jumps the walk did not model (a probe's EXIT is not the
 	// loop's)
 	jumps, gotos int
@@ -996,7 +997,7 @@ func (ev *evaluator) snapshot(o *Occ) *runSnapshot {
 	s := &runSnapshot{env: ev.env, cur: ev.cur.clone(), kids: len(o.Children), occs: ev.noccs,
 		diags: len(ev.res.Diags), params: len(ev.res.Params), inputs: len(ev.res.Inputs), conds: len(ev.cur.conds),
 		freqUses: ev.freqUses, visits: ev.runVisits, assumed: len(ev.res.Assumed), written: ev.writtenState(), mail: ev.mailState(),
-		jumps: ev.frame().jumps, gotos: ev.frame().gotos}
+		colls: ev.colls, jumps: ev.frame().jumps, gotos: ev.frame().gotos}
 	ev.env = ev.env.clone()
 	return s
 }
@@ -1006,6 +1007,7 @@ func (s *runSnapshot) restore(ev *evaluator, o *Occ) {
 	ev.frame().jumps, ev.frame().gotos = s.jumps, s.gotos
 	ev.restoreWritten(s.written)
 	ev.restoreMail(s.mail)
+	ev.colls = s.colls
 	for _, d := range ev.res.Diags[s.diags:] {
 		delete(ev.diagSeen, d.Pos.String()+d.Msg)
 	}

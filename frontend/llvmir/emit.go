@@ -1,11 +1,12 @@
 package llvmir
 
 import (
+	"slices"
+
 	"github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/metadata"
 	"github.com/llir/llvm/ir/value"
-	"slices"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 )
@@ -128,6 +129,11 @@ func (x *fn) seq(l *loop, b, stop int, arm bool) []apt.Node {
 			}
 			b = to
 		case *ir.TermUnreachable:
+			if len(out) > 0 {
+				if _, stopped := out[len(out)-1].(*apt.Stop); stopped {
+					return out // exit() is the STOP already
+				}
+			}
 			return append(out, &apt.Stop{NodeBase: apt.NodeBase{Span: spanAt(x.posOf(t))}})
 		default:
 			return append(out, x.unknown(x.posOf(t), t.LLString(), "this terminator (invoke, indirect branch) is not modelled"))
@@ -315,6 +321,19 @@ func (x *fn) arrive(l *loop, to, stop int, arm bool) ([]apt.Node, bool) {
 			// The copies along the way to where the code after the DO
 			// starts, then EXIT.
 			nodes, _ := x.chain(to, p.after)
+			return append(nodes, &apt.Exit{NodeBase: apt.NodeBase{Span: spanAt(x.at)}}), false
+		}
+		if x.leavesBy(to, l, -1) {
+			// A path that only returns or ends the program (a value
+			// found, an error message and exit: clang places it after
+			// the loops) is written where it is reached.
+			return x.seq(nil, to, -1, true), false
+		}
+		if p := x.plans[l]; p != nil && p.exit >= 0 && p.after >= 0 && x.leavesBy(to, l, p.after) {
+			// A break that does something first (a found value
+			// recorded) before the code after the loop: that, then
+			// EXIT.
+			nodes := x.seq(l.parent, to, p.after, true)
 			return append(nodes, &apt.Exit{NodeBase: apt.NodeBase{Span: spanAt(x.at)}}), false
 		}
 		return []apt.Node{x.unknown(x.blockPos(to), "goto",
@@ -515,13 +534,7 @@ func (x *fn) loopNode(nl *loop, stop int) ([]apt.Node, int) {
 		more, next := x.chain(p.exit, p.after)
 		return append(out, more...), next
 	}
-	next := -1
-	for _, e := range nl.exits {
-		if f := x.forward(e.to); f != x.retB {
-			next = e.to
-			break
-		}
-	}
+	next := x.joinExit(nl, stop)
 	p.exit = next
 	if next >= 0 {
 		_, p.after = x.chain(next, stop)

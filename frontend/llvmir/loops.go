@@ -61,11 +61,16 @@ func (x *fn) plan(l *loop) *loopPlan {
 		return nil, 0, 0, false, false
 	}
 	// Every exit must go to the test's exit block or to the return block
-	// (directly, or through blocks that only jump on).
+	// (directly, or through blocks that only jump on), or end the program
+	// (an error check's exit, written in place).
 	exitsOK := func(out int) bool {
 		final := x.forward(out)
 		for _, e := range l.exits {
-			if f := x.forward(e.to); f != final && f != x.retB {
+			if f := x.forward(e.to); f != final && f != x.retB && !x.leavesBy(e.to, l, -1) &&
+				!(!x.chainHasPhis(out, final) && x.leavesBy(e.to, l, final)) {
+				// (A break that does something first and then goes
+				// where the test goes is written in place, then EXIT:
+				// nothing the test's edge brings runs after the DO.)
 				return false
 			}
 		}

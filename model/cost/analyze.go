@@ -475,6 +475,14 @@ func (an *analysis) countSet(set *counting.Set, weight *symbolic.Expr) (symbolic
 	if weight != nil {
 		w = *weight
 	}
+	if len(set.Params) == 0 && len(set.Vars) >= boxVars {
+		// Every value fixed and a small box: its points are counted
+		// one by one, faster than eliminating the variables.
+		if pb, ok, e := counting.SumBox(set, w, boxPoints); ok {
+			an.counts[key] = countResult{pw: pb, err: e, names: names}
+			return pb, e
+		}
+	}
 	pw, err = counting.Sum(set, w, an.assume, copt)
 	if err != nil && len(set.Params) == 0 && (errors.Is(err, counting.ErrNotExact) || errors.Is(err, counting.ErrTooComplex)) {
 		// Every value fixed (a point, a rank): the set is finite and
@@ -489,6 +497,14 @@ func (an *analysis) countSet(set *counting.Set, weight *symbolic.Expr) (symbolic
 	an.counts[key] = countResult{pw: pw, err: err, names: names}
 	return pw, err
 }
+
+// boxVars and boxPoints bound the sets without parameters countSet counts
+// point by point (counting.SumBox): nests of at least boxVars variables,
+// whose box holds at most boxPoints points (a millisecond's work).
+const (
+	boxVars   = 3
+	boxPoints = 1 << 15
+)
 
 // shapeKey returns a key of the count of set (with weight, under the
 // assumptions) that sets equal up to a renaming of their symbols share, and

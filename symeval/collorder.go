@@ -1,0 +1,115 @@
+package symeval
+
+import (
+	"github.com/mkvet/mkvet/counting"
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Broadcasts across the arms of a branch on the rank. A program often
+// writes its set-up as `if (rank == 0) { read; pack; bcast } else { bcast;
+// unpack }`: the root and the others reach the same broadcast through
+// different statements. MPI matches the collective calls of a communicator
+// by their order, so the k-th collective one arm makes is the k-th the
+// other makes: the evaluation counts the collectives of the path (colls;
+// each arm of an IF starts from the count before it), keeps what the root
+// sends at each count where the root runs the path (rootSent), and a
+// broadcast on a path the root does not run takes what the root sent at
+// the same count. The arm the root runs is walked first (rootArmFirst).
+
+// rootBcast is what the root sent by one broadcast: its communicator and
+// root, and the buffer's value there (a scalar, or an array's stores).
+type rootBcast struct {
+	comm any
+	root symbolic.Expr
+	val  Value
+}
+
+// maxRootSent bounds the broadcasts kept: the set-up of a program makes a
+// few; a time loop's are data, not settings.
+const maxRootSent = 256
+
+// keepRootBcast records the root's value of a broadcast buffer at the
+// path's collective count.
+func (ev *evaluator) keepRootBcast(c *apt.Comm, v Value) {
+	if ev.probing > 0 || c.Root == nil || !v.IsKnown() && v.arr == nil {
+		return
+	}
+	root, ok := ev.value(c.Root).Single()
+	if !ok || root.Has(Rank) {
+		return
+	}
+	if ev.rootSent == nil {
+		ev.rootSent = map[int]rootBcast{}
+	}
+	if len(ev.rootSent) >= maxRootSent {
+		return
+	}
+	ev.rootSent[ev.colls] = rootBcast{comm: ev.commID(c.Comm), root: root, val: v}
+}
+
+// rootBcastAt is what the root sent by the broadcast this one matches: the
+// same count of collectives, communicator and root.
+func (ev *evaluator) rootBcastAt(c *apt.Comm) (Value, bool) {
+	rec, ok := ev.rootSent[ev.colls]
+	if !ok || ev.probing > 0 || c.Root == nil || rec.comm != ev.commID(c.Comm) {
+		return Value{}, false
+	}
+	root, ok := ev.value(c.Root).Single()
+	if !ok || !root.Equal(rec.root) {
+		return Value{}, false
+	}
+	return rec.val, true
+}
+
+// rootArmFirst reports whether the ELSE of a two-armed IF on the rank
+// (cond the THEN's condition) is the arm the root of the THEN's first
+// broadcast runs, the THEN a path it does not: walking the ELSE first
+// keeps what the root sends for the THEN's matching broadcast.
+func (ev *evaluator) rootArmFirst(n *apt.If, cond counting.Formula) bool {
+	var first *apt.Comm
+	for _, x := range n.Branches[0].Body {
+		apt.Inspect(x, func(y apt.Node) bool {
+			if c, ok := y.(*apt.Comm); ok && first == nil && c.Op == apt.MPIBcast && c.Root != nil {
+				first = c
+			}
+			return first == nil
+		})
+	}
+	if first == nil {
+		return false
+	}
+	root, ok := ev.value(first.Root).Single()
+	if !ok || root.Has(Rank) {
+		return false
+	}
+	sub := map[string]symbolic.Expr{Rank: root}
+	if p, ok := ev.values[Size]; ok {
+		sub[Size] = symbolic.Int(p)
+	}
+	f, err := substFormula(cond, sub)
+	if err != nil {
+		return false
+	}
+	taken, dec := decide(f)
+	return dec && !taken
+}
+
+// commID identifies a communicator argument: the one the program made, or
+// the predefined handle's value (the world when absent), or the argument as
+// written.
+func (ev *evaluator) commID(e apt.Expr) any {
+	if e == nil {
+		return int64(mpiCommWorld)
+	}
+	v := ev.value(e)
+	if v.comm != nil {
+		return v.comm
+	}
+	if c, ok := v.Single(); ok {
+		if n, ok := c.Int64(); ok {
+			return n
+		}
+	}
+	return apt.FormatExpr(e)
+}
