@@ -404,7 +404,7 @@ func (x *fn) argExpr(a value.Value) apt.Expr {
 	switch b := stripCasts(a).(type) {
 	case *ir.InstAlloca:
 		n := x.names[b]
-		d := dims(b.ElemType)
+		d := allocaDims(b)
 		x.declare(n, valueType(b.ElemType), d)
 		return &apt.Name{Name: n, Type: x.vars[n].Type, Array: len(d) > 0}
 	case *ir.Global:

@@ -414,7 +414,7 @@ func (x *fn) location(p value.Value, ops *apt.Ops) (apt.Expr, bool) {
 	switch c := p.(type) {
 	case *ir.InstAlloca:
 		n := x.names[c]
-		if d := dims(c.ElemType); len(d) > 0 {
+		if d := allocaDims(c); len(d) > 0 {
 			x.declare(n, valueType(c.ElemType), d)
 			return &apt.Index{Pos: x.at, Name: n, Subs: zeros(len(d)), Type: valueType(c.ElemType)}, true
 		}
@@ -473,7 +473,7 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 	switch b := base.(type) {
 	case *ir.InstAlloca:
 		name, root = x.names[b], true
-		x.declare(name, valueType(b.ElemType), dims(b.ElemType))
+		x.declare(name, valueType(b.ElemType), allocaDims(b))
 	case *ir.Global:
 		e := x.globalRef(b)
 		nm, ok := e.(*apt.Name)

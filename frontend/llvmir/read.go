@@ -353,6 +353,21 @@ func dims(t types.Type) []apt.Dim {
 	}
 }
 
+// allocaDims are the dimensions of a local's storage: its type's, after
+// one of unknown extent where it holds a count of them (C's variable-length
+// arrays, int a[n]: alloca i32, i64 %n), whose elements are then stored
+// and read as any array's.
+func allocaDims(a *ir.InstAlloca) []apt.Dim {
+	d := dims(a.ElemType)
+	if a.NElems == nil {
+		return d
+	}
+	if c, ok := a.NElems.(*constant.Int); ok && c.X.IsInt64() && c.X.Int64() == 1 {
+		return d
+	}
+	return append([]apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}}, d...)
+}
+
 // valueType is the APT type of an LLVM type: integers and floating point
 // by size, i1 logical, pointers and arrays their element's type.
 func valueType(t types.Type) apt.Type {

@@ -2,7 +2,8 @@
  * them and broadcasts them in its own branch, while the other ranks
  * broadcast and unpack in theirs; error paths that print and exit from
  * inside loops; searches that return or break from inside loops; a list
- * with an entry deleted by shifting the rest down. */
+ * with an entry deleted by shifting the rest down; a variable-length
+ * array. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +107,16 @@ int main(int argc, char **argv)
    u = malloc(sizeof(double) * (n + 2));
    for (i = 0; i < n + 2; i++)
       u[i] = me + i;
+   {
+      /* How far each point's stencil reaches, in a variable-length
+       * array. */
+      int reach[n + 2];
+      for (i = 0; i <= n + 1; i++)
+         reach[i] = (i + me) % (width + 1);
+      for (i = 1; i <= n; i++)
+         for (k = 0; k < reach[i]; k++)
+            sum += u[i];
+   }
    for (t = 0; t < steps; t++) {
       for (i = 1; i <= n; i++) {
          if (u[i] < -1.0e30) {
