@@ -114,23 +114,13 @@ func sumSplit(s *Set, w symbolic.Expr, a *symbolic.Assumptions, opt Options, bud
 // eliminating the variables one by one takes seconds. ok is false where a
 // variable has no constant bounds or the box holds more than limit points.
 func SumBox(s *Set, w symbolic.Expr, limit int64) (pw symbolic.Piecewise, ok bool, err error) {
-	if len(s.Params) > 0 || len(s.Vars) == 0 || !coupled(s.Cond, s.Vars) {
+	lo, hi, ok := box(s, limit)
+	if !ok {
 		return symbolic.Piecewise{}, false, nil
 	}
-	lo := make([]int64, len(s.Vars))
-	hi := make([]int64, len(s.Vars))
-	size := int64(1)
-	for i, v := range s.Vars {
-		l, h, ok := constBounds(s.Cond, v)
-		if !ok {
-			return symbolic.Piecewise{}, false, nil
-		}
-		if h < l {
+	for i := range lo {
+		if hi[i] < lo[i] {
 			return symbolic.Piecewise{}, true, nil
-		}
-		lo[i], hi[i] = l, h
-		if size *= h - l + 1; size > limit {
-			return symbolic.Piecewise{}, false, nil
 		}
 	}
 	c, err := CompileFormula(s.Cond, s.Vars)
@@ -169,6 +159,38 @@ func SumBox(s *Set, w symbolic.Expr, limit int64) (pw symbolic.Piecewise, ok boo
 		return symbolic.Piecewise{}, true, nil
 	}
 	return symbolic.Piecewise{Pieces: []symbolic.Piece{{Value: symbolic.Const(total)}}}, true, nil
+}
+
+// Boxable reports whether SumBox counts s within limit points.
+func Boxable(s *Set, limit int64) bool {
+	_, _, ok := box(s, limit)
+	return ok
+}
+
+// box is the box of a set without parameters whose relations tie its
+// variables together, from each variable's constant bounds, where it holds
+// at most limit points (an empty range makes it empty).
+func box(s *Set, limit int64) (lo, hi []int64, ok bool) {
+	if len(s.Params) > 0 || len(s.Vars) == 0 || !coupled(s.Cond, s.Vars) {
+		return nil, nil, false
+	}
+	lo = make([]int64, len(s.Vars))
+	hi = make([]int64, len(s.Vars))
+	size := int64(1)
+	for i, v := range s.Vars {
+		l, h, ok := constBounds(s.Cond, v)
+		if !ok {
+			return nil, nil, false
+		}
+		lo[i], hi[i] = l, h
+		if h < l {
+			return lo, hi, true
+		}
+		if size *= h - l + 1; size > limit {
+			return nil, nil, false
+		}
+	}
+	return lo, hi, true
 }
 
 // coupled reports whether a relation of f ties two of vars together: a

@@ -542,6 +542,25 @@ func (x *fn) storedField(v value.Value) string {
 	return field
 }
 
+// renameFormal gives the dummy argument p, declared as old, the name it
+// has now: a C parameter named as its function (int count(int count))
+// is renamed apart from the function's result, which formals found
+// declared under that name.
+func (x *fn) renameFormal(p *ir.Param, old string) {
+	name := x.names[p]
+	if v := x.vars[old]; v != nil && old == x.result {
+		v.Dummy = false
+	}
+	if i := slices.Index(x.r.Formals, old); i >= 0 {
+		x.r.Formals[i] = name
+	}
+	var d []apt.Dim
+	if _, isPtr := p.Typ.(*types.PointerType); isPtr && !x.scalarP[p] {
+		d = []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}}
+	}
+	x.declare(name, valueType(p.Typ), d).Dummy = true
+}
+
 // formals declares the dummy arguments. A pointer argument the function
 // only loads from and stores to as one value (no indexing) is a scalar
 // passed by reference, as every Fortran argument is; any other pointer is

@@ -704,6 +704,9 @@ func (x *fn) resolveInterference() {
 		name := x.names[v]
 		if x.result != "" && name == x.result {
 			x.names[v] = x.uniq(name)
+			if p, ok := v.(*ir.Param); ok {
+				x.renameFormal(p, name)
+			}
 			continue
 		}
 		if _, mem := v.(*ir.InstAlloca); mem {

@@ -69,6 +69,7 @@ var cCases = []cCase{
 	{"cenv.c", []string{"nsteps", "n"}, [][]int64{{4, 0}}, [][]string{{}}, false, nil, "", []string{"NSTEPS", ""}},
 	{"setupbcast.c", []string{"n", "steps", "width"}, [][]int64{{10, 3, 2}, {37, 5, 1}, {101, 2, 4}}, [][]string{{}}, false,
 		[]string{"-n %d", "-s %d", "-w %d"}, "", nil},
+	{"samename.c", []string{"n"}, [][]int64{{10}, {37}}, [][]string{{}}, false, nil, "", nil},
 	{"getopts.c", []string{"n", "m", "iters"}, [][]int64{{9, 7, 2}, {30, 17, 3}}, [][]string{{}, {"-v"}, {"2", "-v"}, {"-v", "1"}}, false,
 		[]string{"-n %d", "-m%d", "-i %d"}, "", nil},
 }

@@ -37,6 +37,14 @@ func (an *analysis) countByRank(set *counting.Set, weight *symbolic.Expr) (symbo
 		if !mentionsSym(set, weight, symeval.Rank) {
 			return an.countCases(set, weight)
 		}
+		if an.boxEachRank(set, weight) {
+			// A small nest whose offsets move with the rank (rows
+			// numbered from rank*n): its points each rank, faster
+			// than a closed form in the rank.
+			if pw, err := an.countEachRank(set, weight, allRanks(an.np), nil); err == nil {
+				return pw, nil
+			}
+		}
 		pw, err := an.countCases(set, weight)
 		if err == nil {
 			return pw, nil
@@ -235,6 +243,20 @@ func (an *analysis) countAtRank(set *counting.Set, weight *symbolic.Expr, rk int
 	pw, err = an.countCases(&cs, w)
 	return pw, false, err
 }
+
+// boxEachRank reports whether set, with the rank its only parameter, is
+// one countAtRank counts point by point at every rank (counting.SumBox):
+// a few ranks, and at rank 0 a small box whose variables are tied.
+func (an *analysis) boxEachRank(set *counting.Set, weight *symbolic.Expr) bool {
+	if an.np < 1 || an.np > boxRanks || len(set.Vars) < boxVars || !onlyParam(set.Params, symeval.Rank) {
+		return false
+	}
+	cs, _, empty, err := fixSymbol(set, weight, symeval.Rank, 0)
+	return err == nil && !empty && counting.Boxable(&cs, boxPoints)
+}
+
+// boxRanks is the most ranks boxEachRank counts point by point.
+const boxRanks = 16
 
 // fixSymbol is set (and weight) with the variable or parameter name fixed
 // to c (counting.Fix). empty reports a slice with no point.
