@@ -32,7 +32,7 @@ const maxRootSent = 256
 // keepRootBcast records the root's value of a broadcast buffer at the
 // path's collective count.
 func (ev *evaluator) keepRootBcast(c *apt.Comm, v Value) {
-	if ev.probing > 0 || c.Root == nil || !v.IsKnown() && v.arr == nil {
+	if ev.probing > 0 || c.Root == nil || !v.IsKnown() && v.arr == nil && v.str == nil {
 		return
 	}
 	root, ok := ev.value(c.Root).Single()
@@ -112,4 +112,39 @@ func (ev *evaluator) commID(e apt.Expr) any {
 		}
 	}
 	return apt.FormatExpr(e)
+}
+
+// textAtRoot is the text a character variable holds at the root, from the
+// texts it holds under conditions (a setting read on the root only): the
+// first whose guard holds at the root's rank.
+func (ev *evaluator) textAtRoot(texts []guardedText, root apt.Expr) (Value, bool) {
+	if root == nil {
+		return Value{}, false
+	}
+	rv, ok := ev.value(root).Single()
+	if !ok || rv.Has(Rank) {
+		return Value{}, false
+	}
+	sub := map[string]symbolic.Expr{Rank: rv}
+	if p, ok := ev.values[Size]; ok {
+		sub[Size] = symbolic.Int(p)
+	}
+	for _, t := range texts {
+		if t.guard != nil {
+			f, err := substFormula(t.guard, sub)
+			if err != nil {
+				return Value{}, false
+			}
+			holds, dec := decide(f)
+			if !dec {
+				return Value{}, false
+			}
+			if !holds {
+				continue
+			}
+		}
+		text := t.text
+		return Value{str: &text}, true
+	}
+	return Value{}, false
 }

@@ -190,13 +190,18 @@ func (ev *evaluator) broadcast(c *apt.Comm, b apt.Expr, pos apt.Pos) {
 			ev.assignKey(key, unknownValue(name, "the value of "+name+" broadcast at "+pos.String(), real))
 			return
 		}
-		if v.IsKnown() && !mentions(v, []string{Rank}) {
+		if v.IsKnown() && !mentions(v, []string{Rank}) || v.str != nil {
+			// (A text is the same on every rank: no rank in it.)
 			if first {
 				ev.keepRootBcast(c, v)
 			}
 			return
 		}
-		if at, ok := ev.atRoot(v, root); ok {
+		at, ok := ev.atRoot(v, root)
+		if !ok && v.unk != nil && len(v.unk.texts) > 0 {
+			at, ok = ev.textAtRoot(v.unk.texts, root)
+		}
+		if ok {
 			ev.assignKey(key, at)
 			if first {
 				ev.keepRootBcast(c, at)

@@ -85,13 +85,23 @@ func (ev *evaluator) readNamelistFile(n *apt.IO, g *apt.Namelist) bool {
 		if decl == nil || decl.IsArray() {
 			return false
 		}
+		name := &apt.Name{Name: it.Name, Type: decl.Type}
 		switch decl.Type.Base {
 		case apt.TypeInteger, apt.TypeReal, apt.TypeLogical:
+		case apt.TypeCharacter:
+			if l, ok := ev.charLen(name); !ok || l < 0 || l > maxInputBytes {
+				return false
+			}
 		default:
 			return false
 		}
 		if len(it.Values) == 0 || it.Values[0] == "" {
 			continue // a null value: unchanged
+		}
+		if decl.Type.Base == apt.TypeCharacter {
+			l, _ := ev.charLen(name)
+			vals[i], set[i] = charDatum(it.Values[0], l), true
+			continue
 		}
 		if _, given := ev.values[it.Name]; given || ev.paramName(it.Name) != "" {
 			continue // -D or an annotation gives it: the user's value

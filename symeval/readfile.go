@@ -107,8 +107,12 @@ func (ev *evaluator) readFile(n *apt.IO) bool {
 	}
 	items := targets(steps)
 	for _, t := range items {
+		// A character item takes its datum padded or cut to its length
+		// (Fortran 2008 10.10.3): the length must be known.
 		if apt.TypeOf(t).Base == apt.TypeCharacter {
-			return false
+			if l, ok := ev.charLen(t); !ok || l < 0 || l > maxInputBytes {
+				return false
+			}
 		}
 	}
 	if n.Stream && n.Result != nil && at.Record > int64(len(recs)) {
@@ -148,13 +152,18 @@ func (ev *evaluator) readFile(n *apt.IO) bool {
 	for i, it := range items {
 		name, scalar := itemName(it)
 		base := apt.TypeOf(it).Base
-		if _, ok := ev.values[name]; ok && scalar {
+		if _, ok := ev.values[name]; ok && scalar && base != apt.TypeCharacter {
 			// -D gives the variable a value: the user's, not the file's.
 			vals[i], given[i] = ev.givenRead(n, name, base != apt.TypeInteger), true
 			continue
 		}
 		if i >= len(words) || words[i].Text == "" {
 			keep[i] = true // a null value, or after a slash
+			continue
+		}
+		if base == apt.TypeCharacter {
+			l, _ := ev.charLen(it)
+			vals[i] = charDatum(words[i].Text, l)
 			continue
 		}
 		v, ok := listValue(words[i].Text, base)
@@ -196,6 +205,16 @@ func listValue(text string, base apt.BaseType) (symbolic.Expr, bool) {
 		return symbolic.Expr{}, false
 	}
 	return symbolic.Const(symbolic.RatBig(new(big.Rat).Set(r))), true
+}
+
+// charDatum is a character datum of list-directed or namelist input as a
+// variable of length l holds it: cut to l (a shorter one stands for
+// itself padded with blanks).
+func charDatum(text string, l int64) Value {
+	if int64(len(text)) > l {
+		text = text[:l]
+	}
+	return Value{str: &text}
 }
 
 // noteRead records a value read, once per READ and variable.

@@ -93,6 +93,39 @@ type unknown struct {
 	// cmdline marks a C program's argc, or a value computed from the text
 	// of its argv, where the arguments are not given (Options.Args).
 	cmdline bool
+	// texts are the texts a character variable holds under conditions,
+	// the first whose guard holds (nil: always): a setting read on the
+	// root only, which a broadcast then gives every rank (textAtRoot).
+	texts []guardedText
+}
+
+// guardedText is a text and the condition under which it is the value.
+type guardedText struct {
+	guard counting.Formula
+	text  string
+}
+
+// textChoice is IF (cond) a ELSE b of two texts (or text choices), nil
+// where either is neither.
+func textChoice(cond counting.Formula, a, b Value) []guardedText {
+	alts := func(v Value) []guardedText {
+		switch {
+		case v.str != nil:
+			return []guardedText{{text: *v.str}}
+		case v.unk != nil:
+			return v.unk.texts
+		}
+		return nil
+	}
+	x, y := alts(a), alts(b)
+	if x == nil || y == nil || len(x)+len(y) > maxAlts {
+		return nil
+	}
+	var out []guardedText
+	for _, t := range x {
+		out = append(out, guardedText{guard: and(cond, t.guard), text: t.text})
+	}
+	return append(out, y...)
 }
 
 // Known returns the value of e.
@@ -521,7 +554,9 @@ func (ev *evaluator) choose(cond counting.Formula, a, b Value) Value {
 		return Value{arr: &arrayState{clobbered: true}}
 	}
 	if !a.IsKnown() || !b.IsKnown() || len(a.Alts)+len(b.Alts) > maxAlts && !ev.rankRegroups(cond, a, b) && !piecesChoice(cond, a, b) {
-		return unknownValue("", "a value assigned under a condition", false)
+		v := unknownValue("", "a value assigned under a condition", false)
+		v.unk.texts = textChoice(cond, a, b)
+		return v
 	}
 	var out []Alt
 	for _, x := range a.Alts {

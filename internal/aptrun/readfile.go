@@ -35,6 +35,10 @@ func (e *engine) readFile(fr *frame, n *apt.IO) (bool, error) {
 	for _, c := range cells {
 		switch c.typ.Base {
 		case apt.TypeInteger, apt.TypeReal, apt.TypeLogical:
+		case apt.TypeCharacter:
+			if c.clen < 0 {
+				return false, nil
+			}
 		default:
 			return false, nil
 		}
@@ -239,7 +243,14 @@ func (e *engine) readNamelistFile(fr *frame, n *apt.IO, g *apt.Namelist) (bool, 
 		if err != nil {
 			return true, err
 		}
-		if c.arr != nil || c.typ.Base != apt.TypeInteger && c.typ.Base != apt.TypeReal && c.typ.Base != apt.TypeLogical {
+		switch {
+		case c.arr != nil:
+			return false, nil
+		case c.typ.Base == apt.TypeCharacter:
+			if c.clen < 0 {
+				return false, nil
+			}
+		case c.typ.Base != apt.TypeInteger && c.typ.Base != apt.TypeReal && c.typ.Base != apt.TypeLogical:
 			return false, nil
 		}
 		cells[i] = c
@@ -263,9 +274,12 @@ func (e *engine) readNamelistFile(fr *frame, n *apt.IO, g *apt.Namelist) (bool, 
 }
 
 // listDatum is the value a list-directed datum gives a variable of type
-// base.
+// base (a character datum's text, which the store pads or cuts to the
+// variable's length).
 func listDatum(text string, base apt.BaseType) (value, bool) {
 	switch base {
+	case apt.TypeCharacter:
+		return charV(text), true
 	case apt.TypeInteger:
 		x, ok := runenv.Integer(text)
 		return intV(x), ok

@@ -140,7 +140,8 @@ func randomDeckProgram(rng *rand.Rand) (src, deck string, nvars int, stdin bool)
 
 // TestNamelistFilesAgainstExecution: random programs read a NAMELIST
 // group of their loop bounds from random namelist input (names in any
-// order, some absent or null, several on a record, comments) on every
+// order, some absent or null, several on a record, comments; a character
+// setting, cut to its length, choosing the work by SELECT CASE) on every
 // rank; every node's per-rank count at P = 1..4 equals the interpreter's
 // run in the same directory.
 func TestNamelistFilesAgainstExecution(t *testing.T) {
@@ -158,10 +159,22 @@ func TestNamelistFilesAgainstExecution(t *testing.T) {
 			fmt.Fprintf(&in, "%s x%d = %s%s", []string{" ", "\n "}[rng.IntN(2)], rng.IntN(nvars), val,
 				[]string{",", "", " ! note\n"}[rng.IntN(3)])
 		}
+		// A character setting (quoted, in either delimiter, or absent)
+		// chooses the work by SELECT CASE.
+		mode := k%3 == 0
+		if mode && rng.IntN(4) > 0 {
+			w := []string{"fast", "slow", "both", "verylongmodename"}[rng.IntN(4)]
+			q := []string{"'", "\""}[rng.IntN(2)]
+			fmt.Fprintf(&in, "\n mode = %s%s%s", q, w, q)
+		}
 		in.WriteString(" /\n")
 		var s strings.Builder
 		s.WriteString("program nmlprop\n  use mpi\n  integer :: me, np, ierr, i, j, u\n")
 		var names []string
+		if mode {
+			s.WriteString("  character(len=6) :: mode = 'fast'\n")
+			names = append(names, "mode")
+		}
 		for i := range nvars {
 			fmt.Fprintf(&s, "  integer :: x%d = %d\n", i, 1+i%3)
 			names = append(names, fmt.Sprintf("x%d", i))
@@ -176,6 +189,10 @@ func TestNamelistFilesAgainstExecution(t *testing.T) {
 		}
 		for i := range nvars {
 			fmt.Fprintf(&s, "  do i = 1, x%d + me\n    do j = 1, x%d\n    end do\n  end do\n", i, (i+1)%nvars)
+		}
+		if mode {
+			s.WriteString("  select case (trim(mode))\n  case ('fast')\n    do i = 1, 3\n    end do\n" +
+				"  case ('slow', 'verylo')\n    do i = 1, 7 + me\n    end do\n  case default\n    do i = 1, 11\n    end do\n  end select\n")
 		}
 		s.WriteString("  call MPI_Finalize(ierr)\nend program nmlprop\n")
 		src := s.String()
@@ -249,4 +266,44 @@ func againstInterpreterIn(t *testing.T, k int, src, file, input string, np int64
 		t.Logf("program %d:\n%s\ninput:\n%s", k, src, input)
 	}
 	return rep
+}
+
+// TestCharacterDeckAgainstExecution: a list-directed READ of a character
+// setting and a size (quoted or not, longer than the variable: cut), on
+// every rank, choosing the work by SELECT CASE and by a comparison; every
+// node's per-rank count equals the interpreter's run.
+func TestCharacterDeckAgainstExecution(t *testing.T) {
+	src := `program chdeck
+  use mpi
+  integer :: me, np, ierr, i, n
+  character(len=4) :: mode
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
+  mode = 'none'
+  n = 1
+  open (unit=7, file='deck.in', status='old')
+  read (7, *) mode, n
+  close (7)
+  select case (mode)
+  case ('fast')
+    do i = 1, n
+    end do
+  case ('slow')
+    do i = 1, 5 * n + me
+    end do
+  case default
+    do i = 1, 2
+    end do
+  end select
+  if (mode == 'slow') then
+    do i = 1, n
+    end do
+  end if
+  call MPI_Finalize(ierr)
+end program chdeck
+`
+	for k, deck := range []string{"'slow' 7\n", "fast, 9\n", "\"slowest\" 3\n", "other 4\n", "'fa' 2\n"} {
+		againstInterpreter(t, k, src, "deck.in", deck, int64(1+k%4))
+	}
 }
