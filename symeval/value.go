@@ -2,10 +2,11 @@ package symeval
 
 import (
 	"fmt"
-	"github.com/mkvet/mkvet/counting"
-	"github.com/mkvet/mkvet/symbolic"
 	"os"
 	"slices"
+
+	"github.com/mkvet/mkvet/counting"
+	"github.com/mkvet/mkvet/symbolic"
 )
 
 // maxAlts bounds the alternatives a value may hold; a value with more becomes
