@@ -79,20 +79,29 @@ func (ev *evaluator) rootArmFirst(n *apt.If, cond counting.Formula) bool {
 	if first == nil {
 		return false
 	}
-	root, ok := ev.value(first.Root).Single()
-	if !ok || root.Has(Rank) {
-		return false
+	taken, dec := ev.decideAtRoot(cond, first.Root)
+	return dec && !taken
+}
+
+// decideAtRoot decides f at the rank the root expression names (a number,
+// no rank in it), P the point's: holds, and whether it is decided.
+func (ev *evaluator) decideAtRoot(f counting.Formula, root apt.Expr) (holds, decided bool) {
+	if root == nil {
+		return false, false
 	}
-	sub := map[string]symbolic.Expr{Rank: root}
+	rv, ok := ev.value(root).Single()
+	if !ok || rv.Has(Rank) {
+		return false, false
+	}
+	sub := map[string]symbolic.Expr{Rank: rv}
 	if p, ok := ev.values[Size]; ok {
 		sub[Size] = symbolic.Int(p)
 	}
-	f, err := substFormula(cond, sub)
+	g, err := substFormula(f, sub)
 	if err != nil {
-		return false
+		return false, false
 	}
-	taken, dec := decide(f)
-	return dec && !taken
+	return decide(g)
 }
 
 // commID identifies a communicator argument: the one the program made, or
@@ -118,24 +127,9 @@ func (ev *evaluator) commID(e apt.Expr) any {
 // texts it holds under conditions (a setting read on the root only): the
 // first whose guard holds at the root's rank.
 func (ev *evaluator) textAtRoot(texts []guardedText, root apt.Expr) (Value, bool) {
-	if root == nil {
-		return Value{}, false
-	}
-	rv, ok := ev.value(root).Single()
-	if !ok || rv.Has(Rank) {
-		return Value{}, false
-	}
-	sub := map[string]symbolic.Expr{Rank: rv}
-	if p, ok := ev.values[Size]; ok {
-		sub[Size] = symbolic.Int(p)
-	}
 	for _, t := range texts {
 		if t.guard != nil {
-			f, err := substFormula(t.guard, sub)
-			if err != nil {
-				return Value{}, false
-			}
-			holds, dec := decide(f)
+			holds, dec := ev.decideAtRoot(t.guard, root)
 			if !dec {
 				return Value{}, false
 			}

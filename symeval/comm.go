@@ -227,22 +227,10 @@ func (ev *evaluator) broadcast(c *apt.Comm, b apt.Expr, pos apt.Pos) {
 // rootOutside reports whether the current path's conditions exclude the
 // root's rank: the root does not run this path.
 func (ev *evaluator) rootOutside(root apt.Expr) bool {
-	if root == nil || len(ev.cur.conds) == 0 {
+	if len(ev.cur.conds) == 0 {
 		return false
 	}
-	rv, ok := ev.value(root).Single()
-	if !ok || rv.Has(Rank) {
-		return false
-	}
-	sub := map[string]symbolic.Expr{Rank: rv}
-	if p, ok := ev.values[Size]; ok {
-		sub[Size] = symbolic.Int(p)
-	}
-	f, err := substFormula(and(ev.cur.conds...), sub)
-	if err != nil {
-		return false
-	}
-	t, decided := decide(f)
+	t, decided := ev.decideAtRoot(and(ev.cur.conds...), root)
 	return decided && !t
 }
 
