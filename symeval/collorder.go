@@ -1,6 +1,8 @@
 package symeval
 
 import (
+	"slices"
+
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
@@ -16,43 +18,54 @@ import (
 // sends at each count where the root runs the path (rootSent), and a
 // broadcast on a path the root does not run takes what the root sent at
 // the same count. The arm the root runs is walked first (rootArmFirst).
+// The two calls match only where their paths part at the arms of one IF
+// (armStep): after that IF the count is the arms' largest, which is each
+// path's only where the arms make as many collectives, so calls on paths
+// that part at different IFs are left unmatched (the value unknown).
+
+// armStep is one IF whose arm a path runs, and which arm.
+type armStep struct {
+	n   *apt.If
+	arm int
+}
 
 // rootBcast is what the root sent by one broadcast: its communicator and
-// root, and the buffer's value there (a scalar, or an array's stores).
+// root, the arms its path ran, and the buffer's value there (a scalar, a
+// text, or an array's stores).
 type rootBcast struct {
 	comm any
 	root symbolic.Expr
+	arms []armStep
 	val  Value
 }
 
 // maxRootSent bounds the broadcasts kept: the set-up of a program makes a
-// few; a time loop's are data, not settings.
+// few; past it the older ones are dropped.
 const maxRootSent = 256
 
 // keepRootBcast records the root's value of a broadcast buffer at the
-// path's collective count.
+// path's collective count, on a path inside an IF's arm (a broadcast every
+// rank makes needs no match).
 func (ev *evaluator) keepRootBcast(c *apt.Comm, v Value) {
-	if ev.probing > 0 || c.Root == nil || !v.IsKnown() && v.arr == nil && v.str == nil {
+	if ev.probing > 0 || c.Root == nil || len(ev.armPath) == 0 || !v.IsKnown() && v.arr == nil && v.str == nil {
 		return
 	}
 	root, ok := ev.value(c.Root).Single()
 	if !ok || root.Has(Rank) {
 		return
 	}
-	if ev.rootSent == nil {
+	if ev.rootSent == nil || len(ev.rootSent) >= maxRootSent {
 		ev.rootSent = map[int]rootBcast{}
 	}
-	if len(ev.rootSent) >= maxRootSent {
-		return
-	}
-	ev.rootSent[ev.colls] = rootBcast{comm: ev.commID(c.Comm), root: root, val: v}
+	ev.rootSent[ev.colls] = rootBcast{comm: ev.commID(c.Comm), root: root, arms: slices.Clone(ev.armPath), val: v}
 }
 
 // rootBcastAt is what the root sent by the broadcast this one matches: the
-// same count of collectives, communicator and root.
+// same count of collectives, communicator and root, made on a path that
+// parted from this one at another arm of one IF.
 func (ev *evaluator) rootBcastAt(c *apt.Comm) (Value, bool) {
 	rec, ok := ev.rootSent[ev.colls]
-	if !ok || ev.probing > 0 || c.Root == nil || rec.comm != ev.commID(c.Comm) {
+	if !ok || ev.probing > 0 || c.Root == nil || rec.comm != ev.commID(c.Comm) || !partAtArms(rec.arms, ev.armPath) {
 		return Value{}, false
 	}
 	root, ok := ev.value(c.Root).Single()
@@ -60,6 +73,27 @@ func (ev *evaluator) rootBcastAt(c *apt.Comm) (Value, bool) {
 		return Value{}, false
 	}
 	return rec.val, true
+}
+
+// partAtArms reports whether two paths' arms first differ at two arms of
+// one IF.
+func partAtArms(a, b []armStep) bool {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return a[i].n == b[i].n
+		}
+	}
+	return false
+}
+
+// dropRootSent forgets the broadcasts kept from count colls on (a run
+// undone: the counts will be reached again).
+func (ev *evaluator) dropRootSent(colls int) {
+	for k := range ev.rootSent {
+		if k >= colls {
+			delete(ev.rootSent, k)
+		}
+	}
 }
 
 // rootArmFirst reports whether the ELSE of a two-armed IF on the rank

@@ -358,7 +358,9 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		occAt[bi] = len(o.Children)
 		bo := ev.newOcc(b, o)
 		ev.arms++
+		ev.armPath = append(ev.armPath, armStep{n, bi})
 		ev.walk(b.Body, bo)
+		ev.armPath = ev.armPath[:len(ev.armPath)-1]
 		ev.arms--
 		if dataArm {
 			ev.inert--

@@ -344,6 +344,7 @@ type evaluator struct {
 	// roots broadcast by that count (collorder.go).
 	colls    int
 	rootSent map[int]rootBcast
+	armPath  []armStep // the arms of the IFs being walked, outermost first
 	// loopDepth counts the loops (DO or formed by GO TO, through calls)
 	// being evaluated, run or symbolically: an occurrence's Depth, which
 	// must not depend on which of the two a loop took.

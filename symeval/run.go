@@ -1008,6 +1008,7 @@ func (s *runSnapshot) restore(ev *evaluator, o *Occ) {
 	ev.restoreWritten(s.written)
 	ev.restoreMail(s.mail)
 	ev.colls = s.colls
+	ev.dropRootSent(s.colls)
 	for _, d := range ev.res.Diags[s.diags:] {
 		delete(ev.diagSeen, d.Pos.String()+d.Msg)
 	}
