@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -259,7 +260,8 @@ const (
 // run) can make any nest look hot: when the check fails, the build is run
 // again, up to twice, and each nest keeps its least time over the runs,
 // which such spells only lengthen; a nest still missed whose place is
-// noise's (the noise rule above) is logged, not required. MK1001 ranks by
+// noise's (the noise rule above) is logged, not required, and so is the
+// whole ranking of a run with more ranks than processors. MK1001 ranks by
 // the predicted time with the memory term, on this machine's hierarchy and
 // work unit as membench measures them (e2e.Machine). It logs the nests
 // holding 1% or more of the measured time or reported, with both shares.
@@ -402,8 +404,17 @@ func hotNests(t *testing.T, bench string, p int, rep *cost.Report, pt *cost.Poin
 	}
 	measure(recs)
 	total, missed := check(false)
+	// With more ranks than processors the ranks take turns on them, and a
+	// nest's wall time holds the turns its rank waited: a phase where every
+	// rank computes (set-up, a zeroing loop) runs at half speed on two
+	// processors with four ranks, one where ranks wait for a pipeline's
+	// messages (and yield the processor, as Open MPI does when
+	// oversubscribed) at full speed. Such a run's shares are the
+	// scheduler's as much as the program's: the ranking is logged, and
+	// required only where each rank has a processor of its own.
+	shared := p > runtime.NumCPU()
 	runs := 1
-	for ; len(missed) > 0 && runs < 3; runs++ {
+	for ; len(missed) > 0 && runs < 3 && !shared; runs++ {
 		more, err := rerun(runs)
 		if err != nil {
 			t.Errorf("%s P=%d: running again: %v", bench, p, err)
@@ -458,7 +469,11 @@ func hotNests(t *testing.T, bench string, p int, rep *cost.Report, pt *cost.Poin
 	if len(reported) == 0 {
 		t.Errorf("%s P=%d: MK1001 reports no loop nest", bench, p)
 	}
-	if len(missed) > 0 {
+	switch {
+	case len(missed) > 0 && shared:
+		t.Logf("%s P=%d: not required, %d ranks share %d processors: loop nests holding half of the measured loop time that MK1001 does not report (%s):\n  %s",
+			bench, p, p, runtime.NumCPU(), of, strings.Join(missed, "\n  "))
+	case len(missed) > 0:
 		t.Errorf("%s P=%d: loop nests holding half of the measured loop time that MK1001 does not report (%s):\n  %s",
 			bench, p, of, strings.Join(missed, "\n  "))
 	}
