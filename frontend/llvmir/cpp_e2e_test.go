@@ -1,6 +1,7 @@
 package llvmir
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -254,5 +255,42 @@ func TestStaticConstructorsE2E(t *testing.T) {
 	}
 	if invokes < 2 {
 		t.Errorf("%d MPI calls made by invokes, want MPI_Barrier and MPI_Finalize", invokes)
+	}
+}
+
+// TestMPICXXBindingsE2E: a C++ unit is compiled without MPI's C++ bindings
+// (their classes are most of a small unit's compile), and one that uses
+// them is compiled again with them rather than refused.
+func TestMPICXXBindingsE2E(t *testing.T) {
+	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc")
+	binding := func(prog *apt.Program) int {
+		n := 0
+		for _, r := range prog.Routines {
+			// MPI::Comm::Get_rank, an inline member of the bindings.
+			if r.Name == "get_rank" {
+				n++
+			}
+		}
+		return n
+	}
+	prog, diags := ParseFiles([]string{"testdata/cxxbind.cpp"}, Config{})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Errorf("%v", d)
+		}
+	}
+	if binding(prog) == 0 {
+		t.Errorf("cxxbind.cpp: no routine of the C++ bindings read; it calls MPI::COMM_WORLD.Get_rank")
+	}
+	// vec.cpp includes mpi.h and calls the C interface: the IR's debug
+	// information names no namespace MPI (the bindings' classes are in it).
+	ir, _, diags := Compile([]string{"testdata/vec.cpp"}, Config{})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Errorf("%v", d)
+		}
+	}
+	if bytes.Contains(ir, []byte(`DINamespace(name: "MPI"`)) {
+		t.Errorf("vec.cpp: MPI's C++ bindings were compiled; the unit does not use them")
 	}
 }
