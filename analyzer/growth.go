@@ -50,7 +50,7 @@ type growth struct {
 	sizes map[string]bool
 	// memo holds pieces' results by closed form, valid while no new size
 	// has been assumed (the loops of a program share most closed forms).
-	memo     map[string]piecesResult
+	memo     map[symbolic.Fingerprint]piecesResult
 	memoSize int
 	// byID holds them by the closed form's storage as well: the program's
 	// work is asked for at every nest, and its key (thousands of pieces
@@ -383,10 +383,10 @@ func (g *growth) pieces(pw symbolic.Piecewise) ([]leading, bool) {
 		g.noteSizes(p.Value)
 	}
 	if g.memo == nil || g.memoSize != len(g.sizes) {
-		g.memo, g.memoSize = map[string]piecesResult{}, len(g.sizes)
+		g.memo, g.memoSize = map[symbolic.Fingerprint]piecesResult{}, len(g.sizes)
 		g.byID = map[pwID]piecesResult{}
 	}
-	key := pw.Key()
+	key := pw.Fingerprint()
 	r, ok := g.memo[key]
 	if !ok {
 		r.out, r.ok = g.piecesUncached(pw)

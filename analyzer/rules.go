@@ -25,7 +25,7 @@ type pass struct {
 	check *Check
 	out   []Diagnostic
 	// tidied memoizes tidy: a node's count appears in several findings.
-	tidied map[string]symbolic.Piecewise
+	tidied map[symbolic.Fingerprint]symbolic.Piecewise
 	// whole prints closed forms whole, however long (annotate).
 	whole bool
 	// ref is the work shares at the point are taken of (refWork).
@@ -1464,12 +1464,12 @@ func (p *pass) short(pw symbolic.Piecewise) string {
 // complementary pieces merged), memoized because a node's count appears in
 // several findings.
 func (p *pass) tidy(pw symbolic.Piecewise) symbolic.Piecewise {
-	key := pw.Key()
+	key := pw.Fingerprint()
 	if t, ok := p.tidied[key]; ok {
 		return t
 	}
 	if p.tidied == nil {
-		p.tidied = map[string]symbolic.Piecewise{}
+		p.tidied = map[symbolic.Fingerprint]symbolic.Piecewise{}
 	}
 	out := pw.TidySimplified(p.r.Assumptions)
 	p.tidied[key] = out
@@ -1482,13 +1482,13 @@ func (p *pass) tidy(pw symbolic.Piecewise) symbolic.Piecewise {
 // the same as one form after another.
 func (p *pass) tidyAll(pws []symbolic.Piecewise) {
 	if p.tidied == nil {
-		p.tidied = map[string]symbolic.Piecewise{}
+		p.tidied = map[symbolic.Fingerprint]symbolic.Piecewise{}
 	}
 	var todo []symbolic.Piecewise
-	var keys []string
-	seen := map[string]bool{}
+	var keys []symbolic.Fingerprint
+	seen := map[symbolic.Fingerprint]bool{}
 	for _, pw := range pws {
-		key := pw.Key()
+		key := pw.Fingerprint()
 		if _, ok := p.tidied[key]; ok || seen[key] || len(pw.Pieces) < 2 && !hasGuard(pw) {
 			continue
 		}

@@ -109,7 +109,7 @@ func (r Relation) WriteKey(b *strings.Builder) { r.writeKey(b) }
 
 // writeKey writes a string that identifies r among relations of canonical
 // expressions: cheaper than printing it, and unambiguous.
-func (r Relation) writeKey(b *strings.Builder) {
+func (r Relation) writeKey(b keyWriter) {
 	b.WriteByte(byte('0' + r.Op))
 	r.E.writeKey(b)
 }

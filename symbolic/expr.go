@@ -143,8 +143,16 @@ func (e Expr) Key() string {
 	return b.String()
 }
 
+// keyWriter takes a key's text: a strings.Builder that keeps it, or the
+// hashes of a Fingerprint that only digest it.
+type keyWriter interface {
+	Write([]byte) (int, error)
+	WriteByte(byte) error
+	WriteString(string) (int, error)
+}
+
 // writeKey writes a string that identifies e among canonical expressions.
-func (e Expr) writeKey(b *strings.Builder) {
+func (e Expr) writeKey(b keyWriter) {
 	var buf [48]byte // numbers are formatted here, not into new strings
 	for i, t := range e.t {
 		if i > 0 {

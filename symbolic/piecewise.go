@@ -2,6 +2,7 @@ package symbolic
 
 import (
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strings"
 )
@@ -278,13 +279,55 @@ func (pw Piecewise) Merge() Piecewise {
 // for memo maps and much cheaper than String.
 func (pw Piecewise) Key() string {
 	var b strings.Builder
+	pw.writeKey(&b)
+	return b.String()
+}
+
+func (pw Piecewise) writeKey(b keyWriter) {
 	for _, p := range pw.Pieces {
-		b.WriteString(guardKey(p.Guard))
+		writeGuardKey(b, p.Guard)
 		b.WriteByte('=')
-		p.Value.writeKey(&b)
+		p.Value.writeKey(b)
 		b.WriteByte('\n')
 	}
-	return b.String()
+}
+
+// A Fingerprint identifies a form as its Key does, in 16 bytes: two 64-bit
+// hashes of the key's text under independent seeds, taken without building
+// the text. Where forms run to thousands of pieces (a program whose loops
+// rest on unknown trip counts) their keys were megabytes each, and making
+// them the largest cost of a report.
+type Fingerprint [2]uint64
+
+// fingerprintSeeds are the seeds of every Fingerprint of the process.
+var fingerprintSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+// Fingerprint returns pw's fingerprint: equal for equal keys, and, for
+// different keys, equal with probability 2^-128.
+func (pw Piecewise) Fingerprint() Fingerprint {
+	var h twoHashes
+	h[0].SetSeed(fingerprintSeeds[0])
+	h[1].SetSeed(fingerprintSeeds[1])
+	pw.writeKey(&h)
+	return Fingerprint{h[0].Sum64(), h[1].Sum64()}
+}
+
+// twoHashes is a keyWriter that digests the text twice.
+type twoHashes [2]maphash.Hash
+
+func (h *twoHashes) Write(b []byte) (int, error) {
+	h[0].Write(b)
+	return h[1].Write(b)
+}
+
+func (h *twoHashes) WriteByte(c byte) error {
+	h[0].WriteByte(c)
+	return h[1].WriteByte(c)
+}
+
+func (h *twoHashes) WriteString(s string) (int, error) {
+	h[0].WriteString(s)
+	return h[1].WriteString(s)
 }
 
 // Scale returns c*pw.
@@ -348,12 +391,16 @@ func (pw Piecewise) SimplifyWithin(a *Assumptions, budget int) Piecewise {
 
 func guardKey(g []Relation) string {
 	var b strings.Builder
+	writeGuardKey(&b, g)
+	return b.String()
+}
+
+func writeGuardKey(b keyWriter, g []Relation) {
 	for _, r := range g {
 		b.WriteByte(byte('0' + r.Op))
-		r.E.writeKey(&b)
+		r.E.writeKey(b)
 		b.WriteByte(';')
 	}
-	return b.String()
 }
 
 // reduceGuard removes relations of g that a proves and reports false when g is

@@ -361,3 +361,44 @@ func piecesBack(t *testing.T, ps []pieceJSON) symbolic.Piecewise {
 	}
 	return pw
 }
+
+// TestFormOutputBounds: -json writes at most maxJSONPieces pieces of a
+// form and at most about maxJSONText bytes of them (always the first),
+// and counts those it leaves off; a small form is written whole.
+func TestFormOutputBounds(t *testing.T) {
+	n := symbolic.Sym("n")
+	// A piece's value is i + a symbol of name bytes.
+	form := func(pieces, name int) symbolic.Piecewise {
+		var pw symbolic.Piecewise
+		long := symbolic.Sym("t" + strings.Repeat("x", name))
+		for i := range pieces {
+			v := symbolic.Int(int64(i)).Add(long)
+			pw.Pieces = append(pw.Pieces, symbolic.Piece{Value: v,
+				Guard: []symbolic.Relation{{E: n.Sub(symbolic.Int(int64(i))), Op: symbolic.GE}}})
+		}
+		return pw
+	}
+	for _, tc := range []struct {
+		pieces, name     int
+		written, leftOff int
+	}{
+		{3, 1, 3, 0},
+		{maxJSONPieces, 1, maxJSONPieces, 0},
+		{maxJSONPieces + 44, 1, maxJSONPieces, 44},
+		{10, maxJSONText, 1, 9}, // each piece alone past maxJSONText
+		{10, maxJSONText/4 - 100, 4, 6},
+	} {
+		f := formOutput(form(tc.pieces, tc.name))
+		if len(f.Pieces) != tc.written || f.PiecesLeftOff != tc.leftOff {
+			t.Errorf("%d pieces of %d bytes: wrote %d, left off %d; want %d and %d",
+				tc.pieces, tc.name, len(f.Pieces), f.PiecesLeftOff, tc.written, tc.leftOff)
+		}
+		b, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if has := strings.Contains(string(b), `"pieces_left_off"`); has != (tc.leftOff > 0) {
+			t.Errorf("%d pieces: pieces_left_off written %v, want %v", tc.pieces, has, tc.leftOff > 0)
+		}
+	}
+}
