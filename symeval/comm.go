@@ -3,6 +3,7 @@ package symeval
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -176,6 +177,14 @@ func (ev *evaluator) broadcast(c *apt.Comm, b apt.Expr, pos apt.Pos) {
 			return
 		}
 	}
+	if t := apt.TypeOf(b); scalar && t.Base == apt.TypeDerived {
+		if _, whole := ev.env.lookup(key); !whole {
+			// A structure sent whole (MPI_Bcast(&p, sizeof p, MPI_BYTE,
+			// ...) of C's struct of settings): component by component.
+			ev.broadcastParts(key, ev.bufferName(b, key), root, outside, pos)
+			return
+		}
+	}
 	if scalar {
 		var v Value
 		if nm, ok := b.(*apt.Name); ok {
@@ -212,6 +221,22 @@ func (ev *evaluator) broadcast(c *apt.Comm, b apt.Expr, pos apt.Pos) {
 		ev.assignKey(key, unknownValue(name, "the value of "+name+" broadcast at "+pos.String(), true))
 		return
 	}
+	if v, ok := ev.env.lookup(key); ok && v.Fields != nil {
+		// A structure sent whole (MPI_Bcast(&p, sizeof p, MPI_BYTE, ...)
+		// of a C struct of settings): each component the root's.
+		if outside && first {
+			if at, ok := ev.rootBcastAt(c); ok && at.Fields != nil {
+				ev.env.set(key, at)
+				return
+			}
+		}
+		at := ev.fieldsAtRoot(v, root, outside, ev.bufferName(b, key), pos)
+		ev.env.set(key, at)
+		if first && !outside {
+			ev.keepRootBcast(c, at)
+		}
+		return
+	}
 	if v, ok := ev.env.lookup(key); ok && v.arr != nil {
 		if st, ok := ev.arrayAtRoot(v.arr, root); ok && !outside {
 			ev.env.set(key, Value{arr: st})
@@ -222,6 +247,83 @@ func (ev *evaluator) broadcast(c *apt.Comm, b apt.Expr, pos apt.Pos) {
 			ev.clobber(key)
 		}
 	}
+}
+
+// broadcastParts gives every rank the root's value of each component of
+// the structure at key the run has stored (a component is kept at
+// key%field, nested ones further): one that does not depend on the rank
+// as it is, one that does at the root's rank, one the evaluation cannot
+// place (or any, on a path the root does not run) unknown.
+func (ev *evaluator) broadcastParts(key, name string, root apt.Expr, outside bool, pos apt.Pos) {
+	for _, k := range ev.env.withPrefix(key + "%") {
+		what := name + strings.TrimPrefix(k, key)
+		v := ev.env.get(k)
+		unknown := func() Value {
+			return unknownValue(what, "the value of "+what+" broadcast at "+pos.String(), true)
+		}
+		switch {
+		case v.arr != nil:
+			if st, ok := ev.arrayAtRoot(v.arr, root); ok && !outside {
+				ev.env.set(k, Value{arr: st})
+			} else {
+				ev.clobber(k)
+			}
+		case v.Fields != nil:
+			ev.env.set(k, ev.fieldsAtRoot(v, root, outside, what, pos))
+		case outside:
+			ev.assignKey(k, unknown())
+		case v.IsKnown() && !mentions(v, []string{Rank}) || v.str != nil:
+		default:
+			at, ok := ev.atRoot(v, root)
+			if !ok && v.unk != nil && len(v.unk.texts) > 0 {
+				at, ok = ev.textAtRoot(v.unk.texts, root)
+			}
+			if !ok {
+				at = unknown()
+			}
+			ev.assignKey(k, at)
+		}
+	}
+}
+
+// fieldsAtRoot is the structure v as the root holds it: each component
+// that does not depend on the rank as it is, one that does at the root's
+// rank, and one the evaluation cannot place (or any, on a path the root
+// does not run) unknown.
+func (ev *evaluator) fieldsAtRoot(v Value, root apt.Expr, outside bool, name string, pos apt.Pos) Value {
+	out := Value{Fields: make(map[string]Value, len(v.Fields))}
+	for f, fv := range v.Fields {
+		what := name + "%" + f
+		switch {
+		case fv.Fields != nil:
+			out.Fields[f] = ev.fieldsAtRoot(fv, root, outside, what, pos)
+			continue
+		case outside:
+		case fv.arr != nil:
+			if st, ok := ev.arrayAtRoot(fv.arr, root); ok {
+				out.Fields[f] = Value{arr: st}
+				continue
+			}
+		case fv.IsKnown() && !mentions(fv, []string{Rank}) || fv.str != nil:
+			out.Fields[f] = fv
+			continue
+		default:
+			at, ok := ev.atRoot(fv, root)
+			if !ok && fv.unk != nil && len(fv.unk.texts) > 0 {
+				at, ok = ev.textAtRoot(fv.unk.texts, root)
+			}
+			if ok {
+				out.Fields[f] = at
+				continue
+			}
+		}
+		if fv.arr != nil {
+			out.Fields[f] = Value{arr: &arrayState{}}
+			continue
+		}
+		out.Fields[f] = unknownValue(what, "the value of "+what+" broadcast at "+pos.String(), true)
+	}
+	return out
 }
 
 // rootOutside reports whether the current path's conditions exclude the

@@ -36,6 +36,12 @@ func (ev *evaluator) cString(e apt.Expr) (string, bool) {
 		if s, ok := ev.argvString(x); ok {
 			return s, true
 		}
+		if buf, ok := textBuffer(x); ok {
+			// &buf[0]: the text the buffer holds (fgets, sscanf, sprintf).
+			if v, ok := ev.env.lookup(ev.key(buf)); ok && v.str != nil {
+				return *v.str, true
+			}
+		}
 	}
 	if v := ev.value(e); v.str != nil {
 		return *v.str, true

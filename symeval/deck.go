@@ -170,8 +170,8 @@ func (ev *evaluator) readsInput(nodes []apt.Node) bool {
 // readsFiles reports whether every READ of input in nodes, and in the
 // routines they call (subroutines and function references), is one the
 // evaluation takes from the run's files: list-directed (readfile.go),
-// NAMELIST (namelist.go) or formatted with a format written in the
-// program (readformat.go). A run of a loop reading so can decide its
+// NAMELIST (namelist.go), formatted with a format written in the program
+// (readformat.go), or C's (readfile.go, cscan.go). A run of a loop reading so can decide its
 // tests; a run of one reading otherwise (a format computed at run time)
 // cannot, and is not tried.
 func (ev *evaluator) readsFiles(nodes []apt.Node) bool {
@@ -197,8 +197,11 @@ func (ev *evaluator) nodesReadFiles(r *apt.Routine, nodes []apt.Node) bool {
 		apt.Inspect(n, func(y apt.Node) bool {
 			switch x := y.(type) {
 			case *apt.IO:
+				// C's reads (scanf's words, fgets's lines) are the
+				// stream's, their formats the program's literals.
+				cRead := x.Stream || x.Line || x.Scan != nil || converts(x)
 				if _, written := r.FormatText(x.Format); x.Kind == apt.IORead && !internalUnit(x.Unit) &&
-					!listDirected(x.Format) && keyword(x, "nml") == nil && !written {
+					!listDirected(x.Format) && keyword(x, "nml") == nil && !written && !cRead {
 					ok = false
 				}
 				for _, e := range append(append([]apt.Expr{x.Unit}, x.Control...), x.Items...) {

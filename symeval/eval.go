@@ -1632,7 +1632,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		}
 		ev.stmtOcc = saved
 		ev.writeFile(n, vals)
-		if n.Kind == apt.IORead && (ev.readText(n) || ev.readTextFormatted(n) || ev.readFile(n) || ev.readFormatted(n) || ev.readNamelist(n)) {
+		if n.Kind == apt.IORead && (ev.readLine(n) || ev.scanString(n) || ev.readText(n) || ev.readTextFormatted(n) || ev.readFile(n) || ev.readFormatted(n) || ev.readNamelist(n)) {
 			return
 		}
 		ev.ioStatus(n)
@@ -2005,6 +2005,9 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 		}
 		if s, ok := ev.argvString(x); ok {
 			return Value{str: &s} // a C program's argument, as text
+		}
+		if v, ok := ev.textChar(x); ok {
+			return v
 		}
 		if k, ok := ev.derefScalar(x); ok {
 			return ev.env.get(k) // a scalar passed by reference

@@ -370,6 +370,13 @@ type IO struct {
 	// Stream marks a C read (the scanf family): it takes words from where
 	// the last read stopped, across lines, not whole records.
 	Stream bool `json:"stream,omitempty"`
+	// Scan is the format of a C read of the scanf family, whose
+	// conversions and literal characters say how the text is taken.
+	Scan Expr `json:"scan,omitempty"`
+	// Line marks C's fgets: the one item, a character buffer, takes the
+	// rest of the current line as text, its newline included, at most
+	// the control size less one characters.
+	Line bool `json:"line,omitempty"`
 }
 
 // GotoKind is the form of a GO TO statement.

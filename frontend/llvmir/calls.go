@@ -263,8 +263,23 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 			}
 		}
 		return nil, []apt.Node{io}
+	case name == "fgets" && len(c.Args) == 3:
+		// A line of a stream into a buffer (C11 7.21.7.2); its value is
+		// the buffer, or NULL at the end of the file.
+		buf, _ := x.location(unwrapArg(c.Args[0]), &apt.Ops{})
+		io := &apt.IO{NodeBase: base, Kind: apt.IORead, Unit: x.expr(unwrapArg(c.Args[2])), Items: []apt.Expr{buf},
+			Line: true, Control: []apt.Expr{&apt.Keyword{Pos: p, Name: "size", Value: x.expr(c.Args[1])}}}
+		if used {
+			n := x.names[c]
+			x.declare(n, valueType(c.Typ), x.dimsOf(c))
+			io.Result = x.nameExpr(n, x.vars[n].Type)
+		}
+		return nil, []apt.Node{io}
 	case readFuncs[name] > 0:
 		io := &apt.IO{NodeBase: base, Kind: apt.IORead, Unit: &apt.Star{}, Stream: true}
+		if k := readFuncs[name] - 1; k < len(c.Args) {
+			io.Scan = x.expr(unwrapArg(c.Args[k]))
+		}
 		switch {
 		case strings.Contains(name, "fscanf") && len(c.Args) > 0:
 			io.Unit = x.expr(unwrapArg(c.Args[0])) // the FILE's unit (fopen)
@@ -295,6 +310,9 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		return nil, []apt.Node{io}
 	case name == "llvm.memset" || name == "llvm.memcpy":
 		if b := x.initArray(name, c, p); b != nil {
+			return nil, []apt.Node{b}
+		}
+		if b := x.initStruct(name, c, p); b != nil {
 			return nil, []apt.Node{b}
 		}
 		return nil, nil
@@ -547,6 +565,38 @@ func (x *fn) initArray(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
 		return block(stmts...)
 	}
 	return nil
+}
+
+// initStruct writes a structure initialised from a constant (clang copies
+// `params_t p = {64, 64, 10, 0.1}` from a private constant with memcpy) as
+// the assignment of the whole structure; nil for any other copy.
+func (x *fn) initStruct(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
+	if name != "llvm.memcpy" || len(c.Args) < 3 {
+		return nil
+	}
+	dst := stripCasts(unwrapArg(c.Args[0]))
+	src, ok := stripCasts(unwrapArg(c.Args[1])).(*ir.Global)
+	if !ok || !src.Immutable || src.Init == nil {
+		return nil
+	}
+	var elem types.Type
+	switch d := dst.(type) {
+	case *ir.InstAlloca:
+		elem = d.ElemType
+	case *ir.Global:
+		elem = d.ContentType
+	default:
+		return nil
+	}
+	if _, ok := elem.(*types.StructType); !ok || !types.Equal(elem, src.ContentType) {
+		return nil
+	}
+	to, arr := x.location(dst, &apt.Ops{})
+	from := x.globalRef(src)
+	if _, ok := from.(*apt.Name); arr || !ok {
+		return nil
+	}
+	return block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: to, Value: from})
 }
 
 // fopen models opening a file as Fortran's units do, the FILE pointer

@@ -36,8 +36,9 @@ type cCase struct {
 	// its value ("-n %d", "-m%d"): the sizes are options, not operands.
 	opts []string
 	// input, where set, is a file the sizes are written to (on one line,
-	// as stdin), in the folder the program runs in, which the analysis
-	// reads from (mkvet's -dir).
+	// as stdin; with opts, a comment line and then a line per size as
+	// opts formats it), in the folder the program runs in, which the
+	// analysis reads from (mkvet's -dir).
 	input string
 	// env, where set, names the environment variable each size is given
 	// in (mkvet's -env); a variable it leaves out is unset.
@@ -70,6 +71,8 @@ var cCases = []cCase{
 	{"setupbcast.c", []string{"n", "steps", "width"}, [][]int64{{10, 3, 2}, {37, 5, 1}, {101, 2, 4}}, [][]string{{}}, false,
 		[]string{"-n %d", "-s %d", "-w %d"}, "", nil},
 	{"samename.c", []string{"n"}, [][]int64{{10}, {37}}, [][]string{{}}, false, nil, "", nil},
+	{"settings.c", []string{"nx", "ny", "steps"}, [][]int64{{37, 21, 3}, {10, 7, 2}}, [][]string{{}}, false,
+		[]string{"nx = %d", "ny=%d", "  steps = %d\n"}, "run.cfg", nil},
 	{"getopts.c", []string{"n", "m", "iters"}, [][]int64{{9, 7, 2}, {30, 17, 3}}, [][]string{{}, {"-v"}, {"2", "-v"}, {"-v", "1"}}, false,
 		[]string{"-n %d", "-m%d", "-i %d"}, "", nil},
 }
@@ -144,7 +147,14 @@ func TestCCountsMatchStaticE2E(t *testing.T) {
 							}
 						}
 						if tc.input != "" {
-							if err := os.WriteFile(filepath.Join(dir, tc.input), []byte(stdin.String()+"\n"), 0o644); err != nil {
+							text := stdin.String() + "\n"
+							if tc.opts != nil {
+								text = "# the sizes\n"
+								for i := range tc.args {
+									text += fmt.Sprintf(tc.opts[i], size[i]) + "\n"
+								}
+							}
+							if err := os.WriteFile(filepath.Join(dir, tc.input), []byte(text), 0o644); err != nil {
 								t.Fatal(err)
 							}
 							opt.Dir = dir
