@@ -71,14 +71,19 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 	if c.Recv != nil {
 		// What a message brings where the evaluation knows the sender's
 		// value (p2p.go, scatter.go); otherwise the buffer is unknown.
-		var v Value
+		var vs []Value
 		ok := false
 		if p2p {
-			v, ok = ev.receiveSent(c)
+			vs, ok = ev.receiveSent(c)
 		}
 		switch {
+		case ok && len(vs) == 1:
+			ev.assignReceived(c.Recv.Buffer, vs[0])
 		case ok:
-			ev.assignReceived(c.Recv.Buffer, v)
+			ok = ev.receiveElements(c.Recv.Buffer, vs)
+			if !ok {
+				ev.received(c.Recv.Buffer, pos)
+			}
 		case !p2p && ev.collected(c, pos):
 		default:
 			ev.received(c.Recv.Buffer, pos)

@@ -48,6 +48,11 @@ func (ev *evaluator) readLine(n *apt.IO) bool {
 		return true
 	}
 	line, ok := afterWords(recs[at.Record-1], int(at.Word))
+	if at.Word > 0 && strings.TrimLeft(line, " \t") != "" && line != strings.TrimLeft(line, " \t") {
+		// After a word and before another: whether a scanf's white space
+		// took the blanks between is not a position the units keep.
+		return false
+	}
 	if !ok || int64(len(line))+1 > max-1 {
 		// A line longer than the buffer is read in parts: where the next
 		// part starts is not a position the units keep.
@@ -116,7 +121,91 @@ func (ev *evaluator) scanString(n *apt.IO) bool {
 	}
 	text, _, _ = strings.Cut(text, "\x00")
 	items, result, _, ok := runenv.ScanC(format, text)
-	if !ok || len(items) > len(n.Items) {
+	return ok && ev.assignScanned(n, items, result)
+}
+
+// maxScanRecords bounds the records of a file one scanf may go over.
+const maxScanRecords = 256
+
+// scanStream evaluates fscanf(f, format, ...) and scanf(format, ...) from
+// an input file of the run's directory under their format (literal
+// characters, widths, scansets): the text from where the stream stands,
+// which it then stands after what the scan consumed. It reports whether
+// it did; a scan that ends inside a word (a width), where the units keep
+// no position, is left to the reads by words (readfile.go).
+func (ev *evaluator) scanStream(n *apt.IO) bool {
+	if n.Scan == nil || !n.Stream || ev.dir == "" || len(ev.cur.vars) > 0 {
+		return false
+	}
+	format, ok := ev.cString(n.Scan)
+	if !ok {
+		return false
+	}
+	k, at, recs, ok := ev.unitFile(n)
+	if !ok {
+		return false
+	}
+	// The text from the stream's position: the rest of its record, then
+	// whole records; starts[i] is where record at.Record+i begins in it.
+	var text strings.Builder
+	var starts []int
+	for r := at.Record; r <= int64(len(recs)) && r < at.Record+maxScanRecords; r++ {
+		rec := recs[r-1]
+		if r == at.Record {
+			if rec, ok = afterWords(rec, int(at.Word)); !ok {
+				return false
+			}
+		}
+		starts = append(starts, text.Len())
+		text.WriteString(rec)
+		text.WriteByte('\n')
+	}
+	t := text.String()
+	items, result, used, ok := runenv.ScanC(format, t)
+	if !ok || used > 0 && used < len(t) && !isBlank(t[used-1]) && !isBlank(t[used]) {
+		return false
+	}
+	// The position after the scan: the record it ends in, after the words
+	// of it the scan took (a consumed newline ends the record).
+	next := readpos.Unit{File: at.File, Record: at.Record + int64(len(starts))}
+	for i, start := range starts {
+		end := len(t)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		if used < end {
+			next.Record, next.Word = at.Record+int64(i), int64(len(strings.Fields(t[start:used])))
+			if i == 0 {
+				next.Word += at.Word
+			}
+			break
+		}
+	}
+	if !ev.assignScanned(n, items, result) {
+		return false
+	}
+	ev.setUnit(k, next)
+	for i, it := range items {
+		if it.Conv == 'n' || i >= len(n.Items) {
+			continue
+		}
+		r := 0
+		for r+1 < len(starts) && starts[r+1] <= it.At {
+			r++
+		}
+		name, _ := itemName(n.Items[i])
+		ev.noteRead(ReadValue{Pos: n.Span.Start(), Name: name, File: at.File, Line: int(at.Record) + r, Text: it.Text})
+	}
+	return true
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
+
+// assignScanned assigns a scan's items to the read's items and its value
+// to the read's result, and reports whether it did (an item of a type the
+// conversion does not write leaves all unassigned).
+func (ev *evaluator) assignScanned(n *apt.IO, items []runenv.Scanned, result int) bool {
+	if len(items) > len(n.Items) {
 		return false
 	}
 	vals := make([]Value, len(items))

@@ -1632,7 +1632,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		}
 		ev.stmtOcc = saved
 		ev.writeFile(n, vals)
-		if n.Kind == apt.IORead && (ev.readLine(n) || ev.scanString(n) || ev.readText(n) || ev.readTextFormatted(n) || ev.readFile(n) || ev.readFormatted(n) || ev.readNamelist(n)) {
+		if n.Kind == apt.IORead && (ev.readLine(n) || ev.scanString(n) || ev.scanStream(n) || ev.readText(n) || ev.readTextFormatted(n) || ev.readFile(n) || ev.readFormatted(n) || ev.readNamelist(n)) {
 			return
 		}
 		ev.ioStatus(n)

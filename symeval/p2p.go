@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mkvet/mkvet/counting"
@@ -37,7 +38,9 @@ type sent struct {
 	conds     []counting.Formula
 	vars      []string
 	dest, tag Value
-	val       Value // unknown when the value sent is not known
+	// vals are the values sent, an element each (one for a scalar);
+	// unknown where the value is not known, nil when none was kept.
+	vals []Value
 	// uncertain marks a send on a path taken with a frequency (a
 	// condition on data): a receive it may match is not known.
 	uncertain bool
@@ -100,10 +103,55 @@ func (ev *evaluator) keepSend(c *apt.Comm) {
 	}
 	if n, ok := ev.constCount(c.Send.Count); ok && n == 1 && integerType(c.Send.TypeName) {
 		if v := ev.value(c.Send.Buffer); v.arr == nil && v.Fields == nil {
-			s.val = v
+			s.vals = []Value{v}
+		}
+	} else if ok && n > 1 && n <= maxMessageElems && integerType(c.Send.TypeName) {
+		if refs, ok := ev.elementRefs(c.Send.Buffer, n); ok {
+			for _, ix := range refs {
+				s.vals = append(s.vals, ev.value(ix))
+			}
 		}
 	}
 	m.sent = append(m.sent, s)
+}
+
+// maxMessageElems bounds the elements of a message whose values are
+// carried: a packed set-up message (sizes, a neighbour list), not data.
+const maxMessageElems = 64
+
+// elementRefs returns the n elements a message buffer holds from its
+// start, where the buffer is a one-dimensional array (from its first
+// element) or an element of one (from that element); false otherwise.
+func (ev *evaluator) elementRefs(b apt.Expr, n int64) ([]*apt.Index, bool) {
+	var name string
+	var start apt.Expr
+	var typ apt.Type
+	var pos apt.Pos
+	switch x := b.(type) {
+	case *apt.Name:
+		d := ev.prog.Resolve(ev.frame().routine, x.Name)
+		if d == nil || len(d.Dims) != 1 || d.Dims[0].Deferred {
+			return nil, false
+		}
+		name, start, typ, pos = x.Name, d.Dims[0].Lo, d.Type, x.Pos
+		if start == nil {
+			start = &apt.Const{Kind: apt.ConstInt, Text: "1", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
+		}
+	case *apt.Index:
+		if x.Base != nil || len(x.Subs) != 1 {
+			return nil, false
+		}
+		name, start, typ, pos = x.Name, x.Subs[0], x.Type, x.Pos
+	default:
+		return nil, false
+	}
+	out := make([]*apt.Index, n)
+	for k := range n {
+		off := &apt.Const{Kind: apt.ConstInt, Text: strconv.FormatInt(k, 10), Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
+		out[k] = &apt.Index{Pos: pos, Name: name, Type: typ,
+			Subs: []apt.Expr{&apt.Binary{Op: apt.OpAdd, X: start, Y: off}}}
+	}
+	return out, true
 }
 
 // integerType reports whether an MPI datatype holds integers or
@@ -138,17 +186,17 @@ func (ev *evaluator) constCount(x apt.Expr) (int64, bool) {
 }
 
 // receiveSent takes, for each rank of a receive's path, the first send
-// kept that its source makes it, and returns the value a receive of one
-// INTEGER element gets (false where any rank's is not known). Every
-// receive at a point takes its sends, whatever it receives, so that the
-// sends a later receive finds are the ones MPI's order gives it; a rank
-// whose send is not found (not met yet, or its conditions not decided)
-// makes later receives from that source unknown (poisoned), as the send
-// it took may still be kept.
-func (ev *evaluator) receiveSent(c *apt.Comm) (Value, bool) {
+// kept that its source makes it, and returns the values a receive of
+// INTEGER elements gets, one an element (false where any rank's is not
+// known). Every receive at a point takes its sends, whatever it receives,
+// so that the sends a later receive finds are the ones MPI's order gives
+// it; a rank whose send is not found (not met yet, or its conditions not
+// decided) makes later receives from that source unknown (poisoned), as
+// the send it took may still be kept.
+func (ev *evaluator) receiveSent(c *apt.Comm) ([]Value, bool) {
 	np, ok := ev.values[Size]
 	if !ok || ev.probing > 0 || c.Recv == nil || np > maxTabulatedP {
-		return Value{}, false
+		return nil, false
 	}
 	if ev.mail == nil {
 		ev.mail = &mailbox{taken: map[[2]int64]bool{}, poisoned: map[[2]int64]bool{}}
@@ -157,12 +205,12 @@ func (ev *evaluator) receiveSent(c *apt.Comm) (Value, bool) {
 	ranks, ok := ev.pathRanks(np)
 	if !ok {
 		m.full = true // which ranks receive is not known: stop matching
-		return Value{}, false
+		return nil, false
 	}
 	n, counted := ev.constCount(c.Recv.Count)
-	want := counted && n == 1 && !m.full
+	want := counted && n >= 1 && n <= maxMessageElems && !m.full
 	src, tag := ev.value(c.Recv.Peer), ev.tagValue(c.Recv.Tag)
-	alts := make([]Alt, 0, len(ranks))
+	alts := make([][]Alt, n) // by element
 	sets := make([][]bool, 0, len(ranks))
 	for _, r := range ranks {
 		sub := map[string]symbolic.Expr{Rank: symbolic.Int(r)}
@@ -179,36 +227,42 @@ func (ev *evaluator) receiveSent(c *apt.Comm) (Value, bool) {
 			want = false
 			continue
 		}
-		i, e, known, found := m.first(s, r, t)
+		i, es, known, found := m.first(s, r, t)
 		if !found {
 			m.poison(s, r)
 			want = false
 			continue
 		}
 		m.take(i, r)
-		if !known {
+		if !known || int64(len(es)) != n {
 			want = false
 			continue
 		}
 		set := make([]bool, np)
 		set[r] = true
-		alts = append(alts, Alt{Guard: counting.Rel{R: symbolic.Rel(symbolic.Sym(Rank), "==", symbolic.Int(r))}, E: e})
+		for k, e := range es {
+			alts[k] = append(alts[k], Alt{Guard: counting.Rel{R: symbolic.Rel(symbolic.Sym(Rank), "==", symbolic.Int(r))}, E: e})
+		}
 		sets = append(sets, set)
 	}
-	if !want || len(alts) == 0 {
-		return Value{}, false
+	if !want || len(sets) == 0 {
+		return nil, false
 	}
-	if _, fixed := ev.values[Rank]; fixed {
-		return Known(alts[0].E), true
+	out := make([]Value, n)
+	for k := range out {
+		if _, fixed := ev.values[Rank]; fixed {
+			out[k] = Known(alts[k][0].E)
+			continue
+		}
+		out[k] = Value{Alts: ev.rankAltsOn(alts[k], sets, np)}
+		if len(out[k].Alts) > maxAlts {
+			return nil, false
+		}
 	}
-	v := Value{Alts: ev.rankAltsOn(alts, sets, np)}
 	if debugRuns {
-		fmt.Fprintf(os.Stderr, "receiveSent %s: %v (sent %d)\n", c.Span.Start(), v.Alts, len(m.sent))
+		fmt.Fprintf(os.Stderr, "receiveSent %s: %v (sent %d)\n", c.Span.Start(), out, len(m.sent))
 	}
-	if len(v.Alts) > maxAlts {
-		return Value{}, false
-	}
-	return v, true
+	return out, true
 }
 
 // pathRanks returns the ranks the current path holds at (the conditions
@@ -260,7 +314,7 @@ func (m *mailbox) poison(s, r int64) {
 // first returns the first send kept that rank s makes to rank r with tag
 // t (-1: any) and r has not taken, and its value there (known false when
 // it is not known); found is false where no send is known to be it.
-func (m *mailbox) first(s, r, t int64) (i int, val symbolic.Expr, known, found bool) {
+func (m *mailbox) first(s, r, t int64) (i int, val []symbolic.Expr, known, found bool) {
 	if m.full || m.poisoned[[2]int64{s, r}] || m.poisoned[[2]int64{-1, r}] {
 		return 0, val, false, false
 	}
@@ -281,7 +335,7 @@ func (m *mailbox) first(s, r, t int64) (i int, val symbolic.Expr, known, found b
 
 // at decides whether rank s makes this send to rank r with tag t (-1:
 // any), and returns the value sent (known false when it is not).
-func (x *sent) at(s, r, t int64) (val symbolic.Expr, known, applies, decided bool) {
+func (x *sent) at(s, r, t int64) (val []symbolic.Expr, known, applies, decided bool) {
 	sub := map[string]symbolic.Expr{Rank: symbolic.Int(s)}
 	if n, ok := substNumber(x.sender, sub); !ok {
 		return val, false, false, false
@@ -340,8 +394,18 @@ func (x *sent) at(s, r, t int64) (val symbolic.Expr, known, applies, decided boo
 		if x.uncertain {
 			return val, false, false, false
 		}
-		v, known := valueAt(x.val, at, x.vars)
-		return v, known, true, true
+		if x.vals == nil {
+			return nil, false, true, true
+		}
+		vals := make([]symbolic.Expr, len(x.vals))
+		for k, v := range x.vals {
+			e, known := valueAt(v, at, x.vars)
+			if !known {
+				return nil, false, true, true
+			}
+			vals[k] = e
+		}
+		return vals, true, true, true
 	}
 	return val, false, false, true
 }

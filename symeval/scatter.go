@@ -194,3 +194,16 @@ func (ev *evaluator) assignReceived(b apt.Expr, v Value) {
 	}
 	ev.assign(b, v)
 }
+
+// receiveElements stores the values a message of several elements brings
+// into the buffer's elements (elementRefs), and reports whether it could.
+func (ev *evaluator) receiveElements(b apt.Expr, vs []Value) bool {
+	refs, ok := ev.elementRefs(b, int64(len(vs)))
+	if !ok {
+		return false
+	}
+	for k, ix := range refs {
+		ev.assign(ix, vs[k])
+	}
+	return true
+}

@@ -23,6 +23,7 @@ type Scanned struct {
 	Text string
 	Int  int64
 	Real *big.Rat
+	At   int // where in the text Text starts
 }
 
 // ScanC scans text with format as sscanf does. It returns the items
@@ -134,7 +135,7 @@ func ScanC(format, text string) (items []Scanned, result, used int, ok bool) {
 			if !okNum {
 				return items, count, in, true
 			}
-			item = Scanned{Conv: conv, Text: text[in : in+n], Int: v}
+			item = Scanned{Conv: conv, Text: text[in : in+n], Int: v, At: in}
 			in += n
 		case 'f', 'F', 'e', 'E', 'g', 'G', 'a', 'A':
 			n, bad := floatLen(text[in:limit])
@@ -148,14 +149,14 @@ func ScanC(format, text string) (items []Scanned, result, used int, ok bool) {
 			if !okReal {
 				return nil, 0, 0, false
 			}
-			item = Scanned{Conv: 'f', Text: text[in : in+n], Real: r}
+			item = Scanned{Conv: 'f', Text: text[in : in+n], Real: r, At: in}
 			in += n
 		case 's':
 			j := in
 			for j < limit && !isSpaceC(text[j]) {
 				j++
 			}
-			item = Scanned{Conv: 's', Text: text[in:j]}
+			item = Scanned{Conv: 's', Text: text[in:j], At: in}
 			in = j
 		case 'c':
 			w := 1
@@ -167,7 +168,7 @@ func ScanC(format, text string) (items []Scanned, result, used int, ok bool) {
 				// what was taken, which is still assigned.
 				return nil, 0, 0, false
 			}
-			item = Scanned{Conv: 'c', Text: text[in : in+w]}
+			item = Scanned{Conv: 'c', Text: text[in : in+w], At: in}
 			in += w
 		case '[':
 			j := in
@@ -177,7 +178,7 @@ func ScanC(format, text string) (items []Scanned, result, used int, ok bool) {
 			if j == in {
 				return items, count, in, true
 			}
-			item = Scanned{Conv: '[', Text: text[in:j]}
+			item = Scanned{Conv: '[', Text: text[in:j], At: in}
 			in = j
 		default:
 			return nil, 0, 0, false
