@@ -336,6 +336,10 @@ type evaluator struct {
 	freqUses int
 	// consts caches the values of literals.
 	consts map[*apt.Const]Value
+	// skipped is set once the evaluation met a jump to code the APT leaves
+	// out (apt.Unknown.Skips): whatever that code assigned, every count
+	// after it may rest on a value it changed, and is marked.
+	skipped string
 	// byRankDepth is set while a loop is run rank by rank.
 	byRankDepth int
 	// mail keeps the point-to-point sends met at a point (p2p.go).
@@ -959,8 +963,11 @@ func (ev *evaluator) newOcc(n apt.Node, parent *Occ) *Occ {
 		ev.err = fmt.Errorf("%w (more than %d node occurrences)", ErrTooLarge, ev.maxOccs)
 	}
 	o := &Occ{Node: n, Routine: ev.frame().routine, Parent: parent, Dom: ev.cur.domain(), Depth: ev.loopDepth}
-	if ev.cur.inexact != "" {
+	switch {
+	case ev.cur.inexact != "":
 		o.Inexact, o.Note = true, ev.cur.inexact
+	case ev.skipped != "":
+		o.Inexact, o.Note = true, ev.skipped
 	}
 	if parent != nil {
 		parent.Children = append(parent.Children, o)
@@ -1765,6 +1772,14 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 	case *apt.Unknown:
 		ev.newOcc(n, parent)
 		ev.diag(n.Span.Start(), apt.Warning, "statement not modelled: "+n.Diag.Msg)
+		if n.Skips {
+			// The code the jump reaches is not in the APT: what it
+			// assigns (a setting parsed there) is not known, so every
+			// count after it is marked.
+			ev.cur.inexact = "follows a jump to code the evaluation does not model (" + n.Span.Start().String() + ")"
+			ev.skipped = ev.cur.inexact
+			ev.frame().jumps++
+		}
 	default:
 		ev.newOcc(n, parent)
 	}

@@ -456,6 +456,10 @@ type Unknown struct {
 	NodeBase
 	Text string     `json:"text"`
 	Diag Diagnostic `json:"diag"`
+	// Skips marks a jump the APT cannot write (out of several loops at
+	// once): the code it reaches is left out, so what that code assigns
+	// is not known after it.
+	Skips bool `json:"skips,omitempty"`
 }
 
 func (*Program) node()  {}

@@ -336,8 +336,10 @@ func (x *fn) arrive(l *loop, to, stop int, arm bool) ([]apt.Node, bool) {
 			nodes := x.seq(l.parent, to, p.after, true)
 			return append(nodes, &apt.Exit{NodeBase: apt.NodeBase{Span: spanAt(x.at)}}), false
 		}
-		return []apt.Node{x.unknown(x.blockPos(to), "goto",
-			"a jump out of more than one loop (goto) is not modelled; what follows it is not counted")}, false
+		u := x.unknown(x.blockPos(to), "goto",
+			"a jump out of more than one loop (goto) is not modelled; what follows it is not counted")
+		u.Skips = true
+		return []apt.Node{u}, false
 	}
 	return nil, true
 }
