@@ -230,6 +230,16 @@ func (ev *evaluator) arrayOf(key string, decl *apt.Var) *arrayState {
 
 // storeElement evaluates an assignment to an array element.
 func (ev *evaluator) storeElement(ix *apt.Index, v Value) {
+	if ix.Type.Base == apt.TypeInteger && ix.Type.Kind == 1 {
+		if len(ev.escapedText) > 0 {
+			if _, own := ev.escapedText[ev.key(ix.Name)]; !own {
+				ev.forgetEscaped(ix.Pos)
+			}
+		}
+		if ev.storeChar(ix, v) {
+			return
+		}
+	}
 	key, off, ok := ev.arrayRef(ix)
 	ev.storeAt(key, off, ok, ev.declOf(ix), ix.Type, v)
 }

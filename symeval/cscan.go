@@ -244,6 +244,64 @@ func (ev *evaluator) assignScanned(n *apt.IO, items []runenv.Scanned, result int
 	return true
 }
 
+// textFrom is the text of a buffer holding a known text from the
+// character x selects (&line[3] as a char*: line + 3), false where the
+// buffer's text or the offset is not known or the offset is past its end.
+func (ev *evaluator) textFrom(x *apt.Index) (string, bool) {
+	if x.Base != nil || len(x.Subs) != 1 || x.Type.Base != apt.TypeInteger || x.Type.Kind != 1 {
+		return "", false
+	}
+	v, ok := ev.env.lookup(ev.key(x.Name))
+	if !ok || v.str == nil {
+		return "", false
+	}
+	e, ok := ev.closedInt(ev.value(x.Subs[0]), x.Pos).Single()
+	if !ok {
+		return "", false
+	}
+	k, ok := e.Int64()
+	if !ok || k < 0 || k > int64(len(*v.str)) {
+		return "", false
+	}
+	return (*v.str)[k:], true
+}
+
+// storeChar stores a character into a buffer holding a known text
+// (line[strlen(line) - 1] = '\0' cutting the newline fgets kept), and
+// reports whether it did; a store it cannot place leaves the buffer to the
+// array stores, which drop the text.
+func (ev *evaluator) storeChar(ix *apt.Index, v Value) bool {
+	if ix.Base != nil || len(ix.Subs) != 1 {
+		return false
+	}
+	key := ev.key(ix.Name)
+	cur, ok := ev.env.lookup(key)
+	if !ok || cur.str == nil {
+		return false
+	}
+	e, ok := ev.closedInt(ev.value(ix.Subs[0]), ix.Pos).Single()
+	if !ok {
+		return false
+	}
+	k, ok := e.Int64()
+	ce, okc := ev.closedInt(v, ix.Pos).Single()
+	if !ok || !okc {
+		return false
+	}
+	c, okc := ce.Int64()
+	t := *cur.str
+	if !okc || c < -128 || c > 255 || k < 0 || k > int64(len(t)) {
+		return false
+	}
+	if k == int64(len(t)) {
+		t += string(byte(c))
+	} else {
+		t = t[:k] + string(byte(c)) + t[k+1:]
+	}
+	ev.env.set(key, Value{str: &t})
+	return true
+}
+
 // textChar is the character code at x of a buffer holding a known text
 // (line[0] after fgets filled line): 0 at its end, false past it.
 func (ev *evaluator) textChar(x *apt.Index) (Value, bool) {

@@ -19,8 +19,17 @@ import (
 // is unknown, as any external function's.
 
 // cString returns the text a char* expression holds: a literal, or a
-// variable, component or element whose value is a known string.
+// variable, component or element whose value is a known string, up to its
+// terminating NUL (a buffer may hold characters past one a store put).
 func (ev *evaluator) cString(e apt.Expr) (string, bool) {
+	s, ok := ev.cString1(e)
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		s = s[:i]
+	}
+	return s, ok
+}
+
+func (ev *evaluator) cString1(e apt.Expr) (string, bool) {
 	switch x := e.(type) {
 	case *apt.Const:
 		if x.Kind == apt.ConstChar {
@@ -36,11 +45,10 @@ func (ev *evaluator) cString(e apt.Expr) (string, bool) {
 		if s, ok := ev.argvString(x); ok {
 			return s, true
 		}
-		if buf, ok := textBuffer(x); ok {
-			// &buf[0]: the text the buffer holds (fgets, sscanf, sprintf).
-			if v, ok := ev.env.lookup(ev.key(buf)); ok && v.str != nil {
-				return *v.str, true
-			}
+		if s, ok := ev.textFrom(x); ok {
+			// &buf[k]: the text the buffer holds (fgets, sscanf,
+			// sprintf) from its k-th character.
+			return s, true
 		}
 	}
 	if v := ev.value(e); v.str != nil {
@@ -101,6 +109,7 @@ func (ev *evaluator) stringCall(f *apt.FuncCall) (Value, bool) {
 			// NULL, or a pointer into a, which programs test for NULL:
 			// 1 stands for it.
 			if strings.Contains(a, b) {
+				ev.escapeText(f.Args[0])
 				return Known(symbolic.Int(1)), true
 			}
 			return Known(symbolic.Int(0)), true
@@ -305,4 +314,43 @@ func (ev *evaluator) isArgv(name string) bool {
 		return false
 	}
 	return ev.key(name) == entry.id+"."+entry.routine.Formals[1]
+}
+
+// escapeText notes that a pointer into the buffer e names (a variable's
+// text, not a literal or an argument) was handed out: a write through
+// such a pointer (*eq = '\0' after eq = strchr(line, '=')) changes the
+// buffer, which the evaluation does not follow, so such a write makes the
+// buffer's text unknown (forgetEscaped).
+func (ev *evaluator) escapeText(e apt.Expr) {
+	var name string
+	switch x := e.(type) {
+	case *apt.Name:
+		name = x.Name
+	case *apt.Index:
+		if x.Base != nil {
+			return
+		}
+		name = x.Name
+	default:
+		return
+	}
+	k := ev.key(name)
+	if v, ok := ev.env.lookup(k); !ok || v.str == nil {
+		return
+	}
+	if ev.escapedText == nil {
+		ev.escapedText = map[string]string{}
+	}
+	ev.escapedText[k] = name
+}
+
+// forgetEscaped makes the text of every buffer a pointer was handed out
+// into unknown: a character was stored through a pointer the evaluation
+// does not follow, which may point into one of them.
+func (ev *evaluator) forgetEscaped(pos apt.Pos) {
+	for k, name := range ev.escapedText {
+		if v, ok := ev.env.lookup(k); ok && v.str != nil {
+			ev.env.set(k, unknownValue(name, "the text of "+name+" after a write through a pointer into it at "+pos.String(), false))
+		}
+	}
 }

@@ -336,6 +336,9 @@ type evaluator struct {
 	freqUses int
 	// consts caches the values of literals.
 	consts map[*apt.Const]Value
+	// escapedText holds the buffers (key: name) a pointer into whose text
+	// was handed out (strchr, strstr): see escapeText.
+	escapedText map[string]string
 	// skipped is set once the evaluation met a jump to code the APT leaves
 	// out (apt.Unknown.Skips): whatever that code assigned, every count
 	// after it may rest on a value it changed, and is marked.

@@ -63,14 +63,18 @@ func (cfg Config) redirect(p string) string {
 }
 
 // Passes are the opt-14 passes that normalise the IR before it is read:
-// mem2reg turns the locals clang -O0 keeps in memory into SSA values (loop
-// variables become phis whose increments and exit tests are visible), and
 // loop-simplify gives every loop a preheader, one latch and dedicated exits,
-// the shape the loop analysis expects. Nothing else runs: the loops stay as
+// the shape the loop analysis expects, and mem2reg turns the locals clang
+// -O0 keeps in memory into SSA values (loop variables become phis whose
+// increments and exit tests are visible). In that order: run on SSA,
+// loop-simplify splits a loop with a `continue` into two nested loops
+// where a phi passes a value through unchanged on the continue's edge (a
+// setting assigned in some iterations of a `while (fgets(...))`), and the
+// loop's end then jumps out of both. Nothing else runs: the loops stay as
 // the source wrote them, so their trip counts are the source's, and
 // instruction counts are those of unoptimised code (what a -O0 build does;
 // the calibration's constants absorb what the real compiler saves).
-const Passes = "mem2reg,loop-simplify"
+const Passes = "loop-simplify,mem2reg"
 
 // clangFlags are the flags every translation unit is compiled with: debug
 // locations and value names for positions and variable names, -O0 without

@@ -75,6 +75,8 @@ var cCases = []cCase{
 		[]string{"nx = %d", "ny=%d", "  steps = %d\n"}, "run.cfg", nil},
 	{"scanfmt.c", []string{"nx", "ny", "steps"}, [][]int64{{37, 21, 3}, {10, 7, 2}}, [][]string{{}}, false,
 		[]string{"size: %d,", "%d", "steps=%d"}, "grid.txt", nil},
+	{"keyloop.c", []string{"nx", "ny", "steps"}, [][]int64{{37, 21, 3}, {10, 7, 2}}, [][]string{{}}, false,
+		[]string{"nx=%d", "ny=%d", "steps=%d"}, "keys.txt", nil},
 	{"getopts.c", []string{"n", "m", "iters"}, [][]int64{{9, 7, 2}, {30, 17, 3}}, [][]string{{}, {"-v"}, {"2", "-v"}, {"-v", "1"}}, false,
 		[]string{"-n %d", "-m%d", "-i %d"}, "", nil},
 }
