@@ -512,15 +512,7 @@ func (x *fn) initArray(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
 		return nil
 	}
 	dst := stripCasts(unwrapArg(c.Args[0]))
-	var elem types.Type
-	switch d := dst.(type) {
-	case *ir.InstAlloca:
-		elem = d.ElemType
-	case *ir.Global:
-		elem = d.ContentType
-	default:
-		return nil
-	}
+	elem := storageType(dst)
 	at, ok := elem.(*types.ArrayType)
 	if !ok {
 		return nil
@@ -567,6 +559,18 @@ func (x *fn) initArray(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
 	return nil
 }
 
+// storageType is the type of what a local or global holds, nil for any
+// other value.
+func storageType(v value.Value) types.Type {
+	switch d := v.(type) {
+	case *ir.InstAlloca:
+		return d.ElemType
+	case *ir.Global:
+		return d.ContentType
+	}
+	return nil
+}
+
 // initStruct writes a structure initialised from a constant (clang copies
 // `params_t p = {64, 64, 10, 0.1}` from a private constant with memcpy) as
 // the assignment of the whole structure; nil for any other copy.
@@ -579,15 +583,7 @@ func (x *fn) initStruct(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
 	if !ok || !src.Immutable || src.Init == nil {
 		return nil
 	}
-	var elem types.Type
-	switch d := dst.(type) {
-	case *ir.InstAlloca:
-		elem = d.ElemType
-	case *ir.Global:
-		elem = d.ContentType
-	default:
-		return nil
-	}
+	elem := storageType(dst)
 	if _, ok := elem.(*types.StructType); !ok || !types.Equal(elem, src.ContentType) {
 		return nil
 	}
