@@ -182,13 +182,12 @@ func (ev *evaluator) broadcast(c *apt.Comm, b apt.Expr, pos apt.Pos) {
 			return
 		}
 	}
-	if t := apt.TypeOf(b); scalar && t.Base == apt.TypeDerived {
-		if _, whole := ev.env.lookup(key); !whole {
-			// A structure sent whole (MPI_Bcast(&p, sizeof p, MPI_BYTE,
-			// ...) of C's struct of settings): component by component.
-			ev.broadcastParts(key, ev.bufferName(b, key), root, outside, pos)
-			return
-		}
+	if scalar && apt.TypeOf(b).Base == apt.TypeDerived {
+		// A structure sent whole (MPI_Bcast(&p, sizeof p, MPI_BYTE, ...)
+		// of C's struct of settings): its components are kept at their
+		// own keys (assignKey), each the root's.
+		ev.broadcastParts(key, ev.bufferName(b, key), root, outside, pos)
+		return
 	}
 	if scalar {
 		var v Value
@@ -204,19 +203,10 @@ func (ev *evaluator) broadcast(c *apt.Comm, b apt.Expr, pos apt.Pos) {
 			ev.assignKey(key, unknownValue(name, "the value of "+name+" broadcast at "+pos.String(), real))
 			return
 		}
-		if v.IsKnown() && !mentions(v, []string{Rank}) || v.str != nil {
-			// (A text is the same on every rank: no rank in it.)
-			if first {
-				ev.keepRootBcast(c, v)
+		if at, ok := ev.rootsValue(v, root); ok {
+			if !rankFree(v) {
+				ev.assignKey(key, at)
 			}
-			return
-		}
-		at, ok := ev.atRoot(v, root)
-		if !ok && v.unk != nil && len(v.unk.texts) > 0 {
-			at, ok = ev.textAtRoot(v.unk.texts, root)
-		}
-		if ok {
-			ev.assignKey(key, at)
 			if first {
 				ev.keepRootBcast(c, at)
 			}
@@ -224,22 +214,6 @@ func (ev *evaluator) broadcast(c *apt.Comm, b apt.Expr, pos apt.Pos) {
 		}
 		name := ev.bufferName(b, key)
 		ev.assignKey(key, unknownValue(name, "the value of "+name+" broadcast at "+pos.String(), true))
-		return
-	}
-	if v, ok := ev.env.lookup(key); ok && v.Fields != nil {
-		// A structure sent whole (MPI_Bcast(&p, sizeof p, MPI_BYTE, ...)
-		// of a C struct of settings): each component the root's.
-		if outside && first {
-			if at, ok := ev.rootBcastAt(c); ok && at.Fields != nil {
-				ev.env.set(key, at)
-				return
-			}
-		}
-		at := ev.fieldsAtRoot(v, root, outside, ev.bufferName(b, key), pos)
-		ev.env.set(key, at)
-		if first && !outside {
-			ev.keepRootBcast(c, at)
-		}
 		return
 	}
 	if v, ok := ev.env.lookup(key); ok && v.arr != nil {
@@ -273,16 +247,11 @@ func (ev *evaluator) broadcastParts(key, name string, root apt.Expr, outside boo
 			} else {
 				ev.clobber(k)
 			}
-		case v.Fields != nil:
-			ev.env.set(k, ev.fieldsAtRoot(v, root, outside, what, pos))
 		case outside:
 			ev.assignKey(k, unknown())
-		case v.IsKnown() && !mentions(v, []string{Rank}) || v.str != nil:
+		case rankFree(v):
 		default:
-			at, ok := ev.atRoot(v, root)
-			if !ok && v.unk != nil && len(v.unk.texts) > 0 {
-				at, ok = ev.textAtRoot(v.unk.texts, root)
-			}
+			at, ok := ev.rootsValue(v, root)
 			if !ok {
 				at = unknown()
 			}
@@ -291,44 +260,24 @@ func (ev *evaluator) broadcastParts(key, name string, root apt.Expr, outside boo
 	}
 }
 
-// fieldsAtRoot is the structure v as the root holds it: each component
-// that does not depend on the rank as it is, one that does at the root's
-// rank, and one the evaluation cannot place (or any, on a path the root
-// does not run) unknown.
-func (ev *evaluator) fieldsAtRoot(v Value, root apt.Expr, outside bool, name string, pos apt.Pos) Value {
-	out := Value{Fields: make(map[string]Value, len(v.Fields))}
-	for f, fv := range v.Fields {
-		what := name + "%" + f
-		switch {
-		case fv.Fields != nil:
-			out.Fields[f] = ev.fieldsAtRoot(fv, root, outside, what, pos)
-			continue
-		case outside:
-		case fv.arr != nil:
-			if st, ok := ev.arrayAtRoot(fv.arr, root); ok {
-				out.Fields[f] = Value{arr: st}
-				continue
-			}
-		case fv.IsKnown() && !mentions(fv, []string{Rank}) || fv.str != nil:
-			out.Fields[f] = fv
-			continue
-		default:
-			at, ok := ev.atRoot(fv, root)
-			if !ok && fv.unk != nil && len(fv.unk.texts) > 0 {
-				at, ok = ev.textAtRoot(fv.unk.texts, root)
-			}
-			if ok {
-				out.Fields[f] = at
-				continue
-			}
-		}
-		if fv.arr != nil {
-			out.Fields[f] = Value{arr: &arrayState{}}
-			continue
-		}
-		out.Fields[f] = unknownValue(what, "the value of "+what+" broadcast at "+pos.String(), true)
+// rankFree reports whether v is the same on every rank: known without the
+// rank in it, or a text.
+func rankFree(v Value) bool {
+	return v.IsKnown() && !mentions(v, []string{Rank}) || v.str != nil
+}
+
+// rootsValue is v as the root holds it: v where it is the same on every
+// rank, its value at the root's rank where that is decided (a number, or a
+// text chosen by conditions on the rank); false otherwise.
+func (ev *evaluator) rootsValue(v Value, root apt.Expr) (Value, bool) {
+	if rankFree(v) {
+		return v, true
 	}
-	return out
+	at, ok := ev.atRoot(v, root)
+	if !ok && v.unk != nil && len(v.unk.texts) > 0 {
+		at, ok = ev.textAtRoot(v.unk.texts, root)
+	}
+	return at, ok
 }
 
 // rootOutside reports whether the current path's conditions exclude the

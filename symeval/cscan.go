@@ -3,6 +3,7 @@ package symeval
 import (
 	"math/big"
 	"strings"
+	"unicode"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/internal/readpos"
@@ -48,7 +49,7 @@ func (ev *evaluator) readLine(n *apt.IO) bool {
 		return true
 	}
 	line, ok := afterWords(recs[at.Record-1], int(at.Word))
-	if at.Word > 0 && strings.TrimLeft(line, " \t") != "" && line != strings.TrimLeft(line, " \t") {
+	if rest := strings.TrimLeftFunc(line, unicode.IsSpace); at.Word > 0 && rest != "" && rest != line {
 		// After a word and before another: whether a scanf's white space
 		// took the blanks between is not a position the units keep.
 		return false
@@ -72,13 +73,13 @@ func (ev *evaluator) readLine(n *apt.IO) bool {
 func afterWords(rec string, w int) (string, bool) {
 	i := 0
 	for range w {
-		for i < len(rec) && (rec[i] == ' ' || rec[i] == '\t') {
+		for i < len(rec) && runenv.IsSpaceC(rec[i]) {
 			i++
 		}
 		if i == len(rec) {
 			return "", false
 		}
-		for i < len(rec) && rec[i] != ' ' && rec[i] != '\t' {
+		for i < len(rec) && !runenv.IsSpaceC(rec[i]) {
 			i++
 		}
 	}
@@ -162,7 +163,7 @@ func (ev *evaluator) scanStream(n *apt.IO) bool {
 	}
 	t := text.String()
 	items, result, used, ok := runenv.ScanC(format, t)
-	if !ok || used > 0 && used < len(t) && !isBlank(t[used-1]) && !isBlank(t[used]) {
+	if !ok || used > 0 && used < len(t) && !runenv.IsSpaceC(t[used-1]) && !runenv.IsSpaceC(t[used]) {
 		return false
 	}
 	// The position after the scan: the record it ends in, after the words
@@ -198,8 +199,6 @@ func (ev *evaluator) scanStream(n *apt.IO) bool {
 	}
 	return true
 }
-
-func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
 
 // assignScanned assigns a scan's items to the read's items and its value
 // to the read's result, and reports whether it did (an item of a type the

@@ -354,3 +354,48 @@ func (ev *evaluator) forgetEscaped(pos apt.Pos) {
 		}
 	}
 }
+
+// readOnlyText are C library functions that read the strings they are
+// given and write none of them (the others, strtok, strcpy, strcat,
+// memset, may write any).
+var readOnlyText = map[string]bool{"strlen": true, "strnlen": true, "strcmp": true, "strncmp": true,
+	"strcasecmp": true, "strncasecmp": true, "strchr": true, "strrchr": true, "strstr": true, "strspn": true,
+	"strcspn": true, "strpbrk": true, "atoi": true, "atol": true, "atoll": true, "atof": true, "strtol": true,
+	"strtoul": true, "strtoll": true, "strtoull": true, "strtod": true, "strtof": true, "strdup": true,
+	"getenv": true, "fopen": true, "puts": true, "fputs": true, "perror": true, "access": true}
+
+// externalWrites accounts for an external C function given character
+// pointers: unless it only reads its strings, the text of each buffer it
+// is given becomes unknown (strtok cuts the line it scans), and a pointer
+// that is not a buffer's own may point into one a pointer was handed out
+// into (forgetEscaped).
+func (ev *evaluator) externalWrites(name string, args []apt.Expr, pos apt.Pos) {
+	if readOnlyText[name] || !ev.cPointers() {
+		return
+	}
+	for _, a := range args {
+		var buf string
+		switch x := a.(type) {
+		case *apt.Name:
+			buf = x.Name
+		case *apt.Index:
+			if x.Base != nil {
+				continue
+			}
+			buf = x.Name
+		default:
+			continue
+		}
+		if t := apt.TypeOf(a); t.Base != apt.TypeCharacter && (t.Base != apt.TypeInteger || t.Kind != 1) {
+			continue
+		}
+		k := ev.key(buf)
+		if v, ok := ev.env.lookup(k); ok && v.str != nil {
+			ev.env.set(k, unknownValue(buf, "the text of "+buf+" after the call of "+name+" at "+pos.String(), false))
+			continue
+		}
+		if _, own := ev.escapedText[k]; !own && len(ev.escapedText) > 0 {
+			ev.forgetEscaped(pos)
+		}
+	}
+}

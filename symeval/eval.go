@@ -2319,6 +2319,7 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 		if v, ok := ev.stringCall(f); ok {
 			return v
 		}
+		ev.externalWrites(f.Name, f.Args, f.Pos)
 		if ev.readsArgv(f) {
 			// Text of an argument not given: a value of the command line.
 			ev.res.ArgvUnknown = true
@@ -2589,6 +2590,7 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 	// An external routine may assign any variable passed to it, but no
 	// named constant (a PARAMETER, MPI's handles: MPI_COMM_WORLD passed to
 	// a routine the evaluation does not model is still the world).
+	ev.externalWrites(c.Callee, c.Args, c.Span.Start())
 	for _, a := range c.Args {
 		nm, isName := a.(*apt.Name)
 		var decl *apt.Var

@@ -164,41 +164,43 @@ func TestCNotationE2E(t *testing.T) {
 	}
 }
 
-// TestCheckWriteThroughStrchrE2E: a program that cuts its settings lines
-// by writing through the pointer strchr returned (*eq = '\0') changes the
-// text its strcmp then reads. mkvet does not follow that pointer, so the
-// settings it decides (steps and nx: 3 and 40 in the run) must not be
-// the defaults printed as exact counts: the loops' counts are asked for
-// or marked, never the defaults' 1 and 10 as exact.
+// TestCheckWriteThroughStrchrE2E: programs that cut their settings lines
+// by writing into them, through the pointer strchr returned (*eq = '\0')
+// or by strtok, change the text their strcmp then reads. mkvet follows
+// neither, so the settings they decide (steps and nx: 3 and 40 in the run)
+// must not be the defaults printed as exact counts: the loops' counts are
+// asked for or marked, never the defaults' 1 and 10 as exact.
 func TestCheckWriteThroughStrchrE2E(t *testing.T) {
 	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc")
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "kv.txt"), []byte("nx=40\nsteps=3\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	src, err := filepath.Abs(filepath.Join(programsDir, "strchrwrite.c"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, errs, code := runMkvet(t, "check", "-json", "-dir", dir, src)
-	if code > 1 {
-		t.Fatalf("check: exit %d\n%s", code, errs)
-	}
-	var r checkJSON
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatalf("check -json: %v\n%s", err, out)
-	}
-	loops := 0
-	for _, n := range r.Nodes {
-		if n.What != "loop" || !strings.Contains(n.Pos, "strchrwrite.c:29:") && !strings.Contains(n.Pos, "strchrwrite.c:30:") {
-			continue // the loops over t and i
+	for _, file := range []string{"strchrwrite.c", "strtokline.c"} {
+		src, err := filepath.Abs(filepath.Join(programsDir, file))
+		if err != nil {
+			t.Fatal(err)
 		}
-		loops++
-		if n.Count != nil && n.Exact && (n.Count.ClosedForm == "1" || n.Count.ClosedForm == "10") {
-			t.Errorf("%s at %s: the default's count %s printed as exact; the run's differs", n.ID, n.Pos, n.Count.ClosedForm)
+		out, errs, code := runMkvet(t, "check", "-json", "-dir", dir, src)
+		if code > 1 {
+			t.Fatalf("check %s: exit %d\n%s", file, code, errs)
 		}
-	}
-	if loops != 2 {
-		t.Errorf("%d loops at lines 29 and 30; want the 2 over t and i", loops)
+		var r checkJSON
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("check -json %s: %v\n%s", file, err, out)
+		}
+		loops := 0
+		for _, n := range r.Nodes {
+			if n.What != "loop" || !strings.Contains(n.Pos, file+":29:") && !strings.Contains(n.Pos, file+":30:") {
+				continue // the loops over t and i
+			}
+			loops++
+			if n.Count != nil && n.Exact && (n.Count.ClosedForm == "1" || n.Count.ClosedForm == "10") {
+				t.Errorf("%s: %s at %s: the default's count %s printed as exact; the run's differs", file, n.ID, n.Pos, n.Count.ClosedForm)
+			}
+		}
+		if loops != 2 {
+			t.Errorf("%s: %d loops at lines 29 and 30; want the 2 over t and i", file, loops)
+		}
 	}
 }

@@ -221,15 +221,15 @@ func Compile(paths []string, cfg Config) (ir []byte, name string, diags []apt.Di
 			}
 		}
 		args = append(args, cfg.Flags...)
-		args = append(args, src, "-o", out)
-		j := job{i: i, p: p, args: args, out: out}
+		io := []string{src, "-o", out}
+		j := job{i: i, p: p, args: append(slices.Clone(args), io...), out: out}
 		if cxx {
 			// MPI's C++ bindings (deprecated since MPI 2.2, gone in 3.0)
 			// are a header of classes every C++ unit that includes mpi.h
 			// parses and emits: two thirds of a small unit's compile. Left
 			// out unless the unit uses them (it then fails without them
 			// and is compiled again with them).
-			j.lean = append(slices.Clone(args[:len(args)-3]), append(skipMPICXX, args[len(args)-3:]...)...)
+			j.lean = append(append(args, skipMPICXX...), io...)
 		}
 		jobs = append(jobs, j)
 	}

@@ -46,8 +46,8 @@ func ScanC(format, text string) (items []Scanned, result, used int, ok bool) {
 	}
 	for f := 0; f < len(format); f++ {
 		c := format[f]
-		if isSpaceC(c) {
-			for in < len(text) && isSpaceC(text[in]) {
+		if IsSpaceC(c) {
+			for in < len(text) && IsSpaceC(text[in]) {
 				in++
 			}
 			continue
@@ -67,7 +67,7 @@ func ScanC(format, text string) (items []Scanned, result, used int, ok bool) {
 			return nil, 0, 0, false
 		}
 		if format[f] == '%' {
-			for in < len(text) && isSpaceC(text[in]) {
+			for in < len(text) && IsSpaceC(text[in]) {
 				in++
 			}
 			if in >= len(text) {
@@ -114,7 +114,7 @@ func ScanC(format, text string) (items []Scanned, result, used int, ok bool) {
 			continue
 		}
 		if conv != 'c' && conv != '[' {
-			for in < len(text) && isSpaceC(text[in]) {
+			for in < len(text) && IsSpaceC(text[in]) {
 				in++
 			}
 		}
@@ -153,7 +153,7 @@ func ScanC(format, text string) (items []Scanned, result, used int, ok bool) {
 			in += n
 		case 's':
 			j := in
-			for j < limit && !isSpaceC(text[j]) {
+			for j < limit && !IsSpaceC(text[j]) {
 				j++
 			}
 			item = Scanned{Conv: 's', Text: text[in:j], At: in}
@@ -191,8 +191,9 @@ func ScanC(format, text string) (items []Scanned, result, used int, ok bool) {
 	return items, count, in, true
 }
 
-// isSpaceC is C's isspace in the "C" locale.
-func isSpaceC(c byte) bool {
+// IsSpaceC is C's isspace in the "C" locale (what separates scanf's
+// words, and strings.Fields's in ASCII text).
+func IsSpaceC(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
