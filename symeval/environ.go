@@ -128,7 +128,15 @@ func (ev *evaluator) commandArgument(c *apt.Call) bool {
 		for _, out := range []string{"value", "length", "status"} {
 			if a := arg[out]; a != nil {
 				name := keyName(apt.FormatExpr(a))
-				ev.assign(a, unknownValue(name, "the value of "+ev.src(a)+" after the call of "+c.Callee, out == "value"))
+				v := unknownValue(name, "the value of "+ev.src(a)+" after the call of "+c.Callee, out == "value")
+				if out == "value" {
+					if num, ok := ev.value(arg["number"]).Single(); ok {
+						if k, ok := num.Int64(); ok && k > 0 {
+							v.unk.argNum = k
+						}
+					}
+				}
+				ev.assign(a, v)
 			}
 		}
 		return true

@@ -255,6 +255,9 @@ type evaluator struct {
 	err        error
 	// nargs is the parameter for command_argument_count().
 	nargs *Param
+	// argParams are the parameters for numbers read from command-line
+	// arguments the run is not given, by argument number.
+	argParams map[int64]*Param
 	// jumps counts the jumps met that the evaluation does not model, gotos
 	// the GO TOs among them (which may jump anywhere in the routine; EXIT
 	// and CYCLE stay within their loops).
@@ -1662,6 +1665,22 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 				}
 				decl := ev.prog.Resolve(ev.frame().routine, name)
 				real := decl == nil || decl.Type.Base != apt.TypeInteger
+				if u := ev.value(n.Unit).unk; internalUnit(n.Unit) && u != nil && u.argNum > 0 && len(n.Reads) == 1 {
+					// A number on the command line the run is not
+					// given: one value, the run's, as a size is.
+					if p := ev.argParams[u.argNum]; p != nil {
+						ev.store(name, Known(p.expr()))
+						continue
+					}
+					p := ev.newParam(name, FromRead, n.Span.Start(),
+						fmt.Sprintf("the value read into %s from command-line argument %d", name, u.argNum), real)
+					if ev.argParams == nil {
+						ev.argParams = map[int64]*Param{}
+					}
+					ev.argParams[u.argNum] = p
+					ev.store(name, Known(p.expr()))
+					continue
+				}
 				if internalUnit(n.Unit) {
 					// Converted from a character value the program holds
 					// (a word of a deck): data, another each time.

@@ -94,6 +94,10 @@ type unknown struct {
 	// cmdline marks a C program's argc, or a value computed from the text
 	// of its argv, where the arguments are not given (Options.Args).
 	cmdline bool
+	// argNum is k for the text of command-line argument k where the
+	// arguments are not given (GET_COMMAND_ARGUMENT(k, text)): a number
+	// read from it is the run's, one value, as C's atoi(argv[k]) is.
+	argNum int64
 	// texts are the texts a character variable holds under conditions,
 	// the first whose guard holds (nil: always): a setting read on the
 	// root only, which a broadcast then gives every rank (textAtRoot).

@@ -402,3 +402,29 @@ func TestFormOutputBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckArgumentSize: a number a Fortran program reads from a
+// command-line argument the run is not given (GET_COMMAND_ARGUMENT, then an
+// internal READ) is one value of the run, named after the variable and
+// asked for once: at P=4 the block sizes it decides stay exact closed
+// forms (rank < mod(n, P)), never a branch frequency or an unknown element
+// count; with -args they are numbers.
+func TestCheckArgumentSize(t *testing.T) {
+	file := filepath.Join(programsDir, "argsize.f90")
+	out, errs, code := runMkvet(t, "check", "-D", "P=4,nargs=2", file)
+	if code == 2 {
+		t.Fatalf("exit 2: %s", errs)
+	}
+	for _, want := range []string{"the value read into n from command-line argument 1", "the value read into steps from command-line argument 2"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no MK3001 for %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "MK3003") || strings.Contains(out, "pct_") || strings.Contains(out, "element count") {
+		t.Errorf("counts marked approximate where they are closed forms in n:\n%s", out)
+	}
+	out, errs, code = runMkvet(t, "check", "-D", "P=4", "-args", "4000 7", file)
+	if code == 2 || strings.Contains(out, "MK3001") || !strings.Contains(out, "P=4: 7 iterations") {
+		t.Errorf("-args '4000 7': exit %d\n%s\n%s", code, out, errs)
+	}
+}

@@ -47,6 +47,9 @@ var seedPrograms = []struct {
 	{"pipe_block.f", map[string][2]int64{"n": {1, 64}, "k": {1, 8}}, nil, nil},
 	{"control.f", map[string][2]int64{"n": {1, 60}, "m": {1, 9}}, controlTrips, nil},
 	{"jacobi1d.f90", map[string][2]int64{"n": {1, 100}, "iters": {0, 5}, "nargs": {0, 3}}, nil, nil},
+	// With two arguments both numbers are the run's (the interpreter
+	// fixes a parameter wherever it is read, so fewer are not compared).
+	{"argsize.f90", map[string][2]int64{"n": {1, 60}, "steps": {0, 4}, "nargs": {2, 3}}, nil, nil},
 	{"parity_ladder.f90", map[string][2]int64{"n": {0, 9}, "m": {0, 6}}, nil, nil},
 	{"section_table.f90", map[string][2]int64{"n": {1, 9}, "m": {1, 6}}, nil, nil},
 	{"bounded_exit.f90", map[string][2]int64{"n": {0, 14}, "m": {0, 16}}, nil, nil},
