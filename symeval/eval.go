@@ -1154,7 +1154,18 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 			u := &unknown{hint: formal, what: "the argument " + formal + " of " + r.Name, real: real}
 			if len(r.Formals) >= 2 && formal == r.Formals[0] && !real && ev.args == nil && len(r.Body) > 0 && r.Kind == apt.KindProgram {
 				// C's argc: how many arguments the program was given.
-				if k := parsedArgs(ev.prog); k > 0 {
+				k, looped := parsedArgs(ev.prog)
+				if k == 0 && looped {
+					// Its options are read in a loop over the arguments,
+					// however many there are: without -args the run is
+					// taken to be given none, so the program's defaults
+					// hold, as they do for mpirun ... ./prog.
+					ev.assignKey(fr.id+"."+formal, Known(symbolic.Int(1)))
+					ev.res.Assumed = appendAssumption(ev.res.Assumed, Assumption{Pos: r.Span.Start(),
+						What: fmt.Sprintf("the program reads its arguments in a loop: it is taken to run with none, %s = 1, its defaults (-args gives the arguments)", formal)})
+					continue
+				}
+				if k > 0 {
 					// The program parses argv[1..k] into values the
 					// point names (-D n=...): it is taken to run with
 					// them, so a test such as argc > 1 picks them over
@@ -1371,14 +1382,34 @@ func (ev *evaluator) assignKey(k string, v Value) {
 
 // parsedArgs is the highest k for which the program parses argv[k] into
 // a value (apt.IO.Arg), in main or in a routine main passes argv to; 0
-// when it parses none.
-func parsedArgs(p *apt.Program) int {
-	k, walked := 0, 0
+// when it parses none. looped is set when it parses arguments in a loop
+// (an option loop).
+func parsedArgs(p *apt.Program) (k int, looped bool) {
+	// A read inside a loop (for (i = 1; i < argc; i++) ... argv[++i])
+	// walks however many arguments there are: it says nothing of how
+	// many the run has.
+	inLoop := map[*apt.IO]bool{}
+	apt.Inspect(p, func(n apt.Node) bool {
+		if l, ok := n.(*apt.Loop); ok {
+			apt.Inspect(l, func(m apt.Node) bool {
+				if io, ok := m.(*apt.IO); ok {
+					inLoop[io] = true
+				}
+				return true
+			})
+			return false
+		}
+		return true
+	})
+	walked := 0
 	apt.Inspect(p, func(n apt.Node) bool {
 		if io, ok := n.(*apt.IO); ok && io.Arg != nil {
-			if c, ok := constArg(io.Arg); ok {
+			switch c, ok := constArg(io.Arg); {
+			case ok:
 				k = max(k, c)
-			} else {
+			case inLoop[io]:
+				looped = true
+			default:
 				// Read through a pointer the program moves (*++argv):
 				// one argument each.
 				walked++
@@ -1386,7 +1417,7 @@ func parsedArgs(p *apt.Program) int {
 		}
 		return true
 	})
-	return max(k, walked)
+	return max(k, walked), looped
 }
 
 // initLocalComponents gives the scalar components with a default
@@ -2625,7 +2656,11 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 				decl == nil || decl.Type.Base != apt.TypeInteger))
 		}
 	}
-	ev.diag(c.Span.Start(), apt.Note, "the routine "+c.Callee+" is not part of the program: its cost is not counted")
+	name := c.Callee
+	if c.Name != "" {
+		name = c.Name
+	}
+	ev.diag(c.Span.Start(), apt.Note, "the routine "+name+" is not part of the program: its cost is not counted")
 }
 
 func extent(lo, hi symbolic.Expr) (symbolic.Expr, bool) {

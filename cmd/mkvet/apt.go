@@ -64,6 +64,9 @@ func runAPT(args []string, stdout, stderr io.Writer) int {
 			status = 2
 		}
 	}
+	if prog == nil {
+		return 2 // the files were refused, as diags say
+	}
 	var err error
 	if *jsonOut {
 		err = apt.WriteJSON(stdout, prog)

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -124,6 +125,14 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 				why += "; " + strings.Replace(configureHint, "for each P", "for the -D point", 1)
 			}
 			why += ")"
+		}
+		for _, a := range r.Assumed {
+			if strings.Contains(a.What, "(-args gives the arguments)") {
+				// The stop may be the program's answer to a command
+				// line it was not given.
+				why = strings.TrimSuffix(why, ")") + "; or the arguments the run was taken to have: " + a.What + ")"
+				break
+			}
 		}
 		at := ""
 		if pt := pointText(env); pt != "" {
@@ -909,6 +918,13 @@ func parseProgram(files []string, cfg fortran.Config) (*apt.Program, []apt.Diagn
 func parseProgramIn(files []string, cfg fortran.Config, conf *configurer) (*apt.Program, []apt.Diagnostic) {
 	var c, f []string
 	for _, name := range files {
+		if !llvmir.Handles(name) && !fortran.Handles(name) && cfg.Form == fortran.FormAuto {
+			// Read as Fortran, a README or a data file would give a
+			// page of syntax errors instead of one line.
+			return nil, []apt.Diagnostic{{Pos: apt.Pos{File: name, Line: 1, Col: 1}, Severity: apt.Error,
+				Msg: fmt.Sprintf("not a source file mkvet reads (extension %q): Fortran %s; C and C++ .c .cc .cpp .cxx .C .c++ .i .ii; LLVM IR .ll .bc (-form fixed or -form free reads any file as Fortran)",
+					filepath.Ext(name), fortran.Extensions)}}
+		}
 		if llvmir.Handles(name) {
 			c = append(c, name)
 		} else {

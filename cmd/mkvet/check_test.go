@@ -25,26 +25,43 @@ func TestCheckUsage(t *testing.T) {
 		t.Fatal(err)
 	}
 	good := filepath.Join(programsDir, "trap_serial.f")
+	notes := filepath.Join(dir, "notes.md")
+	decls := filepath.Join(dir, "decls.f")
+	for f, text := range map[string]string{notes: "# notes\n\nrun it with 4 ranks\n", decls: "      integer n\n      parameter (n = 10)\n"} {
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, tc := range []struct {
-		args []string
-		want string
+		args    []string
+		want    string
+		oneLine bool
 	}{
-		{[]string{"check"}, "no input files"},
-		{[]string{"check", "-form", "odd", good}, "-form must be fixed, free or auto"},
-		{[]string{"check", "-D", "rank=1", good}, "the rank is not a parameter"},
-		{[]string{"check", "-D", "P=0", good}, "the number of processes must be at least 1"},
-		{[]string{"annotate", "-D", "P=-3", good}, "the number of processes must be at least 1"},
-		{[]string{"check", "-D", "n=1.5", good}, "must be an integer"},
-		{[]string{"check", "-D", "n=", good}, "-D n="},
-		{[]string{"check", "-assume", "n >=", good}, "assume:1:"},
-		{[]string{"check", "-share", "2", good}, "-share must be in (0, 1]"},
-		{[]string{"check", "-machine", "no-such-machine", good}, "no machine profile"},
-		{[]string{"check", bad}, "bad.f90:3:"},
-		{[]string{"check", filepath.Join(dir, "missing.f")}, "missing.f"},
+		{[]string{"check"}, "no input files", false},
+		{[]string{"check", "-form", "odd", good}, "-form must be fixed, free or auto", false},
+		{[]string{"check", "-D", "rank=1", good}, "the rank is not a parameter", false},
+		{[]string{"check", "-D", "P=0", good}, "the number of processes must be at least 1", false},
+		{[]string{"annotate", "-D", "P=-3", good}, "the number of processes must be at least 1", false},
+		{[]string{"check", "-D", "n=1.5", good}, "must be an integer", false},
+		{[]string{"check", "-D", "n=", good}, "-D n=", false},
+		{[]string{"check", "-assume", "n >=", good}, "assume:1:", false},
+		{[]string{"check", "-share", "2", good}, "-share must be in (0, 1]", false},
+		{[]string{"check", "-machine", "no-such-machine", good}, "no machine profile", false},
+		{[]string{"check", bad}, "bad.f90:3:", false},
+		{[]string{"check", filepath.Join(dir, "missing.f")}, "missing.f", false},
+		// Not source files: one line each, before any analysis.
+		{[]string{"check", notes}, "notes.md:1:1: not a source file mkvet reads (extension \".md\")", true},
+		{[]string{"apt", notes}, "notes.md:1:1: not a source file", true},
+		{[]string{"check", decls}, "decls.f:1:7: the file ends without END", true},
+		{[]string{"whatif", "-plot", filepath.Join(dir, "speedup.jpg"), good}, "unknown format \".jpg\"", true},
+		{[]string{"whatif", "-plot", filepath.Join(dir, "no", "speedup.svg"), good}, "no directory", true},
 	} {
 		out, errs, code := runMkvet(t, tc.args...)
 		if code != 2 || !strings.Contains(errs, tc.want) {
 			t.Errorf("%q: exit %d, stderr %q, stdout %q; want exit 2 and %q", tc.args, code, errs, out, tc.want)
+		}
+		if lines := strings.Count(strings.TrimSpace(errs), "\n") + 1; tc.oneLine && lines > 1 {
+			t.Errorf("%q: %d lines on stderr, want one naming the problem:\n%s", tc.args, lines, errs)
 		}
 	}
 }

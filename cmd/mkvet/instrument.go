@@ -250,6 +250,10 @@ func (pf *progFlags) parse(cmd string, files []string, stderr io.Writer, warning
 	if bad {
 		return nil, 2
 	}
+	if prog == nil || len(prog.Routines) == 0 {
+		return fail("%s: no main program, subroutine or function to analyse (a file of declarations is read through the INCLUDE or #include of the file that uses it)",
+			strings.Join(files, ", "))
+	}
 	argv, err := pf.argv()
 	if err != nil {
 		return fail("%v", err)

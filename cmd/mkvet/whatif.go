@@ -184,6 +184,12 @@ func runWhatif(args []string, stdout, stderr io.Writer) int {
 	default:
 		return fail(usagef("-plot-kind must be time, speedup or efficiency, not %q", wf.plotKind))
 	}
+	if wf.plot != "" {
+		// Checked before the sweep, which may take minutes.
+		if _, err := whatif.PlotFormat(wf.plot); err != nil {
+			return fail(usagef("-plot: %v", strings.TrimPrefix(err.Error(), "whatif: ")))
+		}
+	}
 
 	if wf.runs != "" {
 		return wf.calibrated(files, ps, kind, stdout, stderr)

@@ -191,6 +191,13 @@ func (b *builder) finishFile(name string) {
 		if b.u.host != nil || b.u.r.Name != "main" || b.u.r.Kind != apt.KindProgram {
 			b.fe.diag(apt.Pos{File: name, Line: b.u.r.Span.Line, Col: b.u.r.Span.Col}, apt.Error,
 				"missing END for "+b.u.r.Kind.String()+" "+b.u.r.Name)
+		} else {
+			// Statements outside any unit with no END after them: the
+			// file is no program (an include file given as a source;
+			// gfortran: "Unexpected end of file").
+			b.fe.diag(apt.Pos{File: name, Line: b.u.r.Span.Line, Col: b.u.r.Span.Col}, apt.Error,
+				"the file ends without END: statements outside a PROGRAM, SUBROUTINE or FUNCTION need an END after them "+
+					"(a file of declarations is read through the INCLUDE of the file that uses it)")
 		}
 		b.closeUnit(nil)
 	}

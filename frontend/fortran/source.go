@@ -61,6 +61,16 @@ func formOf(name string) (Form, bool, bool) {
 	return FormFixed, false, false
 }
 
+// Handles reports whether name's extension is one of a Fortran source
+// file (formOf).
+func Handles(name string) bool {
+	_, _, known := formOf(name)
+	return known
+}
+
+// Extensions lists the file extensions read as Fortran, for messages.
+const Extensions = ".f .for .f77 .ftn .fpp .f90 .f95 .f03 .f08 (upper case: preprocessed first)"
+
 // srcLine is one physical line after preprocessing, with where it came from.
 type srcLine struct {
 	file string

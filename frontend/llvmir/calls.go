@@ -333,7 +333,7 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		var ops apt.Ops
 		return x.assign(c, p, x.callExpr(c, &ops), ops), nil
 	}
-	n := &apt.Call{NodeBase: base, Callee: x.l.fnames[f], Args: x.callArgs(c.Args)}
+	n := &apt.Call{NodeBase: base, Callee: x.l.fnames[f], Name: x.l.display[f], Args: x.callArgs(c.Args)}
 	x.l.sites = append(x.l.sites, Site{Node: n, Func: x.f, Call: c, Invoke: x.l.invokes[c]})
 	return nil, []apt.Node{n}
 }

@@ -164,7 +164,10 @@ type lifter struct {
 	fileNames map[*metadata.DIFile]string
 	routines  map[*ir.Func]*apt.Routine
 	fnames    map[*ir.Func]string
-	globals   map[*ir.Global]*apt.Var
+	// display are the C++ names of routines outside the program whose
+	// symbols are mangled (demangle), for messages.
+	display map[*ir.Func]string
+	globals map[*ir.Global]*apt.Var
 	// stores are the globals each function may store to, itself or
 	// through the functions it calls (for loop invariance).
 	stores map[*ir.Func]map[*ir.Global]bool
@@ -254,6 +257,20 @@ func (l *lifter) run() {
 			n = f.Name()
 		}
 		l.fnames[f] = strings.ToLower(cleanName(n))
+	}
+	var mangled []string
+	for _, f := range l.m.Funcs {
+		if len(f.Blocks) == 0 && strings.HasPrefix(f.Name(), "_Z") {
+			mangled = append(mangled, f.Name())
+		}
+	}
+	if names := demangle(mangled); names != nil {
+		l.display = map[*ir.Func]string{}
+		for _, f := range l.m.Funcs {
+			if n, ok := names[f.Name()]; ok && len(f.Blocks) == 0 {
+				l.display[f] = n
+			}
+		}
 	}
 	mod := &apt.Routine{Name: globalsModule, Kind: apt.KindModule, Scope: &apt.Scope{}}
 	for _, g := range l.m.Globals {

@@ -77,6 +77,11 @@ var cCases = []cCase{
 		[]string{"size: %d,", "%d", "steps=%d"}, "grid.txt", nil},
 	{"keyloop.c", []string{"nx", "ny", "steps"}, [][]int64{{37, 21, 3}, {10, 7, 2}}, [][]string{{}}, false,
 		[]string{"nx=%d", "ny=%d", "steps=%d"}, "keys.txt", nil},
+	// Run without arguments (the analysis is given none either): the
+	// option loop's defaults; then with options in either order.
+	{"optloop.c", nil, [][]int64{{}}, nil, false, nil, "", nil},
+	{"optloop.c", []string{"n", "steps"}, [][]int64{{37, 3}, {10, 2}}, [][]string{{}}, false, []string{"-n %d", "-s %d"}, "", nil},
+	{"optloop.c", []string{"steps", "n"}, [][]int64{{2, 101}}, [][]string{{}}, false, []string{"-s %d", "-n %d"}, "", nil},
 	{"getopts.c", []string{"n", "m", "iters"}, [][]int64{{9, 7, 2}, {30, 17, 3}}, [][]string{{}, {"-v"}, {"2", "-v"}, {"-v", "1"}}, false,
 		[]string{"-n %d", "-m%d", "-i %d"}, "", nil},
 }

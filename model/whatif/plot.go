@@ -51,9 +51,9 @@ type Series struct {
 // count, one curve per series with a legend, on a log2 P axis, and writes
 // the plot to file as SVG or PNG according to its extension (.svg, .png).
 func Plot(kind PlotKind, series []Series, file string) error {
-	format := strings.ToLower(strings.TrimPrefix(filepath.Ext(file), "."))
-	if format != "svg" && format != "png" {
-		return fmt.Errorf("whatif: plot %s: unknown format %q: want .svg or .png", file, filepath.Ext(file))
+	format, err := PlotFormat(file)
+	if err != nil {
+		return err
 	}
 	p, err := newPlot(kind, series)
 	if err != nil {
@@ -71,6 +71,19 @@ func Plot(kind PlotKind, series []Series, file string) error {
 		return fmt.Errorf("whatif: writing %s: %w", file, err)
 	}
 	return nil
+}
+
+// PlotFormat returns the format Plot writes file in ("svg" or "png", by
+// its extension), or why it cannot: a command checks it before its sweep.
+func PlotFormat(file string) (string, error) {
+	format := strings.ToLower(strings.TrimPrefix(filepath.Ext(file), "."))
+	if format != "svg" && format != "png" {
+		return "", fmt.Errorf("whatif: plot %s: unknown format %q: want .svg or .png", file, filepath.Ext(file))
+	}
+	if fi, err := os.Stat(filepath.Dir(file)); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("whatif: plot %s: no directory %s to write it in", file, filepath.Dir(file))
+	}
+	return format, nil
 }
 
 // WritePlot is Plot writing to w in the format "svg" or "png".
