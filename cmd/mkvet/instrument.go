@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -364,6 +365,7 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 		"each nest's exclusive time, to set beside MK1001's shares")
 	events := fs.Bool("events", false, "also record an event trace: every MPI call (peer, tag, bytes, requests, times) and timed region, "+
 		"per rank into $MKVET_OUT/mkvet.<rank>.evt, for `mkvet trace import`")
+	force := fs.Bool("f", false, "write into -o DIR when it already holds files (files of the same names are replaced)")
 	files, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status
@@ -372,9 +374,26 @@ func runInstrument(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mkvet instrument: -o DIR is required")
 		return 2
 	}
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "mkvet instrument: no source files given")
+		return 2
+	}
 	vals, _, err := intDefs(pf.defs)
 	if err != nil {
 		fmt.Fprintf(stderr, "mkvet instrument: %v\n", err)
+		return 2
+	}
+	if held, _ := os.ReadDir(*out); len(held) > 0 && !*force && !holdsInput(*out, files) {
+		// As annotate -o: what a user has is never replaced unasked.
+		names := make([]string, 0, 3)
+		for _, e := range held[:min(len(held), 3)] {
+			names = append(names, e.Name())
+		}
+		if len(held) > 3 {
+			names = append(names, "...")
+		}
+		fmt.Fprintf(stderr, "mkvet instrument: -o %s already holds files (%s): give -f to write into it, or name a new directory\n",
+			*out, strings.Join(names, ", "))
 		return 2
 	}
 	delete(vals, cost.Size)
@@ -525,4 +544,19 @@ func instrumentCAt(files []string, cfg fortran.Config, conf *configurer, dir str
 		return nil, fmt.Errorf("%s: no program", strings.Join(files, " "))
 	}
 	return cinst.Instrument(lf, dir, opt)
+}
+
+// holdsInput reports whether dir is the directory of one of files (the
+// instrumenter refuses it, with or without -f).
+func holdsInput(dir string, files []string) bool {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for _, f := range files {
+		if a, err := filepath.Abs(filepath.Dir(f)); err == nil && a == d {
+			return true
+		}
+	}
+	return false
 }

@@ -36,6 +36,12 @@ func TestInstrumentCommand(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), "parameter (n = 64)") || !strings.Contains(string(b), "call mkvet_finish()") {
 		t.Errorf("instrumented copy:\n%s", b)
 	}
+	if code, _, errs := mkvet(t, "instrument", "-f", "-o", dir, "-D", "n=32", filepath.Join(programsDir, "trap_mpi.f")); code != 0 {
+		t.Fatalf("-f into the copy: status %d\n%s", code, errs)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "trap_mpi.f")); err != nil || !strings.Contains(string(b), "parameter (n = 32)") {
+		t.Errorf("-f: the copy was not replaced:\n%s", b)
+	}
 	// atm2d.f90's sweep is called from a loop: its nest is timed with
 	// -nest-timers only.
 	timedLoops := func(args ...string) string {
@@ -57,6 +63,8 @@ func TestInstrumentCommand(t *testing.T) {
 		{[]string{"instrument", "-o", dir}, "no source files"},
 		{[]string{"instrument", "-o", dir, "-D", "n=1.5", filepath.Join(programsDir, "trap_mpi.f")}, "must be an integer"},
 		{[]string{"instrument", "-o", programsDir, filepath.Join(programsDir, "trap_mpi.f")}, "holds the input"},
+		// The copy written above is not replaced unasked.
+		{[]string{"instrument", "-o", dir, filepath.Join(programsDir, "trap_mpi.f")}, "already holds files (mkvet-probes.json, mkvet_rt.f90, trap_mpi.f): give -f"},
 	} {
 		code, _, errs := mkvet(t, tc.args...)
 		if code != 2 || !strings.Contains(errs, tc.want) {
