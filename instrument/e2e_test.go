@@ -66,6 +66,7 @@ var oracleCases = []oracleCase{
 	// default only.
 	{file: "constructs_fixed.F", sizes: []map[string]int64{{"nsize": 32}, {"nsize": 7}, {"nsize": 13}}},
 	{file: "constructs_free.F90", sizes: []map[string]int64{{}}},
+	{file: "alloc_status.f90", sizes: []map[string]int64{{}}, complete: true},
 	// The rewriter's own hard cases.
 	{file: "labels.f", dir: "testdata", sizes: []map[string]int64{{"n": 10}, {"n": 7}, {"n": 23}}},
 	{file: "forms.f90", dir: "testdata", sizes: []map[string]int64{{"n": 5, "nn": 8}, {"n": 7, "nn": 3}, {"n": 12, "nn": 5}}},

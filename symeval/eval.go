@@ -1195,6 +1195,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	if parent != nil {
 		ev.initLocalComponents(r)
 	}
+	ev.initAllocStatus(r)
 	saved := ev.cur
 	ev.cur = ev.cur.clone()
 	ev.cur.stopConds = nil
@@ -2397,6 +2398,9 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 		if v, ok := ev.shapeIntrinsic(f); ok {
 			return v
 		}
+		if v, ok := ev.allocatedIntrinsic(f); ok {
+			return v
+		}
 		if v, ok := ev.presentIntrinsic(f); ok {
 			return v
 		}
@@ -2634,7 +2638,7 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 	if (c.Callee == "sprintf" || c.Callee == "snprintf") && ev.sprintfCall(c) {
 		return
 	}
-	if ev.environment(c) || ev.commandArgument(c) || ev.intrinsicSub(c) {
+	if ev.environment(c) || ev.commandArgument(c) || ev.intrinsicSub(c) || ev.moveAlloc(c) {
 		return
 	}
 	// An external routine may assign any variable passed to it, but no
@@ -2651,6 +2655,10 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 			}
 		}
 		ev.touch(a)
+		if isName && decl != nil && decl.Allocatable {
+			// It may allocate or deallocate it.
+			ev.env.set(allocStatusKey(ev.key(nm.Name)), unknownValue(nm.Name, "whether "+nm.Name+" is allocated after the call of "+c.Callee, false))
+		}
 		if isName {
 			ev.store(nm.Name, unknownValue(nm.Name, "the value of "+nm.Name+" after the call of "+c.Callee,
 				decl == nil || decl.Type.Base != apt.TypeInteger))

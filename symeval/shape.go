@@ -31,6 +31,11 @@ type bound struct {
 // shapeKey is where the state keeps the bounds of the array stored at key.
 func shapeKey(key string) string { return key + "#(shape)" }
 
+// allocStatusKey is where the state keeps whether the allocatable stored
+// at key is allocated (1) or not (0): set by ALLOCATE and DEALLOCATE, read
+// by ALLOCATED.
+func allocStatusKey(key string) string { return key + "#(allocated)" }
+
 // shapeFields name a dimension's bounds in the value at shapeKey.
 func loField(k int) string  { return "lo" + strconv.Itoa(k+1) }
 func extField(k int) string { return "ext" + strconv.Itoa(k+1) }
@@ -257,6 +262,7 @@ func (ev *evaluator) allocate(a apt.Expr) {
 		ev.assignAddr(arr, ev.newAddress())
 	}
 	ev.setShape(key, dims)
+	ev.env.set(allocStatusKey(key), Known(symbolic.Int(1)))
 	if tracked(ix.Type) {
 		ev.env.set(key, Value{arr: &arrayState{}})
 	}
@@ -284,6 +290,109 @@ func (ev *evaluator) deallocate(a apt.Expr) {
 		return
 	}
 	ev.env.del(shapeKey(key))
+	ev.env.set(allocStatusKey(key), Known(symbolic.Int(0)))
+}
+
+// allocatedIntrinsic evaluates ALLOCATED(a): the status the program's own
+// ALLOCATE and DEALLOCATE statements gave a, where the state holds it. An
+// allocatable of the program's own (not a dummy) that no ALLOCATE has
+// reached in this run is unallocated, as every allocatable starts (and a
+// local one is again at each call); inside a probe's slice, which runs
+// only some statements, that is not concluded.
+func (ev *evaluator) allocatedIntrinsic(f *apt.FuncCall) (Value, bool) {
+	if f.Name != "allocated" || len(f.Args) != 1 {
+		return Value{}, false
+	}
+	a := f.Args[0]
+	if kw, ok := a.(*apt.Keyword); ok {
+		a = kw.Value
+	}
+	var key string
+	switch x := a.(type) {
+	case *apt.Name:
+		key = ev.key(x.Name)
+	case *apt.Component:
+		k, ok := ev.refKey(x)
+		if !ok {
+			return Value{}, false
+		}
+		key = k
+	default:
+		return Value{}, false
+	}
+	if ev.probeSkip != nil {
+		return Value{}, false
+	}
+	if v, ok := ev.env.lookup(allocStatusKey(key)); ok {
+		return v, true
+	}
+	nm, isName := a.(*apt.Name)
+	if !isName {
+		return Value{}, false
+	}
+	decl := ev.prog.Resolve(ev.frame().routine, nm.Name)
+	if decl == nil || !decl.Allocatable || decl.Dummy {
+		return Value{}, false
+	}
+	if _, aliased := ev.frame().alias[nm.Name]; aliased {
+		return Value{}, false
+	}
+	return Known(symbolic.Int(0)), true
+}
+
+// initAllocStatus gives the local allocatables of a routine's new frame
+// (not its dummies, not SAVE ones, which keep theirs) the status every
+// call starts them with: unallocated. A dummy reaches its actual's
+// status through the frame's alias.
+func (ev *evaluator) initAllocStatus(r *apt.Routine) {
+	if r.Kind == apt.KindModule {
+		return
+	}
+	for _, v := range r.Scope.Vars {
+		if !v.Allocatable || v.Dummy || v.Save || v.InCommon {
+			continue
+		}
+		if ev.prog.Resolve(r, v.Name) != v {
+			continue
+		}
+		ev.env.set(allocStatusKey(ev.key(v.Name)), Known(symbolic.Int(0)))
+	}
+}
+
+// moveAlloc evaluates MOVE_ALLOC(from, to): to takes from's allocation,
+// status and bounds, and from is unallocated. It reports whether c was
+// one.
+func (ev *evaluator) moveAlloc(c *apt.Call) bool {
+	if c.Callee != "move_alloc" || len(c.Args) < 2 || ev.prog.Routine("move_alloc") != nil {
+		return false
+	}
+	keyOf := func(a apt.Expr) (string, bool) {
+		if kw, ok := a.(*apt.Keyword); ok {
+			a = kw.Value
+		}
+		switch x := a.(type) {
+		case *apt.Name:
+			return ev.key(x.Name), true
+		case *apt.Component:
+			return ev.refKey(x)
+		}
+		return "", false
+	}
+	from, ok1 := keyOf(c.Args[0])
+	to, ok2 := keyOf(c.Args[1])
+	if !ok1 || !ok2 {
+		return false
+	}
+	for _, suffix := range []func(string) string{shapeKey, allocStatusKey, func(k string) string { return k }} {
+		if v, ok := ev.env.lookup(suffix(from)); ok {
+			ev.env.set(suffix(to), v)
+		} else {
+			ev.env.del(suffix(to))
+		}
+	}
+	ev.env.del(shapeKey(from))
+	ev.env.set(allocStatusKey(from), Known(symbolic.Int(0)))
+	return true
 }
 
 // allocated adds to set the storage an ALLOCATE or DEALLOCATE statement
@@ -299,15 +408,18 @@ func (ev *evaluator) allocated(s *apt.Stmt, set map[string]bool) {
 		case *apt.Index:
 			if k, ok := ev.allocKey(x); ok {
 				set[shapeKey(k)] = true
+				set[allocStatusKey(k)] = true
 				if tracked(x.Type) {
 					set[k] = true
 				}
 			}
 		case *apt.Name:
 			set[shapeKey(ev.key(x.Name))] = true
+			set[allocStatusKey(ev.key(x.Name))] = true
 		case *apt.Component:
 			if k, ok := ev.refKey(x); ok {
 				set[shapeKey(k)] = true
+				set[allocStatusKey(k)] = true
 			}
 		}
 	}
