@@ -2357,7 +2357,11 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 			// so does one whose result is such data (a word of a deck
 			// converted by an internal READ).
 			varying = varying || res.unk.varying || ev.routineReads(r)
-			res.unk = &unknown{hint: f.Name, what: "the result of " + f.Name, real: f.Type.Base != apt.TypeInteger, varying: varying}
+			hint, shown := f.Name, f.Name
+			if f.Display != "" {
+				hint, shown = displayHint(f.Display), f.Display
+			}
+			res.unk = &unknown{hint: hint, what: "the result of " + shown, real: f.Type.Base != apt.TypeInteger, varying: varying}
 		}
 		return res
 	}
@@ -2440,7 +2444,19 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 	if v, ok := ev.bitIntrinsic(name, args, f.Type.Kind); ok {
 		return v
 	}
+	if f.Display != "" {
+		name = displayHint(f.Display)
+	}
 	return unknownValue(name, "the result of "+ev.src(f), f.Type.Base != apt.TypeInteger)
+}
+
+// displayHint names a parameter for the result of a C++ function after
+// the function (std::vector::size: size), not its mangled symbol.
+func displayHint(display string) string {
+	if i := strings.LastIndex(display, "::"); i >= 0 {
+		display = display[i+2:]
+	}
+	return keyName(strings.ToLower(display))
 }
 
 // charLen returns the length of a character expression: a constant
@@ -2641,6 +2657,10 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 	if ev.environment(c) || ev.commandArgument(c) || ev.intrinsicSub(c) || ev.moveAlloc(c) {
 		return
 	}
+	name := c.Callee
+	if c.Display != "" {
+		name = c.Display
+	}
 	// An external routine may assign any variable passed to it, but no
 	// named constant (a PARAMETER, MPI's handles: MPI_COMM_WORLD passed to
 	// a routine the evaluation does not model is still the world).
@@ -2657,16 +2677,12 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 		ev.touch(a)
 		if isName && decl != nil && decl.Allocatable {
 			// It may allocate or deallocate it.
-			ev.env.set(allocStatusKey(ev.key(nm.Name)), unknownValue(nm.Name, "whether "+nm.Name+" is allocated after the call of "+c.Callee, false))
+			ev.env.set(allocStatusKey(ev.key(nm.Name)), unknownValue(nm.Name, "whether "+nm.Name+" is allocated after the call of "+name, false))
 		}
 		if isName {
-			ev.store(nm.Name, unknownValue(nm.Name, "the value of "+nm.Name+" after the call of "+c.Callee,
+			ev.store(nm.Name, unknownValue(nm.Name, "the value of "+nm.Name+" after the call of "+name,
 				decl == nil || decl.Type.Base != apt.TypeInteger))
 		}
-	}
-	name := c.Callee
-	if c.Name != "" {
-		name = c.Name
 	}
 	ev.diag(c.Span.Start(), apt.Note, "the routine "+name+" is not part of the program: its cost is not counted")
 }

@@ -204,3 +204,39 @@ func TestCheckWriteThroughStrchrE2E(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckCXXNamesE2E: C++ routines are named in findings as C++ spells
+// them (std::istream::operator>>), never by their mangled symbols, and a
+// parameter for a C++ function's result is named after the function.
+func TestCheckCXXNamesE2E(t *testing.T) {
+	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc", "llvm-cxxfilt-14")
+	dir := t.TempDir()
+	src := filepath.Join(dir, "streams.cpp")
+	prog := `#include <mpi.h>
+#include <fstream>
+#include <vector>
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int n = 100, steps = 3;
+  std::ifstream in("streams.in");
+  in >> n >> steps;
+  std::vector<double> u(n, 0.0);
+  for (int s = 0; s < steps; s++)
+    for (size_t i = 0; i < u.size(); i++) u[i] += 1.0;
+  MPI_Finalize();
+}
+`
+	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runMkvet(t, "check", "-D", "P=2", src)
+	if code == 2 {
+		t.Fatalf("exit 2: %s", errs)
+	}
+	if !strings.Contains(out, "std::istream::operator>> is not part of the program") {
+		t.Errorf("the stream read is not named as C++ names it:\n%s", out)
+	}
+	if strings.Contains(strings.ToLower(out+errs), "_zn") {
+		t.Errorf("a mangled symbol in the findings:\n%s\n%s", out, errs)
+	}
+}

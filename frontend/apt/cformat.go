@@ -227,6 +227,9 @@ func formatCCall(b *strings.Builder, f *FuncCall, ctx int) {
 			name = n
 		}
 	}
+	if f.Display != "" {
+		name = f.Display
+	}
 	b.WriteString(name + "(")
 	formatList(b, f.Args, C)
 	b.WriteString(")")

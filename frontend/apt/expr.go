@@ -168,6 +168,9 @@ type FuncCall struct {
 	Args      []Expr `json:"args"`
 	Intrinsic bool   `json:"intrinsic,omitempty"`
 	Type      Type   `json:"type"`
+	// Display is the function's name for messages where Name is a symbol
+	// no user writes (a C++ function's mangled name, demangled).
+	Display string `json:"display,omitempty"`
 }
 
 // Op is a unary or binary operator.

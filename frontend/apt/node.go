@@ -193,10 +193,10 @@ type CaseValue struct {
 type Call struct {
 	NodeBase
 	Callee string `json:"callee"` // lower case
-	// Name is the routine's name for messages where Callee is a symbol
-	// no user writes (a C++ routine's mangled name, demangled).
-	Name string `json:"name,omitempty"`
-	Args []Expr `json:"args"`
+	// Display is the routine's name for messages where Callee is a
+	// symbol no user writes (a C++ routine's mangled name, demangled).
+	Display string `json:"display,omitempty"`
+	Args    []Expr `json:"args"`
 	// Object is the object of a type-bound call obj%proc(args) the typer
 	// could not bind (Callee is then the binding's name); once bound, the
 	// call names the procedure and the object is among Args.

@@ -333,7 +333,7 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		var ops apt.Ops
 		return x.assign(c, p, x.callExpr(c, &ops), ops), nil
 	}
-	n := &apt.Call{NodeBase: base, Callee: x.l.fnames[f], Name: x.l.display[f], Args: x.callArgs(c.Args)}
+	n := &apt.Call{NodeBase: base, Callee: x.l.fnames[f], Display: x.l.display[f], Args: x.callArgs(c.Args)}
 	x.l.sites = append(x.l.sites, Site{Node: n, Func: x.f, Call: c, Invoke: x.l.invokes[c]})
 	return nil, []apt.Node{n}
 }
@@ -394,7 +394,7 @@ func (x *fn) callExpr(c *ir.InstCall, ops *apt.Ops) apt.Expr {
 			args[3] = t
 		}
 	}
-	return &apt.FuncCall{Pos: x.at, Name: fname, Args: args, Type: valueType(c.Typ)}
+	return &apt.FuncCall{Pos: x.at, Name: fname, Args: args, Type: valueType(c.Typ), Display: x.l.display[f]}
 }
 
 func isIntType(t types.Type) bool {

@@ -258,16 +258,19 @@ func (l *lifter) run() {
 		}
 		l.fnames[f] = strings.ToLower(cleanName(n))
 	}
+	// Routines named by their symbols (declarations; instances whose
+	// source name is not unique, as std::vector<T>::size) are shown by
+	// their C++ names.
 	var mangled []string
 	for _, f := range l.m.Funcs {
-		if len(f.Blocks) == 0 && strings.HasPrefix(f.Name(), "_Z") {
+		if strings.HasPrefix(f.Name(), "_Z") && l.fnames[f] == strings.ToLower(cleanName(f.Name())) {
 			mangled = append(mangled, f.Name())
 		}
 	}
 	if names := demangle(mangled); names != nil {
 		l.display = map[*ir.Func]string{}
 		for _, f := range l.m.Funcs {
-			if n, ok := names[f.Name()]; ok && len(f.Blocks) == 0 {
+			if n, ok := names[f.Name()]; ok {
 				l.display[f] = n
 			}
 		}
