@@ -2684,7 +2684,33 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 				decl == nil || decl.Type.Base != apt.TypeInteger))
 		}
 	}
+	if localMPI[c.Callee] {
+		// A local MPI call (MPI 4.0 §2.4.2): no message, a cost of
+		// microseconds; its outputs are unknown, its error code success.
+		if len(c.Args) > 0 {
+			ev.mpiSuccess(c.Args[len(c.Args)-1], nil)
+		}
+		return
+	}
 	ev.diag(c.Span.Start(), apt.Note, "the routine "+name+" is not part of the program: its cost is not counted")
+}
+
+// localMPI are MPI routines that complete without communicating (handles,
+// groups, attributes, names, queries of the library and of a status): the
+// evaluation does not follow their outputs, and their cost is not a
+// program's concern. An MPI routine that communicates and is not modelled
+// is still reported.
+var localMPI = map[string]bool{
+	"mpi_comm_free": true, "mpi_comm_group": true, "mpi_group_incl": true, "mpi_group_excl": true,
+	"mpi_group_free": true, "mpi_group_size": true, "mpi_group_rank": true, "mpi_group_translate_ranks": true,
+	"mpi_comm_set_errhandler": true, "mpi_errhandler_set": true, "mpi_comm_set_name": true, "mpi_comm_get_name": true,
+	"mpi_get_processor_name": true, "mpi_get_version": true, "mpi_get_library_version": true,
+	"mpi_initialized": true, "mpi_finalized": true, "mpi_info_create": true, "mpi_info_set": true, "mpi_info_free": true,
+	"mpi_get_count": true, "mpi_error_string": true, "mpi_error_class": true, "mpi_comm_test_inter": true,
+	"mpi_topo_test": true, "mpi_op_create": true, "mpi_op_free": true, "mpi_buffer_attach": true,
+	"mpi_buffer_detach": true, "mpi_comm_get_attr": true, "mpi_attr_get": true, "mpi_get_address": true,
+	"mpi_address": true, "mpi_request_free": true, "mpi_pcontrol": true, "mpi_query_thread": true,
+	"mpi_is_thread_main": true, "mpi_type_get_extent": true, "mpi_type_extent": true,
 }
 
 func extent(lo, hi symbolic.Expr) (symbolic.Expr, bool) {

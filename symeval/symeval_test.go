@@ -338,3 +338,33 @@ end program p
 		}
 	}
 }
+
+// TestLocalMPICalls: MPI routines that complete without communicating
+// (freeing a communicator, naming the processor) are no finding; an MPI
+// routine that communicates and is not modelled is still reported.
+func TestLocalMPICalls(t *testing.T) {
+	res := evaluate(t, `program p
+  use mpi
+  implicit none
+  integer :: ierr, comm, me, len, x, y
+  character(len=MPI_MAX_PROCESSOR_NAME) :: host
+  call MPI_Init(ierr)
+  call MPI_Comm_dup(MPI_COMM_WORLD, comm, ierr)
+  call MPI_Comm_rank(comm, me, ierr)
+  call MPI_Get_processor_name(host, len, ierr)
+  x = me
+  call MPI_Scan(x, y, 1, MPI_INTEGER, MPI_SUM, comm, ierr)
+  call MPI_Comm_free(comm, ierr)
+  call MPI_Finalize(ierr)
+end program p
+`, symeval.Options{})
+	var notes []string
+	for _, d := range res.Diags {
+		if strings.Contains(d.Msg, "is not part of the program") {
+			notes = append(notes, d.Msg)
+		}
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "mpi_scan") {
+		t.Errorf("notes of routines not modelled: %q; want MPI_Scan's only", notes)
+	}
+}
