@@ -271,26 +271,30 @@ func (ev *evaluator) allocate(a apt.Expr) {
 // deallocate evaluates an object or the STAT= of a DEALLOCATE: the array
 // has no bounds any more. STAT= is 0, as for ALLOCATE.
 func (ev *evaluator) deallocate(a apt.Expr) {
-	var key string
-	switch x := a.(type) {
-	case *apt.Keyword:
-		if x.Name == "stat" {
-			ev.assign(x.Value, Known(symbolic.Int(0)))
+	if kw, ok := a.(*apt.Keyword); ok {
+		if kw.Name == "stat" {
+			ev.assign(kw.Value, Known(symbolic.Int(0)))
 		}
 		return
-	case *apt.Name:
-		key = ev.key(x.Name)
-	case *apt.Component:
-		k, ok := ev.refKey(x)
-		if !ok {
-			return
-		}
-		key = k
-	default:
+	}
+	key, ok := ev.wholeKey(a)
+	if !ok {
 		return
 	}
 	ev.env.del(shapeKey(key))
 	ev.env.set(allocStatusKey(key), Known(symbolic.Int(0)))
+}
+
+// wholeKey is the storage key of an allocatable object named whole: a
+// variable or a component.
+func (ev *evaluator) wholeKey(a apt.Expr) (string, bool) {
+	switch x := a.(type) {
+	case *apt.Name:
+		return ev.key(x.Name), true
+	case *apt.Component:
+		return ev.refKey(x)
+	}
+	return "", false
 }
 
 // allocatedIntrinsic evaluates ALLOCATED(a): the status the program's own
@@ -307,20 +311,8 @@ func (ev *evaluator) allocatedIntrinsic(f *apt.FuncCall) (Value, bool) {
 	if kw, ok := a.(*apt.Keyword); ok {
 		a = kw.Value
 	}
-	var key string
-	switch x := a.(type) {
-	case *apt.Name:
-		key = ev.key(x.Name)
-	case *apt.Component:
-		k, ok := ev.refKey(x)
-		if !ok {
-			return Value{}, false
-		}
-		key = k
-	default:
-		return Value{}, false
-	}
-	if ev.probeSkip != nil {
+	key, ok := ev.wholeKey(a)
+	if !ok || ev.probeSkip != nil {
 		return Value{}, false
 	}
 	if v, ok := ev.env.lookup(allocStatusKey(key)); ok {
@@ -370,13 +362,7 @@ func (ev *evaluator) moveAlloc(c *apt.Call) bool {
 		if kw, ok := a.(*apt.Keyword); ok {
 			a = kw.Value
 		}
-		switch x := a.(type) {
-		case *apt.Name:
-			return ev.key(x.Name), true
-		case *apt.Component:
-			return ev.refKey(x)
-		}
-		return "", false
+		return ev.wholeKey(a)
 	}
 	from, ok1 := keyOf(c.Args[0])
 	to, ok2 := keyOf(c.Args[1])
