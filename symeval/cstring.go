@@ -322,16 +322,8 @@ func (ev *evaluator) isArgv(name string) bool {
 // buffer, which the evaluation does not follow, so such a write makes the
 // buffer's text unknown (forgetEscaped).
 func (ev *evaluator) escapeText(e apt.Expr) {
-	var name string
-	switch x := e.(type) {
-	case *apt.Name:
-		name = x.Name
-	case *apt.Index:
-		if x.Base != nil {
-			return
-		}
-		name = x.Name
-	default:
+	name, ok := bufferName(e)
+	if !ok {
 		return
 	}
 	k := ev.key(name)
@@ -342,6 +334,20 @@ func (ev *evaluator) escapeText(e apt.Expr) {
 		ev.escapedText = map[string]string{}
 	}
 	ev.escapedText[k] = name
+}
+
+// bufferName is the variable whose storage e names, a character buffer
+// or an element of one (line, &line[k]); not a component.
+func bufferName(e apt.Expr) (string, bool) {
+	switch x := e.(type) {
+	case *apt.Name:
+		return x.Name, true
+	case *apt.Index:
+		if x.Base == nil {
+			return x.Name, true
+		}
+	}
+	return "", false
 }
 
 // forgetEscaped makes the text of every buffer a pointer was handed out
@@ -374,16 +380,8 @@ func (ev *evaluator) externalWrites(name string, args []apt.Expr, pos apt.Pos) {
 		return
 	}
 	for _, a := range args {
-		var buf string
-		switch x := a.(type) {
-		case *apt.Name:
-			buf = x.Name
-		case *apt.Index:
-			if x.Base != nil {
-				continue
-			}
-			buf = x.Name
-		default:
+		buf, ok := bufferName(a)
+		if !ok {
 			continue
 		}
 		if t := apt.TypeOf(a); t.Base != apt.TypeCharacter && (t.Base != apt.TypeInteger || t.Kind != 1) {

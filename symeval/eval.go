@@ -1162,7 +1162,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 					// hold, as they do for mpirun ... ./prog.
 					ev.assignKey(fr.id+"."+formal, Known(symbolic.Int(1)))
 					ev.res.Assumed = appendAssumption(ev.res.Assumed, Assumption{Pos: r.Span.Start(),
-						What: fmt.Sprintf("the program reads its arguments in a loop: it is taken to run with none, %s = 1, its defaults (-args gives the arguments)", formal)})
+						What: fmt.Sprintf("the program reads its arguments in a loop: it is taken to run with none, %s = 1, its defaults (-args gives the arguments)", formal), Args: true})
 					continue
 				}
 				if k > 0 {
@@ -1176,7 +1176,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 						them, with = "argv[1]", "it"
 					}
 					ev.res.Assumed = appendAssumption(ev.res.Assumed, Assumption{Pos: r.Span.Start(),
-						What: fmt.Sprintf("the program parses %s: it is taken to run with %s, %s = %d (-args gives the arguments)", them, with, formal, k+1)})
+						What: fmt.Sprintf("the program parses %s: it is taken to run with %s, %s = %d (-args gives the arguments)", them, with, formal, k+1), Args: true})
 					continue
 				}
 				u.what, u.cmdline = formal+" (the argument count)", true

@@ -65,6 +65,9 @@ type Stopped struct {
 type Assumption struct {
 	Pos  apt.Pos
 	What string
+	// Args marks the choice of the command line the run is taken to
+	// have, where -args does not give it.
+	Args bool
 }
 
 // Origin says where a parameter came from.

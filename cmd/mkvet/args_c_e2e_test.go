@@ -240,3 +240,36 @@ int main(int argc, char **argv) {
 		t.Errorf("a mangled symbol in the findings:\n%s\n%s", out, errs)
 	}
 }
+
+// TestCheckStopUnderAssumedArgumentsE2E: a program that requires an
+// option, run without -args, stops where its own check fails; the message
+// names the command line the run was taken to have.
+func TestCheckStopUnderAssumedArgumentsE2E(t *testing.T) {
+	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc")
+	src := filepath.Join(t.TempDir(), "needn.c")
+	prog := `#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+int main(int argc, char **argv) {
+  int n = 0;
+  MPI_Init(&argc, &argv);
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "-n") && i + 1 < argc) n = atoi(argv[++i]);
+  if (n <= 0) MPI_Abort(MPI_COMM_WORLD, 1);
+  double s = 0;
+  for (int i = 0; i < n; i++) s += i;
+  MPI_Finalize();
+  return s < 0;
+}
+`
+	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code := runMkvet(t, "check", "-D", "P=2", src)
+	if code != 2 || !strings.Contains(errs, "stops at") || !strings.Contains(errs, "the arguments the run was taken to have: the program reads its arguments in a loop") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+	if out, errs, code := runMkvet(t, "check", "-D", "P=2", "-args", "-n 50", src); code == 2 || strings.Contains(errs, "stops at") {
+		t.Errorf("-args '-n 50': exit %d\n%s\n%s", code, out, errs)
+	}
+}

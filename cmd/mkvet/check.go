@@ -127,7 +127,7 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 			why += ")"
 		}
 		for _, a := range r.Assumed {
-			if strings.Contains(a.What, "(-args gives the arguments)") {
+			if a.Args {
 				// The stop may be the program's answer to a command
 				// line it was not given.
 				why = strings.TrimSuffix(why, ")") + "; or the arguments the run was taken to have: " + a.What + ")"
