@@ -94,7 +94,12 @@ func (p *pass) report(n *cost.Node, pos apt.Pos, msg string, facts map[string]an
 	if n != nil && !n.Exact && !strings.HasPrefix(p.check.ID, "MK3") {
 		// A count that rests on an approximation is never printed as if
 		// it were exact (MK3003 says why at the node too).
-		msg += " [approximate: " + clip(noteOf(n), noteLimit) + "]"
+		room := noteLimit
+		if long := len(msg) + noteLimit - messageRoom; long > 0 {
+			// A long finding keeps its line: the note is cut shorter.
+			room = max(noteLimit-long, noteLeast)
+		}
+		msg += " [approximate: " + clip(noteOf(n), room) + "]"
 		if facts == nil {
 			facts = map[string]any{}
 		}
@@ -113,6 +118,14 @@ func (p *pass) report(n *cost.Node, pos apt.Pos, msg string, facts map[string]an
 // noteLimit is the length from which clip cuts why a count is approximate
 // in a message (MK3003 at the node and the facts give it whole).
 const noteLimit = 60
+
+// messageRoom is the length of a finding with its note within which the
+// line (after the file:line:col) stays readable; past it the note is cut
+// to no less than noteLeast.
+const (
+	messageRoom = 250
+	noteLeast   = 24
+)
 
 // clip cuts s to n bytes at a word, marking the cut.
 func clip(s string, n int) string {

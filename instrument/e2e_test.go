@@ -29,6 +29,9 @@ type oracleCase struct {
 	// complete requires every count compared: none may rest on a value
 	// the analysis left a parameter (what the program is there to test).
 	complete bool
+	// point analyses the program at each run's values, as check -D does
+	// (a recursion whose depth the values decide).
+	point bool
 }
 
 var oracleCases = []oracleCase{
@@ -67,6 +70,8 @@ var oracleCases = []oracleCase{
 	{file: "constructs_fixed.F", sizes: []map[string]int64{{"nsize": 32}, {"nsize": 7}, {"nsize": 13}}},
 	{file: "constructs_free.F90", sizes: []map[string]int64{{}}},
 	{file: "alloc_status.f90", sizes: []map[string]int64{{}}, complete: true},
+	{file: "recursion.f90", sizes: []map[string]int64{{"n": 200, "ncycles": 3}, {"n": 77, "ncycles": 1}, {"n": 1001, "ncycles": 2}},
+		complete: true, point: true},
 	// The rewriter's own hard cases.
 	{file: "labels.f", dir: "testdata", sizes: []map[string]int64{{"n": 10}, {"n": 7}, {"n": 23}}},
 	{file: "forms.f90", dir: "testdata", sizes: []map[string]int64{{"n": 5, "nn": 8}, {"n": 7, "nn": 3}, {"n": 12, "nn": 5}}},
@@ -108,7 +113,7 @@ func runOracle(t *testing.T, tc oracleCase) {
 	// A value only a process count gives (the grid MPI_Dims_create
 	// chooses) is unresolved in the symbolic report: the program is
 	// analysed again at each point, as check -D P=... does.
-	atPoint := false
+	atPoint := tc.point
 	for _, p := range rep.Params {
 		record = append(record, p.Name)
 		atPoint = atPoint || p.Origin == cost.FromUnresolved

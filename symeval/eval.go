@@ -252,7 +252,12 @@ type evaluator struct {
 	constStore *constStore
 	noccs      int
 	maxOccs    int
-	err        error
+	// recursiveCalls counts the recursive activations evaluated;
+	// recursionLeft marks the routines a recursive call of which was not
+	// (recursion.go).
+	recursiveCalls int
+	recursionLeft  map[*apt.Routine]bool
+	err            error
 	// nargs is the parameter for command_argument_count().
 	nargs *Param
 	// argParams are the parameters for numbers read from command-line
@@ -1006,14 +1011,17 @@ func actualsByFormal(r *apt.Routine, args []apt.Expr) []apt.Expr {
 // callRoutine walks r's body in a new frame with the actual arguments bound
 // and returns the routine's occurrence; result receives a function's value.
 func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, result *Value) *Occ {
-	for _, fr := range ev.frames {
-		if fr.routine == r {
-			ev.diag(r.Span.Start(), apt.Warning, "recursive call of "+r.Name+" is not evaluated: its cost is left out")
-			if result != nil {
-				*result = unknownValue(r.Name, "the result of the recursive function "+r.Name, false)
-			}
-			return nil
+	if why := ev.recursionRefused(r); why != "" {
+		at := r.Span.Start()
+		if parent != nil {
+			at = parent.Node.Base().Span.Start() // the call
 		}
+		ev.diag(at, apt.Warning, "recursive call of "+r.Name+" is not evaluated ("+why+"): its cost is left out")
+		ev.leftOutRecursion(r)
+		if result != nil {
+			*result = unknownValue(r.Name, "the result of the recursive function "+r.Name, false)
+		}
+		return nil
 	}
 	ev.nframe++
 	fr := &frame{routine: r, id: "f" + strconv.Itoa(ev.nframe), alias: map[string]string{}, aheadBase: len(ev.ahead)}
@@ -1202,6 +1210,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	fr.entry = ev.cur.clone()
 	entryEnv := ev.env.clone()
 	ev.walk(r.Body, o)
+	ev.markLeftOutRecursion(r, o)
 	ev.joinReturns(fr, entryEnv, !ev.cur.dead)
 	if fr.gotos > 0 && o != nil {
 		// A jump the evaluation does not model may repeat or skip any
@@ -1747,12 +1756,18 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 						continue
 					}
 				}
-				what := "the value read into " + name + from
+				shown := name
+				if n.As != "" && len(n.Reads) == 1 {
+					// A temporary the program's variable takes its
+					// value from: the parameter is the variable's.
+					shown = n.As
+				}
+				what := "the value read into " + shown + from
 				switch {
 				case argKnown:
-					what = fmt.Sprintf("the value parsed into %s from argv[%d]", name, arg)
+					what = fmt.Sprintf("the value parsed into %s from argv[%d]", shown, arg)
 				case n.Arg != nil:
-					what = fmt.Sprintf("the value parsed into %s from a command-line argument", name)
+					what = fmt.Sprintf("the value parsed into %s from a command-line argument", shown)
 				}
 				datum, once := data[name]
 				if p := ev.readParams[datum]; once && p != nil {
@@ -1760,7 +1775,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 					ev.store(name, Known(p.expr()))
 					continue
 				}
-				p := ev.newParam(name, FromRead, n.Span.Start(), what, real)
+				p := ev.newParam(shown, FromRead, n.Span.Start(), what, real)
 				if once {
 					ev.readParams[datum] = p
 				}

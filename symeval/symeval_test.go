@@ -112,23 +112,57 @@ end program p
 	}
 }
 
-func TestRecursionIsReportedNotFollowed(t *testing.T) {
-	res := evaluate(t, `program p
-  call r(3)
+// TestRecursionFollowedWhereDecided: a recursion whose depth the values
+// decide is evaluated activation by activation; one whose depth rests on
+// a parameter, or that goes deeper than the bound, is reported and its
+// counts marked.
+func TestRecursionFollowedWhereDecided(t *testing.T) {
+	src := func(depth string) string {
+		return `program p
+  integer :: n
+  !mk$ param n
+  call r(` + depth + `)
 end program p
 recursive subroutine r(k)
-  integer :: k
+  integer :: k, i
+  do i = 1, k
+  end do
   if (k > 0) call r(k - 1)
 end subroutine r
-`, symeval.Options{})
-	found := false
-	for _, d := range res.Diags {
-		if strings.Contains(d.Msg, "recursive call of r") {
-			found = true
-		}
+`
 	}
-	if !found {
-		t.Errorf("no diagnostic for the recursive call: %v", res.Diags)
+	for _, tc := range []struct {
+		depth string
+		occs  int    // activations of r evaluated
+		why   string // in the diagnostic, "" for none
+	}{
+		{"3", 4, ""},
+		{"n", 1, "its depth depends on n"},
+		{"100", 64, "deeper than 64 activations"},
+	} {
+		res := evaluate(t, src(tc.depth), symeval.Options{Params: []string{"n"}})
+		got := ""
+		for _, d := range res.Diags {
+			if strings.Contains(d.Msg, "recursive call of r") {
+				got = d.Msg
+			}
+		}
+		switch {
+		case tc.why == "" && got != "":
+			t.Errorf("r(%s): %s", tc.depth, got)
+		case tc.why != "" && !strings.Contains(got, tc.why):
+			t.Errorf("r(%s): diagnostic %q, want one saying %q", tc.depth, got, tc.why)
+		}
+		rs := occsWhere(res, func(n apt.Node) bool { r, ok := n.(*apt.Routine); return ok && r.Name == "r" })
+		if len(rs) != tc.occs {
+			t.Errorf("r(%s): %d activations evaluated, want %d", tc.depth, len(rs), tc.occs)
+		}
+		loops := loopOccsAt(t, res, 8)
+		for _, o := range loops {
+			if o.Inexact != (tc.why != "") {
+				t.Errorf("r(%s): loop occurrence inexact=%v (%s)", tc.depth, o.Inexact, o.Note)
+			}
+		}
 	}
 }
 

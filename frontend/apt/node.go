@@ -367,6 +367,10 @@ type IO struct {
 	// command-line argument (atoi(optarg), strtol(word, ...)): the
 	// character pointer's expression, whose text the evaluation may know.
 	From Expr `json:"from,omitempty"`
+	// As is the program's variable a C value parsed into a temporary goes
+	// to (n = argc > 1 ? atoi(argv[1]) : 100): the parameter the value
+	// becomes is named after it. Empty when Reads names the variable.
+	As string `json:"as,omitempty"`
 	// Result is the variable a C read function's return value goes to
 	// (n = scanf(...)): the number of items it read, else nil.
 	Result Expr `json:"result,omitempty"`

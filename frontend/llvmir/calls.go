@@ -255,7 +255,7 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		n := x.names[c]
 		x.declare(n, valueType(c.Typ), nil)
 		io := &apt.IO{NodeBase: base, Kind: apt.IORead, Unit: &apt.Star{},
-			Items: []apt.Expr{x.nameExpr(n, x.vars[n].Type)}, Reads: []string{n}}
+			Items: []apt.Expr{x.nameExpr(n, x.vars[n].Type)}, Reads: []string{n}, As: x.chosenInto(c)}
 		if len(c.Args) > 0 {
 			io.Arg = x.argvIndexOf(c.Args[0])
 			if io.Arg == nil && x.argvKindOf(c.Args[0]) == 0 {

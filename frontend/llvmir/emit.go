@@ -89,6 +89,7 @@ func (x *fn) seq(l *loop, b, stop int, arm bool) []apt.Node {
 			tt, ft := x.g.index[blockOf(t.TargetTrue)], x.g.index[blockOf(t.TargetFalse)]
 			x.at = x.posOf(t)
 			cond := x.condExpr(t.Cond)
+			cond, tt, ft = x.shortCircuit(l, b, cond, tt, ft)
 			node, next := x.branch(l, b, stop, arm, []int{tt, ft}, func(arms [][]apt.Node) *apt.If {
 				return ifNode(x.posOf(t), cond, arms[0], arms[1])
 			})

@@ -496,6 +496,38 @@ func (x *fn) nameValues() {
 	x.uniq = fresh
 }
 
+// chosenInto is the source variable a call's value becomes when it is one
+// of the values a conditional chooses between (n = argc > 1 ?
+// atoi(argv[1]) : 100, or if/else assignments joined by a phi), through
+// conversions; "" when the call is a source variable itself or goes
+// elsewhere.
+func (x *fn) chosenInto(v value.Value) string {
+	if x.srcName[v] {
+		return ""
+	}
+	for range 4 {
+		us := x.uses[v]
+		if len(us) != 1 {
+			return ""
+		}
+		u, ok := us[0].user.(value.Value)
+		if !ok {
+			return ""
+		}
+		switch u.(type) {
+		case *ir.InstPhi, *ir.InstSelect:
+			if x.srcName[u] {
+				return x.names[u]
+			}
+		case *ir.InstTrunc, *ir.InstSExt, *ir.InstZExt, *ir.InstFPToSI, *ir.InstSIToFP, *ir.InstFPTrunc, *ir.InstFPExt:
+		default:
+			return ""
+		}
+		v = u
+	}
+	return ""
+}
+
 // storedField is the name of the struct field v's only use stores it to
 // (through one conversion), "" when it goes elsewhere.
 func (x *fn) storedField(v value.Value) string {

@@ -4,6 +4,8 @@ import (
 	"github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/value"
+
+	"github.com/mkvet/mkvet/frontend/apt"
 )
 
 // threadShortCircuits rewrites the loop tests clang writes for && and ||
@@ -243,4 +245,87 @@ func usesOf(f *ir.Func, v value.Value) int {
 		}
 	}
 	return n
+}
+
+// shortCircuit folds the tests clang writes for `if (a || b)` and
+// `if (a && b)` into one condition. clang branches on a to the arm or to
+// a block that only tests b and branches to the same arm or the other:
+// emitted as they stand, the arm reached from both tests would be written
+// twice, once under each (its loops two nodes, counted by neither). A
+// test block folds in when b is its only predecessor, it computes nothing
+// but its condition (every instruction written into the expression) and
+// the arms it joins take no value from it (no phi operand from it).
+// Chains (a || b || c) fold one test at a time.
+func (x *fn) shortCircuit(l *loop, b int, cond apt.Expr, tt, ft int) (apt.Expr, int, int) {
+	for range 16 {
+		var next int
+		var or bool
+		switch {
+		case x.testOnly(l, b, ft):
+			next, or = ft, true
+		case x.testOnly(l, b, tt):
+			next, or = tt, false
+		default:
+			return cond, tt, ft
+		}
+		t := x.g.blocks[next].Term.(*ir.TermCondBr)
+		c2 := x.condExpr(t.Cond)
+		t2, f2 := x.g.index[blockOf(t.TargetTrue)], x.g.index[blockOf(t.TargetFalse)]
+		switch {
+		case or && t2 == tt:
+			cond, ft = &apt.Binary{Pos: cond.At(), Op: apt.OpOr, X: cond, Y: c2}, f2
+		case or && f2 == tt:
+			cond, ft = &apt.Binary{Pos: cond.At(), Op: apt.OpOr, X: cond, Y: not(c2)}, t2
+		case !or && f2 == ft:
+			cond, tt = &apt.Binary{Pos: cond.At(), Op: apt.OpAnd, X: cond, Y: c2}, t2
+		case !or && t2 == ft:
+			cond, tt = &apt.Binary{Pos: cond.At(), Op: apt.OpAnd, X: cond, Y: not(c2)}, f2
+		default:
+			return cond, tt, ft
+		}
+		b = next
+	}
+	return cond, tt, ft
+}
+
+// testOnly reports whether block t, reached from b, is a test of its own
+// that shortCircuit may fold into b's: b is its only predecessor, it is in
+// b's loop and not a loop's header or counted exit, it ends in a
+// conditional branch whose targets take no phi operand from it, and each
+// of its instructions is written into the condition.
+func (x *fn) testOnly(l *loop, b, t int) bool {
+	if t < 0 || t >= len(x.g.blocks) || len(x.g.pred[t]) != 1 || x.g.pred[t][0] != b || x.g.header[t] != nil || x.g.inner[t] != x.g.inner[b] {
+		return false
+	}
+	if p := x.plans[l]; l != nil && p.exitAt == t {
+		return false
+	}
+	blk := x.g.blocks[t]
+	br, ok := blk.Term.(*ir.TermCondBr)
+	if !ok || blockOf(br.TargetTrue) == blockOf(br.TargetFalse) {
+		return false
+	}
+	for _, inst := range blk.Insts {
+		if isDbg(inst) {
+			continue
+		}
+		v, ok := inst.(value.Value)
+		if !ok || !(x.inline[v] || x.skip[v] || x.alias[v] != nil) {
+			return false
+		}
+	}
+	for _, to := range []*ir.Block{blockOf(br.TargetTrue), blockOf(br.TargetFalse)} {
+		for _, inst := range to.Insts {
+			phi, ok := inst.(*ir.InstPhi)
+			if !ok {
+				break
+			}
+			for _, inc := range phi.Incs {
+				if blockOf(inc.Pred) == blk {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }

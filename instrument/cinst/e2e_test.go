@@ -79,6 +79,9 @@ var cCases = []cCase{
 		[]string{"nx=%d", "ny=%d", "steps=%d"}, "keys.txt", nil},
 	// Run without arguments (the analysis is given none either): the
 	// option loop's defaults; then with options in either order.
+	// Recursion whose depth the sizes and P decide (quadrants to a depth,
+	// pairwise halving to runs of 8), analysed at each run's values.
+	{"quadtree.c", []string{"n", "depth"}, [][]int64{{1001, 2}, {4096, 3}, {77, 5}}, nil, false, nil, "", nil},
 	{"optloop.c", nil, [][]int64{{}}, nil, false, nil, "", nil},
 	{"optloop.c", []string{"n", "steps"}, [][]int64{{37, 3}, {10, 2}}, [][]string{{}}, false, []string{"-n %d", "-s %d"}, "", nil},
 	{"optloop.c", []string{"steps", "n"}, [][]int64{{2, 101}}, [][]string{{}}, false, []string{"-s %d", "-n %d"}, "", nil},

@@ -806,7 +806,11 @@ func (an *analysis) occ(o *symeval.Occ, parent *Node, inNest bool) occResult {
 	if r.workMissing {
 		n.Missing |= FigWork
 	}
-	an.accumulate(n, FigWork, &n.Work, r.work)
+	if !slices.Contains(an.path, o.Node) {
+		// An occurrence inside another of the same node (a recursive
+		// routine's activations) is already in that one's inclusive work.
+		an.accumulate(n, FigWork, &n.Work, r.work)
+	}
 	r.excl, r.exclMissing = r.work, r.workMissing
 	if r.cut {
 		r.exclMissing = partsMissing
