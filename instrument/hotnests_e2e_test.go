@@ -26,9 +26,8 @@ import (
 // MK1001 (hotNests, with its noise rule). The hot-nest oracles time the
 // program as it runs: an innermost counted loop adds its trip count on
 // entry (not Options.BodyCounters), since a counter in its body stops the
-// compiler vectorising it and a zeroing loop then takes several times its
-// own time (NPB 3.4 MG's buffer clears in comm1p: 12% of the measured time
-// with body counters, 4% without, 1.5% predicted). The counts' own oracle,
+// compiler vectorising it and a zeroing loop (MG's buffer clears in
+// comm1p) then takes several times its own time. The counts' own oracle,
 // TestNPBCountsMatchRunsE2E, counts in every body.
 func TestNPB34HotNestsE2E(t *testing.T) {
 	dir := corpora.Dir(t)
