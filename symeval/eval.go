@@ -2054,6 +2054,11 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 		if x.Array {
 			return unknownValue(x.Name, "the array "+x.Name, true)
 		}
+		if r := ev.functionValue(x); r != nil {
+			// A C function's name as a value, its address: the number
+			// a call through a pointer holding it calls (procptr.go).
+			return Known(symbolic.Int(ev.procCode(r)))
+		}
 		return ev.load(x.Name)
 	case *apt.Component:
 		if ev.isPointerRef(x) && ev.cPointers() {

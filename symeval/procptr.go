@@ -28,6 +28,8 @@ type procTable struct {
 	routine []*apt.Routine // by code - 1
 	targets map[*apt.Var][]*apt.Routine
 	freq    map[procArm]*Param
+	// taken are the C functions whose addresses the program takes.
+	taken *[]*apt.Routine
 }
 
 // procArm is a routine a call through a pointer may reach.
@@ -160,6 +162,7 @@ func (ev *evaluator) procTargets(v *apt.Var) []*apt.Routine {
 			}
 		}
 	}
+	c := ev.cPointers()
 	for _, r := range allRoutines(ev.prog) {
 		if len(v.Init) > 0 && r.Scope != nil && r.Scope.Lookup(v.Name) == v {
 			add(r, v.Init[0])
@@ -168,7 +171,8 @@ func (ev *evaluator) procTargets(v *apt.Var) []*apt.Routine {
 			apt.Inspect(n, func(m apt.Node) bool {
 				if b, ok := m.(*apt.Block); ok {
 					for _, s := range b.Stmts {
-						if nm, ok := s.Target.(*apt.Name); ok && s.Kind == apt.StmtPointerAssign && ev.procVar(r, nm.Name) == v {
+						nm, ok := s.Target.(*apt.Name)
+						if ok && (s.Kind == apt.StmtPointerAssign || c && s.Kind == apt.StmtAssign) && ev.procVar(r, nm.Name) == v {
 							add(r, s.Value)
 						}
 					}
@@ -177,7 +181,64 @@ func (ev *evaluator) procTargets(v *apt.Var) []*apt.Routine {
 			})
 		}
 	}
+	if c {
+		// C carries a function's address through any variable, field
+		// or array on its way to the call: any function whose address
+		// the program takes may be reached.
+		for _, r := range ev.addressTaken() {
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+	}
 	t.targets[v] = out
+	return out
+}
+
+// functionValue returns the routine a C expression's name denotes when it
+// is a function of the program used as a value (its address), nil
+// otherwise.
+func (ev *evaluator) functionValue(x *apt.Name) *apt.Routine {
+	if !ev.cPointers() || x.Type.Base != apt.TypeUnknown || ev.prog.Resolve(ev.frame().routine, x.Name) != nil {
+		return nil
+	}
+	return ev.routineNamed(x.Name)
+}
+
+// addressTaken returns (once) the C functions whose names the program
+// uses as values, not as the callee of a call.
+func (ev *evaluator) addressTaken() []*apt.Routine {
+	t := ev.procTab()
+	if t.taken != nil {
+		return *t.taken
+	}
+	var out []*apt.Routine
+	seen := map[*apt.Routine]bool{}
+	for _, r := range allRoutines(ev.prog) {
+		for _, n := range r.Body {
+			apt.Inspect(n, func(m apt.Node) bool {
+				b, ok := m.(*apt.Block)
+				if !ok {
+					return true
+				}
+				for _, s := range b.Stmts {
+					apt.InspectExpr(s.Value, func(e apt.Expr) bool {
+						nm, ok := e.(*apt.Name)
+						if !ok || nm.Type.Base != apt.TypeUnknown || ev.prog.Resolve(r, nm.Name) != nil {
+							return true
+						}
+						if f := ev.routineNamed(nm.Name); f != nil && !seen[f] {
+							seen[f] = true
+							out = append(out, f)
+						}
+						return true
+					})
+				}
+				return true
+			})
+		}
+	}
+	t.taken = &out
 	return out
 }
 

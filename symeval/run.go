@@ -754,6 +754,18 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 			}
 		}
 	}
+	for _, n := range l.Body {
+		apt.Inspect(n, func(y apt.Node) bool {
+			// A call through a pointer the loop sets (a table of kernels
+			// it walks): which routine each trip calls only a run knows.
+			if c, ok := y.(*apt.Call); ok && ev.procVar(r, c.Callee) != nil {
+				if k := ev.key(c.Callee); slices.Contains(mod, k) && !slices.Contains(scalars, k) {
+					scalars = append(scalars, k)
+				}
+			}
+			return true
+		})
+	}
 	if arrays || ev.heapProgram() && ev.allocatesHeap(l.Body) {
 		// (A loop that allocates heap objects makes one per iteration.)
 		return scalars, true

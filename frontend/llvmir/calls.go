@@ -221,10 +221,13 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		name = m
 	}
 	base := apt.NodeBase{Span: spanAt(p)}
-	if f == nil {
-		return nil, []apt.Node{x.unknown(p, "indirect call", "a call through a function pointer is not followed; its cost is unknown")}
-	}
 	used := len(x.uses[c]) > 0
+	if f == nil {
+		if used && !types.Equal(c.Typ, types.Void) {
+			return nil, []apt.Node{x.unknown(p, "indirect call", "a call through a function pointer whose result is used is not followed; its cost is unknown")}
+		}
+		return x.indirectCall(c, base, p)
+	}
 	mpiName := strings.TrimPrefix(name, "P")
 	if op := apt.LookupCommOp(mpiName); op != 0 && strings.HasPrefix(mpiName, "MPI_") {
 		x.useMPI()
@@ -336,6 +339,41 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 	n := &apt.Call{NodeBase: base, Callee: x.l.fnames[f], Display: x.l.display[f], Args: x.callArgs(c.Args)}
 	x.l.sites = append(x.l.sites, Site{Node: n, Func: x.f, Call: c, Invoke: x.l.invokes[c]})
 	return nil, []apt.Node{n}
+}
+
+// indirectCall emits a call through a function pointer as a CALL of the
+// variable that holds it, declared a procedure pointer: the evaluation
+// calls the function the value names (symeval/procptr.go), a function's
+// name being a value like any other (k = use_copy ? copy : jacobi; a
+// table of them; a struct field). A pointer computed in the call's
+// expression (p->kernel, table[i]) is first assigned to a variable of its
+// own, returned as the statement.
+func (x *fn) indirectCall(c *ir.InstCall, base apt.NodeBase, p apt.Pos) (*apt.Stmt, []apt.Node) {
+	v := stripCasts(c.Callee)
+	var st *apt.Stmt
+	name, named := x.names[v]
+	switch {
+	case named && !x.inline[v] && x.alias[v] == nil:
+		if _, isParam := v.(*ir.Param); !isParam {
+			if _, isInst := v.(ir.Instruction); !isInst {
+				named = false
+			}
+		}
+	default:
+		named = false
+	}
+	if !named {
+		name = x.uniq("fp")
+		st = &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: nil, Value: x.expr(v)}
+	}
+	d := x.declare(name, valueType(v.Type()), nil)
+	d.Procedure, d.Pointer = true, true
+	if st != nil {
+		st.Target = x.nameExpr(name, d.Type)
+	}
+	n := &apt.Call{NodeBase: base, Callee: name, Args: x.callArgs(c.Args)}
+	x.l.sites = append(x.l.sites, Site{Node: n, Func: x.f, Call: c, Invoke: x.l.invokes[c]})
+	return st, []apt.Node{n}
 }
 
 func (x *fn) assign(v value.Value, p apt.Pos, e apt.Expr, ops apt.Ops) *apt.Stmt {
@@ -544,7 +582,7 @@ func (x *fn) initArray(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
 		}
 		var stmts []*apt.Stmt
 		for i, e := range arr.Elems {
-			v := scalarInit(e)
+			v := x.l.constInit(e)
 			if v == nil {
 				return nil
 			}

@@ -6,6 +6,7 @@ import (
 	"github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/metadata"
+	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -117,11 +118,11 @@ func (x *fn) seq(l *loop, b, stop int, arm bool) []apt.Node {
 			c := x.invokeCall(t)
 			p := x.posOf(t)
 			x.at = p
-			if st, nodes := x.call(c, p); st != nil {
+			st, nodes := x.call(c, p)
+			if st != nil {
 				out = append(out, block(st))
-			} else {
-				out = append(out, nodes...)
 			}
+			out = append(out, nodes...)
 			to := x.g.index[blockOf(t.NormalRetTarget)]
 			nodes, cont := x.jump(l, b, to, stop, arm)
 			out = append(out, nodes...)
@@ -746,10 +747,21 @@ func (x *fn) dimsOf(v value.Value) []apt.Dim {
 	if _, ok := v.Type().(interface{ IsPointer() }); ok {
 		return nil
 	}
-	if isPointer(v.Type()) {
+	if isPointer(v.Type()) && !isFuncPointer(v.Type()) {
 		return []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}}
 	}
 	return nil
+}
+
+// isFuncPointer reports whether t points to a function: a value (the
+// function's number, valueType), not the address of data.
+func isFuncPointer(t types.Type) bool {
+	p, ok := t.(*types.PointerType)
+	if !ok {
+		return false
+	}
+	_, fn := p.ElemType.(*types.FuncType)
+	return fn
 }
 
 func isConstZero(v value.Value) bool {

@@ -327,7 +327,7 @@ func (l *lifter) globalVar(g *ir.Global) *apt.Var {
 	}
 	v := &apt.Var{Name: strings.ToLower(cleanName(name)), Type: valueType(g.ContentType), Save: true, Pos: l.globalPos(g)}
 	v.Dims = dims(g.ContentType)
-	if init := scalarInit(g.Init); init != nil {
+	if init := l.constInit(g.Init); init != nil {
 		if g.Immutable {
 			v.Param = init
 		} else {
@@ -415,6 +415,10 @@ func valueType(t types.Type) apt.Type {
 		return valueType(t.ElemType)
 	case *types.StructType:
 		return apt.Type{Base: apt.TypeDerived, Derived: strings.ToLower(cleanName(strings.TrimPrefix(t.Name(), "struct.")))}
+	case *types.FuncType:
+		// A function's address, carried as the number a call through
+		// a pointer holding it calls (symeval/procptr.go).
+		return apt.Type{Base: apt.TypeInteger, Kind: 8}
 	}
 	return apt.Type{Base: apt.TypeUnknown}
 }
@@ -550,7 +554,7 @@ func (l *lifter) initStmts(out *[]*apt.Stmt, ref apt.Expr, t types.Type, c const
 			return
 		}
 		for i, e := range cc.Elems {
-			if v := scalarInit(e); v != nil && *n < maxInits {
+			if v := l.constInit(e); v != nil && *n < maxInits {
 				*n++
 				*out = append(*out, &apt.Stmt{Span: spanAt(pos), Kind: apt.StmtAssign, Value: v,
 					Target: &apt.Index{Pos: pos, Name: name.Name, Subs: []apt.Expr{intConst(int64(i))}, Type: valueType(t.ElemType)}})
@@ -560,7 +564,7 @@ func (l *lifter) initStmts(out *[]*apt.Stmt, ref apt.Expr, t types.Type, c const
 		if _, top := ref.(*apt.Name); top {
 			return // a scalar global: its Var.Init
 		}
-		if v := scalarInit(c); v != nil {
+		if v := l.constInit(c); v != nil {
 			*n++
 			*out = append(*out, &apt.Stmt{Span: spanAt(pos), Kind: apt.StmtAssign, Target: ref, Value: v})
 		}
@@ -697,6 +701,16 @@ func intConst(v int64) apt.Expr {
 
 // scalarInit is a scalar global's initial value, nil for aggregates and
 // for what is not a number.
+// constInit is scalarInit, and a function of the program as its name (a
+// table of kernels, a struct's callback): the value a call through a
+// pointer holding it calls.
+func (l *lifter) constInit(c constant.Constant) apt.Expr {
+	if f, ok := stripCasts(c).(*ir.Func); ok && len(f.Blocks) > 0 && l.fnames[f] != "" {
+		return &apt.Name{Name: l.fnames[f], Type: apt.Type{Base: apt.TypeUnknown}}
+	}
+	return scalarInit(c)
+}
+
 func scalarInit(c constant.Constant) apt.Expr {
 	switch k := c.(type) {
 	case *constant.Int:

@@ -82,6 +82,10 @@ var cCases = []cCase{
 	// Recursion whose depth the sizes and P decide (quadrants to a depth,
 	// pairwise halving to runs of 8), analysed at each run's values.
 	{"quadtree.c", []string{"n", "depth"}, [][]int64{{1001, 2}, {4096, 3}, {77, 5}}, nil, false, nil, "", nil},
+	// Work chosen through function pointers: by a word on the command
+	// line, from a static table, a struct's brace initialiser, a heap
+	// object's callback that differs on rank 0.
+	{"kernels.c", []string{"n", "iters"}, [][]int64{{1001, 3}, {37, 2}}, [][]string{{"copy"}, {"jacobi"}}, false, nil, "", nil},
 	{"optloop.c", nil, [][]int64{{}}, nil, false, nil, "", nil},
 	{"optloop.c", []string{"n", "steps"}, [][]int64{{37, 3}, {10, 2}}, [][]string{{}}, false, []string{"-n %d", "-s %d"}, "", nil},
 	{"optloop.c", []string{"steps", "n"}, [][]int64{{2, 101}}, [][]string{{}}, false, []string{"-s %d", "-n %d"}, "", nil},
