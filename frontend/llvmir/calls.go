@@ -223,6 +223,9 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 	base := apt.NodeBase{Span: spanAt(p)}
 	used := len(x.uses[c]) > 0
 	if f == nil {
+		if _, asm := c.Callee.(*ir.InlineAsm); asm {
+			return nil, []apt.Node{x.unknown(p, "inline assembly", "inline assembly is not modelled; its cost is unknown")}
+		}
 		if used && !types.Equal(c.Typ, types.Void) {
 			return nil, []apt.Node{x.unknown(p, "indirect call", "a call through a function pointer whose result is used is not followed; its cost is unknown")}
 		}
