@@ -1052,6 +1052,11 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 				fr.storage[formal] = id
 			}
 		}
+		if nm, isName := a.(*apt.Name); isName && ev.functionValue(nm) != nil {
+			// A C function handed over as an argument: its number.
+			byValue[formal] = ev.value(a)
+			continue
+		}
 		if k, ok := ev.refKey(a); ok {
 			fr.alias[formal] = k
 			if c, isComp := a.(*apt.Component); isComp {

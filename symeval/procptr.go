@@ -215,24 +215,32 @@ func (ev *evaluator) addressTaken() []*apt.Routine {
 	var out []*apt.Routine
 	seen := map[*apt.Routine]bool{}
 	for _, r := range allRoutines(ev.prog) {
+		visit := func(e apt.Expr) bool {
+			nm, ok := e.(*apt.Name)
+			if !ok || nm.Type.Base != apt.TypeUnknown || ev.prog.Resolve(r, nm.Name) != nil {
+				return true
+			}
+			if f := ev.routineNamed(nm.Name); f != nil && !seen[f] {
+				seen[f] = true
+				out = append(out, f)
+			}
+			return true
+		}
 		for _, n := range r.Body {
 			apt.Inspect(n, func(m apt.Node) bool {
-				b, ok := m.(*apt.Block)
-				if !ok {
-					return true
-				}
-				for _, s := range b.Stmts {
-					apt.InspectExpr(s.Value, func(e apt.Expr) bool {
-						nm, ok := e.(*apt.Name)
-						if !ok || nm.Type.Base != apt.TypeUnknown || ev.prog.Resolve(r, nm.Name) != nil {
-							return true
+				switch x := m.(type) {
+				case *apt.Block:
+					for _, s := range x.Stmts {
+						apt.InspectExpr(s.Value, visit)
+						for _, a := range s.Args {
+							apt.InspectExpr(a, visit)
 						}
-						if f := ev.routineNamed(nm.Name); f != nil && !seen[f] {
-							seen[f] = true
-							out = append(out, f)
-						}
-						return true
-					})
+					}
+				case *apt.Call:
+					// A function handed to another as an argument.
+					for _, a := range x.Args {
+						apt.InspectExpr(a, visit)
+					}
 				}
 				return true
 			})
