@@ -69,7 +69,9 @@ func (ev *evaluator) procOf(c int64) *apt.Routine {
 // procVar returns the declaration of name seen from r when it is a
 // procedure pointer.
 func (ev *evaluator) procVar(r *apt.Routine, name string) *apt.Var {
-	if v := ev.prog.Resolve(r, name); v != nil && v.Procedure && v.Pointer {
+	if v := ev.prog.Resolve(r, name); v != nil && (v.Procedure && (v.Pointer || v.Dummy) || v.External && v.Dummy) {
+		// (A dummy procedure, PROCEDURE(iface) or EXTERNAL, holds the
+		// procedure its actual names, as a pointer would.)
 		return v
 	}
 	return nil
@@ -181,10 +183,11 @@ func (ev *evaluator) procTargets(v *apt.Var) []*apt.Routine {
 			})
 		}
 	}
-	if c {
+	if c || v.Dummy {
 		// C carries a function's address through any variable, field
-		// or array on its way to the call: any function whose address
-		// the program takes may be reached.
+		// or array on its way to the call, and a dummy procedure holds
+		// whatever a caller hands over: any function whose address the
+		// program takes, or passes as an argument, may be reached.
 		for _, r := range ev.addressTaken() {
 			if !slices.Contains(out, r) {
 				out = append(out, r)
@@ -195,18 +198,33 @@ func (ev *evaluator) procTargets(v *apt.Var) []*apt.Routine {
 	return out
 }
 
-// functionValue returns the routine a C expression's name denotes when it
-// is a function of the program used as a value (its address), nil
-// otherwise.
+// functionValue returns the routine a name denotes when it is a procedure
+// of the program used as a value (a C function's address, a Fortran
+// procedure handed over as an argument), nil otherwise.
 func (ev *evaluator) functionValue(x *apt.Name) *apt.Routine {
-	if !ev.cPointers() || x.Type.Base != apt.TypeUnknown || ev.prog.Resolve(ev.frame().routine, x.Name) != nil {
-		return nil
-	}
-	return ev.routineNamed(x.Name)
+	return ev.procedureNamed(ev.frame().routine, x)
 }
 
-// addressTaken returns (once) the C functions whose names the program
-// uses as values, not as the callee of a call.
+// procedureNamed returns the subroutine or function of the program a name
+// seen from r denotes as a value: one no variable declares (the name's
+// type unknown), or one an EXTERNAL statement declares that is not a
+// dummy; nil otherwise.
+func (ev *evaluator) procedureNamed(r *apt.Routine, x *apt.Name) *apt.Routine {
+	if v := ev.prog.Resolve(r, x.Name); v != nil {
+		if !v.External || v.Dummy || v.Pointer {
+			return nil
+		}
+	} else if x.Type.Base != apt.TypeUnknown {
+		return nil
+	}
+	if p := ev.routineNamed(x.Name); p != nil && (p.Kind == apt.KindSubroutine || p.Kind == apt.KindFunction) {
+		return p
+	}
+	return nil
+}
+
+// addressTaken returns (once) the procedures whose names the program uses
+// as values or arguments, not as the callee of a call.
 func (ev *evaluator) addressTaken() []*apt.Routine {
 	t := ev.procTab()
 	if t.taken != nil {
@@ -217,10 +235,10 @@ func (ev *evaluator) addressTaken() []*apt.Routine {
 	for _, r := range allRoutines(ev.prog) {
 		visit := func(e apt.Expr) bool {
 			nm, ok := e.(*apt.Name)
-			if !ok || nm.Type.Base != apt.TypeUnknown || ev.prog.Resolve(r, nm.Name) != nil {
+			if !ok {
 				return true
 			}
-			if f := ev.routineNamed(nm.Name); f != nil && !seen[f] {
+			if f := ev.procedureNamed(r, nm); f != nil && !seen[f] {
 				seen[f] = true
 				out = append(out, f)
 			}
@@ -286,6 +304,11 @@ func (ev *evaluator) callThrough(c *apt.Call, o *Occ) bool {
 			}
 		}
 	}
+	// A routine that cannot take the call's arguments is not what the
+	// pointer holds (C: as many as its parameters; Fortran: no more).
+	targets = slices.DeleteFunc(targets, func(r *apt.Routine) bool {
+		return len(r.Formals) < len(c.Args) || ev.cPointers() && len(r.Formals) != len(c.Args)
+	})
 	if len(targets) == 0 {
 		ev.diag(c.Span.Start(), apt.Warning, "the program points "+c.Callee+" at no routine of its own: the call is not counted")
 		return true

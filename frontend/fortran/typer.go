@@ -97,9 +97,10 @@ func (t *typer) fixType(v *apt.Var) {
 	if v.Associate && v.Type.Base == 0 {
 		return // typed where it is set (node)
 	}
-	if v.Type.Base == 0 && v.Procedure {
+	if v.Type.Base == 0 && (v.Procedure || v.External) {
 		// A procedure has the type of its interface's result, if any:
-		// none for a subroutine, which needs no declaration.
+		// none for a subroutine, which needs no declaration (EXTERNAL
+		// names one as well as a function).
 		v.Type = t.implicitTypeQuiet(v.Name)
 		v.Implicit = true
 	}
@@ -253,6 +254,17 @@ func (t *typer) intrinsicResult(name string, args []apt.Expr) apt.Type {
 		}
 	}
 	return ty
+}
+
+// procedureName reports whether name, used as an actual argument, names a
+// subroutine or function of the program rather than a variable: nothing
+// in scope declares it and a procedure has that name.
+func (t *typer) procedureName(name string) bool {
+	if t.p.Resolve(t.r, name) != nil {
+		return false
+	}
+	r := t.p.Routine(name)
+	return r != nil && (r.Kind == apt.KindSubroutine || r.Kind == apt.KindFunction)
 }
 
 // lookup returns the variable name refers to, declaring it implicitly in the
@@ -470,7 +482,15 @@ func (t *typer) node(n apt.Node) {
 			t.nodes(b.Body)
 		}
 	case *apt.Call:
-		t.exprs(n.Args)
+		for i, a := range n.Args {
+			if nm, ok := a.(*apt.Name); ok && t.procedureName(nm.Name) {
+				// A procedure handed over as an argument (EXTERNAL, a
+				// module procedure): no variable of that name.
+				nm.Type = apt.Type{Base: apt.TypeUnknown}
+				continue
+			}
+			n.Args[i] = t.expr(a)
+		}
 		if n.Object != nil {
 			n.Object = t.expr(n.Object)
 			t.bindCall(n)
