@@ -375,6 +375,13 @@ func (x *fn) indirectCall(c *ir.InstCall, base apt.NodeBase, p apt.Pos) (*apt.St
 		st.Target = x.nameExpr(name, d.Type)
 	}
 	n := &apt.Call{NodeBase: base, Callee: name, Args: x.callArgs(c.Args)}
+	if st != nil {
+		switch st.Value.(type) {
+		case *apt.Name, *apt.Index, *apt.Component:
+			// Where it is read from (table[k], s%step), for messages.
+			n.Display = apt.FormatExpr(st.Value)
+		}
+	}
 	x.l.sites = append(x.l.sites, Site{Node: n, Func: x.f, Call: c, Invoke: x.l.invokes[c]})
 	return st, []apt.Node{n}
 }
