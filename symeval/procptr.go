@@ -28,7 +28,8 @@ type procTable struct {
 	routine []*apt.Routine // by code - 1
 	targets map[*apt.Var][]*apt.Routine
 	freq    map[procArm]*Param
-	// taken are the C functions whose addresses the program takes.
+	// taken are the procedures whose names the program uses as values
+	// or hands over as arguments (addressTaken).
 	taken *[]*apt.Routine
 }
 
@@ -210,6 +211,10 @@ func (ev *evaluator) functionValue(x *apt.Name) *apt.Routine {
 // type unknown), or one an EXTERNAL statement declares that is not a
 // dummy; nil otherwise.
 func (ev *evaluator) procedureNamed(r *apt.Routine, x *apt.Name) *apt.Routine {
+	p := ev.routineNamed(x.Name) // first: most names are no routine's
+	if p == nil {
+		return nil
+	}
 	if v := ev.prog.Resolve(r, x.Name); v != nil {
 		if !v.External || v.Dummy || v.Pointer {
 			return nil
@@ -217,10 +222,7 @@ func (ev *evaluator) procedureNamed(r *apt.Routine, x *apt.Name) *apt.Routine {
 	} else if x.Type.Base != apt.TypeUnknown {
 		return nil
 	}
-	if p := ev.routineNamed(x.Name); p != nil && (p.Kind == apt.KindSubroutine || p.Kind == apt.KindFunction) {
-		return p
-	}
-	return nil
+	return p
 }
 
 // addressTaken returns (once) the procedures whose names the program uses
