@@ -2360,6 +2360,13 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 	r := ev.routineNamed(f.Name)
 	if ev.procVar(ev.frame().routine, f.Name) != nil {
 		r = ev.heldProc(f.Name)
+		if r == nil {
+			shown := f.Name
+			if f.Display != "" {
+				shown = f.Display
+			}
+			ev.diag(f.Pos, apt.Warning, "the function called through "+shown+" is not one value here: the call is not followed, its cost not counted")
+		}
 	}
 	if r != nil && !f.Intrinsic {
 		var res Value

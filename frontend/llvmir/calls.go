@@ -226,10 +226,7 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		if _, asm := c.Callee.(*ir.InlineAsm); asm {
 			return nil, []apt.Node{x.unknown(p, "inline assembly", "inline assembly is not modelled; its cost is unknown")}
 		}
-		if used && !types.Equal(c.Typ, types.Void) {
-			return nil, []apt.Node{x.unknown(p, "indirect call", "a call through a function pointer whose result is used is not followed; its cost is unknown")}
-		}
-		return x.indirectCall(c, base, p)
+		return x.indirectCall(c, base, p, used && !types.Equal(c.Typ, types.Void))
 	}
 	mpiName := strings.TrimPrefix(name, "P")
 	if op := apt.LookupCommOp(mpiName); op != 0 && strings.HasPrefix(mpiName, "MPI_") {
@@ -350,8 +347,10 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 // name being a value like any other (k = use_copy ? copy : jacobi; a
 // table of them; a struct field). A pointer computed in the call's
 // expression (p->kernel, table[i]) is first assigned to a variable of its
-// own, returned as the statement.
-func (x *fn) indirectCall(c *ir.InstCall, base apt.NodeBase, p apt.Pos) (*apt.Stmt, []apt.Node) {
+// own, returned as the statement. A call whose result is used (r =
+// f(x)) is a function reference through the variable, assigned to the
+// result.
+func (x *fn) indirectCall(c *ir.InstCall, base apt.NodeBase, p apt.Pos, result bool) (*apt.Stmt, []apt.Node) {
 	v := stripCasts(c.Callee)
 	var st *apt.Stmt
 	name, named := x.names[v]
@@ -381,6 +380,15 @@ func (x *fn) indirectCall(c *ir.InstCall, base apt.NodeBase, p apt.Pos) (*apt.St
 			// Where it is read from (table[k], s%step), for messages.
 			n.Display = apt.FormatExpr(st.Value)
 		}
+	}
+	if result {
+		ops := apt.Ops{Calls: map[string]int{name: 1}}
+		fc := &apt.FuncCall{Pos: p, Name: name, Args: n.Args, Type: valueType(c.Typ), Display: n.Display}
+		asg := x.assign(c, p, fc, ops)
+		if st == nil {
+			return asg, nil
+		}
+		return st, []apt.Node{block(asg)}
 	}
 	x.l.sites = append(x.l.sites, Site{Node: n, Func: x.f, Call: c, Invoke: x.l.invokes[c]})
 	return st, []apt.Node{n}

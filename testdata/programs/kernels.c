@@ -3,7 +3,7 @@
  * of kernels is applied in turn, a solver struct carries its step
  * function and repetitions from a brace initialiser, a heap object's
  * callback differs on rank 0, and a function is handed to another that
- * calls it.  Run: kernels method n iters
+ * calls it, and a reduction chosen by the method returns its value.  Run: kernels method n iters
  * (method: jacobi or copy). */
 #include <mpi.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 
 typedef void (*smoother)(double *, const double *, int);
 typedef void (*kernel)(double *, int);
+typedef double (*reducer)(const double *, int);
 
 static void jacobi(double *out, const double *in, int n)
 {
@@ -35,6 +36,22 @@ static void shift(double *a, int n)
 {
 	for (int i = 0; i < n; i += 2)
 		a[i] += 1.0;
+}
+
+static double total(const double *a, int n)
+{
+	double s = 0.0;
+	for (int i = 0; i < n; i++)
+		s += a[i];
+	return s;
+}
+
+static double peak(const double *a, int n)
+{
+	double s = a[0];
+	for (int i = 1; i < n; i++)
+		s = s > a[i] ? s : a[i];
+	return s;
 }
 
 static kernel table[] = {scale, shift, scale};
@@ -61,6 +78,7 @@ int main(int argc, char **argv)
 	int n = argc > 2 ? atoi(argv[2]) : 1000;
 	int iters = argc > 3 ? atoi(argv[3]) : 10;
 	smoother smooth = strcmp(method, "copy") == 0 ? copy : jacobi;
+	reducer reduce = strcmp(method, "copy") == 0 ? peak : total;
 	int local = n / size + (rank < n % size);
 	double *a = calloc((size_t)local + 2, sizeof *a), *b = calloc((size_t)local + 2, sizeof *b);
 	struct solver post = {"shift", shift, 3};
@@ -79,7 +97,7 @@ int main(int argc, char **argv)
 		for (int r = 0; r < post.reps; r++)
 			post.step(a, local);
 		repeat(shift, a, local, 2);
-		double s = a[0], g;
+		double s = reduce(a, local), g;
 		MPI_Allreduce(&s, &g, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 	}
 	if (rank == 0)
