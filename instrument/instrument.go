@@ -205,6 +205,11 @@ func Instrument(prog *apt.Program, files []string, opt Options) (*Result, error)
 		}
 	}
 	in.plan()
+	if !in.opt.ProgramOnly {
+		for _, sf := range append(slices.Clone(order), incs...) {
+			in.impureInterfaces(sf)
+		}
+	}
 	order = moduleOrder(prog, order)
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 		return nil, err
@@ -274,6 +279,8 @@ type instr struct {
 	nest *timedNest
 	// labelLine gives, per routine, the line of each labelled statement.
 	labelLine map[*apt.Routine]map[string]int
+	// madeImpure holds the headers impure has edited (once each).
+	madeImpure map[*stmt]bool
 }
 
 // timedNest is a routine's outermost loop timed under Options.NestTimers.
@@ -738,6 +745,13 @@ func (in *instr) programOnly(r *apt.Routine) {
 // procedures IMPURE ELEMENTAL: a probe changes the runtime's state, which a
 // pure procedure may not do.
 func (in *instr) impure(head *stmt) {
+	if in.madeImpure[head] {
+		return
+	}
+	if in.madeImpure == nil {
+		in.madeImpure = map[*stmt]bool{}
+	}
+	in.madeImpure[head] = true
 	low := strings.ToLower(string(head.text))
 	kw := -1
 	for _, w := range []string{"function", "subroutine"} {
@@ -761,6 +775,26 @@ func (in *instr) impure(head *stmt) {
 	if changed {
 		in.note(apt.Pos{File: head.file.name, Line: head.first, Col: 1},
 			"PURE or ELEMENTAL procedure made impure so that its probes may count")
+	}
+}
+
+// impureInterfaces makes the procedure headers of sf's interface blocks
+// impure as the procedures themselves are (impure): a pure procedure with
+// probes handed to a dummy whose interface says PURE would no longer
+// match it ("Mismatch in PURE attribute").
+func (in *instr) impureInterfaces(sf *sourceFile) {
+	depth := 0
+	for _, st := range sf.stmts {
+		c := st.canon(0)
+		switch {
+		case strings.HasPrefix(c, "endinterface"):
+			depth = max(depth-1, 0)
+		case c == "interface" || strings.HasPrefix(c, "interface") && !strings.HasPrefix(c, "interface=") ||
+			strings.HasPrefix(c, "abstractinterface"):
+			depth++
+		case depth > 0:
+			in.impure(st)
+		}
 	}
 }
 

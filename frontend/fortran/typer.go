@@ -256,6 +256,19 @@ func (t *typer) intrinsicResult(name string, args []apt.Expr) apt.Type {
 	return ty
 }
 
+// actuals types a call's actual arguments in place; a procedure handed
+// over as an argument (EXTERNAL, a module procedure) declares no variable
+// of its name.
+func (t *typer) actuals(list []apt.Expr) {
+	for i, a := range list {
+		if nm, ok := a.(*apt.Name); ok && t.procedureName(nm.Name) {
+			nm.Type = apt.Type{Base: apt.TypeUnknown}
+			continue
+		}
+		list[i] = t.expr(a)
+	}
+}
+
 // procedureName reports whether name, used as an actual argument, names a
 // subroutine or function of the program rather than a variable: nothing
 // in scope declares it and a procedure has that name.
@@ -368,7 +381,7 @@ func (t *typer) resolve(e apt.Expr) apt.Expr {
 			return e
 		}
 		args := e.Subs
-		t.exprs(args)
+		t.actuals(args)
 		f := &apt.FuncCall{Pos: e.Pos, Name: e.Name, Args: args}
 		if v == nil && t.resolveGenericFunc(f) {
 			return f
@@ -403,7 +416,7 @@ func (t *typer) resolve(e apt.Expr) apt.Expr {
 			e.Array = f.IsArray()
 		}
 	case *apt.FuncCall:
-		t.exprs(e.Args)
+		t.actuals(e.Args)
 		t.resolveGenericFunc(e)
 	case *apt.Unary:
 		e.X = t.expr(e.X)
@@ -482,15 +495,7 @@ func (t *typer) node(n apt.Node) {
 			t.nodes(b.Body)
 		}
 	case *apt.Call:
-		for i, a := range n.Args {
-			if nm, ok := a.(*apt.Name); ok && t.procedureName(nm.Name) {
-				// A procedure handed over as an argument (EXTERNAL, a
-				// module procedure): no variable of that name.
-				nm.Type = apt.Type{Base: apt.TypeUnknown}
-				continue
-			}
-			n.Args[i] = t.expr(a)
-		}
+		t.actuals(n.Args)
 		if n.Object != nil {
 			n.Object = t.expr(n.Object)
 			t.bindCall(n)

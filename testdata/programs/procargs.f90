@@ -1,8 +1,8 @@
 ! procargs.f90 -- procedures handed to other procedures, as solver
 ! libraries take them: a time integrator takes the right-hand side as a
 ! PROCEDURE(rhs_iface) dummy, an F77-style driver takes its smoother as an
-! EXTERNAL dummy and hands it on, and rank 0 runs a different right-hand
-! side than the others.
+! EXTERNAL dummy and hands it on, rank 0 runs a different right-hand side
+! than the others, and a function dummy sums a function of each value.
 module integrators
   implicit none
   abstract interface
@@ -11,6 +11,9 @@ module integrators
       double precision, intent(in) :: u(n)
       double precision, intent(out) :: du(n)
     end subroutine rhs_iface
+    pure double precision function scalar_fn(x)
+      double precision, intent(in) :: x
+    end function scalar_fn
   end interface
 contains
   subroutine diffuse(u, du, n)
@@ -49,6 +52,22 @@ contains
       end do
     end do
   end subroutine euler
+
+  pure double precision function energy(x)
+    double precision, intent(in) :: x
+    energy = 0.5d0*x*x
+  end function energy
+
+  double precision function total(g, u, n)
+    procedure(scalar_fn) :: g
+    integer, intent(in) :: n
+    double precision, intent(in) :: u(n)
+    integer :: i
+    total = 0
+    do i = 1, n
+      total = total + g(u(i))
+    end do
+  end function total
 end module integrators
 
 subroutine smooth(u, n)
@@ -92,7 +111,7 @@ program procargs
     call euler(diffuse, u, m, steps, 0.1d0)
   end if
   call sweeps(smooth, u, m, steps + 1)
-  s = sum(u)
+  s = total(energy, u, m)
   call mpi_allreduce(s, sg, 1, mpi_double_precision, mpi_sum, mpi_comm_world, ierr)
   if (rank == 0) print *, sg
   call mpi_finalize(ierr)
