@@ -1052,10 +1052,12 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 				fr.storage[formal] = id
 			}
 		}
-		if nm, isName := a.(*apt.Name); isName && ev.functionValue(nm) != nil {
-			// A C function handed over as an argument: its number.
-			byValue[formal] = ev.value(a)
-			continue
+		if nm, isName := a.(*apt.Name); isName {
+			if p := ev.procedureNamed(ev.frame().routine, nm); p != nil {
+				// A procedure handed over as an argument: its number.
+				byValue[formal] = Known(symbolic.Int(ev.procCode(p)))
+				continue
+			}
 		}
 		if k, ok := ev.refKey(a); ok {
 			fr.alias[formal] = k
@@ -2059,7 +2061,7 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 		if x.Array {
 			return unknownValue(x.Name, "the array "+x.Name, true)
 		}
-		if r := ev.functionValue(x); r != nil {
+		if r := ev.procedureNamed(ev.frame().routine, x); r != nil {
 			// A C function's name as a value, its address: the number
 			// a call through a pointer holding it calls (procptr.go).
 			return Known(symbolic.Int(ev.procCode(r)))
@@ -2361,11 +2363,7 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 	if ev.procVar(ev.frame().routine, f.Name) != nil {
 		r = ev.heldProc(f.Name)
 		if r == nil {
-			shown := f.Name
-			if f.Display != "" {
-				shown = f.Display
-			}
-			ev.diag(f.Pos, apt.Warning, "the function called through "+shown+" is not one value here: the call is not followed, its cost not counted")
+			ev.diag(f.Pos, apt.Warning, "the function called through "+f.Shown()+" is not one value here: the call is not followed, its cost not counted")
 		}
 	}
 	if r != nil && !f.Intrinsic {
@@ -2389,11 +2387,11 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 			// so does one whose result is such data (a word of a deck
 			// converted by an internal READ).
 			varying = varying || res.unk.varying || ev.routineReads(r)
-			hint, shown := f.Name, f.Name
+			hint := f.Name
 			if f.Display != "" {
-				hint, shown = displayHint(f.Display), f.Display
+				hint = displayHint(f.Display)
 			}
-			res.unk = &unknown{hint: hint, what: "the result of " + shown, real: f.Type.Base != apt.TypeInteger, varying: varying}
+			res.unk = &unknown{hint: hint, what: "the result of " + f.Shown(), real: f.Type.Base != apt.TypeInteger, varying: varying}
 		}
 		return res
 	}
@@ -2689,10 +2687,7 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 	if ev.environment(c) || ev.commandArgument(c) || ev.intrinsicSub(c) || ev.moveAlloc(c) {
 		return
 	}
-	name := c.Callee
-	if c.Display != "" {
-		name = c.Display
-	}
+	name := c.Shown()
 	// An external routine may assign any variable passed to it, but no
 	// named constant (a PARAMETER, MPI's handles: MPI_COMM_WORLD passed to
 	// a routine the evaluation does not model is still the world).

@@ -199,13 +199,6 @@ func (ev *evaluator) procTargets(v *apt.Var) []*apt.Routine {
 	return out
 }
 
-// functionValue returns the routine a name denotes when it is a procedure
-// of the program used as a value (a C function's address, a Fortran
-// procedure handed over as an argument), nil otherwise.
-func (ev *evaluator) functionValue(x *apt.Name) *apt.Routine {
-	return ev.procedureNamed(ev.frame().routine, x)
-}
-
 // procedureNamed returns the subroutine or function of the program a name
 // seen from r denotes as a value: one no variable declares (the name's
 // type unknown), or one an EXTERNAL statement declares that is not a
@@ -293,7 +286,7 @@ func (ev *evaluator) callThrough(c *apt.Call, o *Occ) bool {
 		if r := ev.heldProc(c.Callee); r != nil {
 			ev.callRoutine(r, c.Args, o, nil)
 		} else {
-			ev.diag(c.Span.Start(), apt.Warning, "the call through "+pointerName(c)+" is made where it points to no procedure")
+			ev.diag(c.Span.Start(), apt.Warning, "the call through "+c.Shown()+" is made where it points to no procedure")
 		}
 		return true
 	}
@@ -312,7 +305,7 @@ func (ev *evaluator) callThrough(c *apt.Call, o *Occ) bool {
 		return len(r.Formals) < len(c.Args) || ev.cPointers() && len(r.Formals) != len(c.Args)
 	})
 	if len(targets) == 0 {
-		ev.diag(c.Span.Start(), apt.Warning, "the program points "+pointerName(c)+" at no routine of its own that the evaluation sees (a C++ virtual call, a function of a library): the call is not counted")
+		ev.diag(c.Span.Start(), apt.Warning, "the program points "+c.Shown()+" at no routine of its own that the evaluation sees (a C++ virtual call, a function of a library): the call is not counted")
 		return true
 	}
 	pre, saved := ev.env, ev.cur
@@ -385,19 +378,9 @@ func (ev *evaluator) procFreq(c *apt.Call, r *apt.Routine, n int) *Param {
 		return p
 	}
 	p := ev.newParam("pct_"+routineTag(ev.frame().routine)+"_"+itoa(c.Span.Line)+"_"+r.Name, FromFrequency, c.Span.Start(),
-		"how often the call through "+pointerName(c)+" at "+c.Span.Start().String()+" calls "+r.Name+", in percent", false)
+		"how often the call through "+c.Shown()+" at "+c.Span.Start().String()+" calls "+r.Name+", in percent", false)
 	d := symbolic.Int(int64(100 / n))
 	p.Default = &d
 	t.freq[procArm{c, r}] = p
 	return p
-}
-
-// pointerName is how a message names the pointer a call goes through: the
-// expression it was read from (table[k], s%step) where the frontend
-// keeps one, else its variable.
-func pointerName(c *apt.Call) string {
-	if c.Display != "" {
-		return c.Display
-	}
-	return c.Callee
 }

@@ -173,6 +173,15 @@ type FuncCall struct {
 	Display string `json:"display,omitempty"`
 }
 
+// Shown is the function's name for messages: Display where set, else
+// Name.
+func (f *FuncCall) Shown() string {
+	if f.Display != "" {
+		return f.Display
+	}
+	return f.Name
+}
+
 // Op is a unary or binary operator.
 type Op int
 

@@ -194,7 +194,8 @@ type Call struct {
 	NodeBase
 	Callee string `json:"callee"` // lower case
 	// Display is the routine's name for messages where Callee is a
-	// symbol no user writes (a C++ routine's mangled name, demangled).
+	// symbol no user writes (a C++ routine's mangled name, demangled), or
+	// where a call through a pointer read it (table[k]); see Shown.
 	Display string `json:"display,omitempty"`
 	Args    []Expr `json:"args"`
 	// Object is the object of a type-bound call obj%proc(args) the typer
@@ -486,3 +487,11 @@ func (*Cycle) node()    {}
 func (*Continue) node() {}
 func (*Region) node()   {}
 func (*Unknown) node()  {}
+
+// Shown is the callee's name for messages: Display where set, else Callee.
+func (c *Call) Shown() string {
+	if c.Display != "" {
+		return c.Display
+	}
+	return c.Callee
+}

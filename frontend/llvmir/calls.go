@@ -352,29 +352,19 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 // result.
 func (x *fn) indirectCall(c *ir.InstCall, base apt.NodeBase, p apt.Pos, result bool) (*apt.Stmt, []apt.Node) {
 	v := stripCasts(c.Callee)
-	var st *apt.Stmt
 	name, named := x.names[v]
-	switch {
-	case named && !x.inline[v] && x.alias[v] == nil:
-		if _, isParam := v.(*ir.Param); !isParam {
-			if _, isInst := v.(ir.Instruction); !isInst {
-				named = false
-			}
-		}
-	default:
-		named = false
-	}
+	_, isParam := v.(*ir.Param)
+	_, isInst := v.(ir.Instruction)
+	named = named && !x.inline[v] && x.alias[v] == nil && (isParam || isInst)
 	if !named {
 		name = x.uniq("fp")
-		st = &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: nil, Value: x.expr(v)}
 	}
 	d := x.declare(name, valueType(v.Type()), nil)
 	d.Procedure, d.Pointer = true, true
-	if st != nil {
-		st.Target = x.nameExpr(name, d.Type)
-	}
 	n := &apt.Call{NodeBase: base, Callee: name, Args: x.callArgs(c.Args)}
-	if st != nil {
+	var st *apt.Stmt
+	if !named {
+		st = &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: x.nameExpr(name, d.Type), Value: x.expr(v)}
 		switch st.Value.(type) {
 		case *apt.Name, *apt.Index, *apt.Component:
 			// Where it is read from (table[k], s%step), for messages.

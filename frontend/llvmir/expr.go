@@ -70,7 +70,7 @@ func (x *fn) exprOps(v value.Value, ops *apt.Ops) apt.Expr {
 	case *ir.Global:
 		return x.globalRef(c)
 	case *ir.Func:
-		return &apt.Name{Name: x.l.fnames[c], Type: apt.Type{Base: apt.TypeUnknown}}
+		return x.l.funcRef(c)
 	case *constant.ExprBitCast:
 		return x.exprOps(c.From, ops)
 	case *constant.ExprAddrSpaceCast:

@@ -699,18 +699,24 @@ func intConst(v int64) apt.Expr {
 	return &apt.Const{Kind: apt.ConstInt, Text: strconv.FormatInt(v, 10), Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
 }
 
-// scalarInit is a scalar global's initial value, nil for aggregates and
-// for what is not a number.
 // constInit is scalarInit, and a function of the program as its name (a
 // table of kernels, a struct's callback): the value a call through a
 // pointer holding it calls.
 func (l *lifter) constInit(c constant.Constant) apt.Expr {
 	if f, ok := stripCasts(c).(*ir.Func); ok && len(f.Blocks) > 0 && l.fnames[f] != "" {
-		return &apt.Name{Name: l.fnames[f], Type: apt.Type{Base: apt.TypeUnknown}}
+		return l.funcRef(f)
 	}
 	return scalarInit(c)
 }
 
+// funcRef is a function used as a value: its name, which the evaluation
+// takes for the function's number (symeval/procptr.go).
+func (l *lifter) funcRef(f *ir.Func) apt.Expr {
+	return &apt.Name{Name: l.fnames[f], Type: apt.Type{Base: apt.TypeUnknown}}
+}
+
+// scalarInit is a scalar global's initial value, nil for aggregates and
+// for what is not a number.
 func scalarInit(c constant.Constant) apt.Expr {
 	switch k := c.(type) {
 	case *constant.Int:
