@@ -1,6 +1,8 @@
 package llvmir
 
 import (
+	"slices"
+
 	"github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/value"
@@ -109,7 +111,7 @@ func threadOne(f *ir.Func, g *graph) bool {
 		default:
 			continue
 		}
-		if !threadable(phi, b, out, exitOn) {
+		if !threadable(phi, b, out, exitOn) || !predsOf(g, bi, phi) {
 			continue
 		}
 		thread(f, b, phi, tt, ft, in, out)
@@ -150,6 +152,22 @@ func threadable(phi *ir.InstPhi, b, out *ir.Block, exitOn bool) bool {
 			continue
 		}
 		if t, ok := p.Term.(*ir.TermBr); !ok || blockOf(t.Target) != b {
+			return false
+		}
+	}
+	return true
+}
+
+// predsOf reports whether phi's incoming blocks are exactly block bi's
+// predecessors: in IR that is not (a block jumping to bi that the phi
+// leaves out), removing bi would leave that jump to no block.
+func predsOf(g *graph, bi int, phi *ir.InstPhi) bool {
+	if len(phi.Incs) != len(g.pred[bi]) {
+		return false
+	}
+	for _, inc := range phi.Incs {
+		p, ok := g.index[blockOf(inc.Pred)]
+		if !ok || !slices.Contains(g.pred[bi], p) {
 			return false
 		}
 	}
@@ -290,14 +308,17 @@ func (x *fn) shortCircuit(l *loop, b int, cond apt.Expr, tt, ft int) (apt.Expr, 
 
 // testOnly reports whether block t, reached from b, is a test of its own
 // that shortCircuit may fold into b's: b is its only predecessor, it is in
-// b's loop and not a loop's header or counted exit, it ends in a
-// conditional branch whose targets take no phi operand from it, and each
-// of its instructions is written into the condition.
+// b's loop, neither is a loop's header or counted exit, it ends in a
+// conditional branch whose targets take no phi operand from it and are no
+// back edges, and each of its instructions is written into the condition.
 func (x *fn) testOnly(l *loop, b, t int) bool {
 	if t < 0 || t >= len(x.g.blocks) || len(x.g.pred[t]) != 1 || x.g.pred[t][0] != b || x.g.header[t] != nil || x.g.inner[t] != x.g.inner[b] {
 		return false
 	}
-	if p := x.plans[l]; l != nil && p.exitAt == t {
+	if x.g.header[b] != nil {
+		return false // a loop's own test: its plan reads the header's branch
+	}
+	if p := x.plans[l]; l != nil && (p.exitAt == t || p.exitAt == b) {
 		return false
 	}
 	blk := x.g.blocks[t]
@@ -315,6 +336,12 @@ func (x *fn) testOnly(l *loop, b, t int) bool {
 		}
 	}
 	for _, to := range []*ir.Block{blockOf(br.TargetTrue), blockOf(br.TargetFalse)} {
+		if i, ok := x.g.index[to]; !ok || x.g.dominates(i, t) {
+			// A back edge from the test (to a header, or around a
+			// cycle the loops do not hold): moved to b, it would no
+			// longer be one.
+			return false
+		}
 		for _, inst := range to.Insts {
 			phi, ok := inst.(*ir.InstPhi)
 			if !ok {
