@@ -143,7 +143,10 @@ func parseError(name string, err error) apt.Diagnostic {
 	msg = strings.TrimPrefix(msg, fmt.Sprintf("unable to parse %q into an AST: ", name))
 	line := 1
 	if m := llirLine.FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
+		// (The words may be the module's own text, "line 0" in a string.)
+		if n, err := strconv.Atoi(m[1]); err == nil && n >= 1 {
+			line = n
+		}
 	}
 	if len(msg) > 300 {
 		msg = msg[:300] + "..."
