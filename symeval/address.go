@@ -308,7 +308,14 @@ func (ev *evaluator) assignPointer(s *apt.Stmt) (done bool, pre *Value) {
 	if !ev.cPointers() || !ev.isPointerVar(s.Target) && !ev.refersToPointer(s.Target) {
 		return false, nil
 	}
-	v := ev.addrOf(s.Value)
+	v := Value{}
+	if s.Load {
+		// The pointer the element holds (row = owner[i]), not the
+		// element's own address.
+		v = ev.value(s.Value)
+	} else {
+		v = ev.addrOf(s.Value)
+	}
 	if _, heap := ev.objectOf(v); v.IsKnown() && !heap {
 		ev.assignAddr(s.Target, v)
 		if nm, isName := s.Target.(*apt.Name); isName {

@@ -153,10 +153,21 @@ func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
 	if len(dims) != len(ix.Subs) || sh != nil && len(sh) != len(dims) {
 		return key, Value{}, false
 	}
-	// Column-major offset: sum over k of (s_k - lo_k) * stride_k.
+	// Column-major offset: sum over k of (s_k - lo_k) * stride_k; C's
+	// arrays are row-major, the last subscript the fastest, so that the
+	// first dimension's extent is never needed (int g[n][m][2], a
+	// variable-length array of unknown first extent).
 	offset := Known(symbolic.Int(0))
 	stride := Known(symbolic.Int(1))
-	for k, s := range ix.Subs {
+	order := make([]int, len(ix.Subs))
+	for i := range order {
+		order[i] = i
+		if ev.cPointers() {
+			order[i] = len(order) - 1 - i
+		}
+	}
+	for j, k := range order {
+		s := ix.Subs[k]
 		if _, isSec := s.(*apt.Section); isSec {
 			return key, Value{}, false
 		}
@@ -173,7 +184,7 @@ func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
 		if offset, ok = lift2(offset, term, func(a, b symbolic.Expr) (symbolic.Expr, bool) { return a.Add(b), true }); !ok {
 			return key, Value{}, false
 		}
-		if k == len(ix.Subs)-1 {
+		if j == len(order)-1 {
 			break
 		}
 		ext, ok := ev.dimExt(dims, sh, k)
@@ -261,6 +272,7 @@ func (ev *evaluator) storeAt(key string, off Value, ok bool, decl *apt.Var, t ap
 	if key == "" {
 		return
 	}
+	ev.noteHeapWrite(key)
 	if !ok {
 		ev.clobber(key)
 		return

@@ -73,7 +73,7 @@ func sameArray(a, b *arrayState) bool {
 // (eitherOf for each element): the elements both hold keep their value,
 // the others are unknown. False where the states are not compared element
 // by element.
-func joinOnData(key string, a, b *arrayState) (*arrayState, bool) {
+func (ev *evaluator) joinOnData(key string, a, b *arrayState) (*arrayState, bool) {
 	if a.clobbered || b.clobbered || !sameBase(a, b) {
 		return nil, false
 	}
@@ -109,7 +109,7 @@ func joinOnData(key string, a, b *arrayState) (*arrayState, bool) {
 		case !inA:
 			val = w // undefined on one side: Fortran reads the other's
 		case inB && !sameValue(v, w):
-			val = eitherOf(keyName(key), v, w)
+			val = ev.eitherOf(keyName(key), v, w)
 		}
 		out.stores = append(out.stores, &arrayStore{off: symbolic.Int(o), val: val})
 	}

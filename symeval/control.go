@@ -508,13 +508,13 @@ func (ev *evaluator) join(pre *env, outs []outcome, hasElse bool) *env {
 			v := get(out.env)
 			if !out.analysable {
 				if v.arr != nil && rest.arr != nil {
-					if st, ok := joinOnData(k, v.arr, rest.arr); ok {
+					if st, ok := ev.joinOnData(k, v.arr, rest.arr); ok {
 						rest = Value{arr: st}
 						continue
 					}
 				}
 				if !sameValue(v, rest) {
-					rest = eitherOf(keyName(k), v, rest)
+					rest = ev.eitherOf(keyName(k), v, rest)
 				}
 				continue
 			}
@@ -538,13 +538,13 @@ func (ev *evaluator) join(pre *env, outs []outcome, hasElse bool) *env {
 // count that a data test may increment: nzv or nzv + 1), so that the
 // analysis can tell whether it matters (MK3001) and take the midpoint where
 // it does not.
-func eitherOf(k string, v, rest Value) Value {
+func (ev *evaluator) eitherOf(k string, v, rest Value) Value {
 	u := &unknown{hint: k, what: "a value assigned under a condition the evaluation cannot analyse", real: true}
 	lo1, hi1, ok1 := rangeOf(v)
 	lo2, hi2, ok2 := rangeOf(rest)
 	if ok1 && ok2 {
-		lo, hi := symbolic.Min(lo1, lo2), symbolic.Max(hi1, hi2)
-		u.lo, u.hi = &lo, &hi
+		ev.setRange(u, symbolic.Min(lo1, lo2), symbolic.Max(hi1, hi2))
+		lo, hi := *u.lo, *u.hi
 		u.real = !lo.IsIntegerValued() || !hi.IsIntegerValued()
 	}
 	return Value{unk: u}
@@ -1009,7 +1009,12 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	savedExit := ev.doExit
 	ev.doExit = doExit
 	endRange := ev.rangeLoop(index, trips)
+	outerWrites := ev.heapWrites
+	if ev.heapProgram() {
+		ev.heapWrites = map[string]bool{}
+	}
 	ev.walk(l.Body, o)
+	written := ev.heapWrites
 	endRange()
 	ev.doExit = savedExit
 	if rankNote != "" {
@@ -1061,6 +1066,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		ev.cur.inexact = "follows a loop whose body may RETURN or STOP"
 	}
 	// After the loop.
+	ev.forgetHeapWrites(outerWrites, written, pos)
 	var ran counting.Formula // trips >= 1
 	if trips.IsKnown() {
 		ran, _ = relation(trips, Known(symbolic.Int(1)), apt.OpGe)
@@ -1160,9 +1166,9 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		v := ev.afterLoop(k, pos)
 		if v.unk != nil && v.unk.lo == nil {
 			if lo, hi, ok := ev.counterRange(l, k, pv, trips); ok {
-				v.unk.lo, v.unk.hi = &lo, &hi
+				ev.setRange(v.unk, lo, hi)
 			} else if lo, hi, ok := ev.subscriptRange(l.Body, k, pv); ok {
-				v.unk.lo, v.unk.hi = &lo, &hi
+				ev.setRange(v.unk, lo, hi)
 			}
 		}
 		ev.env.set(k, v)
@@ -1181,7 +1187,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 func (ev *evaluator) bound(e apt.Expr, pos apt.Pos) Value {
 	v := ev.value(e)
 	if v.unk != nil && v.Fields == nil {
-		if v.unk.param == nil {
+		if v.unk.live() == nil {
 			v.unk.real = false // DO bounds are converted to integers
 		}
 		if v.unk.varying {

@@ -317,7 +317,9 @@ type evaluator struct {
 	slotsAt      map[string][]string // the slots by the component prefixes of their keys
 	scalarAt     map[int64]string
 	heapRoutines map[*apt.Routine]bool
-	hasHeap      int // heapProgram: 0 not yet known, 1 yes, -1 no
+	heapWrites   map[string]bool // the heap objects the loop being walked stores to (noteHeapWrite)
+	ranged       []*unknown      // the unknowns whose ranges name parameters (setRange)
+	hasHeap      int             // heapProgram: 0 not yet known, 1 yes, -1 no
 	// armsDecided counts the IFs collectAssigned took only the decided
 	// arms of (decidedArms): a list of nodes with one is not kept.
 	armsDecided int
@@ -1394,6 +1396,7 @@ func (ev *evaluator) assignKey(k string, v Value) {
 		ev.env.del(k)
 		return
 	}
+	ev.noteHeapWrite(k)
 	ev.env.set(k, ev.foldRanged(ev.pruneRanks(v)))
 }
 
@@ -1544,7 +1547,7 @@ func constArg(e apt.Expr) (int, bool) {
 // paramOf returns the parameter an unknown value stands for where a closed
 // form is needed, creating it on first use.
 func (ev *evaluator) paramOf(u *unknown, pos apt.Pos) symbolic.Expr {
-	if u.param == nil {
+	if u.live() == nil {
 		origin := FromUnresolved
 		if u.cmdline {
 			origin = FromArguments
@@ -2538,7 +2541,8 @@ func (ev *evaluator) charIntrinsic(f *apt.FuncCall) (Value, bool) {
 	default:
 		return Value{}, false
 	}
-	u := &unknown{hint: f.Name, what: "the result of " + ev.src(f) + " (data)", lo: &lo, hi: &hi}
+	u := &unknown{hint: f.Name, what: "the result of " + ev.src(f) + " (data)"}
+	ev.setRange(u, lo, hi)
 	return Value{unk: u}, true
 }
 

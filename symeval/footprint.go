@@ -281,7 +281,7 @@ func (ev *evaluator) closedSize(v Value, pos apt.Pos) Value {
 	if v.unk == nil || v.unk.real || v.Fields != nil {
 		return v
 	}
-	if v.unk.param != nil {
+	if v.unk.live() != nil {
 		return Known(v.unk.param.expr())
 	}
 	return Known(symbolic.Sym(ev.sizeSym(v.unk)))
@@ -306,7 +306,7 @@ func (ev *evaluator) sizeSym(u *unknown) string {
 func (ev *evaluator) resolveSizes(root *Occ) {
 	sub := map[string]symbolic.Expr{}
 	for u, s := range ev.sizeSyms {
-		if u.param != nil {
+		if u.live() != nil {
 			sub[s] = u.param.expr()
 		}
 	}

@@ -230,7 +230,7 @@ func (ev *evaluator) walkGotoLoop(seg []apt.Node, parent *Occ, label string, pr 
 		// and its start plus the runs times its steps.
 		if x0, had := before[key]; had && v.unk != nil {
 			if lo, hi, ok := ev.counterRange(&apt.Loop{Body: seg}, key, x0, Known(trips)); ok {
-				v.unk.lo, v.unk.hi = &lo, &hi
+				ev.setRange(v.unk, lo, hi)
 			}
 		}
 		ev.env.set(key, v)

@@ -2,6 +2,7 @@ package symeval
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
@@ -219,4 +220,33 @@ func (ev *evaluator) heapProgram() bool {
 		}
 	}
 	return ev.hasHeap > 0
+}
+
+// noteHeapWrite records a store to the heap object (or an object's
+// component) at key while a loop's body is walked for all its iterations
+// at once. The body reaches objects through pointers, which the loop's
+// syntactic summary (modified) does not see: after the loop, what such a
+// walk stored at offsets in the loop's own variables, or left as one
+// iteration's value, is not the objects' (forgetHeapWrites).
+func (ev *evaluator) noteHeapWrite(key string) {
+	if ev.heapWrites != nil && strings.HasPrefix(key, "&") {
+		ev.heapWrites[key] = true
+	}
+}
+
+// forgetHeapWrites makes what the keys hold unknown, as the loop at pos
+// changed them; it returns the log the loop's walk was given back to its
+// caller's (written, the keys, are the outer loop's too).
+func (ev *evaluator) forgetHeapWrites(outer, written map[string]bool, pos apt.Pos) {
+	for k := range written {
+		if outer != nil {
+			outer[k] = true
+		}
+		if v, ok := ev.env.lookup(k); ok && v.arr != nil {
+			ev.clobber(k)
+			continue
+		}
+		ev.env.set(k, ev.changedBy(k, "the value of %s as the loop at "+pos.String()+" changes it", true))
+	}
+	ev.heapWrites = outer
 }

@@ -188,6 +188,12 @@ func (ev *evaluator) controlSet() *relevance {
 								continue
 							}
 							id, ok := target(r, s.Target)
+							if ok && !rv.set[id] && ev.copiesPointer(r, s) && rv.readsRelevant(r, s.Value) {
+								// p = owner(i): what is stored through
+								// p is what owner's rows hold.
+								rv.set[id] = true
+								changed = true
+							}
 							if !ok || !rv.set[id] {
 								continue
 							}
@@ -296,4 +302,43 @@ func (ev *evaluator) bindCallee(rv *relevance, r, c *apt.Routine, callee string,
 		}
 	}
 	return changed
+}
+
+// copiesPointer reports whether s copies a C pointer into a pointer
+// variable (row = owner(i)): the two then reach the same storage, so that
+// a store through either is one to what the other reaches.
+func (ev *evaluator) copiesPointer(r *apt.Routine, s *apt.Stmt) bool {
+	if !ev.cPointers() {
+		return false
+	}
+	nm, ok := s.Target.(*apt.Name)
+	if !ok {
+		return false
+	}
+	d := ev.prog.Resolve(r, nm.Name)
+	if d == nil || !unsized(d.Dims) {
+		return false
+	}
+	switch s.Value.(type) {
+	case *apt.Name, *apt.Index, *apt.Component:
+		return true
+	}
+	return false
+}
+
+// readsRelevant reports whether e reads a relevant variable's storage.
+func (rv *relevance) readsRelevant(r *apt.Routine, e apt.Expr) bool {
+	hit := false
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		switch y := x.(type) {
+		case *apt.Name:
+			hit = hit || rv.set[rv.ident(r, y.Name)]
+		case *apt.Index:
+			if y.Base == nil {
+				hit = hit || rv.set[rv.ident(r, y.Name)]
+			}
+		}
+		return !hit
+	})
+	return hit
 }

@@ -87,10 +87,14 @@ const (
 // Param is a symbol that stands for a value the program does not fix
 // statically.
 type Param struct {
-	Name   string
-	Origin Origin
-	Pos    apt.Pos
-	What   string
+	// dropped marks a parameter a failed run created and its restore
+	// took back: the unknowns still linked to it create theirs anew
+	// (unknown.live).
+	dropped bool
+	Name    string
+	Origin  Origin
+	Pos     apt.Pos
+	What    string
 	// Default is the annotation's value (`!mk$ param n = 1024`), nil if none.
 	Default *symbolic.Expr
 	// Real is set for a real-valued parameter.

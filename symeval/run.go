@@ -1055,11 +1055,15 @@ func (s *runSnapshot) restore(ev *evaluator, o *Occ) {
 // forgetParams unlinks the parameters a failed run created from the
 // unknowns and memos that outlive the run (unknowns are shared by pointer,
 // so restoring the environment does not undo their parameters): the next
-// use creates them again.
+// use creates them again. An unknown's link is dropped where it is next
+// used (unknown.live), not looked for through the whole environment; the
+// ranges that name the run's parameters, whose names may be reused, are
+// forgotten from the list setRange keeps.
 func (ev *evaluator) forgetParams(dropped map[*Param]bool) {
 	names := map[string]bool{}
 	for p := range dropped {
 		names[p.Name] = true
+		p.dropped = true
 	}
 	mentions := func(e *symbolic.Expr) bool {
 		if e == nil {
@@ -1072,34 +1076,16 @@ func (ev *evaluator) forgetParams(dropped map[*Param]bool) {
 		}
 		return false
 	}
-	forget := func(u *unknown) {
-		if dropped[u.param] {
-			u.param = nil
-		}
+	kept := ev.ranged[:0]
+	for _, u := range ev.ranged {
 		if mentions(u.lo) || mentions(u.hi) {
-			// Bounds in the run's parameters, whose names may be reused.
 			u.lo, u.hi = nil, nil
+			continue
 		}
+		kept = append(kept, u)
 	}
-	var visit func(v Value)
-	visit = func(v Value) {
-		if v.unk != nil {
-			forget(v.unk)
-		}
-		for _, f := range v.Fields {
-			visit(f)
-		}
-	}
-	ev.env.all(func(_ string, v Value) bool {
-		visit(v)
-		return true
-	})
-	for _, u := range ev.unkElems {
-		forget(u)
-	}
-	for _, u := range ev.afterLoops {
-		forget(u)
-	}
+	clear(ev.ranged[len(kept):])
+	ev.ranged = kept
 	for k, p := range ev.spans {
 		if dropped[p] {
 			delete(ev.spans, k)

@@ -90,7 +90,7 @@ type unknown struct {
 	probed bool
 	// lo and hi bound the value where the evaluation knows bounds (a
 	// counter a loop changes by at most one step per iteration).
-	lo, hi *symbolic.Expr
+	lo, hi *symbolic.Expr // set by setRange
 	// cmdline marks a C program's argc, or a value computed from the text
 	// of its argv, where the arguments are not given (Options.Args).
 	cmdline bool
@@ -717,4 +717,23 @@ func sameList(a, b []counting.Formula) bool {
 		}
 	}
 	return true
+}
+
+// live returns the parameter u stands for, nil where none was made or a
+// failed run's restore took it back (forgetParams).
+func (u *unknown) live() *Param {
+	if u.param != nil && u.param.dropped {
+		u.param = nil
+	}
+	return u.param
+}
+
+// setRange bounds u by lo..hi; a range naming parameters is listed, so that
+// a failed run's restore can forget one naming the parameters it took
+// back.
+func (ev *evaluator) setRange(u *unknown, lo, hi symbolic.Expr) {
+	u.lo, u.hi = &lo, &hi
+	if len(lo.Symbols()) > 0 || len(hi.Symbols()) > 0 {
+		ev.ranged = append(ev.ranged, u)
+	}
 }

@@ -257,6 +257,11 @@ type Stmt struct {
 	// the new object's address, which other pointers may share, where a
 	// Fortran ALLOCATE gives the array itself storage of its own.
 	Heap bool `json:"heap,omitempty"`
+	// Load marks an assignment to a C pointer of the pointer an element
+	// holds (row = owner[i] of int **owner): the target receives the
+	// element's value, where p = a[k] otherwise makes p point at the
+	// element (&a[k]).
+	Load bool `json:"load,omitempty"`
 }
 
 // Ops counts the operations of one evaluation of a statement: Fortran's own

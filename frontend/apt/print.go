@@ -403,6 +403,9 @@ func (p *printer) stmt(s *Stmt, d int, file string) {
 	switch s.Kind {
 	case StmtAssign:
 		text = p.fx(s.Target) + " = " + p.fx(s.Value)
+		if s.Load {
+			text += " (the pointer it holds)"
+		}
 		if s.Mask != nil {
 			text = "where (" + p.fx(s.Mask) + ") " + text
 		}

@@ -108,6 +108,10 @@ func (x *fn) allocation(name string, c *ir.InstCall, p apt.Pos) *apt.Stmt {
 	// array of the variable's own.
 	_, isStruct := pt.ElemType.(*types.StructType)
 	_, isPtrs := pt.ElemType.(*types.PointerType)
+	// A row stored into an element of an array of pointers (owner[i] =
+	// malloc(...), a jagged array's row) is reached through that element:
+	// an object too, so that what the row holds is the element's.
+	isRow := x.storedInElement(c) || typed != value.Value(c) && x.storedInElement(typed)
 	size, ok := scalarBytes(pt.ElemType)
 	if isStruct {
 		size, _, ok = typeSize(pt.ElemType)
@@ -137,7 +141,7 @@ func (x *fn) allocation(name string, c *ir.InstCall, p apt.Pos) *apt.Stmt {
 	if isPtrs {
 		et = addrType
 	}
-	st := &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAllocate, Heap: isStruct || isPtrs,
+	st := &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAllocate, Heap: isStruct || isPtrs || isRow,
 		Args: []apt.Expr{&apt.Index{Pos: p, Name: n, Type: et, Subs: []apt.Expr{&apt.Section{Lo: intConst(0), Hi: hi}}}}}
 	if name == "realloc" && st.Heap {
 		// The object grows in place: its elements stay, the pointer
@@ -145,6 +149,34 @@ func (x *fn) allocation(name string, c *ir.InstCall, p apt.Pos) *apt.Stmt {
 		st.Args = append(st.Args, x.exprOps(c.Args[0], &ops))
 	}
 	return st
+}
+
+// storedInElement reports whether v is stored into an element of an array
+// of pointers: a store whose address indexes pointers (T** or [n x T*]),
+// not a pointer variable's own slot or a struct's field.
+func (x *fn) storedInElement(v value.Value) bool {
+	for _, u := range x.uses[v] {
+		st, ok := u.user.(*ir.InstStore)
+		if !ok || st.Src != v {
+			continue
+		}
+		var src types.Type
+		switch g := stripCasts(st.Dst).(type) {
+		case *ir.InstGetElementPtr:
+			src = g.ElemType
+		case *constant.ExprGetElementPtr:
+			src = g.ElemType
+		default:
+			continue
+		}
+		if at, isArr := src.(*types.ArrayType); isArr {
+			src = at.ElemType
+		}
+		if _, isPtr := src.(*types.PointerType); isPtr {
+			return true
+		}
+	}
+	return false
 }
 
 // addrType is the type of a pointer held as a value (an element of an

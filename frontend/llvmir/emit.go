@@ -693,7 +693,9 @@ func (x *fn) instNodes(insts []ir.Instruction) []apt.Node {
 				ops.Stores++
 			}
 			val := x.exprOps(c.Src, &ops)
-			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: target, Value: val, Ops: ops})
+			l, isLoad := stripCasts(c.Src).(*ir.InstLoad)
+			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: target, Value: val, Ops: ops,
+				Load: isLoad && rowPointer(l)})
 		case *ir.InstCall:
 			s, nodes := x.call(c, p)
 			if s != nil {
@@ -731,7 +733,9 @@ func (x *fn) instNodes(insts []ir.Instruction) []apt.Node {
 			e := x.build(inst, &ops)
 			name := x.names[v]
 			x.declare(name, valueType(v.Type()), x.dimsOf(v))
-			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: x.nameExpr(name, x.vars[name].Type), Value: e, Ops: ops})
+			l, isLoad := inst.(*ir.InstLoad)
+			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: x.nameExpr(name, x.vars[name].Type), Value: e, Ops: ops,
+				Load: isLoad && rowPointer(l)})
 			if s := x.argvStmt(v, x.argvDef(v)); s != nil {
 				stmts = append(stmts, s)
 			}

@@ -86,6 +86,10 @@ var cCases = []cCase{
 	// line, from a static table, a struct's brace initialiser, a heap
 	// object's callback that differs on rank 0.
 	{"kernels.c", []string{"n", "iters"}, [][]int64{{1001, 3}, {37, 2}}, [][]string{{"copy"}, {"jacobi"}}, false, nil, "", nil},
+	// Ownership, weights and a message length stored in rows reached
+	// through arrays of pointers (int **, int *pos[3], a VLA indexed by
+	// them).
+	{"jagged.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {7, 4}}, nil, false, nil, "", nil},
 	{"optloop.c", nil, [][]int64{{}}, nil, false, nil, "", nil},
 	{"optloop.c", []string{"n", "steps"}, [][]int64{{37, 3}, {10, 2}}, [][]string{{}}, false, []string{"-n %d", "-s %d"}, "", nil},
 	{"optloop.c", []string{"steps", "n"}, [][]int64{{2, 101}}, [][]string{{}}, false, []string{"-s %d", "-n %d"}, "", nil},
