@@ -73,6 +73,10 @@ var oracleCases = []oracleCase{
 	{file: "recursion.f90", sizes: []map[string]int64{{"n": 200, "ncycles": 3}, {"n": 77, "ncycles": 1}, {"n": 1001, "ncycles": 2}},
 		complete: true, point: true},
 	{file: "procargs.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
+	// Polymorphic steppers: ALLOCATE(t :: s) by rank, dispatch on the
+	// dynamic type (an overridden binding, a deferred one, through a
+	// CLASS dummy), SELECT TYPE reading an extension's component.
+	{file: "polymorph.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
 	// The rewriter's own hard cases.
 	{file: "labels.f", dir: "testdata", sizes: []map[string]int64{{"n": 10}, {"n": 7}, {"n": 23}}},
 	{file: "forms.f90", dir: "testdata", sizes: []map[string]int64{{"n": 5, "nn": 8}, {"n": 7, "nn": 3}, {"n": 12, "nn": 5}}},

@@ -1069,6 +1069,11 @@ func (in *instr) branches(r *apt.Routine, f *apt.If, depth int, timed bool, rslo
 	for _, b := range f.Branches {
 		switch {
 		case in.opt.ProgramOnly:
+		case f.Dispatch:
+			// A call's dispatch on a dynamic type: no statement of the
+			// source is a branch (the procedures' own counts tell which
+			// ran).
+			in.note(b.Span.Start(), "branch %s: a dispatch on a dynamic type, not a statement of the source; not counted", b.ID)
 		case f.Kind == apt.IfWhere:
 			// A WHERE construct holds array assignments only: its
 			// masks select elements, no statement can go between them,
@@ -1230,7 +1235,7 @@ func (in *instr) finishProbes(r *apt.Routine) []string {
 		}
 		names[name] = true
 		v := in.prog.Resolve(r, name)
-		if v == nil || v.IsArray() || v.Type.Base != apt.TypeInteger || v.Predefined != "" {
+		if v == nil || v.IsArray() || v.Type.Base != apt.TypeInteger || v.Predefined != "" || v.Temp {
 			continue
 		}
 		out = append(out, fmt.Sprintf("call mkvet_param('%s', int(%s, 8))", name, name))

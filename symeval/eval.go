@@ -317,9 +317,10 @@ type evaluator struct {
 	slotsAt      map[string][]string // the slots by the component prefixes of their keys
 	scalarAt     map[int64]string
 	heapRoutines map[*apt.Routine]bool
-	heapWrites   map[string]bool // the heap objects the loop being walked stores to (noteHeapWrite)
-	ranged       []*unknown      // the unknowns whose ranges name parameters (setRange)
-	hasHeap      int             // heapProgram: 0 not yet known, 1 yes, -1 no
+	heapWrites   map[string]bool  // the heap objects the loop being walked stores to (noteHeapWrite)
+	ranged       []*unknown       // the unknowns whose ranges name parameters (setRange)
+	typeCodes    map[string]int64 // the numbers of derived types as dynamic types (dyntype.go)
+	hasHeap      int              // heapProgram: 0 not yet known, 1 yes, -1 no
 	// armsDecided counts the IFs collectAssigned took only the decided
 	// arms of (decidedArms): a list of nodes with one is not kept.
 	armsDecided int
@@ -1063,6 +1064,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 		}
 		if k, ok := ev.refKey(a); ok {
 			fr.alias[formal] = k
+			ev.noteActualType(a, k)
 			if c, isComp := a.(*apt.Component); isComp {
 				if _, had := ev.env.lookup(k); !had {
 					// A component still at its default initialisation:
@@ -1491,15 +1493,28 @@ func (ev *evaluator) componentDefault(x *apt.Component) (Value, bool) {
 	if t.Base != apt.TypeDerived {
 		return Value{}, false
 	}
-	dt := ev.prog.LookupType(ev.frame().routine, t.Derived)
-	if dt == nil {
-		return Value{}, false
+	// A polymorphic object's components are its dynamic type's.
+	types, ok := ev.dynTypes(x.Base)
+	if !ok {
+		types = []typeAlt{{name: t.Derived}}
 	}
-	f := dt.Field(x.Field)
-	if f == nil {
-		return Value{}, false
+	var out []Alt
+	for _, ta := range types {
+		f := ev.fieldOfType(ta.name, x.Field)
+		if f == nil {
+			// A type without the component is not the one here (a
+			// SELECT TYPE guard chose another).
+			continue
+		}
+		v, ok := ev.fieldDefault(f)
+		if !ok {
+			return Value{}, false
+		}
+		for _, a := range v.Alts {
+			out = append(out, Alt{Guard: and(ta.guard, a.Guard), E: a.E})
+		}
 	}
-	return ev.fieldDefault(f)
+	return Value{Alts: mergeAlts(out)}, len(out) > 0
 }
 
 // fieldDefault is the value a scalar component's default initialisation
@@ -1940,6 +1955,7 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 			for _, a := range s.Args {
 				ev.allocate(a)
 			}
+			ev.allocateTyped(s)
 		case apt.StmtDeallocate:
 			for _, a := range s.Args {
 				ev.deallocate(a)
@@ -2439,6 +2455,9 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 			return v
 		}
 		if v, ok := ev.presentIntrinsic(f); ok {
+			return v
+		}
+		if v, ok := ev.typeTestIntrinsic(f); ok {
 			return v
 		}
 	}

@@ -114,6 +114,10 @@ type Var struct {
 	// Associate marks the variable holding the value of an ASSOCIATE name
 	// bound to an expression: its type is the expression's.
 	Associate bool `json:"associate,omitempty"`
+	// Temp marks a variable the frontend made to hold a value the source
+	// computes inside an expression (a dispatched function's result,
+	// frontend/fortran/polymorph.go): the program's source has no such name.
+	Temp bool `json:"temp,omitempty"`
 	// Predefined names the source of a symbol the frontend defines itself, such as
 	// "mpif.h" or "mpi" for MPI_COMM_WORLD.
 	Predefined string `json:"predefined,omitempty"`

@@ -55,11 +55,16 @@ type Type struct {
 	Len Expr `json:"len,omitempty"`
 	// Derived names the derived type for Base == TypeDerived.
 	Derived string `json:"derived,omitempty"`
+	// Class marks CLASS(Derived): a polymorphic object, whose dynamic type
+	// is Derived or a type that extends it (F2008 4.3.1.3).
+	Class bool `json:"class,omitempty"`
 }
 
 // String formats t as e.g. "real(8)", "character(len=8)" or "type(field)".
 func (t Type) String() string {
 	switch {
+	case t.Base == TypeDerived && t.Class:
+		return "class(" + t.Derived + ")"
 	case t.Base == TypeDerived:
 		return "type(" + t.Derived + ")"
 	case t.Base == TypeCharacter && t.Len != nil:

@@ -169,6 +169,10 @@ type If struct {
 	Selector  Expr      `json:"selector,omitempty"`
 	Construct string    `json:"construct,omitempty"`
 	Branches  []*Branch `json:"branches"`
+	// Dispatch marks an IF the frontend made for a call on a polymorphic
+	// object, one branch per procedure its dynamic type may bind: the
+	// source has the call, not the branches.
+	Dispatch bool `json:"dispatch,omitempty"`
 }
 
 // Branch is one arm of an If. Its own ID lets trace analysis attach branch
@@ -262,6 +266,9 @@ type Stmt struct {
 	// element's value, where p = a[k] otherwise makes p point at the
 	// element (&a[k]).
 	Load bool `json:"load,omitempty"`
+	// TypeSpec is the derived type an ALLOCATE gives its objects
+	// (ALLOCATE(circle :: s)): their dynamic type.
+	TypeSpec string `json:"type_spec,omitempty"`
 }
 
 // Ops counts the operations of one evaluation of a statement: Fortran's own

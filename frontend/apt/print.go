@@ -420,6 +420,9 @@ func (p *printer) stmt(s *Stmt, d int, file string) {
 		if s.Heap {
 			text += " heap"
 		}
+		if s.TypeSpec != "" {
+			text = s.Kind.String() + "(" + s.TypeSpec + " :: " + text[len(s.Kind.String())+1:]
+		}
 	}
 	lab := ""
 	if s.Label != "" {

@@ -64,6 +64,8 @@ type construct struct {
 	// assoc are an ASSOCIATE construct's names and what they stand for
 	// (associate.go).
 	assoc map[string]apt.Expr
+	// selector is a SELECT TYPE construct's selector (selecttype.go).
+	selector apt.Expr
 }
 
 // maxNesting bounds construct nesting. Real programs nest a few levels deep;

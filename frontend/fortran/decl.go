@@ -53,8 +53,9 @@ func (b *builder) typeSpecAt(p *parser) (apt.Type, bool) {
 	case p.keyword("CHARACTER"):
 		t = apt.Type{Base: apt.TypeCharacter, Len: intConst(1)}
 	case p.hasPrefix("TYPE(") || p.hasPrefix("CLASS("):
+		class := false
 		if !p.keyword("TYPE") {
-			p.keyword("CLASS")
+			class = p.keyword("CLASS")
 		}
 		p.expect("(")
 		n := p.ident()
@@ -62,7 +63,7 @@ func (b *builder) typeSpecAt(p *parser) (apt.Type, bool) {
 			n = "*"
 		}
 		p.expect(")")
-		return apt.Type{Base: apt.TypeDerived, Derived: n}, true
+		return apt.Type{Base: apt.TypeDerived, Derived: n, Class: class}, true
 	default:
 		return t, false
 	}

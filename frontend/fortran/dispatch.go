@@ -39,6 +39,11 @@ func (b *builder) dispatch(s *stmt, p *parser, cname string) {
 		u.block = nil
 	case has("INTERFACE") || has("ABSTRACTINTERFACE"):
 		b.openInterface(s)
+	case has("SELECTTYPE("):
+		p.keyword("SELECTTYPE")
+		b.selectType(s, p, cname)
+	case b.inSelectType() && (has("TYPEIS(") || has("CLASSIS(") || has("CLASSDEFAULT")):
+		b.typeGuard(s, p)
 	case b.declaration(s, p):
 	case has("DOWHILE(") || has("DO"):
 		b.doStmt(s, p, cname)

@@ -537,12 +537,16 @@ func (b *builder) allocate(s *stmt, p *parser, ts string) {
 	}
 	p.expect("(")
 	at := p.restAt()
+	spec := ""
+	if kind == apt.StmtAllocate {
+		spec = allocTypeSpec(p)
+	}
 	args := p.argList()
 	for _, a := range args {
 		if _, ok := a.(*apt.Section); ok {
-			// No object is a section: this is a type-spec, real(8) :: x,
-			// which argList read as lo::stride.
-			p.fail(at, "a type-spec in "+kind.String()+" is not supported")
+			// No object is a section: this is an intrinsic type-spec,
+			// real(8) :: x, which argList read as lo::stride.
+			p.fail(at, "an intrinsic type-spec in "+kind.String()+" is not supported")
 		}
 	}
 	p.expect(")")
@@ -550,7 +554,7 @@ func (b *builder) allocate(s *stmt, p *parser, ts string) {
 	if p.err != "" {
 		return
 	}
-	u.addStmt(&apt.Stmt{Span: s.span(), Label: s.label, Kind: kind, Args: args})
+	u.addStmt(&apt.Stmt{Span: s.span(), Label: s.label, Kind: kind, Args: args, TypeSpec: spec})
 }
 
 // io parses READ, WRITE, PRINT, OPEN, CLOSE, INQUIRE, REWIND, BACKSPACE,

@@ -50,6 +50,7 @@ var intrinsics = map[string]resultRule{
 	"dmax1": real8Result, "dmin1": real8Result, "dsign": real8Result, "dmod": real8Result,
 	"dprod": real8Result, "dreal": real8Result, "dint": real8Result, "dnint": real8Result,
 	"present": logicalResult, "allocated": logicalResult, "associated": logicalResult,
+	"same_type_as": logicalResult, "extends_type_of": logicalResult,
 	"any": logicalResult, "all": logicalResult, "btest": logicalResult, "lge": logicalResult,
 	"lgt": logicalResult, "lle": logicalResult, "llt": logicalResult,
 	"char": charResult, "achar": charResult, "trim": charResult, "adjustl": charResult,

@@ -20,6 +20,11 @@ type typer struct {
 	// memo maps expressions already typed to their replacements while typing
 	// a node whose fields alias each other (Comm); nil otherwise.
 	memo map[apt.Expr]apt.Expr
+	// hoist are the nodes a dispatched function reference needs before
+	// the node being typed (polymorph.go); hoistOK is set where they may
+	// go there (not in a DO WHILE's test, evaluated at every trip).
+	hoist   []apt.Node
+	hoistOK bool
 }
 
 func newTyper(fe *frontend) *typer {
@@ -62,7 +67,7 @@ func (t *typer) program(p *apt.Program) {
 				pr.Shape[i] = t.expr(pr.Shape[i])
 			}
 		}
-		t.nodes(r.Body)
+		r.Body = t.nodes(r.Body)
 		t.create = false
 		for _, a := range r.Params {
 			a.Value = t.expr(a.Value)
@@ -366,6 +371,9 @@ func (t *typer) resolve(e apt.Expr) apt.Expr {
 			if t.field(e.Base, e.Name) == nil {
 				// obj%f(args) where f is no component: a type-bound
 				// function.
+				if v := t.dispatchFunc(e); v != nil {
+					return v
+				}
 				if f := t.bindFunc(e); f != nil {
 					return f
 				}
@@ -455,9 +463,7 @@ func hasSection(subs []apt.Expr) bool {
 func (t *typer) field(base apt.Expr, field string) *apt.Var {
 	bt := apt.TypeOf(base)
 	if bt.Base == apt.TypeDerived {
-		if dt := t.findType(bt.Derived); dt != nil {
-			return dt.Field(field)
-		}
+		return t.componentOf(bt.Derived, field)
 	}
 	return nil
 }
@@ -470,10 +476,31 @@ func (t *typer) fieldType(base apt.Expr, field string) apt.Type {
 	return apt.Type{Base: apt.TypeUnknown}
 }
 
-func (t *typer) nodes(list []apt.Node) {
+// nodes types a list of nodes and returns it with the nodes dispatched
+// function references need before them (polymorph.go).
+func (t *typer) nodes(list []apt.Node) []apt.Node {
+	var out []apt.Node
 	for _, n := range list {
-		t.node(n)
+		saved, ok := t.hoist, t.hoistOK
+		t.hoist, t.hoistOK = nil, true
+		if c, isCall := n.(*apt.Call); isCall && c.Object != nil {
+			if d, done := t.dispatchCall(c); done {
+				n = d
+			} else {
+				t.node(n)
+			}
+		} else if b, isBlock := n.(*apt.Block); isBlock {
+			out = append(out, t.block(b)...)
+			t.hoist, t.hoistOK = saved, ok
+			continue
+		} else {
+			t.node(n)
+		}
+		out = append(out, t.hoist...)
+		out = append(out, n)
+		t.hoist, t.hoistOK = saved, ok
 	}
+	return out
 }
 
 func (t *typer) node(n apt.Node) {
@@ -483,8 +510,11 @@ func (t *typer) node(n apt.Node) {
 			t.lookup(n.Var, n.Span.Start())
 		}
 		n.Lower, n.Upper, n.Step = t.expr(n.Lower), t.expr(n.Upper), t.expr(n.Step)
+		ok := t.hoistOK
+		t.hoistOK = false
 		n.While, n.Iterations = t.expr(n.While), t.expr(n.Iterations)
-		t.nodes(n.Body)
+		t.hoistOK = ok
+		n.Body = t.nodes(n.Body)
 	case *apt.If:
 		n.Selector = t.expr(n.Selector)
 		for _, b := range n.Branches {
@@ -492,7 +522,7 @@ func (t *typer) node(n apt.Node) {
 			for i := range b.Cases {
 				b.Cases[i].Lo, b.Cases[i].Hi = t.expr(b.Cases[i].Lo), t.expr(b.Cases[i].Hi)
 			}
-			t.nodes(b.Body)
+			b.Body = t.nodes(b.Body)
 		}
 	case *apt.Call:
 		t.actuals(n.Args)
@@ -517,20 +547,7 @@ func (t *typer) node(n apt.Node) {
 		n.Request, n.Count, n.Status, n.Result = t.expr(n.Request), t.expr(n.Count), t.expr(n.Status), t.expr(n.Result)
 	case *apt.Block:
 		for _, s := range n.Stmts {
-			if t.procTarget(s) {
-				s.Target = t.expr(s.Target)
-				continue
-			}
-			if nm, ok := s.Target.(*apt.Name); ok {
-				if v := t.p.Resolve(t.r, nm.Name); v != nil && v.Associate && v.Type.Base == 0 {
-					// An ASSOCIATE name's value: the expression's type.
-					s.Value = t.expr(s.Value)
-					v.Type = apt.TypeOf(s.Value)
-				}
-			}
-			s.Target, s.Value, s.Mask = t.expr(s.Target), t.expr(s.Value), t.expr(s.Mask)
-			t.exprs(s.Args)
-			s.Ops = countOps(s)
+			t.stmt(s)
 		}
 	case *apt.IO:
 		n.Unit, n.Format = t.expr(n.Unit), t.expr(n.Format)
@@ -548,6 +565,49 @@ func (t *typer) node(n apt.Node) {
 	case *apt.Stop:
 		n.Code = t.expr(n.Code)
 	}
+}
+
+// stmt types one statement of a block.
+func (t *typer) stmt(s *apt.Stmt) {
+	if t.procTarget(s) {
+		s.Target = t.expr(s.Target)
+		return
+	}
+	if nm, ok := s.Target.(*apt.Name); ok {
+		if v := t.p.Resolve(t.r, nm.Name); v != nil && v.Associate && v.Type.Base == 0 {
+			// An ASSOCIATE name's value: the expression's type.
+			s.Value = t.expr(s.Value)
+			v.Type = apt.TypeOf(s.Value)
+		}
+	}
+	s.Target, s.Value, s.Mask = t.expr(s.Target), t.expr(s.Value), t.expr(s.Mask)
+	t.exprs(s.Args)
+	s.Ops = countOps(s)
+}
+
+// block types a block's statements; where one needs nodes before it (a
+// dispatched function reference), the block is split there: the
+// statements before, those nodes, then the rest.
+func (t *typer) block(b *apt.Block) []apt.Node {
+	var out []apt.Node
+	start := 0
+	for i, s := range b.Stmts {
+		t.hoist = nil
+		t.stmt(s)
+		if len(t.hoist) == 0 {
+			continue
+		}
+		if i > start {
+			out = append(out, &apt.Block{NodeBase: b.NodeBase, Stmts: b.Stmts[start:i]})
+		}
+		out = append(out, t.hoist...)
+		start = i
+	}
+	t.hoist = nil
+	if start == 0 {
+		return append(out, b)
+	}
+	return append(out, &apt.Block{NodeBase: b.NodeBase, Stmts: b.Stmts[start:]})
 }
 
 // procTarget reports whether s points a procedure pointer at a routine
