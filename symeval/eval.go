@@ -2030,6 +2030,13 @@ func (ev *evaluator) assign(target apt.Expr, v Value) {
 			ev.assignKey(k+"%"+t.Field, v)
 			return
 		}
+		if t.Type.Base == apt.TypeInteger {
+			if ev.storeObjectsField(t.Base, t.Field, toInteger(v)) {
+				return
+			}
+		} else if ev.storeObjectsField(t.Base, t.Field, v) {
+			return
+		}
 		if ev.storeField(t, v) || ev.storeBlock(t, v) {
 			return
 		}
@@ -2098,6 +2105,10 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 				return v
 			}
 			return unknownValue(x.Field, ev.fieldWord()+ev.src(x), x.Type.Base != apt.TypeInteger)
+		}
+		if v, ok := ev.objectsField(x.Base, x.Field); ok {
+			// Of one of several objects, by rank.
+			return v
 		}
 		if v, ok := ev.loadField(x); ok {
 			return v

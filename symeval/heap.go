@@ -250,3 +250,83 @@ func (ev *evaluator) forgetHeapWrites(outer, written map[string]bool, pos apt.Po
 	}
 	ev.heapWrites = outer
 }
+
+// objectAlts returns the heap objects the pointer expression e points to
+// under each guard, where its value has several alternatives (an object
+// allocated on one path on some ranks, another on the others) and each is
+// an object's address.
+func (ev *evaluator) objectAlts(e apt.Expr) ([]Alt, []string, bool) {
+	if len(ev.heap) == 0 {
+		return nil, nil, false
+	}
+	switch e.(type) {
+	case *apt.Name, *apt.Component, *apt.Index:
+	default:
+		return nil, nil, false
+	}
+	v := ev.value(e)
+	if !v.IsKnown() || len(v.Alts) < 2 {
+		return nil, nil, false
+	}
+	var keys []string
+	for _, a := range v.Alts {
+		o, ok := ev.objectOf(Known(a.E))
+		if !ok {
+			return nil, nil, false
+		}
+		keys = append(keys, o.key)
+	}
+	return v.Alts, keys, true
+}
+
+// objectsField reads the component field of the object the pointer base
+// points to where it points to one of several (objectAlts): each object's
+// value under its guard.
+func (ev *evaluator) objectsField(base apt.Expr, field string) (Value, bool) {
+	alts, keys, ok := ev.objectAlts(base)
+	if !ok {
+		return Value{}, false
+	}
+	var out []Alt
+	for i, a := range alts {
+		v, ok := ev.env.lookup(keys[i] + "%" + field)
+		if !ok || !v.IsKnown() {
+			return Value{}, false
+		}
+		for _, b := range v.Alts {
+			out = append(out, Alt{Guard: and(a.Guard, b.Guard), E: b.E})
+		}
+	}
+	if len(out) > maxAlts {
+		return Value{}, false
+	}
+	return ev.pruneRanks(Value{Alts: mergeAlts(out)}), true
+}
+
+// storeObjectsField stores v to the component field of the object base
+// points to where it points to one of several: each object's component is
+// v where its guard holds and keeps its value where not; unknown where
+// either is.
+func (ev *evaluator) storeObjectsField(base apt.Expr, field string, v Value) bool {
+	alts, keys, ok := ev.objectAlts(base)
+	if !ok {
+		return false
+	}
+	for i, a := range alts {
+		k := keys[i] + "%" + field
+		old, had := ev.env.lookup(k)
+		if !v.IsKnown() || !had || !old.IsKnown() {
+			ev.env.set(k, unknownValue(field, "the field "+field+" stored through a pointer to one of several objects", v.unk != nil && v.unk.real))
+			continue
+		}
+		var out []Alt
+		for _, b := range v.Alts {
+			out = append(out, Alt{Guard: and(a.Guard, b.Guard), E: b.E})
+		}
+		for _, b := range old.Alts {
+			out = append(out, Alt{Guard: and(not(a.Guard), b.Guard), E: b.E})
+		}
+		ev.env.set(k, ev.pruneRanks(Value{Alts: mergeAlts(out)}))
+	}
+	return true
+}

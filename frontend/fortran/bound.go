@@ -11,9 +11,9 @@ import (
 // the nearest parent's (EXTENDS), a GENERIC binding resolved by the
 // actuals like a generic interface; obj is passed as the dummy the
 // binding's PASS names (the first by default), not at all for NOPASS.
-// The typer rewrites such calls and function references as ordinary ones
-// (a dynamic type that overrides the binding is not seen: the declared
-// type's procedure is called).
+// The typer rewrites such calls and function references as ordinary ones;
+// on a polymorphic object whose family binds b to several procedures, as
+// a dispatch on the dynamic type (polymorph.go).
 
 // boundProc is one procedure a binding may call.
 type boundProc struct {

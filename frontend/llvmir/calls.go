@@ -383,6 +383,9 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 // f(x)) is a function reference through the variable, assigned to the
 // result.
 func (x *fn) indirectCall(c *ir.InstCall, base apt.NodeBase, p apt.Pos, result bool) (*apt.Stmt, []apt.Node) {
+	if nodes := x.virtualCall(c, base, p, result); nodes != nil {
+		return nil, nodes
+	}
 	v := stripCasts(c.Callee)
 	name, named := x.names[v]
 	_, isParam := v.(*ir.Param)

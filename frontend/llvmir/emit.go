@@ -688,6 +688,13 @@ func (x *fn) instNodes(insts []ir.Instruction) []apt.Node {
 				continue
 			}
 			var ops apt.Ops
+			if tag, ok := x.l.vtableTag(c.Src); ok {
+				// A constructor's vtable pointer: the slot's tag in the
+				// object's word of its own.
+				stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign,
+					Target: x.vtableWord(c.Dst), Value: intConst(tag), Ops: apt.Ops{Stores: 1}})
+				continue
+			}
 			target, elem := x.location(c.Dst, &ops)
 			if elem {
 				ops.Stores++

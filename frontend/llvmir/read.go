@@ -185,6 +185,8 @@ type lifter struct {
 	// invokes are the invoke instructions the calls built for them
 	// stand for (invokeCall): a site is the invoke itself.
 	invokes map[*ir.InstCall]*ir.TermInvoke
+	// vtags are the C++ vtable slots constructors store (vtable.go).
+	vtags []vtag
 }
 
 // Site is where an APT node's executions can be counted in the IR it was
@@ -287,6 +289,7 @@ func (l *lifter) run() {
 	}
 	l.globalStores()
 	l.findArgv()
+	l.vtableTags()
 	for _, f := range l.m.Funcs {
 		if len(f.Blocks) == 0 || strings.HasPrefix(f.Name(), "llvm.") {
 			continue

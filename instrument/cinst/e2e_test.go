@@ -90,6 +90,10 @@ var cCases = []cCase{
 	// through arrays of pointers (int **, int *pos[3], a VLA indexed by
 	// them).
 	{"jagged.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {7, 4}}, nil, false, nil, "", nil},
+	// Work chosen by C++ virtual calls: kernels made by rank with new,
+	// called through base pointers, a reference, this; a virtual getter
+	// sizing a reduction.
+	{"virtuals.cpp", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 5}}, [][]string{{}}, false, nil, "", nil},
 	{"optloop.c", nil, [][]int64{{}}, nil, false, nil, "", nil},
 	{"optloop.c", []string{"n", "steps"}, [][]int64{{37, 3}, {10, 2}}, [][]string{{}}, false, []string{"-n %d", "-s %d"}, "", nil},
 	{"optloop.c", []string{"steps", "n"}, [][]int64{{2, 101}}, [][]string{{}}, false, []string{"-s %d", "-n %d"}, "", nil},
