@@ -636,20 +636,7 @@ func rowPointer(l *ir.InstLoad) bool {
 		// text: cstring.go.)
 		return false
 	}
-	var src types.Type
-	switch g := stripCasts(l.Src).(type) {
-	case *ir.InstGetElementPtr:
-		src = g.ElemType
-	case *constant.ExprGetElementPtr:
-		src = g.ElemType
-	default:
-		return false
-	}
-	if at, isArr := src.(*types.ArrayType); isArr {
-		src = at.ElemType
-	}
-	_, isPtr := src.(*types.PointerType)
-	return isPtr
+	return indexesPointers(l.Src)
 }
 
 func isIntArith(v value.Value) bool {
