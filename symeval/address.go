@@ -2,6 +2,7 @@ package symeval
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -227,6 +228,7 @@ func (ev *evaluator) storedAddr(e apt.Expr) (Value, bool) {
 	// life.
 	v := ev.newAddress()
 	ev.setAddr(slot, v)
+	ev.noteStorage(v, ev.key(nm.Name), d.Type)
 	return v, true
 }
 
@@ -596,4 +598,84 @@ func (ev *evaluator) referencedAddr(e apt.Expr) (Value, bool) {
 func (ev *evaluator) refersToPointer(e apt.Expr) bool {
 	_, ok := ev.referencedAddr(e)
 	return ok
+}
+
+// storageAt is an array storage given an address: its key and the bytes
+// of its elements.
+type storageAt struct {
+	key  string
+	size int64
+}
+
+// noteStorage records the storage at key, of elements of type t, as the
+// one at address a (an array's own, an allocation's), so that a pointer
+// holding an address inside it reaches its elements (derefArray).
+func (ev *evaluator) noteStorage(a Value, key string, t apt.Type) {
+	c, ok := a.Single()
+	if !ok {
+		return
+	}
+	base, isc := c.Int64()
+	size, ok := ev.elemBytes(t)
+	if !isc || !ok || size <= 0 {
+		return
+	}
+	if ev.storages == nil {
+		ev.storages = map[int64]storageAt{}
+	}
+	ev.storages[base] = storageAt{key: key, size: size}
+}
+
+// derefArray returns the storage and offset an element reference p[k]
+// reaches through the address the pointer p holds, where that address is
+// inside another array's storage (q = p; row = owner[i] of a row another
+// routine allocated; &a[j]): its elements are that storage's, not p's.
+func (ev *evaluator) derefArray(ix *apt.Index) (string, Value, bool) {
+	if len(ev.storages) == 0 || ix.Base != nil || len(ix.Subs) != 1 || !ev.cPointers() {
+		return "", Value{}, false
+	}
+	if _, isSec := ix.Subs[0].(*apt.Section); isSec {
+		return "", Value{}, false
+	}
+	d := ev.prog.Resolve(ev.frame().routine, ix.Name)
+	if d == nil || !unsized(d.Dims) || slices.Contains(ev.frame().routine.Formals, ix.Name) {
+		return "", Value{}, false
+	}
+	slot, ok := ev.addrSlot(&apt.Name{Name: ix.Name})
+	if !ok {
+		return "", Value{}, false
+	}
+	v, ok := ev.env.lookup(slot)
+	if !ok {
+		return "", Value{}, false
+	}
+	c, ok := v.Single()
+	if !ok {
+		return "", Value{}, false
+	}
+	a, isc := c.Int64()
+	if !isc || a < addrBase {
+		return "", Value{}, false
+	}
+	base := addrBase + (a-addrBase)/addrStride*addrStride
+	st, ok := ev.storages[base]
+	size, ok2 := ev.elemBytes(ix.Type)
+	if !ok || !ok2 || st.key == ev.key(ix.Name) || (a-base)%size != 0 {
+		return "", Value{}, false
+	}
+	key := st.key
+	if size != st.size {
+		if st.size != 1 {
+			return "", Value{}, false
+		}
+		// Bytes an allocator returned (void *, malloc in a wrapper)
+		// used as elements of another size: those elements, a view of
+		// the storage of their own.
+		key += "@" + strconv.FormatInt(size, 10)
+	}
+	sub := ev.closedInt(ev.value(ix.Subs[0]), ix.Pos)
+	off, ok := lift1(sub, func(k symbolic.Expr) (symbolic.Expr, bool) {
+		return k.Add(symbolic.Int((a - base) / size)), true
+	})
+	return key, off, ok
 }

@@ -102,6 +102,10 @@ func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
 		// An element of a heap array, through a pointer.
 		return k, off, ok
 	}
+	if k, off, ok := ev.derefArray(ix); ok {
+		// An element of another array's storage, through a pointer.
+		return k, off, ok
+	}
 	var dims []apt.Dim
 	var outer Value // the offset of the element of an array of derived type holding this array
 	nested := false
@@ -252,6 +256,11 @@ func (ev *evaluator) storeElement(ix *apt.Index, v Value) {
 		}
 	}
 	key, off, ok := ev.arrayRef(ix)
+	if key != "" && ix.Base == nil && key != ev.key(ix.Name) {
+		// Through a pointer into another storage, which the loop being
+		// walked does not name.
+		ev.noteWrite(key)
+	}
 	ev.storeAt(key, off, ok, ev.declOf(ix), ix.Type, v)
 }
 

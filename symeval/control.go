@@ -1010,7 +1010,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	ev.doExit = doExit
 	endRange := ev.rangeLoop(index, trips)
 	outerWrites := ev.heapWrites
-	if ev.heapProgram() {
+	if ev.heapProgram() || ev.cPointers() && len(ev.storages) > 0 {
 		ev.heapWrites = map[string]bool{}
 	}
 	ev.walk(l.Body, o)

@@ -317,10 +317,11 @@ type evaluator struct {
 	slotsAt      map[string][]string // the slots by the component prefixes of their keys
 	scalarAt     map[int64]string
 	heapRoutines map[*apt.Routine]bool
-	heapWrites   map[string]bool  // the heap objects the loop being walked stores to (noteHeapWrite)
-	ranged       []*unknown       // the unknowns whose ranges name parameters (setRange)
-	typeCodes    map[string]int64 // the numbers of derived types as dynamic types (dyntype.go)
-	hasHeap      int              // heapProgram: 0 not yet known, 1 yes, -1 no
+	heapWrites   map[string]bool     // the heap objects the loop being walked stores to (noteHeapWrite)
+	ranged       []*unknown          // the unknowns whose ranges name parameters (setRange)
+	typeCodes    map[string]int64    // the numbers of derived types as dynamic types (dyntype.go)
+	storages     map[int64]storageAt // array storages by address (derefArray)
+	hasHeap      int                 // heapProgram: 0 not yet known, 1 yes, -1 no
 	// armsDecided counts the IFs collectAssigned took only the decided
 	// arms of (decidedArms): a list of nodes with one is not kept.
 	armsDecided int

@@ -229,7 +229,15 @@ func (ev *evaluator) heapProgram() bool {
 // walk stored at offsets in the loop's own variables, or left as one
 // iteration's value, is not the objects' (forgetHeapWrites).
 func (ev *evaluator) noteHeapWrite(key string) {
-	if ev.heapWrites != nil && strings.HasPrefix(key, "&") {
+	if strings.HasPrefix(key, "&") {
+		ev.noteWrite(key)
+	}
+}
+
+// noteWrite records a store to the storage at key that the code walked
+// reaches through a pointer (forgetHeapWrites).
+func (ev *evaluator) noteWrite(key string) {
+	if ev.heapWrites != nil {
 		ev.heapWrites[key] = true
 	}
 }

@@ -259,7 +259,9 @@ func (ev *evaluator) allocate(a apt.Expr) {
 		if ix.Base != nil {
 			arr = &apt.Component{Base: ix.Base, Field: ix.Name, Type: ix.Type, Array: true}
 		}
-		ev.assignAddr(arr, ev.newAddress())
+		a := ev.newAddress()
+		ev.assignAddr(arr, a)
+		ev.noteStorage(a, key, ix.Type)
 	}
 	ev.setShape(key, dims)
 	ev.env.set(allocStatusKey(key), Known(symbolic.Int(1)))

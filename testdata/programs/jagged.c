@@ -1,11 +1,21 @@
 /* jagged.c: set-up data in rows reached through arrays of pointers, as C
  * programs keep tables: an int ** of rows malloc'd one by one, a fixed
- * array of three malloc'd rows (a block's coordinates), a variable-length
- * array indexed by them, and a row pointer taken into a local.  Which
+ * array of three rows from the program's own allocator (a block's
+ * coordinates), a variable-length array indexed by them, and a row
+ * pointer taken into a local.  Which
  * cells a rank owns, how much work each is and what it sends all come
  * from values stored through those pointers.  Run: jagged n steps */
 #include <mpi.h>
 #include <stdlib.h>
+
+/* An allocator of the program's own, as codes wrap malloc. */
+static void *xalloc(size_t bytes)
+{
+	void *p = malloc(bytes);
+	if (!p)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	return p;
+}
 
 static double work(int m, double x)
 {
@@ -36,7 +46,7 @@ int main(int argc, char **argv)
 	 * ranks they place (a variable-length array). */
 	int *pos[3];
 	for (d = 0; d < 3; d++)
-		pos[d] = malloc(np * sizeof(int));
+		pos[d] = (int *) xalloc(np * sizeof(int));
 	for (k = 0; k < np; k++) {
 		pos[0][k] = k % nx;
 		pos[1][k] = k / nx;
