@@ -905,7 +905,7 @@ func (in *instr) loop(r *apt.Routine, l *apt.Loop, depth int, timed bool, rslot 
 		in.note(l.Span.Start(), "FORALL %s: only its entries are counted (a FORALL body holds assignments only)", l.ID)
 	case multi:
 		in.note(l.Span.Start(), "loop %s has several indices in one header: only its entries are counted", l.ID)
-	case !in.opt.BodyCounters && tripCountable(l):
+	case !in.opt.BodyCounters && tripCountable(l) && !in.mentionsTemp(r, l.Lower, l.Upper, l.Step):
 		// An innermost counted loop that runs to its end: add its trip
 		// count, from the bounds as the program evaluates them, on entry.
 		// A counter in the body would stop the compiler vectorising it.
@@ -995,6 +995,23 @@ func (in *instr) labelLines(r *apt.Routine) map[string]int {
 // DO with integer bounds that call no user function (evaluating them twice
 // must change nothing), no loop inside, and nothing in the body that leaves
 // it early (EXIT, GO TO, RETURN, STOP, a CYCLE of an outer loop).
+// mentionsTemp reports whether one of es reads a variable the frontend
+// made (apt.Var.Temp), which the instrumented source does not declare.
+func (in *instr) mentionsTemp(r *apt.Routine, es ...apt.Expr) bool {
+	found := false
+	for _, e := range es {
+		apt.InspectExpr(e, func(x apt.Expr) bool {
+			if nm, ok := x.(*apt.Name); ok {
+				if v := in.prog.Resolve(r, nm.Name); v != nil && v.Temp {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
 func tripCountable(l *apt.Loop) bool {
 	if l.Var == "" || l.While != nil || l.Forever || l.Upper == nil || l.Lower == nil || l.Iterations != nil {
 		return false
@@ -1168,6 +1185,13 @@ func (in *instr) comm(r *apt.Routine, c *apt.Comm) {
 	coll := c.Op.IsCollective()
 	msg := func(m *apt.Msg, side int) {
 		if m == nil || m.Count == nil || m.Datatype == nil {
+			return
+		}
+		if in.mentionsTemp(r, m.Count, m.Peer) {
+			// A value the frontend holds in a variable of its own (a
+			// dispatched function's result): the source has no name
+			// for it here.
+			in.note(c.Span.Start(), "%s %s: its message is sized by a value the source computes in the call; not counted", c.Op, c.ID)
 			return
 		}
 		if m.Displs != nil {
