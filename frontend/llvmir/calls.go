@@ -151,37 +151,6 @@ func (x *fn) allocation(name string, c *ir.InstCall, p apt.Pos) *apt.Stmt {
 	return st
 }
 
-// storedInElement reports whether v is stored into an element of an array
-// of pointers: a store whose address indexes pointers (T** or [n x T*]),
-// not a pointer variable's own slot or a struct's field.
-func (x *fn) storedInElement(v value.Value) bool {
-	for _, u := range x.uses[v] {
-		if st, ok := u.user.(*ir.InstStore); ok && st.Src == v && indexesPointers(st.Dst) {
-			return true
-		}
-	}
-	return false
-}
-
-// indexesPointers reports whether the address addr is an element of an
-// array of pointers: a getelementptr over T** or [n x T*].
-func indexesPointers(addr value.Value) bool {
-	var src types.Type
-	switch g := stripCasts(addr).(type) {
-	case *ir.InstGetElementPtr:
-		src = g.ElemType
-	case *constant.ExprGetElementPtr:
-		src = g.ElemType
-	default:
-		return false
-	}
-	if at, isArr := src.(*types.ArrayType); isArr {
-		src = at.ElemType
-	}
-	_, isPtr := src.(*types.PointerType)
-	return isPtr
-}
-
 // addrType is the type of a pointer held as a value (an element of an
 // array of pointers): its address, an integer the evaluation follows.
 var addrType = apt.Type{Base: apt.TypeInteger, Kind: 8}

@@ -6,7 +6,6 @@ import (
 	"github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
 	"github.com/llir/llvm/ir/enum"
-	"github.com/llir/llvm/ir/types"
 	"github.com/llir/llvm/ir/value"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -619,24 +618,6 @@ func (x *fn) decideInline() {
 			}
 		}
 	}
-}
-
-// rowPointer reports whether l loads a pointer to integers from an element
-// of an array of pointers (owner[i] of int **owner, pos[d] of int *pos[3]):
-// it is given a statement of its own, p = owner(i), so that owner[i][j] is
-// p(j), an element of the row object p's value is the address of
-// (symeval/heap.go), not an unknown location.
-func rowPointer(l *ir.InstLoad) bool {
-	pt, ok := l.Type().(*types.PointerType)
-	if !ok {
-		return false
-	}
-	if it, isInt := pt.ElemType.(*types.IntType); !isInt || it.BitSize <= 8 {
-		// (Rows of reals hold no counts; text, argv[k], is followed as
-		// text: cstring.go.)
-		return false
-	}
-	return indexesPointers(l.Src)
 }
 
 func isIntArith(v value.Value) bool {

@@ -1,0 +1,63 @@
+package llvmir
+
+import (
+	"github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+)
+
+// Arrays of pointers. A C program keeps a table in rows reached through an
+// array of pointers (int **owner, each row malloc'd; int *pos[3]): a row
+// stored into such an element is a heap object of its own (allocation),
+// and a pointer loaded from one is a statement of its own (p = owner(i),
+// apt.Stmt.Load), so that owner[i][j] is p(j), the row's element.
+
+// storedInElement reports whether v is stored into an element of an array
+// of pointers: a store whose address indexes pointers (T** or [n x T*]),
+// not a pointer variable's own slot or a struct's field.
+func (x *fn) storedInElement(v value.Value) bool {
+	for _, u := range x.uses[v] {
+		if st, ok := u.user.(*ir.InstStore); ok && st.Src == v && indexesPointers(st.Dst) {
+			return true
+		}
+	}
+	return false
+}
+
+// indexesPointers reports whether the address addr is an element of an
+// array of pointers: a getelementptr over T** or [n x T*].
+func indexesPointers(addr value.Value) bool {
+	var src types.Type
+	switch g := stripCasts(addr).(type) {
+	case *ir.InstGetElementPtr:
+		src = g.ElemType
+	case *constant.ExprGetElementPtr:
+		src = g.ElemType
+	default:
+		return false
+	}
+	if at, isArr := src.(*types.ArrayType); isArr {
+		src = at.ElemType
+	}
+	_, isPtr := src.(*types.PointerType)
+	return isPtr
+}
+
+// rowPointer reports whether l loads a pointer to integers from an element
+// of an array of pointers (owner[i] of int **owner, pos[d] of int *pos[3]):
+// it is given a statement of its own, p = owner(i), so that owner[i][j] is
+// p(j), an element of the row object p's value is the address of
+// (symeval/heap.go), not an unknown location.
+func rowPointer(l *ir.InstLoad) bool {
+	pt, ok := l.Type().(*types.PointerType)
+	if !ok {
+		return false
+	}
+	if it, isInt := pt.ElemType.(*types.IntType); !isInt || it.BitSize <= 8 {
+		// (Rows of reals hold no counts; text, argv[k], is followed as
+		// text: cstring.go.)
+		return false
+	}
+	return indexesPointers(l.Src)
+}
