@@ -1009,12 +1009,12 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	savedExit := ev.doExit
 	ev.doExit = doExit
 	endRange := ev.rangeLoop(index, trips)
-	outerWrites := ev.heapWrites
-	if ev.heapProgram() || ev.cPointers() && len(ev.storages) > 0 {
-		ev.heapWrites = map[string]bool{}
+	outerWrites := ev.ptrWrites
+	if ev.cPointers() {
+		ev.ptrWrites = map[string]bool{}
 	}
 	ev.walk(l.Body, o)
-	written := ev.heapWrites
+	written := ev.ptrWrites
 	endRange()
 	ev.doExit = savedExit
 	if rankNote != "" {
@@ -1066,7 +1066,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		ev.cur.inexact = "follows a loop whose body may RETURN or STOP"
 	}
 	// After the loop.
-	ev.forgetHeapWrites(outerWrites, written, pos)
+	ev.forgetPointerWrites(outerWrites, written, pos)
 	var ran counting.Formula // trips >= 1
 	if trips.IsKnown() {
 		ran, _ = relation(trips, Known(symbolic.Int(1)), apt.OpGe)

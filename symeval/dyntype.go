@@ -1,6 +1,8 @@
 package symeval
 
 import (
+	"slices"
+
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
@@ -18,27 +20,39 @@ import (
 // key.
 func dynTypeKey(key string) string { return key + "#(type)" }
 
-// typeCode is the number that stands for the derived type name.
+// typeCode is the number that stands for the derived type name: its
+// place among the names met, from 1.
 func (ev *evaluator) typeCode(name string) int64 {
-	if c, ok := ev.typeCodes[name]; ok {
-		return c
+	if i := slices.Index(ev.typeNames, name); i >= 0 {
+		return int64(i + 1)
 	}
-	if ev.typeCodes == nil {
-		ev.typeCodes = map[string]int64{}
-	}
-	c := int64(len(ev.typeCodes) + 1)
-	ev.typeCodes[name] = c
-	return c
+	ev.typeNames = append(ev.typeNames, name)
+	return int64(len(ev.typeNames))
 }
 
 // typeNamed returns the type name a code stands for.
 func (ev *evaluator) typeNamed(code int64) (string, bool) {
-	for n, c := range ev.typeCodes {
-		if c == code {
-			return n, true
-		}
+	if code < 1 || code > int64(len(ev.typeNames)) {
+		return "", false
 	}
-	return "", false
+	return ev.typeNames[code-1], true
+}
+
+// lineage returns the type named typ and its ancestors (EXTENDS), nearest
+// first; false where one is a type the routine cannot see.
+func (ev *evaluator) lineage(typ string) ([]*apt.DerivedType, bool) {
+	var out []*apt.DerivedType
+	seen := map[string]bool{}
+	for n := typ; n != "" && !seen[n]; {
+		seen[n] = true
+		dt := ev.prog.LookupType(ev.frame().routine, n)
+		if dt == nil {
+			return out, false
+		}
+		out = append(out, dt)
+		n = dt.Extends
+	}
+	return out, true
 }
 
 // allocateTyped gives the objects of ALLOCATE s their dynamic type: the
@@ -98,17 +112,11 @@ func (ev *evaluator) allocateTyped(s *apt.Stmt) {
 // fieldOfType returns the component field of the type named typ or of an
 // ancestor (EXTENDS).
 func (ev *evaluator) fieldOfType(typ, field string) *apt.Var {
-	seen := map[string]bool{}
-	for n := typ; n != "" && !seen[n]; {
-		seen[n] = true
-		dt := ev.prog.LookupType(ev.frame().routine, n)
-		if dt == nil {
-			return nil
-		}
+	types, _ := ev.lineage(typ)
+	for _, dt := range types {
 		if f := dt.Field(field); f != nil {
 			return f
 		}
-		n = dt.Extends
 	}
 	return nil
 }
@@ -217,17 +225,11 @@ func (ev *evaluator) typeTestIntrinsic(f *apt.FuncCall) (Value, bool) {
 // extendsType reports whether the type a is b or extends it; false where
 // a type on the way is one the routine cannot see.
 func (ev *evaluator) extendsType(a, b string) (bool, bool) {
-	seen := map[string]bool{}
-	for n := a; n != "" && !seen[n]; {
-		if n == b {
+	types, ok := ev.lineage(a)
+	for _, dt := range types {
+		if dt.Name == b {
 			return true, true
 		}
-		seen[n] = true
-		dt := ev.prog.LookupType(ev.frame().routine, n)
-		if dt == nil {
-			return false, false
-		}
-		n = dt.Extends
 	}
-	return false, true
+	return false, ok
 }

@@ -317,9 +317,9 @@ type evaluator struct {
 	slotsAt      map[string][]string // the slots by the component prefixes of their keys
 	scalarAt     map[int64]string
 	heapRoutines map[*apt.Routine]bool
-	heapWrites   map[string]bool     // the heap objects the loop being walked stores to (noteHeapWrite)
+	ptrWrites    map[string]bool     // what the loop being walked stores to through pointers (noteWrite)
 	ranged       []*unknown          // the unknowns whose ranges name parameters (setRange)
-	typeCodes    map[string]int64    // the numbers of derived types as dynamic types (dyntype.go)
+	typeNames    []string            // derived types as dynamic types, by number (typeCode)
 	storages     map[int64]storageAt // array storages by address (derefArray)
 	hasHeap      int                 // heapProgram: 0 not yet known, 1 yes, -1 no
 	// armsDecided counts the IFs collectAssigned took only the decided

@@ -227,7 +227,7 @@ func (ev *evaluator) heapProgram() bool {
 // at once. The body reaches objects through pointers, which the loop's
 // syntactic summary (modified) does not see: after the loop, what such a
 // walk stored at offsets in the loop's own variables, or left as one
-// iteration's value, is not the objects' (forgetHeapWrites).
+// iteration's value, is not the objects' (forgetPointerWrites).
 func (ev *evaluator) noteHeapWrite(key string) {
 	if strings.HasPrefix(key, "&") {
 		ev.noteWrite(key)
@@ -235,17 +235,18 @@ func (ev *evaluator) noteHeapWrite(key string) {
 }
 
 // noteWrite records a store to the storage at key that the code walked
-// reaches through a pointer (forgetHeapWrites).
+// reaches through a pointer (forgetPointerWrites).
 func (ev *evaluator) noteWrite(key string) {
-	if ev.heapWrites != nil {
-		ev.heapWrites[key] = true
+	if ev.ptrWrites != nil {
+		ev.ptrWrites[key] = true
 	}
 }
 
-// forgetHeapWrites makes what the keys hold unknown, as the loop at pos
-// changed them; it returns the log the loop's walk was given back to its
-// caller's (written, the keys, are the outer loop's too).
-func (ev *evaluator) forgetHeapWrites(outer, written map[string]bool, pos apt.Pos) {
+// forgetPointerWrites makes what a loop walked for all its iterations at
+// once stored through pointers (written: heap objects, other arrays'
+// storages) unknown, as the loop at pos changed it, and gives the log back
+// to the enclosing loop's walk (outer), which the keys are stores of too.
+func (ev *evaluator) forgetPointerWrites(outer, written map[string]bool, pos apt.Pos) {
 	for k := range written {
 		if outer != nil {
 			outer[k] = true
@@ -256,7 +257,7 @@ func (ev *evaluator) forgetHeapWrites(outer, written map[string]bool, pos apt.Po
 		}
 		ev.env.set(k, ev.changedBy(k, "the value of %s as the loop at "+pos.String()+" changes it", true))
 	}
-	ev.heapWrites = outer
+	ev.ptrWrites = outer
 }
 
 // objectAlts returns the heap objects the pointer expression e points to

@@ -167,24 +167,27 @@ func (t *typer) dispatchCall(c *apt.Call) (apt.Node, bool) {
 // dispatchFunc returns, for a reference obj%f(args) of a function binding
 // on a polymorphic obj whose family binds f to several functions, a
 // variable of the routine that an IF over obj's dynamic type, put before
-// the node being typed (t.hoist), sets to the function's result; nil
-// where the reference is left to bindFunc.
-func (t *typer) dispatchFunc(e *apt.Index) apt.Expr {
-	if !t.hoistOK {
-		return nil
-	}
+// the node being typed (t.hoist), sets to the function's result. Where no
+// IF may go before it (a DO WHILE's test, an ELSE IF's), the reference is
+// left unbound (handled, a value the evaluation does not know) rather than
+// bound to the declared type's function; false leaves it to bindFunc.
+func (t *typer) dispatchFunc(e *apt.Index) (apt.Expr, bool) {
 	targets, ok := t.dispatchTargets(e.Base, e.Name)
 	if !ok || len(targets) < 2 {
-		return nil
+		return nil, false
+	}
+	if !t.hoistOK {
+		e.Type = apt.Type{Base: apt.TypeUnknown}
+		return e, true
 	}
 	var rt apt.Type
 	for _, x := range targets {
 		if x.r.Kind != apt.KindFunction || withObject(x.r, x.bp, e.Subs, e.Base) == nil {
-			return nil
+			return nil, false
 		}
 		rv := x.r.Scope.Lookup(x.r.Result)
 		if rv == nil || rv.IsArray() {
-			return nil
+			return nil, false
 		}
 		rt = rv.Type
 	}
@@ -202,7 +205,7 @@ func (t *typer) dispatchFunc(e *apt.Index) apt.Expr {
 		return &apt.Block{NodeBase: apt.NodeBase{Span: span}, Stmts: []*apt.Stmt{s}}
 	})
 	t.hoist = append(t.hoist, n)
-	return &apt.Name{Pos: e.Pos, Name: name, Type: rt}
+	return &apt.Name{Pos: e.Pos, Name: name, Type: rt}, true
 }
 
 // typeTest is the test fn(obj, 'typ') of obj's dynamic type.

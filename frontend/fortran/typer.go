@@ -371,7 +371,7 @@ func (t *typer) resolve(e apt.Expr) apt.Expr {
 			if t.field(e.Base, e.Name) == nil {
 				// obj%f(args) where f is no component: a type-bound
 				// function.
-				if v := t.dispatchFunc(e); v != nil {
+				if v, done := t.dispatchFunc(e); done {
 					return v
 				}
 				if f := t.bindFunc(e); f != nil {
@@ -517,8 +517,13 @@ func (t *typer) node(n apt.Node) {
 		n.Body = t.nodes(n.Body)
 	case *apt.If:
 		n.Selector = t.expr(n.Selector)
-		for _, b := range n.Branches {
+		ok := t.hoistOK
+		for i, b := range n.Branches {
+			// What goes before the IF is evaluated before its first
+			// test, not before an ELSE IF's.
+			t.hoistOK = ok && i == 0
 			b.Cond = t.expr(b.Cond)
+			t.hoistOK = ok
 			for i := range b.Cases {
 				b.Cases[i].Lo, b.Cases[i].Hi = t.expr(b.Cases[i].Lo), t.expr(b.Cases[i].Hi)
 			}
