@@ -336,6 +336,40 @@ func (ev *evaluator) assignPointer(s *apt.Stmt) (done bool, pre *Value) {
 	return false, nil
 }
 
+// addressOnly reports whether the pointer nm reaches its elements only
+// through the address it holds: a dummy bound to no storage of its
+// caller's, only given an address (&a[k], p + 1), or a local holding an
+// address inside another storage.
+func (ev *evaluator) addressOnly(nm *apt.Name) bool {
+	fr := ev.frame()
+	if !ev.isPointerVar(nm) || fr.alias[nm.Name] != "" {
+		return false
+	}
+	slot, ok := ev.addrSlot(nm)
+	if !ok {
+		return false
+	}
+	v, has := ev.env.lookup(slot)
+	if !has {
+		return false
+	}
+	if slices.Contains(fr.routine.Formals, nm.Name) {
+		return true
+	}
+	// A local pointer holding an address inside another storage (q = p
+	// + k, a row a wrapper allocated).
+	c, ok := v.Single()
+	if !ok {
+		return false
+	}
+	a, isc := c.Int64()
+	if !isc || a < addrBase {
+		return false
+	}
+	st, ok := ev.storages[addrBase+(a-addrBase)/addrStride*addrStride]
+	return ok && st.key != ev.key(nm.Name)
+}
+
 // dropAddr forgets the address the pointer target held: it is assigned
 // one the evaluation does not know.
 func (ev *evaluator) dropAddr(target apt.Expr) {
@@ -638,7 +672,13 @@ func (ev *evaluator) derefArray(ix *apt.Index) (string, Value, bool) {
 		return "", Value{}, false
 	}
 	d := ev.prog.Resolve(ev.frame().routine, ix.Name)
-	if d == nil || !unsized(d.Dims) || slices.Contains(ev.frame().routine.Formals, ix.Name) {
+	if d == nil || !unsized(d.Dims) {
+		return "", Value{}, false
+	}
+	if fr := ev.frame(); slices.Contains(fr.routine.Formals, ix.Name) && fr.alias[ix.Name] != "" {
+		// A dummy bound to its actual's storage by reference: that
+		// binding says where its elements are. (One given an address
+		// alone, &a[k] or p + 1, has only the address.)
 		return "", Value{}, false
 	}
 	slot, ok := ev.addrSlot(&apt.Name{Name: ix.Name})

@@ -1063,6 +1063,21 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 				continue
 			}
 		}
+		if nm, isName := a.(*apt.Name); isName && ev.cPointers() && ev.addressOnly(nm) {
+			if d := r.Scope.Lookup(formal); d != nil && d.IsArray() {
+				// A dummy that holds only an address (&a[k], p + 1),
+				// handed on: the callee's dummy gets the address too,
+				// and reaches the storage through it.
+				continue
+			}
+		}
+		if nm, isName := a.(*apt.Name); isName && ev.cPointers() && ev.isPointerVar(nm) {
+			if d := r.Scope.Lookup(formal); d != nil && !d.IsArray() && !d.Pointer && numeric(d.Type) {
+				// A C pointer handed on to a function that reads or
+				// writes what it points to (*p): the element there.
+				a = &apt.Index{Pos: nm.Pos, Name: nm.Name, Type: nm.Type, Subs: []apt.Expr{&apt.Const{Pos: nm.Pos, Kind: apt.ConstInt, Text: "0", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}}}
+			}
+		}
 		if k, ok := ev.refKey(a); ok {
 			fr.alias[formal] = k
 			ev.noteActualType(a, k)
@@ -1118,6 +1133,16 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 			continue
 		}
 		if ix, isIx := a.(*apt.Index); isIx && ev.summarize(r).formals[i] {
+			if d := r.Scope.Lookup(formal); d != nil && !d.IsArray() && !d.Pointer && d.Type.Base != apt.TypeCharacter && d.Type.Base != apt.TypeDerived && !hasSection(ix) {
+				// An element bound to a scalar dummy the routine may
+				// assign (CALL get(n(k)), put(&a[k], v)): its value is
+				// stored back where the call found it.
+				if key, off, ok := ev.arrayRef(ix); key != "" && ok {
+					parts = append(parts, partArg{formal: formal, key: key, off: off, ok: ok, t: ix.Type})
+					byValue[formal] = ev.value(a)
+					continue
+				}
+			}
 			if k, ok := ev.arrayKey(ix); ok {
 				byElement = append(byElement, k)
 			}
@@ -1357,7 +1382,9 @@ func (ev *evaluator) loadFields(k string) map[string]Value {
 	prefix := k + "%"
 	for _, kk := range ev.env.withPrefix(prefix) {
 		v, ok := ev.env.lookup(kk)
-		if f := kk[len(prefix):]; ok && !strings.Contains(f, "%") {
+		if f := kk[len(prefix):]; ok {
+			// Nested components too, by their paths (f%g): a structure
+			// holding structures (a C++ object's members) copies whole.
 			if out == nil {
 				out = map[string]Value{}
 			}

@@ -101,6 +101,21 @@ func (ev *evaluator) assignSection(s *apt.Stmt) bool {
 			}
 			vals = append(vals, ev.value(e))
 		}
+	} else if src, ok := s.Value.(*apt.Index); ok && len(src.Subs) == 1 && len(subs) == 1 && isSection(src.Subs[0]) {
+		// One section copied into another (a(1:n) = b(1:n), a C memcpy of
+		// n elements): element k of the source goes to element k of the
+		// target, every value read before any is stored (memmove).
+		sec := src.Subs[0].(*apt.Section)
+		lo, ok := num(sec.Lo, Value{})
+		if sec.Lo == nil || !ok || sec.Stride != nil {
+			return false
+		}
+		for k := range subs[0] {
+			el := &apt.Index{Pos: src.Pos, Name: src.Name, Base: src.Base, Deref: src.Deref, Type: src.Type,
+				Subs: []apt.Expr{&apt.Const{Pos: src.Pos, Kind: apt.ConstInt, Text: strconv.FormatInt(lo+int64(k), 10),
+					Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}}}
+			vals = append(vals, ev.value(el))
+		}
 	} else {
 		if !ev.scalarExpr(s.Value) {
 			return false
@@ -126,6 +141,11 @@ func (ev *evaluator) assignSection(s *apt.Stmt) bool {
 		}
 	}
 	return true
+}
+
+func isSection(e apt.Expr) bool {
+	_, ok := e.(*apt.Section)
+	return ok
 }
 
 // scalarExpr reports whether e names no array as a whole, section or
@@ -159,4 +179,9 @@ func (ev *evaluator) scalarExpr(e apt.Expr) bool {
 		return scalar
 	})
 	return scalar
+}
+
+// hasSection reports whether a subscript of ix is a section.
+func hasSection(ix *apt.Index) bool {
+	return slices.ContainsFunc(ix.Subs, isSection)
 }

@@ -28,7 +28,17 @@ func (ev *evaluator) whileCounter(l *apt.Loop) (Value, bool) {
 	if !isName || counter.Type.Base != apt.TypeInteger || op == 0 {
 		return Value{}, false
 	}
-	_, step, ok := ev.counterStep(l, counter.Name, y)
+	// A C loop whose test calls a function (i < length(&s), it !=
+	// v.end()) runs the call before the loop and again at the end of
+	// every trip (the frontend's rotated header): where the call gives
+	// the same value on every trip, the bound is the value it has now.
+	// (invariantBound has checked what the call reads: nothing is left
+	// for counterStep to check of the bound.)
+	var inv apt.Expr = y
+	if _, recomputed := ev.invariantBound(l, len(l.Body), y); recomputed {
+		inv = nil
+	}
+	_, step, ok := ev.counterStep(l, counter.Name, inv)
 	if !ok || step == 0 {
 		return Value{}, false
 	}

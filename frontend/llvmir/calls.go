@@ -315,11 +315,14 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 			}
 		}
 		return nil, []apt.Node{io}
-	case name == "llvm.memset" || name == "llvm.memcpy":
+	case name == "llvm.memset" || name == "llvm.memcpy" || name == "llvm.memmove":
 		if b := x.initArray(name, c, p); b != nil {
 			return nil, []apt.Node{b}
 		}
 		if b := x.initStruct(name, c, p); b != nil {
+			return nil, []apt.Node{b}
+		}
+		if b := x.copyElements(name, c, p); b != nil {
 			return nil, []apt.Node{b}
 		}
 		return nil, nil
@@ -485,6 +488,17 @@ func (x *fn) argExpr(a value.Value) apt.Expr {
 		if ix, ok := e.(*apt.Index); ok && allZero(ix.Subs) {
 			return &apt.Name{Name: ix.Name, Type: ix.Type, Array: true}
 		}
+		if _, ok := e.(*apt.Index); ok {
+			if g, isInst := b.(*ir.InstGetElementPtr); isInst && !x.inline[g] && !x.skip[g] && x.alias[g] == nil {
+				if v := x.vars[x.names[g]]; v != nil && len(v.Dims) > 0 {
+					// An address the function holds in a pointer of
+					// its own (++p; f(p)): the pointer, since the
+					// variable p + 1 is written from may hold p + 1
+					// by now (a C variable's SSA values share its name).
+					return &apt.Name{Name: x.names[g], Type: v.Type, Array: true}
+				}
+			}
+		}
 		return e
 	case *constant.Null:
 		return intConst(0)
@@ -634,7 +648,7 @@ func (x *fn) initStruct(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
 	dst := stripCasts(unwrapArg(c.Args[0]))
 	src, ok := stripCasts(unwrapArg(c.Args[1])).(*ir.Global)
 	if !ok || !src.Immutable || src.Init == nil {
-		return nil
+		return x.copyStruct(dst, stripCasts(unwrapArg(c.Args[1])), p)
 	}
 	elem := storageType(dst)
 	if _, ok := elem.(*types.StructType); !ok || !types.Equal(elem, src.ContentType) {
@@ -646,6 +660,115 @@ func (x *fn) initStruct(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
 		return nil
 	}
 	return block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: to, Value: from})
+}
+
+// copyStruct writes clang's copy of one structure into another of its
+// type (e = d, a structure passed by value or returned, an iterator
+// copied into a call's temporary) as the assignment of the whole
+// structure, every component and the addresses its pointers hold going
+// with it; nil where either side is not a structure of that type held in
+// a variable or a component.
+func (x *fn) copyStruct(dst, src value.Value, p apt.Pos) *apt.Block {
+	dp, ok1 := dst.Type().(*types.PointerType)
+	sp, ok2 := src.Type().(*types.PointerType)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	if _, ok := dp.ElemType.(*types.StructType); !ok || !types.Equal(dp.ElemType, sp.ElemType) {
+		return nil
+	}
+	var ops apt.Ops
+	to, arr1 := x.location(dst, &ops)
+	from, arr2 := x.location(src, &ops)
+	if arr1 || arr2 {
+		return nil
+	}
+	for _, e := range []apt.Expr{to, from} {
+		switch e.(type) {
+		case *apt.Name, *apt.Component:
+		default:
+			return nil
+		}
+	}
+	return block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: to, Value: from, Ops: ops})
+}
+
+// copyElements writes a copy of n elements of numbers from one address to
+// another (memcpy or memmove of n*sizeof(T) bytes: a buffer saved, a
+// vector's elements moved into its new storage) as the section assignment
+// dst[i:i+n-1] = src[j:j+n-1], so that the values go with them; nil where
+// the two sides are not elements of one numeric type or the byte count is
+// not a whole number of them.
+func (x *fn) copyElements(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
+	if name == "llvm.memset" || len(c.Args) < 3 {
+		return nil
+	}
+	dst, src := stripCasts(unwrapArg(c.Args[0])), stripCasts(unwrapArg(c.Args[1]))
+	dt, st := pointee(dst), pointee(src)
+	if dt == nil || !types.Equal(dt, st) {
+		return nil
+	}
+	switch t := dt.(type) {
+	case *types.IntType, *types.FloatType:
+		if it, ok := t.(*types.IntType); ok && it.BitSize <= 8 {
+			return nil // bytes: text, or a copy of anything
+		}
+	default:
+		return nil
+	}
+	size, _, ok := typeSize(dt)
+	if !ok || size == 0 {
+		return nil
+	}
+	var ops apt.Ops
+	n := x.elementCount(unwrapArg(c.Args[2]), size, &ops)
+	if n == nil {
+		return nil
+	}
+	to, _ := x.location(dst, &ops)
+	from, _ := x.location(src, &ops)
+	section := func(e apt.Expr) apt.Expr {
+		ix, ok := e.(*apt.Index)
+		if !ok || len(ix.Subs) != 1 || ix.Base != nil {
+			return nil
+		}
+		out := *ix
+		lo := ix.Subs[0]
+		out.Subs = []apt.Expr{&apt.Section{Pos: p, Lo: lo,
+			Hi: &apt.Binary{Op: apt.OpSub, X: &apt.Binary{Op: apt.OpAdd, X: lo, Y: n}, Y: intConst(1)}}}
+		return &out
+	}
+	t, f := section(to), section(from)
+	if t == nil || f == nil {
+		return nil
+	}
+	ops.Vector = true
+	return block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: t, Value: f, Ops: ops})
+}
+
+// elementCount is bytes/size as an expression: the factor of a product
+// with size (n * sizeof(T), as C writes a byte count), a constant's
+// quotient, else nil.
+func (x *fn) elementCount(bytes value.Value, size int64, ops *apt.Ops) apt.Expr {
+	if k, ok := bytes.(*constant.Int); ok {
+		if b := k.X.Int64(); b%size == 0 {
+			return intConst(b / size)
+		}
+		return nil
+	}
+	if m, ok := bytes.(*ir.InstMul); ok {
+		for _, pair := range [][2]value.Value{{m.X, m.Y}, {m.Y, m.X}} {
+			if k, ok := unwrapArg(pair[1]).(*constant.Int); ok && k.X.Int64() == size {
+				return x.exprOps(pair[0], ops)
+			}
+		}
+	}
+	if sh, ok := bytes.(*ir.InstShl); ok && size&(size-1) == 0 {
+		if k, ok := unwrapArg(sh.Y).(*constant.Int); ok && int64(1)<<k.X.Int64() == size {
+			return x.exprOps(sh.X, ops)
+		}
+	}
+	return nil
 }
 
 // fopen models opening a file as Fortran's units do, the FILE pointer

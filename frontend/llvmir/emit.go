@@ -376,6 +376,15 @@ func (x *fn) ret(b int, t *ir.TermRet) []apt.Node {
 	if t.X != nil && x.result != "" {
 		var ops apt.Ops
 		e := x.exprOps(t.X, &ops)
+		if _, ix := e.(*apt.Index); ix && len(x.dimsOf(t.X)) > 0 {
+			// An address computed in the return (return first + n): it
+			// goes through a pointer of its own, so that the result is
+			// the address, not the element there.
+			tmp := x.uniq("t_ret")
+			x.declare(tmp, valueType(t.X.Type()), x.dimsOf(t.X))
+			out = append(out, block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: x.nameExpr(tmp, x.vars[tmp].Type), Value: e, Ops: ops}))
+			e, ops = x.nameExpr(tmp, x.vars[tmp].Type), apt.Ops{}
+		}
 		out = append(out, block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: x.nameExpr(x.result, x.vars[x.result].Type), Value: e, Ops: ops}))
 	}
 	return append(out, &apt.Return{NodeBase: apt.NodeBase{Span: spanAt(p)}})

@@ -554,25 +554,37 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 			if ci, ok := unwrapArg(v).(*constant.Int); ok {
 				k = int(ci.X.Int64())
 			}
-			f := x.l.fieldName(ct, k)
-			if len(subs) == 0 {
-				if comp == nil && via != nil {
-					comp = via
+			field := func(f string, st types.Type, next types.Type) {
+				if len(subs) == 0 {
+					if comp == nil && via != nil {
+						comp = via
+					}
+					if comp == nil {
+						comp = x.nameExpr(name, valueType(st))
+					}
+					comp = &apt.Component{Pos: x.at, Base: comp, Field: f, Deref: ptr}
+					ptr = false
 				}
-				if comp == nil {
-					comp = x.nameExpr(name, valueType(ct))
+				name += "%" + f
+				cur = next
+				if c, ok := comp.(*apt.Component); ok && len(subs) == 0 {
+					c.Type = valueType(cur)
+					c.Array = numberPointer(cur)
 				}
-				comp = &apt.Component{Pos: x.at, Base: comp, Field: f, Deref: ptr}
-				ptr = false
 			}
-			name += "%" + f
+			if path := x.l.coercedField(storedType(base), ct, k, i); path != nil {
+				// The ABI's view of a structure passed in registers:
+				// its field is the structure's own at that offset.
+				for _, f := range path {
+					field(f.name, f.in, f.typ)
+				}
+				break
+			}
+			next := cur
 			if k < len(ct.Fields) {
-				cur = ct.Fields[k]
+				next = ct.Fields[k]
 			}
-			if c, ok := comp.(*apt.Component); ok && len(subs) == 0 {
-				c.Type = valueType(cur)
-				c.Array = numberPointer(cur)
-			}
+			field(x.l.fieldName(ct, k), ct, next)
 		case *types.ArrayType:
 			subs = append(subs, x.exprOps(v, ops))
 			cur = ct.ElemType
@@ -657,6 +669,80 @@ func (l *lifter) fieldName(t *types.StructType, k int) string {
 		return fs[k]
 	}
 	return "f" + strconv.Itoa(k)
+}
+
+// fieldStep is one field on a path into a structure: its name, the
+// structure it is in and its type.
+type fieldStep struct {
+	name    string
+	in, typ types.Type
+}
+
+// coercedField is the path in structure actual to the field that field k
+// of view covers, where view is the ABI's literal structure over actual's
+// storage (clang passes a 16-byte struct {double *a; long n} in registers
+// as { double*, i64 } and stores the two halves through that view): the
+// field of actual that starts at the same offset and has the same size,
+// nested structures walked into. Nil where the view is the structure
+// itself, at is not the first field step, or no field lines up.
+func (l *lifter) coercedField(actual types.Type, view *types.StructType, k, at int) []fieldStep {
+	as, ok := actual.(*types.StructType)
+	if at != 1 || !ok || view.Name() != "" || types.Equal(as, view) || k >= len(view.Fields) {
+		return nil
+	}
+	off := int64(0)
+	for i, f := range view.Fields[:k+1] {
+		fs, fa, ok := typeSize(f)
+		if !ok {
+			return nil
+		}
+		if !view.Packed {
+			off = (off + fa - 1) / fa * fa
+		}
+		if i < k {
+			off += fs
+		}
+	}
+	want, _, _ := typeSize(view.Fields[k])
+	var path []fieldStep
+	for cur := types.Type(as); ; {
+		st, ok := cur.(*types.StructType)
+		if !ok {
+			if s, _, ok := typeSize(cur); ok && s == want && off == 0 && len(path) > 0 {
+				return path
+			}
+			return nil
+		}
+		pos, found := int64(0), false
+		for i, f := range st.Fields {
+			fs, fa, ok := typeSize(f)
+			if !ok {
+				return nil
+			}
+			if !st.Packed {
+				pos = (pos + fa - 1) / fa * fa
+			}
+			if off >= pos && off < pos+fs {
+				path = append(path, fieldStep{l.fieldName(st, i), st, f})
+				off -= pos
+				cur, found = f, true
+				break
+			}
+			pos += fs
+		}
+		if !found {
+			return nil
+		}
+	}
+}
+
+// storedType is the type of what a local, a global or a pointer's target
+// holds.
+func storedType(v value.Value) types.Type {
+	if t := storageType(v); t != nil {
+		return t
+	}
+	return pointee(v)
 }
 
 // flatName is a component reference's path as one name, a%b%c.

@@ -2,6 +2,7 @@ package llvmir
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/llir/llvm/ir"
 	"github.com/llir/llvm/ir/constant"
@@ -88,11 +89,14 @@ func (x *fn) plan(l *loop) *loopPlan {
 		}
 		return false
 	}
-	if cond, in, out, onTrue, ok := test(h); ok && exitsOK(out) && x.pureHeader(h) {
+	if cond, in, out, onTrue, ok := test(h); ok && exitsOK(out) && x.rotatableHeader(h) {
 		p.exitAt, p.exit, p.body, p.cond, p.exitOnTrue = h, out, in, cond, onTrue
 		p.kind = loopWhile
 		for _, inst := range x.g.blocks[h].Insts {
-			if _, phi := inst.(*ir.InstPhi); !phi && !isDbg(inst) && value.Value(inst.(value.Value)) != cond {
+			if v, isVal := inst.(value.Value); isVal && v == cond && pureInst(inst) {
+				continue // written into the test (a call stays a statement)
+			}
+			if _, phi := inst.(*ir.InstPhi); !phi && !isDbg(inst) {
 				p.header = append(p.header, inst)
 			}
 		}
@@ -118,15 +122,19 @@ func hasPhis(b *ir.Block) bool {
 	return false
 }
 
-// pureHeader reports whether the header computes its test without side
-// effects: phis, arithmetic, comparisons, address computations and loads.
-func (x *fn) pureHeader(h int) bool {
+// rotatableHeader reports whether the header's statements may be written
+// once before the loop and again on every edge back to it, as a DO WHILE
+// over the test they compute (a for loop testing i < v.size(), a while
+// loop testing what a call read). Running them in those places is what the
+// run does; only an MPI call is kept in place, since its probes belong to
+// its one instruction.
+func (x *fn) rotatableHeader(h int) bool {
 	for _, inst := range x.g.blocks[h].Insts {
-		if isDbg(inst) {
-			continue
-		}
-		if !pureInst(inst) {
-			return false
+		if c, ok := inst.(*ir.InstCall); ok && !pureCall(c) {
+			name, _ := calleeName(c)
+			if strings.HasPrefix(strings.TrimPrefix(name, "P"), "MPI_") {
+				return false
+			}
 		}
 	}
 	return true
@@ -556,11 +564,49 @@ func rootOf(v value.Value) value.Value {
 	return v
 }
 
+// skipViews drops the casts of a local's or a global's address that only
+// give another view of its storage (clang's { double*, i64 } view of a
+// 16-byte struct passed in registers, an i8* for a byte copy) to address
+// computations, loads and stores: those look through casts to the storage
+// itself, so the cast needs no pointer variable of its own, which would
+// make the storage look like a pointer's.
+func (x *fn) skipViews() {
+	for _, b := range x.g.blocks {
+		for _, inst := range b.Insts {
+			c, ok := inst.(*ir.InstBitCast)
+			if !ok || x.srcName[c] || len(x.uses[c]) == 0 {
+				continue
+			}
+			switch stripCasts(c.From).(type) {
+			case *ir.InstAlloca, *ir.Global:
+			default:
+				continue
+			}
+			only := true
+			for _, u := range x.uses[c] {
+				switch w := u.user.(type) {
+				case *ir.InstGetElementPtr:
+					only = only && w.Src == value.Value(c)
+				case *ir.InstLoad:
+				case *ir.InstStore:
+					only = only && w.Dst == value.Value(c) && w.Src != value.Value(c)
+				default:
+					only = false
+				}
+			}
+			if only {
+				x.skip[c] = true
+			}
+		}
+	}
+}
+
 // decideInline marks the instructions whose expression is written into
 // their one user instead of a statement of their own: pure, used once in
 // their own block, without a source name (a C variable stays visible),
 // and, for loads, with nothing between that may store.
 func (x *fn) decideInline() {
+	x.skipViews()
 	for bi, b := range x.g.blocks {
 		if x.g.order[bi] < 0 {
 			continue

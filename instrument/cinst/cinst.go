@@ -28,6 +28,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -148,7 +149,7 @@ func Instrument(lf *llvmir.Lifted, dir string, opt Options) (*instrument.Result,
 		in.site(s)
 	}
 	in.lifecycle()
-	if err := os.WriteFile(filepath.Join(dir, ProgramFile), []byte(in.m.String()), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, ProgramFile), []byte(moduleText(in.m)), 0o644); err != nil {
 		return nil, err
 	}
 	if err := os.WriteFile(filepath.Join(dir, RuntimeFile), []byte(runtime(in.res.Probes)), 0o644); err != nil {
@@ -250,6 +251,17 @@ func (in *inst) site(s llvmir.Site) {
 	case *apt.Comm:
 		in.comm(n, s)
 	}
+}
+
+// emptyFlags matches a metadata flags field written with no flag set.
+var emptyFlags = regexp.MustCompile(`\b(spFlags|flags): ([,)])`)
+
+// moduleText is the module as LLVM assembly. llir writes a debug-info
+// flags field that holds no flag as nothing at all ("spFlags: )": a
+// deleted member of a C++ union in libstdc++), which clang's reader
+// refuses; it is written as 0, what the field holds.
+func moduleText(m *ir.Module) string {
+	return emptyFlags.ReplaceAllString(m.String(), "$1: 0$2")
 }
 
 // call is a call of the runtime's f with slot k.
