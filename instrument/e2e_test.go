@@ -76,6 +76,7 @@ var oracleCases = []oracleCase{
 	// Polymorphic steppers: ALLOCATE(t :: s) by rank, dispatch on the
 	// dynamic type (an overridden binding, a deferred one, through a
 	// CLASS dummy), SELECT TYPE reading an extension's component.
+	{file: "elemout.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
 	{file: "polymorph.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
 	// The rewriter's own hard cases.
 	{file: "labels.f", dir: "testdata", sizes: []map[string]int64{{"n": 10}, {"n": 7}, {"n": 23}}},
