@@ -376,7 +376,10 @@ func (x *fn) ret(b int, t *ir.TermRet) []apt.Node {
 	if t.X != nil && x.result != "" {
 		var ops apt.Ops
 		e := x.exprOps(t.X, &ops)
-		if _, ix := e.(*apt.Index); ix && len(x.dimsOf(t.X)) > 0 {
+		if sr := x.l.returnedStruct(x.f); sr != nil {
+			// A structure returned in registers: the structure itself.
+			e, _ = x.location(sr.from[t], &ops)
+		} else if _, ix := e.(*apt.Index); ix && len(x.dimsOf(t.X)) > 0 {
 			// An address computed in the return (return first + n): it
 			// goes through a pointer of its own, so that the result is
 			// the address, not the element there.
@@ -684,6 +687,10 @@ func (x *fn) instNodes(insts []ir.Instruction) []apt.Node {
 		}
 		p := x.posOf(inst)
 		x.at = p
+		if st := x.structCopyNode(inst, p); st != nil {
+			stmts = append(stmts, st)
+			continue
+		}
 		switch c := inst.(type) {
 		case *ir.InstPhi, *ir.InstAlloca:
 			continue

@@ -101,6 +101,9 @@ type fn struct {
 	// skipStore are the stores of formals into their own stack slots
 	// (clang's n.addr): the slot is the formal.
 	skipStore map[*ir.InstStore]bool
+	// structCopies are the caller's assignments of structures calls
+	// return in registers, at the instruction each is written at.
+	structCopies map[ir.Instruction]structCopy
 	// argSlot is the argument number (from 1) of the variable debug info
 	// says a value or slot holds, for formals.
 	argSlot map[value.Value]int
@@ -143,7 +146,11 @@ func (l *lifter) function(f *ir.Func) (r *apt.Routine) {
 	if kind == apt.KindFunction {
 		x.result = name
 		x.r.Result = name
-		x.declare(name, valueType(f.Sig.RetType), nil)
+		t := valueType(f.Sig.RetType)
+		if sr := l.returnedStruct(f); sr != nil {
+			t = valueType(sr.typ)
+		}
+		x.declare(name, t, nil)
 	}
 	l.sites = append(l.sites, Site{Node: x.r, Func: f})
 	x.g = threadShortCircuits(f)
@@ -159,6 +166,7 @@ func (l *lifter) function(f *ir.Func) (r *apt.Routine) {
 	x.decideInline()
 	x.resolveInterference()
 	x.argvValues()
+	x.planStructReturns()
 	x.r.Body = x.seq(nil, 0, -1, false)
 	if kind == apt.KindProgram {
 		x.r.Body = append(l.staticConstructors(x.r.Span.Start()), x.r.Body...)

@@ -187,6 +187,9 @@ type lifter struct {
 	invokes map[*ir.InstCall]*ir.TermInvoke
 	// vtags are the C++ vtable slots constructors store (vtable.go).
 	vtags []vtag
+	// structRets are the functions returning a structure in registers
+	// (structret.go), nil for the others.
+	structRets map[*ir.Func]*structRet
 }
 
 // Site is where an APT node's executions can be counted in the IR it was

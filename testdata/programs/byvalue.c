@@ -2,7 +2,8 @@
  * settings and their array views: a large struct goes on the stack, a
  * 16-byte one in two registers (clang's { double*, i64 } view of it), one
  * is copied whole (e = d), another assigned after its declaration, and a
- * view is copied and moved inside a callee.
+ * view is copied and moved inside a callee, and structures are returned by
+ * value (in registers: { double*, i64 } and { i64, i8 }).
  * Usage: mpirun -np P byvalue NX NY STEPS
  */
 #include <mpi.h>
@@ -33,6 +34,27 @@ static double total(view_t v) {
 	return s;
 }
 
+static view_t shrink(view_t v, long by) {
+	view_t w = v;
+	w.n -= by;
+	return w;
+}
+
+typedef struct {
+	int nx, ny;
+	char twice;
+} grid_t;
+
+static grid_t grid(int argc, char **argv) {
+	grid_t g = {4, 4, 0};
+	if (argc > 2) {
+		g.nx = atoi(argv[1]);
+		g.ny = atoi(argv[2]);
+	}
+	g.twice = g.nx > g.ny;
+	return g;
+}
+
 static double tail(view_t v, long by) {
 	view_t w = v;
 	w.data += by;
@@ -47,6 +69,9 @@ int main(int argc, char **argv) {
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	dims_t d = {atoi(argv[1]), atoi(argv[2]), 4, 0.5};
 	int steps = atoi(argv[3]);
+	grid_t g = grid(argc, argv);
+	if (g.twice)
+		steps *= 2;
 	d.ny = d.ny / size + (rank < d.ny % size ? 1 : 0);
 	dims_t e = d;
 	e.nx = 2 * d.nx;
@@ -59,7 +84,7 @@ int main(int argc, char **argv) {
 	double s = 0, all = 0;
 	for (int k = 0; k < steps; k++) {
 		s += sweep(d) + sweep(e) + sweep(f);
-		s += total(w) + tail(v, d.nx);
+		s += total(w) + tail(v, d.nx) + total(shrink(v, 2 * d.nx));
 		MPI_Allreduce(&s, &all, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 	}
 	free(v.data);
