@@ -364,35 +364,6 @@ func (x *fn) chain(b, stop int) ([]apt.Node, int) {
 	return out, b
 }
 
-// retBlock emits the function's return block reached from inside a loop.
-func (x *fn) retBlock(b int) []apt.Node {
-	t := x.g.blocks[b].Term.(*ir.TermRet)
-	return x.ret(b, t)
-}
-
-func (x *fn) ret(b int, t *ir.TermRet) []apt.Node {
-	var out []apt.Node
-	p := x.posOf(t)
-	if t.X != nil && x.result != "" {
-		var ops apt.Ops
-		e := x.exprOps(t.X, &ops)
-		if sr := x.l.returnedStruct(x.f); sr != nil {
-			// A structure returned in registers: the structure itself.
-			e, _ = x.location(sr.from[t], &ops)
-		} else if _, ix := e.(*apt.Index); ix && len(x.dimsOf(t.X)) > 0 {
-			// An address computed in the return (return first + n): it
-			// goes through a pointer of its own, so that the result is
-			// the address, not the element there.
-			tmp := x.uniq("t_ret")
-			x.declare(tmp, valueType(t.X.Type()), x.dimsOf(t.X))
-			out = append(out, block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: x.nameExpr(tmp, x.vars[tmp].Type), Value: e, Ops: ops}))
-			e, ops = x.nameExpr(tmp, x.vars[tmp].Type), apt.Ops{}
-		}
-		out = append(out, block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: x.nameExpr(x.result, x.vars[x.result].Type), Value: e, Ops: ops}))
-	}
-	return append(out, &apt.Return{NodeBase: apt.NodeBase{Span: spanAt(p)}})
-}
-
 func block(stmts ...*apt.Stmt) *apt.Block {
 	b := &apt.Block{Stmts: stmts}
 	b.Span = stmts[0].Span

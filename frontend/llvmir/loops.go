@@ -564,43 +564,6 @@ func rootOf(v value.Value) value.Value {
 	return v
 }
 
-// skipViews drops the casts of a local's or a global's address that only
-// give another view of its storage (clang's { double*, i64 } view of a
-// 16-byte struct passed in registers, an i8* for a byte copy) to address
-// computations, loads and stores: those look through casts to the storage
-// itself, so the cast needs no pointer variable of its own, which would
-// make the storage look like a pointer's.
-func (x *fn) skipViews() {
-	for _, b := range x.g.blocks {
-		for _, inst := range b.Insts {
-			c, ok := inst.(*ir.InstBitCast)
-			if !ok || x.srcName[c] || len(x.uses[c]) == 0 {
-				continue
-			}
-			switch stripCasts(c.From).(type) {
-			case *ir.InstAlloca, *ir.Global:
-			default:
-				continue
-			}
-			only := true
-			for _, u := range x.uses[c] {
-				switch w := u.user.(type) {
-				case *ir.InstGetElementPtr:
-					only = only && w.Src == value.Value(c)
-				case *ir.InstLoad:
-				case *ir.InstStore:
-					only = only && w.Dst == value.Value(c) && w.Src != value.Value(c)
-				default:
-					only = false
-				}
-			}
-			if only {
-				x.skip[c] = true
-			}
-		}
-	}
-}
-
 // decideInline marks the instructions whose expression is written into
 // their one user instead of a statement of their own: pure, used once in
 // their own block, without a source name (a C variable stays visible),

@@ -8,6 +8,10 @@ import (
 	"github.com/mkvet/mkvet/frontend/apt"
 )
 
+// Returns. A function's value is assigned to its result before the
+// RETURN (ret), as a Fortran function's is; an address computed in the
+// return goes through a pointer of its own.
+//
 // Structures returned in registers. x86-64's ABI returns a structure of up
 // to 16 bytes in registers, and clang writes that as a value of a literal
 // type ({ double*, i64 } for struct { double *data; long n; }, { i64, i8 }
@@ -240,4 +244,33 @@ func (x *fn) structCopyNode(inst ir.Instruction, p apt.Pos) *apt.Stmt {
 	}
 	n := x.names[sc.call]
 	return &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: to, Value: x.nameExpr(n, x.vars[n].Type)}
+}
+
+// retBlock emits the function's return block reached from inside a loop.
+func (x *fn) retBlock(b int) []apt.Node {
+	t := x.g.blocks[b].Term.(*ir.TermRet)
+	return x.ret(b, t)
+}
+
+func (x *fn) ret(b int, t *ir.TermRet) []apt.Node {
+	var out []apt.Node
+	p := x.posOf(t)
+	if t.X != nil && x.result != "" {
+		var ops apt.Ops
+		e := x.exprOps(t.X, &ops)
+		if sr := x.l.returnedStruct(x.f); sr != nil {
+			// A structure returned in registers: the structure itself.
+			e, _ = x.location(sr.from[t], &ops)
+		} else if _, ix := e.(*apt.Index); ix && len(x.dimsOf(t.X)) > 0 {
+			// An address computed in the return (return first + n): it
+			// goes through a pointer of its own, so that the result is
+			// the address, not the element there.
+			tmp := x.uniq("t_ret")
+			x.declare(tmp, valueType(t.X.Type()), x.dimsOf(t.X))
+			out = append(out, block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: x.nameExpr(tmp, x.vars[tmp].Type), Value: e, Ops: ops}))
+			e, ops = x.nameExpr(tmp, x.vars[tmp].Type), apt.Ops{}
+		}
+		out = append(out, block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: x.nameExpr(x.result, x.vars[x.result].Type), Value: e, Ops: ops}))
+	}
+	return append(out, &apt.Return{NodeBase: apt.NodeBase{Span: spanAt(p)}})
 }

@@ -1,0 +1,253 @@
+package llvmir
+
+import (
+	"github.com/llir/llvm/ir"
+	"github.com/llir/llvm/ir/constant"
+	"github.com/llir/llvm/ir/types"
+	"github.com/llir/llvm/ir/value"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+)
+
+// Copies of memory. clang writes C's initialisers, structure assignments
+// and byte copies as memset and memcpy of storage, and views a storage
+// through casts; these are written as the assignments the source means.
+
+// initArray models what C's array initialisers compile to: memset of a
+// whole local or global array to zero (int dims[2] = {0, 0}) is the
+// whole-array assignment a = 0; memcpy of a whole array from a constant
+// initialiser (int periods[2] = {1, 0}) assigns each element. Anything
+// else these intrinsics do is left out (nil).
+func (x *fn) initArray(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
+	if len(c.Args) < 3 {
+		return nil
+	}
+	dst := stripCasts(unwrapArg(c.Args[0]))
+	elem := storageType(dst)
+	at, ok := elem.(*types.ArrayType)
+	if !ok {
+		return nil
+	}
+	if _, nested := at.ElemType.(*types.ArrayType); nested {
+		return nil
+	}
+	ref, _ := x.location(dst, &apt.Ops{})
+	ix, ok := ref.(*apt.Index)
+	if !ok {
+		return nil
+	}
+	whole := &apt.Name{Pos: p, Name: ix.Name, Type: ix.Type, Array: true}
+	switch name {
+	case "llvm.memset":
+		v, ok := unwrapArg(c.Args[1]).(*constant.Int)
+		if !ok || v.X.Sign() != 0 {
+			return nil
+		}
+		return block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: whole, Value: intConst(0)})
+	case "llvm.memcpy":
+		src, ok := stripCasts(unwrapArg(c.Args[1])).(*ir.Global)
+		if !ok || !src.Immutable || at.Len > 64 {
+			return nil
+		}
+		arr, ok := src.Init.(*constant.Array)
+		if !ok {
+			return nil
+		}
+		var stmts []*apt.Stmt
+		for i, e := range arr.Elems {
+			v := x.l.constInit(e)
+			if v == nil {
+				return nil
+			}
+			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign,
+				Target: &apt.Index{Pos: p, Name: ix.Name, Subs: []apt.Expr{intConst(int64(i))}, Type: ix.Type}, Value: v})
+		}
+		if len(stmts) == 0 {
+			return nil
+		}
+		return block(stmts...)
+	}
+	return nil
+}
+
+// storageType is the type of what a local or global holds, nil for any
+// other value.
+func storageType(v value.Value) types.Type {
+	switch d := v.(type) {
+	case *ir.InstAlloca:
+		return d.ElemType
+	case *ir.Global:
+		return d.ContentType
+	}
+	return nil
+}
+
+// initStruct writes a structure initialised from a constant (clang copies
+// `params_t p = {64, 64, 10, 0.1}` from a private constant with memcpy) as
+// the assignment of the whole structure; nil for any other copy.
+func (x *fn) initStruct(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
+	if name != "llvm.memcpy" || len(c.Args) < 3 {
+		return nil
+	}
+	dst := stripCasts(unwrapArg(c.Args[0]))
+	src, ok := stripCasts(unwrapArg(c.Args[1])).(*ir.Global)
+	if !ok || !src.Immutable || src.Init == nil {
+		return x.copyStruct(dst, stripCasts(unwrapArg(c.Args[1])), p)
+	}
+	elem := storageType(dst)
+	if _, ok := elem.(*types.StructType); !ok || !types.Equal(elem, src.ContentType) {
+		return nil
+	}
+	to, arr := x.location(dst, &apt.Ops{})
+	from := x.globalRef(src)
+	if _, ok := from.(*apt.Name); arr || !ok {
+		return nil
+	}
+	return block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: to, Value: from})
+}
+
+// copyStruct writes clang's copy of one structure into another of its
+// type (e = d, a structure passed by value or returned, an iterator
+// copied into a call's temporary) as the assignment of the whole
+// structure, every component and the addresses its pointers hold going
+// with it; nil where either side is not a structure of that type held in
+// a variable or a component.
+func (x *fn) copyStruct(dst, src value.Value, p apt.Pos) *apt.Block {
+	dp, ok1 := dst.Type().(*types.PointerType)
+	sp, ok2 := src.Type().(*types.PointerType)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	if _, ok := dp.ElemType.(*types.StructType); !ok || !types.Equal(dp.ElemType, sp.ElemType) {
+		return nil
+	}
+	var ops apt.Ops
+	to, arr1 := x.location(dst, &ops)
+	from, arr2 := x.location(src, &ops)
+	if arr1 || arr2 {
+		return nil
+	}
+	for _, e := range []apt.Expr{to, from} {
+		switch e.(type) {
+		case *apt.Name, *apt.Component:
+		default:
+			return nil
+		}
+	}
+	return block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: to, Value: from, Ops: ops})
+}
+
+// copyElements writes a copy of n elements of numbers from one address to
+// another (memcpy or memmove of n*sizeof(T) bytes: a buffer saved, a
+// vector's elements moved into its new storage) as the section assignment
+// dst[i:i+n-1] = src[j:j+n-1], so that the values go with them; nil where
+// the two sides are not elements of one numeric type or the byte count is
+// not a whole number of them.
+func (x *fn) copyElements(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
+	if name == "llvm.memset" || len(c.Args) < 3 {
+		return nil
+	}
+	dst, src := stripCasts(unwrapArg(c.Args[0])), stripCasts(unwrapArg(c.Args[1]))
+	dt, st := pointee(dst), pointee(src)
+	if dt == nil || !types.Equal(dt, st) {
+		return nil
+	}
+	switch t := dt.(type) {
+	case *types.IntType, *types.FloatType:
+		if it, ok := t.(*types.IntType); ok && it.BitSize <= 8 {
+			return nil // bytes: text, or a copy of anything
+		}
+	default:
+		return nil
+	}
+	size, _, ok := typeSize(dt)
+	if !ok || size == 0 {
+		return nil
+	}
+	var ops apt.Ops
+	n := x.elementCount(unwrapArg(c.Args[2]), size, &ops)
+	if n == nil {
+		return nil
+	}
+	to, _ := x.location(dst, &ops)
+	from, _ := x.location(src, &ops)
+	section := func(e apt.Expr) apt.Expr {
+		ix, ok := e.(*apt.Index)
+		if !ok || len(ix.Subs) != 1 || ix.Base != nil {
+			return nil
+		}
+		out := *ix
+		lo := ix.Subs[0]
+		out.Subs = []apt.Expr{&apt.Section{Pos: p, Lo: lo,
+			Hi: &apt.Binary{Op: apt.OpSub, X: &apt.Binary{Op: apt.OpAdd, X: lo, Y: n}, Y: intConst(1)}}}
+		return &out
+	}
+	t, f := section(to), section(from)
+	if t == nil || f == nil {
+		return nil
+	}
+	ops.Vector = true
+	return block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: t, Value: f, Ops: ops})
+}
+
+// elementCount is bytes/size as an expression: the factor of a product
+// with size (n * sizeof(T), as C writes a byte count), a constant's
+// quotient, else nil.
+func (x *fn) elementCount(bytes value.Value, size int64, ops *apt.Ops) apt.Expr {
+	if k, ok := bytes.(*constant.Int); ok {
+		if b := k.X.Int64(); b%size == 0 {
+			return intConst(b / size)
+		}
+		return nil
+	}
+	if m, ok := bytes.(*ir.InstMul); ok {
+		for _, pair := range [][2]value.Value{{m.X, m.Y}, {m.Y, m.X}} {
+			if k, ok := unwrapArg(pair[1]).(*constant.Int); ok && k.X.Int64() == size {
+				return x.exprOps(pair[0], ops)
+			}
+		}
+	}
+	if sh, ok := bytes.(*ir.InstShl); ok && size&(size-1) == 0 {
+		if k, ok := unwrapArg(sh.Y).(*constant.Int); ok && int64(1)<<k.X.Int64() == size {
+			return x.exprOps(sh.X, ops)
+		}
+	}
+	return nil
+}
+
+// skipViews drops the casts of a local's or a global's address that only
+// give another view of its storage (clang's { double*, i64 } view of a
+// 16-byte struct passed in registers, an i8* for a byte copy) to address
+// computations, loads and stores: those look through casts to the storage
+// itself, so the cast needs no pointer variable of its own, which would
+// make the storage look like a pointer's.
+func (x *fn) skipViews() {
+	for _, b := range x.g.blocks {
+		for _, inst := range b.Insts {
+			c, ok := inst.(*ir.InstBitCast)
+			if !ok || x.srcName[c] || len(x.uses[c]) == 0 {
+				continue
+			}
+			switch stripCasts(c.From).(type) {
+			case *ir.InstAlloca, *ir.Global:
+			default:
+				continue
+			}
+			only := true
+			for _, u := range x.uses[c] {
+				switch w := u.user.(type) {
+				case *ir.InstGetElementPtr:
+					only = only && w.Src == value.Value(c)
+				case *ir.InstLoad:
+				case *ir.InstStore:
+					only = only && w.Dst == value.Value(c) && w.Src != value.Value(c)
+				default:
+					only = false
+				}
+			}
+			if only {
+				x.skip[c] = true
+			}
+		}
+	}
+}
