@@ -2462,6 +2462,9 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 		if v, ok := ev.stringCall(f); ok {
 			return v
 		}
+		if v, ok := ev.cxxStringFunc(f); ok {
+			return v
+		}
 		ev.externalWrites(f.Name, f.Args, f.Pos)
 		if ev.readsArgv(f) {
 			// Text of an argument not given: a value of the command line.
@@ -2746,7 +2749,7 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 	if (c.Callee == "sprintf" || c.Callee == "snprintf") && ev.sprintfCall(c) {
 		return
 	}
-	if ev.environment(c) || ev.commandArgument(c) || ev.intrinsicSub(c) || ev.moveAlloc(c) {
+	if ev.environment(c) || ev.commandArgument(c) || ev.intrinsicSub(c) || ev.moveAlloc(c) || ev.cxxStringCall(c.Callee, c.Args) {
 		return
 	}
 	name := c.Shown()

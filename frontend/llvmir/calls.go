@@ -74,7 +74,10 @@ var ignoredFuncs = map[string]bool{"malloc": true, "calloc": true, "realloc": tr
 	"llvm.va_start": true, "llvm.va_end": true, "assert": true, "__assert_fail": true,
 	// The C++ runtime's start-up, which the static constructors call:
 	// registering a static object's destructor, <iostream>'s set-up.
-	"__cxa_atexit": true, "_ZNSt8ios_base4InitC1Ev": true}
+	"__cxa_atexit": true, "_ZNSt8ios_base4InitC1Ev": true,
+	// std::allocator<char>'s constructors and destructors, which the
+	// library compiles (for std::string) and which do nothing.
+	"_ZNSaIcEC1Ev": true, "_ZNSaIcEC2Ev": true, "_ZNSaIcED1Ev": true, "_ZNSaIcED2Ev": true}
 
 // allocFuncs allocate the arrays the program indexes through the pointers
 // they return.

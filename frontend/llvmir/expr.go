@@ -257,7 +257,14 @@ func (x *fn) build(inst ir.Instruction, ops *apt.Ops) apt.Expr {
 	case *ir.InstFNeg:
 		ops.Negs++
 		return &apt.Unary{Op: apt.OpNeg, X: x.exprOps(c.X, ops)}
-	case *ir.InstTrunc, *ir.InstZExt, *ir.InstSExt, *ir.InstFPTrunc, *ir.InstFPExt, *ir.InstBitCast,
+	case *ir.InstTrunc:
+		if t, ok := c.To.(*types.IntType); ok && t.BitSize == 1 {
+			// A C bool loaded from memory (an i8 0 or 1) becomes a
+			// truth value: the test x != 0.
+			return &apt.Binary{Op: apt.OpNe, X: x.exprOps(c.From, ops), Y: intConst(0)}
+		}
+		return x.exprOps(c.From, ops)
+	case *ir.InstZExt, *ir.InstSExt, *ir.InstFPTrunc, *ir.InstFPExt, *ir.InstBitCast,
 		*ir.InstAddrSpaceCast, *ir.InstPtrToInt, *ir.InstIntToPtr, *ir.InstFreeze:
 		return x.exprOps(operands(c)[0], ops)
 	case *ir.InstSIToFP, *ir.InstUIToFP:

@@ -253,18 +253,27 @@ func (l *lifter) run() {
 	}
 	// Routine names: the source name (debug info) where it is unique,
 	// else the symbol; lower case like every APT name.
+	// (Unique as APT names are, whatever their case: a C++ function
+	// options and the constructor of a struct Options are two routines.)
+	lower := func(n string) string { return strings.ToLower(cleanName(n)) }
 	count := map[string]int{}
 	for _, f := range l.m.Funcs {
 		if len(f.Blocks) > 0 {
-			count[sourceName(f)]++
+			count[lower(sourceName(f))]++
 		}
 	}
+	taken := map[string]bool{}
 	for _, f := range l.m.Funcs {
 		n := sourceName(f)
-		if count[n] > 1 || len(f.Blocks) == 0 {
+		if count[lower(n)] > 1 || len(f.Blocks) == 0 {
 			n = f.Name()
 		}
-		l.fnames[f] = strings.ToLower(cleanName(n))
+		name := lower(n)
+		for k := 2; taken[name]; k++ {
+			name = lower(n) + "_" + strconv.Itoa(k)
+		}
+		taken[name] = true
+		l.fnames[f] = name
 	}
 	// Routines named by their symbols (declarations; instances whose
 	// source name is not unique, as std::vector<T>::size) are shown by

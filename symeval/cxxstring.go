@@ -1,0 +1,122 @@
+package symeval
+
+import (
+	"strings"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// std::string. libstdc++ compiles the members of std::string (its
+// constructors, compare, c_str, size) into the library, so a C++ program's
+// IR calls them without their code, as it calls strcmp: a program that
+// picks its options by `std::string arg(argv[i]); if (arg == "-n")` would
+// have every test unknown. The text a string object holds is followed as
+// the C string library's is (cstring.go): a string made from a known C
+// string, or copied from a known string, holds that text, and compare,
+// c_str, size and length are evaluated on it. A string the evaluation does
+// not know the text of, and any member not listed, leave the results
+// unknown, as before.
+
+// The Itanium ABI symbols of std::__cxx11::basic_string<char>'s members,
+// as the frontend lowercases them: the class's prefix, for const members
+// too, and the suffix of each member modelled.
+const (
+	cxxStr      = "_znst7__cxx1112basic_stringicst11char_traitsicesaicee"
+	cxxStrConst = "_znkst7__cxx1112basic_stringicst11char_traitsicesaicee"
+)
+
+// textKey is where the text of the string object at key is kept.
+func textKey(key string) string { return key + "%\x00text" }
+
+// cxxStringText is the text the string object e holds, where known.
+func (ev *evaluator) cxxStringText(e apt.Expr) (string, bool) {
+	k, ok := ev.stringObject(e)
+	if !ok {
+		return "", false
+	}
+	v, ok := ev.env.lookup(textKey(k))
+	if !ok || v.str == nil {
+		return "", false
+	}
+	return *v.str, true
+}
+
+// stringObject is the storage key of the string object e refers to.
+func (ev *evaluator) stringObject(e apt.Expr) (string, bool) {
+	if k, ok := ev.objectKey(e); ok {
+		return k, true
+	}
+	return ev.refKey(e)
+}
+
+// cxxStringCall evaluates a CALL of a modelled member: a constructor or an
+// assignment sets the object's text (forgotten where the source's is not
+// known), a destructor ends it. It reports whether callee is one.
+func (ev *evaluator) cxxStringCall(callee string, args []apt.Expr) bool {
+	if !strings.HasPrefix(callee, cxxStr) || len(args) == 0 {
+		return false
+	}
+	member := strings.TrimPrefix(callee, cxxStr)
+	k, ok := ev.stringObject(args[0])
+	var text string
+	known := false
+	switch member {
+	case "c1epkcrks3_", "c2epkcrks3_", "asepkc": // (const char*[, allocator])
+		if len(args) > 1 {
+			text, known = ev.cString(args[1])
+		}
+	case "c1erks4_", "c2erks4_", "aserks4_", "c1eos4_", "c2eos4_", "aseos4_": // copy and move
+		if len(args) > 1 {
+			text, known = ev.cxxStringText(args[1])
+		}
+	case "d1ev", "d2ev":
+		if ok {
+			ev.env.del(textKey(k))
+		}
+		return true
+	default:
+		return false
+	}
+	if !ok {
+		return true
+	}
+	if known {
+		ev.env.set(textKey(k), Value{str: &text})
+	} else {
+		ev.env.del(textKey(k))
+	}
+	return true
+}
+
+// cxxStringFunc evaluates a function reference to a modelled const member
+// on a string whose text is known: compare with a C string or a string,
+// c_str and data (the text, as a C string), size and length.
+func (ev *evaluator) cxxStringFunc(f *apt.FuncCall) (Value, bool) {
+	if !strings.HasPrefix(f.Name, cxxStrConst) || len(f.Args) == 0 {
+		return Value{}, false
+	}
+	s, ok := ev.cxxStringText(f.Args[0])
+	if !ok {
+		return Value{}, false
+	}
+	switch strings.TrimPrefix(f.Name, cxxStrConst) {
+	case "7compareepkc":
+		if len(f.Args) > 1 {
+			if t, ok := ev.cString(f.Args[1]); ok {
+				return Known(symbolic.Int(int64(strings.Compare(s, t)))), true
+			}
+		}
+	case "7compareerks4_":
+		if len(f.Args) > 1 {
+			if t, ok := ev.cxxStringText(f.Args[1]); ok {
+				return Known(symbolic.Int(int64(strings.Compare(s, t)))), true
+			}
+		}
+	case "5c_strev", "4dataev":
+		return Value{str: &s}, true
+	case "4sizeev", "6lengthev":
+		return Known(symbolic.Int(int64(len(s)))), true
+	}
+	return Value{}, false
+}
