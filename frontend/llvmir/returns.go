@@ -89,24 +89,34 @@ func structStorage(f *ir.Func, p value.Value) value.Value {
 	if _, ok := p.(*ir.InstAlloca); !ok {
 		return nil
 	}
-	var from value.Value
+	from, _ := structCopyOf(f, p, 0)
+	return from
+}
+
+// structCopyOf finds the one memcpy of f whose argument end (0: the
+// destination, 1: the source) is p, and returns its other end where that
+// is a named structure's storage, and the memcpy; nil where there is not
+// exactly one such copy.
+func structCopyOf(f *ir.Func, p value.Value, end int) (value.Value, ir.Instruction) {
+	var other value.Value
+	var at ir.Instruction
 	for _, b := range f.Blocks {
 		for _, inst := range b.Insts {
 			c, ok := inst.(*ir.InstCall)
 			if !ok || len(c.Args) < 3 {
 				continue
 			}
-			if n, _ := calleeName(c); n != "llvm.memcpy" || stripCasts(unwrapArg(c.Args[0])) != p {
+			if n, _ := calleeName(c); n != "llvm.memcpy" || stripCasts(unwrapArg(c.Args[end])) != p {
 				continue
 			}
-			s := stripCasts(unwrapArg(c.Args[1]))
-			if st, ok := pointee(s).(*types.StructType); !ok || st.Name() == "" || from != nil {
-				return nil
+			o := stripCasts(unwrapArg(c.Args[1-end]))
+			if st, ok := pointee(o).(*types.StructType); !ok || st.Name() == "" || other != nil {
+				return nil, nil
 			}
-			from = s
+			other, at = o, c
 		}
 	}
-	return from
+	return other, at
 }
 
 // structCopy is a caller's assignment of a call's returned structure to
@@ -152,7 +162,7 @@ func (x *fn) returnStructUses(c *ir.InstCall, st *types.StructType) {
 			s, from := d, ir.Instruction(w)
 			if t, ok := pointee(d).(*types.StructType); !ok || t.Name() == "" {
 				// A temporary, copied into the structure afterwards.
-				s, from = x.copiedFrom(d)
+				s, from = structCopyOf(x.f, d, 1)
 			}
 			if s == nil || from == nil || !types.Equal(pointee(s), st) || dst != nil && dst != s {
 				return
@@ -192,30 +202,6 @@ func (x *fn) returnStructUses(c *ir.InstCall, st *types.StructType) {
 	}
 	x.structCopies[at] = structCopy{dst: dst, call: c}
 	x.declare(x.names[c], valueType(st), nil)
-}
-
-// copiedFrom is the structure storage a memcpy of f copies the temporary
-// tmp into, and that memcpy; nil where there is not exactly one.
-func (x *fn) copiedFrom(tmp value.Value) (value.Value, ir.Instruction) {
-	var to value.Value
-	var at ir.Instruction
-	for _, b := range x.f.Blocks {
-		for _, inst := range b.Insts {
-			c, ok := inst.(*ir.InstCall)
-			if !ok || len(c.Args) < 3 {
-				continue
-			}
-			if n, _ := calleeName(c); n != "llvm.memcpy" || stripCasts(unwrapArg(c.Args[1])) != tmp {
-				continue
-			}
-			d := stripCasts(unwrapArg(c.Args[0]))
-			if st, ok := pointee(d).(*types.StructType); !ok || st.Name() == "" || to != nil {
-				return nil, nil
-			}
-			to, at = d, c
-		}
-	}
-	return to, at
 }
 
 // viewBase is the structure storage a field address of a view of it
