@@ -117,6 +117,19 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 func (ev *evaluator) bufferKey(b apt.Expr) (key string, scalar bool) {
 	switch x := b.(type) {
 	case *apt.Name:
+		if ev.cPointers() && ev.isPointerVar(x) {
+			// A C pointer (v.data(), p + k): the elements it points to,
+			// never the pointer itself.
+			ix := &apt.Index{Pos: x.Pos, Name: x.Name, Type: x.Type, Subs: []apt.Expr{&apt.Const{Pos: x.Pos, Kind: apt.ConstInt, Text: "0", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}}}
+			if k, _, ok := ev.derefArray(ix); ok {
+				return k, false
+			}
+			k, ok := ev.refKey(x)
+			if !ok {
+				return "", false
+			}
+			return k, false
+		}
 		k, ok := ev.refKey(x)
 		if !ok {
 			return "", false

@@ -231,6 +231,9 @@ func (x *fn) argvDef(v value.Value) apt.Expr {
 		return x.argvPos(src)
 	case *ir.InstGetElementPtr:
 		base := x.argvPos(c.Src)
+		if len(c.Indices) == 0 {
+			return base // (a GEP of no index is its base)
+		}
 		idx := unwrapArg(c.Indices[0])
 		if k, ok := idx.(*constant.Int); ok && k.X.IsInt64() {
 			if k.X.Sign() == 0 {

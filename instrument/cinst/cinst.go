@@ -70,7 +70,14 @@ func BuildCommand() string {
 
 // msgArg says where one side of a transfer is in an MPI call's C
 // arguments: the count, the datatype and the peer (-1 for a collective).
-type msgArg struct{ side, count, dtype, peer int }
+// With perRank, count is an array of counts, one per process of the
+// communicator at comm: the caller's own block is its element at its rank
+// (MPI_Allgatherv's receive side).
+type msgArg struct {
+	side, count, dtype, peer int
+	perRank                  bool
+	comm                     int
+}
 
 // Sides as the runtime's mkvet_msg takes them (instrument's numbering).
 const (
@@ -102,6 +109,10 @@ func msgArgs(op apt.CommOp) []msgArg {
 	coll := op.IsCollective()
 	var out []msgArg
 	side := func(m *apt.Msg, s int) {
+		if m != nil && m.Displs != nil && op == apt.MPIAllgatherv && m.Count != nil && m.Datatype != nil && c.Comm != nil {
+			out = append(out, msgArg{side: s + 2, count: at(m.Count), dtype: at(m.Datatype), peer: -1, perRank: true, comm: at(c.Comm)})
+			return
+		}
 		if m == nil || m.Count == nil || m.Datatype == nil || m.Displs != nil {
 			return
 		}
@@ -175,9 +186,9 @@ type inst struct {
 	hot   map[*apt.Routine]bool
 	nests map[*apt.Loop]*apt.Routine
 
-	counts, iters                     *ir.Global
-	msg, enter, exit, started, finish *ir.Func
-	slots                             int
+	counts, iters                           *ir.Global
+	msg, msgv, enter, exit, started, finish *ir.Func
+	slots                                   int
 }
 
 // maxSlots bounds the probe table: the counter arrays are sized before the
@@ -191,6 +202,8 @@ func (in *inst) declare() {
 	in.counts.Linkage, in.iters.Linkage = enum.LinkageExternal, enum.LinkageExternal
 	in.msg = in.m.NewFunc("mkvet_msg", types.Void, ir.NewParam("", types.I32), ir.NewParam("", types.I32),
 		ir.NewParam("", types.I64), ir.NewParam("", types.I64), ir.NewParam("", types.I32))
+	in.msgv = in.m.NewFunc("mkvet_msgv", types.Void, ir.NewParam("", types.I32), ir.NewParam("", types.I32),
+		ir.NewParam("", types.I64), ir.NewParam("", types.I64), ir.NewParam("", types.I64))
 	in.enter = in.m.NewFunc("mkvet_enter", types.Void, ir.NewParam("", types.I32))
 	in.exit = in.m.NewFunc("mkvet_exit", types.Void, ir.NewParam("", types.I32))
 	in.started = in.m.NewFunc("mkvet_started", types.Void)
@@ -439,10 +452,21 @@ func (in *inst) comm(n *apt.Comm, s llvmir.Site) {
 				continue
 			}
 		}
-		c64, pre1 := in.toI64(cnt, false)
+		c64, pre1 := in.toI64(cnt, m.perRank)
 		d64, pre2 := in.toI64(dt, true)
 		before = append(before, pre1...)
 		before = append(before, pre2...)
+		if m.perRank {
+			comm := arg(m.comm)
+			if comm == nil {
+				continue
+			}
+			m64, pre3 := in.toI64(comm, true)
+			before = append(before, pre3...)
+			before = append(before, ir.NewCall(in.msgv, constant.NewInt(types.I32, int64(k)),
+				constant.NewInt(types.I32, int64(m.side)), c64, d64, m64))
+			continue
+		}
 		before = append(before, ir.NewCall(in.msg, constant.NewInt(types.I32, int64(k)),
 			constant.NewInt(types.I32, int64(m.side)), c64, d64, peer))
 	}
@@ -595,6 +619,12 @@ func runtime(probes []instrument.Probe) string {
 	w("  MPI_Type_size((MPI_Datatype)(intptr_t)dt, &sz);")
 	w("  if (side == 1 || side == 3) { msgs[k]++; bytes[k] += cnt * sz; }")
 	w("  else { rmsgs[k]++; rbytes[k] += cnt * sz; }")
+	w("}")
+	w("/* mkvet_msgv counts the caller's own block of a count per process. */")
+	w("void mkvet_msgv(int k, int side, int64_t counts, int64_t dt, int64_t comm) {")
+	w("  int r;")
+	w("  MPI_Comm_rank((MPI_Comm)(intptr_t)comm, &r);")
+	w("  mkvet_msg(k, side, ((const int *)(intptr_t)counts)[r], dt, 0);")
 	w("}")
 	w("void mkvet_enter(int k) {")
 	w("  if (done) return;")

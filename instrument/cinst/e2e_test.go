@@ -65,6 +65,7 @@ var cCases = []cCase{
 	{"vectors.cpp", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, [][]string{{}}, false, nil, "", nil},
 	{"members.cpp", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {60, 2}}, [][]string{{}}, false, nil, "", nil},
 	{"strargs.cpp", []string{"n", "steps"}, [][]int64{{37, 5}, {101, 2}}, [][]string{{}, {"-x"}, {"--check", "-x"}}, false, nil, "", nil},
+	{"gathervec.cpp", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {102, 2}}, [][]string{{}}, false, nil, "", nil},
 	{"byvalue.c", []string{"nx", "ny", "steps"}, [][]int64{{10, 13, 3}, {7, 30, 2}, {16, 5, 4}}, [][]string{{}}, false, nil, "", nil},
 	{"longopts.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}}, [][]string{{}, {"--verb"}}, false,
 		[]string{"--size %d", "--steps=%d"}, "", nil},
