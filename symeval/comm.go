@@ -39,6 +39,9 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 	if c.Recv != nil {
 		o.Recvs = ev.transfers(c.Recv, p2p, pos, c.Comm, c.Op == apt.MPIAllgatherv)
 	}
+	if p2p {
+		ev.notePeers(o, c)
+	}
 	// A gatherv's receive, a scatterv's send: a count per process, the
 	// root's alone. The block of the calling process there is what its
 	// own other side gives, as MPI's matching rule requires (recvcounts(i)
@@ -330,6 +333,61 @@ func sends(op apt.CommOp) bool {
 		return false
 	}
 	return true
+}
+
+// notePeers marks the messages of a point-to-point call whose peer the
+// evaluation does not know (a rank read at run time) as approximate: they
+// are counted as going to a process, and none would were the peer
+// MPI_PROC_NULL.
+func (ev *evaluator) notePeers(o *Occ, c *apt.Comm) {
+	if o.Inexact {
+		return // approximate already, for the reason it gives
+	}
+	for _, ts := range [][]Transfer{o.Sends, o.Recvs} {
+		for _, t := range ts {
+			if t.Bytes == nil {
+				return // (the message size is unknown: the model says so)
+			}
+		}
+	}
+	for _, side := range []struct {
+		m  *apt.Msg
+		ts []Transfer
+	}{{c.Send, o.Sends}, {c.Recv, o.Recvs}} {
+		if side.m == nil || side.m.Peer == nil {
+			continue
+		}
+		for _, t := range side.ts {
+			if t.Peer == nil || ev.unsetSymbols(*t.Peer) {
+				o.Inexact, o.Note = true, "the peer "+ev.src(side.m.Peer)+" is not known statically: its messages are counted as sent to a process (none would be, were it MPI_PROC_NULL)"
+				return
+			}
+		}
+	}
+}
+
+// unsetSymbols reports whether e rests on a value the run reads that was
+// not given (a scanf without -stdin, an argument not in -args).
+func (ev *evaluator) unsetSymbols(e symbolic.Expr) bool {
+	for _, sym := range e.Symbols() {
+		if sym == Rank || sym == Size {
+			continue
+		}
+		p := ev.params[sym]
+		if p == nil {
+			continue // a loop's index, a probe's symbol
+		}
+		// (Only values the run reads: one the evaluation could not
+		// derive is often a rank the program tests before it sends,
+		// if (south >= 0), which the count already takes into account.)
+		switch p.Origin {
+		case FromRead, FromArguments, FromCommandLine:
+			if p.Value == nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // transfers expands one side of a call over the alternatives of its count and

@@ -219,6 +219,35 @@ end program p
 	}
 }
 
+// TestPeerReadIsApproximate: a send to a rank the run reads, with no
+// input given, is counted as a message but marked approximate (were the
+// rank read MPI_PROC_NULL there would be none); one to a rank the program
+// computes is exact.
+func TestPeerReadIsApproximate(t *testing.T) {
+	res := evaluate(t, `program p
+  use mpi
+  integer :: me, np, ierr, right, left
+  double precision :: x
+  call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
+  read *, right
+  left = mod(me + np - 1, np)
+  call MPI_Send(x, 1, MPI_DOUBLE_PRECISION, right, 0, MPI_COMM_WORLD, ierr)
+  call MPI_Send(x, 1, MPI_DOUBLE_PRECISION, left, 0, MPI_COMM_WORLD, ierr)
+end program p
+`, symeval.Options{})
+	read, computed := occs(res, "p/M3"), occs(res, "p/M4")
+	if len(read) != 1 || len(computed) != 1 {
+		t.Fatalf("%d and %d occurrences of the sends", len(read), len(computed))
+	}
+	if !read[0].Inexact || !strings.Contains(read[0].Note, "right") {
+		t.Errorf("send to the rank read: inexact %v note %q, want marked, naming right", read[0].Inexact, read[0].Note)
+	}
+	if computed[0].Inexact {
+		t.Errorf("send to a computed rank marked approximate: %q", computed[0].Note)
+	}
+}
+
 // TestDepthRunOrSymbolic: an occurrence's Depth counts the loops around it
 // whether a loop was run iteration by iteration or evaluated symbolically
 // (MK2001 "inside a loop" rests on it).
