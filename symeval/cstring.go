@@ -275,6 +275,32 @@ func (ev *evaluator) argvString(x *apt.Index) (string, bool) {
 	if ev.args == nil || ev.argvKey == "" || x.Base != nil || len(x.Subs) != 1 || ev.key(x.Name) != ev.argvKey {
 		return "", false
 	}
+	return ev.argvText(x)
+}
+
+// argvChar is character argv(k, j) of a command-line argument the run
+// gives (argv[i][1] in C): its code, 0 at and past the terminating NUL.
+func (ev *evaluator) argvChar(x *apt.Index) (Value, bool) {
+	if ev.args == nil || ev.argvKey == "" || x.Base != nil || len(x.Subs) != 2 || ev.key(x.Name) != ev.argvKey {
+		return Value{}, false
+	}
+	s, ok := ev.argvText(x)
+	if !ok {
+		return Value{}, false
+	}
+	e, ok := ev.closedInt(ev.value(x.Subs[1]), x.Pos).Single()
+	j, ok2 := e.Int64()
+	if !ok || !ok2 || j < 0 {
+		return Value{}, false
+	}
+	if j >= int64(len(s)) {
+		return Known(symbolic.Int(0)), true
+	}
+	return Known(symbolic.Int(int64(s[j]))), true
+}
+
+// argvText is the text of the argument x's first subscript names.
+func (ev *evaluator) argvText(x *apt.Index) (string, bool) {
 	e, ok := ev.closedInt(ev.value(x.Subs[0]), x.Pos).Single()
 	if !ok {
 		return "", false

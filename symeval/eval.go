@@ -1797,9 +1797,20 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 				}
 				if argKnown && arg <= len(ev.args) && len(n.Reads) == 1 {
 					// Parsed from a command-line argument Options.Args
-					// gives.
-					ev.store(name, cNumber(ev.args[arg-1], real))
-					continue
+					// gives (past the characters it skips: --n=128).
+					text, ok := ev.args[arg-1], true
+					if n.ArgSkip != nil {
+						k, isc := ev.closedInt(ev.value(n.ArgSkip), n.Span.Start()).Single()
+						skip, ok2 := k.Int64()
+						ok = isc && ok2 && skip >= 0 && skip <= int64(len(text))
+						if ok {
+							text = text[skip:]
+						}
+					}
+					if ok {
+						ev.store(name, cNumber(text, real))
+						continue
+					}
 				}
 				if n.From != nil && len(n.Reads) == 1 {
 					// Parsed from text the program holds (optarg, a
@@ -2159,6 +2170,9 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 		}
 		if s, ok := ev.argvString(x); ok {
 			return Value{str: &s} // a C program's argument, as text
+		}
+		if v, ok := ev.argvChar(x); ok {
+			return v // a character of one
 		}
 		if v, ok := ev.textChar(x); ok {
 			return v

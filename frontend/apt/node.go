@@ -376,6 +376,9 @@ type IO struct {
 	// argument (atoi(argv[k]), atoi(*++argv)): the argument's index k as
 	// an expression of the program's variables, else nil.
 	Arg Expr `json:"arg,omitempty"`
+	// ArgSkip, with Arg, is the number of the argument's characters before
+	// the text parsed (atoi(argv[i] + 4) after "--n="), nil for none.
+	ArgSkip Expr `json:"arg_skip,omitempty"`
 	// From is set for a value a C program parses from text that is not a
 	// command-line argument (atoi(optarg), strtol(word, ...)): the
 	// character pointer's expression, whose text the evaluation may know.

@@ -268,6 +268,13 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 			Items: []apt.Expr{x.nameExpr(n, x.vars[n].Type)}, Reads: []string{n}, As: x.chosenInto(c)}
 		if len(c.Args) > 0 {
 			io.Arg = x.argvIndexOf(c.Args[0])
+			if g, ok := stripCasts(unwrapArg(c.Args[0])).(*ir.InstGetElementPtr); ok && io.Arg == nil && len(g.Indices) == 1 {
+				// Past the argument's first characters (the number
+				// after "--n="): the argument, and how many to skip.
+				if k := x.argvIndexOf(g.Src); k != nil {
+					io.Arg, io.ArgSkip = k, x.expr(unwrapArg(g.Indices[0]))
+				}
+			}
 			if io.Arg == nil && x.argvKindOf(c.Args[0]) == 0 {
 				io.From = x.expr(c.Args[0])
 			}

@@ -524,6 +524,12 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 		root = true
 		idx = append([]value.Value{nil}, idx...)
 	default:
+		if k := x.argvIndexOf(base); k != nil && x.argvName != "" && len(idx) == 1 {
+			// A character of a command-line argument (argv[i][1]): the
+			// argument's text, read where the run gives it.
+			return &apt.Index{Pos: x.at, Name: x.argvName, Subs: []apt.Expr{k, x.exprOps(idx[0], ops)},
+				Type: apt.Type{Base: apt.TypeInteger, Kind: 1}}, true
+		}
 		ptr = true
 		e := x.exprOps(base, ops)
 		switch b := e.(type) {
