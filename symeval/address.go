@@ -370,6 +370,12 @@ func (ev *evaluator) addressOnly(nm *apt.Name) bool {
 	return ok && st.key != ev.key(nm.Name)
 }
 
+// pointedElement is *p for a C pointer p: the element p[0] it points to.
+func pointedElement(p *apt.Name) *apt.Index {
+	zero := &apt.Const{Pos: p.Pos, Kind: apt.ConstInt, Text: "0", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
+	return &apt.Index{Pos: p.Pos, Name: p.Name, Type: p.Type, Subs: []apt.Expr{zero}}
+}
+
 // dropAddr forgets the address the pointer target held: it is assigned
 // one the evaluation does not know.
 func (ev *evaluator) dropAddr(target apt.Expr) {

@@ -123,8 +123,7 @@ func (ev *evaluator) bufferKey(b apt.Expr) (key string, scalar bool) {
 		if ev.cPointers() && ev.isPointerVar(x) {
 			// A C pointer (v.data(), p + k): the elements it points to,
 			// never the pointer itself.
-			ix := &apt.Index{Pos: x.Pos, Name: x.Name, Type: x.Type, Subs: []apt.Expr{&apt.Const{Pos: x.Pos, Kind: apt.ConstInt, Text: "0", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}}}
-			if k, _, ok := ev.derefArray(ix); ok {
+			if k, _, ok := ev.derefArray(pointedElement(x)); ok {
 				return k, false
 			}
 			k, ok := ev.refKey(x)

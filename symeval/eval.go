@@ -1075,7 +1075,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 			if d := r.Scope.Lookup(formal); d != nil && !d.IsArray() && !d.Pointer && numeric(d.Type) {
 				// A C pointer handed on to a function that reads or
 				// writes what it points to (*p): the element there.
-				a = &apt.Index{Pos: nm.Pos, Name: nm.Name, Type: nm.Type, Subs: []apt.Expr{&apt.Const{Pos: nm.Pos, Kind: apt.ConstInt, Text: "0", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}}}
+				a = pointedElement(nm)
 			}
 		}
 		if k, ok := ev.refKey(a); ok {
