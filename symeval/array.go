@@ -355,6 +355,9 @@ func (ev *evaluator) loadAt(key string, off Value, ok bool, decl *apt.Var, ix *a
 		return unknown
 	}
 	st := ev.arrayOf(key, decl)
+	if v, ok := storedText(st, off); ok {
+		return v
+	}
 	// An element selected by a loop's variable varies from one iteration
 	// to the next: no one parameter stands for it.
 	if mentions(off, ev.cur.vars) {
@@ -417,6 +420,32 @@ func (ev *evaluator) loadAt(key string, off Value, ok bool, decl *apt.Var, ix *a
 		return unknown
 	}
 	return ev.pruneRanks(Value{Alts: mergeAlts(out)})
+}
+
+// storedText is the text an element at a constant offset holds where the
+// newest store that may reach it put a known string there (a table of
+// option names, names[k] = "nx"): the elements' numbers follow only
+// numbers (walkStores).
+func storedText(st *arrayState, off Value) (Value, bool) {
+	o, ok := off.Single()
+	if !ok {
+		return Value{}, false
+	}
+	oc, ok := o.Const()
+	if !ok {
+		return Value{}, false
+	}
+	for i := len(st.stores) - 1; i >= 0; i-- {
+		s := st.stores[i]
+		so, isc := s.off.Const()
+		if !isc || s.upTo != nil || s.guard != nil {
+			return Value{}, false
+		}
+		if so.Equal(oc) {
+			return s.val, s.val.str != nil
+		}
+	}
+	return Value{}, false
 }
 
 // elemKey identifies the element at offset off of one state of an array.

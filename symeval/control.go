@@ -623,6 +623,17 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	// A loop that reads input on each trip ends on what it reads: no run
 	// decides its tests, but where the run's files are read (Options.Dir)
 	// in forms the evaluation reads (readsFiles).
+	if hasCounted && !tooLong && l.While != nil && !ev.whileNeedsRun(l) &&
+		(ev.manyTrips(counted) || ev.plainBody(l.Body, map[*apt.Routine]bool{})) {
+		// A counted DO WHILE (a C for loop whose test calls a function)
+		// whose trips compute nothing later control reads is summarised
+		// by counting, as a DO loop is, where it has many trips or does
+		// straight-line work only: a run would walk every trip, and
+		// inside a run of an outer loop spend its budget. (A few trips
+		// that branch are run: a run follows what each reads through
+		// pointers, a peer in a list of arcs.)
+		tooLong = true
+	}
 	if l.Var == "" && l.Iterations == nil && !tooLong && (!ev.readsInput(l.Body) || ev.readsFiles(l.Body)) && ev.runWhile(l, o) {
 		return
 	}

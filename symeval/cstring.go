@@ -45,6 +45,9 @@ func (ev *evaluator) cString1(e apt.Expr) (string, bool) {
 		if s, ok := ev.argvString(x); ok {
 			return s, true
 		}
+		if s, ok := ev.argvSuffix(x); ok {
+			return s, true
+		}
 		if s, ok := ev.textFrom(x); ok {
 			// &buf[k]: the text the buffer holds (fgets, sscanf,
 			// sprintf) from its k-th character.
@@ -276,6 +279,25 @@ func (ev *evaluator) argvString(x *apt.Index) (string, bool) {
 		return "", false
 	}
 	return ev.argvText(x)
+}
+
+// argvSuffix is the text at &argv[i][j], where a string is read there
+// (strcmp(argv[i] + 2, name) past an option's dashes): the argument's text
+// from its j-th character.
+func (ev *evaluator) argvSuffix(x *apt.Index) (string, bool) {
+	if ev.args == nil || ev.argvKey == "" || x.Base != nil || len(x.Subs) != 2 || ev.key(x.Name) != ev.argvKey {
+		return "", false
+	}
+	s, ok := ev.argvText(x)
+	if !ok {
+		return "", false
+	}
+	e, ok := ev.closedInt(ev.value(x.Subs[1]), x.Pos).Single()
+	j, ok2 := e.Int64()
+	if !ok || !ok2 || j < 0 || j > int64(len(s)) {
+		return "", false
+	}
+	return s[j:], true
 }
 
 // argvChar is character argv(k, j) of a command-line argument the run

@@ -1,6 +1,10 @@
 package symeval
 
-import "github.com/mkvet/mkvet/frontend/apt"
+import (
+	"strings"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+)
 
 // Components below an array element. An element of an array of derived
 // type holds its components in its own storage, and so do the scalar
@@ -54,4 +58,106 @@ func (ev *evaluator) partKey(c *apt.Component) (string, bool) {
 		return "", false
 	}
 	return k + "%" + path + c.Field, true
+}
+
+// elementArg binds an element of an array of structures (&items[k], a
+// C pointer to one element of a table; items(k) in Fortran) to a dummy of
+// its derived type that the routine reads through (it->len) and does not
+// index: the dummy is a copy of the element's scalar components, and the
+// parts are where those the routine may assign go back on return. It
+// reports false where the element's components are not followed.
+func (ev *evaluator) elementArg(r *apt.Routine, formal string, ix *apt.Index) (Value, []partArg, bool) {
+	d := r.Scope.Lookup(formal)
+	if d == nil || d.Type.Base != apt.TypeDerived || ix.Type.Base != apt.TypeDerived || d.Type.Derived != ix.Type.Derived {
+		return Value{}, nil, false
+	}
+	if hasSection(ix) || indexesName(r.Body, formal) {
+		return Value{}, nil, false
+	}
+	if _, _, heap := ev.heapElement(ix); heap {
+		return Value{}, nil, false // an element of an array of pointers: the objects are followed (heap.go)
+	}
+	fields := map[string]Value{}
+	var parts []partArg
+	for _, f := range ev.elementFields(ix) {
+		if f.IsArray() || f.Type.Base == apt.TypeDerived || f.Type.Base == apt.TypeCharacter {
+			continue
+		}
+		// The field of the element is that element of the field's array
+		// (items%len(k)), as the frontend writes items[k].len.
+		el := &apt.Index{Pos: ix.Pos, Name: ix.Name + "%" + f.Name, Subs: ix.Subs, Type: f.Type}
+		fields[f.Name] = ev.value(el)
+		if key, off, ok := ev.arrayRef(el); key != "" {
+			parts = append(parts, partArg{formal: formal + "%" + f.Name, key: key, off: off, ok: ok, t: f.Type})
+		}
+	}
+	if len(fields) == 0 {
+		return Value{}, nil, false
+	}
+	return Value{Fields: fields}, parts, true
+}
+
+// elementFields are the scalar fields of an element of the C array of
+// structures ix names: the arrays of them the frontend made (items%len of
+// Item items[8]), in the routine's scope or a module it uses.
+func (ev *evaluator) elementFields(ix *apt.Index) []*apt.Var {
+	r := ev.frame().routine
+	var out []*apt.Var
+	seen := map[string]bool{}
+	scopes := []*apt.Scope{r.Scope}
+	for _, u := range r.Scope.Uses {
+		if m := ev.prog.Routine(u.Module); m != nil && m.Scope != nil {
+			scopes = append(scopes, m.Scope)
+		}
+	}
+	for _, sc := range scopes {
+		for _, v := range sc.Vars {
+			f, ok := strings.CutPrefix(v.Name, ix.Name+"%")
+			if !ok || strings.Contains(f, "%") || seen[f] || ev.prog.Resolve(r, v.Name) != v {
+				continue
+			}
+			seen[f] = true
+			out = append(out, &apt.Var{Name: f, Type: v.Type})
+		}
+	}
+	return out
+}
+
+// indexesName reports whether nodes subscript the array name (p[1].f, a
+// step to another element): the dummy is then more than one element.
+func indexesName(nodes []apt.Node, name string) bool {
+	found := false
+	see := func(es ...apt.Expr) {
+		for _, e := range es {
+			apt.InspectExpr(e, func(x apt.Expr) bool {
+				if ix, ok := x.(*apt.Index); ok && ix.Name == name && ix.Base == nil {
+					found = true
+				}
+				return !found
+			})
+		}
+	}
+	for _, n := range nodes {
+		apt.Inspect(n, func(m apt.Node) bool {
+			switch x := m.(type) {
+			case *apt.Block:
+				for _, st := range x.Stmts {
+					see(append([]apt.Expr{st.Target, st.Value, st.Mask}, st.Args...)...)
+				}
+			case *apt.If:
+				see(x.Selector)
+				for _, b := range x.Branches {
+					see(b.Cond)
+				}
+			case *apt.Loop:
+				see(x.Lower, x.Upper, x.Step, x.While, x.Iterations)
+			case *apt.Call:
+				see(x.Args...)
+			case *apt.Comm:
+				found = true // (its buffers are not looked into: taken as indexed)
+			}
+			return !found
+		})
+	}
+	return found
 }

@@ -1132,6 +1132,15 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 			}
 			continue
 		}
+		if ix, isIx := a.(*apt.Index); isIx && ev.cPointers() {
+			if v, ps, ok := ev.elementArg(r, formal, ix); ok {
+				byValue[formal] = v
+				if ev.summarize(r).formals[i] {
+					parts = append(parts, ps...)
+				}
+				continue
+			}
+		}
 		if ix, isIx := a.(*apt.Index); isIx && ev.summarize(r).formals[i] {
 			if d := r.Scope.Lookup(formal); d != nil && !d.IsArray() && !d.Pointer && d.Type.Base != apt.TypeCharacter && d.Type.Base != apt.TypeDerived && !hasSection(ix) {
 				// An element bound to a scalar dummy the routine may
@@ -2386,6 +2395,13 @@ func (ev *evaluator) binary(b *apt.Binary) Value {
 	case apt.OpPow:
 		op = func(a, c symbolic.Expr) (symbolic.Expr, bool) {
 			k, ok := c.Int64()
+			if r, isConst := c.Const(); !ok && isConst {
+				// A fractional power of a constant (P**(1.0/3.0)).
+				n, d := r.Big().Num(), r.Big().Denom()
+				if n.IsInt64() && d.IsInt64() {
+					return constRoot(a, n.Int64(), d.Int64())
+				}
+			}
 			if !ok || k < -64 || k > 64 || (k < 0 && a.IsZero()) {
 				return symbolic.Expr{}, false
 			}

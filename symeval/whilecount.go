@@ -117,3 +117,90 @@ func (ev *evaluator) counterStep(l *apt.Loop, counter string, bound apt.Expr) (i
 func ceilSteps(need, c symbolic.Expr) symbolic.Expr {
 	return symbolic.FloorDiv(need.Add(c).Sub(symbolic.Int(1)), c)
 }
+
+// whileNeedsRun reports whether the trips of the counted DO WHILE l
+// compute values control reads later (computesControl), other than its
+// counter and the bound its rotated test recomputes: those have closed
+// forms (whileCounter), and a run would only repeat them.
+func (ev *evaluator) whileNeedsRun(l *apt.Loop) bool {
+	b, ok := l.While.(*apt.Binary)
+	if !ok {
+		return true
+	}
+	own := map[string]bool{}
+	for _, e := range []apt.Expr{b.X, b.Y} {
+		if nm, isName := e.(*apt.Name); isName {
+			own[ev.key(nm.Name)] = true
+		}
+	}
+	scalars, arrays := ev.computesControl(l)
+	if arrays {
+		return true
+	}
+	for _, k := range scalars {
+		if !own[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// plainBody reports whether nodes, and the routines they call, hold
+// straight-line work only: no branch, loop, jump, message or I/O. Its
+// trips then differ only in the data they compute (an element loop of
+// getters), which counting follows as well as a run; a body that branches
+// or communicates on what it reads through the counter (a peer in a list
+// of arcs) is run where its trips are few.
+func (ev *evaluator) plainBody(nodes []apt.Node, seen map[*apt.Routine]bool) bool {
+	plain := true
+	for _, n := range nodes {
+		apt.Inspect(n, func(m apt.Node) bool {
+			if !plain {
+				return false
+			}
+			switch x := m.(type) {
+			case *apt.Block:
+				for _, st := range x.Stmts {
+					ev.calleesOf(st.Value, func(r *apt.Routine) {
+						if plain && !seen[r] {
+							seen[r] = true
+							plain = ev.plainBody(r.Body, seen)
+						}
+					})
+					ev.calleesOf(st.Target, func(r *apt.Routine) {
+						if plain && !seen[r] {
+							seen[r] = true
+							plain = ev.plainBody(r.Body, seen)
+						}
+					})
+				}
+			case *apt.Call:
+				for _, r := range ev.callees(x.Callee) {
+					if plain && !seen[r] {
+						seen[r] = true
+						plain = ev.plainBody(r.Body, seen)
+					}
+				}
+			case *apt.If, *apt.Loop, *apt.Goto, *apt.Comm, *apt.IO, *apt.Unknown, *apt.Exit, *apt.Cycle, *apt.Stop:
+				plain = false
+			}
+			return plain
+		})
+	}
+	return plain
+}
+
+// manyTrips reports whether every value of the trip count t is a constant
+// above fewTrips.
+func (ev *evaluator) manyTrips(t Value) bool {
+	for _, a := range t.Alts {
+		if n, ok := a.E.Int64(); !ok || n <= fewTrips {
+			return false
+		}
+	}
+	return len(t.Alts) > 0
+}
+
+// fewTrips is the most trips of a counted DO WHILE that is run rather
+// than counted where its trips compute nothing control reads.
+const fewTrips = 64

@@ -21,6 +21,8 @@ var mathFuncs = map[string]string{
 	"asin": "asin", "acos": "acos", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh",
 	"fabs": "abs", "fabsf": "abs", "abs": "abs", "labs": "abs", "floor": "floor", "ceil": "ceiling",
 	"fmax": "max", "fmin": "min", "fmod": "mod", "pow": "**", "powf": "**", "round": "nint",
+	"cbrt": "cbrt", "cbrtf": "cbrt", "roundf": "nint", "lround": "nint", "llround": "nint",
+	"trunc": "aint", "truncf": "aint", "floorf": "floor", "ceilf": "ceiling",
 	"llvm.sqrt": "sqrt", "llvm.fabs": "abs", "llvm.exp": "exp", "llvm.log": "log", "llvm.sin": "sin",
 	"llvm.cos": "cos", "llvm.pow": "**", "llvm.floor": "floor", "llvm.ceil": "ceiling",
 	"llvm.smax": "max", "llvm.smin": "min", "llvm.umax": "max", "llvm.umin": "min", "llvm.abs": "abs",

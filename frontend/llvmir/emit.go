@@ -315,11 +315,15 @@ func (x *fn) arrive(l *loop, to, stop int, arm bool) ([]apt.Node, bool) {
 	}
 	if l != nil && !l.blocks[to] {
 		f := x.forward(to)
-		if f == x.retB {
+		p := x.plans[l]
+		if f == x.retB && (p == nil || p.exit < 0 || f != x.forward(p.exit)) {
+			// (A loop whose one exit is the routine's return, the last
+			// loop of a function, leaves by EXIT below: its trip count
+			// is then the loop's own.)
 			nodes, _ := x.chain(to, -1)
 			return append(nodes, x.retBlock(f)...), false
 		}
-		if p := x.plans[l]; p != nil && p.exit >= 0 && f == x.forward(p.exit) {
+		if p != nil && p.exit >= 0 && f == x.forward(p.exit) {
 			// The copies along the way to where the code after the DO
 			// starts, then EXIT.
 			nodes, _ := x.chain(to, p.after)
@@ -331,7 +335,7 @@ func (x *fn) arrive(l *loop, to, stop int, arm bool) ([]apt.Node, bool) {
 			// the loops) is written where it is reached.
 			return x.seq(nil, to, -1, true), false
 		}
-		if p := x.plans[l]; p != nil && p.exit >= 0 && p.after >= 0 && x.leavesBy(to, l, p.after) {
+		if p != nil && p.exit >= 0 && p.after >= 0 && x.leavesBy(to, l, p.after) {
 			// A break that does something first (a found value
 			// recorded) before the code after the loop: that, then
 			// EXIT.

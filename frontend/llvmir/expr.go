@@ -639,10 +639,18 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 		}
 		return &apt.Index{Pos: x.at, Base: c.Base, Name: c.Field, Subs: subs, Type: t, Deref: c.Deref}, true
 	}
-	if v := x.vars[name]; v == nil && !(global && !strings.Contains(name, "%")) {
+	if root, _, isView := strings.Cut(name, "%"); isView && x.vars[root] == nil && x.l.isGlobalName(root) {
+		global = true // (reached through an element of it: opts[k] then .type)
+	}
+	if v := x.vars[name]; v == nil && !global {
 		// (A global array is declared in the module of globals with its
 		// extents: a local of its name would hide them.)
 		x.declare(name, t, []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}})
+	} else if v == nil && strings.Contains(name, "%") {
+		// A field of a global array of structures (opts[k].type) is
+		// the program's one array opts%type, whichever function
+		// stores or reads it.
+		x.l.globalView(name, t)
 	}
 	return &apt.Index{Pos: x.at, Name: name, Subs: subs, Type: t}, true
 }

@@ -89,21 +89,43 @@ func (x *fn) plan(l *loop) *loopPlan {
 		}
 		return false
 	}
-	if cond, in, out, onTrue, ok := test(h); ok && exitsOK(out) && x.rotatableHeader(h) {
-		p.exitAt, p.exit, p.body, p.cond, p.exitOnTrue = h, out, in, cond, onTrue
+	// The header's test may follow C++ calls that can throw (an invoke
+	// of i < numElem() in a constructor): their normal edges lead on to
+	// the block that tests, which is then the loop's test block.
+	chain := []int{h}
+	for th := h; len(chain) < 8; {
+		inv, isInv := x.g.blocks[th].Term.(*ir.TermInvoke)
+		if !isInv {
+			break
+		}
+		nx := x.g.index[blockOf(inv.NormalRetTarget)]
+		if !l.blocks[nx] || nx == t || len(x.g.pred[nx]) != 1 || hasPhis(x.g.blocks[nx]) {
+			break
+		}
+		th = nx
+		chain = append(chain, th)
+	}
+	th := chain[len(chain)-1]
+	if cond, in, out, onTrue, ok := test(th); ok && exitsOK(out) && x.rotatableHeader(chain) {
+		p.exitAt, p.exit, p.body, p.cond, p.exitOnTrue = th, out, in, cond, onTrue
 		p.kind = loopWhile
-		for _, inst := range x.g.blocks[h].Insts {
-			if v, isVal := inst.(value.Value); isVal && v == cond && pureInst(inst) {
-				continue // written into the test (a call stays a statement)
+		for _, b := range chain {
+			for _, inst := range x.g.blocks[b].Insts {
+				if v, isVal := inst.(value.Value); isVal && v == cond && pureInst(inst) {
+					continue // written into the test (a call stays a statement)
+				}
+				if _, phi := inst.(*ir.InstPhi); !phi && !isDbg(inst) {
+					p.header = append(p.header, inst)
+				}
 			}
-			if _, phi := inst.(*ir.InstPhi); !phi && !isDbg(inst) {
-				p.header = append(p.header, inst)
+			if inv, isInv := x.g.blocks[b].Term.(*ir.TermInvoke); isInv {
+				p.header = append(p.header, x.invokeCall(inv))
 			}
 		}
-		if !breaks(h, out) {
+		if len(chain) == 1 && !breaks(h, out) {
 			x.counted(l, p, h, pre, t, false)
 		}
-		p.breaks = breaks(h, out)
+		p.breaks = breaks(th, out)
 		return p
 	}
 	if cond, in, out, onTrue, ok := test(t); ok && in == h && exitsOK(out) && !breaks(t, out) {
@@ -122,17 +144,26 @@ func hasPhis(b *ir.Block) bool {
 	return false
 }
 
-// rotatableHeader reports whether the header's statements may be written
-// once before the loop and again on every edge back to it, as a DO WHILE
+// rotatableHeader reports whether the header's statements (of the blocks
+// of chain, up to the test) may be written once before the loop and again
+// on every edge back to it, as a DO WHILE
 // over the test they compute (a for loop testing i < v.size(), a while
 // loop testing what a call read). Running them in those places is what the
 // run does; only an MPI call is kept in place, since its probes belong to
 // its one instruction.
-func (x *fn) rotatableHeader(h int) bool {
-	for _, inst := range x.g.blocks[h].Insts {
-		if c, ok := inst.(*ir.InstCall); ok && !pureCall(c) {
-			name, _ := calleeName(c)
-			if strings.HasPrefix(strings.TrimPrefix(name, "P"), "MPI_") {
+func (x *fn) rotatableHeader(chain []int) bool {
+	for _, h := range chain {
+		calls := []*ir.InstCall{}
+		for _, inst := range x.g.blocks[h].Insts {
+			if c, ok := inst.(*ir.InstCall); ok {
+				calls = append(calls, c)
+			}
+		}
+		if inv, ok := x.g.blocks[h].Term.(*ir.TermInvoke); ok {
+			calls = append(calls, &ir.InstCall{Callee: inv.Invokee, Args: inv.Args, Typ: inv.Typ})
+		}
+		for _, c := range calls {
+			if name, _ := calleeName(c); !pureCall(c) && strings.HasPrefix(strings.TrimPrefix(name, "P"), "MPI_") {
 				return false
 			}
 		}

@@ -171,6 +171,10 @@ type lifter struct {
 	// symbols are mangled (demangle), for messages.
 	display map[*ir.Func]string
 	globals map[*ir.Global]*apt.Var
+	// globalScope is the module of globals' scope, where the views of a
+	// global array of structures by field (opts%type of Opt opts[16])
+	// are declared once for every function.
+	globalScope *apt.Scope
 	// stores are the globals each function may store to, itself or
 	// through the functions it calls (for loop invariance).
 	stores map[*ir.Func]map[*ir.Global]bool
@@ -293,6 +297,7 @@ func (l *lifter) run() {
 		}
 	}
 	mod := &apt.Routine{Name: globalsModule, Kind: apt.KindModule, Scope: &apt.Scope{}}
+	l.globalScope = mod.Scope
 	for _, g := range l.m.Globals {
 		if v := l.globalVar(g); v != nil {
 			mod.Scope.Add(v)
@@ -587,6 +592,17 @@ func (l *lifter) initStmts(out *[]*apt.Stmt, ref apt.Expr, t types.Type, c const
 			*out = append(*out, &apt.Stmt{Span: spanAt(pos), Kind: apt.StmtAssign, Target: ref, Value: v})
 		}
 	}
+}
+
+// globalView declares, once, the array name (a field path of a global)
+// in the module of globals.
+func (l *lifter) globalView(name string, t apt.Type) {
+	for _, v := range l.globalScope.Vars {
+		if v.Name == name {
+			return
+		}
+	}
+	l.globalScope.Add(&apt.Var{Name: name, Type: t, Dims: []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}}, Save: true})
 }
 
 // isGlobalName reports whether a global of the program is called name.
