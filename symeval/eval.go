@@ -1279,7 +1279,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 		// returns, with their values (joinReturns), and a note says so.
 		done.stopped = false
 		ev.res.Assumed = appendAssumption(ev.res.Assumed, Assumption{Pos: done.stopAt,
-			What: "the error exit at " + done.stopAt.String() + " is reached only where " + r.Name +
+			What: "the error exit at " + done.stopAt.String() + " is reached only where " + r.Shown() +
 				" has not returned before it, which the evaluation cannot decide; the counts take the routine as returning"})
 	}
 	if done.dead && done.stopped {

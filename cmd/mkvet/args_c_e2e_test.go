@@ -206,7 +206,7 @@ func TestCheckWriteThroughStrchrE2E(t *testing.T) {
 }
 
 // TestCheckCXXNamesE2E: C++ routines are named in findings as C++ spells
-// them (std::istream::operator>>), never by their mangled symbols, and a
+// them (std::ostream::operator<<), never by their mangled symbols, and a
 // parameter for a C++ function's result is named after the function.
 func TestCheckCXXNamesE2E(t *testing.T) {
 	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc", "llvm-cxxfilt-14")
@@ -214,6 +214,7 @@ func TestCheckCXXNamesE2E(t *testing.T) {
 	src := filepath.Join(dir, "streams.cpp")
 	prog := `#include <mpi.h>
 #include <fstream>
+#include <iostream>
 #include <vector>
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
@@ -223,6 +224,7 @@ int main(int argc, char **argv) {
   std::vector<double> u(n, 0.0);
   for (int s = 0; s < steps; s++)
     for (size_t i = 0; i < u.size(); i++) u[i] += 1.0;
+  std::cout << u[0] << std::endl;
   MPI_Finalize();
 }
 `
@@ -233,8 +235,8 @@ int main(int argc, char **argv) {
 	if code == 2 {
 		t.Fatalf("exit 2: %s", errs)
 	}
-	if !strings.Contains(out, "std::istream::operator>> is not part of the program") {
-		t.Errorf("the stream read is not named as C++ names it:\n%s", out)
+	if !strings.Contains(out, "std::ostream::operator<< is not part of the program") {
+		t.Errorf("the stream write is not named as C++ names it:\n%s", out)
 	}
 	if strings.Contains(strings.ToLower(out+errs), "_zn") {
 		t.Errorf("a mangled symbol in the findings:\n%s\n%s", out, errs)

@@ -69,6 +69,9 @@ type Routine struct {
 	NodeBase
 	Name string      `json:"name"` // lower case
 	Kind RoutineKind `json:"kind"`
+	// Display is the routine's name for messages where Name is a symbol
+	// no user writes (a C++ function's mangled name, demangled).
+	Display string `json:"display,omitempty"`
 	// Formals are the dummy argument names in order ("*" for an alternate return).
 	Formals []string `json:"formals,omitempty"`
 	// Result is the result variable of a function (its own name by default).
@@ -502,6 +505,14 @@ func (*Cycle) node()    {}
 func (*Continue) node() {}
 func (*Region) node()   {}
 func (*Unknown) node()  {}
+
+// Shown is the routine's name for messages: Display where set, else Name.
+func (r *Routine) Shown() string {
+	if r.Display != "" {
+		return r.Display
+	}
+	return r.Name
+}
 
 // Shown is the callee's name for messages: Display where set, else Callee.
 func (c *Call) Shown() string {

@@ -259,6 +259,11 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		return nil, []apt.Node{&apt.Call{NodeBase: base, Callee: lower, Args: x.mpiArgs(c.Args)}}
 	}
 	defined := len(f.Blocks) > 0 // the program's own: never a library function of the same name
+	if !defined {
+		if st, nodes, ok := x.streamCall(c, name, base, p); ok {
+			return st, nodes
+		}
+	}
 	switch {
 	case defined:
 	case stopFuncs[name]:

@@ -137,7 +137,7 @@ func (l *lifter) function(f *ir.Func) (r *apt.Routine) {
 			sp = s
 		}
 	}
-	x.r = &apt.Routine{Name: name, Kind: kind, Scope: &apt.Scope{Uses: []*apt.Use{{Module: globalsModule, Resolved: true}}}}
+	x.r = &apt.Routine{Name: name, Kind: kind, Display: l.display[f], Scope: &apt.Scope{Uses: []*apt.Use{{Module: globalsModule, Resolved: true}}}}
 	if sp != nil {
 		x.r.Span = apt.Span{File: l.file(sp.File), Line: int(sp.Line), Col: 1, EndLine: int(sp.Line), EndCol: 1}
 	} else {
