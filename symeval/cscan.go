@@ -25,6 +25,9 @@ func (ev *evaluator) readLine(n *apt.IO) bool {
 	if !n.Line || len(n.Items) != 1 || len(ev.cur.vars) > 0 {
 		return false
 	}
+	if keyword(n, cxxStringIO) != nil {
+		return ev.getline(n)
+	}
 	buf, ok := textBuffer(n.Items[0])
 	if !ok {
 		return false
@@ -64,6 +67,49 @@ func (ev *evaluator) readLine(n *apt.IO) bool {
 	ev.setUnit(k, readpos.Unit{File: at.File, Record: at.Record + 1})
 	if n.Result != nil {
 		ev.assign(n.Result, Known(symbolic.Int(1))) // the buffer, not NULL
+	}
+	return true
+}
+
+// cxxStringIO marks a read into C++ std::string objects (the frontend's
+// llvmir.CxxString).
+const cxxStringIO = "cxxstring"
+
+// getline evaluates std::getline(in, line): the rest of the line the
+// stream stands at, without its newline, into the string, and the stream
+// good (the result 1), or at the end of its file failed (0).
+func (ev *evaluator) getline(n *apt.IO) bool {
+	obj, ok := ev.stringObject(n.Items[0])
+	if !ok {
+		return false
+	}
+	k, at, recs, ok := ev.unitFile(n)
+	if !ok {
+		return false
+	}
+	if at.Record > int64(len(recs)) {
+		if n.Result != nil {
+			ev.assign(n.Result, Known(symbolic.Int(0)))
+		}
+		return true
+	}
+	line, ok := afterWords(recs[at.Record-1], int(at.Word))
+	if !ok {
+		return false
+	}
+	if at.Word > 0 {
+		// After a word the line goes on from where the extraction
+		// stopped, blanks and all: a position the units do not keep.
+		return false
+	}
+	ev.env.set(textKey(obj), Value{str: &line})
+	if ev.textOrigins == nil {
+		ev.textOrigins = map[string]ReadValue{}
+	}
+	ev.textOrigins[textKey(obj)] = ReadValue{File: at.File, Line: int(at.Record)}
+	ev.setUnit(k, readpos.Unit{File: at.File, Record: at.Record + 1})
+	if n.Result != nil {
+		ev.assign(n.Result, Known(symbolic.Int(1)))
 	}
 	return true
 }
@@ -135,7 +181,7 @@ const maxScanRecords = 256
 // it did; a scan that ends inside a word (a width), where the units keep
 // no position, is left to the reads by words (readfile.go).
 func (ev *evaluator) scanStream(n *apt.IO) bool {
-	if n.Scan == nil || !n.Stream || ev.dir == "" || len(ev.cur.vars) > 0 {
+	if n.Scan == nil || !n.Stream || len(ev.cur.vars) > 0 {
 		return false
 	}
 	format, ok := ev.cString(n.Scan)
@@ -212,11 +258,20 @@ func (ev *evaluator) assignScanned(n *apt.IO, items []runenv.Scanned, result int
 	for i, it := range items {
 		switch it.Conv {
 		case 's', 'c', '[':
+			t := it.Text
+			if keyword(n, cxxStringIO) != nil {
+				// A word into a std::string (in >> word).
+				k, ok := ev.stringObject(n.Items[i])
+				if !ok {
+					return false
+				}
+				vals[i], targets[i] = Value{str: &t}, textKey(k)
+				continue
+			}
 			buf, ok := textBuffer(n.Items[i])
 			if !ok {
 				return false
 			}
-			t := it.Text
 			vals[i], targets[i] = Value{str: &t}, buf
 		case 'f':
 			if apt.TypeOf(n.Items[i]).Base != apt.TypeReal {
@@ -231,7 +286,9 @@ func (ev *evaluator) assignScanned(n *apt.IO, items []runenv.Scanned, result int
 		}
 	}
 	for i := range items {
-		if targets[i] != "" {
+		if strings.HasSuffix(targets[i], textKey("")) {
+			ev.env.set(targets[i], vals[i])
+		} else if targets[i] != "" {
 			ev.store(targets[i], vals[i])
 		} else {
 			ev.assign(n.Items[i], vals[i])

@@ -70,6 +70,8 @@ func (ev *evaluator) cxxStringCall(callee string, args []apt.Expr) bool {
 		if len(args) > 1 {
 			text, known = ev.cxxStringText(args[1])
 		}
+	case "c1ev", "c2ev": // the empty string
+		text, known = "", true
 	case "d1ev", "d2ev":
 		if ok {
 			ev.env.del(textKey(k))
@@ -81,6 +83,7 @@ func (ev *evaluator) cxxStringCall(callee string, args []apt.Expr) bool {
 	if !ok {
 		return true
 	}
+	delete(ev.textOrigins, textKey(k))
 	if known {
 		ev.env.set(textKey(k), Value{str: &text})
 	} else {
@@ -91,16 +94,39 @@ func (ev *evaluator) cxxStringCall(callee string, args []apt.Expr) bool {
 
 // cxxStringFunc evaluates a function reference to a modelled const member
 // on a string whose text is known: compare with a C string or a string,
-// c_str and data (the text, as a C string), size and length.
+// c_str and data (the text, as a C string), size, length and empty, and
+// the character operator[] and at() refer to.
 func (ev *evaluator) cxxStringFunc(f *apt.FuncCall) (Value, bool) {
-	if !strings.HasPrefix(f.Name, cxxStrConst) || len(f.Args) == 0 {
+	member, isConst := strings.CutPrefix(f.Name, cxxStrConst)
+	if !isConst {
+		// operator[] and at(), which have non-const forms too.
+		m, ok := strings.CutPrefix(f.Name, cxxStr)
+		if !ok || m != "ixem" && m != "2atem" {
+			return Value{}, false
+		}
+		member = m
+	}
+	if len(f.Args) == 0 {
 		return Value{}, false
 	}
 	s, ok := ev.cxxStringText(f.Args[0])
 	if !ok {
 		return Value{}, false
 	}
-	switch strings.TrimPrefix(f.Name, cxxStrConst) {
+	switch member {
+	case "5emptyev":
+		return Known(symbolic.Int(b2i(s == ""))), true
+	case "ixem", "2atem":
+		// A reference to a character: the text from it, which a load
+		// of its element 0 reads (line[0] == '#').
+		if len(f.Args) > 1 {
+			if e, ok := ev.closedInt(ev.value(f.Args[1]), f.Pos).Single(); ok {
+				if k, ok := e.Int64(); ok && k >= 0 && k <= int64(len(s)) {
+					rest := s[k:]
+					return Value{str: &rest}, true
+				}
+			}
+		}
 	case "7compareepkc":
 		if len(f.Args) > 1 {
 			if t, ok := ev.cString(f.Args[1]); ok {

@@ -341,6 +341,10 @@ type evaluator struct {
 	// there by name (nil: absent).
 	dir    string
 	inputs map[string][]string
+	// textOrigins are where the text of a string object came from (the
+	// file and line a getline read it from), by its text key, and where
+	// each file textFile made from one did.
+	textOrigins map[string]ReadValue
 	// stdin is Options.Stdin.
 	stdin string
 	// freqUses counts the arms taken with a frequency parameter that may

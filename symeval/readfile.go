@@ -4,6 +4,8 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/internal/openfile"
@@ -43,6 +45,10 @@ const maxInputBytes = 1 << 20
 // fileRecords returns the records of the input file name in the run's
 // directory, false when there is none or it is not a deck-sized text.
 func (ev *evaluator) fileRecords(name string) ([]string, bool) {
+	if strings.HasPrefix(name, textFilePrefix) {
+		recs, ok := ev.inputs[name]
+		return recs, ok
+	}
 	if ev.dir == "" || name == "" {
 		return nil, false
 	}
@@ -71,6 +77,34 @@ func (ev *evaluator) fileRecords(name string) ([]string, bool) {
 	}
 	ev.inputs[name] = recs
 	return recs, recs != nil
+}
+
+// textFilePrefix starts the names of the files textFile makes: no file
+// of the run's folder has one.
+const textFilePrefix = "\x00text#"
+
+// textFile makes a file of the text of the C++ string object e (an
+// std::istringstream's), a record per line, and returns its name.
+func (ev *evaluator) textFile(e apt.Expr) (string, bool) {
+	text, ok := ev.cxxStringText(e)
+	if !ok {
+		return "", false
+	}
+	if ev.inputs == nil {
+		ev.inputs = map[string][]string{}
+	}
+	name := textFilePrefix + strconv.Itoa(len(ev.inputs))
+	recs := runenv.Records(text)
+	if recs == nil {
+		recs = []string{}
+	}
+	ev.inputs[name] = recs
+	if k, ok := ev.stringObject(e); ok {
+		if o, ok := ev.textOrigins[textKey(k)]; ok {
+			ev.textOrigins[name] = o
+		}
+	}
+	return name, true
 }
 
 // unitFile returns the unit a READ reads, where it is and the records of
@@ -219,6 +253,14 @@ func charDatum(text string, l int64) Value {
 
 // noteRead records a value read, once per READ and variable.
 func (ev *evaluator) noteRead(r ReadValue) {
+	if strings.HasPrefix(r.File, textFilePrefix) {
+		// Read from a string's text: where that text came from.
+		o, ok := ev.textOrigins[r.File]
+		if !ok {
+			return
+		}
+		r.File, r.Line = o.File, o.Line+r.Line-1
+	}
 	for _, x := range ev.res.Read {
 		if x.Pos == r.Pos && x.Name == r.Name && x.File == r.File && x.Line == r.Line {
 			return // the same datum, read again in another context

@@ -180,7 +180,14 @@ func (ev *evaluator) followUnit(n *apt.IO) {
 	}
 	switch n.Kind {
 	case apt.IOOpen:
-		if f, ok := readpos.File(n); ok {
+		if t := keyword(n, "text"); t != nil {
+			// A C++ string stream: the string's text, a file of its own.
+			if f, ok := ev.textFile(t); ok {
+				ev.setUnit(k, readpos.Opened(f))
+			} else {
+				ev.loseUnit(k)
+			}
+		} else if f, ok := readpos.File(n); ok {
 			ev.setUnit(k, readpos.Opened(f))
 		} else if f, ok := ev.openedName(n); ok {
 			ev.setUnit(k, readpos.Opened(f))

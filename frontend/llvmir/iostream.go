@@ -32,6 +32,21 @@ func streamIsFile(name string) bool {
 		strings.HasPrefix(name, "_ZNSt14basic_ifstreamIcSt11char_traitsIcEEC2E")
 }
 
+// The string streams and the reads into std::string: an
+// std::istringstream made from a string is a unit opened on that string's
+// text (OPEN with TEXT=, a record per line), getline reads a line of a
+// stream into a string, and >> a word.
+const (
+	stringStreamCtor  = "_ZNSt7__cxx1119basic_istringstreamIcSt11char_traitsIcESaIcEEC"
+	stringStreamDtor  = "_ZNSt7__cxx1119basic_istringstreamIcSt11char_traitsIcESaIcEED"
+	streamGetline     = "_ZSt7getlineIcSt11char_traitsIcESaIcEERSt13basic_istreamIT_T0_ES7_RNSt7__cxx1112basic_stringIS4_S5_T1_EE"
+	streamReadsString = "_ZStrsIcSt11char_traitsIcESaIcEERSt13basic_istreamIT_T0_ES7_RNSt7__cxx1112basic_stringIS4_S5_T1_EE"
+)
+
+// CxxString marks the I/O whose items are std::string objects (their
+// text, not characters of an array).
+const CxxString = "cxxstring"
+
 // streamTests are the stream's state queries, by what they report.
 var streamTests = map[string]string{
 	"_ZNKSt9basic_iosIcSt11char_traitsIcEEntEv":             "fail", // operator!
@@ -64,16 +79,13 @@ func streamRoot(v value.Value) (value.Value, bool) {
 			v = t.Src
 		case *ir.InstCall:
 			n, _ := calleeName(t)
-			if _, ok := streamReads[n]; !ok || len(t.Args) == 0 {
+			if !streamReturns(n) || len(t.Args) == 0 {
 				return nil, false
 			}
 			v = t.Args[0]
 		case *ir.TermInvoke:
 			f, ok := stripCasts(t.Invokee).(*ir.Func)
-			if !ok || len(t.Args) == 0 {
-				return nil, false
-			}
-			if _, ok := streamReads[f.Name()]; !ok {
+			if !ok || len(t.Args) == 0 || !streamReturns(f.Name()) {
 				return nil, false
 			}
 			v = t.Args[0]
@@ -84,6 +96,13 @@ func streamRoot(v value.Value) (value.Value, bool) {
 		}
 	}
 	return nil, false
+}
+
+// streamReturns reports the stream functions that return the stream they
+// read (in >> a >> b, while (getline(in, line))).
+func streamReturns(name string) bool {
+	_, ok := streamReads[name]
+	return ok || name == streamGetline || name == streamReadsString
 }
 
 // streamPart is component field of the stream object root; cin's unit
@@ -123,7 +142,25 @@ func (x *fn) streamCall(c *ir.InstCall, name string, base apt.NodeBase, p apt.Po
 	}
 	x.at = p
 	unit, good := x.streamPart(root, "unit"), x.streamPart(root, "good")
+	cxx := &apt.Keyword{Name: CxxString, Value: intConst(1)}
 	switch {
+	case strings.HasPrefix(name, stringStreamCtor) && len(c.Args) >= 2:
+		// The text of the string, as the records of a file of its own.
+		open := &apt.IO{NodeBase: base, Kind: apt.IOOpen, Control: []apt.Expr{&apt.Keyword{Name: "newunit", Value: unit},
+			&apt.Keyword{Name: "text", Value: x.callArgs(c.Args[1:2])[0]}}}
+		return nil, []apt.Node{open, block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: good, Value: intConst(1)})}, true
+	case strings.HasPrefix(name, stringStreamDtor):
+		return nil, []apt.Node{&apt.IO{NodeBase: base, Kind: apt.IOClose, Unit: unit}}, true
+	case (name == streamGetline || name == streamReadsString) && len(c.Args) == 2:
+		io := &apt.IO{NodeBase: base, Kind: apt.IORead, Unit: unit, Items: x.callArgs(c.Args[1:2]),
+			Control: []apt.Expr{cxx}, Result: good}
+		if name == streamGetline {
+			io.Line = true
+		} else {
+			io.Stream = true
+			io.Scan = &apt.Const{Kind: apt.ConstChar, Text: "%s", Type: apt.Type{Base: apt.TypeCharacter}}
+		}
+		return nil, []apt.Node{io}, true
 	case streamIsFile(name) && len(c.Args) >= 2:
 		return nil, x.streamOpen(c, unit, good, base, p), true
 	case streamReads[name] != "" && len(c.Args) == 2:

@@ -68,6 +68,7 @@ var cCases = []cCase{
 	{"gathervec.cpp", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {102, 2}}, [][]string{{}}, false, nil, "", nil},
 	{"globtab.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 1}}, nil, false, nil, "", nil},
 	{"streams.cpp", []string{"n", "steps", "more"}, [][]int64{{37, 3, 4}, {10, 2, 0}, {101, 1, 7}}, [][]string{{}}, false, nil, "sizes.txt", nil},
+	{"keyfile.cpp", []string{"nx", "steps"}, [][]int64{{37, 3}, {10, 2}, {101, 1}}, [][]string{{}}, false, []string{"nx %d", "steps   %d"}, "settings.txt", nil},
 	{"cubes.cpp", []string{"nx", "its"}, [][]int64{{10, 5}, {7, 30}, {12, 3}}, [][]string{{}, {"-p"}}, false, []string{"-s %d", "-i %d"}, "", nil},
 	{"eqopts.c", []string{"n", "steps"}, [][]int64{{37, 5}, {101, 2}}, [][]string{{}, {"-x"}, {"-c", "-x"}}, false, []string{"--n=%d", "--steps=%d"}, "", nil},
 	{"byvalue.c", []string{"nx", "ny", "steps"}, [][]int64{{10, 13, 3}, {7, 30, 2}, {16, 5, 4}}, [][]string{{}}, false, nil, "", nil},
