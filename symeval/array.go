@@ -533,6 +533,13 @@ func (ev *evaluator) walkStores(st *arrayState, o symbolic.Expr) ([]Alt, bool) {
 			return out, true
 		}
 	}
+	if len(out) > 0 && notPrev != nil {
+		// No element outside the stores is read here (rank is one of
+		// the offsets a loop over the processes stored).
+		if t, dec := ev.decideHere(notPrev); dec && !t {
+			return out, true
+		}
+	}
 	switch {
 	case st.base != nil && st.base.IsKnown():
 		for _, a := range st.base.Alts {
@@ -796,8 +803,22 @@ func (ev *evaluator) blockOf(c *apt.Component) (Value, string, bool) {
 // share, then each path's own under its condition (a range store keeps its
 // range).
 func chooseArrays(cond counting.Formula, a, b *arrayState) (*arrayState, bool) {
-	if a.clobbered != b.clobbered || a.base != b.base {
+	if a.base != b.base {
 		return nil, false
+	}
+	if a.clobbered != b.clobbered {
+		// One side's elements are unknown (a buffer only the root
+		// fills, a NULL pointer elsewhere): each side's stores hold
+		// under its condition, and every other element is unknown.
+		out := &arrayState{clobbered: true, base: a.base}
+		for _, s := range a.stores {
+			out.stores = append(out.stores, &arrayStore{off: s.off, upTo: s.upTo, guard: and(cond, s.guard), val: s.val})
+		}
+		nc := not(cond)
+		for _, s := range b.stores {
+			out.stores = append(out.stores, &arrayStore{off: s.off, upTo: s.upTo, guard: and(nc, s.guard), val: s.val})
+		}
+		return out, len(out.stores) <= maxArrayStores
 	}
 	n := 0
 	for n < len(a.stores) && n < len(b.stores) && a.stores[n] == b.stores[n] {

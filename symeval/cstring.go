@@ -121,6 +121,8 @@ func (ev *evaluator) stringCall(f *apt.FuncCall) (Value, bool) {
 		if s, ok := str(0); ok {
 			return Value{str: &s}, true
 		}
+	case "strtok":
+		return ev.strtok(f)
 	case "getenv":
 		// The run's environment (Options.Env, mkvet's -env): a variable
 		// it does not set is unset, NULL, and the program takes its own
@@ -138,6 +140,65 @@ func (ev *evaluator) stringCall(f *apt.FuncCall) (Value, bool) {
 		}
 	}
 	return Value{}, false
+}
+
+// strtok evaluates strtok(s, delim) (C11 7.24.5.8) on known text: the next
+// token of s, or, with s NULL, of the text the previous call left, as the
+// text it points to; NULL (0) where no token is left. The buffer s names
+// then holds a NUL after the token, as the run's does.
+func (ev *evaluator) strtok(f *apt.FuncCall) (Value, bool) {
+	if len(f.Args) != 2 {
+		return Value{}, false
+	}
+	delim, ok := ev.cString(f.Args[1])
+	if !ok {
+		return Value{}, false
+	}
+	var text string
+	buf, fresh := "", true
+	if v, ok := ev.closedInt(ev.value(f.Args[0]), f.Pos).Single(); ok && v.IsZero() {
+		fresh = false
+		if ev.strtokRest == nil {
+			return Value{}, false
+		}
+		text = *ev.strtokRest
+	} else {
+		t, ok := ev.cString(f.Args[0])
+		if !ok {
+			ev.strtokRest = nil
+			return Value{}, false
+		}
+		text = t
+		if nm, ok := f.Args[0].(*apt.Name); ok {
+			buf = nm.Name
+		}
+	}
+	start := 0
+	for start < len(text) && strings.IndexByte(delim, text[start]) >= 0 {
+		start++
+	}
+	if start == len(text) {
+		rest := ""
+		ev.strtokRest = &rest
+		return Known(symbolic.Int(0)), true
+	}
+	end := start
+	for end < len(text) && strings.IndexByte(delim, text[end]) < 0 {
+		end++
+	}
+	tok := text[start:end]
+	rest := ""
+	if end < len(text) {
+		rest = text[end+1:]
+		if fresh && buf != "" {
+			if cur, ok := ev.env.lookup(ev.key(buf)); ok && cur.str != nil && len(*cur.str) > end {
+				t := (*cur.str)[:end] + "\x00" + (*cur.str)[end+1:]
+				ev.env.set(ev.key(buf), Value{str: &t})
+			}
+		}
+	}
+	ev.strtokRest = &rest
+	return Value{str: &tok}, true
 }
 
 // sprintfCall evaluates sprintf(buf, format, ...) and snprintf(buf, n,

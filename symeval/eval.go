@@ -233,6 +233,9 @@ type evaluator struct {
 	nframe  int
 	cur     *domainState
 	stmtOcc *Occ // the occurrence function calls in expressions hang under
+	// nodePos is the position of the node or statement being evaluated,
+	// for a parameter made where an expression has none of its own.
+	nodePos apt.Pos
 	// probeSkip holds the statements and calls of a probed loop outside
 	// its slice (probeSliceOf) while rankProbe runs it; localFx memoizes
 	// localEffects.
@@ -341,6 +344,8 @@ type evaluator struct {
 	// there by name (nil: absent).
 	dir    string
 	inputs map[string][]string
+	// strtokRest is the text strtok's next call with NULL goes on in.
+	strtokRest *string
 	// textOrigins are where the text of a string object came from (the
 	// file and line a getline read it from), by its text key, and where
 	// each file textFile made from one did.
@@ -1608,6 +1613,9 @@ func (ev *evaluator) paramOf(u *unknown, pos apt.Pos) symbolic.Expr {
 		if u.cmdline {
 			origin = FromArguments
 		}
+		if !pos.IsValid() {
+			pos = ev.nodePos
+		}
 		u.param = ev.newParam(u.hint, origin, pos, u.what, u.real)
 		if u.lo != nil && u.hi != nil {
 			// A bounded value: the midpoint stands for it where it moves
@@ -1709,6 +1717,9 @@ func (ev *evaluator) jumpTo(label string, n apt.Node) {
 func (ev *evaluator) node(n apt.Node, parent *Occ) {
 	if ev.probeSkip != nil && ev.probeSkip[n] {
 		return // outside the slice a probe or a slice run runs (probeSliceOf, carrySliceOf)
+	}
+	if p := n.Base().Span.Start(); p.IsValid() {
+		ev.nodePos = p
 	}
 	switch n := n.(type) {
 	case *apt.Block:
@@ -1944,6 +1955,9 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 	ev.stmtOcc = o
 	defer func() { ev.stmtOcc = saved }()
 	for i, s := range b.Stmts {
+		if s.Span.Start().IsValid() {
+			ev.nodePos = s.Span.Start()
+		}
 		if s.Ops.Vector {
 			if s.Kind == apt.StmtAssign && !ev.probeSkip[s] {
 				ev.touch(s.Target) // a whole array written (firsttouch.go)
@@ -2575,7 +2589,33 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 	if f.Display != "" {
 		name = displayHint(f.Display)
 	}
+	if isConversion(name) {
+		// A conversion of unknown operands (int(x + 0.5), C's (int)):
+		// named after what it converts, as the program's variable, not
+		// the conversion.
+		h := ""
+		for _, v := range args {
+			if v.unk != nil && v.unk.hint != "" && h == "" {
+				h = v.unk.hint
+			}
+		}
+		if h == "" {
+			h = hintOf(f, args...)
+		}
+		if h != "" && (h[0] >= 'a' && h[0] <= 'z' || h[0] == '_') {
+			name = h
+		}
+	}
 	return unknownValue(name, "the result of "+ev.src(f), f.Type.Base != apt.TypeInteger)
+}
+
+// isConversion reports the intrinsic type conversions.
+func isConversion(name string) bool {
+	switch name {
+	case "int", "real", "dble", "float", "nint", "ifix", "idint", "sngl", "dfloat", "aint", "anint":
+		return true
+	}
+	return false
 }
 
 // displayHint names a parameter for the result of a C++ function after

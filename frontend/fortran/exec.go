@@ -235,6 +235,7 @@ func (b *builder) ifStmt(s *stmt, p *parser, cname string) {
 		u.stack = append(u.stack, &construct{kind: cIf, ifn: n, body: &br.Body})
 		depth := len(u.stack)
 		ip := newParser(inner, 0)
+		ip.assoc = u.associated // (an associate name in the controlled statement)
 		if isAssignment(inner.text, 0) {
 			b.assignment(inner, ip)
 		} else if hasKeywordPrefix(inner.text, "IF(") || hasKeywordPrefix(inner.text, "DO") && !hasKeywordPrefix(inner.text, "DOUBLE") ||

@@ -152,3 +152,17 @@ func TestAssociateNames(t *testing.T) {
 		t.Errorf("twice called %d times in assignments, want 1 (m = twice(n) at the construct's start)", calls)
 	}
 }
+
+// An associate name in the statement a logical IF controls is the
+// selector, as anywhere in the construct.
+func TestAssociateInLogicalIf(t *testing.T) {
+	src := "program a\n  implicit none\n  integer :: n, k\n  n = 5\n  associate (m => n)\n" +
+		"    if (n > 0) print *, m\n    if (n > 1) k = m\n  end associate\nend program a\n"
+	prog, diags := ParseSource("as.f90", []byte(src), Config{})
+	for _, d := range diags {
+		t.Fatal(d)
+	}
+	if v := prog.Routine("a").Scope.Lookup("m"); v != nil {
+		t.Errorf("m declared in the program (%v): the logical IFs did not read it as n", v.Type)
+	}
+}

@@ -693,7 +693,7 @@ func (x *fn) instNodes(insts []ir.Instruction) []apt.Node {
 			val := x.exprOps(c.Src, &ops)
 			l, isLoad := stripCasts(c.Src).(*ir.InstLoad)
 			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: target, Value: val, Ops: ops,
-				Load: isLoad && rowPointer(l)})
+				Load: isLoad && (rowPointer(l) || x.castPointer(l))})
 		case *ir.InstCall:
 			s, nodes := x.call(c, p)
 			if s != nil {
@@ -733,7 +733,7 @@ func (x *fn) instNodes(insts []ir.Instruction) []apt.Node {
 			x.declare(name, valueType(v.Type()), x.dimsOf(v))
 			l, isLoad := inst.(*ir.InstLoad)
 			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: x.nameExpr(name, x.vars[name].Type), Value: e, Ops: ops,
-				Load: isLoad && rowPointer(l)})
+				Load: isLoad && (rowPointer(l) || x.castPointer(l))})
 			if s := x.argvStmt(v, x.argvDef(v)); s != nil {
 				stmts = append(stmts, s)
 			}

@@ -417,6 +417,7 @@ func fpredOp(p enum.FPred) (apt.Op, bool) {
 // reference, a field path of one) or an element of an array; elem says
 // which.
 func (x *fn) location(p value.Value, ops *apt.Ops) (apt.Expr, bool) {
+	orig := p
 	p = stripCasts(p)
 	switch c := p.(type) {
 	case *ir.InstAlloca:
@@ -446,7 +447,14 @@ func (x *fn) location(p value.Value, ops *apt.Ops) (apt.Expr, bool) {
 	}
 	e := x.exprOps(p, ops)
 	if nm, ok := e.(*apt.Name); ok {
-		return &apt.Index{Pos: x.at, Name: nm.Name, Subs: zeros(1), Type: nm.Type}, true
+		t := nm.Type
+		if pt, isPtr := orig.Type().(*types.PointerType); isPtr && orig != p && isPointer(p.Type()) {
+			// Through a cast ((int *)ptr): an element of the cast's type.
+			if _, opaque := pt.ElemType.(*types.StructType); !opaque {
+				t = valueType(pt.ElemType)
+			}
+		}
+		return &apt.Index{Pos: x.at, Name: nm.Name, Subs: zeros(1), Type: t}, true
 	}
 	return unknownExpr("memory"), true
 }

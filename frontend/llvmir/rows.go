@@ -61,3 +61,44 @@ func rowPointer(l *ir.InstLoad) bool {
 	}
 	return indexesPointers(l.Src)
 }
+
+// castPointer reports whether l loads an untyped pointer (void *, char *)
+// kept in a structure's field or an array's element that the function
+// uses as the address of numbers, through a cast: a table of options
+// whose entries point at the variables they set (sscanf(arg, "%d", (int
+// *)opt->ptr)). It is a statement of its own, as rowPointer's, so that the
+// address the entry holds is followed to the variable.
+func (x *fn) castPointer(l *ir.InstLoad) bool {
+	pt, ok := l.Type().(*types.PointerType)
+	if !ok {
+		return false
+	}
+	if it, isInt := pt.ElemType.(*types.IntType); !isInt || it.BitSize != 8 {
+		return false
+	}
+	switch stripCasts(l.Src).(type) {
+	case *ir.InstGetElementPtr, *constant.ExprGetElementPtr:
+	default:
+		return false
+	}
+	cast := false
+	for _, u := range x.uses[l] {
+		c, ok := u.user.(*ir.InstBitCast)
+		if !ok {
+			return false
+		}
+		to, ok := c.To.(*types.PointerType)
+		if !ok {
+			return false
+		}
+		switch e := to.ElemType.(type) {
+		case *types.IntType:
+			cast = cast || e.BitSize > 8
+		case *types.FloatType:
+			cast = true
+		default:
+			return false
+		}
+	}
+	return cast
+}

@@ -113,6 +113,13 @@ func msgArgs(op apt.CommOp) []msgArg {
 			out = append(out, msgArg{side: s + 2, count: at(m.Count), dtype: at(m.Datatype), peer: -1, perRank: true, comm: at(c.Comm)})
 			return
 		}
+		if vSide, other := c.RootedBlock(); m != nil && vSide == m && other != nil && other.Count != nil && other.Datatype != nil {
+			// gatherv's and scatterv's counts are the root's alone: the
+			// caller's block there is its other side's (as the static
+			// counts take it, symeval/comm.go).
+			out = append(out, msgArg{side: s + 2, count: at(other.Count), dtype: at(other.Datatype), peer: -1})
+			return
+		}
 		if m == nil || m.Count == nil || m.Datatype == nil || m.Displs != nil {
 			return
 		}
