@@ -151,7 +151,13 @@ func (ev *evaluator) addrOf(e apt.Expr) Value {
 			if v, ok := ev.referencedAddr(e); ok {
 				return v
 			}
-			return ev.value(e)
+			v := ev.value(e)
+			if c, ok := e.(*apt.Component); ok && !v.IsKnown() && c.Array && numeric(c.Type) && ev.cPointers() {
+				// A structure's array field (int d[3] in p->d): it
+				// holds no address, its storage has one.
+				return ev.fieldArrayAddr(c)
+			}
+			return v
 		}
 		if v, ok := ev.storedAddr(e); ok {
 			return v
@@ -215,6 +221,13 @@ func (ev *evaluator) storedAddr(e apt.Expr) (Value, bool) {
 			if v, ok := ev.env.lookup(k + "%" + c.Field); ok && v.IsKnown() {
 				return v, true
 			}
+			return Value{}, false
+		}
+		if c.Array && ev.cPointers() && numeric(c.Type) {
+			// A field no pointer assignment set: a structure's array
+			// field (int d[3]), whose storage has the address.
+			v := ev.fieldArrayAddr(c)
+			return v, v.IsKnown()
 		}
 		return Value{}, false
 	}
@@ -334,6 +347,30 @@ func (ev *evaluator) assignPointer(s *apt.Stmt) (done bool, pre *Value) {
 		return false, &v
 	}
 	return false, nil
+}
+
+// pointerValue is the address a C pointer holds where an assignment
+// stores the pointer itself into something that is not a pointer (a
+// function's result, ptr = t_ret; an element of a table of addresses):
+// the value of a pointer is its address, not its elements.
+func (ev *evaluator) pointerValue(s *apt.Stmt) (Value, bool) {
+	nm, ok := s.Value.(*apt.Name)
+	if !ok || !ev.cPointers() || !ev.isPointerVar(nm) || ev.isPointerVar(s.Target) {
+		return Value{}, false
+	}
+	if tn, ok := s.Target.(*apt.Name); ok {
+		if d := ev.prog.Resolve(ev.frame().routine, tn.Name); d == nil || d.IsArray() {
+			return Value{}, false
+		}
+	}
+	v, ok := ev.storedAddr(nm)
+	if !ok {
+		return Value{}, false
+	}
+	if _, heap := ev.objectOf(v); heap {
+		return Value{}, false
+	}
+	return v, true
 }
 
 // addressOnly reports whether the pointer nm reaches its elements only
@@ -563,8 +600,12 @@ func (ev *evaluator) formalAddrs(r *apt.Routine, args []apt.Expr) map[string]Val
 		v := Value{}
 		if nm, isName := a.(*apt.Name); isName && !ev.isPointerRef(a) {
 			v = ev.scalarAddr(nm.Name) // a scalar passed by reference
-		} else if _, isComp := a.(*apt.Component); !isComp || ev.isPointerRef(a) {
+		} else if c, isComp := a.(*apt.Component); !isComp || ev.isPointerRef(a) {
 			v = ev.addrOf(a)
+		} else if c.Array && numeric(c.Type) {
+			// A structure's array field passed whole (p->dims, the
+			// _M_elems of std::array): its storage's address.
+			v = ev.fieldArrayAddr(c)
 		}
 		if v.IsKnown() {
 			if out == nil {
@@ -574,6 +615,27 @@ func (ev *evaluator) formalAddrs(r *apt.Routine, args []apt.Expr) map[string]Val
 		}
 	}
 	return out
+}
+
+// fieldArrayAddr is the address of the storage of a structure's array
+// field, one per storage key for the evaluation's life, registered so that
+// a pointer holding it reaches the field's elements (derefArray).
+func (ev *evaluator) fieldArrayAddr(c *apt.Component) Value {
+	k, ok := ev.refKey(c)
+	if !ok {
+		return Value{}
+	}
+	if a, ok := ev.fieldAddrs[k]; ok {
+		return Known(symbolic.Int(a))
+	}
+	v := ev.newAddress()
+	a, _ := v.Alts[0].E.Int64()
+	if ev.fieldAddrs == nil {
+		ev.fieldAddrs = map[string]int64{}
+	}
+	ev.fieldAddrs[k] = a
+	ev.noteStorage(v, k, c.Type)
+	return v
 }
 
 // scalarAddr is the address of a scalar variable's storage, passed by

@@ -137,15 +137,23 @@ func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
 		}
 		key = k + "%" + ix.Name
 		dt := ev.prog.LookupType(ev.frame().routine, apt.TypeOf(ix.Base).Derived)
-		if dt == nil {
+		switch {
+		case dt == nil && ev.cPointers() && len(ix.Subs) == 1:
+			// A C structure's array field through a pointer (p->loc[k]):
+			// the frontend declares no structure types, and the field's
+			// elements are those of the caller's flattened array
+			// (g%loc), indexed from 0.
+			dims = []apt.Dim{{Lo: &apt.Const{Kind: apt.ConstInt, Text: "0"}, Hi: &apt.Star{}}}
+		case dt == nil:
 			return "", Value{}, false
+		default:
+			f := dt.Field(ix.Name)
+			if f == nil {
+				return "", Value{}, false
+			}
+			dims = f.Dims
+			sh = ev.shapeBounds(key, nil, dims)
 		}
-		f := dt.Field(ix.Name)
-		if f == nil {
-			return "", Value{}, false
-		}
-		dims = f.Dims
-		sh = ev.shapeBounds(key, nil, dims)
 	} else {
 		decl := ev.prog.Resolve(ev.frame().routine, ix.Name)
 		if decl == nil || !decl.IsArray() || decl.Param != nil {

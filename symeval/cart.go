@@ -61,9 +61,28 @@ func arrayArg(e apt.Expr) (name string, at apt.Expr, ok bool) {
 // element is the reference to element i (from 0) of the array an actual
 // argument starts.
 func (ev *evaluator) element(arg apt.Expr, i int) (*apt.Index, bool) {
+	var base apt.Expr // a C structure's array field (p->dims): the structure
+	switch x := arg.(type) {
+	case *apt.Component:
+		if x.Array && ev.cPointers() {
+			arg, base = &apt.Name{Pos: x.Pos, Name: x.Field, Type: x.Type, Array: true}, x.Base
+		}
+	case *apt.Index:
+		if x.Base != nil && len(x.Subs) == 1 && ev.cPointers() {
+			arg, base = &apt.Index{Pos: x.Pos, Name: x.Name, Subs: x.Subs, Type: x.Type}, x.Base
+		}
+	}
 	name, at, ok := arrayArg(arg)
 	if !ok {
 		return nil, false
+	}
+	if base != nil {
+		if at == nil {
+			at = &apt.Const{Kind: apt.ConstInt, Text: "0", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
+		}
+		sub := &apt.Binary{Op: apt.OpAdd, X: at, Y: &apt.Const{Kind: apt.ConstInt, Text: strconv.Itoa(i),
+			Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}}
+		return &apt.Index{Pos: arg.At(), Base: base, Name: name, Subs: []apt.Expr{sub}, Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}, true
 	}
 	var first apt.Expr = &apt.Const{Kind: apt.ConstInt, Text: "1", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
 	if at != nil {

@@ -346,6 +346,9 @@ type evaluator struct {
 	inputs map[string][]string
 	// strtokRest is the text strtok's next call with NULL goes on in.
 	strtokRest *string
+	// fieldAddrs are the addresses given to structures' array fields
+	// passed whole, by storage key (fieldArrayAddr).
+	fieldAddrs map[string]int64
 	// textOrigins are where the text of a string object came from (the
 	// file and line a getline read it from), by its text key, and where
 	// each file textFile made from one did.
@@ -1999,6 +2002,8 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 			var v Value
 			if pre != nil {
 				v = *pre
+			} else if a, ok := ev.pointerValue(s); ok {
+				v = a
 			} else {
 				v = ev.value(s.Value)
 			}

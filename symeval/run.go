@@ -803,12 +803,34 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 			return !arrays
 		})
 	}
+	calledPointers := map[string]bool{} // pointers the body sets to a call's result
+	for _, n := range l.Body {
+		apt.Inspect(n, func(y apt.Node) bool {
+			if b, ok := y.(*apt.Block); ok {
+				for _, s := range b.Stmts {
+					if nm, ok := s.Target.(*apt.Name); ok {
+						if _, isCall := s.Value.(*apt.FuncCall); isCall {
+							calledPointers[nm.Name] = true
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
 	for _, n := range l.Body {
 		apt.Inspect(n, func(y apt.Node) bool {
 			switch x := y.(type) {
 			case *apt.Block:
 				for _, s := range x.Stmts {
 					if ix, ok := s.Target.(*apt.Index); ok && tracked(ix.Type) && (ix.Base != nil || ev.relevant(r, ix.Name)) {
+						arrays = true
+					}
+					if ix, ok := s.Target.(*apt.Index); ok && tracked(ix.Type) && ix.Base == nil && ev.cPointers() && calledPointers[ix.Name] {
+						// Integers stored through a pointer a call of the
+						// body returned (local[d] = ... through
+						// std::array's operator[]): another storage's
+						// elements, which only a run places.
 						arrays = true
 					}
 					if c, ok := s.Target.(*apt.Component); ok && tracked(c.Type) {

@@ -339,6 +339,9 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		if b := x.initStruct(name, c, p); b != nil {
 			return nil, []apt.Node{b}
 		}
+		if b := x.zeroStruct(name, c, p); b != nil {
+			return nil, []apt.Node{b}
+		}
 		if b := x.copyElements(name, c, p); b != nil {
 			return nil, []apt.Node{b}
 		}
@@ -503,6 +506,10 @@ func (x *fn) argExpr(a value.Value) apt.Expr {
 	case *ir.InstGetElementPtr, *constant.ExprGetElementPtr:
 		e, _ := x.location(b, &apt.Ops{})
 		if ix, ok := e.(*apt.Index); ok && allZero(ix.Subs) {
+			if ix.Base != nil {
+				// A whole array field through a pointer (p->dims).
+				return &apt.Component{Pos: ix.Pos, Base: ix.Base, Field: ix.Name, Type: ix.Type, Array: true}
+			}
 			return &apt.Name{Name: ix.Name, Type: ix.Type, Array: true}
 		}
 		if _, ok := e.(*apt.Index); ok {

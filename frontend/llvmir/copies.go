@@ -251,3 +251,69 @@ func (x *fn) skipViews() {
 		}
 	}
 }
+
+// zeroStruct writes memset(&s, 0, sizeof s) of a local structure (T s =
+// {0}, = {}) as the assignment of zero to each of its number fields, an
+// array field whole: what the program then reads of them is 0, as in the
+// run. nil for anything else.
+func (x *fn) zeroStruct(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
+	if name != "llvm.memset" || len(c.Args) < 3 {
+		return nil
+	}
+	if v, ok := unwrapArg(c.Args[1]).(*constant.Int); !ok || v.X.Sign() != 0 {
+		return nil
+	}
+	a, ok := stripCasts(unwrapArg(c.Args[0])).(*ir.InstAlloca)
+	if !ok {
+		return nil
+	}
+	st, ok := a.ElemType.(*types.StructType)
+	if !ok || len(allocaDims(a)) > 0 {
+		return nil
+	}
+	size, _, sok := typeSize(st)
+	if n, ok := constValue(x.expr(unwrapArg(c.Args[2]))); !ok || !sok || n != size {
+		return nil // part of it
+	}
+	root := x.names[a]
+	x.declare(root, valueType(st), nil)
+	var stmts []*apt.Stmt
+	var walk func(base apt.Expr, flat string, t *types.StructType, depth int) bool
+	walk = func(base apt.Expr, flat string, t *types.StructType, depth int) bool {
+		for k, ft := range t.Fields {
+			f := x.l.fieldName(t, k)
+			switch e := ft.(type) {
+			case *types.IntType, *types.FloatType:
+				stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign,
+					Target: &apt.Component{Pos: p, Base: base, Field: f, Type: valueType(ft)}, Value: intConst(0)})
+			case *types.ArrayType:
+				switch e.ElemType.(type) {
+				case *types.IntType, *types.FloatType:
+				default:
+					return false
+				}
+				// Its elements (the field is an array of the
+				// structure's own, not a pointer to assign).
+				n := flat + "%" + f
+				v := x.declare(n, valueType(e.ElemType), []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}})
+				stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign,
+					Target: &apt.Index{Pos: p, Name: n, Type: v.Type, Subs: []apt.Expr{
+						&apt.Section{Lo: intConst(0), Hi: intConst(int64(e.Len) - 1)}}}, Value: intConst(0)})
+			case *types.StructType:
+				if depth > 3 || !walk(&apt.Component{Pos: p, Base: base, Field: f, Type: valueType(e)}, flat+"%"+f, e, depth+1) {
+					return false
+				}
+			case *types.PointerType:
+				stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign,
+					Target: &apt.Component{Pos: p, Base: base, Field: f, Type: addrType}, Value: intConst(0)})
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(x.nameExpr(root, x.vars[root].Type), root, st, 0) || len(stmts) == 0 {
+		return nil
+	}
+	return block(stmts...)
+}

@@ -482,7 +482,8 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 	// pointer): the first field reached through it is C's p->f.
 	ptr := false
 	global := false
-	var via apt.Expr // the reference a loaded pointer came from
+	var via apt.Expr       // the reference a loaded pointer came from
+	var fieldBase apt.Expr // the structure of an array field reached through a pointer
 	base := stripCasts(src)
 	var t apt.Type
 	switch b := base.(type) {
@@ -501,6 +502,11 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 		switch r := inner.(type) {
 		case *apt.Index:
 			name, subs = r.Name, append([]apt.Expr(nil), r.Subs...)
+			if r.Base != nil {
+				// An array field through a pointer, stepped into
+				// (p->d[k] after p->d): the field's elements still.
+				fieldBase = r.Base
+			}
 		case *apt.Name:
 			name = r.Name
 		case *apt.Component:
@@ -647,6 +653,17 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 		}
 		return &apt.Index{Pos: x.at, Base: c.Base, Name: c.Field, Subs: subs, Type: t, Deref: c.Deref}, true
 	}
+	if fieldBase != nil && comp == nil && via == nil {
+		return &apt.Index{Pos: x.at, Base: fieldBase, Name: name, Subs: subs, Type: t}, true
+	}
+	if c, ok := comp.(*apt.Component); ok && via == nil && derefPath(c) {
+		// An array field of a structure reached through a pointer
+		// (this->_M_elems[k] of std::array, p->dims[d]): the field's
+		// elements in the structure the pointer designates, which a
+		// by-reference binding makes the caller's (Fortran's
+		// obj%arr(k)), not an array of the function's own.
+		return &apt.Index{Pos: x.at, Base: c.Base, Name: c.Field, Subs: subs, Type: t}, true
+	}
 	if root, _, isView := strings.Cut(name, "%"); isView && x.vars[root] == nil && x.l.isGlobalName(root) {
 		global = true // (reached through an element of it: opts[k] then .type)
 	}
@@ -661,6 +678,21 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 		x.l.globalView(name, t)
 	}
 	return &apt.Index{Pos: x.at, Name: name, Subs: subs, Type: t}, true
+}
+
+// derefPath reports whether a component path starts at a pointer (p->f,
+// p->a.b).
+func derefPath(c *apt.Component) bool {
+	for e := apt.Expr(c); ; {
+		x, ok := e.(*apt.Component)
+		if !ok {
+			return false
+		}
+		if x.Deref {
+			return true
+		}
+		e = x.Base
+	}
 }
 
 // numberPointer reports whether t points to numbers (not text, structs or
