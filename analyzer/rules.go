@@ -948,7 +948,12 @@ func unresolvedParams(p *pass) {
 		msg := fmt.Sprintf("%s %s: %s", briefWhat(q.What, q.Pos), a.how, kept)
 		if q.Default != nil {
 			facts["default"] = q.Default.String()
-			msg += fmt.Sprintf(" (default %s)", q.Default)
+			if d := q.Default.String(); len(d) <= 60 {
+				msg += fmt.Sprintf(" (default %s)", d)
+			} else {
+				// (A long closed form: check -json has it whole.)
+				msg += " (default: a closed form, in check -json)"
+			}
 		}
 		if a.measure {
 			facts["impact"] = Round(a.impact)

@@ -77,6 +77,9 @@ var oracleCases = []oracleCase{
 	// dynamic type (an overridden binding, a deferred one, through a
 	// CLASS dummy), SELECT TYPE reading an extension's component.
 	{file: "elemout.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
+	// Array reductions deciding the work: MINLOC, MAXLOC, PRODUCT of the
+	// process grid, SUM of a section, COUNT of a mask, MAXVAL, ANY.
+	{file: "reductions.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
 	{file: "polymorph.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
 	// The rewriter's own hard cases.
 	{file: "labels.f", dir: "testdata", sizes: []map[string]int64{{"n": 10}, {"n": 7}, {"n": 23}}},

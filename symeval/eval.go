@@ -2555,6 +2555,9 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 		if v, ok := ev.typeTestIntrinsic(f); ok {
 			return v
 		}
+		if v, ok := ev.arrayReduction(f); ok {
+			return v
+		}
 	}
 	if v, ok := ev.textIntrinsic(f); ok {
 		return v

@@ -605,14 +605,7 @@ func (l *lifter) indexFields() {
 func (x *fn) fopen(c *ir.InstCall, base apt.NodeBase, p apt.Pos) []apt.Node {
 	var file apt.Expr = &apt.Const{Kind: apt.ConstChar, Text: "?"}
 	if len(c.Args) > 0 {
-		a := unwrapArg(c.Args[0])
-		if text, ok := x.constText(a); ok {
-			file = &apt.Const{Kind: apt.ConstChar, Text: text, Type: apt.Type{Base: apt.TypeCharacter}}
-		} else if k := x.argvIndexOf(a); k != nil {
-			file = &apt.Index{Pos: p, Name: x.argvName, Subs: []apt.Expr{k}, Type: apt.Type{Base: apt.TypeCharacter}}
-		} else if e := x.expr(a); e != nil {
-			file = e
-		}
+		file = x.fileName(unwrapArg(c.Args[0]), p)
 	}
 	mode := "r"
 	if len(c.Args) > 1 {
@@ -645,6 +638,21 @@ func (x *fn) fopen(c *ir.InstCall, base apt.NodeBase, p apt.Pos) []apt.Node {
 	there := &apt.If{NodeBase: apt.NodeBase{Span: base.Span}, Kind: apt.IfBlock, Branches: []*apt.Branch{{NodeBase: apt.NodeBase{Span: base.Span},
 		Cond: &apt.Binary{Op: apt.OpNe, X: f, Y: intConst(0)}, Body: []apt.Node{open}}}}
 	return []apt.Node{inq, there}
+}
+
+// fileName is the expression of a file name a call is given: a string
+// literal, an argument of the command line, or what the program holds.
+func (x *fn) fileName(a value.Value, p apt.Pos) apt.Expr {
+	if text, ok := x.constText(a); ok {
+		return &apt.Const{Kind: apt.ConstChar, Text: text, Type: apt.Type{Base: apt.TypeCharacter}}
+	}
+	if k := x.argvIndexOf(a); k != nil {
+		return &apt.Index{Pos: p, Name: x.argvName, Subs: []apt.Expr{k}, Type: apt.Type{Base: apt.TypeCharacter}}
+	}
+	if e := x.expr(a); e != nil {
+		return e
+	}
+	return &apt.Const{Kind: apt.ConstChar, Text: "?"}
 }
 
 // stopsWhenNull reports whether the program stops where the pointer v is

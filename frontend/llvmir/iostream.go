@@ -197,15 +197,7 @@ func (x *fn) streamCall(c *ir.InstCall, name string, base apt.NodeBase, p apt.Po
 // does (a unit where the file is there, 0 where it is not); the stream
 // is good where it opened.
 func (x *fn) streamOpen(c *ir.InstCall, unit, good apt.Expr, base apt.NodeBase, p apt.Pos) []apt.Node {
-	var file apt.Expr = &apt.Const{Kind: apt.ConstChar, Text: "?"}
-	a := unwrapArg(c.Args[1])
-	if text, ok := x.constText(a); ok {
-		file = &apt.Const{Kind: apt.ConstChar, Text: text, Type: apt.Type{Base: apt.TypeCharacter}}
-	} else if k := x.argvIndexOf(a); k != nil {
-		file = &apt.Index{Pos: p, Name: x.argvName, Subs: []apt.Expr{k}, Type: apt.Type{Base: apt.TypeCharacter}}
-	} else if e := x.expr(a); e != nil {
-		file = e
-	}
+	file := x.fileName(unwrapArg(c.Args[1]), p)
 	word := func(w string) apt.Expr {
 		return &apt.Const{Kind: apt.ConstChar, Text: w, Type: apt.Type{Base: apt.TypeCharacter}}
 	}
