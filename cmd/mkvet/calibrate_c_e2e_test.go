@@ -34,8 +34,10 @@ import (
 // speeds, switching between runs seconds or minutes apart (n = 16000 at
 // P = 2: 22 ms or 32 ms, n = 8000 by the same factor), so a calibration and
 // a measurement taken apart can differ by half whatever the model; the
-// absolute errors are logged. A second attempt calibrates and measures
-// again when a disturbed run moves the ratio beyond the bound.
+// absolute errors are logged. Another attempt (three in all) calibrates and
+// measures again when a disturbed run moves the ratio beyond the bound: the
+// points are measured one after the other, so a switch of speed between
+// n = 8000 and n = 16000 moves their ratio whatever the model.
 func TestCalibratePredictCE2E(t *testing.T) {
 	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc", "mpirun")
 	if os.Geteuid() == 0 {
@@ -44,7 +46,8 @@ func TestCalibratePredictCE2E(t *testing.T) {
 	}
 	src := filepath.Join(programsDir, "ring.c")
 	launcher := e2e.MPILauncher + " {n} {steps}"
-	for attempt := 1; attempt <= 2; attempt++ {
+	const attempts = 3
+	for attempt := 1; attempt <= attempts; attempt++ {
 		tmp := filepath.Join(t.TempDir(), strconv.Itoa(attempt))
 		calDB, measDB := filepath.Join(tmp, "cal.db"), filepath.Join(tmp, "meas.db")
 		common := []string{"-launcher", launcher, "-work", filepath.Join(tmp, "work")}
@@ -82,8 +85,8 @@ func TestCalibratePredictCE2E(t *testing.T) {
 		if worst >= 0 && worst <= 0.25 {
 			return
 		}
-		if attempt == 2 && worst >= 0 {
-			t.Errorf("n=8000 to 16000: growth error %.1f%% beyond 25%% on both attempts", 100*worst)
+		if attempt == attempts && worst >= 0 {
+			t.Errorf("n=8000 to 16000: growth error %.1f%% beyond 25%% on all %d attempts", 100*worst, attempts)
 		}
 	}
 }
