@@ -132,6 +132,22 @@ func afterWords(rec string, w int) (string, bool) {
 	return rec[i:], true
 }
 
+// fieldText is the storage key of a C structure's character array an
+// argument starts (c->method, &c->name[0]): the caller's structure's
+// field, where the text a scan reads goes, as a buffer's does.
+func (ev *evaluator) fieldText(e apt.Expr) (string, bool) {
+	ix, ok := e.(*apt.Index)
+	if !ok || ix.Base == nil || ix.Type.Base != apt.TypeInteger || ix.Type.Kind != 1 || !ev.cPointers() {
+		return "", false
+	}
+	for _, s := range ix.Subs {
+		if c, ok := s.(*apt.Const); !ok || c.Text != "0" {
+			return "", false
+		}
+	}
+	return ev.arrayKey(ix)
+}
+
 // textBuffer is the character array an argument names (buf, or &buf[0]
 // as the frontend writes a decayed array).
 func textBuffer(e apt.Expr) (string, bool) {
@@ -255,6 +271,7 @@ func (ev *evaluator) assignScanned(n *apt.IO, items []runenv.Scanned, result int
 	}
 	vals := make([]Value, len(items))
 	targets := make([]string, len(items)) // a text buffer's name, else ""
+	keys := make([]string, len(items))    // or the storage key text goes to
 	for i, it := range items {
 		switch it.Conv {
 		case 's', 'c', '[':
@@ -265,7 +282,12 @@ func (ev *evaluator) assignScanned(n *apt.IO, items []runenv.Scanned, result int
 				if !ok {
 					return false
 				}
-				vals[i], targets[i] = Value{str: &t}, textKey(k)
+				vals[i], keys[i] = Value{str: &t}, textKey(k)
+				continue
+			}
+			if k, ok := ev.fieldText(n.Items[i]); ok {
+				// A structure's character array (c->method).
+				vals[i], keys[i] = Value{str: &t}, k
 				continue
 			}
 			buf, ok := textBuffer(n.Items[i])
@@ -286,8 +308,8 @@ func (ev *evaluator) assignScanned(n *apt.IO, items []runenv.Scanned, result int
 		}
 	}
 	for i := range items {
-		if strings.HasSuffix(targets[i], textKey("")) {
-			ev.env.set(targets[i], vals[i])
+		if keys[i] != "" {
+			ev.env.set(keys[i], vals[i])
 		} else if targets[i] != "" {
 			ev.store(targets[i], vals[i])
 		} else {

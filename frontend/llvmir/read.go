@@ -577,6 +577,16 @@ func (l *lifter) initStmts(out *[]*apt.Stmt, ref apt.Expr, t types.Type, c const
 			l.initStmts(out, &apt.Component{Pos: pos, Base: ref, Field: l.fieldName(t, k), Type: valueType(ft)}, ft, fc, pos, n)
 		}
 	case *types.ArrayType:
+		if ca, ok := c.(*constant.CharArray); ok && !isTopName(ref) {
+			// A structure's character array initialised from a string
+			// (Config c = {..., "jacobi"}): its text, up to the NUL.
+			if text, ok := charArrayText(ca); ok && *n < maxInits {
+				*n++
+				*out = append(*out, &apt.Stmt{Span: spanAt(pos), Kind: apt.StmtAssign, Target: ref,
+					Value: &apt.Const{Kind: apt.ConstChar, Text: text, Type: apt.Type{Base: apt.TypeCharacter}}})
+			}
+			return
+		}
 		name, top := ref.(*apt.Name)
 		cc, ok := c.(*constant.Array)
 		if !top || !ok || int(t.Len) > maxInits {
@@ -747,6 +757,26 @@ func (l *lifter) constInit(c constant.Constant) apt.Expr {
 		return l.funcRef(f)
 	}
 	return scalarInit(c)
+}
+
+// isTopName reports whether ref names a global itself, not a part of one.
+func isTopName(ref apt.Expr) bool {
+	_, ok := ref.(*apt.Name)
+	return ok
+}
+
+// charArrayText is the text of a character array constant up to its NUL.
+func charArrayText(c *constant.CharArray) (string, bool) {
+	b := c.X
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	for _, ch := range b {
+		if ch < 0x20 || ch > 0x7e {
+			return "", false // text the program prints, not a word it tests
+		}
+	}
+	return string(b), true
 }
 
 // funcRef is a function used as a value: its name, which the evaluation

@@ -74,6 +74,8 @@ var cCases = []cCase{
 	{"tokens.c", []string{"nx", "steps"}, [][]int64{{37, 3}, {10, 2}, {101, 1}}, [][]string{{}}, false, []string{"nx = %d", "\tsteps=%d"}, "settings.cfg", nil},
 	{"scatcounts.c", []string{"n"}, [][]int64{{1003}, {10}, {37}}, nil, false, nil, "", nil},
 	{"fieldarr.c", []string{"n", "steps"}, [][]int64{{12, 3}, {20, 2}, {7, 4}}, nil, false, nil, "", nil},
+	{"deckstruct.c", []string{"nx", "ny", "steps"}, [][]int64{{37, 21, 3}, {10, 7, 2}}, [][]string{{"run.deck"}, {"run.deck", "gs"}}, false,
+		[]string{"nx %d", "ny %d", "steps %d"}, "run.deck", nil},
 	{"cubes.cpp", []string{"nx", "its"}, [][]int64{{10, 5}, {7, 30}, {12, 3}}, [][]string{{}, {"-p"}}, false, []string{"-s %d", "-i %d"}, "", nil},
 	{"eqopts.c", []string{"n", "steps"}, [][]int64{{37, 5}, {101, 2}}, [][]string{{}, {"-x"}, {"-c", "-x"}}, false, []string{"--n=%d", "--steps=%d"}, "", nil},
 	{"byvalue.c", []string{"nx", "ny", "steps"}, [][]int64{{10, 13, 3}, {7, 30, 2}, {16, 5, 4}}, [][]string{{}}, false, nil, "", nil},
