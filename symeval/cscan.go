@@ -25,7 +25,7 @@ func (ev *evaluator) readLine(n *apt.IO) bool {
 	if !n.Line || len(n.Items) != 1 || len(ev.cur.vars) > 0 {
 		return false
 	}
-	if keyword(n, cxxStringIO) != nil {
+	if keyword(n, apt.KeywordCxxString) != nil {
 		return ev.getline(n)
 	}
 	buf, ok := textBuffer(n.Items[0])
@@ -40,40 +40,54 @@ func (ev *evaluator) readLine(n *apt.IO) bool {
 	if !ok || max < 2 {
 		return false
 	}
-	k, at, recs, ok := ev.unitFile(n)
-	if !ok {
-		return false
+	k, at, line, eof, ok := ev.nextLine(n)
+	if eof || !ok {
+		return eof // at the end of the file: NULL, the buffer as it was
 	}
-	if at.Record > int64(len(recs)) {
-		// The end of the file: NULL, the buffer as it was.
-		if n.Result != nil {
-			ev.assign(n.Result, Known(symbolic.Int(0)))
-		}
-		return true
-	}
-	line, ok := afterWords(recs[at.Record-1], int(at.Word))
 	if rest := strings.TrimLeftFunc(line, unicode.IsSpace); at.Word > 0 && rest != "" && rest != line {
 		// After a word and before another: whether a scanf's white space
 		// took the blanks between is not a position the units keep.
 		return false
 	}
-	if !ok || int64(len(line))+1 > max-1 {
+	if int64(len(line))+1 > max-1 {
 		// A line longer than the buffer is read in parts: where the next
 		// part starts is not a position the units keep.
 		return false
 	}
 	text := line + "\n"
 	ev.store(buf, Value{str: &text})
-	ev.setUnit(k, readpos.Unit{File: at.File, Record: at.Record + 1})
-	if n.Result != nil {
-		ev.assign(n.Result, Known(symbolic.Int(1))) // the buffer, not NULL
-	}
+	ev.lineRead(n, k, at) // the buffer, not NULL
 	return true
 }
 
-// cxxStringIO marks a read into C++ std::string objects (the frontend's
-// llvmir.CxxString).
-const cxxStringIO = "cxxstring"
+// nextLine is the rest of the line the unit a line read reads stands at
+// (after the words a scan took), with the unit's key and position. At
+// the end of the file eof is set and the read's result is 0 (fgets's
+// NULL, a failed getline); ok is false where the unit, its file or the
+// line is not known.
+func (ev *evaluator) nextLine(n *apt.IO) (k string, at readpos.Unit, line string, eof, ok bool) {
+	k, at, recs, ok := ev.unitFile(n)
+	if !ok {
+		return "", at, "", false, false
+	}
+	if at.Record > int64(len(recs)) {
+		if n.Result != nil {
+			ev.assign(n.Result, Known(symbolic.Int(0)))
+		}
+		return k, at, "", true, true
+	}
+	line, ok = afterWords(recs[at.Record-1], int(at.Word))
+	return k, at, line, false, ok
+}
+
+// lineRead moves the unit at key k past the line at at and sets the
+// read's result to 1 (fgets's buffer, a good stream).
+func (ev *evaluator) lineRead(n *apt.IO, k string, at readpos.Unit) {
+	ev.setUnit(k, readpos.Unit{File: at.File, Record: at.Record + 1})
+	if n.Result != nil {
+		ev.assign(n.Result, Known(symbolic.Int(1)))
+	}
+}
 
 // getline evaluates std::getline(in, line): the rest of the line the
 // stream stands at, without its newline, into the string, and the stream
@@ -83,19 +97,9 @@ func (ev *evaluator) getline(n *apt.IO) bool {
 	if !ok {
 		return false
 	}
-	k, at, recs, ok := ev.unitFile(n)
-	if !ok {
-		return false
-	}
-	if at.Record > int64(len(recs)) {
-		if n.Result != nil {
-			ev.assign(n.Result, Known(symbolic.Int(0)))
-		}
-		return true
-	}
-	line, ok := afterWords(recs[at.Record-1], int(at.Word))
-	if !ok {
-		return false
+	k, at, line, eof, ok := ev.nextLine(n)
+	if eof || !ok {
+		return eof
 	}
 	if at.Word > 0 {
 		// After a word the line goes on from where the extraction
@@ -107,10 +111,7 @@ func (ev *evaluator) getline(n *apt.IO) bool {
 		ev.textOrigins = map[string]ReadValue{}
 	}
 	ev.textOrigins[textKey(obj)] = ReadValue{File: at.File, Line: int(at.Record)}
-	ev.setUnit(k, readpos.Unit{File: at.File, Record: at.Record + 1})
-	if n.Result != nil {
-		ev.assign(n.Result, Known(symbolic.Int(1)))
-	}
+	ev.lineRead(n, k, at)
 	return true
 }
 
@@ -276,7 +277,7 @@ func (ev *evaluator) assignScanned(n *apt.IO, items []runenv.Scanned, result int
 		switch it.Conv {
 		case 's', 'c', '[':
 			t := it.Text
-			if keyword(n, cxxStringIO) != nil {
+			if keyword(n, apt.KeywordCxxString) != nil {
 				// A word into a std::string (in >> word).
 				k, ok := ev.stringObject(n.Items[i])
 				if !ok {

@@ -363,6 +363,10 @@ func (k IOKind) String() string {
 // MarshalText encodes k by name.
 func (k IOKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
+// KeywordCxxString is the control keyword of a read into C++ std::string
+// objects (their text, not characters of an array): getline, >> a word.
+const KeywordCxxString = "cxxstring"
+
 // IO is an I/O statement. Unit and Format are nil when absent (Star for *);
 // Control keeps the other control items (Keyword expressions such as iostat=).
 // For READ, Reads lists the names of the variables read into: later stages turn

@@ -313,15 +313,11 @@ func (x *fn) arrive(l *loop, to, stop int, arm bool) ([]apt.Node, bool) {
 	}
 	if l != nil && !l.blocks[to] {
 		f := x.forward(to)
-		p := x.plans[l]
-		if f == x.retB && (p == nil || p.exit < 0 || f != x.forward(p.exit)) {
-			// (A loop whose one exit is the routine's return, the last
-			// loop of a function, leaves by EXIT below: its trip count
-			// is then the loop's own.)
+		if f == x.retB {
 			nodes, _ := x.chain(to, -1)
 			return append(nodes, x.retBlock(f)...), false
 		}
-		if p != nil && p.exit >= 0 && f == x.forward(p.exit) {
+		if p := x.plans[l]; p != nil && p.exit >= 0 && f == x.forward(p.exit) {
 			// The copies along the way to where the code after the DO
 			// starts, then EXIT.
 			nodes, _ := x.chain(to, p.after)
@@ -333,7 +329,7 @@ func (x *fn) arrive(l *loop, to, stop int, arm bool) ([]apt.Node, bool) {
 			// the loops) is written where it is reached.
 			return x.seq(nil, to, -1, true), false
 		}
-		if p != nil && p.exit >= 0 && p.after >= 0 && x.leavesBy(to, l, p.after) {
+		if p := x.plans[l]; p != nil && p.exit >= 0 && p.after >= 0 && x.leavesBy(to, l, p.after) {
 			// A break that does something first (a found value
 			// recorded) before the code after the loop: that, then
 			// EXIT.
@@ -691,7 +687,7 @@ func (x *fn) instNodes(insts []ir.Instruction) []apt.Node {
 			val := x.exprOps(c.Src, &ops)
 			l, isLoad := stripCasts(c.Src).(*ir.InstLoad)
 			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: target, Value: val, Ops: ops,
-				Load: isLoad && (rowPointer(l) || x.castPointer(l))})
+				Load: isLoad && x.pointerLoad(l)})
 		case *ir.InstCall:
 			s, nodes := x.call(c, p)
 			if s != nil {
@@ -731,7 +727,7 @@ func (x *fn) instNodes(insts []ir.Instruction) []apt.Node {
 			x.declare(name, valueType(v.Type()), x.dimsOf(v))
 			l, isLoad := inst.(*ir.InstLoad)
 			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: x.nameExpr(name, x.vars[name].Type), Value: e, Ops: ops,
-				Load: isLoad && (rowPointer(l) || x.castPointer(l))})
+				Load: isLoad && x.pointerLoad(l)})
 			if s := x.argvStmt(v, x.argvDef(v)); s != nil {
 				stmts = append(stmts, s)
 			}

@@ -44,7 +44,7 @@ func (x *fn) decideInline() {
 			if _, isLoad := inst.(*ir.InstLoad); isLoad && !x.quiet(b, ii, us[0].index) {
 				continue
 			}
-			if l, isLoad := inst.(*ir.InstLoad); isLoad && (rowPointer(l) || x.castPointer(l)) {
+			if l, isLoad := inst.(*ir.InstLoad); isLoad && x.pointerLoad(l) {
 				continue
 			}
 			x.inline[v] = true

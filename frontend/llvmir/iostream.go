@@ -43,10 +43,6 @@ const (
 	streamReadsString = "_ZStrsIcSt11char_traitsIcESaIcEERSt13basic_istreamIT_T0_ES7_RNSt7__cxx1112basic_stringIS4_S5_T1_EE"
 )
 
-// CxxString marks the I/O whose items are std::string objects (their
-// text, not characters of an array).
-const CxxString = "cxxstring"
-
 // streamTests are the stream's state queries, by what they report.
 var streamTests = map[string]string{
 	"_ZNKSt9basic_iosIcSt11char_traitsIcEEntEv":             "fail", // operator!
@@ -142,7 +138,7 @@ func (x *fn) streamCall(c *ir.InstCall, name string, base apt.NodeBase, p apt.Po
 	}
 	x.at = p
 	unit, good := x.streamPart(root, "unit"), x.streamPart(root, "good")
-	cxx := &apt.Keyword{Name: CxxString, Value: intConst(1)}
+	cxx := &apt.Keyword{Name: apt.KeywordCxxString, Value: intConst(1)}
 	switch {
 	case strings.HasPrefix(name, stringStreamCtor) && len(c.Args) >= 2:
 		// The text of the string, as the records of a file of its own.

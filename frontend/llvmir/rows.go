@@ -62,6 +62,12 @@ func rowPointer(l *ir.InstLoad) bool {
 	return indexesPointers(l.Src)
 }
 
+// pointerLoad reports whether l loads a pointer that is a statement of its
+// own, p = owner(i) (apt.Stmt.Load): a row pointer or a cast one.
+func (x *fn) pointerLoad(l *ir.InstLoad) bool {
+	return rowPointer(l) || x.castPointer(l)
+}
+
 // castPointer reports whether l loads an untyped pointer (void *, char *)
 // kept in a structure's field or an array's element that the function
 // uses as the address of numbers, through a cast: a table of options

@@ -2,7 +2,8 @@
  * them: a zero-initialised structure, a function returning a pointer to
  * its array field (handed to MPI_Dims_create), another filling a second
  * array field through the structure's pointer, and the work sized from
- * both, read through the structure's pointer in a function. */
+ * both, read through the structure's pointer in a function; a third
+ * filled in a loop through the pointer a function returns. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,12 +11,16 @@
 typedef struct {
   int d[3];
   int loc[3];
+  int halo[3];
   int steps;
 } Grid;
 
 static int *dimsOf(Grid *g) { return g->d; }
 
 static long cells(const Grid *g) { return (long)g->loc[0] * g->loc[1] * g->loc[2]; }
+
+static int *halo(Grid *g, int k) { return &g->halo[k]; }
+static int *loc(Grid *g, int k) { return &g->loc[k]; }
 
 static void setLocal(Grid *g, int n) {
   for (int k = 0; k < 3; k++)
@@ -35,11 +40,13 @@ int main(int argc, char **argv) {
   MPI_Dims_create(size, 3, dimsOf(&g));
   setLocal(&g, n);
   long nc = cells(&g);
+  for (int k = 0; k < 3; k++)
+    *halo(&g, k) = *loc(&g, k) / 2 + k; /* through the pointers calls return */
   double *u = calloc(nc, sizeof(double)), s = 0, t;
   for (int it = 0; it < g.steps; it++) {
     for (long c = 0; c < nc; c++)
       u[c] += 1.0;
-    for (int k = 0; k < g.d[0] * g.loc[1]; k++)
+    for (int k = 0; k < g.d[0] * g.loc[1] + g.halo[2]; k++)
       s += u[k % nc];
     MPI_Allreduce(&s, &t, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   }
