@@ -728,6 +728,51 @@ func (ev *evaluator) noteStorage(a Value, key string, t apt.Type) {
 	ev.storages[base] = storageAt{key: key, size: size}
 }
 
+// noteAlloc records that the storage at address a, kept under key, is
+// one malloc made: when the frame whose local key names it returns, the
+// storage stays where the pointers holding its address reach it.
+func (ev *evaluator) noteAlloc(a Value, key string) {
+	c, ok := a.Single()
+	if !ok {
+		return
+	}
+	base, ok := c.Int64()
+	if !ok {
+		return
+	}
+	for i := len(ev.frames) - 1; i >= 0; i-- {
+		if fr := ev.frames[i]; strings.HasPrefix(key, fr.id+".") {
+			fr.allocs = append(fr.allocs, base)
+			return
+		}
+	}
+}
+
+// keepAllocs moves the storages malloc made under the returning frame's
+// keys (the local pointer an allocation was first given) to keys of their
+// own, as the heap outlives the call: a global pointer, a structure or a
+// result the address was stored in reaches the elements after the return.
+func (ev *evaluator) keepAllocs(fr *frame) {
+	for _, base := range fr.allocs {
+		st, ok := ev.storages[base]
+		if !ok || !strings.HasPrefix(st.key, fr.id+".") {
+			continue
+		}
+		to := "&m" + strconv.FormatInt((base-addrBase)/addrStride, 10)
+		moves := [][2]string{{st.key, to}, {shapeKey(st.key), shapeKey(to)}, {allocStatusKey(st.key), allocStatusKey(to)}}
+		for _, n := range []int64{1, 2, 4, 8, 16} {
+			moves = append(moves, [2]string{st.key + "@" + strconv.FormatInt(n, 10), to + "@" + strconv.FormatInt(n, 10)})
+		}
+		for _, m := range moves {
+			if v, ok := ev.env.lookup(m[0]); ok {
+				ev.env.set(m[1], v)
+			}
+		}
+		st.key = to
+		ev.storages[base] = st
+	}
+}
+
 // derefArray returns the storage and offset an element reference p[k]
 // reaches through the address the pointer p holds, where that address is
 // inside another array's storage (q = p; row = owner[i] of a row another

@@ -82,6 +82,9 @@ func (ev *evaluator) arrayRef(ix *apt.Index) (key string, off Value, ok bool) {
 func (ev *evaluator) fieldRef(c *apt.Component) (key string, off Value, ok bool) {
 	bi, path, isEl := elementOf(c.Base)
 	if !isEl || c.Array || !tracked(c.Type) {
+		if k, off, ok := ev.derefField(c); ok {
+			return k, off, true
+		}
 		return "", Value{}, false
 	}
 	if _, _, heap := ev.heapElement(bi); heap {
@@ -104,6 +107,14 @@ func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
 	}
 	if k, off, ok := ev.derefArray(ix); ok {
 		// An element of another array's storage, through a pointer.
+		return k, off, ok
+	}
+	if k, off, ok := ev.viewElement(ix); k != "" {
+		// A field of an element of an array of structures.
+		return k, off, ok
+	}
+	if k, off, ok := ev.fieldElement(ix); k != "" {
+		// An array field of one, through a pointer.
 		return k, off, ok
 	}
 	var dims []apt.Dim
@@ -405,7 +416,7 @@ func (ev *evaluator) loadAt(key string, off Value, ok bool, decl *apt.Var, ix *a
 			}
 		}
 		if !ok {
-			if debugRuns {
+			if debugRuns && ix != nil {
 				var subs []string
 				for _, sb := range ix.Subs {
 					subs = append(subs, fmt.Sprint(ev.value(sb).Alts))

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -144,6 +145,9 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 	if ev.res.Parallel {
 		ev.res.Assume = append([]symbolic.Relation{
 			symbolic.Rel(symbolic.Sym(Size), ">=", symbolic.Int(1)),
+			// MPI_Comm_size gives an int: a test of P against a bound
+			// past it (a container's max_size()) is decided.
+			symbolic.Rel(symbolic.Sym(Size), "<=", symbolic.Int(math.MaxInt32)),
 			symbolic.Rel(symbolic.Sym(Rank), ">=", symbolic.Int(0)),
 			symbolic.Rel(symbolic.Sym(Rank), "<=", symbolic.Sym(Size).Sub(symbolic.Int(1))),
 		}, ev.res.Assume...)
@@ -484,6 +488,9 @@ type frame struct {
 	// while no IF's arms were decided by values (evaluator.armsDecided).
 	locals   map[string]string
 	assigned map[assignedKey][]string
+	// allocs are the addresses of the storages malloc made under the
+	// frame's keys, which outlive it (keepAllocs).
+	allocs []int64
 	// storage maps an array dummy argument to the first-touch identity of
 	// its actual's array (freshID), where the actual names one.
 	storage map[string]string
@@ -1145,6 +1152,12 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 			continue
 		}
 		if ix, isIx := a.(*apt.Index); isIx && ev.cPointers() {
+			if v, ok := ev.structAddr(ix); ok {
+				// A pointer to an element of an array of structures the
+				// evaluation follows: the dummy holds its address.
+				byValue[formal] = v
+				continue
+			}
 			if v, ps, ok := ev.elementArg(r, formal, ix); ok {
 				byValue[formal] = v
 				if ev.summarize(r).formals[i] {
@@ -1321,6 +1334,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 		ev.storeAt(p.key, p.off, p.ok, nil, p.t, ev.env.get(fr.id+"."+p.formal))
 	}
 	prefix := fr.id + "."
+	ev.keepAllocs(fr)
 	ev.env.dropFrame(prefix)
 	return o
 }
@@ -2094,6 +2108,10 @@ func (ev *evaluator) assign(target apt.Expr, v Value) {
 		}
 		ev.store(t.Name, v)
 	case *apt.Component:
+		if k, off, ok := ev.derefField(t); ok {
+			ev.storeAt(k, off, true, nil, t.Type, v)
+			return
+		}
 		if k, ok := ev.objectKey(t.Base); ok {
 			if t.Type.Base == apt.TypeInteger {
 				v = toInteger(v)
@@ -2170,6 +2188,10 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 				return v
 			}
 		}
+		if k, off, ok := ev.derefField(x); ok {
+			// Of an element of an array of structures, through a pointer.
+			return ev.loadAt(k, off, true, nil, nil, x.Field, x.Type)
+		}
 		if k, ok := ev.objectKey(x.Base); ok {
 			// A component of a heap object, through a pointer.
 			if v, ok := ev.env.lookup(k + "%" + x.Field); ok {
@@ -2211,6 +2233,9 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 		}
 		if k, ok := ev.derefScalar(x); ok {
 			return ev.env.get(k) // a scalar passed by reference
+		}
+		if v, ok := ev.structAddr(x); ok {
+			return v // &p[k] of structures: an address
 		}
 		if tracked(x.Type) {
 			return ev.loadElement(x)

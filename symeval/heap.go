@@ -34,6 +34,10 @@ const (
 // heapObj is one allocated object: its storage key.
 type heapObj struct {
 	key string
+	// elems marks an array of structures (malloc(n * sizeof *p), a
+	// std::vector's storage): its fields are arrays over the elements,
+	// p[k].f is element k of the field's array (structarr.go).
+	elems bool
 }
 
 // allocHeap evaluates a heap allocation target(0:n-1): a new object whose
@@ -66,7 +70,7 @@ func (ev *evaluator) allocHeap(a, from apt.Expr) {
 	if ev.heap == nil {
 		ev.heap = map[int64]*heapObj{}
 	}
-	ev.heap[addr] = &heapObj{key: "&" + strconv.FormatInt(id, 10)}
+	ev.heap[addr] = &heapObj{key: "&" + strconv.FormatInt(id, 10), elems: manyElems(ix)}
 	ev.store(ix.Name, Known(symbolic.Int(addr)))
 }
 

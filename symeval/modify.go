@@ -522,10 +522,17 @@ func (ev *evaluator) skipStore(s *apt.Stmt) bool {
 	return ok && v == f.value
 }
 
-// constInt is the value of an integer literal (or its negation).
+// constInt is the value of an integer literal (or its negation), or of a
+// logical one in the evaluation's encoding (.FALSE. is 0, .TRUE. 1).
 func constInt(e apt.Expr) (int64, bool) {
 	switch x := e.(type) {
 	case *apt.Const:
+		if x.Kind == apt.ConstLogical {
+			if v, ok := constValue(x).Single(); ok {
+				return v.Int64()
+			}
+			return 0, false
+		}
 		if x.Kind != apt.ConstInt {
 			return 0, false
 		}

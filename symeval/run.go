@@ -823,7 +823,7 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 			switch x := y.(type) {
 			case *apt.Block:
 				for _, s := range x.Stmts {
-					if ix, ok := s.Target.(*apt.Index); ok && tracked(ix.Type) && (ix.Base != nil || ev.relevant(r, ix.Name)) {
+					if ix, ok := s.Target.(*apt.Index); ok && tracked(ix.Type) && (ix.Base != nil || ev.relevant(r, ix.Name)) && !fillsConst(s) {
 						arrays = true
 					}
 					if ix, ok := s.Target.(*apt.Index); ok && tracked(ix.Type) && ix.Base == nil && ev.cPointers() && calledPointers[ix.Name] {
@@ -836,6 +836,13 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 					if c, ok := s.Target.(*apt.Component); ok && tracked(c.Type) {
 						if _, isIx := c.Base.(*apt.Index); isIx {
 							arrays = true // fields of an array of derived type
+						}
+						if c.ThroughPointer() && !fillsConst(s) {
+							// A field stored through a pointer (p->count,
+							// a reference to an element): a walk of all
+							// the iterations at once forgets what it
+							// stores into the objects (forgetPointerWrites).
+							arrays = true
 						}
 					}
 					visitExpr(s.Value)
@@ -1730,4 +1737,12 @@ func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
 		}
 		ev.newOcc(b.Body[len(b.Body)-1], bo)
 	}
+}
+
+// fillsConst reports whether s stores a constant (blocks[n].number = -1):
+// a walk of the loop for all its iterations at once stores it exactly, at
+// every offset the loop's variable gives, so no run is needed for it.
+func fillsConst(s *apt.Stmt) bool {
+	_, ok := constInt(s.Value)
+	return ok
 }

@@ -262,6 +262,7 @@ func (ev *evaluator) allocate(a apt.Expr) {
 		a := ev.newAddress()
 		ev.assignAddr(arr, a)
 		ev.noteStorage(a, key, ix.Type)
+		ev.noteAlloc(a, key)
 	}
 	ev.setShape(key, dims)
 	ev.env.set(allocStatusKey(key), Known(symbolic.Int(1)))

@@ -138,6 +138,10 @@ type Index struct {
 	Base Expr `json:"base,omitempty"`
 	// Deref is set when Base is a pointer to the object (C's p->a[i]).
 	Deref bool `json:"deref,omitempty"`
+	// FieldDims are the bounds of a C structure's array field indexed
+	// through a pointer to the structure (p->cells[j] of int cells[3]:
+	// 0:2), which no declared type gives: the C frontend declares none.
+	FieldDims []Dim `json:"field_dims,omitempty"`
 	// Substring is set on a substring of a scalar character variable
 	// (line(2:)): its section selects characters, not array elements.
 	Substring bool `json:"substring,omitempty"`
@@ -162,6 +166,21 @@ type Component struct {
 	Array bool `json:"array,omitempty"`
 	// Deref is set when Base is a pointer to the object (C's p->f).
 	Deref bool `json:"deref,omitempty"`
+}
+
+// ThroughPointer reports whether the component path starts at a pointer
+// (C's p->f, p->a.b).
+func (c *Component) ThroughPointer() bool {
+	for e := Expr(c); ; {
+		x, ok := e.(*Component)
+		if !ok {
+			return false
+		}
+		if x.Deref {
+			return true
+		}
+		e = x.Base
+	}
 }
 
 // FuncCall is a function reference. Intrinsic is set for the language's intrinsic

@@ -108,7 +108,7 @@ func (x *fn) streamPart(root value.Value, field string) apt.Expr {
 		if g.Name() == "_ZSt3cin" && field == "unit" {
 			return &apt.Star{}
 		}
-		x.l.globalView("cin%"+field, intType)
+		x.l.globalView("cin%"+field, intType, []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}})
 		return &apt.Index{Pos: x.at, Name: "cin%" + field, Subs: []apt.Expr{intConst(0)}, Type: intType}
 	}
 	name := x.names[root]

@@ -518,6 +518,16 @@ func (x *fn) chosenInto(v value.Value) string {
 		if len(us) != 1 {
 			return ""
 		}
+		if st, ok := us[0].user.(*ir.InstStore); ok && st.Src == v {
+			// Stored into a global (max_blocks = atoi(argv[1])): the
+			// value is the global's.
+			if g, ok := stripCasts(st.Dst).(*ir.Global); ok {
+				if gv := x.l.globals[g]; gv != nil && !gv.External {
+					return gv.Name
+				}
+			}
+			return ""
+		}
 		u, ok := us[0].user.(value.Value)
 		if !ok {
 			return ""

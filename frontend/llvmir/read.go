@@ -443,7 +443,10 @@ func valueType(t types.Type) apt.Type {
 	case *types.VectorType:
 		return valueType(t.ElemType)
 	case *types.StructType:
-		return apt.Type{Base: apt.TypeDerived, Derived: strings.ToLower(cleanName(strings.TrimPrefix(t.Name(), "struct.")))}
+		// Kind is the structure's size in bytes, as it is a number's: the
+		// stride of a pointer to structures (p + 1, end - begin).
+		size, _, _ := typeSize(t)
+		return apt.Type{Base: apt.TypeDerived, Kind: int(size), Derived: strings.ToLower(cleanName(strings.TrimPrefix(t.Name(), "struct.")))}
 	case *types.FuncType:
 		// A function's address, carried as the number a call through
 		// a pointer holding it calls (symeval/procptr.go).
@@ -588,6 +591,27 @@ func (l *lifter) initStmts(out *[]*apt.Stmt, ref apt.Expr, t types.Type, c const
 			return
 		}
 		name, top := ref.(*apt.Name)
+		if _, zero := c.(*constant.ZeroInitializer); zero && top && *n < maxInits {
+			// A global array of numbers with no initialiser (int
+			// num_cases[3];): C's static storage starts at zero, every
+			// element, whatever its extents.
+			et := t.ElemType
+			for {
+				at, ok := et.(*types.ArrayType)
+				if !ok {
+					break
+				}
+				et = at.ElemType
+			}
+			if _, ok := scalarBytes(et); ok {
+				if _, isPtr := et.(*types.PointerType); !isPtr {
+					*n++
+					*out = append(*out, &apt.Stmt{Span: spanAt(pos), Kind: apt.StmtAssign, Value: l.constInit(constant.NewZeroInitializer(et)),
+						Target: &apt.Name{Pos: pos, Name: name.Name, Type: valueType(et), Array: true}})
+				}
+			}
+			return
+		}
 		cc, ok := c.(*constant.Array)
 		if !top || !ok || int(t.Len) > maxInits {
 			return
@@ -612,13 +636,25 @@ func (l *lifter) initStmts(out *[]*apt.Stmt, ref apt.Expr, t types.Type, c const
 
 // globalView declares, once, the array name (a field path of a global)
 // in the module of globals.
-func (l *lifter) globalView(name string, t apt.Type) {
+func (l *lifter) globalView(name string, t apt.Type, d []apt.Dim) {
 	for _, v := range l.globalScope.Vars {
 		if v.Name == name {
 			return
 		}
 	}
-	l.globalScope.Add(&apt.Var{Name: name, Type: t, Dims: []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}}, Save: true})
+	l.globalScope.Add(&apt.Var{Name: name, Type: t, Dims: d, Save: true})
+}
+
+// pointerGlobal makes the global pointer name (int *cells; block *blocks)
+// what a C pointer is in the APT, an array of assumed size: every function
+// that loads it reaches the one storage its address designates, which a
+// function's local of the same name would hide.
+func (l *lifter) pointerGlobal(name string) {
+	for _, v := range l.globals {
+		if v.Name == name && !v.External && len(v.Dims) == 0 {
+			v.Dims = []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}}
+		}
+	}
 }
 
 // isGlobalName reports whether a global of the program is called name.

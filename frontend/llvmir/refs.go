@@ -38,7 +38,11 @@ func (x *fn) location(p value.Value, ops *apt.Ops) (apt.Expr, bool) {
 	case *ir.Global:
 		e := x.globalRef(c)
 		if nm, ok := e.(*apt.Name); ok && nm.Array {
-			return &apt.Index{Pos: x.at, Name: nm.Name, Subs: zeros(len(dims(c.ContentType))), Type: nm.Type}, true
+			if n := len(dims(c.ContentType)); n > 0 {
+				return &apt.Index{Pos: x.at, Name: nm.Name, Subs: zeros(n), Type: nm.Type}, true
+			}
+			// A global pointer (pointerGlobal): the pointer itself.
+			return &apt.Name{Pos: x.at, Name: nm.Name, Type: nm.Type}, false
 		}
 		return e, false
 	case *ir.Param:
@@ -89,8 +93,10 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 	// pointer): the first field reached through it is C's p->f.
 	ptr := false
 	global := false
-	var via apt.Expr       // the reference a loaded pointer came from
-	var fieldBase apt.Expr // the structure of an array field reached through a pointer
+	var via apt.Expr        // the reference a loaded pointer came from
+	var fieldBase apt.Expr  // the structure of an array field reached through a pointer
+	var arrDims []apt.Dim   // the bounds of the array types the indices walk
+	var fieldDims []apt.Dim // those of the array field fieldBase holds
 	base := stripCasts(src)
 	var t apt.Type
 	switch b := base.(type) {
@@ -112,7 +118,7 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 			if r.Base != nil {
 				// An array field through a pointer, stepped into
 				// (p->d[k] after p->d): the field's elements still.
-				fieldBase = r.Base
+				fieldBase, fieldDims = r.Base, r.FieldDims
 			}
 		case *apt.Name:
 			name = r.Name
@@ -221,6 +227,7 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 			field(x.l.fieldName(ct, k), ct, next)
 		case *types.ArrayType:
 			subs = append(subs, x.exprOps(v, ops))
+			arrDims = append(arrDims, apt.Dim{Lo: intConst(0), Hi: intConst(int64(ct.Len) - 1)})
 			cur = ct.ElemType
 		default:
 			subs = append(subs, x.exprOps(v, ops))
@@ -229,9 +236,9 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 	}
 	if _, isArr := cur.(*types.ArrayType); isArr {
 		// The address of a row: its first element.
-		for d := range dims(cur) {
-			_ = d
+		for _, d := range dims(cur) {
 			subs = append(subs, intConst(0))
+			arrDims = append(arrDims, d)
 		}
 		t = valueType(cur)
 	}
@@ -261,45 +268,52 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 		return &apt.Index{Pos: x.at, Base: c.Base, Name: c.Field, Subs: subs, Type: t, Deref: c.Deref}, true
 	}
 	if fieldBase != nil && comp == nil && via == nil {
-		return &apt.Index{Pos: x.at, Base: fieldBase, Name: name, Subs: subs, Type: t}, true
+		ix := &apt.Index{Pos: x.at, Base: fieldBase, Name: name, Subs: subs, Type: t}
+		switch {
+		case len(arrDims) == len(subs):
+			ix.FieldDims = arrDims
+		case len(fieldDims) == len(subs):
+			ix.FieldDims = fieldDims
+		}
+		return ix, true
 	}
-	if c, ok := comp.(*apt.Component); ok && via == nil && derefPath(c) {
+	if c, ok := comp.(*apt.Component); ok && via == nil && c.ThroughPointer() {
 		// An array field of a structure reached through a pointer
 		// (this->_M_elems[k] of std::array, p->dims[d]): the field's
 		// elements in the structure the pointer designates, which a
 		// by-reference binding makes the caller's (Fortran's
 		// obj%arr(k)), not an array of the function's own.
-		return &apt.Index{Pos: x.at, Base: c.Base, Name: c.Field, Subs: subs, Type: t}, true
+		ix := &apt.Index{Pos: x.at, Base: c.Base, Name: c.Field, Subs: subs, Type: t}
+		if len(arrDims) == len(subs) {
+			ix.FieldDims = arrDims
+		}
+		return ix, true
 	}
-	if root, _, isView := strings.Cut(name, "%"); isView && x.vars[root] == nil && x.l.isGlobalName(root) {
+	// A field of an element of an array of structures with an array
+	// field (blocks[n].cells[j]): the view's further dimensions are the
+	// field's, its first the elements' (row-major: its extent is never
+	// needed).
+	viewDims := []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}}
+	if strings.Contains(name, "%") && len(subs) > 1 && len(arrDims) == len(subs)-1 {
+		viewDims = append(viewDims, arrDims...)
+	}
+	if root, _, isView := strings.Cut(name, "%"); x.vars[root] == nil && x.l.isGlobalName(root) {
 		global = true // (reached through an element of it: opts[k] then .type)
+		if !isView && ptr {
+			x.l.pointerGlobal(name) // a global pointer's elements
+		}
 	}
 	if v := x.vars[name]; v == nil && !global {
 		// (A global array is declared in the module of globals with its
 		// extents: a local of its name would hide them.)
-		x.declare(name, t, []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}})
+		x.declare(name, t, viewDims)
 	} else if v == nil && strings.Contains(name, "%") {
 		// A field of a global array of structures (opts[k].type) is
 		// the program's one array opts%type, whichever function
 		// stores or reads it.
-		x.l.globalView(name, t)
+		x.l.globalView(name, t, viewDims)
 	}
 	return &apt.Index{Pos: x.at, Name: name, Subs: subs, Type: t}, true
-}
-
-// derefPath reports whether a component path starts at a pointer (p->f,
-// p->a.b).
-func derefPath(c *apt.Component) bool {
-	for e := apt.Expr(c); ; {
-		x, ok := e.(*apt.Component)
-		if !ok {
-			return false
-		}
-		if x.Deref {
-			return true
-		}
-		e = x.Base
-	}
 }
 
 // numberPointer reports whether t points to numbers (not text, structs or

@@ -29,6 +29,21 @@ type Point struct {
 // mentionsMissing reports whether e reads a parameter of params that has
 // no value, given or built in, and no default.
 func mentionsMissing(e symbolic.Expr, params []*Param, full, env map[string]int64) bool {
+	if params != nil {
+		// A name no parameter has and the point does not give (an
+		// unknown of an evaluation the analysis set aside): missing.
+		known := make(map[string]bool, len(params))
+		for _, q := range params {
+			known[q.Name] = true
+		}
+		for _, name := range e.Symbols() {
+			_, inFull := full[name]
+			_, inEnv := env[name]
+			if !known[name] && !inFull && !inEnv && name != Rank && name != Size {
+				return true
+			}
+		}
+	}
 	for _, q := range params {
 		if _, ok := full[q.Name]; ok {
 			continue
@@ -41,6 +56,56 @@ func mentionsMissing(e symbolic.Expr, params []*Param, full, env map[string]int6
 		}
 	}
 	return false
+}
+
+// defaultOrder is r.Params with each parameter whose default mentions
+// others after those others (a bound c_1 whose default is the middle of a
+// range in dir_2): a default is evaluated once what it rests on has a
+// value. A cycle keeps the parameters' own order.
+func (r *Report) defaultOrder(env map[string]int64) []*Param {
+	out := make([]*Param, 0, len(r.Params))
+	placed := make(map[string]bool, len(r.Params))
+	pending := map[string]bool{}
+	for _, p := range r.Params {
+		if _, given := env[p.Name]; !given && p.Value == nil && p.Default != nil {
+			pending[p.Name] = true
+		}
+	}
+	deps := map[string][]string{}
+	for _, p := range r.Params {
+		if pending[p.Name] {
+			for _, name := range p.Default.Symbols() {
+				if name != p.Name && pending[name] {
+					deps[p.Name] = append(deps[p.Name], name)
+				}
+			}
+		}
+	}
+	waits := func(p *Param) bool {
+		for _, q := range deps[p.Name] {
+			if !placed[q] {
+				return true
+			}
+		}
+		return false
+	}
+	for len(out) < len(r.Params) {
+		progress := false
+		for _, p := range r.Params {
+			if placed[p.Name] || waits(p) {
+				continue
+			}
+			out, placed[p.Name], progress = append(out, p), true, true
+		}
+		if !progress {
+			for _, p := range r.Params {
+				if !placed[p.Name] {
+					out, placed[p.Name] = append(out, p), true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // Partial reports whether pt lacks values of the data (AtKnown).
@@ -159,7 +224,7 @@ func (o ParamOrigin) Data() bool {
 func (r *Report) at(env map[string]int64, partial bool) (*Point, error) {
 	full := map[string]int64{}
 	var unknown []string
-	for _, p := range r.Params {
+	for _, p := range r.defaultOrder(env) {
 		if v, ok := env[p.Name]; ok {
 			full[p.Name] = v
 			continue

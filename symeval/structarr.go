@@ -1,0 +1,263 @@
+package symeval
+
+import (
+	"strings"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Arrays of C structures reached through pointers. A program allocates its
+// blocks, neighbours or messages as one array of structures (blocks =
+// malloc(n * sizeof(block)), a std::vector's storage) and reaches an
+// element through a pointer to it: bp = &blocks[n] and bp->level, a
+// routine given &blocks[n], a walk for (b = first; b < first + n; b++).
+// The array is a heap object (heap.go) whose fields are arrays over the
+// elements: blocks[k].f and bp->f, where bp points k elements in, are
+// both element k of the object's array for f, whichever pointer, routine
+// or name the program reaches it by. A pointer to an element holds the
+// object's address plus k times the structure's size (the frontend keeps
+// that size in the type's Kind), so pointer arithmetic, differences and
+// comparisons are those of the run.
+
+// manyElems reports whether an allocation target(0:n-1) makes an array of
+// elements rather than one (malloc(sizeof(T)) is one object, whose fields
+// stay scalars).
+func manyElems(ix *apt.Index) bool {
+	if len(ix.Subs) != 1 || ix.Type.Base != apt.TypeDerived {
+		return false
+	}
+	sec, ok := ix.Subs[0].(*apt.Section)
+	if !ok {
+		return false
+	}
+	many := false
+	apt.InspectExpr(sec.Hi, func(e apt.Expr) bool {
+		if _, isName := e.(*apt.Name); isName {
+			many = true
+		}
+		return !many
+	})
+	if many {
+		return true
+	}
+	c, ok := foldInt(sec.Hi)
+	return !ok || c != 0
+}
+
+// foldInt folds a constant integer expression (32/16 - 1).
+func foldInt(e apt.Expr) (int64, bool) {
+	x, ok := e.(*apt.Binary)
+	if !ok {
+		return constInt(e)
+	}
+	a, ok1 := foldInt(x.X)
+	b, ok2 := foldInt(x.Y)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	switch x.Op {
+	case apt.OpAdd:
+		return a + b, true
+	case apt.OpSub:
+		return a - b, true
+	case apt.OpMul:
+		return a * b, true
+	case apt.OpDiv:
+		if b != 0 {
+			return a / b, true
+		}
+	}
+	return 0, false
+}
+
+// heapAt is the heap object the address v points into and the element it
+// designates, for elements of size bytes: v is the object's address plus
+// a multiple of size (an element's constant address, or one a walk
+// advances symbolically).
+func (ev *evaluator) heapAt(v Value, size int64) (*heapObj, Value, bool) {
+	if len(ev.heap) == 0 || size <= 0 || !v.IsKnown() {
+		return nil, Value{}, false
+	}
+	var obj *heapObj
+	elem, ok := lift1(v, func(e symbolic.Expr) (symbolic.Expr, bool) {
+		_, c := e.SplitConst()
+		a, isInt := c.Int64()
+		if !isInt || a < heapBase {
+			return symbolic.Expr{}, false
+		}
+		base := heapBase + (a-heapBase)/heapStride*heapStride
+		o := ev.heap[base]
+		if o == nil || obj != nil && o != obj {
+			return symbolic.Expr{}, false
+		}
+		obj = o
+		k := e.Sub(symbolic.Int(base)).Scale(symbolic.RatFrac(1, size))
+		return k, k.IsIntegerValued()
+	})
+	if !ok || obj == nil {
+		return nil, Value{}, false
+	}
+	return obj, elem, true
+}
+
+// structPlace is the heap object and element the pointer to structures e
+// points to.
+func (ev *evaluator) structPlace(e apt.Expr) (*heapObj, Value, bool) {
+	t := apt.TypeOf(e)
+	if t.Base != apt.TypeDerived || t.Kind <= 0 || len(ev.heap) == 0 {
+		return nil, Value{}, false
+	}
+	var v Value
+	if nm, ok := e.(*apt.Name); ok {
+		if ev.paramName(nm.Name) != "" {
+			return nil, Value{}, false
+		}
+		got, ok := ev.env.lookup(ev.key(nm.Name))
+		if !ok {
+			return nil, Value{}, false
+		}
+		v = got
+	} else {
+		v = ev.value(e)
+	}
+	return ev.heapAt(v, int64(t.Kind))
+}
+
+// structAddr is the address &p[k] for a pointer p to structures of an
+// array the evaluation follows: p's address plus k elements.
+func (ev *evaluator) structAddr(ix *apt.Index) (Value, bool) {
+	if len(ix.Subs) != 1 || ix.Type.Base != apt.TypeDerived || ix.Type.Kind <= 0 || len(ev.heap) == 0 || !ev.cPointers() {
+		return Value{}, false
+	}
+	if _, isSec := ix.Subs[0].(*apt.Section); isSec {
+		return Value{}, false
+	}
+	// The pointer: a variable, or a structure's field holding one (a
+	// std::vector's start, this->_M_impl._M_start[n]).
+	var p apt.Expr = &apt.Name{Pos: ix.Pos, Name: ix.Name, Type: ix.Type}
+	if ix.Base != nil {
+		p = &apt.Component{Pos: ix.Pos, Base: ix.Base, Field: ix.Name, Type: ix.Type}
+	}
+	if _, _, ok := ev.structPlace(p); !ok {
+		return Value{}, false
+	}
+	var base Value
+	if ix.Base == nil {
+		base, _ = ev.env.lookup(ev.key(ix.Name))
+	} else {
+		base = ev.value(p)
+	}
+	k := ev.closedInt(ev.value(ix.Subs[0]), ix.Pos)
+	size := symbolic.Int(int64(ix.Type.Kind))
+	return lift2(base, k, func(b, k symbolic.Expr) (symbolic.Expr, bool) {
+		return b.Add(k.Mul(size)), true
+	})
+}
+
+// viewElement resolves p%f(k), the frontend's name for the field f of
+// element k of the structures p points to (p[k].f; p[k].f[j] of an array
+// field, the view's further dimensions the field's), to the field's array
+// in the object p points into.
+func (ev *evaluator) viewElement(ix *apt.Index) (string, Value, bool) {
+	if ix.Base != nil || len(ix.Subs) == 0 || len(ev.heap) == 0 || !ev.cPointers() {
+		return "", Value{}, false
+	}
+	root, path, ok := strings.Cut(ix.Name, "%")
+	if !ok {
+		return "", Value{}, false
+	}
+	d := ev.prog.Resolve(ev.frame().routine, root)
+	if d == nil || d.Type.Base != apt.TypeDerived || d.Param != nil {
+		return "", Value{}, false
+	}
+	view := ev.prog.Resolve(ev.frame().routine, ix.Name)
+	if view == nil || len(view.Dims) != len(ix.Subs) {
+		return "", Value{}, false
+	}
+	obj, e, ok := ev.structPlace(&apt.Name{Pos: ix.Pos, Name: root, Type: d.Type})
+	if !ok || !obj.elems {
+		return "", Value{}, false
+	}
+	k, ok := ev.subValue(ix.Subs[0])
+	if !ok {
+		return obj.key + "%" + path, Value{}, false
+	}
+	el, _ := lift2(e, k, func(a, b symbolic.Expr) (symbolic.Expr, bool) { return a.Add(b), true })
+	off, ok := ev.fieldOffset(el, ix.Subs[1:], view.Dims[1:])
+	return obj.key + "%" + path, off, ok
+}
+
+// fieldElement resolves p->f[j] for a pointer p into an array of
+// structures and an array field f: element j of the field of the element p
+// points to, in the object's array for f (the elements' fields one after
+// another).
+func (ev *evaluator) fieldElement(ix *apt.Index) (string, Value, bool) {
+	if ix.Base == nil || len(ix.FieldDims) != len(ix.Subs) || len(ev.heap) == 0 || !ev.cPointers() || !tracked(ix.Type) {
+		return "", Value{}, false
+	}
+	obj, e, ok := ev.structPlace(ix.Base)
+	if !ok || !obj.elems {
+		return "", Value{}, false
+	}
+	off, ok := ev.fieldOffset(e, ix.Subs, ix.FieldDims)
+	return obj.key + "%" + ix.Name, off, ok
+}
+
+// fieldOffset is the offset in a field's array over the elements of the
+// element el's subscripts subs of a field of bounds dims: el times the
+// field's size, plus the row-major offset of subs.
+func (ev *evaluator) fieldOffset(el Value, subs []apt.Expr, dims []apt.Dim) (Value, bool) {
+	off := el
+	for i, s := range subs {
+		lo, ok1 := foldInt(dims[i].Lo)
+		hi, ok2 := foldInt(dims[i].Hi)
+		if !ok1 || !ok2 || hi < lo {
+			return Value{}, false
+		}
+		v, ok := ev.subValue(s)
+		if !ok {
+			return Value{}, false
+		}
+		ext := symbolic.Int(hi - lo + 1)
+		if off, ok = lift2(off, v, func(a, b symbolic.Expr) (symbolic.Expr, bool) {
+			return a.Mul(ext).Add(b).Sub(symbolic.Int(lo)), true
+		}); !ok {
+			return Value{}, false
+		}
+	}
+	return off, true
+}
+
+// subValue is a subscript's integer value; false for a section.
+func (ev *evaluator) subValue(s apt.Expr) (Value, bool) {
+	if _, isSec := s.(*apt.Section); isSec {
+		return Value{}, false
+	}
+	v := ev.closedInt(ev.value(s), s.At())
+	return v, v.IsKnown()
+}
+
+// derefField resolves p->f (and p->f.g) for a pointer p into an array of
+// structures to element k of the field's array, where p points k elements
+// in.
+func (ev *evaluator) derefField(c *apt.Component) (string, Value, bool) {
+	if c.Array || !tracked(c.Type) || len(ev.heap) == 0 || !ev.cPointers() {
+		return "", Value{}, false
+	}
+	path := c.Field
+	cur := c
+	for !cur.Deref {
+		b, ok := cur.Base.(*apt.Component)
+		if !ok {
+			return "", Value{}, false
+		}
+		path = b.Field + "%" + path
+		cur = b
+	}
+	obj, e, ok := ev.structPlace(cur.Base)
+	if !ok || !obj.elems {
+		return "", Value{}, false
+	}
+	return obj.key + "%" + path, e, true
+}
