@@ -181,6 +181,7 @@ func (ev *evaluator) branchCond(n *apt.If, b *apt.Branch) (counting.Formula, boo
 
 type outcome struct {
 	cond       counting.Formula // nil for ELSE
+	at         apt.Pos          // the arm's branch
 	analysable bool
 	env        *env
 	dead       bool
@@ -366,7 +367,7 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 			ev.inert--
 		}
 		collsEnd = max(collsEnd, ev.colls)
-		outs = append(outs, outcome{cond: c, analysable: ok, env: ev.env, dead: ev.cur.dead, cycled: ev.cur.cycled})
+		outs = append(outs, outcome{cond: c, at: b.Span.Start(), analysable: ok, env: ev.env, dead: ev.cur.dead, cycled: ev.cur.cycled})
 		states = append(states, ev.cur)
 		walked = append(walked, bi)
 		if ok && c != nil && !swapped {
@@ -481,6 +482,7 @@ func (ev *evaluator) join(pre *env, outs []outcome, hasElse bool) *env {
 	// the IF would, rather than copying every variable of the program
 	// for the few the arms changed.
 	keys := slices.Sorted(maps.Keys(changed))
+	choices := map[int]counting.Formula{} // an arm on data taken or not, one for all its variables
 	for _, k := range keys {
 		get := func(m *env) Value {
 			if v, ok := m.lookup(k); ok {
@@ -514,6 +516,10 @@ func (ev *evaluator) join(pre *env, outs []outcome, hasElse bool) *env {
 					}
 				}
 				if !sameValue(v, rest) {
+					if c, ok := ev.armChoice(choices, pre, i, out, k, v, rest); ok {
+						rest = ev.choose(c, v, rest)
+						continue
+					}
 					rest = ev.eitherOf(keyName(k), v, rest)
 				}
 				continue
@@ -530,6 +536,58 @@ func (ev *evaluator) join(pre *env, outs []outcome, hasElse bool) *env {
 		pre.set(k, rest)
 	}
 	return pre
+}
+
+// armChoice is the condition, one for every variable the arm i of a
+// branch on data assigns, that the run took it: a parameter that is 1
+// where it did, 0 where not. The arm's values stay together (klo = 1, khi
+// = nz, kst = 1 in one arm, nz, 1, -1 in the other: the loop over klo..khi
+// by kst runs nz times either way), where a value of its own for each
+// variable would lose what they share. Known values only; others are
+// eitherOf's.
+func (ev *evaluator) armChoice(choices map[int]counting.Formula, pre *env, i int, out outcome, k string, v, rest Value) (counting.Formula, bool) {
+	plain := func(x Value) bool {
+		return x.IsKnown() && x.arr == nil && x.Fields == nil && x.str == nil && x.unk == nil
+	}
+	if !plain(v) || !plain(rest) || out.at.Line == 0 || ev.probing > 0 {
+		return nil, false
+	}
+	if d, _ := ev.keyDecl(ev.frame().routine, k); d == nil || d.Procedure || d.Type.Base != apt.TypeInteger {
+		// Counts, bounds and steps; a procedure pointer's routines are
+		// weighed by frequencies where it is called.
+		return nil, false
+	}
+	if c, ok := choices[i]; ok {
+		return c, c != nil
+	}
+	if ev.armValues(pre, out) < 2 {
+		// One variable alone: its range (eitherOf) says as much.
+		choices[i] = nil
+		return nil, false
+	}
+	p := ev.newParam("arm_"+routineTag(ev.frame().routine)+"_"+itoa(out.at.Line), FromUnresolved, out.at,
+		"which way the branch at "+out.at.String()+" goes (a condition on data): 1 where it is taken", false)
+	lo, hi := symbolic.Int(0), symbolic.Int(1)
+	p.Lo, p.Hi, p.Default = &lo, &hi, &hi
+	c := counting.Rel{R: symbolic.Rel(p.expr(), ">=", symbolic.Int(1))}
+	choices[i] = c
+	return c, true
+}
+
+// armValues counts the integer variables the arm assigns known values
+// that differ from those before the branch.
+func (ev *evaluator) armValues(pre *env, out outcome) int {
+	n := 0
+	out.env.changedKeys(pre, func(k string) {
+		v, ok := out.env.lookup(k)
+		if !ok || !v.IsKnown() || v.arr != nil || v.Fields != nil || v.str != nil {
+			return
+		}
+		if d, _ := ev.keyDecl(ev.frame().routine, k); d != nil && !d.Procedure && d.Type.Base == apt.TypeInteger {
+			n++
+		}
+	})
+	return n
 }
 
 // eitherOf is the value of k after a branch on data: v or rest, the

@@ -106,3 +106,72 @@ func hollowType(t types.Type, seen map[types.Type]bool) bool {
 	}
 	return false
 }
+
+// mismatchedOperands finds a binary operation whose operands differ in
+// type (%k1 = add i32 %c, -1 with %c an i1): LLVM's verifier rejects it
+// ("both operands to a binary operator are not of the same type"), and a
+// module holding it could not be written back (the instrumentation does).
+func mismatchedOperands(name string, src []byte, m *ir.Module) (apt.Diagnostic, bool) {
+	for _, f := range m.Funcs {
+		for _, b := range f.Blocks {
+			for _, inst := range b.Insts {
+				x, y, ok := binaryOperands(inst)
+				if !ok || x == nil || y == nil || types.Equal(x.Type(), y.Type()) {
+					continue
+				}
+				line, col := defAt(src, "@"+f.Name())
+				return apt.Diagnostic{Pos: apt.Pos{File: name, Line: line, Col: col}, Severity: apt.Error,
+					Msg: "in @" + f.Name() + ", a binary operation on operands of two types (" + x.Type().String() + ", " + y.Type().String() + "): not IR that LLVM writes"}, true
+			}
+		}
+	}
+	return apt.Diagnostic{}, false
+}
+
+// binaryOperands are the two operands of a binary or comparison
+// instruction.
+func binaryOperands(inst ir.Instruction) (x, y value.Value, ok bool) {
+	switch i := inst.(type) {
+	case *ir.InstAdd:
+		return i.X, i.Y, true
+	case *ir.InstSub:
+		return i.X, i.Y, true
+	case *ir.InstMul:
+		return i.X, i.Y, true
+	case *ir.InstSDiv:
+		return i.X, i.Y, true
+	case *ir.InstUDiv:
+		return i.X, i.Y, true
+	case *ir.InstSRem:
+		return i.X, i.Y, true
+	case *ir.InstURem:
+		return i.X, i.Y, true
+	case *ir.InstShl:
+		return i.X, i.Y, true
+	case *ir.InstLShr:
+		return i.X, i.Y, true
+	case *ir.InstAShr:
+		return i.X, i.Y, true
+	case *ir.InstAnd:
+		return i.X, i.Y, true
+	case *ir.InstOr:
+		return i.X, i.Y, true
+	case *ir.InstXor:
+		return i.X, i.Y, true
+	case *ir.InstFAdd:
+		return i.X, i.Y, true
+	case *ir.InstFSub:
+		return i.X, i.Y, true
+	case *ir.InstFMul:
+		return i.X, i.Y, true
+	case *ir.InstFDiv:
+		return i.X, i.Y, true
+	case *ir.InstFRem:
+		return i.X, i.Y, true
+	case *ir.InstICmp:
+		return i.X, i.Y, true
+	case *ir.InstFCmp:
+		return i.X, i.Y, true
+	}
+	return nil, nil, false
+}
