@@ -134,6 +134,9 @@ func (ev *evaluator) addrSlot(e apt.Expr) (string, bool) {
 		}
 		return ev.key(x.Name) + addrSuffix, true
 	case *apt.Component:
+		if k, ok := ev.elementSlot(x); ok {
+			return k + addrSuffix, true
+		}
 		if k, ok := ev.refKey(x); ok {
 			return k + addrSuffix, true
 		}
@@ -677,6 +680,48 @@ func (ev *evaluator) derefScalar(ix *apt.Index) (string, bool) {
 	}
 	k, ok := ev.scalarAt[c]
 	return k, ok
+}
+
+// derefScalars reads p[0] where p holds the address of one of several
+// scalars, by a condition (std::max(size(), n) returns a reference to the
+// greater, which differs by rank): each scalar's value where its
+// address's guard holds.
+func (ev *evaluator) derefScalars(ix *apt.Index) (Value, bool) {
+	if len(ev.scalarAt) == 0 || ix.Base != nil || len(ix.Subs) != 1 {
+		return Value{}, false
+	}
+	if c, ok := constInt(ix.Subs[0]); !ok || c != 0 {
+		return Value{}, false
+	}
+	if !ev.isPointerRef(&apt.Name{Name: ix.Name, Type: ix.Type, Array: true}) {
+		return Value{}, false
+	}
+	a := ev.addrOf(ix)
+	if !a.IsKnown() || len(a.Alts) < 2 {
+		return Value{}, false
+	}
+	var out []Alt
+	for _, alt := range a.Alts {
+		c, ok := alt.E.Int64()
+		if !ok {
+			return Value{}, false
+		}
+		k, ok := ev.scalarAt[c]
+		if !ok {
+			return Value{}, false
+		}
+		v := ev.env.get(k)
+		if !v.IsKnown() {
+			return Value{}, false
+		}
+		for _, b := range v.Alts {
+			out = append(out, Alt{Guard: and(alt.Guard, b.Guard), E: b.E})
+		}
+	}
+	if len(out) > maxAlts {
+		return Value{}, false
+	}
+	return ev.pruneRanks(Value{Alts: mergeAlts(out)}), true
 }
 
 // referencedAddr is the address held by the pointer a scalar dummy refers

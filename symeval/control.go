@@ -552,9 +552,11 @@ func (ev *evaluator) armChoice(choices map[int]counting.Formula, pre *env, i int
 	if !plain(v) || !plain(rest) || out.at.Line == 0 || ev.probing > 0 {
 		return nil, false
 	}
-	if d, _ := ev.keyDecl(ev.frame().routine, k); d == nil || d.Procedure || d.Type.Base != apt.TypeInteger {
-		// Counts, bounds and steps; a procedure pointer's routines are
-		// weighed by frequencies where it is called.
+	d, name := ev.keyDecl(ev.frame().routine, k)
+	if d == nil || d.Procedure || d.Type.Base != apt.TypeInteger || !ev.boundNames(ev.frame().routine)[name] {
+		// The bounds and steps of DO loops; a procedure pointer's
+		// routines are weighed by frequencies where it is called, and
+		// other values keep a range of their own.
 		return nil, false
 	}
 	if c, ok := choices[i]; ok {
@@ -566,7 +568,7 @@ func (ev *evaluator) armChoice(choices map[int]counting.Formula, pre *env, i int
 		return nil, false
 	}
 	p := ev.newParam("arm_"+routineTag(ev.frame().routine)+"_"+itoa(out.at.Line), FromUnresolved, out.at,
-		"which way the branch at "+out.at.String()+" goes (a condition on data): 1 where it is taken", false)
+		"the way the branch on data goes (1: taken)", false)
 	lo, hi := symbolic.Int(0), symbolic.Int(1)
 	p.Lo, p.Hi, p.Default = &lo, &hi, &hi
 	c := counting.Rel{R: symbolic.Rel(p.expr(), ">=", symbolic.Int(1))}
@@ -575,19 +577,52 @@ func (ev *evaluator) armChoice(choices map[int]counting.Formula, pre *env, i int
 }
 
 // armValues counts the integer variables the arm assigns known values
-// that differ from those before the branch.
+// that differ from those before the branch and that bound DO loops.
 func (ev *evaluator) armValues(pre *env, out outcome) int {
 	n := 0
+	r := ev.frame().routine
 	out.env.changedKeys(pre, func(k string) {
 		v, ok := out.env.lookup(k)
 		if !ok || !v.IsKnown() || v.arr != nil || v.Fields != nil || v.str != nil {
 			return
 		}
-		if d, _ := ev.keyDecl(ev.frame().routine, k); d != nil && !d.Procedure && d.Type.Base == apt.TypeInteger {
+		if d, name := ev.keyDecl(r, k); d != nil && !d.Procedure && d.Type.Base == apt.TypeInteger && ev.boundNames(r)[name] {
 			n++
 		}
 	})
 	return n
+}
+
+// boundNames are the variables the routine's DO loops take their bounds
+// and steps from (memoized).
+func (ev *evaluator) boundNames(r *apt.Routine) map[string]bool {
+	if m, ok := ev.loopBoundNames[r]; ok {
+		return m
+	}
+	m := map[string]bool{}
+	see := func(e apt.Expr) {
+		apt.InspectExpr(e, func(x apt.Expr) bool {
+			if nm, ok := x.(*apt.Name); ok {
+				m[nm.Name] = true
+			}
+			return true
+		})
+	}
+	for _, n := range r.Body {
+		apt.Inspect(n, func(y apt.Node) bool {
+			if l, ok := y.(*apt.Loop); ok && l.Var != "" {
+				see(l.Lower)
+				see(l.Upper)
+				see(l.Step)
+			}
+			return true
+		})
+	}
+	if ev.loopBoundNames == nil {
+		ev.loopBoundNames = map[*apt.Routine]map[string]bool{}
+	}
+	ev.loopBoundNames[r] = m
+	return m
 }
 
 // eitherOf is the value of k after a branch on data: v or rest, the

@@ -324,11 +324,14 @@ type evaluator struct {
 	slotsAt      map[string][]string // the slots by the component prefixes of their keys
 	scalarAt     map[int64]string
 	heapRoutines map[*apt.Routine]bool
-	ptrWrites    map[string]bool     // what the loop being walked stores to through pointers (noteWrite)
-	ranged       []*unknown          // the unknowns whose ranges name parameters (setRange)
-	typeNames    []string            // derived types as dynamic types, by number (typeCode)
-	storages     map[int64]storageAt // array storages by address (derefArray)
-	hasHeap      int                 // heapProgram: 0 not yet known, 1 yes, -1 no
+	// loopBoundNames memoizes boundNames: the variables DO loops take
+	// their bounds from, per routine.
+	loopBoundNames map[*apt.Routine]map[string]bool
+	ptrWrites      map[string]bool     // what the loop being walked stores to through pointers (noteWrite)
+	ranged         []*unknown          // the unknowns whose ranges name parameters (setRange)
+	typeNames      []string            // derived types as dynamic types, by number (typeCode)
+	storages       map[int64]storageAt // array storages by address (derefArray)
+	hasHeap        int                 // heapProgram: 0 not yet known, 1 yes, -1 no
 	// armsDecided counts the IFs collectAssigned took only the decided
 	// arms of (decidedArms): a list of nodes with one is not kept.
 	armsDecided int
@@ -2234,8 +2237,14 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 		if k, ok := ev.derefScalar(x); ok {
 			return ev.env.get(k) // a scalar passed by reference
 		}
+		if v, ok := ev.derefScalars(x); ok {
+			return v // one of several, by a condition
+		}
 		if v, ok := ev.structAddr(x); ok {
 			return v // &p[k] of structures: an address
+		}
+		if v, ok := ev.refPointer(x); ok {
+			return v // a pointer to structures, by reference
 		}
 		if tracked(x.Type) {
 			return ev.loadElement(x)

@@ -210,7 +210,10 @@ func (ev *evaluator) receiveSent(c *apt.Comm) ([]Value, bool) {
 	n, counted := ev.constCount(c.Recv.Count)
 	want := counted && n >= 1 && n <= maxMessageElems && !m.full
 	src, tag := ev.value(c.Recv.Peer), ev.tagValue(c.Recv.Tag)
-	alts := make([][]Alt, n) // by element
+	var alts [][]Alt // by element
+	if want {
+		alts = make([][]Alt, n)
+	}
 	sets := make([][]bool, 0, len(ranks))
 	for _, r := range ranks {
 		sub := map[string]symbolic.Expr{Rank: symbolic.Int(r)}
@@ -234,7 +237,7 @@ func (ev *evaluator) receiveSent(c *apt.Comm) ([]Value, bool) {
 			continue
 		}
 		m.take(i, r)
-		if !known || int64(len(es)) != n {
+		if !known || !want || int64(len(es)) != n {
 			want = false
 			continue
 		}

@@ -741,6 +741,18 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 			continue
 		}
 		d, name := ev.keyDecl(r, k)
+		if d != nil && d.Type.Base == apt.TypeDerived && d.Type.Kind > 0 && unsized(d.Dims) && ev.cPointers() {
+			// A pointer stepped through an array of structures (a
+			// constructor called on each element of a std::vector's
+			// storage, for (p = first; p != last; ++p)): only a run
+			// follows what each element receives.
+			if v, ok := ev.env.lookup(k); ok {
+				if _, _, on := ev.heapAt(v, int64(d.Type.Kind)); on && !(fresh[k] && !leaves) {
+					arrays = true
+				}
+			}
+			continue
+		}
 		if d != nil &&
 			(d.Type.Base == apt.TypeInteger || d.Type.Base == apt.TypeLogical ||
 				d.Type.Base == apt.TypeCharacter && !d.IsArray() && ev.env.get(k).str != nil) && ev.relevant(r, name) {

@@ -1,6 +1,7 @@
 package symeval
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -140,6 +141,15 @@ func (ev *evaluator) structAddr(ix *apt.Index) (Value, bool) {
 		p = &apt.Component{Pos: ix.Pos, Base: ix.Base, Field: ix.Name, Type: ix.Type}
 	}
 	if _, _, ok := ev.structPlace(p); !ok {
+		// &p[0] is p whatever it holds (null: an empty std::vector's
+		// start, whose begin() and end() are equal).
+		if c, isConst := constInt(ix.Subs[0]); isConst && c == 0 {
+			if v := ev.structPointer(p); v.IsKnown() && v.arr == nil && v.Fields == nil {
+				if n, ok := v.Single(); ok && n.IsZero() {
+					return v, true
+				}
+			}
+		}
 		return Value{}, false
 	}
 	var base Value
@@ -245,19 +255,91 @@ func (ev *evaluator) derefField(c *apt.Component) (string, Value, bool) {
 	if c.Array || !tracked(c.Type) || len(ev.heap) == 0 || !ev.cPointers() {
 		return "", Value{}, false
 	}
-	path := c.Field
-	cur := c
-	for !cur.Deref {
-		b, ok := cur.Base.(*apt.Component)
-		if !ok {
-			return "", Value{}, false
-		}
-		path = b.Field + "%" + path
-		cur = b
+	root, path, ok := derefRoot(c)
+	if !ok {
+		return "", Value{}, false
 	}
-	obj, e, ok := ev.structPlace(cur.Base)
+	obj, e, ok := ev.structPlace(root)
 	if !ok || !obj.elems {
 		return "", Value{}, false
 	}
 	return obj.key + "%" + path, e, true
+}
+
+// derefRoot splits p->a.b into the pointer p and the field path a%b.
+func derefRoot(c *apt.Component) (apt.Expr, string, bool) {
+	path := c.Field
+	for cur := c; ; {
+		if cur.Deref {
+			return cur.Base, path, true
+		}
+		b, ok := cur.Base.(*apt.Component)
+		if !ok {
+			return nil, "", false
+		}
+		path = b.Field + "%" + path
+		cur = b
+	}
+}
+
+// refPointer reads r[0] for a dummy r bound by reference to a pointer to
+// structures (std::__normal_iterator's const _Iterator& __i, bound to a
+// vector's _M_finish): the pointer the caller's variable or field holds,
+// an address or null, which the APT types as the structures it points to.
+func (ev *evaluator) refPointer(ix *apt.Index) (Value, bool) {
+	if ix.Base != nil || len(ix.Subs) != 1 || ix.Type.Base != apt.TypeDerived || !ev.cPointers() {
+		return Value{}, false
+	}
+	if c, ok := constInt(ix.Subs[0]); !ok || c != 0 {
+		return Value{}, false
+	}
+	k := ev.frame().alias[ix.Name]
+	if k == "" {
+		return Value{}, false
+	}
+	v, ok := ev.env.lookup(k)
+	if !ok || !v.IsKnown() || v.arr != nil || v.Fields != nil {
+		return Value{}, false
+	}
+	return v, true
+}
+
+// structPointer is the value a pointer to structures holds: a variable's,
+// or a field's.
+func (ev *evaluator) structPointer(p apt.Expr) Value {
+	if nm, ok := p.(*apt.Name); ok {
+		if ev.paramName(nm.Name) != "" {
+			return Value{}
+		}
+		v, _ := ev.env.lookup(ev.key(nm.Name))
+		return v
+	}
+	return ev.value(p)
+}
+
+// elementSlot is the key of a pointer field of the element a pointer into
+// an array of structures points to (the _M_start of the k-th of a
+// std::vector's vectors): each element's pointer is its own, where a
+// component's address slot would be the field's for every element.
+func (ev *evaluator) elementSlot(c *apt.Component) (string, bool) {
+	if len(ev.heap) == 0 || !ev.cPointers() {
+		return "", false
+	}
+	root, path, ok := derefRoot(c)
+	if !ok {
+		return "", false
+	}
+	obj, e, ok := ev.structPlace(root)
+	if !ok || !obj.elems {
+		return "", false
+	}
+	k, ok := e.Single()
+	if !ok {
+		return "", false
+	}
+	n, ok := k.Int64()
+	if !ok {
+		return "", false
+	}
+	return obj.key + "[" + strconv.FormatInt(n, 10) + "]%" + path, true
 }
