@@ -113,6 +113,25 @@ func unsized(dims []apt.Dim) bool {
 	return star
 }
 
+// otherStorages reports whether a and b are addresses (constants the
+// evaluation gave storages or heap objects) in two different storages.
+func otherStorages(a, b symbolic.Expr) bool {
+	x, ok1 := a.Int64()
+	y, ok2 := b.Int64()
+	if !ok1 || !ok2 || x < heapBase || y < heapBase {
+		return false
+	}
+	return storageOf(x) != storageOf(y)
+}
+
+// storageOf numbers the storage or heap object an address is in.
+func storageOf(a int64) int64 {
+	if a >= addrBase {
+		return (a-addrBase)/addrStride + 1
+	}
+	return -((a-heapBase)/heapStride + 1)
+}
+
 // newAddress is the address of a storage made now.
 func (ev *evaluator) newAddress() Value {
 	ev.naddr++
@@ -134,8 +153,8 @@ func (ev *evaluator) addrSlot(e apt.Expr) (string, bool) {
 		}
 		return ev.key(x.Name) + addrSuffix, true
 	case *apt.Component:
-		if k, ok := ev.elementSlot(x); ok {
-			return k + addrSuffix, true
+		if k, isElem, ok := ev.elementSlot(x); isElem {
+			return k + addrSuffix, ok
 		}
 		if k, ok := ev.refKey(x); ok {
 			return k + addrSuffix, true
@@ -220,6 +239,12 @@ func (ev *evaluator) storedAddr(e apt.Expr) (Value, bool) {
 		return v, v.IsKnown()
 	}
 	if c, isComp := e.(*apt.Component); isComp {
+		if _, isElem, _ := ev.elementSlot(c); isElem {
+			// A pointer field of an element no assignment the
+			// evaluation followed set: not known, and no storage of
+			// its own (that is an array field's).
+			return Value{}, false
+		}
 		if k, ok := ev.objectKey(c.Base); ok {
 			if v, ok := ev.env.lookup(k + "%" + c.Field); ok && v.IsKnown() {
 				return v, true

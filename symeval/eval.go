@@ -2436,7 +2436,15 @@ func (ev *evaluator) binary(b *apt.Binary) Value {
 	case apt.OpAdd:
 		op = func(a, c symbolic.Expr) (symbolic.Expr, bool) { return a.Add(c), true }
 	case apt.OpSub:
-		op = func(a, c symbolic.Expr) (symbolic.Expr, bool) { return a.Sub(c), true }
+		op = func(a, c symbolic.Expr) (symbolic.Expr, bool) {
+			if otherStorages(a, c) {
+				// Pointers into two storages: C gives their difference no
+				// meaning, so an evaluation that finds one has lost track
+				// of a pointer (it holds an address it was not given).
+				return symbolic.Expr{}, false
+			}
+			return a.Sub(c), true
+		}
 	case apt.OpMul:
 		op = func(a, c symbolic.Expr) (symbolic.Expr, bool) { return a.Mul(c), true }
 	case apt.OpDiv:

@@ -159,6 +159,13 @@ func (ev *evaluator) structAddr(ix *apt.Index) (Value, bool) {
 		base = ev.value(p)
 	}
 	k := ev.closedInt(ev.value(ix.Subs[0]), ix.Pos)
+	if c, ok := k.Single(); ok {
+		if n, ok := c.Int64(); ok && (n*int64(ix.Type.Kind) >= heapStride || n*int64(ix.Type.Kind) <= -heapStride) {
+			// Past the space between two objects' addresses: the
+			// address would read as another object's.
+			return Value{}, false
+		}
+	}
 	size := symbolic.Int(int64(ix.Type.Kind))
 	return lift2(base, k, func(b, k symbolic.Expr) (symbolic.Expr, bool) {
 		return b.Add(k.Mul(size)), true
@@ -321,25 +328,28 @@ func (ev *evaluator) structPointer(p apt.Expr) Value {
 // an array of structures points to (the _M_start of the k-th of a
 // std::vector's vectors): each element's pointer is its own, where a
 // component's address slot would be the field's for every element.
-func (ev *evaluator) elementSlot(c *apt.Component) (string, bool) {
+// isElem reports an element of such an array whatever ok says: where the
+// element is not one number (a loop's variable), there is no slot, not
+// the field's shared one.
+func (ev *evaluator) elementSlot(c *apt.Component) (key string, isElem, ok bool) {
 	if len(ev.heap) == 0 || !ev.cPointers() {
-		return "", false
+		return "", false, false
 	}
 	root, path, ok := derefRoot(c)
 	if !ok {
-		return "", false
+		return "", false, false
 	}
 	obj, e, ok := ev.structPlace(root)
 	if !ok || !obj.elems {
-		return "", false
+		return "", false, false
 	}
 	k, ok := e.Single()
 	if !ok {
-		return "", false
+		return "", true, false
 	}
 	n, ok := k.Int64()
 	if !ok {
-		return "", false
+		return "", true, false
 	}
-	return obj.key + "[" + strconv.FormatInt(n, 10) + "]%" + path, true
+	return obj.key + "[" + strconv.FormatInt(n, 10) + "]%" + path, true, true
 }

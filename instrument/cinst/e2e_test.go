@@ -302,3 +302,44 @@ func compare(t *testing.T, file string, rep *cost.Report, res *instrument.Result
 	}
 	return n
 }
+
+// TestNoDifferenceOfTwoStorages analyses a vector of vectors whose length
+// differs by rank (faces.cpp): where the evaluation loses which storage a
+// vector's start and end are in, its size is asked, never the difference
+// of two storages' addresses (a message of -2^40 bytes, printed before).
+func TestNoDifferenceOfTwoStoragesE2E(t *testing.T) {
+	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14")
+	path := filepath.Join("..", "..", "testdata", "programs", "faces.cpp")
+	lf, diags := llvmir.Load([]string{path}, llvmir.Config{})
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Fatal(d)
+		}
+	}
+	env := map[string]int64{cost.Size: 4}
+	rep, err := cost.AnalyzeAt(lf.Prog, cost.Options{Args: []string{"10", "2"}}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt, err := rep.AtKnown(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, v := range pt.Nodes {
+		for _, b := range append(v.BytesSent.PerRank, v.Count.PerRank...) {
+			if b < 0 {
+				t.Errorf("%s: a negative figure %v at P=4", n.Node.Base().ID, b)
+			}
+		}
+	}
+	for _, n := range rep.Nodes {
+		if n.Comm == nil || n.Comm.MsgBytes == nil {
+			continue
+		}
+		// A message's size is its count of elements times their size:
+		// an address difference would be a constant of 2^40 or more.
+		if c, ok := n.Comm.MsgBytes.Int64(); ok && (c < 0 || c >= 1<<40) {
+			t.Errorf("%s: a message of %d bytes", n.Node.Base().ID, c)
+		}
+	}
+}
