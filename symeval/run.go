@@ -1288,7 +1288,55 @@ func (ev *evaluator) byRank(header []apt.Expr, body []apt.Node, pos apt.Pos, o *
 		}
 		ev.env.set(k, ev.changedBy(k, "the value of %s after the loop at "+pos.String(), false))
 	}
+	ev.keepThroughPointers(baseEnv, envs, append(mod, read...), pos)
 	return true
+}
+
+// keepThroughPointers takes, after a loop run rank by rank, what the runs
+// changed that the body does not name (stored through pointers: heap
+// objects, another storage's elements, an element's address slot): the
+// value all the ranks left where they agree, unknown where not, never the
+// value from before the loop. named are the keys the body assigns (merged
+// by rank already) and those it reads (each run took them at its rank).
+func (ev *evaluator) keepThroughPointers(baseEnv *env, envs []*env, mod []string, pos apt.Pos) {
+	named := make(map[string]bool, len(mod))
+	for _, k := range mod {
+		named[k] = true
+	}
+	changed := map[string]bool{}
+	for _, e := range envs {
+		if e != nil {
+			e.changedKeys(baseEnv, func(k string) {
+				if !named[k] {
+					changed[k] = true
+				}
+			})
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(changed)) {
+		var first Value
+		same, seen := true, false
+		for _, e := range envs {
+			if e == nil {
+				continue
+			}
+			v, _ := e.lookup(k)
+			if !seen {
+				first, seen = v, true
+			} else if !sameValue(first, v) {
+				same = false
+				break
+			}
+		}
+		switch {
+		case same && seen:
+			ev.env.set(k, first)
+		case first.arr != nil:
+			ev.clobber(k)
+		default:
+			ev.env.set(k, ev.changedBy(k, "the value of %s after the loop at "+pos.String(), false))
+		}
+	}
 }
 
 // enterRank sets the state for a run of a loop at rank r: the values the
