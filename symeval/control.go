@@ -552,8 +552,7 @@ func (ev *evaluator) armChoice(choices map[int]counting.Formula, pre *env, i int
 	if !plain(v) || !plain(rest) || out.at.Line == 0 || ev.probing > 0 {
 		return nil, false
 	}
-	d, name := ev.keyDecl(ev.frame().routine, k)
-	if d == nil || d.Procedure || d.Type.Base != apt.TypeInteger || !ev.boundNames(ev.frame().routine)[name] {
+	if !ev.loopBound(k) {
 		// The bounds and steps of DO loops; a procedure pointer's
 		// routines are weighed by frequencies where it is called, and
 		// other values keep a range of their own.
@@ -580,17 +579,24 @@ func (ev *evaluator) armChoice(choices map[int]counting.Formula, pre *env, i int
 // that differ from those before the branch and that bound DO loops.
 func (ev *evaluator) armValues(pre *env, out outcome) int {
 	n := 0
-	r := ev.frame().routine
 	out.env.changedKeys(pre, func(k string) {
 		v, ok := out.env.lookup(k)
 		if !ok || !v.IsKnown() || v.arr != nil || v.Fields != nil || v.str != nil {
 			return
 		}
-		if d, name := ev.keyDecl(r, k); d != nil && !d.Procedure && d.Type.Base == apt.TypeInteger && ev.boundNames(r)[name] {
+		if ev.loopBound(k) {
 			n++
 		}
 	})
 	return n
+}
+
+// loopBound reports whether the variable at key k is an integer the
+// current routine's DO loops take a bound or step from.
+func (ev *evaluator) loopBound(k string) bool {
+	r := ev.frame().routine
+	d, name := ev.keyDecl(r, k)
+	return d != nil && !d.Procedure && d.Type.Base == apt.TypeInteger && ev.boundNames(r)[name]
 }
 
 // boundNames are the variables the routine's DO loops take their bounds

@@ -70,7 +70,7 @@ func (ev *evaluator) allocHeap(a, from apt.Expr) {
 	if ev.heap == nil {
 		ev.heap = map[int64]*heapObj{}
 	}
-	ev.heap[addr] = &heapObj{key: "&" + strconv.FormatInt(id, 10), elems: manyElems(ix)}
+	ev.heap[addr] = &heapObj{key: "&" + strconv.FormatInt(id, 10), elems: ev.manyElems(ix)}
 	ev.store(ix.Name, Known(symbolic.Int(addr)))
 }
 

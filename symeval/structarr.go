@@ -23,8 +23,8 @@ import (
 
 // manyElems reports whether an allocation target(0:n-1) makes an array of
 // elements rather than one (malloc(sizeof(T)) is one object, whose fields
-// stay scalars).
-func manyElems(ix *apt.Index) bool {
+// stay scalars): its last index is not the constant 0.
+func (ev *evaluator) manyElems(ix *apt.Index) bool {
 	if len(ix.Subs) != 1 || ix.Type.Base != apt.TypeDerived {
 		return false
 	}
@@ -32,44 +32,8 @@ func manyElems(ix *apt.Index) bool {
 	if !ok {
 		return false
 	}
-	many := false
-	apt.InspectExpr(sec.Hi, func(e apt.Expr) bool {
-		if _, isName := e.(*apt.Name); isName {
-			many = true
-		}
-		return !many
-	})
-	if many {
-		return true
-	}
-	c, ok := foldInt(sec.Hi)
+	c, ok := ev.prog.IntConstant(ev.frame().routine, sec.Hi)
 	return !ok || c != 0
-}
-
-// foldInt folds a constant integer expression (32/16 - 1).
-func foldInt(e apt.Expr) (int64, bool) {
-	x, ok := e.(*apt.Binary)
-	if !ok {
-		return constInt(e)
-	}
-	a, ok1 := foldInt(x.X)
-	b, ok2 := foldInt(x.Y)
-	if !ok1 || !ok2 {
-		return 0, false
-	}
-	switch x.Op {
-	case apt.OpAdd:
-		return a + b, true
-	case apt.OpSub:
-		return a - b, true
-	case apt.OpMul:
-		return a * b, true
-	case apt.OpDiv:
-		if b != 0 {
-			return a / b, true
-		}
-	}
-	return 0, false
 }
 
 // heapAt is the heap object the address v points into and the element it
@@ -227,8 +191,9 @@ func (ev *evaluator) fieldElement(ix *apt.Index) (string, Value, bool) {
 func (ev *evaluator) fieldOffset(el Value, subs []apt.Expr, dims []apt.Dim) (Value, bool) {
 	off := el
 	for i, s := range subs {
-		lo, ok1 := foldInt(dims[i].Lo)
-		hi, ok2 := foldInt(dims[i].Hi)
+		r := ev.frame().routine
+		lo, ok1 := ev.prog.IntConstant(r, dims[i].Lo)
+		hi, ok2 := ev.prog.IntConstant(r, dims[i].Hi)
 		if !ok1 || !ok2 || hi < lo {
 			return Value{}, false
 		}
