@@ -714,7 +714,10 @@ func commInLoop(p *pass) {
 			continue
 		}
 		switch c.Op {
-		case apt.MPIInit, apt.MPIFinalize, apt.MPICommRank, apt.MPICommSize, apt.MPIWait, apt.MPIWaitall, apt.MPIWaitany, apt.MPIAbort:
+		case apt.MPIInit, apt.MPIFinalize, apt.MPICommRank, apt.MPICommSize, apt.MPIAbort:
+			continue
+		}
+		if c.Op.Completes() {
 			continue
 		}
 		receive := c.Op == apt.MPIRecv || c.Op == apt.MPIIrecv

@@ -80,6 +80,12 @@ var oracleCases = []oracleCase{
 	// Array reductions deciding the work: MINLOC, MAXLOC, PRODUCT of the
 	// process grid, SUM of a section, COUNT of a mask, MAXVAL, ANY.
 	{file: "reductions.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
+	// A work list scheduled by arrival: requests made active by
+	// MPI_IRECV and MPI_ISEND, completed by MPI_TESTANY, MPI_TESTSOME,
+	// MPI_TEST and guarded MPI_WAITs; values received by irecv, known at
+	// the completion; MAXLOC of priorities that differ by rank; elemental
+	// array assignments (left = theirs, done = left == 0).
+	{file: "worklist.f90", sizes: []map[string]int64{{"n": 100, "ntask": 6}, {"n": 37, "ntask": 2}, {"n": 1001, "ntask": 9}}, complete: true},
 	{file: "polymorph.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
 	// The rewriter's own hard cases.
 	{file: "labels.f", dir: "testdata", sizes: []map[string]int64{{"n": 10}, {"n": 7}, {"n": 23}}},

@@ -359,9 +359,10 @@ func commEvents(c *apt.Comm, k int) (pre, post []string) {
 		if c.Request != nil && c.Count != nil {
 			pre = append(pre, fmt.Sprintf("call mkvet_evwn(%d, %s, %s)", k, apt.FormatExpr(c.Count), apt.FormatExpr(c.Request)))
 		}
-	case c.Op == apt.MPIWaitany:
-		// The request it completes is known only from its index
-		// output; the trace leaves it unlinked.
+	case c.Op.Completes():
+		// Waitany, waitsome and the tests: the requests they complete
+		// are known only from their outputs; the trace leaves them
+		// unlinked.
 	default:
 		if c.Send != nil && c.Op != apt.MPIRecv && c.Op != apt.MPIIrecv {
 			side(c.Send, "s")

@@ -44,10 +44,19 @@ func (ev *evaluator) arrayReduction(f *apt.FuncCall) (Value, bool) {
 	} else if located {
 		return Value{}, false // an array of one element: not a scalar
 	}
-	elems, ok := ev.arrayElements(f.Args[0])
-	if !ok || len(elems) == 0 && located {
+	vals, ok := ev.arrayElements(f.Args[0])
+	if !ok || len(vals) == 0 && located {
 		return Value{}, false
 	}
+	// Elements that differ by rank (a process's stage counts from its
+	// coordinates) are reduced rank by rank.
+	return ev.combine(vals, func(es []symbolic.Expr) (symbolic.Expr, bool) { return reduceElements(f.Name, es) })
+}
+
+// reduceElements is the reduction name of elements, where it is known:
+// SUM and PRODUCT of any, the others of constants.
+func reduceElements(name string, elems []symbolic.Expr) (symbolic.Expr, bool) {
+	located := name == "minloc" || name == "maxloc"
 	consts := make([]symbolic.Rat, len(elems))
 	allConst := true
 	for i, e := range elems {
@@ -55,24 +64,24 @@ func (ev *evaluator) arrayReduction(f *apt.FuncCall) (Value, bool) {
 		consts[i] = c
 		allConst = allConst && ok
 	}
-	switch f.Name {
+	switch name {
 	case "sum":
 		s := symbolic.Int(0)
 		for _, e := range elems {
 			s = s.Add(e)
 		}
-		return Known(s), true
+		return s, true
 	case "product":
 		p := symbolic.Int(1)
 		for _, e := range elems {
 			p = p.Mul(e)
 		}
-		return Known(p), true
+		return p, true
 	}
 	if !allConst {
-		return Value{}, false
+		return symbolic.Expr{}, false
 	}
-	switch f.Name {
+	switch name {
 	case "count", "any", "all":
 		n := int64(0)
 		for _, c := range consts {
@@ -80,21 +89,21 @@ func (ev *evaluator) arrayReduction(f *apt.FuncCall) (Value, bool) {
 				n++
 			}
 		}
-		switch f.Name {
+		switch name {
 		case "any":
-			return Known(symbolic.Int(b2i(n > 0))), true
+			return symbolic.Int(b2i(n > 0)), true
 		case "all":
-			return Known(symbolic.Int(b2i(n == int64(len(consts))))), true
+			return symbolic.Int(b2i(n == int64(len(consts)))), true
 		}
-		return Known(symbolic.Int(n)), true
+		return symbolic.Int(n), true
 	}
 	if len(consts) == 0 {
-		return Value{}, false // MAXVAL of nothing is the most negative number
+		return symbolic.Expr{}, false // MAXVAL of nothing is the most negative number
 	}
 	best := 0
 	for i, c := range consts {
 		less := c.Cmp(consts[best]) < 0
-		if f.Name == "maxval" || f.Name == "maxloc" {
+		if name == "maxval" || name == "maxloc" {
 			less = c.Cmp(consts[best]) > 0
 		}
 		if less {
@@ -102,14 +111,123 @@ func (ev *evaluator) arrayReduction(f *apt.FuncCall) (Value, bool) {
 		}
 	}
 	if located {
-		return Known(symbolic.Int(int64(best + 1))), true
+		return symbolic.Int(int64(best + 1)), true
 	}
-	return Known(symbolic.Const(consts[best])), true
+	return symbolic.Const(consts[best]), true
+}
+
+// byRankOf is f of the values vs rank by rank, at a point where each is
+// a number on every rank (an expression in the rank, or alternatives
+// whose guards are conditions on the rank alone): f sees each rank's
+// numbers, and the ranks with equal results are one alternative.
+func (ev *evaluator) byRankOf(vs []Value, f func([]symbolic.Expr) (symbolic.Expr, bool)) (Value, bool) {
+	np, ok := ev.values[Size]
+	if !ok || np < 1 || np > maxTabulatedP {
+		return Value{}, false
+	}
+	if r, fixed := ev.values[Rank]; fixed {
+		return ev.atRank(vs, r, np, f)
+	}
+	ranks, ok := ev.pathRanks(np)
+	if !ok || len(ranks) == 0 {
+		return Value{}, false
+	}
+	if len(ranks) == 1 {
+		// The path holds at one rank (a loop run rank by rank).
+		return ev.atRank(vs, ranks[0], np, f)
+	}
+	at := make([][]int32, len(vs))
+	for i, v := range vs {
+		if !v.IsKnown() || !rankGuards(v) {
+			return Value{}, false
+		}
+		if at[i], ok = ev.altsByRank(v, np); !ok {
+			return Value{}, false
+		}
+	}
+	groups := newRankGroups(np)
+	args := make([]symbolic.Expr, len(vs))
+	for _, r := range ranks {
+		env := map[string]symbolic.Rat{Rank: symbolic.RatInt(r), Size: symbolic.RatInt(np)}
+		inDomain := true
+		for i, v := range vs {
+			j := at[i][r]
+			if j < 0 {
+				inDomain = false
+				break
+			}
+			c, err := v.Alts[j].E.Eval(env)
+			if err != nil {
+				return Value{}, false
+			}
+			args[i] = symbolic.Const(c)
+		}
+		if !inDomain {
+			continue
+		}
+		e, ok := f(args)
+		if !ok {
+			return Value{}, false
+		}
+		if groups.of(e).ranks[r] = true; len(groups.list) > maxCombos {
+			return Value{}, false
+		}
+	}
+	out, ok := groups.alts(ev)
+	if !ok || !ev.fits(out) {
+		return Value{}, false
+	}
+	return Value{Alts: out}, true
+}
+
+// atRank is f of the values vs at rank r.
+func (ev *evaluator) atRank(vs []Value, r, np int64, f func([]symbolic.Expr) (symbolic.Expr, bool)) (Value, bool) {
+	env := map[string]symbolic.Rat{Rank: symbolic.RatInt(r), Size: symbolic.RatInt(np)}
+	args := make([]symbolic.Expr, len(vs))
+	for i, v := range vs {
+		if !v.IsKnown() || !rankGuards(v) {
+			return Value{}, false
+		}
+		idx, ok := ev.altsByRank(v, np)
+		if !ok || idx[r] < 0 {
+			return Value{}, false
+		}
+		c, err := v.Alts[idx[r]].E.Eval(env)
+		if err != nil {
+			return Value{}, false
+		}
+		args[i] = symbolic.Const(c)
+	}
+	e, ok := f(args)
+	if !ok {
+		return Value{}, false
+	}
+	return Known(e), true
+}
+
+// combine is f of the values vs: of their expressions where each is one,
+// otherwise rank by rank (byRankOf).
+func (ev *evaluator) combine(vs []Value, f func([]symbolic.Expr) (symbolic.Expr, bool)) (Value, bool) {
+	es := make([]symbolic.Expr, len(vs))
+	single := true
+	for i, v := range vs {
+		var ok bool
+		if es[i], ok = v.Single(); !ok {
+			single = false
+			break
+		}
+	}
+	if single {
+		if e, ok := f(es); ok {
+			return Known(e), true
+		}
+	}
+	return ev.byRankOf(vs, f)
 }
 
 // arrayElements is the value of each element of a one-dimensional array,
 // a section of one, or a mask comparing one with a scalar, in order.
-func (ev *evaluator) arrayElements(e apt.Expr) ([]symbolic.Expr, bool) {
+func (ev *evaluator) arrayElements(e apt.Expr) ([]Value, bool) {
 	if b, ok := e.(*apt.Binary); ok && b.Op.IsRelational() {
 		if xs, ok := ev.arrayRefs(b.X); ok && !isArrayRef(ev, b.Y) {
 			return ev.elementwise(xs, func(x apt.Expr) apt.Expr { return &apt.Binary{Pos: b.Pos, Op: b.Op, X: x, Y: b.Y} })
@@ -127,11 +245,11 @@ func (ev *evaluator) arrayElements(e apt.Expr) ([]symbolic.Expr, bool) {
 }
 
 // elementwise evaluates form(ref) for each element reference.
-func (ev *evaluator) elementwise(refs []apt.Expr, form func(apt.Expr) apt.Expr) ([]symbolic.Expr, bool) {
-	out := make([]symbolic.Expr, 0, len(refs))
+func (ev *evaluator) elementwise(refs []apt.Expr, form func(apt.Expr) apt.Expr) ([]Value, bool) {
+	out := make([]Value, 0, len(refs))
 	for _, r := range refs {
-		v, ok := ev.closedInt(ev.value(form(r)), r.At()).Single()
-		if !ok {
+		v := ev.closedInt(ev.value(form(r)), r.At())
+		if !v.IsKnown() {
 			return nil, false
 		}
 		out = append(out, v)

@@ -32,6 +32,10 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 		ev.stop(pos, true)
 		return
 	}
+	if c.Op.Completes() {
+		ev.matchPending() // the receives it completes have their values
+		ev.complete(c, pos)
+	}
 	p2p := !c.Op.IsCollective()
 	if c.Send != nil && sends(c.Op) {
 		o.Sends = ev.transfers(c.Send, p2p, pos, c.Comm, c.Op == apt.MPIAllgatherv)
@@ -75,11 +79,18 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 		// What a message brings where the evaluation knows the sender's
 		// value (p2p.go, scatter.go); otherwise the buffer is unknown.
 		var vs []Value
-		ok := false
-		if p2p {
+		ok, posted := false, false
+		switch {
+		case c.Op == apt.MPIIrecv:
+			posted = ev.postRecv(c, pos)
+		case p2p:
+			ev.matchPending() // posted before it, they match first
+		}
+		if p2p && !posted {
 			vs, ok = ev.receiveSent(c)
 		}
 		switch {
+		case posted:
 		case ok && len(vs) == 1:
 			ev.assignReceived(c.Recv.Buffer, vs[0])
 		case ok:
@@ -109,6 +120,7 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 	if c.Op.IsCollective() {
 		ev.colls++
 	}
+	ev.activate(c)
 }
 
 // A buffer is what its storage holds, not what its dummy declares: a scalar

@@ -1427,6 +1427,9 @@ func (ev *evaluator) recurrences(l *apt.Loop, mod []string) map[string]Value {
 		if inc == nil || ev.exprMentions(inc, modSet) {
 			return
 		}
+		if l.Var != "" && ev.exprMentions(inc, map[string]bool{ev.key(l.Var): true}) {
+			return // s = s + 0.5*i: not invariant (the DO variable has no value here)
+		}
 		if e, ok := ev.value(inc).Single(); ok {
 			out[k] = Known(e.Scale(symbolic.RatInt(sign)))
 		}

@@ -56,16 +56,26 @@ type mailbox struct {
 	poisoned map[[2]int64]bool // by (source, receiver)
 	plog     [][2]int64
 	full     bool
+	// pending are the nonblocking receives posted (irecv.go), matched
+	// those matched (mlog in that order).
+	pending []pendingRecv
+	matched map[int]bool
+	mlog    []int
+}
+
+func newMailbox() *mailbox {
+	return &mailbox{taken: map[[2]int64]bool{}, poisoned: map[[2]int64]bool{}, matched: map[int]bool{}}
 }
 
 // mailState is what a run snapshot keeps of the mailbox.
-type mailState struct{ sent, log, plog int }
+type mailState struct{ sent, log, plog, pending, mlog int }
 
 func (ev *evaluator) mailState() mailState {
 	if ev.mail == nil {
 		return mailState{}
 	}
-	return mailState{len(ev.mail.sent), len(ev.mail.log), len(ev.mail.plog)}
+	m := ev.mail
+	return mailState{len(m.sent), len(m.log), len(m.plog), len(m.pending), len(m.mlog)}
 }
 
 func (ev *evaluator) restoreMail(s mailState) {
@@ -79,7 +89,11 @@ func (ev *evaluator) restoreMail(s mailState) {
 	for _, k := range m.plog[s.plog:] {
 		delete(m.poisoned, k)
 	}
+	for _, i := range m.mlog[s.mlog:] {
+		delete(m.matched, i)
+	}
 	m.sent, m.log, m.plog = m.sent[:s.sent], m.log[:s.log], m.plog[:s.plog]
+	m.pending, m.mlog = m.pending[:s.pending], m.mlog[:s.mlog]
 }
 
 // keepSend records a point-to-point send of one element.
@@ -88,7 +102,7 @@ func (ev *evaluator) keepSend(c *apt.Comm) {
 		return
 	}
 	if ev.mail == nil {
-		ev.mail = &mailbox{taken: map[[2]int64]bool{}, poisoned: map[[2]int64]bool{}}
+		ev.mail = newMailbox()
 	}
 	m := ev.mail
 	if m.full || len(m.sent) >= maxSent {
@@ -194,31 +208,79 @@ func (ev *evaluator) constCount(x apt.Expr) (int64, bool) {
 // decided) makes later receives from that source unknown (poisoned), as
 // the send it took may still be kept.
 func (ev *evaluator) receiveSent(c *apt.Comm) ([]Value, bool) {
+	sp, ok := ev.recvSpecOf(c)
+	if !ok {
+		return nil, false
+	}
+	out, ok, _ := ev.matchRecv(sp, false)
+	if ok && debugRuns {
+		fmt.Fprintf(os.Stderr, "receiveSent %s: %v (sent %d)\n", c.Span.Start(), out, len(ev.mail.sent))
+	}
+	return out, ok
+}
+
+// recvSpec is what a receive matches with: the ranks that make it, its
+// source and tag, and how many elements it carries (want: the values are
+// carried, a count of a few integers).
+type recvSpec struct {
+	ranks    []int64
+	src, tag Value
+	n        int64
+	want     bool
+}
+
+// recvSpecOf is the receive c's spec on the current path; false where the
+// evaluation does not match receives with sends here.
+func (ev *evaluator) recvSpecOf(c *apt.Comm) (recvSpec, bool) {
 	np, ok := ev.values[Size]
 	if !ok || ev.probing > 0 || c.Recv == nil || np > maxTabulatedP {
-		return nil, false
+		return recvSpec{}, false
 	}
 	if ev.mail == nil {
-		ev.mail = &mailbox{taken: map[[2]int64]bool{}, poisoned: map[[2]int64]bool{}}
+		ev.mail = newMailbox()
 	}
-	m := ev.mail
 	ranks, ok := ev.pathRanks(np)
 	if !ok {
-		m.full = true // which ranks receive is not known: stop matching
-		return nil, false
+		ev.mail.full = true // which ranks receive is not known: stop matching
+		return recvSpec{}, false
 	}
 	n, counted := ev.constCount(c.Recv.Count)
-	want := counted && n >= 1 && n <= maxMessageElems && !m.full
-	src, tag := ev.value(c.Recv.Peer), ev.tagValue(c.Recv.Tag)
+	return recvSpec{ranks: ranks, src: ev.value(c.Recv.Peer), tag: ev.tagValue(c.Recv.Tag), n: n,
+		want: counted && n >= 1 && n <= maxMessageElems}, true
+}
+
+// matchRecv matches a receive's spec with the sends kept. With try set it
+// changes nothing unless every rank's send is found (found false
+// otherwise: a receive whose sends may still come).
+func (ev *evaluator) matchRecv(sp recvSpec, try bool) (out []Value, ok, found bool) {
+	m := ev.mail
+	np := ev.values[Size]
+	want := sp.want && !m.full
+	if try {
+		for _, r := range sp.ranks {
+			sub := map[string]symbolic.Expr{Rank: symbolic.Int(r)}
+			s, ok1 := numberAt(sp.src, sub)
+			t, ok2 := numberAt(sp.tag, sub)
+			if ok1 && s == procNull {
+				continue
+			}
+			if !ok1 || !ok2 || s < 0 || s >= np {
+				return nil, false, false
+			}
+			if _, _, _, f := m.first(s, r, t); !f {
+				return nil, false, false
+			}
+		}
+	}
 	var alts [][]Alt // by element
 	if want {
-		alts = make([][]Alt, n)
+		alts = make([][]Alt, sp.n)
 	}
-	sets := make([][]bool, 0, len(ranks))
-	for _, r := range ranks {
+	sets := make([][]bool, 0, len(sp.ranks))
+	for _, r := range sp.ranks {
 		sub := map[string]symbolic.Expr{Rank: symbolic.Int(r)}
-		s, ok1 := numberAt(src, sub)
-		t, ok2 := numberAt(tag, sub)
+		s, ok1 := numberAt(sp.src, sub)
+		t, ok2 := numberAt(sp.tag, sub)
 		if ok1 && s == procNull {
 			want = false // the buffer keeps its value there
 			continue
@@ -237,7 +299,7 @@ func (ev *evaluator) receiveSent(c *apt.Comm) ([]Value, bool) {
 			continue
 		}
 		m.take(i, r)
-		if !known || !want || int64(len(es)) != n {
+		if !known || !want || int64(len(es)) != sp.n {
 			want = false
 			continue
 		}
@@ -249,9 +311,9 @@ func (ev *evaluator) receiveSent(c *apt.Comm) ([]Value, bool) {
 		sets = append(sets, set)
 	}
 	if !want || len(sets) == 0 {
-		return nil, false
+		return nil, false, true
 	}
-	out := make([]Value, n)
+	out = make([]Value, sp.n)
 	for k := range out {
 		if _, fixed := ev.values[Rank]; fixed {
 			out[k] = Known(alts[k][0].E)
@@ -259,13 +321,10 @@ func (ev *evaluator) receiveSent(c *apt.Comm) ([]Value, bool) {
 		}
 		out[k] = Value{Alts: ev.rankAltsOn(alts[k], sets, np)}
 		if len(out[k].Alts) > maxAlts {
-			return nil, false
+			return nil, false, true
 		}
 	}
-	if debugRuns {
-		fmt.Fprintf(os.Stderr, "receiveSent %s: %v (sent %d)\n", c.Span.Start(), out, len(m.sent))
-	}
-	return out, true
+	return out, true, true
 }
 
 // pathRanks returns the ranks the current path holds at (the conditions

@@ -1346,9 +1346,19 @@ func (ev *evaluator) enterRank(baseEnv *env, baseCur *domainState, read []string
 	sub := map[string]symbolic.Expr{Rank: symbolic.Int(r)}
 	ev.env = baseEnv.clone()
 	for _, k := range read {
-		if v, ok := ev.env.lookup(k); ok && v.IsKnown() {
+		v, ok := ev.env.lookup(k)
+		switch {
+		case !ok:
+		case v.IsKnown():
 			if w, ok := substValue(v, sub); ok {
 				ev.env.set(k, w)
+			}
+		case v.arr != nil:
+			// An array's elements at the rank: the stores other ranks
+			// made dropped, the values the rank's (a work list set from
+			// values received, one per rank).
+			if st, ok := substArray(v.arr, sub); ok {
+				ev.env.set(k, Value{arr: st})
 			}
 		}
 	}
@@ -1520,8 +1530,17 @@ func (ev *evaluator) keysRead(header []apt.Expr, body []apt.Node) []string {
 	var out []string
 	add := func(e apt.Expr) {
 		apt.InspectExpr(e, func(x apt.Expr) bool {
-			if nm, ok := x.(*apt.Name); ok {
-				if k := ev.key(nm.Name); !seen[k] {
+			name := ""
+			switch y := x.(type) {
+			case *apt.Name:
+				name = y.Name
+			case *apt.Index:
+				if y.Base == nil {
+					name = y.Name // an array's elements
+				}
+			}
+			if name != "" {
+				if k := ev.key(name); !seen[k] {
 					seen[k] = true
 					out = append(out, k)
 				}
@@ -1595,6 +1614,52 @@ func substValue(v Value, sub map[string]symbolic.Expr) (Value, bool) {
 		return Value{}, false
 	}
 	return Value{Alts: mergeAlts(out)}, true
+}
+
+// substArray is an array's state with sub applied: its stores' guards,
+// offsets and values, the stores whose guard no longer holds dropped.
+func substArray(st *arrayState, sub map[string]symbolic.Expr) (*arrayState, bool) {
+	out := &arrayState{clobbered: st.clobbered, base: st.base}
+	if st.base != nil && st.base.IsKnown() {
+		b, ok := substValue(*st.base, sub)
+		if !ok {
+			return nil, false
+		}
+		out.base = &b
+	}
+	for _, s := range st.stores {
+		g, err := substFormula(s.guard, sub)
+		if err != nil {
+			return nil, false
+		}
+		if isFalse(g) {
+			continue
+		}
+		if isTrue(g) {
+			g = nil
+		}
+		off, err := s.off.Subst(sub)
+		if err != nil {
+			return nil, false
+		}
+		ns := &arrayStore{off: off, guard: g, val: s.val}
+		if s.upTo != nil {
+			u, err := s.upTo.Subst(sub)
+			if err != nil {
+				return nil, false
+			}
+			ns.upTo = &u
+		}
+		if s.val.IsKnown() {
+			v, ok := substValue(s.val, sub)
+			if !ok {
+				return nil, false
+			}
+			ns.val = v
+		}
+		out.stores = append(out.stores, ns)
+	}
+	return out, true
 }
 
 // openRunSpent reports whether a run of unknown trip count that began at

@@ -22,9 +22,10 @@ const maxSectionElems = 64
 func (ev *evaluator) assignSection(s *apt.Stmt) bool {
 	ix, ok := s.Target.(*apt.Index)
 	if nm, isName := s.Target.(*apt.Name); isName && nm.Array {
-		// A whole array given a constructor (ibuf = [nx, ny, nz]) is its
+		// A whole array given a constructor (ibuf = [nx, ny, nz]) or an
+		// expression of arrays (left = theirs, done = left == 0) is its
 		// section of every element.
-		if _, cons := s.Value.(*apt.ArrayCons); cons {
+		if _, cons := s.Value.(*apt.ArrayCons); cons || !ev.scalarExpr(s.Value) {
 			if decl := ev.prog.Resolve(ev.frame().routine, nm.Name); decl != nil && decl.IsArray() {
 				ix, ok = &apt.Index{Pos: nm.Pos, Name: nm.Name, Type: nm.Type}, true
 				for range decl.Dims {
@@ -116,10 +117,18 @@ func (ev *evaluator) assignSection(s *apt.Stmt) bool {
 					Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}}}
 			vals = append(vals, ev.value(el))
 		}
-	} else {
-		if !ev.scalarExpr(s.Value) {
-			return false
+	} else if !ev.scalarExpr(s.Value) {
+		// An elemental expression of conformable arrays: element k of
+		// each array operand, the scalars as they are (Fortran 2018
+		// 10.1.4, 10.2.1.3), every value read before any is stored.
+		for k := range total {
+			e, ok := ev.elementOfExpr(s.Value, k, total)
+			if !ok {
+				return false
+			}
+			vals = append(vals, ev.value(e))
 		}
+	} else {
 		v := ev.value(s.Value)
 		for range total {
 			vals = append(vals, v)
@@ -141,6 +150,66 @@ func (ev *evaluator) assignSection(s *apt.Stmt) bool {
 		}
 	}
 	return true
+}
+
+// elementOfExpr is element k of an elemental expression whose array
+// operands (whole one-dimensional arrays and sections of them) have total
+// elements: each operand replaced by its element k.
+func (ev *evaluator) elementOfExpr(e apt.Expr, k, total int) (apt.Expr, bool) {
+	if ev.scalarExpr(e) {
+		return e, true
+	}
+	switch x := e.(type) {
+	case *apt.Name, *apt.Index:
+		refs, ok := ev.arrayRefs(x)
+		if !ok || len(refs) != total {
+			return nil, false
+		}
+		return refs[k], true
+	case *apt.Unary:
+		y, ok := ev.elementOfExpr(x.X, k, total)
+		if !ok {
+			return nil, false
+		}
+		u := *x
+		u.X = y
+		return &u, true
+	case *apt.Binary:
+		a, ok1 := ev.elementOfExpr(x.X, k, total)
+		b, ok2 := ev.elementOfExpr(x.Y, k, total)
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		bin := *x
+		bin.X, bin.Y = a, b
+		return &bin, true
+	case *apt.FuncCall:
+		if !x.Intrinsic || !elementalIntrinsic(x.Name) {
+			return nil, false
+		}
+		f := *x
+		f.Args = make([]apt.Expr, len(x.Args))
+		for i, a := range x.Args {
+			y, ok := ev.elementOfExpr(a, k, total)
+			if !ok {
+				return nil, false
+			}
+			f.Args[i] = y
+		}
+		return &f, true
+	}
+	return nil, false
+}
+
+// elementalIntrinsic reports whether the intrinsic name applies element
+// by element to array arguments.
+func elementalIntrinsic(name string) bool {
+	switch name {
+	case "abs", "min", "max", "mod", "modulo", "int", "nint", "real", "dble", "sign", "merge",
+		"iand", "ior", "ieor", "not", "ishft", "btest", "ceiling", "floor", "sqrt", "exp", "log":
+		return true
+	}
+	return false
 }
 
 func isSection(e apt.Expr) bool {

@@ -270,7 +270,7 @@ func (rp *Replayer) modelOwn(e *Event) float64 {
 		}
 		m := float64(max(e.Bytes, e.RBytes))
 		return c.Seconds(p.Net, size, m, 0) * 1e9
-	case e.Op == apt.MPIWait || e.Op == apt.MPIWaitall || e.Op == apt.MPIWaitany:
+	case e.Op.Completes():
 		return 0
 	}
 	o := 0.0

@@ -41,6 +41,11 @@ const (
 	MPIAlltoall                          // alltoall
 	MPIAlltoallv                         // alltoallv
 	MPIAbort                             // abort
+	MPIWaitsome                          // waitsome
+	MPITest                              // test
+	MPITestall                           // testall
+	MPITestany                           // testany
+	MPITestsome                          // testsome
 )
 
 var commOpNames = [...]string{
@@ -52,6 +57,8 @@ var commOpNames = [...]string{
 	MPIBarrier: "barrier", MPIGather: "gather", MPIGatherv: "gatherv", MPIScatter: "scatter",
 	MPIScatterv: "scatterv", MPIAllgather: "allgather", MPIAllgatherv: "allgatherv",
 	MPIAlltoall: "alltoall", MPIAlltoallv: "alltoallv", MPIAbort: "abort",
+	MPIWaitsome: "waitsome", MPITest: "test", MPITestall: "testall", MPITestany: "testany",
+	MPITestsome: "testsome",
 }
 
 // String returns the lower-case MPI name of o without the MPI_ prefix.
@@ -101,6 +108,16 @@ func (o CommOp) IsBlocking() bool {
 	return true
 }
 
+// Completes reports whether o completes nonblocking operations: the waits
+// and the tests (a test is taken to find its requests complete).
+func (o CommOp) Completes() bool {
+	switch o {
+	case MPIWait, MPIWaitall, MPIWaitany, MPIWaitsome, MPITest, MPITestall, MPITestany, MPITestsome:
+		return true
+	}
+	return false
+}
+
 // Msg is one side of a point-to-point or collective transfer: Count elements of
 // Datatype at Buffer, to or from Peer with Tag. For the v-variants Count is the
 // counts array and Displs the displacements.
@@ -134,13 +151,20 @@ type Comm struct {
 	Reduce   Expr `json:"reduce,omitempty"`
 	Comm     Expr `json:"comm,omitempty"`
 	Blocking bool `json:"blocking"`
-	// Request is the request handle of a nonblocking operation or wait; for
-	// waitall and waitany it is the request array and Count the number.
+	// Request is the request handle of a nonblocking operation, wait or
+	// test; for the -all, -any and -some forms it is the request array and
+	// Count the number.
 	Request Expr `json:"request,omitempty"`
 	Count   Expr `json:"count,omitempty"`
 	Status  Expr `json:"status,omitempty"`
-	// Result is the output of comm_rank / comm_size (the rank or size variable).
+	// Result is the output of comm_rank / comm_size (the rank or size
+	// variable), the index of waitany and testany, the outcount of
+	// waitsome and testsome.
 	Result Expr `json:"result,omitempty"`
+	// Flag is the logical a test sets; Indices the array of indices
+	// waitsome and testsome fill.
+	Flag    Expr `json:"flag,omitempty"`
+	Indices Expr `json:"indices,omitempty"`
 	// Args are the actual arguments as written.
 	Args []Expr `json:"args"`
 }

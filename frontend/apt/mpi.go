@@ -63,6 +63,14 @@ func NewComm(op CommOp, a []Expr) (n *Comm, need int) {
 		n.Count, n.Request, n.Status = arg(0), arg(1), arg(2)
 	case MPIWaitany:
 		n.Count, n.Request, n.Result, n.Status = arg(0), arg(1), arg(2), arg(3)
+	case MPIWaitsome, MPITestsome:
+		n.Count, n.Request, n.Result, n.Indices, n.Status = arg(0), arg(1), arg(2), arg(3), arg(4)
+	case MPITest:
+		n.Request, n.Flag, n.Status = arg(0), arg(1), arg(2)
+	case MPITestall:
+		n.Count, n.Request, n.Flag, n.Status = arg(0), arg(1), arg(2), arg(3)
+	case MPITestany:
+		n.Count, n.Request, n.Result, n.Flag, n.Status = arg(0), arg(1), arg(2), arg(3), arg(4)
 	case MPIBcast:
 		n.Send = msg(0, 1, 2)
 		n.Root, n.Comm = arg(3), arg(4)

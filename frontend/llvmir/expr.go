@@ -148,18 +148,28 @@ func floatConst(c *constant.Float) apt.Expr {
 	return e
 }
 
+// mpiHandle is the MPI name of one of Open MPI's predefined objects
+// (ompi_request_null is MPI_REQUEST_NULL), nil for another global.
+func mpiHandle(g *ir.Global) *apt.Name {
+	name := g.Name()
+	if !strings.HasPrefix(name, "ompi_") {
+		return nil
+	}
+	n := strings.TrimPrefix(name, "ompi_")
+	n = strings.Replace(n, "mpi_op_", "mpi_", 1)
+	if !strings.HasPrefix(n, "mpi_") {
+		n = "mpi_" + n
+	}
+	return &apt.Name{Name: n, Type: intType}
+}
+
 // globalRef is a global variable or an MPI handle (Open MPI's predefined
 // objects: ompi_mpi_comm_world is MPI_COMM_WORLD, ompi_mpi_op_sum MPI_SUM).
 func (x *fn) globalRef(g *ir.Global) apt.Expr {
 	name := g.Name()
-	if strings.HasPrefix(name, "ompi_") {
-		n := strings.TrimPrefix(name, "ompi_")
-		n = strings.Replace(n, "mpi_op_", "mpi_", 1)
-		if !strings.HasPrefix(n, "mpi_") {
-			n = "mpi_" + n
-		}
+	if h := mpiHandle(g); h != nil {
 		x.useMPI()
-		return &apt.Name{Name: n, Type: intType}
+		return h
 	}
 	if v := x.l.globals[g]; v != nil {
 		return &apt.Name{Pos: x.at, Name: v.Name, Type: v.Type, Array: len(v.Dims) > 0}

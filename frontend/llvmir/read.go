@@ -446,6 +446,12 @@ func valueType(t types.Type) apt.Type {
 	case *types.VectorType:
 		return valueType(t.ElemType)
 	case *types.StructType:
+		if t.Name() == "struct.ompi_request_t" {
+			// An MPI_Request points to this opaque structure: a handle
+			// the program compares with MPI_REQUEST_NULL, held as a
+			// Fortran program holds it (an integer).
+			return apt.Type{Base: apt.TypeInteger, Kind: 8}
+		}
 		// Kind is the structure's size in bytes, as it is a number's: the
 		// stride of a pointer to structures (p + 1, end - begin).
 		size, _, _ := typeSize(t)
@@ -794,6 +800,11 @@ func intConst(v int64) apt.Expr {
 func (l *lifter) constInit(c constant.Constant) apt.Expr {
 	if f, ok := stripCasts(c).(*ir.Func); ok && len(f.Blocks) > 0 && l.fnames[f] != "" {
 		return l.funcRef(f)
+	}
+	if g, ok := stripCasts(c).(*ir.Global); ok {
+		if h := mpiHandle(g); h != nil {
+			return h // MPI_Request r[2] = {MPI_REQUEST_NULL, ...}
+		}
 	}
 	return scalarInit(c)
 }

@@ -113,6 +113,11 @@ var cCases = []cCase{
 	// called through base pointers, a reference, this; a virtual getter
 	// sizing a reduction.
 	{"virtuals.cpp", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 5}}, [][]string{{}}, false, nil, "", nil},
+	// Requests: irecvs posted before their sends and completed by a
+	// waitall, MPI_Testany and MPI_Testsome (index, outcount, indices,
+	// MPI_UNDEFINED), MPI_Test polled, waits guarded by
+	// MPI_REQUEST_NULL, a work list over what arrived.
+	{"requests.c", []string{"n", "ntask"}, [][]int64{{100, 6}, {37, 2}, {1001, 9}}, nil, false, nil, "", nil},
 	{"optloop.c", nil, [][]int64{{}}, nil, false, nil, "", nil},
 	{"optloop.c", []string{"n", "steps"}, [][]int64{{37, 3}, {10, 2}}, [][]string{{}}, false, []string{"-n %d", "-s %d"}, "", nil},
 	{"optloop.c", []string{"steps", "n"}, [][]int64{{2, 101}}, [][]string{{}}, false, []string{"-s %d", "-n %d"}, "", nil},
