@@ -86,6 +86,12 @@ var oracleCases = []oracleCase{
 	// the completion; MAXLOC of priorities that differ by rank; elemental
 	// array assignments (left = theirs, done = left == 0).
 	{file: "worklist.f90", sizes: []map[string]int64{{"n": 100, "ntask": 6}, {"n": 37, "ntask": 2}, {"n": 1001, "ntask": 9}}, complete: true},
+	// Set-up values point to point: irecvs completed one by one by
+	// MPI_WAITANY, sends whose destination is a MOD of the loop
+	// variable (several trips to one rank at small P, matched in order
+	// by tag), rank 0 receiving from every other rank what one send
+	// statement sends.
+	{file: "waitany.f90", sizes: []map[string]int64{{"n": 50}, {"n": 7}, {"n": 301}}, complete: true},
 	{file: "polymorph.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
 	// The rewriter's own hard cases.
 	{file: "labels.f", dir: "testdata", sizes: []map[string]int64{{"n": 10}, {"n": 7}, {"n": 23}}},

@@ -1,6 +1,11 @@
 package symeval
 
-import "github.com/mkvet/mkvet/frontend/apt"
+import (
+	"fmt"
+	"os"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+)
 
 // Nonblocking receives. An MPI_IRECV's buffer holds the message once the
 // wait or test that completes it returns (MPI 3.1 §3.7.2), and the send it
@@ -100,6 +105,9 @@ func (ev *evaluator) matchPending() {
 		m.mlog = append(m.mlog, i)
 		p := &m.pending[i]
 		vs, ok, found := ev.matchRecv(p.spec, true)
+		if debugRuns {
+			fmt.Fprintf(os.Stderr, "matchPending %s: %v ok=%v found=%v\n", p.pos, vs, ok, found)
+		}
 		if !found {
 			ev.matchRecv(p.spec, false) // poisons what it does not find
 		}

@@ -47,12 +47,14 @@ type sent struct {
 }
 
 // mailbox holds the sends kept and which rank received each (taken, by
-// index and receiving rank; log in the order taken, for runs that are
+// index, sending rank and receiving rank: a send in a loop walked
+// symbolically is one entry for every rank and trip; log in the order
+// taken, for runs that are
 // undone).
 type mailbox struct {
 	sent     []sent
-	taken    map[[2]int64]bool
-	log      [][2]int64
+	taken    map[[4]int64]bool
+	log      [][4]int64
 	poisoned map[[2]int64]bool // by (source, receiver)
 	plog     [][2]int64
 	full     bool
@@ -64,7 +66,7 @@ type mailbox struct {
 }
 
 func newMailbox() *mailbox {
-	return &mailbox{taken: map[[2]int64]bool{}, poisoned: map[[2]int64]bool{}, matched: map[int]bool{}}
+	return &mailbox{taken: map[[4]int64]bool{}, poisoned: map[[2]int64]bool{}, matched: map[int]bool{}}
 }
 
 // mailState is what a run snapshot keeps of the mailbox.
@@ -267,7 +269,7 @@ func (ev *evaluator) matchRecv(sp recvSpec, try bool) (out []Value, ok, found bo
 			if !ok1 || !ok2 || s < 0 || s >= np {
 				return nil, false, false
 			}
-			if _, _, _, f := m.first(s, r, t); !f {
+			if _, _, _, _, f := m.first(s, r, t); !f {
 				return nil, false, false
 			}
 		}
@@ -292,13 +294,13 @@ func (ev *evaluator) matchRecv(sp recvSpec, try bool) (out []Value, ok, found bo
 			want = false
 			continue
 		}
-		i, es, known, found := m.first(s, r, t)
+		i, trip, es, known, found := m.first(s, r, t)
 		if !found {
 			m.poison(s, r)
 			want = false
 			continue
 		}
-		m.take(i, r)
+		m.take(i, s, r, trip)
 		if !known || !want || int64(len(es)) != sp.n {
 			want = false
 			continue
@@ -358,8 +360,8 @@ func (ev *evaluator) pathRanks(np int64) ([]int64, bool) {
 	return ranks, true
 }
 
-func (m *mailbox) take(i int, r int64) {
-	k := [2]int64{int64(i), r}
+func (m *mailbox) take(i int, s, r, trip int64) {
+	k := [4]int64{int64(i), s, r, trip}
 	m.taken[k] = true
 	m.log = append(m.log, k)
 }
@@ -374,102 +376,186 @@ func (m *mailbox) poison(s, r int64) {
 }
 
 // first returns the first send kept that rank s makes to rank r with tag
-// t (-1: any) and r has not taken, and its value there (known false when
-// it is not known); found is false where no send is known to be it.
-func (m *mailbox) first(s, r, t int64) (i int, val []symbolic.Expr, known, found bool) {
+// t (-1: any) and r has not taken (its index and, for a send in a loop,
+// its trip), and its value there (known false when it is not known);
+// found is false where no send is known to be it.
+func (m *mailbox) first(s, r, t int64) (i int, trip int64, val []symbolic.Expr, known, found bool) {
 	if m.full || m.poisoned[[2]int64{s, r}] || m.poisoned[[2]int64{-1, r}] {
-		return 0, val, false, false
+		return 0, 0, val, false, false
 	}
 	for i, x := range m.sent {
-		if m.taken[[2]int64{int64(i), r}] {
-			continue
-		}
-		e, known, applies, decided := x.at(s, r, t)
+		taken := func(trip int64) bool { return m.taken[[4]int64{int64(i), s, r, trip}] }
+		trip, e, known, applies, decided := x.at(s, r, t, taken)
 		if !decided {
-			return 0, val, false, false
+			return 0, 0, val, false, false
 		}
 		if applies {
-			return i, e, known, true
+			return i, trip, e, known, true
 		}
 	}
-	return 0, val, false, false
+	return 0, 0, val, false, false
 }
 
 // at decides whether rank s makes this send to rank r with tag t (-1:
-// any), and returns the value sent (known false when it is not).
-func (x *sent) at(s, r, t int64) (val []symbolic.Expr, known, applies, decided bool) {
+// any) on a trip taken does not hold (trip 0 outside a loop; in a loop
+// the first such trip, as MPI matches in order), and returns the trip
+// and the value sent (known false when it is not).
+func (x *sent) at(s, r, t int64, taken func(int64) bool) (trip int64, val []symbolic.Expr, known, applies, decided bool) {
 	sub := map[string]symbolic.Expr{Rank: symbolic.Int(s)}
 	if n, ok := substNumber(x.sender, sub); !ok {
-		return val, false, false, false
+		return 0, val, false, false, false
 	} else if n != s {
-		return val, false, false, true
+		return 0, val, false, false, true
 	}
 	if !x.dest.IsKnown() {
-		return val, false, false, false
+		return 0, val, false, false, false
 	}
 	for _, d := range x.dest.Alts {
 		e, err := d.E.Subst(sub)
 		if err != nil {
-			return val, false, false, false
+			return 0, val, false, false, false
 		}
-		at := sub
 		var free []string
 		for _, v := range x.vars {
 			if e.Has(v) {
 				free = append(free, v)
 			}
 		}
+		var trips []int64 // the loop variable's values that send to r
 		switch {
 		case len(free) > 1:
-			return val, false, false, false
+			return 0, val, false, false, false
 		case len(free) == 1:
 			// The destination a loop variable plus what does not change
 			// with it (a loop over the destinations): the trip to r.
 			rest := e.Sub(symbolic.Sym(free[0]))
-			k, ok := rest.Int64()
-			if !ok || rest.Has(free[0]) {
-				return val, false, false, false
+			if k, ok := rest.Int64(); ok {
+				trips = []int64{r - k}
+				break
 			}
-			at = map[string]symbolic.Expr{Rank: symbolic.Int(s), free[0]: symbolic.Int(r - k)}
+			// Another form of it (mod(rank - k, np)): the trips of the
+			// loop's range whose destination is r, in order.
+			var ok bool
+			if trips, ok = x.tripsTo(e, free[0], sub, r); !ok {
+				return 0, val, false, false, false
+			}
 		default:
 			n, ok := e.Int64()
 			if !ok {
-				return val, false, false, false
+				return 0, val, false, false, false
 			}
 			if n != r {
 				continue
 			}
-		}
-		conds := append(slices.Clone(x.conds), d.Guard)
-		holds, ok := allHold(conds, at)
-		if !ok {
-			return val, false, false, false
-		}
-		if !holds {
-			continue
-		}
-		if tg, ok := numberAt(x.tag, at); !ok {
-			return val, false, false, false
-		} else if t != -1 && tg != t {
-			continue
-		}
-		if x.uncertain {
-			return val, false, false, false
-		}
-		if x.vals == nil {
-			return nil, false, true, true
-		}
-		vals := make([]symbolic.Expr, len(x.vals))
-		for k, v := range x.vals {
-			e, known := valueAt(v, at, x.vars)
-			if !known {
-				return nil, false, true, true
+			trips = []int64{0}
+			if len(x.vars) == 1 {
+				// Every trip of a loop sends to r (its tag or value may
+				// differ by trip): in order.
+				if lo, hi, ok := x.rangeOf(x.vars[0], sub); ok && hi-lo < maxTripScan {
+					free, trips = x.vars, nil
+					for k := lo; k <= hi; k++ {
+						trips = append(trips, k)
+					}
+				}
 			}
-			vals[k] = e
 		}
-		return vals, true, true, true
+		for _, k := range trips {
+			if taken(k) {
+				continue
+			}
+			at := sub
+			if len(free) == 1 {
+				at = map[string]symbolic.Expr{Rank: symbolic.Int(s), free[0]: symbolic.Int(k)}
+			}
+			conds := append(slices.Clone(x.conds), d.Guard)
+			holds, ok := allHold(conds, at)
+			if !ok {
+				return 0, val, false, false, false
+			}
+			if !holds {
+				continue
+			}
+			if tg, ok := numberAt(x.tag, at); !ok {
+				return 0, val, false, false, false
+			} else if t != -1 && tg != t {
+				continue
+			}
+			if x.uncertain {
+				return 0, val, false, false, false
+			}
+			if x.vals == nil {
+				return k, nil, false, true, true
+			}
+			vals := make([]symbolic.Expr, len(x.vals))
+			for j, v := range x.vals {
+				e, known := valueAt(v, at, x.vars)
+				if !known {
+					return k, nil, false, true, true
+				}
+				vals[j] = e
+			}
+			return k, vals, true, true, true
+		}
 	}
-	return val, false, false, true
+	return 0, val, false, false, true
+}
+
+// maxTripScan bounds the trips of a loop scanned for the one that sends
+// to a rank.
+const maxTripScan = 4096
+
+// tripsTo are the values of the loop variable v, in the range the send's
+// conditions give it (constant bounds once sub is applied) and in order,
+// at which the destination dest is rank r.
+func (x *sent) tripsTo(dest symbolic.Expr, v string, sub map[string]symbolic.Expr, r int64) ([]int64, bool) {
+	lo, hi, ok := x.rangeOf(v, sub)
+	if !ok || hi-lo >= maxTripScan {
+		return nil, false
+	}
+	var out []int64
+	for k := lo; k <= hi; k++ {
+		d, err := dest.Subst(map[string]symbolic.Expr{Rank: sub[Rank], v: symbolic.Int(k)})
+		if err != nil {
+			return nil, false
+		}
+		got, ok := d.Int64()
+		if !ok {
+			return nil, false
+		}
+		if got == r {
+			out = append(out, k)
+		}
+	}
+	return out, true
+}
+
+// rangeOf is the least and largest value the send's conditions allow v,
+// where relations a*v + b >= 0 (b a number once sub is applied) give both.
+func (x *sent) rangeOf(v string, sub map[string]symbolic.Expr) (lo, hi int64, ok bool) {
+	haveLo, haveHi := false, false
+	for _, f := range x.conds {
+		rel, isRel := f.(counting.Rel)
+		if !isRel || rel.R.Op != symbolic.GE {
+			continue
+		}
+		e, err := rel.R.E.Subst(sub)
+		if err != nil {
+			continue
+		}
+		name, a, b, lin := e.LinearOne()
+		if !lin || name != v {
+			continue
+		}
+		bound := b.Neg().Quo(a) // a*v + b >= 0
+		if a.Sign() > 0 {
+			if c, ok := bound.Neg().Floor().Neg().Int64(); ok && (!haveLo || c > lo) {
+				lo, haveLo = c, true
+			}
+		} else if c, ok := bound.Floor().Int64(); ok && (!haveHi || c < hi) {
+			hi, haveHi = c, true
+		}
+	}
+	return lo, hi, haveLo && haveHi && lo <= hi
 }
 
 // allHold decides the conjunction of fs with sub applied.
