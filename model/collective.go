@@ -63,6 +63,11 @@ const (
 	// sends its block for i + k and receives from i - k (mod p), each a
 	// full-duplex exchange of m bytes: (p-1)*T(m).
 	Alltoall // alltoall
+	// Scan is the linear chain of Open MPI's basic scan (and exscan):
+	// process i receives the prefix from i-1, combines its own and passes
+	// it to i+1, so the last process has it after p-1 steps:
+	// (p-1)*(T(m) + combine).
+	Scan // scan
 )
 
 var collectiveNames = [...]string{
@@ -70,12 +75,12 @@ var collectiveNames = [...]string{
 	AllreduceRecursiveDoubling: "allreduce-recursive-doubling", Barrier: "barrier",
 	GatherLinear: "gather-linear", ScatterLinear: "scatter-linear",
 	GatherBinomial: "gather-binomial", ScatterBinomial: "scatter-binomial",
-	Allgather: "allgather", Alltoall: "alltoall",
+	Allgather: "allgather", Alltoall: "alltoall", Scan: "scan",
 }
 
 // Collectives lists every collective, in declaration order.
 var Collectives = []Collective{Bcast, Reduce, Allreduce, AllreduceRecursiveDoubling, Barrier,
-	GatherLinear, ScatterLinear, GatherBinomial, ScatterBinomial, Allgather, Alltoall}
+	GatherLinear, ScatterLinear, GatherBinomial, ScatterBinomial, Allgather, Alltoall, Scan}
 
 // String returns the collective's name as in its declaration's line comment.
 func (c Collective) String() string {
@@ -112,6 +117,8 @@ func (c Collective) Time(net PointToPoint, p, m, combine symbolic.Expr) (symboli
 		return pwScale(net.Time(symbolic.Int(0)), K), nil
 	case GatherLinear, ScatterLinear, Allgather, Alltoall:
 		return pwScale(t, pm1), nil
+	case Scan:
+		return pwScale(pwAddExpr(t, combine), pm1), nil
 	case GatherBinomial, ScatterBinomial:
 		if h, ok := net.(Hockney); ok {
 			return symbolic.PiecewiseOf(K.Mul(cnst(h.Ts)).Add(pm1.Mul(m).Mul(cnst(h.Tc)))), nil
@@ -160,6 +167,8 @@ func (c Collective) Seconds(net PointToPoint, p int, m, combine float64) float64
 		return K * net.Seconds(0)
 	case GatherLinear, ScatterLinear, Allgather, Alltoall:
 		return pm1 * net.Seconds(m)
+	case Scan:
+		return pm1 * (net.Seconds(m) + combine)
 	case GatherBinomial, ScatterBinomial:
 		if h, ok := net.(Hockney); ok {
 			return K*f64(h.Ts) + pm1*m*f64(h.Tc)

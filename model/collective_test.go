@@ -30,6 +30,7 @@ func TestCollectivesSmallP(t *testing.T) {
 		ScatterBinomial:            {0, 110, 220, 370},
 		Allgather:                  {0, 110, 220, 770},
 		Alltoall:                   {0, 110, 220, 770},
+		Scan:                       {0, 115, 230, 805}, // (p-1)*(110+5)
 	}
 	ps := []int64{1, 2, 3, 8}
 	for _, c := range Collectives {

@@ -61,6 +61,11 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 	// (reduce.go), taken before the receive makes the buffer unknown.
 	var reduced Value
 	reducedOK := false
+	if (c.Op == apt.MPIScan || c.Op == apt.MPIExscan) && c.Send != nil && c.Recv != nil {
+		if _, scalar := ev.bufferKey(c.Recv.Buffer); scalar {
+			reduced, reducedOK = ev.scanOf(c, ev.value(c.Send.Buffer), ev.value(c.Recv.Buffer), c.Op == apt.MPIExscan)
+		}
+	}
 	if c.Op == apt.MPIAllreduce && c.Send != nil && c.Recv != nil {
 		if _, scalar := ev.bufferKey(c.Recv.Buffer); scalar {
 			src := c.Send.Buffer

@@ -46,6 +46,8 @@ const (
 	MPITestall                           // testall
 	MPITestany                           // testany
 	MPITestsome                          // testsome
+	MPIScan                              // scan
+	MPIExscan                            // exscan
 )
 
 var commOpNames = [...]string{
@@ -58,7 +60,7 @@ var commOpNames = [...]string{
 	MPIScatterv: "scatterv", MPIAllgather: "allgather", MPIAllgatherv: "allgatherv",
 	MPIAlltoall: "alltoall", MPIAlltoallv: "alltoallv", MPIAbort: "abort",
 	MPIWaitsome: "waitsome", MPITest: "test", MPITestall: "testall", MPITestany: "testany",
-	MPITestsome: "testsome",
+	MPITestsome: "testsome", MPIScan: "scan", MPIExscan: "exscan",
 }
 
 // String returns the lower-case MPI name of o without the MPI_ prefix.
@@ -92,7 +94,7 @@ func LookupCommOp(name string) CommOp {
 func (o CommOp) IsCollective() bool {
 	switch o {
 	case MPIBcast, MPIReduce, MPIAllreduce, MPIBarrier, MPIGather, MPIGatherv, MPIScatter,
-		MPIScatterv, MPIAllgather, MPIAllgatherv, MPIAlltoall, MPIAlltoallv:
+		MPIScatterv, MPIAllgather, MPIAllgatherv, MPIAlltoall, MPIAlltoallv, MPIScan, MPIExscan:
 		return true
 	}
 	return false

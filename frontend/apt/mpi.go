@@ -78,7 +78,7 @@ func NewComm(op CommOp, a []Expr) (n *Comm, need int) {
 		n.Send = msg(0, 2, 3)
 		n.Recv = msg(1, 2, 3)
 		n.Reduce, n.Root, n.Comm = arg(4), arg(5), arg(6)
-	case MPIAllreduce:
+	case MPIAllreduce, MPIScan, MPIExscan:
 		n.Send = msg(0, 2, 3)
 		n.Recv = msg(1, 2, 3)
 		n.Reduce, n.Comm = arg(4), arg(5)

@@ -75,7 +75,7 @@ func (e *engine) deposit(fr *frame, n *apt.Comm, root int64, pos apt.Pos) (in []
 			return nil, nil, nil
 		}
 		in, err = e.sendValues(fr, n.Send, pos)
-	case apt.MPIReduce, apt.MPIAllreduce:
+	case apt.MPIReduce, apt.MPIAllreduce, apt.MPIScan, apt.MPIExscan:
 		m := n.Send
 		if inPlace {
 			m = &apt.Msg{Buffer: n.Recv.Buffer, Count: n.Send.Count}
@@ -134,11 +134,18 @@ func (e *engine) deliver(fr *frame, n *apt.Comm, c *collective, pos apt.Pos) err
 			return err
 		}
 		return e.storeCells(cells, c.in[c.root], pos)
-	case apt.MPIReduce, apt.MPIAllreduce:
-		if n.Op == apt.MPIReduce && me != c.root {
-			return nil
+	case apt.MPIReduce, apt.MPIAllreduce, apt.MPIScan, apt.MPIExscan:
+		if n.Op == apt.MPIReduce && me != c.root || n.Op == apt.MPIExscan && me == 0 {
+			return nil // (exscan leaves rank 0's buffer as it was)
 		}
-		out, err := reduceValues(c.reduce, c.in, pos)
+		in := c.in
+		switch n.Op {
+		case apt.MPIScan:
+			in = c.in[:me+1] // the ranks up to this one
+		case apt.MPIExscan:
+			in = c.in[:me] // the ranks before it
+		}
+		out, err := reduceValues(c.reduce, in, pos)
 		if err != nil {
 			return err
 		}

@@ -368,6 +368,8 @@ func CollectiveOf(op apt.CommOp) (model.Collective, bool) {
 		return model.Allgather, true
 	case apt.MPIAlltoall, apt.MPIAlltoallv:
 		return model.Alltoall, true
+	case apt.MPIScan, apt.MPIExscan:
+		return model.Scan, true
 	}
 	return 0, false
 }
@@ -375,7 +377,7 @@ func CollectiveOf(op apt.CommOp) (model.Collective, bool) {
 var algorithms = map[model.Collective]string{
 	model.Bcast: "binomial tree", model.Reduce: "binomial tree", model.Allreduce: "reduce + broadcast, binomial trees",
 	model.Barrier: "dissemination", model.GatherLinear: "linear", model.ScatterLinear: "linear",
-	model.Allgather: "ring", model.Alltoall: "pairwise exchange",
+	model.Allgather: "ring", model.Alltoall: "pairwise exchange", model.Scan: "linear chain",
 }
 
 // collective returns a collective's term: its calls times the algorithm's
@@ -414,7 +416,7 @@ func (b *builder) collective(c *Collective) (*Term, error) {
 	for _, r := range ms {
 		m := r.value
 		combine := symbolic.Int(0)
-		if (alg == model.Reduce || alg == model.Allreduce) && c.TypeSize > 0 {
+		if (alg == model.Reduce || alg == model.Allreduce || alg == model.Scan) && c.TypeSize > 0 {
 			combine = m.Div(symbolic.Int(int64(c.TypeSize))).Mul(symbolic.Const(b.ops.Resolved().Add))
 		}
 		tr, err := alg.Time(b.net, symbolic.Sym(cost.Size), m, combine)
