@@ -30,7 +30,7 @@ func requestActive() Value { return Known(symbolic.Int(handleValue("(an active r
 
 // activate gives the request of a nonblocking operation its value.
 func (ev *evaluator) activate(c *apt.Comm) {
-	if c.Request != nil && !c.Op.IsBlocking() {
+	if c.Request != nil && !c.Blocking {
 		ev.assign(ev.oneRequest(c.Request), requestActive())
 	}
 }

@@ -90,6 +90,19 @@ func LookupCommOp(name string) CommOp {
 	return 0
 }
 
+// LookupImmediate returns the blocking collective of a nonblocking one's
+// name ("MPI_Iallreduce" is MPIAllreduce), or 0.
+func LookupImmediate(name string) CommOp {
+	n := strings.ToLower(name)
+	if !strings.HasPrefix(n, "mpi_i") {
+		return 0
+	}
+	if op := LookupCommOp("mpi_" + n[len("mpi_i"):]); op.IsCollective() {
+		return op
+	}
+	return 0
+}
+
 // IsCollective reports whether every rank of the communicator takes part in o.
 func (o CommOp) IsCollective() bool {
 	switch o {
@@ -153,6 +166,9 @@ type Comm struct {
 	Reduce   Expr `json:"reduce,omitempty"`
 	Comm     Expr `json:"comm,omitempty"`
 	Blocking bool `json:"blocking"`
+	// Immediate marks the nonblocking form of a collective (MPI_Iallreduce
+	// is Op MPIAllreduce, Immediate, its Request set).
+	Immediate bool `json:"immediate,omitempty"`
 	// Request is the request handle of a nonblocking operation, wait or
 	// test; for the -all, -any and -some forms it is the request array and
 	// Count the number.

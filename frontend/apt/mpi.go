@@ -119,6 +119,20 @@ func NewComm(op CommOp, a []Expr) (n *Comm, need int) {
 	return n, need
 }
 
+// NewImmediateComm builds the Comm node of a nonblocking collective
+// (MPI_Iallreduce, MPI_Ibcast, ...) whose blocking form is op: that form's
+// node, not blocking, its request the argument after the blocking form's
+// (MPI-3.1 §5.12). Its transfers are the blocking form's, made at the
+// call; the wait that completes its request orders nothing more.
+func NewImmediateComm(op CommOp, a []Expr) (n *Comm, need int) {
+	n, need = NewComm(op, a)
+	n.Blocking, n.Immediate = false, true
+	if need < len(a) {
+		n.Request = a[need]
+	}
+	return n, need + 1
+}
+
 // setTypeSize fills TypeName and TypeSize when the datatype is a predefined one.
 func setTypeSize(m *Msg) {
 	if nm, ok := m.Datatype.(*Name); ok {

@@ -435,7 +435,11 @@ func (b *builder) call(s *stmt, p *parser) {
 		return
 	}
 	if op := apt.LookupCommOp(name); op != 0 {
-		u.add(b.comm(s, op, args))
+		u.add(b.comm(s, op, false, args))
+		return
+	}
+	if op := apt.LookupImmediate(name); op != 0 {
+		u.add(b.comm(s, op, true, args))
 		return
 	}
 	u.add(&apt.Call{NodeBase: base(s), Callee: name, Args: args})

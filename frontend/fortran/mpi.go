@@ -11,7 +11,7 @@ import (
 // trailing ierror is not kept). Keyword arguments (mpi module style) are
 // matched by position. Missing arguments leave fields nil and produce a
 // warning rather than an Unknown: the operation itself is known.
-func (b *builder) comm(s *stmt, op apt.CommOp, args []apt.Expr) *apt.Comm {
+func (b *builder) comm(s *stmt, op apt.CommOp, immediate bool, args []apt.Expr) *apt.Comm {
 	a := make([]apt.Expr, len(args))
 	for i, x := range args {
 		if kw, ok := x.(*apt.Keyword); ok {
@@ -21,9 +21,14 @@ func (b *builder) comm(s *stmt, op apt.CommOp, args []apt.Expr) *apt.Comm {
 		}
 	}
 	n, need := apt.NewComm(op, a)
+	name := "mpi_" + op.String()
+	if immediate {
+		n, need = apt.NewImmediateComm(op, a)
+		name = "mpi_i" + op.String()
+	}
 	n.NodeBase, n.Args = base(s), args
 	if len(args) < need {
-		b.fe.diag(s.posAt(0), apt.Warning, "mpi_"+op.String()+" has "+strconv.Itoa(len(args))+" arguments, expected at least "+strconv.Itoa(need))
+		b.fe.diag(s.posAt(0), apt.Warning, name+" has "+strconv.Itoa(len(args))+" arguments, expected at least "+strconv.Itoa(need))
 	}
 	return n
 }

@@ -238,10 +238,17 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		return x.indirectCall(c, base, p, used && !types.Equal(c.Typ, types.Void))
 	}
 	mpiName := strings.TrimPrefix(name, "P")
-	if op := apt.LookupCommOp(mpiName); op != 0 && strings.HasPrefix(mpiName, "MPI_") {
+	immediate := apt.LookupImmediate(mpiName)
+	if op := apt.LookupCommOp(mpiName); (op != 0 || immediate != 0) && strings.HasPrefix(mpiName, "MPI_") {
 		x.useMPI()
 		args := x.mpiArgs(c.Args)
-		n, need := apt.NewComm(op, args)
+		var n *apt.Comm
+		var need int
+		if op != 0 {
+			n, need = apt.NewComm(op, args)
+		} else {
+			n, need = apt.NewImmediateComm(immediate, args)
+		}
 		n.NodeBase = base
 		x.l.sites = append(x.l.sites, Site{Node: n, Func: x.f, Call: c, Invoke: x.l.invokes[c]})
 		if len(args) < need {

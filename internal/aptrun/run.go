@@ -1557,7 +1557,11 @@ func (e *engine) observe(fr *frame, n *apt.Comm) error {
 		}
 	}
 	pos := n.Span.Start()
-	switch n.Op {
+	op := n.Op
+	if n.Immediate {
+		op = apt.MPIIsend // a nonblocking collective's request, as a nonblocking send's
+	}
+	switch op {
 	case apt.MPIIsend, apt.MPIIrecv, apt.MPIIssend:
 		if n.Request != nil {
 			e.nextReq++

@@ -179,7 +179,10 @@ func (e *engine) worldComm(fr *frame, n *apt.Comm) error {
 		return e.wait(fr, n, pos)
 	}
 	if n.Op.IsCollective() {
-		return e.collective(fr, n, pos)
+		if err := e.collective(fr, n, pos); err != nil || !n.Immediate {
+			return err
+		}
+		return e.request(fr, n, pos) // MPI_Iallreduce's request
 	}
 	return nil
 }
