@@ -661,8 +661,12 @@ func (ev *evaluator) mpiRoutine(c *apt.Call) bool {
 }
 
 // mpiSuccess sets the error code a Fortran MPI call returns in its last
-// argument, when passed: MPI_SUCCESS.
+// argument, when passed: MPI_SUCCESS. C's bindings return it instead: their
+// last argument is an output (MPI_Get_count's count).
 func (ev *evaluator) mpiSuccess(last, out apt.Expr) {
+	if ev.prog.FromIR {
+		return
+	}
 	if last != nil && last != out {
 		if nm, ok := last.(*apt.Name); ok {
 			ev.store(nm.Name, Known(symbolic.Int(0)))
