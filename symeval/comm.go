@@ -31,6 +31,9 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 	case apt.MPIAbort:
 		ev.stop(pos, true)
 		return
+	case apt.MPIProbe, apt.MPIIprobe:
+		ev.probe(c, pos)
+		return
 	}
 	if c.Op.Completes() {
 		ev.matchPending() // the receives it completes have their values
@@ -646,6 +649,10 @@ func (ev *evaluator) mpiRoutine(c *apt.Call) bool {
 		return true
 	}
 	switch c.Callee {
+	case "mpi_get_count", "mpi_get_elements":
+		ev.getCount(arg(0), arg(1), arg(2))
+		ev.mpiSuccess(arg(len(c.Args)-1), arg(2))
+		return true
 	case "mpi_comm_dup":
 		made, out = ev.communicator(arg(0)), arg(1)
 	case "mpi_comm_split":

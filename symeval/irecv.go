@@ -104,7 +104,7 @@ func (ev *evaluator) matchPending() {
 		m.matched[i] = true
 		m.mlog = append(m.mlog, i)
 		p := &m.pending[i]
-		vs, ok, found := ev.matchRecv(p.spec, true)
+		vs, ok, found, _ := ev.matchRecv(p.spec, true)
 		if debugRuns {
 			fmt.Fprintf(os.Stderr, "matchPending %s: %v ok=%v found=%v\n", p.pos, vs, ok, found)
 		}

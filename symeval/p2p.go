@@ -44,6 +44,10 @@ type sent struct {
 	// uncertain marks a send on a path taken with a frequency (a
 	// condition on data): a receive it may match is not known.
 	uncertain bool
+	// count is the number of elements sent, tsize the bytes of one (0:
+	// not known), for the status of the receive or probe that finds it.
+	count Value
+	tsize int64
 }
 
 // mailbox holds the sends kept and which rank received each (taken, by
@@ -113,6 +117,7 @@ func (ev *evaluator) keepSend(c *apt.Comm) {
 	}
 	s := sent{sender: ev.world().rank.Alts[0].E, conds: slices.Clone(ev.cur.conds),
 		vars: slices.Clone(ev.cur.vars), dest: ev.value(c.Send.Peer), tag: ev.tagValue(c.Send.Tag)}
+	s.count, s.tsize = ev.value(c.Send.Count), int64(c.Send.TypeSize)
 	if f, ok := ev.cur.factor.Int64(); !ok || f != 1 || ev.cur.inexact != "" || ev.inert > 0 {
 		// Under a condition on data: whether it is made is not known.
 		s.uncertain = true
@@ -214,10 +219,11 @@ func (ev *evaluator) receiveSent(c *apt.Comm) ([]Value, bool) {
 	if !ok {
 		return nil, false
 	}
-	out, ok, _ := ev.matchRecv(sp, false)
+	out, ok, _, envs := ev.matchRecv(sp, false)
 	if ok && debugRuns {
 		fmt.Fprintf(os.Stderr, "receiveSent %s: %v (sent %d)\n", c.Span.Start(), out, len(ev.mail.sent))
 	}
+	ev.setStatus(c.Status, envs)
 	return out, ok
 }
 
@@ -254,7 +260,7 @@ func (ev *evaluator) recvSpecOf(c *apt.Comm) (recvSpec, bool) {
 // matchRecv matches a receive's spec with the sends kept. With try set it
 // changes nothing unless every rank's send is found (found false
 // otherwise: a receive whose sends may still come).
-func (ev *evaluator) matchRecv(sp recvSpec, try bool) (out []Value, ok, found bool) {
+func (ev *evaluator) matchRecv(sp recvSpec, try bool) (out []Value, ok, found bool, envs []envelope) {
 	m := ev.mail
 	np := ev.values[Size]
 	want := sp.want && !m.full
@@ -267,13 +273,14 @@ func (ev *evaluator) matchRecv(sp recvSpec, try bool) (out []Value, ok, found bo
 				continue
 			}
 			if !ok1 || !ok2 || s < 0 || s >= np {
-				return nil, false, false
+				return nil, false, false, nil
 			}
-			if _, _, _, _, f := m.first(s, r, t); !f {
-				return nil, false, false
+			if _, f := m.first(s, r, t); !f {
+				return nil, false, false, nil
 			}
 		}
 	}
+	envs = make([]envelope, 0, len(sp.ranks)) // nil once a rank's is not known
 	var alts [][]Alt // by element
 	if want {
 		alts = make([][]Alt, sp.n)
@@ -285,22 +292,30 @@ func (ev *evaluator) matchRecv(sp recvSpec, try bool) (out []Value, ok, found bo
 		t, ok2 := numberAt(sp.tag, sub)
 		if ok1 && s == procNull {
 			want = false // the buffer keeps its value there
+			if envs != nil {
+				zero := symbolic.Int(0)
+				envs = append(envs, envelope{rank: r, src: procNull, tag: -1, bytes: &zero})
+			}
 			continue
 		}
 		if !ok1 || !ok2 || s < 0 || s >= np {
 			// MPI_ANY_SOURCE, or a source not known: any sender's
 			// next message to r may be the one taken.
 			m.poison(-1, r)
-			want = false
+			want, envs = false, nil
 			continue
 		}
-		i, trip, es, known, found := m.first(s, r, t)
+		mt, found := m.first(s, r, t)
 		if !found {
 			m.poison(s, r)
-			want = false
+			want, envs = false, nil
 			continue
 		}
-		m.take(i, s, r, trip)
+		m.take(mt.i, s, r, mt.trip)
+		if envs != nil {
+			envs = append(envs, envelope{rank: r, src: s, tag: mt.tag, bytes: mt.bytes})
+		}
+		es, known := mt.vals, mt.known
 		if !known || !want || int64(len(es)) != sp.n {
 			want = false
 			continue
@@ -313,7 +328,7 @@ func (ev *evaluator) matchRecv(sp recvSpec, try bool) (out []Value, ok, found bo
 		sets = append(sets, set)
 	}
 	if !want || len(sets) == 0 {
-		return nil, false, true
+		return nil, false, true, envs
 	}
 	out = make([]Value, sp.n)
 	for k := range out {
@@ -323,10 +338,10 @@ func (ev *evaluator) matchRecv(sp recvSpec, try bool) (out []Value, ok, found bo
 		}
 		out[k] = Value{Alts: ev.rankAltsOn(alts[k], sets, np)}
 		if len(out[k].Alts) > maxAlts {
-			return nil, false, true
+			return nil, false, true, envs
 		}
 	}
-	return out, true, true
+	return out, true, true, envs
 }
 
 // pathRanks returns the ranks the current path holds at (the conditions
@@ -375,45 +390,57 @@ func (m *mailbox) poison(s, r int64) {
 	}
 }
 
+// match is the send a receive or probe finds: its index among the sends
+// kept, the trip of its loop (0 outside one), its values (known false where
+// they are not), its tag, and its size in bytes where known.
+type match struct {
+	i     int
+	trip  int64
+	vals  []symbolic.Expr
+	known bool
+	tag   int64
+	bytes *symbolic.Expr
+}
+
 // first returns the first send kept that rank s makes to rank r with tag
-// t (-1: any) and r has not taken (its index and, for a send in a loop,
-// its trip), and its value there (known false when it is not known);
-// found is false where no send is known to be it.
-func (m *mailbox) first(s, r, t int64) (i int, trip int64, val []symbolic.Expr, known, found bool) {
+// t (-1: any) and r has not taken; found is false where no send is known
+// to be it.
+func (m *mailbox) first(s, r, t int64) (mt match, found bool) {
 	if m.full || m.poisoned[[2]int64{s, r}] || m.poisoned[[2]int64{-1, r}] {
-		return 0, 0, val, false, false
+		return match{}, false
 	}
 	for i, x := range m.sent {
 		taken := func(trip int64) bool { return m.taken[[4]int64{int64(i), s, r, trip}] }
-		trip, e, known, applies, decided := x.at(s, r, t, taken)
+		mt, applies, decided := x.at(s, r, t, taken)
 		if !decided {
-			return 0, 0, val, false, false
+			return match{}, false
 		}
 		if applies {
-			return i, trip, e, known, true
+			mt.i = i
+			return mt, true
 		}
 	}
-	return 0, 0, val, false, false
+	return match{}, false
 }
 
 // at decides whether rank s makes this send to rank r with tag t (-1:
 // any) on a trip taken does not hold (trip 0 outside a loop; in a loop
-// the first such trip, as MPI matches in order), and returns the trip
-// and the value sent (known false when it is not).
-func (x *sent) at(s, r, t int64, taken func(int64) bool) (trip int64, val []symbolic.Expr, known, applies, decided bool) {
+// the first such trip, as MPI matches in order), and returns what it
+// sends there.
+func (x *sent) at(s, r, t int64, taken func(int64) bool) (mt match, applies, decided bool) {
 	sub := map[string]symbolic.Expr{Rank: symbolic.Int(s)}
 	if n, ok := substNumber(x.sender, sub); !ok {
-		return 0, val, false, false, false
+		return mt, false, false
 	} else if n != s {
-		return 0, val, false, false, true
+		return mt, false, true
 	}
 	if !x.dest.IsKnown() {
-		return 0, val, false, false, false
+		return mt, false, false
 	}
 	for _, d := range x.dest.Alts {
 		e, err := d.E.Subst(sub)
 		if err != nil {
-			return 0, val, false, false, false
+			return mt, false, false
 		}
 		var free []string
 		for _, v := range x.vars {
@@ -424,7 +451,7 @@ func (x *sent) at(s, r, t int64, taken func(int64) bool) (trip int64, val []symb
 		var trips []int64 // the loop variable's values that send to r
 		switch {
 		case len(free) > 1:
-			return 0, val, false, false, false
+			return mt, false, false
 		case len(free) == 1:
 			// The destination a loop variable plus what does not change
 			// with it (a loop over the destinations): the trip to r.
@@ -437,12 +464,12 @@ func (x *sent) at(s, r, t int64, taken func(int64) bool) (trip int64, val []symb
 			// loop's range whose destination is r, in order.
 			var ok bool
 			if trips, ok = x.tripsTo(e, free[0], sub, r); !ok {
-				return 0, val, false, false, false
+				return mt, false, false
 			}
 		default:
 			n, ok := e.Int64()
 			if !ok {
-				return 0, val, false, false, false
+				return mt, false, false
 			}
 			if n != r {
 				continue
@@ -470,34 +497,41 @@ func (x *sent) at(s, r, t int64, taken func(int64) bool) (trip int64, val []symb
 			conds := append(slices.Clone(x.conds), d.Guard)
 			holds, ok := allHold(conds, at)
 			if !ok {
-				return 0, val, false, false, false
+				return mt, false, false
 			}
 			if !holds {
 				continue
 			}
-			if tg, ok := numberAt(x.tag, at); !ok {
-				return 0, val, false, false, false
+			tg, ok := numberAt(x.tag, at)
+			if !ok {
+				return mt, false, false
 			} else if t != -1 && tg != t {
 				continue
 			}
 			if x.uncertain {
-				return 0, val, false, false, false
+				return mt, false, false
+			}
+			mt = match{trip: k, tag: tg}
+			if n, ok := valueAt(x.count, at, x.vars); ok && x.tsize > 0 {
+				b := n.Mul(symbolic.Int(x.tsize))
+				mt.bytes = &b
 			}
 			if x.vals == nil {
-				return k, nil, false, true, true
+				return mt, true, true
 			}
 			vals := make([]symbolic.Expr, len(x.vals))
 			for j, v := range x.vals {
 				e, known := valueAt(v, at, x.vars)
 				if !known {
-					return k, nil, false, true, true
+					return mt, true, true
 				}
 				vals[j] = e
 			}
-			return k, vals, true, true, true
+			mt.vals, mt.known = vals, true
+			return mt, true, true
 		}
 	}
-	return 0, val, false, false, true
+	return mt, false, true
 }
 
 // maxTripScan bounds the trips of a loop scanned for the one that sends

@@ -48,6 +48,8 @@ const (
 	MPITestsome                          // testsome
 	MPIScan                              // scan
 	MPIExscan                            // exscan
+	MPIProbe                             // probe
+	MPIIprobe                            // iprobe
 )
 
 var commOpNames = [...]string{
@@ -61,6 +63,7 @@ var commOpNames = [...]string{
 	MPIAlltoall: "alltoall", MPIAlltoallv: "alltoallv", MPIAbort: "abort",
 	MPIWaitsome: "waitsome", MPITest: "test", MPITestall: "testall", MPITestany: "testany",
 	MPITestsome: "testsome", MPIScan: "scan", MPIExscan: "exscan",
+	MPIProbe: "probe", MPIIprobe: "iprobe",
 }
 
 // String returns the lower-case MPI name of o without the MPI_ prefix.
@@ -179,10 +182,13 @@ type Comm struct {
 	// variable), the index of waitany and testany, the outcount of
 	// waitsome and testsome.
 	Result Expr `json:"result,omitempty"`
-	// Flag is the logical a test sets; Indices the array of indices
-	// waitsome and testsome fill.
+	// Flag is the logical a test or iprobe sets; Indices the array of
+	// indices waitsome and testsome fill.
 	Flag    Expr `json:"flag,omitempty"`
 	Indices Expr `json:"indices,omitempty"`
+	// Probe is the envelope (source and tag) a probe asks for: no
+	// message moves.
+	Probe *Msg `json:"probe,omitempty"`
 	// Args are the actual arguments as written.
 	Args []Expr `json:"args"`
 }

@@ -57,6 +57,12 @@ func NewComm(op CommOp, a []Expr) (n *Comm, need int) {
 		n.Recv = msg(0, 1, 2)
 		n.Recv.Peer, n.Recv.Tag = arg(5), arg(6)
 		n.Comm, n.Status = arg(7), arg(8)
+	case MPIProbe:
+		n.Probe = &Msg{Peer: arg(0), Tag: arg(1)}
+		n.Comm, n.Status = arg(2), arg(3)
+	case MPIIprobe:
+		n.Probe = &Msg{Peer: arg(0), Tag: arg(1)}
+		n.Comm, n.Flag, n.Status = arg(2), arg(3), arg(4)
 	case MPIWait:
 		n.Request, n.Status = arg(0), arg(1)
 	case MPIWaitall:

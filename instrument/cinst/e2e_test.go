@@ -120,6 +120,9 @@ var cCases = []cCase{
 	{"requests.c", []string{"n", "ntask"}, [][]int64{{100, 6}, {37, 2}, {1001, 9}}, nil, false, nil, "", nil},
 	// Offsets from MPI_Exscan and MPI_Scan (MPI_SUM, MPI_MAX).
 	{"prefix.c", []string{"n", "steps"}, [][]int64{{1000, 2}, {1003, 3}, {37, 1}}, nil, false, nil, "", nil},
+	// Lengths learned from the messages: MPI_Probe, MPI_Iprobe and
+	// MPI_Get_count, a receive's status.
+	{"probes.c", []string{"n", "steps"}, [][]int64{{10, 2}, {37, 3}, {101, 1}}, nil, false, nil, "", nil},
 	{"optloop.c", nil, [][]int64{{}}, nil, false, nil, "", nil},
 	{"optloop.c", []string{"n", "steps"}, [][]int64{{37, 3}, {10, 2}}, [][]string{{}}, false, []string{"-n %d", "-s %d"}, "", nil},
 	{"optloop.c", []string{"steps", "n"}, [][]int64{{2, 101}}, [][]string{{}}, false, []string{"-s %d", "-n %d"}, "", nil},
