@@ -41,10 +41,10 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 	}
 	p2p := !c.Op.IsCollective()
 	if c.Send != nil && sends(c.Op) {
-		o.Sends = ev.transfers(c.Send, p2p, pos, c.Comm, c.Op == apt.MPIAllgatherv)
+		o.Sends = ev.transfers(c.Send, p2p, pos, c.Comm, c.Op)
 	}
 	if c.Recv != nil {
-		o.Recvs = ev.transfers(c.Recv, p2p, pos, c.Comm, c.Op == apt.MPIAllgatherv)
+		o.Recvs = ev.transfers(c.Recv, p2p, pos, c.Comm, c.Op)
 	}
 	if p2p {
 		ev.notePeers(o, c)
@@ -414,13 +414,17 @@ func (ev *evaluator) unsetSymbols(e symbolic.Expr) bool {
 // has a count per process: its transfer is the calling process's own
 // block, the element at its rank in comm, as an allgather's is the one
 // count every process gives (gatherv's and scatterv's counts are the
-// root's alone: their size stays unknown).
-func (ev *evaluator) transfers(m *apt.Msg, p2p bool, pos apt.Pos, comm apt.Expr, allgather bool) []Transfer {
+// root's alone: their size stays unknown). An alltoallv's block is the
+// mean of its counts, as an alltoall's is its one count per process.
+func (ev *evaluator) transfers(m *apt.Msg, p2p bool, pos apt.Pos, comm apt.Expr, op apt.CommOp) []Transfer {
 	counts := ev.sides(m.Count, pos)
 	if m.Displs != nil {
 		counts = []side{{}}
-		if allgather {
+		switch op {
+		case apt.MPIAllgatherv:
 			counts = ev.ownBlock(m.Count, comm, pos)
+		case apt.MPIAlltoallv:
+			counts = ev.meanBlock(m.Count, comm)
 		}
 	}
 	size := ev.typeSize(m)
@@ -483,6 +487,37 @@ func (ev *evaluator) ownBlock(counts, comm apt.Expr, pos apt.Pos) []side {
 		return []side{{}}
 	}
 	return ev.sidesOf(ev.closedInt(v, pos))
+}
+
+// meanBlock is the mean of the P elements of a counts array (an
+// alltoallv's), where its elements are known.
+func (ev *evaluator) meanBlock(counts, comm apt.Expr) []side {
+	size, ok := ev.communicator(comm).size.Single()
+	np, ok2 := size.Int64()
+	if !ok || !ok2 || np < 1 || np > maxTabulatedP {
+		return []side{{}}
+	}
+	refs, ok := ev.sequenceRefs(counts, np)
+	if !ok {
+		return []side{{}}
+	}
+	vals := make([]Value, len(refs))
+	for i, r := range refs {
+		if vals[i] = ev.value(r); !vals[i].IsKnown() {
+			return []side{{}}
+		}
+	}
+	v, ok := ev.combine(vals, func(es []symbolic.Expr) (symbolic.Expr, bool) {
+		sum := symbolic.Int(0)
+		for _, e := range es {
+			sum = sum.Add(e)
+		}
+		return sum.Div(symbolic.Int(np)), true
+	})
+	if !ok {
+		return []side{{}}
+	}
+	return ev.sidesOf(v)
 }
 
 // side is one alternative of a count or peer; e is nil when unknown.

@@ -253,7 +253,17 @@ func (ev *evaluator) sequenceRefs(e apt.Expr, k int64) ([]apt.Expr, bool) {
 	}
 	refs, ok := ev.arrayRefs(e)
 	if !ok || int64(len(refs)) < k {
-		return nil, false
+		// An array whose extent the evaluation does not hold (a C
+		// pointer to what malloc gave): its first k elements.
+		ixs, ok := ev.elementRefs(e, k)
+		if !ok {
+			return nil, false
+		}
+		out := make([]apt.Expr, len(ixs))
+		for i, ix := range ixs {
+			out[i] = ix
+		}
+		return out, true
 	}
 	return refs[:k], true
 }

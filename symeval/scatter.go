@@ -28,8 +28,86 @@ func (ev *evaluator) collected(c *apt.Comm, pos apt.Pos) bool {
 		return ev.allgathered(c)
 	case apt.MPIReduce:
 		return ev.reducedAtRoot(c, pos)
+	case apt.MPIAlltoall:
+		return ev.alltoalled(c)
 	}
 	return false
+}
+
+// alltoalled: at a point, rank r's receive buffer gets at offset p the
+// element at offset r of rank p's send buffer (one element each): the
+// counts an MPI_ALLTOALLV then moves.
+func (ev *evaluator) alltoalled(c *apt.Comm) bool {
+	np, ok := ev.values[Size]
+	if !ok || np > maxTabulatedP || !ev.oneEach(c.Send) || !ev.oneEach(c.Recv) {
+		return false
+	}
+	if _, fixed := ev.values[Rank]; fixed {
+		return false // one rank's buffer is not every rank's
+	}
+	if cm := ev.communicator(c.Comm); cm.rank.Alts == nil || !symbolic.Equal(cm.rank.Alts[0].E, symbolic.Sym(Rank)) {
+		return false
+	}
+	skey, sbase, ok1 := ev.bufferStart(c.Send.Buffer)
+	rkey, rbase, ok2 := ev.bufferStart(c.Recv.Buffer)
+	sb, ok3 := sbase.Int64()
+	rb, ok4 := rbase.Int64()
+	if !ok1 || !ok2 || !ok3 || !ok4 {
+		return false
+	}
+	sv, ok := ev.env.lookup(skey)
+	if !ok || sv.arr == nil {
+		return false
+	}
+	// got[p][r]: what rank p sends rank r.
+	got := make([][]symbolic.Expr, np)
+	for p := range np {
+		st, ok := substArray(sv.arr, map[string]symbolic.Expr{Rank: symbolic.Int(p)})
+		if !ok {
+			return false
+		}
+		got[p] = make([]symbolic.Expr, np)
+		for r := range np {
+			alts, ok := ev.readOffset(st, symbolic.Int(sb+r))
+			if !ok || len(alts) != 1 || alts[0].Guard != nil || alts[0].E.Has(Rank) {
+				return false
+			}
+			got[p][r] = alts[0].E
+		}
+	}
+	decl, t := ev.bufferDecl(c.Recv.Buffer)
+	if !tracked(t) {
+		return false
+	}
+	for p := range np {
+		alts := make([]Alt, np)
+		sets := make([][]bool, np)
+		for r := range np {
+			alts[r] = Alt{Guard: counting.Rel{R: symbolic.Rel(symbolic.Sym(Rank), "==", symbolic.Int(r))}, E: got[p][r]}
+			sets[r] = make([]bool, np)
+			sets[r][r] = true
+		}
+		v := Value{Alts: ev.rankAltsOn(alts, sets, np)}
+		if !ev.fits(v.Alts) {
+			return false
+		}
+		ev.storeAt(rkey, Known(symbolic.Int(rb+p)), true, decl, t, v)
+	}
+	return true
+}
+
+// bufferDecl is the declaration and element type of a receive buffer.
+func (ev *evaluator) bufferDecl(b apt.Expr) (*apt.Var, apt.Type) {
+	t := apt.Type{Base: apt.TypeInteger}
+	if ix, isIx := b.(*apt.Index); isIx {
+		return ev.declOf(ix), ix.Type
+	}
+	if nm, isName := b.(*apt.Name); isName {
+		if decl := ev.prog.Resolve(ev.frame().routine, nm.Name); decl != nil {
+			return decl, decl.Type
+		}
+	}
+	return nil, t
 }
 
 // oneEach reports whether a side of a collective moves one element per
@@ -100,16 +178,7 @@ func (ev *evaluator) allgathered(c *apt.Comm) bool {
 			return false
 		}
 	}
-	var decl *apt.Var
-	t := apt.Type{Base: apt.TypeInteger}
-	if ix, isIx := c.Recv.Buffer.(*apt.Index); isIx {
-		decl, t = ev.declOf(ix), ix.Type
-	} else if nm, isName := c.Recv.Buffer.(*apt.Name); isName {
-		decl = ev.prog.Resolve(ev.frame().routine, nm.Name)
-		if decl != nil {
-			t = decl.Type
-		}
-	}
+	decl, t := ev.bufferDecl(c.Recv.Buffer)
 	if !tracked(t) {
 		return false
 	}
