@@ -489,37 +489,6 @@ func (ev *evaluator) ownBlock(counts, comm apt.Expr, pos apt.Pos) []side {
 	return ev.sidesOf(ev.closedInt(v, pos))
 }
 
-// meanBlock is the mean of the P elements of a counts array (an
-// alltoallv's), where its elements are known.
-func (ev *evaluator) meanBlock(counts, comm apt.Expr) []side {
-	size, ok := ev.communicator(comm).size.Single()
-	np, ok2 := size.Int64()
-	if !ok || !ok2 || np < 1 || np > maxTabulatedP {
-		return []side{{}}
-	}
-	refs, ok := ev.sequenceRefs(counts, np)
-	if !ok {
-		return []side{{}}
-	}
-	vals := make([]Value, len(refs))
-	for i, r := range refs {
-		if vals[i] = ev.value(r); !vals[i].IsKnown() {
-			return []side{{}}
-		}
-	}
-	v, ok := ev.combine(vals, func(es []symbolic.Expr) (symbolic.Expr, bool) {
-		sum := symbolic.Int(0)
-		for _, e := range es {
-			sum = sum.Add(e)
-		}
-		return sum.Div(symbolic.Int(np)), true
-	})
-	if !ok {
-		return []side{{}}
-	}
-	return ev.sidesOf(v)
-}
-
 // side is one alternative of a count or peer; e is nil when unknown.
 type side struct {
 	guard counting.Formula

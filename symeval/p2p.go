@@ -280,7 +280,8 @@ func (ev *evaluator) matchRecv(sp recvSpec, try bool) (out []Value, ok, found bo
 			}
 		}
 	}
-	envs = make([]envelope, 0, len(sp.ranks)) // nil once a rank's is not known
+	// envs become nil once a rank's envelope is not known.
+	envs = make([]envelope, 0, len(sp.ranks))
 	var alts [][]Alt // by element
 	if want {
 		alts = make([][]Alt, sp.n)

@@ -34,18 +34,30 @@ func (ev *evaluator) collected(c *apt.Comm, pos apt.Pos) bool {
 	return false
 }
 
+// everyRankOne is P where a collective moving one element each way over
+// MPI_COMM_WORLD's ranks is evaluated for every rank at once, at a point
+// of at most limit processes (not run rank by rank: one rank's buffer is
+// not every rank's).
+func (ev *evaluator) everyRankOne(c *apt.Comm, limit int64) (int64, bool) {
+	np, ok := ev.values[Size]
+	if !ok || np > limit || !ev.oneEach(c.Send) || !ev.oneEach(c.Recv) {
+		return 0, false
+	}
+	if _, fixed := ev.values[Rank]; fixed {
+		return 0, false
+	}
+	if cm := ev.communicator(c.Comm); cm.rank.Alts == nil || !symbolic.Equal(cm.rank.Alts[0].E, symbolic.Sym(Rank)) {
+		return 0, false
+	}
+	return np, true
+}
+
 // alltoalled: at a point, rank r's receive buffer gets at offset p the
 // element at offset r of rank p's send buffer (one element each): the
 // counts an MPI_ALLTOALLV then moves.
 func (ev *evaluator) alltoalled(c *apt.Comm) bool {
-	np, ok := ev.values[Size]
-	if !ok || np > maxTabulatedP || !ev.oneEach(c.Send) || !ev.oneEach(c.Recv) {
-		return false
-	}
-	if _, fixed := ev.values[Rank]; fixed {
-		return false // one rank's buffer is not every rank's
-	}
-	if cm := ev.communicator(c.Comm); cm.rank.Alts == nil || !symbolic.Equal(cm.rank.Alts[0].E, symbolic.Sym(Rank)) {
+	np, ok := ev.everyRankOne(c, maxTabulatedP)
+	if !ok {
 		return false
 	}
 	skey, sbase, ok1 := ev.bufferStart(c.Send.Buffer)
@@ -94,6 +106,37 @@ func (ev *evaluator) alltoalled(c *apt.Comm) bool {
 		ev.storeAt(rkey, Known(symbolic.Int(rb+p)), true, decl, t, v)
 	}
 	return true
+}
+
+// meanBlock is the mean of the P elements of a counts array (an
+// alltoallv's), where its elements are known.
+func (ev *evaluator) meanBlock(counts, comm apt.Expr) []side {
+	size, ok := ev.communicator(comm).size.Single()
+	np, ok2 := size.Int64()
+	if !ok || !ok2 || np < 1 || np > maxTabulatedP {
+		return []side{{}}
+	}
+	refs, ok := ev.sequenceRefs(counts, np)
+	if !ok {
+		return []side{{}}
+	}
+	vals := make([]Value, len(refs))
+	for i, r := range refs {
+		if vals[i] = ev.value(r); !vals[i].IsKnown() {
+			return []side{{}}
+		}
+	}
+	v, ok := ev.combine(vals, func(es []symbolic.Expr) (symbolic.Expr, bool) {
+		sum := symbolic.Int(0)
+		for _, e := range es {
+			sum = sum.Add(e)
+		}
+		return sum.Div(symbolic.Int(np)), true
+	})
+	if !ok {
+		return []side{{}}
+	}
+	return ev.sidesOf(v)
 }
 
 // bufferDecl is the declaration and element type of a receive buffer.
@@ -146,14 +189,8 @@ func (ev *evaluator) scattered(c *apt.Comm) bool {
 // allgathered: every rank's receive buffer gets rank i's value at offset
 // i, at a point.
 func (ev *evaluator) allgathered(c *apt.Comm) bool {
-	np, ok := ev.values[Size]
-	if !ok || np > maxArrayStores || !ev.oneEach(c.Send) || !ev.oneEach(c.Recv) {
-		return false
-	}
-	if _, fixed := ev.values[Rank]; fixed {
-		return false // one rank's value is not every rank's
-	}
-	if cm := ev.communicator(c.Comm); cm.rank.Alts == nil || !symbolic.Equal(cm.rank.Alts[0].E, symbolic.Sym(Rank)) {
+	np, ok := ev.everyRankOne(c, maxArrayStores)
+	if !ok {
 		return false
 	}
 	send := ev.value(c.Send.Buffer)
