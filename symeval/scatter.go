@@ -10,9 +10,10 @@ import (
 
 // Values through the collectives that move one element per process: a
 // scatter gives each rank the root's element at its rank's offset, an
-// allgather gives every rank each rank's value at that rank's offset, and
-// a reduce gives the root the reduction (reduce.go) while the others keep
-// what their buffer held.
+// allgather (and a gather, at its root) gives every rank each rank's value
+// at that rank's offset, an alltoall gives rank r rank p's element r at
+// offset p, and a reduce gives the root the reduction (reduce.go) while
+// the others keep what their buffer held.
 
 // collected carries the values of a scatter, allgather or reduce of one
 // element per process into the receive buffer; it reports whether it did
@@ -30,6 +31,15 @@ func (ev *evaluator) collected(c *apt.Comm, pos apt.Pos) bool {
 		return ev.reducedAtRoot(c, pos)
 	case apt.MPIAlltoall:
 		return ev.alltoalled(c)
+	case apt.MPIGather:
+		// The root's buffer gets each rank's value at that rank's
+		// offset, as an allgather's does; the others' is undefined
+		// (MPI 3.1 §5.5) where the program never assigned it, and
+		// takes the same values (reading it would be an error).
+		if !ev.neverAssigned(c.Recv.Buffer) {
+			return false
+		}
+		return ev.allgathered(c)
 	}
 	return false
 }

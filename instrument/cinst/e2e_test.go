@@ -125,6 +125,9 @@ var cCases = []cCase{
 	{"probes.c", []string{"n", "steps"}, [][]int64{{10, 2}, {37, 3}, {101, 1}}, nil, false, nil, "", nil},
 	// Counts exchanged by MPI_Alltoall lay out an MPI_Alltoallv.
 	{"alltoallv.c", []string{"n", "steps"}, [][]int64{{10, 2}, {37, 3}, {101, 1}}, nil, false, nil, "", nil},
+	// Counts collected by MPI_Gather lay out an MPI_Gatherv at the
+	// root; shares scattered back.
+	{"gathercounts.c", []string{"n", "steps"}, [][]int64{{10, 2}, {37, 3}, {101, 1}}, nil, false, nil, "", nil},
 	{"optloop.c", nil, [][]int64{{}}, nil, false, nil, "", nil},
 	{"optloop.c", []string{"n", "steps"}, [][]int64{{37, 3}, {10, 2}}, [][]string{{}}, false, []string{"-n %d", "-s %d"}, "", nil},
 	{"optloop.c", []string{"steps", "n"}, [][]int64{{2, 101}}, [][]string{{}}, false, []string{"-s %d", "-n %d"}, "", nil},
