@@ -54,10 +54,17 @@ func (ev *evaluator) oneRequest(e apt.Expr) apt.Expr {
 // make them, rank by rank where they differ by rank; unknown where a
 // request's value is.
 func (ev *evaluator) complete(c *apt.Comm, pos apt.Pos) {
+	name := "MPI_" + strings.ToUpper(c.Op.String())
 	switch c.Op {
 	case apt.MPITest, apt.MPITestall, apt.MPITestany, apt.MPITestsome:
 		ev.res.Assumed = appendAssumption(ev.res.Assumed, Assumption{Pos: pos,
-			What: "MPI_" + strings.ToUpper(c.Op.String()) + " is taken to find its requests complete at its first call (the messages have arrived): a loop that polls it counts one pass"})
+			What: name + " is taken to find its requests complete at its first call (the messages have arrived): a loop that polls it counts one pass"})
+	case apt.MPIWaitany:
+		ev.res.Assumed = appendAssumption(ev.res.Assumed, Assumption{Pos: pos,
+			What: name + " is taken to complete its requests in the order they are listed (the run's order is the messages' arrival)"})
+	case apt.MPIWaitsome:
+		ev.res.Assumed = appendAssumption(ev.res.Assumed, Assumption{Pos: pos,
+			What: name + " is taken to complete every active request at once: a loop that calls it until all are done counts one pass"})
 	}
 	if c.Flag != nil {
 		ev.assign(c.Flag, Known(symbolic.Int(1)))
