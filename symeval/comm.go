@@ -653,6 +653,13 @@ func (ev *evaluator) mpiRoutine(c *apt.Call) bool {
 		return true
 	}
 	switch c.Callee {
+	case "mpi_request_free":
+		// The request is MPI_REQUEST_NULL after it (the operation goes on).
+		if r := arg(0); r != nil {
+			ev.assign(ev.oneRequest(r), requestNull())
+		}
+		ev.mpiSuccess(arg(len(c.Args)-1), arg(0))
+		return true
 	case "mpi_get_count", "mpi_get_elements":
 		ev.getCount(arg(0), arg(1), arg(2))
 		ev.mpiSuccess(arg(len(c.Args)-1), arg(2))

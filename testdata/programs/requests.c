@@ -2,7 +2,8 @@
  * hand it, through MPI_Irecv posted before the matching MPI_Isend and
  * completed by MPI_Waitall; it then takes the next piece as its message
  * arrives (MPI_Testany, MPI_Testsome with their indices, MPI_Test),
- * waits only for the sends whose request is not MPI_REQUEST_NULL, and
+ * waits only for the sends whose request is not MPI_REQUEST_NULL (or
+ * was freed), and
  * works through a list until every direction is done, each step the
  * direction with the highest priority, which differs by rank. A token
  * passed both ways after the sends makes the receives complete before
@@ -74,6 +75,14 @@ int main(int argc, char **argv)
 	for (int d = 0; d < 2; d++)
 		if (sreq[d] != MPI_REQUEST_NULL)
 			MPI_Wait(&sreq[d], MPI_STATUS_IGNORE);
+	/* A request freed on odd ranks is MPI_REQUEST_NULL there. */
+	MPI_Request fr;
+	MPI_Isend(&tok, 1, MPI_INT, rank, 9, MPI_COMM_WORLD, &fr);
+	if (rank % 2)
+		MPI_Request_free(&fr);
+	MPI_Recv(&tok2, 1, MPI_INT, rank, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	if (fr != MPI_REQUEST_NULL)
+		MPI_Wait(&fr, MPI_STATUS_IGNORE);
 
 	left[0] = theirs[0];
 	left[1] = theirs[1];
