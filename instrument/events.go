@@ -312,21 +312,30 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 
 // commEvents returns the statements before and after MPI call c (probe
 // slot k) that record its details in event mode.
-func commEvents(c *apt.Comm, k int) (pre, post []string) {
+// With f08 the program sees MPI through mpi_f08, whose handles are
+// derived types: the runtime is given the integers they wrap (MPI_VAL),
+// and a status's source and tag in the places mpif.h's status has them.
+func commEvents(c *apt.Comm, k int, f08 bool) (pre, post []string) {
 	f := func(e apt.Expr, def string) string {
 		if e == nil {
 			return def
 		}
 		return apt.FormatExpr(e)
 	}
-	comm := f(c.Comm, "MPI_COMM_WORLD")
+	h := func(e apt.Expr, def string) string { // a handle
+		if f08 {
+			return f(e, def) + "%MPI_VAL"
+		}
+		return f(e, def)
+	}
+	comm := h(c.Comm, "MPI_COMM_WORLD")
 	side := func(m *apt.Msg, which string) {
 		if m == nil || m.Count == nil || m.Datatype == nil || m.Displs != nil || m.Peer == nil {
 			return
 		}
 		tag := f(m.Tag, "0")
 		pre = append(pre, fmt.Sprintf("call mkvet_ev%s(%d, %s, %s, %s, int(%s, 8), %s)", which, k, comm,
-			apt.FormatExpr(m.Peer), tag, apt.FormatExpr(m.Count), apt.FormatExpr(m.Datatype)))
+			apt.FormatExpr(m.Peer), tag, apt.FormatExpr(m.Count), h(m.Datatype, "")))
 	}
 	status := func() {
 		if c.Status == nil {
@@ -336,15 +345,19 @@ func commEvents(c *apt.Comm, k int) (pre, post []string) {
 		if strings.Contains(s, "mpi_status") { // MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE
 			return
 		}
-		post = append(post, fmt.Sprintf("call mkvet_evst(%d, %s, %s)", k, comm, apt.FormatExpr(c.Status)))
+		st := apt.FormatExpr(c.Status)
+		if f08 {
+			st = fmt.Sprintf("[%s%%MPI_SOURCE, %s%%MPI_TAG]", st, st) // MPI_SOURCE = 1, MPI_TAG = 2
+		}
+		post = append(post, fmt.Sprintf("call mkvet_evst(%d, %s, %s)", k, comm, st))
 	}
 	switch {
 	case c.Op.IsCollective():
 		cnt := func(m *apt.Msg) (string, string) {
 			if m == nil || m.Count == nil || m.Datatype == nil || m.Displs != nil {
-				return "0", "MPI_BYTE"
+				return "0", h(nil, "MPI_BYTE")
 			}
-			return apt.FormatExpr(m.Count), apt.FormatExpr(m.Datatype)
+			return apt.FormatExpr(m.Count), h(m.Datatype, "")
 		}
 		sc, sd := cnt(c.Send)
 		rc, rd := cnt(c.Recv)
@@ -352,12 +365,12 @@ func commEvents(c *apt.Comm, k int) (pre, post []string) {
 			f(c.Root, "-1"), sc, sd, rc, rd))
 	case c.Op == apt.MPIWait:
 		if c.Request != nil {
-			pre = append(pre, fmt.Sprintf("call mkvet_evw1(%d, %s)", k, apt.FormatExpr(c.Request)))
+			pre = append(pre, fmt.Sprintf("call mkvet_evw1(%d, %s)", k, h(c.Request, "")))
 		}
 		status()
 	case c.Op == apt.MPIWaitall:
 		if c.Request != nil && c.Count != nil {
-			pre = append(pre, fmt.Sprintf("call mkvet_evwn(%d, %s, %s)", k, apt.FormatExpr(c.Count), apt.FormatExpr(c.Request)))
+			pre = append(pre, fmt.Sprintf("call mkvet_evwn(%d, %s, %s)", k, apt.FormatExpr(c.Count), h(c.Request, "")))
 		}
 	case c.Op.Completes():
 		// Waitany, waitsome and the tests: the requests they complete
@@ -371,7 +384,7 @@ func commEvents(c *apt.Comm, k int) (pre, post []string) {
 			side(c.Recv, "r")
 		}
 		if !c.Op.IsBlocking() && c.Request != nil {
-			post = append(post, fmt.Sprintf("call mkvet_evq(%d, %s)", k, apt.FormatExpr(c.Request)))
+			post = append(post, fmt.Sprintf("call mkvet_evq(%d, %s)", k, h(c.Request, "")))
 		}
 		if c.Op == apt.MPIRecv || c.Op == apt.MPISendrecv || c.Op == apt.MPISendrecvReplace {
 			status()

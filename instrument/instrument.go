@@ -1149,6 +1149,19 @@ const (
 	sideCollRecv = 4
 )
 
+// usesF08 reports whether routine r sees MPI through the mpi_f08 module
+// (its own USE or a host's).
+func (in *instr) usesF08(r *apt.Routine) bool {
+	for ; r != nil; r = in.prog.Host(r) {
+		for _, u := range r.Scope.Uses {
+			if u.Module == "mpi" && u.Via == "mpi_f08" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (in *instr) comm(r *apt.Routine, c *apt.Comm) {
 	switch c.Op {
 	case apt.MPIAbort:
@@ -1183,6 +1196,14 @@ func (in *instr) comm(r *apt.Routine, c *apt.Comm) {
 		return
 	}
 	coll := c.Op.IsCollective()
+	// mpi_f08's handles are derived types: the runtime takes the
+	// integer they wrap (MPI 3.1 §17.2.2, MPI_VAL).
+	handle := func(e apt.Expr) string {
+		if in.usesF08(r) {
+			return apt.FormatExpr(e) + "%MPI_VAL"
+		}
+		return apt.FormatExpr(e)
+	}
 	msg := func(m *apt.Msg, side int) {
 		if m == nil || m.Count == nil || m.Datatype == nil {
 			return
@@ -1199,19 +1220,19 @@ func (in *instr) comm(r *apt.Routine, c *apt.Comm) {
 				// gatherv's and scatterv's counts are the root's alone:
 				// the caller's block there is its other side's.
 				*pre = append(*pre, fmt.Sprintf("call mkvet_msg(%d, %d, int(%s, 8), %s, 0)", k, side+2,
-					apt.FormatExpr(other.Count), apt.FormatExpr(other.Datatype)))
+					apt.FormatExpr(other.Count), handle(other.Datatype)))
 				return
 			}
 			if c.Op != apt.MPIAllgatherv {
 				return
 			}
 			// A count per process: the caller's own block.
-			comm := "MPI_COMM_WORLD"
+			var comm apt.Expr = &apt.Name{Name: "MPI_COMM_WORLD"}
 			if c.Comm != nil {
-				comm = apt.FormatExpr(c.Comm)
+				comm = c.Comm
 			}
 			*pre = append(*pre, fmt.Sprintf("call mkvet_msgv(%d, %d, %s, %s, %s)", k, side+2,
-				apt.FormatExpr(m.Count), apt.FormatExpr(m.Datatype), comm))
+				apt.FormatExpr(m.Count), handle(m.Datatype), handle(comm)))
 			return
 		}
 		peer := "0"
@@ -1224,7 +1245,7 @@ func (in *instr) comm(r *apt.Routine, c *apt.Comm) {
 			side += 2
 		}
 		*pre = append(*pre, fmt.Sprintf("call mkvet_msg(%d, %d, int(%s, 8), %s, %s)", k, side,
-			apt.FormatExpr(m.Count), apt.FormatExpr(m.Datatype), peer))
+			apt.FormatExpr(m.Count), handle(m.Datatype), peer))
 	}
 	if c.Send != nil && c.Op != apt.MPIRecv && c.Op != apt.MPIIrecv {
 		msg(c.Send, sideSend)
@@ -1234,7 +1255,7 @@ func (in *instr) comm(r *apt.Routine, c *apt.Comm) {
 	}
 	p.Timed = true
 	if in.opt.Events {
-		evPre, evPost := commEvents(c, k)
+		evPre, evPost := commEvents(c, k, in.usesF08(r))
 		*pre = append(*pre, evPre...)
 		*post = append(*post, evPost...)
 	}

@@ -245,7 +245,9 @@ type Use struct {
 	Renames  map[string]string `json:"renames,omitempty"` // local -> module name
 	Resolved bool              `json:"resolved"`
 	// Via names the header that implied the USE (include 'mpif.h' makes the
-	// predefined module mpi visible), "" for a USE statement.
+	// predefined module mpi visible), or the module it stands for (use
+	// mpi_f08, whose handles wrap mpi's integers in derived types), "" for
+	// a USE statement of the module itself.
 	Via string `json:"via,omitempty"`
 	Pos Pos    `json:"pos"`
 }

@@ -63,6 +63,12 @@ func (b *builder) typeSpecAt(p *parser) (apt.Type, bool) {
 			n = "*"
 		}
 		p.expect(")")
+		if strings.EqualFold(n, "mpi_request") && !class {
+			// mpi_f08's request handle wraps the integer one
+			// (MPI 3.1 §17.2.2): held as an integer, compared with
+			// MPI_REQUEST_NULL as the mpi module's is.
+			return apt.Type{Base: apt.TypeInteger, Kind: 4}, true
+		}
 		return apt.Type{Base: apt.TypeDerived, Derived: n, Class: class}, true
 	default:
 		return t, false

@@ -46,8 +46,8 @@ func (b *builder) predefineMPI(from string) {
 		}
 	}
 	via := ""
-	if from == "mpif.h" {
-		via = from
+	if from == "mpif.h" || from == "mpi_f08" {
+		via = from // (mpi_f08's handles are derived types wrapping the integers)
 	}
 	sc.Uses = append(sc.Uses, &apt.Use{Module: "mpi", Resolved: true, Via: via})
 	b.fe.needMPI = true
