@@ -96,6 +96,9 @@ var oracleCases = []oracleCase{
 	{file: "icollectives.f90", sizes: []map[string]int64{{"n": 100, "steps": 3}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 1}}, complete: true},
 	// mpi_f08: TYPE(MPI_Request) held as the integer handle it wraps.
 	{file: "f08requests.f90", sizes: []map[string]int64{{"n": 10, "steps": 3}, {"n": 37, "steps": 2}, {"n": 101, "steps": 1}}, complete: true},
+	// Receives posted in a loop whose trip count is the rank (run rank
+	// by rank), completed after it.
+	{file: "lowerranks.f90", sizes: []map[string]int64{{"n": 10}, {"n": 37}, {"n": 101}}, complete: true},
 	{file: "polymorph.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
 	// The rewriter's own hard cases.
 	{file: "labels.f", dir: "testdata", sizes: []map[string]int64{{"n": 10}, {"n": 7}, {"n": 23}}},

@@ -28,16 +28,29 @@ type pendingRecv struct {
 
 // recvSlot is one element of a pending receive's buffer: a scalar at key,
 // or the element at offset off of the array at key, with the value it
-// held when the receive was posted (what the ranks that do not post it
-// keep).
+// held when the receive was posted.
 type recvSlot struct {
 	key    string
 	scalar bool
 	off    Value
 	decl   *apt.Var
+	ix     *apt.Index
 	t      apt.Type
 	old    Value
 	name   string
+}
+
+// current is what a slot holds now: the ranks that did not post the
+// receive keep it (other pending receives, of a loop run rank by rank,
+// may have stored theirs since this one was posted).
+func (ev *evaluator) current(s recvSlot) Value {
+	if s.scalar {
+		if v, ok := ev.env.lookup(s.key); ok {
+			return v
+		}
+		return s.old
+	}
+	return ev.loadAt(s.key, s.off, true, s.decl, s.ix, s.name, s.t)
 }
 
 // postRecv keeps an irecv pending, and reports whether it did: not where
@@ -84,7 +97,7 @@ func (ev *evaluator) recvSlots(b apt.Expr, n int64) ([]recvSlot, bool) {
 		if !ok || key == "" {
 			return nil, false
 		}
-		out[i] = recvSlot{key: key, off: off, decl: ev.declOf(ix), t: ix.Type, old: ev.value(ix), name: ix.Name}
+		out[i] = recvSlot{key: key, off: off, decl: ev.declOf(ix), ix: ix, t: ix.Type, old: ev.value(ix), name: ix.Name}
 	}
 	return out, true
 }
@@ -114,7 +127,7 @@ func (ev *evaluator) matchPending() {
 		for k, s := range p.slots {
 			v := unknownValue(s.name, "the value of "+s.name+" received at "+p.pos.String(), true)
 			if ok && found {
-				v = ev.withOthers(vs[k], s.old, p.spec.ranks, s.name)
+				v = ev.withOthers(vs[k], ev.current(s), p.spec.ranks, s.name)
 			}
 			ev.storeSlot(s, v)
 		}

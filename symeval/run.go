@@ -1268,6 +1268,10 @@ func (ev *evaluator) byRank(header []apt.Expr, body []apt.Node, pos apt.Pos, o *
 	}
 	rank := symbolic.Sym(Rank)
 	for _, k := range mod {
+		if st, ok := mergeArrayByRank(envs, k); ok {
+			ev.env.set(k, Value{arr: st})
+			continue
+		}
 		var alts []Alt
 		ok := true
 		for r, e := range envs {
@@ -1290,6 +1294,51 @@ func (ev *evaluator) byRank(header []apt.Expr, body []apt.Node, pos apt.Pos, o *
 	}
 	ev.keepThroughPointers(baseEnv, envs, append(mod, read...), pos)
 	return true
+}
+
+// mergeArrayByRank joins the states of the array at key that the runs of
+// a loop, one per rank, left: the stores they share (those from before
+// the loop) as they were, each rank's own under rank == r. False where
+// a rank's elements not stored are unknown (clobbered) or its base
+// differs, or the stores would be too many.
+func mergeArrayByRank(envs []*env, key string) (*arrayState, bool) {
+	var first *arrayState
+	for _, e := range envs {
+		v, has := e.lookup(key)
+		if !has || v.arr == nil || v.arr.clobbered {
+			return nil, false
+		}
+		if first == nil {
+			first = v.arr
+		} else if v.arr.base != first.base {
+			return nil, false
+		}
+	}
+	if first == nil {
+		return nil, false
+	}
+	// The prefix every rank's stores share (the same stores: the
+	// states are copies of one before the loop).
+	common := len(first.stores)
+	for _, e := range envs {
+		st := e.get(key).arr
+		n := 0
+		for n < common && n < len(st.stores) && st.stores[n] == first.stores[n] {
+			n++
+		}
+		common = n
+	}
+	out := &arrayState{base: first.base, stores: slices.Clone(first.stores[:common])}
+	for r, e := range envs {
+		for _, st := range e.get(key).arr.stores[common:] {
+			g := and(rel(symbolic.Sym(Rank), "==", symbolic.Int(int64(r))), st.guard)
+			out.stores = append(out.stores, &arrayStore{off: st.off, upTo: st.upTo, guard: g, val: st.val})
+		}
+		if len(out.stores) > maxArrayStores {
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // keepThroughPointers takes, after a loop run rank by rank, what the runs
