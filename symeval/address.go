@@ -847,6 +847,39 @@ func (ev *evaluator) keepAllocs(fr *frame) {
 // reaches through the address the pointer p holds, where that address is
 // inside another array's storage (q = p; row = owner[i] of a row another
 // routine allocated; &a[j]): its elements are that storage's, not p's.
+// clobberPointees makes unknown what the C pointer p may point to, where
+// the evaluation cannot name the element: the storage its address falls
+// in, where the address's constant part says which (&v[p], p walked
+// symbolically), else the pointer's own storage, as before. (Every
+// storage would be sound there, and costs miniAMR its evaluation.)
+func (ev *evaluator) clobberPointees(p *apt.Name) {
+	var keys []string
+	if v, ok := ev.storedAddr(p); ok {
+		for _, a := range v.Alts {
+			_, c := a.E.SplitConst()
+			n, isInt := c.Int64()
+			if !isInt || n < addrBase {
+				keys = nil
+				break
+			}
+			st, ok := ev.storages[addrBase+(n-addrBase)/addrStride*addrStride]
+			if !ok {
+				keys = nil
+				break
+			}
+			keys = append(keys, st.key)
+		}
+	}
+	if keys == nil {
+		if k, ok := ev.refKey(p); ok {
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range keys {
+		ev.clobber(k)
+	}
+}
+
 func (ev *evaluator) derefArray(ix *apt.Index) (string, Value, bool) {
 	if len(ev.storages) == 0 || ix.Base != nil || len(ix.Subs) != 1 || !ev.cPointers() {
 		return "", Value{}, false

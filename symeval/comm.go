@@ -182,6 +182,15 @@ func (ev *evaluator) declOfKey(key string) *apt.Var {
 // received makes what a receive (or the result of a reduction) writes
 // unknown: the scalar at the buffer's storage, or the array's elements.
 func (ev *evaluator) received(b apt.Expr, pos apt.Pos) {
+	if nm, ok := b.(*apt.Name); ok && ev.cPointers() && ev.isPointerVar(nm) {
+		if _, _, ok := ev.derefArray(pointedElement(nm)); !ok {
+			// A C pointer whose target the evaluation cannot name (&v[p]
+			// in a loop walked symbolically): what it may point to is
+			// unknown, never the value from before the receive.
+			ev.clobberPointees(nm)
+			return
+		}
+	}
 	key, scalar := ev.bufferKey(b)
 	switch {
 	case key == "":
