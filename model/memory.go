@@ -102,6 +102,12 @@ type MemLevel struct {
 	// block move then streams at One and All).
 	MoveOne float64 `json:"move_one,omitempty"`
 	MoveAll float64 `json:"move_all,omitempty"`
+	// GatherHeld is the bytes of an array gathered in a random order that
+	// a shared level holds for one process: less than its size, since the
+	// streams beside the gather and (on a virtual machine) other tenants
+	// occupy the rest. 0 when not measured; a shared level then gives a
+	// gather no hits (gatherHits).
+	GatherHeld int64 `json:"gather_held,omitempty"`
 }
 
 // Pattern is a way a loop walks memory, as the memory model prices it.
@@ -293,13 +299,19 @@ func (m *Memory) TimeStrided(pat Pattern, fp float64, procs int, stride int64) f
 // two are mixed at fp's share. Only a private nearer level counts: what a
 // shared one holds for a process depends on the others' data (and on a
 // virtual machine, on other tenants': a "32 MiB" last level that serves
-// a gather like 8 MiB does), which the model does not know.
+// a gather like 8 MiB does) unless membench measured it (GatherHeld).
 func (m *Memory) gatherHits(i int, fp float64, procs int, t float64) float64 {
-	if i == 0 || !(fp > 0) || m.Levels[i-1].Shared > 1 {
+	if i == 0 || !(fp > 0) {
 		return t
 	}
-	near := m.Time(Gather, i-1, procs)
 	c := m.Capacity(i-1, procs)
+	if l := m.Levels[i-1]; l.Shared > 1 {
+		if l.GatherHeld <= 0 {
+			return t
+		}
+		c *= float64(l.GatherHeld) / m.Capacity(i-1, 1)
+	}
+	near := m.Time(Gather, i-1, procs)
 	sizes := m.MembenchSizes()
 	if near <= 0 || i >= len(sizes) || float64(sizes[i]) <= c || fp <= c {
 		return t
@@ -603,6 +615,8 @@ func (m *Memory) Validate() error {
 			return fmt.Errorf("levels[%d].shared: %d is negative", i, l.Shared)
 		case l.Ways < 0:
 			return fmt.Errorf("levels[%d].ways: %d is negative", i, l.Ways)
+		case l.GatherHeld < 0 || (l.GatherHeld > 0 && l.GatherHeld > l.Size):
+			return fmt.Errorf("levels[%d].gather_held: %d is not within the level's size", i, l.GatherHeld)
 		case !finiteTimes(l.One, l.All, l.StrideOne, l.StrideAll, l.GatherOne, l.GatherAll, l.WalkOne, l.WalkAll, l.MoveOne, l.MoveAll):
 			return fmt.Errorf("levels[%d]: streaming times must be finite and not negative", i)
 		}

@@ -214,3 +214,51 @@ func FuzzReadCaches(f *testing.F) {
 		}
 	})
 }
+
+// TestGatherHitsShared: a gather into an array larger than a shared last
+// cache finds the share of it membench measured the cache holding
+// (GatherHeld), at the hit ratio of uniform references, c/S; without the
+// figure it finds none. The oracle is the mix computed here from the
+// miss time the memory level's own measurement implies.
+func TestGatherHitsShared(t *testing.T) {
+	const mib = 1 << 20
+	m := &Memory{CPUs: 2, Levels: []MemLevel{
+		{Name: "L1", Size: 32 << 10, Shared: 1, GatherOne: 0.4e-9, GatherAll: 0.4e-9},
+		{Name: "L3", Size: 32 * mib, Shared: 2, GatherOne: 1e-9, GatherAll: 1e-9},
+		{Name: "memory", GatherOne: 10e-9, GatherAll: 10e-9},
+	}}
+	s2 := float64(m.MembenchSizes()[2]) // where the memory level's gather was measured
+	fp := 54.0 * mib
+	if got := m.TimeStrided(Gather, fp, 1, 0); got != 10e-9 {
+		t.Errorf("no held figure: %g, want the memory level's 10 ns", got)
+	}
+	m.Levels[1].GatherHeld = 16 * mib
+	c, near := 16.0*mib, 1e-9
+	miss := (10e-9 - c/s2*near) / (1 - c/s2)
+	want := c/fp*near + (1-c/fp)*miss
+	if got := m.TimeStrided(Gather, fp, 1, 0); math.Abs(got-want) > 1e-6*want {
+		t.Errorf("held 16 MiB: %g, want %g", got, want)
+	}
+	// With both processors on the node each holds half.
+	c /= 2
+	miss = (10e-9 - c/s2*near) / (1 - c/s2)
+	want = c/fp*near + (1-c/fp)*miss
+	if got := m.TimeStrided(Gather, fp, 2, 0); math.Abs(got-want) > 1e-6*want {
+		t.Errorf("held 16 MiB, two processes: %g, want %g", got, want)
+	}
+	// A profile keeps the figure through its JSON form.
+	p := *Default()
+	p.Memory = m
+	var b bytes.Buffer
+	if err := p.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	q, err := ReadProfile("p.json", b.Bytes())
+	if err != nil || q.Memory == nil || q.Memory.Levels[1].GatherHeld != 16*mib {
+		t.Errorf("round trip: %v\n%s", err, b.String())
+	}
+	m.Levels[1].GatherHeld = 64 * mib
+	if err := m.Validate(); err == nil || !strings.Contains(err.Error(), "gather_held") {
+		t.Errorf("held beyond the level's size: %v", err)
+	}
+}

@@ -522,7 +522,7 @@ func (r *reader) memory(v *jvalue, field string) *Memory {
 					"stride_all": &l.StrideAll, "gather": &l.GatherOne, "gather_all": &l.GatherAll,
 					"walk": &l.WalkOne, "walk_all": &l.WalkAll, "move": &l.MoveOne, "move_all": &l.MoveAll}
 				r.object(lv, lpath, []string{"name", "size", "shared", "ways", "stream", "stream_all", "stride", "stride_all",
-					"walk", "walk_all", "gather", "gather_all", "move", "move_all"},
+					"walk", "walk_all", "gather", "gather_all", "move", "move_all", "gather_held"},
 					func(k string, val *jvalue, path string) {
 						switch k {
 						case "name":
@@ -533,6 +533,8 @@ func (r *reader) memory(v *jvalue, field string) *Memory {
 							l.Shared = r.count(val, path)
 						case "ways":
 							l.Ways = r.count(val, path)
+						case "gather_held":
+							l.GatherHeld = r.wholeBytes(val, path)
 						case "stream", "stream_all", "move", "move_all":
 							*times[k] = r.quantity(val, path, dimTimePerByte).Float64()
 						default:

@@ -49,6 +49,8 @@ type (
 		GatherAll string `json:"gather_all,omitempty"`
 		Move      string `json:"move,omitempty"`
 		MoveAll   string `json:"move_all,omitempty"`
+		// GatherHeld: MemLevel.GatherHeld.
+		GatherHeld string `json:"gather_held,omitempty"`
 	}
 	jsonOps struct {
 		Flop      string `json:"flop,omitempty"`
@@ -189,6 +191,9 @@ func (p *Profile) WriteJSON(w io.Writer) error {
 				Move: fmtFloat(l.MoveOne, FormatPerByte), MoveAll: fmtFloat(l.MoveAll, FormatPerByte)}
 			if l.Size > 0 {
 				jl.Size = fmtBytes(symbolic.RatInt(l.Size))
+			}
+			if l.GatherHeld > 0 {
+				jl.GatherHeld = fmtBytes(symbolic.RatInt(l.GatherHeld))
 			}
 			j.Memory.Levels = append(j.Memory.Levels, jl)
 		}

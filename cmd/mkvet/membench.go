@@ -133,6 +133,12 @@ func printMemory(w io.Writer, m *model.Memory) {
 			fmtRate(l.One)+" / "+fmtRate(l.All), fmtRate(l.MoveOne)+" / "+fmtRate(l.MoveAll), fmtAccess(l.WalkOne)+" / "+fmtAccess(l.WalkAll),
 			fmtAccess(l.StrideOne)+" / "+fmtAccess(l.StrideAll), fmtAccess(l.GatherOne)+" / "+fmtAccess(l.GatherAll))
 	}
+	for _, l := range m.Levels {
+		if l.GatherHeld > 0 {
+			fmt.Fprintf(w, "%s holds %s of an array one process gathers in a random order (of %s; the streams beside it and other processes take the rest)\n",
+				l.Name, model.FormatBytes(float64(l.GatherHeld)), model.FormatBytes(float64(l.Size)))
+		}
+	}
 	if m.TouchOne > 0 || m.TouchAll > 0 {
 		fmt.Fprintf(w, "first touch (the first write of fresh memory, beyond the write): %s / %s a KiB\n",
 			fmtKiB(m.TouchOne), fmtKiB(m.TouchAll))

@@ -57,6 +57,9 @@ func describe(m *model.Memory) string {
 		}
 		s += fmt.Sprintf(" %.1f/%.1f GB/s, walk %.2f/%.2f ns, stride %.2f/%.2f ns, gather %.2f/%.2f ns",
 			1e-9/l.One, 1e-9/l.All, 1e9*l.WalkOne, 1e9*l.WalkAll, 1e9*l.StrideOne, 1e9*l.StrideAll, 1e9*l.GatherOne, 1e9*l.GatherAll)
+		if l.GatherHeld > 0 {
+			s += ", a gather finds " + model.FormatBytes(float64(l.GatherHeld))
+		}
 	}
 	if m.TouchOne > 0 {
 		s += fmt.Sprintf("; first touch %.3f/%.3f ns a byte", 1e9*m.TouchOne, 1e9*m.TouchAll)

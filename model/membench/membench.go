@@ -150,6 +150,9 @@ func Measure(ctx context.Context, opt Options) (*Node, error) {
 			}
 		}
 	}
+	if err := b.gatherHeld(m); err != nil {
+		return nil, err
+	}
 	// The first touch: fresh memory beyond the last cache, as an array
 	// a program initialises is.
 	touch := []int64{sizes[len(sizes)-1]}
@@ -206,6 +209,44 @@ func (n *Node) Profile(base *model.Profile) *model.Profile {
 		}
 	}
 	return &p
+}
+
+// gatherHeld measures, for each shared cache level, how much of an array
+// gathered in a random order it holds for one process (GatherHeld): with
+// a share c/S of the accesses into S bytes hits (uniform references), a
+// gather takes miss - (miss-near)·c/S a access, so its time at the level's
+// own size S1 and at the next level's working set S2, with near (the
+// level's own gather) known, gives both the time of a miss and c.
+func (b *bench) gatherHeld(m *model.Memory) error {
+	sizes := m.MembenchSizes()
+	for i := 1; i < len(m.Levels); i++ {
+		l := &m.Levels[i-1]
+		s1, s2 := l.Size, sizes[i]
+		if l.Shared <= 1 || s1 <= 0 || s2 <= s1 {
+			continue
+		}
+		// Both sizes again, one after the other: the difference between
+		// them is the figure, and a shared level's times drift with what
+		// else runs.
+		one, err := b.run("gather", []int64{s1, s2}, 1)
+		if err != nil {
+			return err
+		}
+		l.GatherHeld = min(held(l.GatherOne, one[0][s1], one[0][s2], float64(s1), float64(s2)), l.Size)
+	}
+	return nil
+}
+
+// held solves t = miss - (miss-near)·c/s at (s1, t1) and (s2, t2) for c,
+// to the nearest KiB (the figure is good to a few percent, and prints so); 0
+// where the times do not fall as the size grows.
+func held(near, t1, t2, s1, s2 float64) int64 {
+	k := (t2 - t1) / (1/s1 - 1/s2)
+	miss := t2 + k/s2
+	if !(k > 0) || !(near > 0) || !(miss > near) {
+		return 0
+	}
+	return int64(math.Round(k/(miss-near)/1024)) * 1024
 }
 
 // bench runs the built benchmark.
