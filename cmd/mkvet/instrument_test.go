@@ -303,27 +303,39 @@ func TestCalibrateInputFileTemplate(t *testing.T) {
 
 // TestMembenchE2E builds and runs the memory benchmark on this machine:
 // the kernel's cache levels, and main memory slower per byte than the
-// first level (the hardware is the oracle).
+// first level (the hardware is the oracle). One trial a size is quick and
+// at the mercy of whatever else runs (go test runs packages side by side):
+// each level's better of its one- and all-processor rates is compared, and
+// a reversal is measured again, twice at most; a hierarchy measured
+// backwards three times is not noise.
 func TestMembenchE2E(t *testing.T) {
 	e2e.Require(t, "cc")
 	if _, err := os.Stat(cpuTree + "/cpu0/cache"); err != nil {
 		t.Skipf("no cache description on this machine (%v)", err)
 	}
-	code, out, errs := mkvet(t, "membench", "-trials", "1", "-json")
-	if code != 0 {
-		t.Fatalf("membench: %d\n%s%s", code, out, errs)
+	var levels []model.MemLevel
+	for range 3 {
+		code, out, errs := mkvet(t, "membench", "-trials", "1", "-json")
+		if code != 0 {
+			t.Fatalf("membench: %d\n%s%s", code, out, errs)
+		}
+		m, err := model.ReadMemoryJSON("membench -json", []byte(out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !m.Measured() || len(m.Levels) < 2 {
+			t.Fatalf("not measured: %+v", m)
+		}
+		l1, mem := m.Levels[0], m.Levels[len(m.Levels)-1]
+		if l1.Name != "L1" || mem.Name != "memory" {
+			t.Fatalf("levels %+v: want L1 first and memory last", m.Levels)
+		}
+		if min(mem.One, mem.All) > min(l1.One, l1.All) {
+			return
+		}
+		levels = m.Levels
 	}
-	m, err := model.ReadMemoryJSON("membench -json", []byte(out))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !m.Measured() || len(m.Levels) < 2 {
-		t.Fatalf("not measured: %+v", m)
-	}
-	l1, mem := m.Levels[0], m.Levels[len(m.Levels)-1]
-	if l1.Name != "L1" || mem.Name != "memory" || !(mem.One > l1.One) {
-		t.Errorf("levels %+v: main memory should stream slower than L1", m.Levels)
-	}
+	t.Errorf("levels %+v: main memory should stream slower than L1", levels)
 }
 
 // staleCalibration marks the stored calibration of label as fitted by an
