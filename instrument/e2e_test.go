@@ -99,6 +99,10 @@ var oracleCases = []oracleCase{
 	// Receives posted in a loop whose trip count is the rank (run rank
 	// by rank), completed after it.
 	{file: "lowerranks.f90", sizes: []map[string]int64{{"n": 10}, {"n": 37}, {"n": 101}}, complete: true},
+	// Sections of a task table handed to routines: columns to explicit-
+	// and assumed-shape dummies (one rewritten, its elements coming back),
+	// a strided slice, a row, a 2-D block.
+	{file: "colsections.f90", sizes: []map[string]int64{{"n": 10}, {"n": 37}, {"n": 101}}, complete: true},
 	{file: "polymorph.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
 	// The rewriter's own hard cases.
 	{file: "labels.f", dir: "testdata", sizes: []map[string]int64{{"n": 10}, {"n": 7}, {"n": 23}}},

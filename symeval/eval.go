@@ -1055,6 +1055,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	byValue := map[string]Value{}
 	var byElement []string // arrays passed from an element the routine may assign
 	var parts []partArg    // components of elements the routine may assign
+	var sections []sectionArg
 	args = actualsByFormal(r, args)
 	fr.present = map[string]bool{}
 	for i, formal := range r.Formals {
@@ -1167,6 +1168,25 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 					parts = append(parts, ps...)
 				}
 				continue
+			}
+		}
+		if ix, isIx := a.(*apt.Index); isIx {
+			if d := r.Scope.Lookup(formal); d != nil && d.IsArray() && !d.Pointer && !d.Allocatable {
+				if v, refs, ok := ev.sectionActual(ix); ok {
+					byValue[formal] = v
+					if needsShape(d.Dims) {
+						if exts, ok := ev.actualShape(a); ok {
+							if fr.shapes == nil {
+								fr.shapes = map[string][]Value{}
+							}
+							fr.shapes[formal] = exts
+						}
+					}
+					if ev.summarize(r).formals[i] {
+						sections = append(sections, sectionArg{formal: formal, refs: refs})
+					}
+					continue
+				}
 			}
 		}
 		if ix, isIx := a.(*apt.Index); isIx && ev.summarize(r).formals[i] {
@@ -1335,6 +1355,9 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	ev.frames = ev.frames[:len(ev.frames)-1]
 	for _, p := range parts {
 		ev.storeAt(p.key, p.off, p.ok, nil, p.t, ev.env.get(fr.id+"."+p.formal))
+	}
+	for _, s := range sections {
+		ev.copyOut(fr.id+"."+s.formal, s.refs)
 	}
 	prefix := fr.id + "."
 	ev.keepAllocs(fr)

@@ -143,7 +143,16 @@ func (ev *evaluator) openInput(n *apt.IO, parent *Occ) bool {
 			return true
 		}
 		ev.assign(exist, Known(symbolic.Int(0)))
-		ev.addInput(InputFile{Pos: n.Span.Start(), Name: fileName(file), How: "INQUIRE EXIST= " + ev.src(exist)})
+		how := "INQUIRE EXIST= " + ev.src(exist)
+		if ev.prog.FromIR {
+			// The frontend's INQUIRE stands for fopen's null result.
+			how = "fopen returns NULL where it is missing"
+		}
+		name := fileName(file)
+		if _, literal := file.(*apt.Const); !literal {
+			name = "the file named by " + name
+		}
+		ev.addInput(InputFile{Pos: n.Span.Start(), Name: name, How: how})
 		return true
 	}
 	return false

@@ -42,54 +42,9 @@ func (ev *evaluator) assignSection(s *apt.Stmt) bool {
 	if decl == nil || !decl.IsArray() || len(decl.Dims) != len(ix.Subs) {
 		return false
 	}
-	bs, _ := ev.arrayBounds(ix.Name, decl)
-	num := func(e apt.Expr, or Value) (int64, bool) {
-		v := or
-		if e != nil {
-			v = ev.value(e)
-		}
-		x, ok := v.Single()
-		if !ok {
-			return 0, false
-		}
-		return x.Int64()
-	}
-	subs := make([][]int64, len(ix.Subs))
-	total := 1
-	for d, sub := range ix.Subs {
-		sec, isSec := sub.(*apt.Section)
-		if !isSec {
-			k, ok := num(sub, Value{})
-			if !ok {
-				return false
-			}
-			subs[d] = []int64{k}
-			continue
-		}
-		loV, hiV, ok := ev.sectionLimits(sec, decl, bs, d)
-		if !ok {
-			return false
-		}
-		lo, ok1 := num(nil, loV)
-		hi, ok2 := num(nil, hiV)
-		step := int64(1)
-		ok3 := true
-		if sec.Stride != nil {
-			step, ok3 = num(sec.Stride, Value{})
-		}
-		if !ok1 || !ok2 || !ok3 || step == 0 {
-			return false
-		}
-		for k := lo; step > 0 && k <= hi || step < 0 && k >= hi; k += step {
-			subs[d] = append(subs[d], k)
-			if len(subs[d]) > maxSectionElems {
-				return false
-			}
-		}
-		total *= len(subs[d])
-		if total > maxSectionElems {
-			return false
-		}
+	subs, total, ok := ev.sectionSubs(ix, decl, maxSectionElems)
+	if !ok {
+		return false
 	}
 	var vals []Value
 	if cons, ok := s.Value.(*apt.ArrayCons); ok {
@@ -107,8 +62,11 @@ func (ev *evaluator) assignSection(s *apt.Stmt) bool {
 		// n elements): element k of the source goes to element k of the
 		// target, every value read before any is stored (memmove).
 		sec := src.Subs[0].(*apt.Section)
-		lo, ok := num(sec.Lo, Value{})
-		if sec.Lo == nil || !ok || sec.Stride != nil {
+		if sec.Lo == nil || sec.Stride != nil {
+			return false
+		}
+		lo, ok := valueInt(ev.value(sec.Lo))
+		if !ok {
 			return false
 		}
 		for k := range subs[0] {
@@ -134,22 +92,89 @@ func (ev *evaluator) assignSection(s *apt.Stmt) bool {
 			vals = append(vals, v)
 		}
 	}
+	for i, el := range sectionElements(ix, subs, total) {
+		ev.assign(el, vals[i])
+	}
+	return true
+}
+
+// sectionSubs returns the subscripts each dimension of the section ix of
+// the array decl takes, and how many elements it has: where every bound
+// is a number and there are at most limit.
+func (ev *evaluator) sectionSubs(ix *apt.Index, decl *apt.Var, limit int) ([][]int64, int, bool) {
+	bs, _ := ev.arrayBounds(ix.Name, decl)
+	num := func(e apt.Expr, or Value) (int64, bool) {
+		v := or
+		if e != nil {
+			v = ev.value(e)
+		}
+		x, ok := v.Single()
+		if !ok {
+			return 0, false
+		}
+		return x.Int64()
+	}
+	subs := make([][]int64, len(ix.Subs))
+	total := 1
+	for d, sub := range ix.Subs {
+		sec, isSec := sub.(*apt.Section)
+		if !isSec {
+			k, ok := num(sub, Value{})
+			if !ok {
+				return nil, 0, false
+			}
+			subs[d] = []int64{k}
+			continue
+		}
+		loV, hiV, ok := ev.sectionLimits(sec, decl, bs, d)
+		if !ok {
+			return nil, 0, false
+		}
+		lo, ok1 := num(nil, loV)
+		hi, ok2 := num(nil, hiV)
+		step := int64(1)
+		ok3 := true
+		if sec.Stride != nil {
+			step, ok3 = num(sec.Stride, Value{})
+		}
+		if !ok1 || !ok2 || !ok3 || step == 0 {
+			return nil, 0, false
+		}
+		for k := lo; step > 0 && k <= hi || step < 0 && k >= hi; k += step {
+			subs[d] = append(subs[d], k)
+			if len(subs[d]) > limit {
+				return nil, 0, false
+			}
+		}
+		total *= len(subs[d])
+		if total > limit {
+			return nil, 0, false
+		}
+	}
+	return subs, total, true
+}
+
+// sectionElements are the element references of the section ix whose
+// subscripts are subs, in array element order (the first subscript
+// varies fastest).
+func sectionElements(ix *apt.Index, subs [][]int64, total int) []*apt.Index {
+	out := make([]*apt.Index, 0, total)
 	at := make([]int, len(subs))
-	for i := 0; i < total; i++ {
+	for range total {
 		el := &apt.Index{Pos: ix.Pos, Name: ix.Name, Type: ix.Type}
 		for d, k := range at {
 			el.Subs = append(el.Subs, &apt.Const{Pos: ix.Pos, Kind: apt.ConstInt, Text: strconv.FormatInt(subs[d][k], 10),
 				Type: apt.Type{Base: apt.TypeInteger, Kind: 4}})
 		}
-		ev.assign(el, vals[i])
-		for d := range at { // the first subscript varies fastest
+		out = append(out, el)
+		for d := range at {
 			if at[d]++; at[d] < len(subs[d]) {
 				break
 			}
 			at[d] = 0
 		}
 	}
-	return true
+	return out
 }
 
 // elementOfExpr is element k of an elemental expression whose array

@@ -196,12 +196,51 @@ func (ev *evaluator) actualShape(a apt.Expr) ([]Value, bool) {
 		if bs, ok = ev.componentBounds(x); !ok {
 			return nil, false
 		}
+	case *apt.Index:
+		return ev.sectionShape(x)
 	default:
 		return nil, false
 	}
 	out := make([]Value, len(bs))
 	for k, b := range bs {
 		out[k] = b.ext
+	}
+	return out, true
+}
+
+// sectionShape returns the extents of the section ix of a variable (a
+// subscript that is not a section drops its dimension): (hi - lo +
+// stride) / stride of each, none negative.
+func (ev *evaluator) sectionShape(ix *apt.Index) ([]Value, bool) {
+	decl := ev.declOf(ix)
+	if decl == nil || !decl.IsArray() || decl.Param != nil || len(decl.Dims) != len(ix.Subs) || !hasSection(ix) {
+		return nil, false
+	}
+	bs, _ := ev.arrayBounds(ix.Name, decl)
+	var out []Value
+	for d, sub := range ix.Subs {
+		sec, isSec := sub.(*apt.Section)
+		if !isSec {
+			continue
+		}
+		lo, hi, ok := ev.sectionLimits(sec, decl, bs, d)
+		if !ok {
+			return nil, false
+		}
+		ext, ok := lift2(lo, hi, extent)
+		if sec.Stride != nil {
+			st, isInt := valueInt(ev.value(sec.Stride))
+			if !isInt || st == 0 {
+				return nil, false
+			}
+			ext, ok = lift2(lo, hi, func(l, h symbolic.Expr) (symbolic.Expr, bool) {
+				return symbolic.Max(symbolic.IDiv(h.Sub(l).Add(symbolic.Int(st)), symbolic.Int(st)), symbolic.Int(0)), true
+			})
+		}
+		if !ok {
+			return nil, false
+		}
+		out = append(out, ext)
 	}
 	return out, true
 }
