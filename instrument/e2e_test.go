@@ -103,6 +103,9 @@ var oracleCases = []oracleCase{
 	// and assumed-shape dummies (one rewritten, its elements coming back),
 	// a strided slice, a row, a 2-D block.
 	{file: "colsections.f90", sizes: []map[string]int64{{"n": 10}, {"n": 37}, {"n": 101}}, complete: true},
+	// Array-valued functions assigned to allocatables, which the
+	// assignment allocates (and reallocates) with the result's shape.
+	{file: "autoalloc.f90", sizes: []map[string]int64{{"n": 103}, {"n": 37}, {"n": 1001}}, complete: true},
 	{file: "polymorph.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
 	// The rewriter's own hard cases.
 	{file: "labels.f", dir: "testdata", sizes: []map[string]int64{{"n": 10}, {"n": 7}, {"n": 23}}},

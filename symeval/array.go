@@ -592,6 +592,14 @@ func (ev *evaluator) assignWhole(key string, t apt.Type, v Value) {
 		ev.env.set(key, Value{arr: &arrayState{base: &b}})
 		return
 	}
+	if v.arr != nil {
+		// Another array's elements, in array element order (a
+		// function's result, a whole array): a copy of them.
+		cp := *v.arr
+		cp.stores = slices.Clone(cp.stores)
+		ev.env.set(key, Value{arr: &cp})
+		return
+	}
 	ev.clobber(key)
 }
 

@@ -218,6 +218,10 @@ type evaluator struct {
 	prog *apt.Program
 	res  *Result
 	env  *env
+	// resultShape holds the bounds of the array result of the function
+	// that returned last, for the allocatable it is assigned to
+	// (reallocate).
+	resultShape []bound
 	// params are the parameters by name; annotated names every variable of
 	// that name is, wherever it is assigned.
 	params    map[string]*Param
@@ -1351,6 +1355,12 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 			res = r.Name
 		}
 		*result = ev.load(res)
+		ev.resultShape = nil
+		if d := r.Scope.Lookup(res); d != nil && d.IsArray() {
+			if bs, ok := ev.arrayBounds(res, d); ok {
+				ev.resultShape = bs
+			}
+		}
 	}
 	ev.frames = ev.frames[:len(ev.frames)-1]
 	for _, p := range parts {
@@ -2001,13 +2011,17 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 		if s.Span.Start().IsValid() {
 			ev.nodePos = s.Span.Start()
 		}
+		var realloc *apt.Name // allocated by the assignment: sized after it
+		if s.Kind == apt.StmtAssign && !ev.probeSkip[s] {
+			realloc = ev.autoAllocTarget(s)
+		}
 		if s.Ops.Vector {
 			if s.Kind == apt.StmtAssign && !ev.probeSkip[s] {
 				ev.touch(s.Target) // a whole array written (firsttouch.go)
 			}
-			if sz, ok := ev.elements(s.Target); ok {
+			if sz, ok := ev.elements(s.Target); ok && realloc == nil {
 				o.Sizes[i] = &sz
-			} else {
+			} else if realloc == nil {
 				ev.diag(s.Span.Start(), apt.Note, "the element count of this array statement is unknown: its work is counted once per execution")
 			}
 		}
@@ -2016,44 +2030,20 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 		}
 		switch s.Kind {
 		case apt.StmtAssign:
-			done, pre := ev.assignPointer(s) // (pre: a call in it runs once)
-			if done {
-				continue
+			if realloc != nil {
+				ev.resultShape = nil
 			}
-			if ev.untrackedArray(s.Target) {
-				// An element of the program's data: its value is not
-				// followed, only the routines the expression calls run.
-				if pre != nil {
-					continue
+			ev.assignStmt(s)
+			if realloc != nil {
+				ev.reallocate(realloc, s.Value)
+				if s.Ops.Vector {
+					if sz, ok := ev.elements(s.Target); ok {
+						o.Sizes[i] = &sz
+					} else {
+						ev.diag(s.Span.Start(), apt.Note, "the element count of this array statement is unknown: its work is counted once per execution")
+					}
 				}
-				ev.evalCalls(s.Value)
-				if s.Mask != nil {
-					ev.evalCalls(s.Mask)
-				}
-				continue
 			}
-			if ev.assignSection(s) {
-				continue
-			}
-			inert := !ev.targetRelevant(s.Target)
-			if inert {
-				ev.inert++
-			}
-			var v Value
-			if pre != nil {
-				v = *pre
-			} else if a, ok := ev.pointerValue(s); ok {
-				v = a
-			} else {
-				v = ev.value(s.Value)
-			}
-			if s.Mask != nil {
-				ev.value(s.Mask)
-			}
-			if inert {
-				ev.inert--
-			}
-			ev.assign(s.Target, v)
 		case apt.StmtAllocate:
 			if s.Heap && len(s.Args) > 0 {
 				var from apt.Expr // realloc's pointer
@@ -2115,6 +2105,48 @@ func (ev *evaluator) evalCalls(e apt.Expr) {
 		}
 		return true
 	})
+}
+
+// assignStmt evaluates an assignment statement.
+func (ev *evaluator) assignStmt(s *apt.Stmt) {
+	done, pre := ev.assignPointer(s) // (pre: a call in it runs once)
+	if done {
+		return
+	}
+	if ev.untrackedArray(s.Target) {
+		// An element of the program's data: its value is not
+		// followed, only the routines the expression calls run.
+		if pre != nil {
+			return
+		}
+		ev.evalCalls(s.Value)
+		if s.Mask != nil {
+			ev.evalCalls(s.Mask)
+		}
+		return
+	}
+	if ev.assignSection(s) {
+		return
+	}
+	inert := !ev.targetRelevant(s.Target)
+	if inert {
+		ev.inert++
+	}
+	var v Value
+	if pre != nil {
+		v = *pre
+	} else if a, ok := ev.pointerValue(s); ok {
+		v = a
+	} else {
+		v = ev.value(s.Value)
+	}
+	if s.Mask != nil {
+		ev.value(s.Mask)
+	}
+	if inert {
+		ev.inert--
+	}
+	ev.assign(s.Target, v)
 }
 
 // assign stores v into the target of an assignment, converted to the

@@ -148,6 +148,11 @@ func (ev *evaluator) collectAssigned1(nodes []apt.Node, set map[string]bool) {
 						if !ev.skipStore(s) {
 							addExpr(s.Target)
 							ev.pointerSlot(s.Target, set)
+							if nm := ev.autoAllocTarget(s); nm != nil {
+								// Allocated on assignment: its shape too.
+								set[shapeKey(ev.key(nm.Name))] = true
+								set[allocStatusKey(ev.key(nm.Name))] = true
+							}
 						}
 						calls(s.Value)
 					case (s.Kind == apt.StmtAllocate || s.Kind == apt.StmtDeallocate) && !s.Heap:

@@ -1,0 +1,98 @@
+package symeval
+
+import (
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// autoAllocTarget returns the whole allocatable array an assignment
+// allocates with its value's shape (cnt = block_counts(n, np), b = a), nil
+// for any other assignment: an intrinsic assignment to an allocatable
+// array gives it the shape of the expression (Fortran 2018 10.2.1.3).
+func (ev *evaluator) autoAllocTarget(s *apt.Stmt) *apt.Name {
+	nm, ok := s.Target.(*apt.Name)
+	if !ok || !nm.Array || s.Mask != nil || ev.prog.FromIR || ev.paramName(nm.Name) != "" {
+		return nil
+	}
+	d := ev.prog.Resolve(ev.frame().routine, nm.Name)
+	if d == nil || !d.IsArray() || !d.Allocatable {
+		return nil
+	}
+	switch x := s.Value.(type) {
+	case *apt.FuncCall:
+		if x.Intrinsic || len(ev.callees(x.Name)) == 0 {
+			return nil
+		}
+	case *apt.Name:
+		if !x.Array {
+			return nil
+		}
+	default:
+		return nil
+	}
+	return nm
+}
+
+// reallocate gives the allocatable nm the shape of the value e it was
+// assigned: a function's result has its extents and lower bounds of 1;
+// a whole array its bounds (LBOUND of a whole array is its own). Where
+// the shape is not known, the array's is not either.
+func (ev *evaluator) reallocate(nm *apt.Name, e apt.Expr) {
+	key := ev.key(nm.Name)
+	var bs []bound
+	switch x := e.(type) {
+	case *apt.FuncCall:
+		for _, b := range ev.resultShape {
+			bs = append(bs, bound{lo: Known(symbolic.Int(1)), ext: b.ext})
+		}
+	case *apt.Name:
+		if d := ev.prog.Resolve(ev.frame().routine, x.Name); d != nil && d.IsArray() {
+			bs, _ = ev.arrayBounds(x.Name, d)
+		}
+		if v, ok := ev.env.lookup(ev.key(x.Name)); ok && v.arr != nil && tracked(nm.Type) && x.Type.Base == nm.Type.Base {
+			// Its elements too, which the assignment's value (an
+			// array's, not one value) did not carry.
+			ev.assignWhole(key, nm.Type, v)
+		}
+	}
+	ev.resultShape = nil
+	d := ev.prog.Resolve(ev.frame().routine, nm.Name)
+	if d == nil || len(bs) != len(d.Dims) {
+		ev.env.set(shapeKey(key), Value{}) // no shape: every dimension unknown
+		ev.env.set(allocStatusKey(key), Known(symbolic.Int(1)))
+		return
+	}
+	if old, ok := ev.shapeAt(key, len(bs)); ok && ev.allocatedNow(key) && sameExtents(old, bs) {
+		// Allocated with the value's shape already: not reallocated,
+		// its bounds stay.
+		return
+	}
+	ev.setShape(key, bs)
+	ev.env.set(allocStatusKey(key), Known(symbolic.Int(1)))
+}
+
+// allocatedNow reports whether the allocatable stored at key is known to
+// be allocated here.
+func (ev *evaluator) allocatedNow(key string) bool {
+	v, ok := ev.env.lookup(allocStatusKey(key))
+	if !ok {
+		return false
+	}
+	e, single := v.Single()
+	return single && symbolic.Equal(e, symbolic.Int(1))
+}
+
+// sameExtents reports whether two shapes have extents known to be equal.
+func sameExtents(a, b []bound) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		x, ok1 := a[k].ext.Single()
+		y, ok2 := b[k].ext.Single()
+		if !ok1 || !ok2 || !symbolic.Equal(x, y) {
+			return false
+		}
+	}
+	return true
+}
