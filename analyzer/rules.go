@@ -259,8 +259,17 @@ func (f fraction) text() string {
 	if f.numeric {
 		return percent(f.value)
 	}
-	return "a share " + f.lim.String()
+	form := f.lim.String()
+	if len(form) > maxShareForm {
+		// A ratio of long piecewise forms reads as noise on one line:
+		// it is in the JSON (share_expr).
+		return "a share that is a long closed form (check -json gives it)"
+	}
+	return "a share " + form
 }
+
+// maxShareForm bounds the closed form of a share a message prints.
+const maxShareForm = 80
 
 // facts records f under "share" or "share_expr".
 func (f fraction) facts(m map[string]any) {

@@ -106,6 +106,12 @@ var oracleCases = []oracleCase{
 	// Array-valued functions assigned to allocatables, which the
 	// assignment allocates (and reallocates) with the result's shape.
 	{file: "autoalloc.f90", sizes: []map[string]int64{{"n": 103}, {"n": 37}, {"n": 1001}}, complete: true},
+	// Allocatable components allocated and filled through a dummy, a
+	// whole component assigned, array pointers' bounds.
+	{file: "components.f90", sizes: []map[string]int64{{"n": 10}, {"n": 37}, {"n": 101}}, complete: true},
+	// WHERE statements and constructs (masked and plain ELSEWHERE,
+	// nested, over a component) deciding the work.
+	{file: "wheres.f90", sizes: []map[string]int64{{"n": 10}, {"n": 37}, {"n": 101}}, complete: true},
 	{file: "polymorph.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
 	// The rewriter's own hard cases.
 	{file: "labels.f", dir: "testdata", sizes: []map[string]int64{{"n": 10}, {"n": 7}, {"n": 23}}},

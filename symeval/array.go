@@ -603,6 +603,27 @@ func (ev *evaluator) assignWhole(key string, t apt.Type, v Value) {
 	ev.clobber(key)
 }
 
+// storedDecl is the declaration of the array an element reference
+// stores to: the variable's, or for an array component of a variable
+// (f%idx(i)) the component's in its type.
+func (ev *evaluator) storedDecl(ix *apt.Index) *apt.Var {
+	if ix.Base == nil {
+		return ev.prog.Resolve(ev.frame().routine, ix.Name)
+	}
+	if _, _, nested := elementOf(ix.Base); nested {
+		return nil
+	}
+	dt := ev.prog.LookupType(ev.frame().routine, apt.TypeOf(ix.Base).Derived)
+	if dt == nil {
+		return nil
+	}
+	f := dt.Field(ix.Name)
+	if f == nil || !f.IsArray() {
+		return nil
+	}
+	return f
+}
+
 // loopStores returns, for an array a DO loop with unit step stores to only
 // by assignments to A(v + c) (v the DO variable, c a constant: one
 // subscript), the offsets those stores reach as v runs from lo to hi. Any
@@ -633,11 +654,12 @@ func (ev *evaluator) loopStores(body []apt.Node, doVar, key string, lo, hi Value
 						continue
 					}
 					c, ok := offsetOf(ix, doVar)
-					if !ok || ix.Base != nil {
+					d := ev.storedDecl(ix)
+					if !ok || d == nil {
 						valid = false
 						continue
 					}
-					decl = ev.prog.Resolve(ev.frame().routine, ix.Name)
+					decl = d
 					cs = append(cs, c)
 				}
 			case *apt.If:
@@ -660,7 +682,9 @@ func (ev *evaluator) loopStores(body []apt.Node, doVar, key string, lo, hi Value
 		return symbolic.Expr{}, symbolic.Expr{}, nil, false
 	}
 	lb := Known(symbolic.Int(1))
-	if decl.Dims[0].Lo != nil {
+	if sh := ev.shapeBounds(key, decl, decl.Dims); len(sh) == 1 {
+		lb = sh[0].lo // its ALLOCATE's (allocate(a(0:n)))
+	} else if decl.Dims[0].Lo != nil {
 		lb = ev.value(decl.Dims[0].Lo)
 	}
 	b, ok := lb.Single()

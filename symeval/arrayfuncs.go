@@ -268,27 +268,50 @@ func isArrayRef(ev *evaluator, e apt.Expr) bool {
 func (ev *evaluator) arrayRefs(e apt.Expr) ([]apt.Expr, bool) {
 	var name string
 	var sec *apt.Section
+	var base apt.Expr // the object of an array component
 	switch x := e.(type) {
 	case *apt.Name:
 		name = x.Name
+	case *apt.Component:
+		// A whole array component of a variable (m%flags).
+		if !x.Array {
+			return nil, false
+		}
+		name, base = x.Field, x.Base
 	case *apt.Index:
-		if x.Base != nil || len(x.Subs) != 1 {
+		if len(x.Subs) != 1 {
 			return nil, false
 		}
 		s, ok := x.Subs[0].(*apt.Section)
 		if !ok {
 			return nil, false
 		}
-		name, sec = x.Name, s
+		name, sec, base = x.Name, s, x.Base
 	default:
 		return nil, false
 	}
-	decl := ev.prog.Resolve(ev.frame().routine, name)
-	if decl == nil || len(decl.Dims) != 1 || decl.Param != nil {
-		return nil, false
+	var decl *apt.Var
+	var bs []bound
+	if base == nil {
+		decl = ev.prog.Resolve(ev.frame().routine, name)
+		if decl == nil || len(decl.Dims) != 1 || decl.Param != nil {
+			return nil, false
+		}
+		var ok bool
+		if bs, ok = ev.arrayBounds(name, decl); !ok {
+			return nil, false
+		}
+	} else {
+		decl = ev.storedDecl(&apt.Index{Base: base, Name: name})
+		if decl == nil || len(decl.Dims) != 1 {
+			return nil, false
+		}
+		var ok bool
+		if bs, ok = ev.componentBounds(&apt.Component{Base: base, Field: name, Type: decl.Type, Array: true}); !ok {
+			return nil, false
+		}
 	}
-	bs, ok := ev.arrayBounds(name, decl)
-	if !ok || len(bs) != 1 {
+	if len(bs) != 1 {
 		return nil, false
 	}
 	lo, ok1 := valueInt(bs[0].lo)
@@ -326,7 +349,7 @@ func (ev *evaluator) arrayRefs(e apt.Expr) ([]apt.Expr, bool) {
 	out := make([]apt.Expr, 0, n)
 	for k := int64(0); k < n; k++ {
 		i := first + k*step
-		out = append(out, &apt.Index{Pos: e.At(), Name: name, Type: t,
+		out = append(out, &apt.Index{Pos: e.At(), Name: name, Base: base, Type: t,
 			Subs: []apt.Expr{&apt.Const{Kind: apt.ConstInt, Text: strconv.FormatInt(i, 10), Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}}})
 	}
 	return out, true

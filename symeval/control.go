@@ -191,6 +191,10 @@ type outcome struct {
 // ifNode evaluates every arm in its own copy of the state and joins them:
 // a variable assigned in some arm holds one alternative per arm afterwards.
 func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
+	if n.Kind == apt.IfWhere {
+		ev.whereNode(n, parent)
+		return
+	}
 	if n.Kind == apt.IfGoto && !ev.gotoIndexFollowed(n) {
 		// A computed GO TO on a value that differs by rank: its paths
 		// rejoin at labels in guards the counts outgrow, so it stays a

@@ -222,6 +222,9 @@ type evaluator struct {
 	// that returned last, for the allocatable it is assigned to
 	// (reallocate).
 	resultShape []bound
+	// where is the control mask of the WHERE construct being walked
+	// (whereNode), element by element.
+	where *whereState
 	// params are the parameters by name; annotated names every variable of
 	// that name is, wherever it is assigned.
 	params    map[string]*Param
@@ -2062,7 +2065,9 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 				ev.deallocate(a)
 			}
 		case apt.StmtPointerAssign, apt.StmtNullify:
-			ev.pointProc(s)
+			if !ev.pointProc(s) {
+				ev.pointArray(s)
+			}
 		}
 	}
 }
@@ -2128,6 +2133,9 @@ func (ev *evaluator) assignStmt(s *apt.Stmt) {
 	if ev.assignSection(s) {
 		return
 	}
+	if (s.Mask != nil || ev.where != nil) && ev.maskedUnknown(s) {
+		return
+	}
 	inert := !ev.targetRelevant(s.Target)
 	if inert {
 		ev.inert++
@@ -2171,6 +2179,11 @@ func (ev *evaluator) assign(target apt.Expr, v Value) {
 			return
 		}
 		if k, ok := ev.objectKey(t.Base); ok {
+			if t.Array {
+				// A whole array component (f%idx = 0): every element.
+				ev.assignWhole(k+"%"+t.Field, t.Type, v)
+				return
+			}
 			if t.Type.Base == apt.TypeInteger {
 				v = toInteger(v)
 			}
@@ -2187,8 +2200,12 @@ func (ev *evaluator) assign(target apt.Expr, v Value) {
 		if ev.storeField(t, v) || ev.storeBlock(t, v) {
 			return
 		}
-		if k, ok := ev.refKey(t); ok && !t.Array {
-			ev.assignKey(k, v)
+		if k, ok := ev.refKey(t); ok {
+			if t.Array {
+				ev.assignWhole(k, t.Type, v)
+			} else {
+				ev.assignKey(k, v)
+			}
 		}
 	case *apt.Index:
 		if ev.storeSubstring(t, v) {

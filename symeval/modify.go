@@ -155,6 +155,15 @@ func (ev *evaluator) collectAssigned1(nodes []apt.Node, set map[string]bool) {
 							}
 						}
 						calls(s.Value)
+					case s.Kind == apt.StmtPointerAssign || s.Kind == apt.StmtNullify:
+						for _, t := range append([]apt.Expr{s.Target}, s.Args...) {
+							if nm, ok := t.(*apt.Name); ok && nm.Array && ev.paramName(nm.Name) == "" {
+								// An array pointer associated anew: its
+								// bounds and what its elements are.
+								set[ev.key(nm.Name)] = true
+								set[shapeKey(ev.key(nm.Name))] = true
+							}
+						}
 					case (s.Kind == apt.StmtAllocate || s.Kind == apt.StmtDeallocate) && !s.Heap:
 						ev.allocated(s, set)
 						for _, a := range s.Args {

@@ -11,7 +11,7 @@ import (
 // array gives it the shape of the expression (Fortran 2018 10.2.1.3).
 func (ev *evaluator) autoAllocTarget(s *apt.Stmt) *apt.Name {
 	nm, ok := s.Target.(*apt.Name)
-	if !ok || !nm.Array || s.Mask != nil || ev.prog.FromIR || ev.paramName(nm.Name) != "" {
+	if !ok || !nm.Array || s.Mask != nil || ev.where != nil || ev.prog.FromIR || ev.paramName(nm.Name) != "" {
 		return nil
 	}
 	d := ev.prog.Resolve(ev.frame().routine, nm.Name)
@@ -95,4 +95,52 @@ func sameExtents(a, b []bound) bool {
 		}
 	}
 	return true
+}
+
+// pointArray evaluates the association of an array pointer (p =>
+// tab(:, 2), q => w, NULLIFY(p)): the pointer takes its target's bounds (a
+// section's with lower bounds 1, a whole array's own), so that SIZE,
+// LBOUND and UBOUND of it and the statements over it are counted. Its
+// elements are its target's, which the evaluation does not follow through
+// the pointer: they are unknown.
+func (ev *evaluator) pointArray(s *apt.Stmt) {
+	if ev.prog.FromIR {
+		return
+	}
+	if s.Kind == apt.StmtNullify {
+		for _, a := range s.Args {
+			if nm, ok := a.(*apt.Name); ok && nm.Array && ev.paramName(nm.Name) == "" {
+				ev.env.del(shapeKey(ev.key(nm.Name)))
+				ev.clobber(ev.key(nm.Name))
+			}
+		}
+		return
+	}
+	nm, ok := s.Target.(*apt.Name)
+	if !ok || !nm.Array || ev.paramName(nm.Name) != "" {
+		return
+	}
+	key := ev.key(nm.Name)
+	ev.clobber(key)
+	var bs []bound
+	switch x := s.Value.(type) {
+	case *apt.Name:
+		if d := ev.prog.Resolve(ev.frame().routine, x.Name); d != nil && d.IsArray() {
+			bs, _ = ev.arrayBounds(x.Name, d)
+		}
+	case *apt.Component:
+		bs, _ = ev.componentBounds(x)
+	case *apt.Index:
+		if exts, ok := ev.sectionShape(x); ok {
+			for _, e := range exts {
+				bs = append(bs, bound{lo: Known(symbolic.Int(1)), ext: e})
+			}
+		}
+	}
+	d := ev.prog.Resolve(ev.frame().routine, nm.Name)
+	if d == nil || len(bs) != len(d.Dims) {
+		ev.env.del(shapeKey(key))
+		return
+	}
+	ev.setShape(key, bs)
 }

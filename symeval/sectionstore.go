@@ -21,26 +21,39 @@ const maxSectionElems = 64
 // evaluate is left to storeElement, which makes the array unknown.
 func (ev *evaluator) assignSection(s *apt.Stmt) bool {
 	ix, ok := s.Target.(*apt.Index)
-	if nm, isName := s.Target.(*apt.Name); isName && nm.Array {
-		// A whole array given a constructor (ibuf = [nx, ny, nz]) or an
-		// expression of arrays (left = theirs, done = left == 0) is its
-		// section of every element.
-		if _, cons := s.Value.(*apt.ArrayCons); cons || !ev.scalarExpr(s.Value) {
-			if decl := ev.prog.Resolve(ev.frame().routine, nm.Name); decl != nil && decl.IsArray() {
-				ix, ok = &apt.Index{Pos: nm.Pos, Name: nm.Name, Type: nm.Type}, true
+	whole := func(pos apt.Pos, name string, base apt.Expr, t apt.Type) {
+		// A whole array given a constructor (ibuf = [nx, ny, nz]), an
+		// expression of arrays (left = theirs, done = left == 0) or a
+		// mask (WHERE) is its section of every element.
+		if _, cons := s.Value.(*apt.ArrayCons); cons || !ev.scalarExpr(s.Value) || s.Mask != nil || ev.where != nil {
+			if decl := ev.storedDecl(&apt.Index{Name: name, Base: base}); decl != nil && decl.IsArray() {
+				ix, ok = &apt.Index{Pos: pos, Name: name, Base: base, Type: t}, true
 				for range decl.Dims {
-					ix.Subs = append(ix.Subs, &apt.Section{Pos: nm.Pos})
+					ix.Subs = append(ix.Subs, &apt.Section{Pos: pos})
 				}
 			}
 		}
 	}
-	if !ok || ix.Base != nil || s.Mask != nil || ix.Substring || !tracked(ix.Type) ||
+	switch t := s.Target.(type) {
+	case *apt.Name:
+		if t.Array {
+			whole(t.Pos, t.Name, nil, t.Type)
+		}
+	case *apt.Component:
+		if t.Array {
+			whole(t.At(), t.Field, t.Base, t.Type)
+		}
+	}
+	if !ok || ix.Substring || !tracked(ix.Type) ||
 		!slices.ContainsFunc(ix.Subs, func(e apt.Expr) bool { _, sec := e.(*apt.Section); return sec }) {
 		return false
 	}
-	decl := ev.declOf(ix)
+	decl := ev.storedDecl(ix)
 	if decl == nil || !decl.IsArray() || len(decl.Dims) != len(ix.Subs) {
 		return false
+	}
+	if ix.Base != nil && len(ix.Subs) != 1 {
+		return false // a component's elements: one dimension (arrayRefs)
 	}
 	subs, total, ok := ev.sectionSubs(ix, decl, maxSectionElems)
 	if !ok {
@@ -92,8 +105,34 @@ func (ev *evaluator) assignSection(s *apt.Stmt) bool {
 			vals = append(vals, v)
 		}
 	}
-	for i, el := range sectionElements(ix, subs, total) {
-		ev.assign(el, vals[i])
+	els := sectionElements(ix, subs, total)
+	var masks []elemMask
+	if s.Mask != nil || ev.where != nil {
+		// WHERE: element k is stored where its control mask holds
+		// (whereNode's and the statement's own, every mask element
+		// evaluated before any store), and keeps its value elsewhere.
+		var ok bool
+		if masks, ok = ev.stmtMasks(s.Mask, total); !ok {
+			return false
+		}
+	}
+	olds := make([]Value, len(masks))
+	for k, m := range masks {
+		if m.ok && !m.dec {
+			olds[k] = ev.oldElement(els[k], decl)
+		}
+	}
+	for i, el := range els {
+		switch {
+		case masks == nil || masks[i].dec && masks[i].t:
+			ev.assign(el, vals[i])
+		case masks[i].dec:
+			// The mask is false here: the element keeps its value.
+		case masks[i].ok && (olds[i].IsKnown() || olds[i].unk != nil && olds[i].unk.undef):
+			ev.assign(el, ev.chooseUndef(masks[i].c, vals[i], olds[i]))
+		default:
+			ev.assign(el, Value{}) // a mask the evaluation cannot analyse
+		}
 	}
 	return true
 }
@@ -102,7 +141,12 @@ func (ev *evaluator) assignSection(s *apt.Stmt) bool {
 // the array decl takes, and how many elements it has: where every bound
 // is a number and there are at most limit.
 func (ev *evaluator) sectionSubs(ix *apt.Index, decl *apt.Var, limit int) ([][]int64, int, bool) {
-	bs, _ := ev.arrayBounds(ix.Name, decl)
+	var bs []bound
+	if ix.Base == nil {
+		bs, _ = ev.arrayBounds(ix.Name, decl)
+	} else {
+		bs, _ = ev.componentBounds(&apt.Component{Base: ix.Base, Field: ix.Name, Type: ix.Type, Array: true})
+	}
 	num := func(e apt.Expr, or Value) (int64, bool) {
 		v := or
 		if e != nil {
@@ -161,7 +205,7 @@ func sectionElements(ix *apt.Index, subs [][]int64, total int) []*apt.Index {
 	out := make([]*apt.Index, 0, total)
 	at := make([]int, len(subs))
 	for range total {
-		el := &apt.Index{Pos: ix.Pos, Name: ix.Name, Type: ix.Type}
+		el := &apt.Index{Pos: ix.Pos, Name: ix.Name, Base: ix.Base, Type: ix.Type}
 		for d, k := range at {
 			el.Subs = append(el.Subs, &apt.Const{Pos: ix.Pos, Kind: apt.ConstInt, Text: strconv.FormatInt(subs[d][k], 10),
 				Type: apt.Type{Base: apt.TypeInteger, Kind: 4}})
@@ -185,7 +229,7 @@ func (ev *evaluator) elementOfExpr(e apt.Expr, k, total int) (apt.Expr, bool) {
 		return e, true
 	}
 	switch x := e.(type) {
-	case *apt.Name, *apt.Index:
+	case *apt.Name, *apt.Index, *apt.Component:
 		refs, ok := ev.arrayRefs(x)
 		if !ok || len(refs) != total {
 			return nil, false

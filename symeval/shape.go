@@ -467,15 +467,33 @@ func (ev *evaluator) shapeIntrinsic(f *apt.FuncCall) (Value, bool) {
 	if len(f.Args) == 0 {
 		return Value{}, false
 	}
-	nm, ok := f.Args[0].(*apt.Name)
-	if !ok {
+	var bs []bound
+	switch x := f.Args[0].(type) {
+	case *apt.Name:
+		decl := ev.prog.Resolve(ev.frame().routine, x.Name)
+		if decl == nil || !decl.IsArray() || decl.Param != nil {
+			return Value{}, false
+		}
+		bs, _ = ev.arrayBounds(x.Name, decl)
+	case *apt.Component:
+		// An array component (f%idx): its ALLOCATE's bounds or its
+		// declared ones.
+		var ok bool
+		if bs, ok = ev.componentBounds(x); !ok {
+			return Value{}, false
+		}
+	case *apt.Index:
+		// A section: its extents, lower bounds 1.
+		exts, ok := ev.sectionShape(x)
+		if !ok {
+			return Value{}, false
+		}
+		for _, e := range exts {
+			bs = append(bs, bound{lo: Known(symbolic.Int(1)), ext: e})
+		}
+	default:
 		return Value{}, false
 	}
-	decl := ev.prog.Resolve(ev.frame().routine, nm.Name)
-	if decl == nil || !decl.IsArray() || decl.Param != nil {
-		return Value{}, false
-	}
-	bs, _ := ev.arrayBounds(nm.Name, decl)
 	dim := -1
 	if len(f.Args) > 1 {
 		a := f.Args[1]

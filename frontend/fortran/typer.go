@@ -640,7 +640,14 @@ func (t *typer) procTarget(s *apt.Stmt) bool {
 // countOps counts the operations of one execution of s.
 func countOps(s *apt.Stmt) apt.Ops {
 	var o apt.Ops
-	if s.Kind != apt.StmtAssign && s.Kind != apt.StmtPointerAssign {
+	switch s.Kind {
+	case apt.StmtAssign:
+	case apt.StmtPointerAssign:
+		// p => a(:, k) sets p's descriptor: no element moves, whatever
+		// the target's rank.
+		o.Stores++
+		return o
+	default:
 		return o
 	}
 	switch tg := s.Target.(type) {
