@@ -332,14 +332,66 @@ func (ev *evaluator) cartRoutine(c *apt.Call, arg func(int) apt.Expr) bool {
 			return true
 		}
 		if out := arg(3); out != nil {
-			ev.assign(out, cm.cart.neighbour(r, int(d), disp.Neg()))
+			ev.assignOut(out, cm.cart.neighbour(r, int(d), disp.Neg()))
 		}
 		if out := arg(4); out != nil {
-			ev.assign(out, cm.cart.neighbour(r, int(d), disp))
+			ev.assignOut(out, cm.cart.neighbour(r, int(d), disp))
 		}
 		return true
 	}
 	return false
+}
+
+// assignOut stores v, one value an MPI routine returns through an
+// argument, where the argument points: an array named whole (&g->nb[0],
+// which a C compiler passes as the array's address; an array in
+// Fortran's sequence association) receives it in its first element, not
+// in every one.
+func (ev *evaluator) assignOut(out apt.Expr, v Value) {
+	var name string
+	var base apt.Expr
+	var t apt.Type
+	// (The C frontend's array member passed by its address is a
+	// component not marked as an array: the declaration decides.)
+	switch x := out.(type) {
+	case *apt.Name:
+		name, t = x.Name, x.Type
+	case *apt.Component:
+		name, base, t = x.Field, x.Base, x.Type
+	default:
+		ev.assign(out, v)
+		return
+	}
+	d := ev.storedDecl(&apt.Index{Name: name, Base: base})
+	if c, ok := out.(*apt.Component); ok && d == nil && ev.prog.FromIR && c.Array {
+		// A C structure's array member (its layout is the frontend's,
+		// not a declared type): its element 0.
+		ev.assign(&apt.Index{Pos: out.At(), Name: name, Base: base, Type: t,
+			Subs: []apt.Expr{&apt.Const{Kind: apt.ConstInt, Text: "0", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}}}, v)
+		return
+	}
+	if d == nil || !d.IsArray() {
+		ev.assign(out, v)
+		return
+	}
+	var lo apt.Expr = &apt.Const{Kind: apt.ConstInt, Text: "1", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
+	if ev.prog.FromIR {
+		lo = &apt.Const{Kind: apt.ConstInt, Text: "0", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
+	} else if d.Dims[0].Lo != nil {
+		lo = d.Dims[0].Lo
+	}
+	subs := []apt.Expr{lo}
+	for range d.Dims[1:] {
+		subs = append(subs, &apt.Const{Kind: apt.ConstInt, Text: "1", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}})
+	}
+	if len(d.Dims) > 1 {
+		for k, dim := range d.Dims {
+			if k > 0 && dim.Lo != nil {
+				subs[k] = dim.Lo
+			}
+		}
+	}
+	ev.assign(&apt.Index{Pos: out.At(), Name: name, Base: base, Subs: subs, Type: t}, v)
 }
 
 // neighbour is the rank disp steps along dimension d from rank r: inside

@@ -22,11 +22,11 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 	switch c.Op {
 	case apt.MPICommSize:
 		ev.res.Parallel = true
-		ev.assign(c.Result, ev.communicator(c.Comm).size)
+		ev.assignOut(c.Result, ev.communicator(c.Comm).size)
 		return
 	case apt.MPICommRank:
 		ev.res.Parallel = true
-		ev.assign(c.Result, ev.communicator(c.Comm).rank)
+		ev.assignOut(c.Result, ev.communicator(c.Comm).rank)
 		return
 	case apt.MPIAbort:
 		ev.stop(pos, true)

@@ -46,6 +46,7 @@ type cCase struct {
 }
 
 var cCases = []cCase{
+	{"cart2d.c", []string{"gx", "gy", "steps"}, [][]int64{{103, 70, 3}, {37, 41, 2}, {64, 9, 4}}, nil, false, nil, "", nil},
 	{"ring.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 5}}, nil, false, nil, "", nil},
 	{"blockcyclic.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {101, 33}}, nil, false, nil, "", nil},
 	{"pipeline.c", []string{"n", "m"}, [][]int64{{5, 3}, {17, 6}, {64, 2}}, nil, false, nil, "", nil},
