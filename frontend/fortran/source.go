@@ -83,6 +83,15 @@ type srcLine struct {
 }
 
 // lpos is a compact source position (the file is per statement).
+// col is the column in the file of column c of the line's text: where
+// a macro expanded, the column of the macro's name.
+func (ln *srcLine) col(c int) int {
+	if ln.cols != nil && c >= 1 && c-1 < len(ln.cols) {
+		return int(ln.cols[c-1])
+	}
+	return c
+}
+
 type lpos struct {
 	line int32
 	col  int32
@@ -420,7 +429,7 @@ func (r *reader) readFree(lines []srcLine) {
 			continue
 		}
 		if line[k] == '#' && j == nil {
-			r.fe.diag(apt.Pos{File: ln.file, Line: ln.num, Col: k + 1}, apt.Warning, "preprocessor line in a file that is not preprocessed; ignored")
+			r.fe.diag(apt.Pos{File: ln.file, Line: ln.num, Col: ln.col(k + 1)}, apt.Warning, "preprocessor line in a file that is not preprocessed; ignored")
 			continue
 		}
 		continuing := j != nil
