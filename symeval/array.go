@@ -643,6 +643,23 @@ func (ev *evaluator) loopStores(body []apt.Node, doVar, key string, lo, hi Value
 			switch x := n.(type) {
 			case *apt.Block:
 				for _, st := range x.Stmts {
+					if comp, isComp := st.Target.(*apt.Component); isComp {
+						// A component of element v + c of an array of
+						// derived type (p(k)%nx = ...): the component's
+						// array.
+						if k, ok := ev.partKey(comp); ok && k == key {
+							eix, _, _ := elementOf(comp.Base)
+							c, ok := offsetOf(eix, doVar)
+							d := ev.storedDecl(eix)
+							if !ok || d == nil || !d.IsArray() {
+								valid = false
+								continue
+							}
+							decl = d
+							cs = append(cs, c)
+						}
+						continue
+					}
 					ix, isIx := st.Target.(*apt.Index)
 					if !isIx {
 						if nm, isName := st.Target.(*apt.Name); isName && ev.key(nm.Name) == key {

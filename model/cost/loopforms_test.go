@@ -21,6 +21,26 @@ var loopFormPrograms = []struct {
 	name, src string
 	params    map[string][2]int64
 }{
+	{"component range stores", `program p
+  implicit none
+  type :: patch_t
+    integer :: nx, ny
+  end type patch_t
+  type(patch_t) :: pt(200)
+  integer :: n, k, i
+  read *, n
+  do k = 1, n
+    pt(k)%nx = 3 * (1 + mod(k, 2))
+    pt(k)%ny = k + 1
+  end do
+  do k = 1, n
+    do i = 1, pt(k)%nx * pt(k)%ny
+    end do
+  end do
+  do i = 1, pt(n)%ny
+  end do
+end program p
+`, map[string][2]int64{"n": {1, 60}}},
 	{"range stores", `program p
   implicit none
   integer :: t(200), u(200), n, i, j

@@ -3,9 +3,13 @@
 ! count differs by rank; a whole component assigned at once; SIZE of
 ! components; array pointers associated with a column and with a whole
 ! array whose lower bound is 0, their SIZE, LBOUND and UBOUND bounding
-! loops. The values decide each rank's work.
+! loops; an array of derived type whose components a loop fills, its
+! trips a closed form. The values decide each rank's work.
 module meshmod
   implicit none
+  type :: patch_t
+    integer :: nx, ny
+  end type patch_t
   type :: mesh_t
     integer :: ncell = 0
     integer, allocatable :: nodes(:)
@@ -32,6 +36,7 @@ program components
   integer, parameter :: n = 10
   !mk$ param n = 10
   type(mesh_t) :: m
+  type(patch_t) :: pt(64)
   integer, pointer :: col(:), all(:)
   integer, target :: tab(6, 3)
   integer, allocatable, target :: w(:)
@@ -63,6 +68,15 @@ program components
   end do
   do i = lbound(all, 1), ubound(all, 1) * n
     s = s + 1.0d0 / dble(i + 1)
+  end do
+  do k = 1, n / 5
+    pt(k)%nx = 3 * (1 + mod(k, 2))
+    pt(k)%ny = k + 1
+  end do
+  do k = 1, n / 5
+    do i = 1, pt(k)%nx * pt(k)%ny
+      s = s + 1.0d0 / dble(i)
+    end do
   end do
   call MPI_Reduce(s, t, 1, MPI_DOUBLE_PRECISION, MPI_SUM, 0, MPI_COMM_WORLD, ierr)
   if (rank == 0) print *, t
