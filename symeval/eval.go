@@ -3089,44 +3089,12 @@ func (ev *evaluator) elements(target apt.Expr) (Value, bool) {
 		}
 		return product(bs)
 	case *apt.Index:
-		decl := ev.prog.Resolve(ev.frame().routine, t.Name)
-		var bs []bound // the bounds a section without them takes
-		if decl != nil && decl.IsArray() && t.Base == nil && len(decl.Dims) == len(t.Subs) {
-			bs, _ = ev.arrayBounds(t.Name, decl)
-		}
-		if t.Base != nil {
-			// A section of a component (obj%a(:, 1)): the component's
-			// bounds, where a declaration of its name would mislead.
-			decl = nil
-			if cb, ok := ev.componentBounds(&apt.Component{Pos: t.Pos, Base: t.Base, Field: t.Name}); ok && len(cb) == len(t.Subs) {
-				bs = cb
-			}
+		exts, ok := ev.sectionShape(t)
+		if !ok {
+			return Value{}, false
 		}
 		n := Known(symbolic.Int(1))
-		for i, s := range t.Subs {
-			sec, ok := s.(*apt.Section)
-			if !ok {
-				continue
-			}
-			lo, hi, ok := ev.sectionLimits(sec, decl, bs, i)
-			if !ok {
-				return Value{}, false
-			}
-			ext, ok := lift2(lo, hi, extent)
-			if !ok {
-				return Value{}, false
-			}
-			if sec.Stride != nil {
-				st := ev.value(sec.Stride)
-				e, ok := st.Single()
-				if c, isc := e.Int64(); !ok || !isc || c <= 0 {
-					return Value{}, false
-				} else {
-					ext, _ = lift2(lo, hi, func(l, h symbolic.Expr) (symbolic.Expr, bool) {
-						return symbolic.Max(symbolic.FloorDiv(h.Sub(l), symbolic.Int(c)).Add(symbolic.Int(1)), symbolic.Int(0)), true
-					})
-				}
-			}
+		for _, ext := range exts {
 			if n, ok = lift2(n, ext, mul); !ok {
 				return Value{}, false
 			}

@@ -208,15 +208,23 @@ func (ev *evaluator) actualShape(a apt.Expr) ([]Value, bool) {
 	return out, true
 }
 
-// sectionShape returns the extents of the section ix of a variable (a
-// subscript that is not a section drops its dimension): (hi - lo +
-// stride) / stride of each, none negative.
+// sectionShape returns the extents of the section ix of a variable or of
+// a component (a subscript that is not a section drops its dimension):
+// floor((hi - lo) / stride) + 1 of each, none negative.
 func (ev *evaluator) sectionShape(ix *apt.Index) ([]Value, bool) {
-	decl := ev.declOf(ix)
-	if decl == nil || !decl.IsArray() || decl.Param != nil || len(decl.Dims) != len(ix.Subs) || !hasSection(ix) {
-		return nil, false
+	decl := ev.prog.Resolve(ev.frame().routine, ix.Name)
+	var bs []bound // the bounds a section without them takes
+	if decl != nil && decl.IsArray() && ix.Base == nil && len(decl.Dims) == len(ix.Subs) {
+		bs, _ = ev.arrayBounds(ix.Name, decl)
 	}
-	bs, _ := ev.arrayBounds(ix.Name, decl)
+	if ix.Base != nil {
+		// A section of a component (obj%a(:, 1)): the component's
+		// bounds, where a declaration of its name would mislead.
+		decl = nil
+		if cb, ok := ev.componentBounds(&apt.Component{Pos: ix.Pos, Base: ix.Base, Field: ix.Name}); ok && len(cb) == len(ix.Subs) {
+			bs = cb
+		}
+	}
 	var out []Value
 	for d, sub := range ix.Subs {
 		sec, isSec := sub.(*apt.Section)
@@ -234,7 +242,7 @@ func (ev *evaluator) sectionShape(ix *apt.Index) ([]Value, bool) {
 				return nil, false
 			}
 			ext, ok = lift2(lo, hi, func(l, h symbolic.Expr) (symbolic.Expr, bool) {
-				return symbolic.Max(symbolic.IDiv(h.Sub(l).Add(symbolic.Int(st)), symbolic.Int(st)), symbolic.Int(0)), true
+				return symbolic.Max(symbolic.FloorDiv(h.Sub(l), symbolic.Int(st)).Add(symbolic.Int(1)), symbolic.Int(0)), true
 			})
 		}
 		if !ok {
