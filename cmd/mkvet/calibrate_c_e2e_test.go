@@ -57,6 +57,17 @@ func TestCalibratePredictCE2E(t *testing.T) {
 			t.Fatalf("calibrate: exit %d\n%s\n%s", code, out, errs)
 		}
 		t.Logf("calibrate:\n%s", out)
+		if strings.Contains(out, "left out of the fit") {
+			// A point whose every repetition met a slow spell of the
+			// machine is left out, and the calibrated sizes with it:
+			// the points this test vouches for are no longer inside
+			// them. The machine's doing, not the model's: again.
+			if attempt < attempts {
+				t.Logf("attempt %d: calibration points left out for slow spells of the machine; calibrating again", attempt)
+				continue
+			}
+			t.Skipf("every attempt's calibration left points out for slow spells of the machine (see the notes above): the host is too disturbed to check the prediction")
+		}
 		pred := predictRing(t, calDB, src, 16000)
 		for _, pt := range pred.Points {
 			if len(pt.Warnings) > 0 {
