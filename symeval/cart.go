@@ -363,32 +363,25 @@ func (ev *evaluator) assignOut(out apt.Expr, v Value) {
 		return
 	}
 	d := ev.storedDecl(&apt.Index{Name: name, Base: base})
+	first := int64(1) // Fortran's default lower bound; C's arrays start at 0
+	if ev.prog.FromIR {
+		first = 0
+	}
 	if c, ok := out.(*apt.Component); ok && d == nil && ev.prog.FromIR && c.Array {
 		// A C structure's array member (its layout is the frontend's,
 		// not a declared type): its element 0.
-		ev.assign(&apt.Index{Pos: out.At(), Name: name, Base: base, Type: t,
-			Subs: []apt.Expr{&apt.Const{Kind: apt.ConstInt, Text: "0", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}}}, v)
+		ev.assign(&apt.Index{Pos: out.At(), Name: name, Base: base, Type: t, Subs: []apt.Expr{intConst(0)}}, v)
 		return
 	}
 	if d == nil || !d.IsArray() {
 		ev.assign(out, v)
 		return
 	}
-	var lo apt.Expr = &apt.Const{Kind: apt.ConstInt, Text: "1", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
-	if ev.prog.FromIR {
-		lo = &apt.Const{Kind: apt.ConstInt, Text: "0", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
-	} else if d.Dims[0].Lo != nil {
-		lo = d.Dims[0].Lo
-	}
-	subs := []apt.Expr{lo}
-	for range d.Dims[1:] {
-		subs = append(subs, &apt.Const{Kind: apt.ConstInt, Text: "1", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}})
-	}
-	if len(d.Dims) > 1 {
-		for k, dim := range d.Dims {
-			if k > 0 && dim.Lo != nil {
-				subs[k] = dim.Lo
-			}
+	subs := make([]apt.Expr, len(d.Dims))
+	for k, dim := range d.Dims {
+		subs[k] = intConst(first)
+		if dim.Lo != nil && !ev.prog.FromIR {
+			subs[k] = dim.Lo
 		}
 	}
 	ev.assign(&apt.Index{Pos: out.At(), Name: name, Base: base, Subs: subs, Type: t}, v)

@@ -46,9 +46,7 @@ func (ev *evaluator) reallocate(nm *apt.Name, e apt.Expr) {
 			bs = append(bs, bound{lo: Known(symbolic.Int(1)), ext: b.ext})
 		}
 	case *apt.Name:
-		if d := ev.prog.Resolve(ev.frame().routine, x.Name); d != nil && d.IsArray() {
-			bs, _ = ev.arrayBounds(x.Name, d)
-		}
+		bs, _ = ev.valueBounds(x)
 		if v, ok := ev.env.lookup(ev.key(x.Name)); ok && v.arr != nil && tracked(nm.Type) && x.Type.Base == nm.Type.Base {
 			// Its elements too, which the assignment's value (an
 			// array's, not one value) did not carry.
@@ -122,21 +120,7 @@ func (ev *evaluator) pointArray(s *apt.Stmt) {
 	}
 	key := ev.key(nm.Name)
 	ev.clobber(key)
-	var bs []bound
-	switch x := s.Value.(type) {
-	case *apt.Name:
-		if d := ev.prog.Resolve(ev.frame().routine, x.Name); d != nil && d.IsArray() {
-			bs, _ = ev.arrayBounds(x.Name, d)
-		}
-	case *apt.Component:
-		bs, _ = ev.componentBounds(x)
-	case *apt.Index:
-		if exts, ok := ev.sectionShape(x); ok {
-			for _, e := range exts {
-				bs = append(bs, bound{lo: Known(symbolic.Int(1)), ext: e})
-			}
-		}
-	}
+	bs, _ := ev.valueBounds(s.Value)
 	d := ev.prog.Resolve(ev.frame().routine, nm.Name)
 	if d == nil || len(bs) != len(d.Dims) {
 		ev.env.del(shapeKey(key))

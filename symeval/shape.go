@@ -176,29 +176,12 @@ func (ev *evaluator) componentBounds(c *apt.Component) ([]bound, bool) {
 	return out, true
 }
 
-// actualShape returns the extents of the whole array an actual argument
-// names (a variable or a component), for an assumed-shape dummy it is
+// actualShape returns the extents of the array an actual argument names
+// (a variable, a component, a section), for an assumed-shape dummy it is
 // bound to.
 func (ev *evaluator) actualShape(a apt.Expr) ([]Value, bool) {
-	var bs []bound
-	switch x := a.(type) {
-	case *apt.Name:
-		decl := ev.prog.Resolve(ev.frame().routine, x.Name)
-		if decl == nil || !decl.IsArray() || decl.Param != nil {
-			return nil, false
-		}
-		var ok bool
-		if bs, ok = ev.arrayBounds(x.Name, decl); !ok {
-			return nil, false
-		}
-	case *apt.Component:
-		var ok bool
-		if bs, ok = ev.componentBounds(x); !ok {
-			return nil, false
-		}
-	case *apt.Index:
-		return ev.sectionShape(x)
-	default:
+	bs, ok := ev.valueBounds(a)
+	if !ok {
 		return nil, false
 	}
 	out := make([]Value, len(bs))
@@ -206,6 +189,34 @@ func (ev *evaluator) actualShape(a apt.Expr) ([]Value, bool) {
 		out[k] = b.ext
 	}
 	return out, true
+}
+
+// valueBounds returns the bounds of the array an expression designates: a
+// variable's (its declaration, ALLOCATE or actual), a component's, or a
+// section's extents with lower bounds 1. ok is false where a bound is not
+// known; a variable's known dimensions are returned still.
+func (ev *evaluator) valueBounds(e apt.Expr) ([]bound, bool) {
+	switch x := e.(type) {
+	case *apt.Name:
+		decl := ev.prog.Resolve(ev.frame().routine, x.Name)
+		if decl == nil || !decl.IsArray() || decl.Param != nil {
+			return nil, false
+		}
+		return ev.arrayBounds(x.Name, decl)
+	case *apt.Component:
+		return ev.componentBounds(x)
+	case *apt.Index:
+		exts, ok := ev.sectionShape(x)
+		if !ok || !hasSection(x) {
+			return nil, false
+		}
+		bs := make([]bound, len(exts))
+		for k, e := range exts {
+			bs[k] = bound{lo: Known(symbolic.Int(1)), ext: e}
+		}
+		return bs, true
+	}
+	return nil, false
 }
 
 // sectionShape returns the extents of the section ix of a variable or of
@@ -475,31 +486,8 @@ func (ev *evaluator) shapeIntrinsic(f *apt.FuncCall) (Value, bool) {
 	if len(f.Args) == 0 {
 		return Value{}, false
 	}
-	var bs []bound
-	switch x := f.Args[0].(type) {
-	case *apt.Name:
-		decl := ev.prog.Resolve(ev.frame().routine, x.Name)
-		if decl == nil || !decl.IsArray() || decl.Param != nil {
-			return Value{}, false
-		}
-		bs, _ = ev.arrayBounds(x.Name, decl)
-	case *apt.Component:
-		// An array component (f%idx): its ALLOCATE's bounds or its
-		// declared ones.
-		var ok bool
-		if bs, ok = ev.componentBounds(x); !ok {
-			return Value{}, false
-		}
-	case *apt.Index:
-		// A section: its extents, lower bounds 1.
-		exts, ok := ev.sectionShape(x)
-		if !ok {
-			return Value{}, false
-		}
-		for _, e := range exts {
-			bs = append(bs, bound{lo: Known(symbolic.Int(1)), ext: e})
-		}
-	default:
+	bs, ok := ev.valueBounds(f.Args[0])
+	if !ok && bs == nil {
 		return Value{}, false
 	}
 	dim := -1

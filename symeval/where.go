@@ -33,6 +33,14 @@ type elemMask struct {
 // element, the arrays the construct assigns become unknown.
 func (ev *evaluator) whereNode(n *apt.If, parent *Occ) {
 	o := ev.newOcc(n, parent)
+	if !ev.whereFollowed(n) {
+		// Only the program's data is assigned (REAL arrays the
+		// evaluation does not follow): no mask to split.
+		for _, b := range n.Branches {
+			ev.walk(b.Body, ev.newOcc(b, o))
+		}
+		return
+	}
 	outer := ev.where
 	defer func() { ev.where = outer }()
 	var pending *whereState // the elements no mask before selected
@@ -62,6 +70,39 @@ func (ev *evaluator) whereNode(n *apt.If, parent *Occ) {
 		ev.where = control
 		ev.walk(b.Body, ev.newOcc(b, o))
 	}
+}
+
+// whereFollowed reports whether a WHERE construct assigns an array whose
+// elements the evaluation follows (INTEGER, LOGICAL, a small REAL table),
+// the only ones its masks matter to.
+func (ev *evaluator) whereFollowed(n *apt.If) bool {
+	found := false
+	apt.Inspect(n, func(x apt.Node) bool {
+		b, ok := x.(*apt.Block)
+		if !ok || found {
+			return !found
+		}
+		for _, st := range b.Stmts {
+			var t apt.Type
+			switch tg := st.Target.(type) {
+			case *apt.Name:
+				t = tg.Type
+				if t.Base == apt.TypeReal && ev.paramName(tg.Name) == "" && ev.realTableKey(ev.key(tg.Name)) {
+					found = true
+				}
+			case *apt.Component:
+				t = tg.Type
+			case *apt.Index:
+				t = tg.Type
+				if _, small := ev.realTable(tg); small {
+					found = true
+				}
+			}
+			found = found || tracked(t)
+		}
+		return !found
+	})
+	return found
 }
 
 // unanalysable is a control mask the evaluation cannot split: no
