@@ -112,6 +112,9 @@ var oracleCases = []oracleCase{
 	// WHERE statements and constructs (masked and plain ELSEWHERE,
 	// nested, over a component) deciding the work.
 	{file: "wheres.f90", sizes: []map[string]int64{{"n": 10}, {"n": 37}, {"n": 101}}, complete: true},
+	// Settings in initialised arrays: a declaration's scalar given to
+	// every element, an implied DO, RESHAPE, DATA with repeats.
+	{file: "initials.f90", sizes: []map[string]int64{{"n": 40, "steps": 6}, {"n": 7, "steps": 3}, {"n": 101, "steps": 9}}, complete: true},
 	{file: "polymorph.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
 	// The rewriter's own hard cases.
 	{file: "labels.f", dir: "testdata", sizes: []map[string]int64{{"n": 10}, {"n": 7}, {"n": 23}}},

@@ -252,14 +252,10 @@ func (ev *evaluator) arrayOf(key string, decl *apt.Var) *arrayState {
 		// Assigned by what the evaluation does not follow.
 		return &arrayState{clobbered: true}
 	}
-	st := &arrayState{}
-	if decl != nil && len(decl.Init) > 0 {
-		// DATA or an initialiser: elements in array element order.
-		for i, e := range decl.Init {
-			st.stores = append(st.stores, &arrayStore{off: symbolic.Int(int64(i)), val: ev.value(e)})
-		}
+	if decl != nil {
+		return ev.initState(decl)
 	}
-	return st
+	return &arrayState{}
 }
 
 // storeElement evaluates an assignment to an array element.

@@ -87,6 +87,11 @@ type Var struct {
 	Param Expr `json:"param,omitempty"`
 	// Init is an initial value given in a type declaration (x = 1.0) or DATA.
 	Init []Expr `json:"init,omitempty"`
+	// Data says Init holds the values of DATA statements: the elements in
+	// array element order, r*c standing for r copies of c. A declaration's
+	// one value is otherwise an expression (a scalar given to every
+	// element, a constructor, RESHAPE of one).
+	Data bool `json:"data,omitempty"`
 	// Common names the COMMON block holding the variable ("" for blank common
 	// when InCommon is set).
 	Common   string `json:"common,omitempty"`

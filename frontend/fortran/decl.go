@@ -625,11 +625,11 @@ func (b *builder) data(s *stmt, p *parser) {
 		if scalars && len(values) == len(targets) {
 			for i, n := range names {
 				v := b.declare(n, targets[i].At())
-				v.Init = append(v.Init, values[i])
+				v.Init, v.Data = append(v.Init, values[i]), true
 			}
 		} else if len(names) > 0 && names[0] != "" {
 			v := b.declare(names[0], targets[0].At())
-			v.Init = append(v.Init, values...)
+			v.Init, v.Data = append(v.Init, values...), true
 		}
 		p.accept(",")
 	}

@@ -16,8 +16,9 @@ import (
 // initArray models what C's array initialisers compile to: memset of a
 // whole local or global array to zero (int dims[2] = {0, 0}) is the
 // whole-array assignment a = 0; memcpy of a whole array from a constant
-// initialiser (int periods[2] = {1, 0}) assigns each element. Anything
-// else these intrinsics do is left out (nil).
+// initialiser (int periods[2] = {1, 0}, int w[2][2] = {{1, 2}, {3}})
+// assigns each element. Anything else these intrinsics do is left out
+// (nil).
 func (x *fn) initArray(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
 	if len(c.Args) < 3 {
 		return nil
@@ -28,9 +29,7 @@ func (x *fn) initArray(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
 	if !ok {
 		return nil
 	}
-	if _, nested := at.ElemType.(*types.ArrayType); nested {
-		return nil
-	}
+	_, nested := at.ElemType.(*types.ArrayType)
 	ref, _ := x.location(dst, &apt.Ops{})
 	ix, ok := ref.(*apt.Index)
 	if !ok {
@@ -40,7 +39,7 @@ func (x *fn) initArray(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
 	switch name {
 	case "llvm.memset":
 		v, ok := unwrapArg(c.Args[1]).(*constant.Int)
-		if !ok || v.X.Sign() != 0 {
+		if !ok || v.X.Sign() != 0 || nested {
 			return nil
 		}
 		return block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: whole, Value: intConst(0)})
@@ -49,25 +48,59 @@ func (x *fn) initArray(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
 		if !ok || !src.Immutable || at.Len > 64 {
 			return nil
 		}
-		arr, ok := src.Init.(*constant.Array)
-		if !ok {
+		if !types.Equal(src.ContentType, elem) {
 			return nil
 		}
-		var stmts []*apt.Stmt
-		for i, e := range arr.Elems {
-			v := x.l.constInit(e)
-			if v == nil {
-				return nil
-			}
-			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign,
-				Target: &apt.Index{Pos: p, Name: ix.Name, Subs: []apt.Expr{intConst(int64(i))}, Type: ix.Type}, Value: v})
-		}
-		if len(stmts) == 0 {
+		stmts, ok := x.l.arrayInits(ix.Name, ix.Type, at, src.Init, p, 64, false)
+		if !ok || len(stmts) == 0 {
 			return nil
 		}
 		return block(stmts...)
 	}
 	return nil
+}
+
+// arrayInits returns the assignments of the constant c to the elements of
+// the array name of type t, nested arrays element by element with C's
+// subscripts outermost first (as location writes the references), at most
+// max of them. A zero initialiser gives its zeros; an element with no
+// value the APT can write (a pointer to a string) is left out where skip
+// is set, else fails it all.
+func (l *lifter) arrayInits(name string, et apt.Type, t *types.ArrayType, c constant.Constant, p apt.Pos, max int, skip bool) ([]*apt.Stmt, bool) {
+	var stmts []*apt.Stmt
+	var walk func(c constant.Constant, t types.Type, subs []apt.Expr) bool
+	walk = func(c constant.Constant, t types.Type, subs []apt.Expr) bool {
+		at, isArr := t.(*types.ArrayType)
+		if !isArr {
+			if len(stmts) >= max {
+				return false
+			}
+			v := l.constInit(c)
+			if v == nil {
+				return skip
+			}
+			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign,
+				Target: &apt.Index{Pos: p, Name: name, Subs: subs, Type: et}, Value: v})
+			return true
+		}
+		for i := range int64(at.Len) {
+			var e constant.Constant
+			switch a := c.(type) {
+			case *constant.Array:
+				e = a.Elems[i]
+			case *constant.ZeroInitializer:
+				e = constant.NewZeroInitializer(at.ElemType)
+			default:
+				return false
+			}
+			if !walk(e, at.ElemType, append(subs[:len(subs):len(subs)], intConst(i))) {
+				return false
+			}
+		}
+		return true
+	}
+	ok := walk(c, t, nil)
+	return stmts, ok
 }
 
 // storageType is the type of what a local or global holds, nil for any

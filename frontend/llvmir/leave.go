@@ -42,7 +42,9 @@ func (x *fn) leavesBy(b int, l *loop, stop int) bool {
 		switch x.g.blocks[v].Term.(type) {
 		case *ir.TermUnreachable, *ir.TermRet:
 			ends = true
-		case *ir.TermBr, *ir.TermCondBr, *ir.TermSwitch:
+		case *ir.TermBr, *ir.TermCondBr, *ir.TermSwitch, *ir.TermInvoke:
+			// An invoke goes on to its normal target (targets): the
+			// message a C++ error path writes before it ends the run.
 			work = append(work, x.g.succ[v]...)
 		default:
 			return false

@@ -621,16 +621,20 @@ func (l *lifter) initStmts(out *[]*apt.Stmt, ref apt.Expr, t types.Type, c const
 			}
 			return
 		}
-		cc, ok := c.(*constant.Array)
-		if !top || !ok || int(t.Len) > maxInits {
+		if _, ok := c.(*constant.Array); !top || !ok {
 			return
 		}
-		for i, e := range cc.Elems {
-			if v := l.constInit(e); v != nil && *n < maxInits {
-				*n++
-				*out = append(*out, &apt.Stmt{Span: spanAt(pos), Kind: apt.StmtAssign, Value: v,
-					Target: &apt.Index{Pos: pos, Name: name.Name, Subs: []apt.Expr{intConst(int64(i))}, Type: valueType(t.ElemType)}})
+		et := t.ElemType
+		for {
+			at, ok := et.(*types.ArrayType)
+			if !ok {
+				break
 			}
+			et = at.ElemType
+		}
+		if stmts, ok := l.arrayInits(name.Name, valueType(et), t, c, pos, maxInits-*n, true); ok {
+			*n += len(stmts)
+			*out = append(*out, stmts...)
 		}
 	default:
 		if _, top := ref.(*apt.Name); top {

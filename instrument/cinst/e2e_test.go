@@ -110,6 +110,12 @@ var cCases = []cCase{
 	// through arrays of pointers (int **, int *pos[3], a VLA indexed by
 	// them).
 	{"jagged.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {7, 4}}, nil, false, nil, "", nil},
+	// Schedules in initialised tables: 2-D locals with short rows, a
+	// file-scope 2-D table, a process grid's dims and periods.
+	{"tables.c", []string{"n", "steps"}, [][]int64{{37, 5}, {10, 3}, {101, 7}}, nil, false, nil, "", nil},
+	// Error exits inside loop nests (an iostream message, then exit or
+	// abort) with C++ locals alive, so each call there is an invoke.
+	{"guards.cpp", []string{"nx", "ny", "steps"}, [][]int64{{30, 20, 3}, {7, 5, 2}, {101, 9, 4}}, [][]string{{}}, false, nil, "", nil},
 	// Work chosen by C++ virtual calls: kernels made by rank with new,
 	// called through base pointers, a reference, this; a virtual getter
 	// sizing a reduction.
