@@ -32,6 +32,11 @@ type oracleCase struct {
 	// point analyses the program at each run's values, as check -D does
 	// (a recursion whose depth the values decide).
 	point bool
+	// input, where set, is a file the program reads (its name, then a
+	// template of its text whose {name} placeholders take each run's
+	// sizes), written into each run's folder, which the analysis reads
+	// too (mkvet's working directory): analysed at each point.
+	input [2]string
 }
 
 var oracleCases = []oracleCase{
@@ -115,6 +120,12 @@ var oracleCases = []oracleCase{
 	// Settings in initialised arrays: a declaration's scalar given to
 	// every element, an implied DO, RESHAPE, DATA with repeats.
 	{file: "initials.f90", sizes: []map[string]int64{{"n": 40, "steps": 6}, {"n": 7, "steps": 3}, {"n": 101, "steps": 9}}, complete: true},
+	// Settings read from a NAMELIST file with arrays (whole, by element,
+	// by section, repeats, short lists), broadcast; MOLD= and SOURCE=
+	// allocations.
+	{file: "nmlarrays.f90", sizes: []map[string]int64{{"nx": 37, "ny": 21, "steps": 5}, {"nx": 10, "ny": 7, "steps": 3}, {"nx": 101, "ny": 4, "steps": 2}},
+		complete: true, input: [2]string{"run.nml", "! the run's settings\n&run\n  grid = {nx}, {ny}\n  sweeps(3) = 4, sweeps(1:2) = 2, 3\n" +
+			"  widths = 2*2\n  exchange = T, F\n  steps = {steps}, scheme = 'gs'\n/\n"}},
 	{file: "polymorph.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
 	// The rewriter's own hard cases.
 	{file: "labels.f", dir: "testdata", sizes: []map[string]int64{{"n": 10}, {"n": 7}, {"n": 23}}},
@@ -167,6 +178,10 @@ func runOracle(t *testing.T, tc oracleCase) {
 		Build: "mpif90 -O1 {srcs} -o {exe}", Launcher: e2e.MPILauncher,
 		Dir: t.TempDir(), Timeout: 2 * time.Minute, Env: e2e.MPIEnv(),
 	}
+	if tc.input[0] != "" {
+		cfg.InputFiles = []sweep.InputFile{{Name: tc.input[0], Template: tc.input[1], Source: tc.file + " input"}}
+		atPoint = true
+	}
 	ps := []int{1, 2, 3, 4}
 	if tc.serial {
 		cfg.Build = "gfortran -O1 {srcs} -o {exe}"
@@ -198,15 +213,21 @@ func runOracle(t *testing.T, tc oracleCase) {
 					builds[key] = b
 				}
 			}
-			run := cfg.Run(b, pt, 0, filepath.Join(cfg.Dir, fmt.Sprintf("run-%d-%d", si, p)), "oracle")
+			runDir := filepath.Join(cfg.Dir, fmt.Sprintf("run-%d-%d", si, p))
+			run := cfg.Run(b, pt, 0, runDir, "oracle")
 			if run.Err != nil {
 				t.Fatalf("%s: %v\n%s", pt, run.Err, run.Stderr)
 			}
 			at := rep
 			if atPoint {
 				values := map[string]int64{cost.Size: int64(p)}
-				maps.Copy(values, size)
-				if at, err = cost.AnalyzeAt(prog, cost.Options{}, values); err != nil {
+				opt := cost.Options{}
+				if tc.input[0] != "" {
+					opt.Dir = runDir // the sizes are in the input, not values
+				} else {
+					maps.Copy(values, size)
+				}
+				if at, err = cost.AnalyzeAt(prog, opt, values); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -2056,7 +2056,20 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 				ev.allocHeap(s.Args[0], from)
 				break
 			}
+			var src apt.Expr // SOURCE= or MOLD=
 			for _, a := range s.Args {
+				if kw, ok := a.(*apt.Keyword); ok && (kw.Name == "source" || kw.Name == "mold") {
+					src = kw.Value
+				}
+			}
+			for _, a := range s.Args {
+				switch a.(type) {
+				case *apt.Name, *apt.Component:
+					if src != nil {
+						ev.allocateMolded(a, src)
+						continue
+					}
+				}
 				ev.allocate(a)
 			}
 			ev.allocateTyped(s)

@@ -1,6 +1,9 @@
 package symeval
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/internal/readpos"
 	"github.com/mkvet/mkvet/internal/runenv"
@@ -75,55 +78,145 @@ func (ev *evaluator) readNamelistFile(n *apt.IO, g *apt.Namelist) bool {
 	for _, v := range g.Vars {
 		inGroup[v] = true
 	}
-	vals := make([]Value, len(items))
-	set := make([]bool, len(items))
-	for i, it := range items {
-		if !inGroup[it.Name] || len(it.Values) > 1 {
-			return false // not a scalar of the group: an element, a component, an array
+	// Every value is checked before any is stored: input the evaluation
+	// cannot follow leaves the whole group to parameters.
+	type store struct {
+		target apt.Expr
+		val    Value
+		item   *runenv.NamelistItem
+	}
+	var stores []store
+	for i := range items {
+		it := &items[i]
+		name, subs, isElem := strings.Cut(it.Name, "(")
+		if !inGroup[name] || strings.Contains(it.Name, "%") {
+			return false // not of the group, or a component
 		}
-		decl := ev.prog.Resolve(ev.frame().routine, it.Name)
-		if decl == nil || decl.IsArray() {
+		decl := ev.prog.Resolve(ev.frame().routine, name)
+		if decl == nil {
 			return false
 		}
-		name := &apt.Name{Name: it.Name, Type: decl.Type}
 		switch decl.Type.Base {
 		case apt.TypeInteger, apt.TypeReal, apt.TypeLogical:
 		case apt.TypeCharacter:
-			if l, ok := ev.charLen(name); !ok || l < 0 || l > maxInputBytes {
+			if l, ok := ev.charLen(&apt.Name{Name: name, Type: decl.Type}); decl.IsArray() || !ok || l < 0 || l > maxInputBytes {
 				return false
 			}
 		default:
 			return false
 		}
-		if len(it.Values) == 0 || it.Values[0] == "" {
-			continue // a null value: unchanged
-		}
-		if decl.Type.Base == apt.TypeCharacter {
-			l, _ := ev.charLen(name)
-			vals[i], set[i] = charDatum(it.Values[0], l), true
+		if !decl.IsArray() {
+			if isElem || len(it.Values) > 1 {
+				return false
+			}
+			if len(it.Values) == 0 || it.Values[0] == "" {
+				continue // a null value: unchanged
+			}
+			target := &apt.Name{Name: name, Type: decl.Type}
+			if decl.Type.Base == apt.TypeCharacter {
+				l, _ := ev.charLen(target)
+				stores = append(stores, store{target, charDatum(it.Values[0], l), it})
+				continue
+			}
+			if _, given := ev.values[name]; given || ev.paramName(name) != "" {
+				continue // -D or an annotation gives it: the user's value
+			}
+			v, ok := listValue(it.Values[0], decl.Type.Base)
+			if !ok {
+				return false
+			}
+			stores = append(stores, store{target, Known(v), it})
 			continue
 		}
-		if _, given := ev.values[it.Name]; given || ev.paramName(it.Name) != "" {
-			continue // -D or an annotation gives it: the user's value
-		}
-		v, ok := listValue(it.Values[0], decl.Type.Base)
+		// An array, an element or a section of one: the values go to its
+		// elements in array element order, a null value or a short list
+		// leaving the others as they were (Fortran 2008 10.11.3.3).
+		ix, ok := namelistRef(name, decl, subs, isElem)
 		if !ok {
 			return false
 		}
-		vals[i], set[i] = Known(v), true
-	}
-	for i, it := range items {
-		if !set[i] {
-			continue
+		dims, total, ok := ev.sectionSubs(ix, decl, maxSectionElems)
+		if !ok || len(it.Values) > total {
+			return false
 		}
-		ev.store(it.Name, vals[i])
-		ev.noteRead(ReadValue{Pos: n.Span.Start(), Name: it.Name, File: at.File, Line: it.Record, Text: it.Values[0]})
+		els := sectionElements(ix, dims, total)
+		for k, text := range it.Values {
+			if text == "" {
+				continue
+			}
+			v, ok := listValue(text, decl.Type.Base)
+			if !ok {
+				return false
+			}
+			stores = append(stores, store{els[k], Known(v), it})
+		}
+	}
+	for i, st := range stores {
+		ev.assign(st.target, st.val)
+		if i == 0 || stores[i-1].item != st.item {
+			// One note for the object, with all its values.
+			ev.noteRead(ReadValue{Pos: n.Span.Start(), Name: st.item.Name, File: at.File, Line: st.item.Record,
+				Text: strings.Join(st.item.Values, ", ")})
+		}
 	}
 	ev.setUnit(k, readpos.Unit{File: at.File, Record: int64(next)})
 	if st := keyword(n, "iostat"); st != nil {
 		ev.assign(st, Known(symbolic.Int(0)))
 	}
 	return true
+}
+
+// namelistRef is the reference a namelist object designates: the whole
+// array name (a section of every element), or the element or section its
+// subscripts select, which must be integers or lo:hi[:stride] of them.
+func namelistRef(name string, decl *apt.Var, subs string, isElem bool) (*apt.Index, bool) {
+	ix := &apt.Index{Name: name, Type: decl.Type}
+	if !isElem {
+		for range decl.Dims {
+			ix.Subs = append(ix.Subs, &apt.Section{})
+		}
+		return ix, true
+	}
+	subs, closed := strings.CutSuffix(subs, ")")
+	parts := strings.Split(subs, ",")
+	if !closed || len(parts) != len(decl.Dims) {
+		return nil, false
+	}
+	num := func(t string) (apt.Expr, bool) {
+		if t == "" {
+			return nil, true
+		}
+		if _, err := strconv.ParseInt(t, 10, 64); err != nil {
+			return nil, false
+		}
+		return &apt.Const{Kind: apt.ConstInt, Text: t, Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}, true
+	}
+	for _, p := range parts {
+		f := strings.Split(p, ":")
+		if len(f) == 1 {
+			e, ok := num(f[0])
+			if !ok || e == nil {
+				return nil, false
+			}
+			ix.Subs = append(ix.Subs, e)
+			continue
+		}
+		if len(f) > 3 {
+			return nil, false
+		}
+		sec := &apt.Section{}
+		var ok1, ok2, ok3 bool = true, true, true
+		sec.Lo, ok1 = num(f[0])
+		sec.Hi, ok2 = num(f[1])
+		if len(f) == 3 {
+			sec.Stride, ok3 = num(f[2])
+		}
+		if !ok1 || !ok2 || !ok3 {
+			return nil, false
+		}
+		ix.Subs = append(ix.Subs, sec)
+	}
+	return ix, true
 }
 
 // readParam makes the variable name a value read at n: a parameter named

@@ -306,6 +306,31 @@ func (ev *evaluator) allocate(a apt.Expr) {
 		ext, _ := lift2(lo, hi, extent)
 		dims[k] = bound{lo: lo, ext: ext}
 	}
+	ev.allocateShaped(ix, dims)
+}
+
+// allocateMolded evaluates an object of ALLOCATE(..., SOURCE= or MOLD=)
+// written without bounds (allocate(v, mold=u)): it takes the bounds of
+// the source expression (Fortran 2018 9.7.1.2).
+func (ev *evaluator) allocateMolded(a, src apt.Expr) {
+	var ix *apt.Index
+	switch x := a.(type) {
+	case *apt.Name:
+		ix = &apt.Index{Pos: x.Pos, Name: x.Name, Type: x.Type}
+	case *apt.Component:
+		ix = &apt.Index{Pos: x.At(), Name: x.Field, Base: x.Base, Type: x.Type}
+	default:
+		return
+	}
+	dims, ok := ev.valueBounds(src)
+	if !ok {
+		return
+	}
+	ev.allocateShaped(ix, dims)
+}
+
+// allocateShaped gives the object ix names the bounds dims.
+func (ev *evaluator) allocateShaped(ix *apt.Index, dims []bound) {
 	ev.allocateFresh(ix, dims)
 	key, ok := ev.allocKey(ix)
 	if !ok {

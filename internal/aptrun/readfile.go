@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -235,17 +236,32 @@ func (e *engine) readNamelistFile(fr *frame, n *apt.IO, g *apt.Namelist) (bool, 
 		inGroup[v] = true
 	}
 	cells := make([]*cell, len(items))
+	offs := make([][]int64, len(items))
 	for i, it := range items {
-		if !inGroup[it.Name] || len(it.Values) > 1 {
+		name, subs, isElem := strings.Cut(it.Name, "(")
+		if !inGroup[name] || strings.Contains(it.Name, "%") {
 			return false, nil
 		}
-		c, err := e.cellOf(fr, it.Name, pos)
+		c, err := e.cellOf(fr, name, pos)
 		if err != nil {
 			return true, err
 		}
+		if c.arr == nil && (isElem || len(it.Values) > 1) {
+			return false, nil
+		}
 		switch {
 		case c.arr != nil:
-			return false, nil
+			// The elements the object designates, in array element
+			// order, take the values in turn (Fortran 2008 10.11.3.3).
+			a := c.arr
+			if !a.alloc || a.dt != nil || (a.elem.Base != apt.TypeInteger && a.elem.Base != apt.TypeLogical && a.elem.Base != apt.TypeReal) {
+				return false, nil
+			}
+			o, ok := nmlOffsets(a, subs, isElem)
+			if !ok || len(it.Values) > len(o) {
+				return false, nil
+			}
+			offs[i] = o
 		case c.typ.Base == apt.TypeCharacter:
 			if c.clen < 0 {
 				return false, nil
@@ -257,6 +273,21 @@ func (e *engine) readNamelistFile(fr *frame, n *apt.IO, g *apt.Namelist) (bool, 
 	}
 	for i, it := range items {
 		c := cells[i]
+		if c.arr != nil {
+			for k, text := range it.Values {
+				if text == "" {
+					continue
+				}
+				v, ok := listDatum(text, c.arr.elem.Base)
+				if !ok {
+					return false, nil
+				}
+				if err := e.storeArray(c.arr, offs[i][k:k+1], v, pos); err != nil {
+					return true, err
+				}
+			}
+			continue
+		}
 		if len(it.Values) == 0 || it.Values[0] == "" || c.fixed {
 			continue
 		}
@@ -271,6 +302,86 @@ func (e *engine) readNamelistFile(fr *frame, n *apt.IO, g *apt.Namelist) (bool, 
 	at.Record = int64(next)
 	e.units[u] = at
 	return true, e.readOK(fr, n, pos)
+}
+
+// nmlOffsets is the offsets of the elements a namelist object designates
+// in array a, in array element order: every element for the array's name,
+// else those its subscripts select (integers, or lo:hi[:stride] of them
+// with either bound left out).
+func nmlOffsets(a *array, subs string, isElem bool) ([]int64, bool) {
+	n := len(a.lo)
+	sel := make([][]int64, n)
+	parts := make([]string, n)
+	if isElem {
+		s, closed := strings.CutSuffix(subs, ")")
+		parts = strings.Split(s, ",")
+		if !closed || len(parts) != n {
+			return nil, false
+		}
+	}
+	total := int64(1)
+	for d := range n {
+		if a.ext[d] < 0 {
+			return nil, false
+		}
+		lo, hi, st := a.lo[d], a.lo[d]+a.ext[d]-1, int64(1)
+		f := strings.Split(parts[d], ":")
+		if isElem {
+			var vals []int64
+			for k, t := range f {
+				if t == "" {
+					vals = append(vals, []int64{lo, hi, 1}[k])
+					continue
+				}
+				x, err := strconv.ParseInt(t, 10, 64)
+				if err != nil {
+					return nil, false
+				}
+				vals = append(vals, x)
+			}
+			switch len(vals) {
+			case 1:
+				lo, hi = vals[0], vals[0]
+			case 2:
+				lo, hi = vals[0], vals[1]
+			case 3:
+				lo, hi, st = vals[0], vals[1], vals[2]
+			default:
+				return nil, false
+			}
+		}
+		if st == 0 {
+			return nil, false
+		}
+		for x := lo; st > 0 && x <= hi || st < 0 && x >= hi; x += st {
+			if x < a.lo[d] || x >= a.lo[d]+a.ext[d] {
+				return nil, false
+			}
+			sel[d] = append(sel[d], x-a.lo[d])
+		}
+		total *= int64(len(sel[d]))
+		if total > 1<<16 {
+			return nil, false
+		}
+	}
+	// Column-major: the first subscript varies fastest.
+	out := make([]int64, 0, total)
+	at := make([]int, n)
+	for range total {
+		off, stride := int64(0), int64(1)
+		for d := range n {
+			off += sel[d][at[d]] * stride
+			stride *= a.ext[d]
+		}
+		out = append(out, off)
+		for d := range n {
+			if at[d]++; at[d] < len(sel[d]) {
+				break
+			}
+			at[d] = 0
+		}
+	}
+	return out, true
 }
 
 // listDatum is the value a list-directed datum gives a variable of type

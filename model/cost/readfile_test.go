@@ -141,7 +141,8 @@ func randomDeckProgram(rng *rand.Rand) (src, deck string, nvars int, stdin bool)
 // TestNamelistFilesAgainstExecution: random programs read a NAMELIST
 // group of their loop bounds from random namelist input (names in any
 // order, some absent or null, several on a record, comments; a character
-// setting, cut to its length, choosing the work by SELECT CASE) on every
+// setting, cut to its length, choosing the work by SELECT CASE; an array
+// given whole, by element or by section) on every
 // rank; every node's per-rank count at P = 1..4 equals the interpreter's
 // run in the same directory.
 func TestNamelistFilesAgainstExecution(t *testing.T) {
@@ -167,6 +168,25 @@ func TestNamelistFilesAgainstExecution(t *testing.T) {
 			q := []string{"'", "\""}[rng.IntN(2)]
 			fmt.Fprintf(&in, "\n mode = %s%s%s", q, w, q)
 		}
+		// An integer array of the group (every other program), given
+		// whole, by element or by section, with repeats, nulls and
+		// short lists, or not at all.
+		arr := k%2 == 1
+		if arr {
+			for range rng.IntN(3) {
+				switch rng.IntN(4) {
+				case 0:
+					fmt.Fprintf(&in, "\n xa = %d, %d*%d", rng.IntN(9), 1+rng.IntN(2), rng.IntN(9))
+				case 1:
+					fmt.Fprintf(&in, "\n xa(%d) = %d", 1+rng.IntN(4), rng.IntN(9))
+				case 2:
+					lo := 1 + rng.IntN(3)
+					fmt.Fprintf(&in, "\n xa(%d:%d) = %d, %d", lo, lo+1, rng.IntN(9), rng.IntN(9))
+				default:
+					fmt.Fprintf(&in, "\n xa = , %d,, %d", rng.IntN(9), rng.IntN(9))
+				}
+			}
+		}
 		in.WriteString(" /\n")
 		var s strings.Builder
 		s.WriteString("program nmlprop\n  use mpi\n  integer :: me, np, ierr, i, j, u\n")
@@ -179,6 +199,10 @@ func TestNamelistFilesAgainstExecution(t *testing.T) {
 			fmt.Fprintf(&s, "  integer :: x%d = %d\n", i, 1+i%3)
 			names = append(names, fmt.Sprintf("x%d", i))
 		}
+		if arr {
+			s.WriteString("  integer :: xa(4) = [1, 2, 3, 4]\n")
+			names = append(names, "xa")
+		}
 		fmt.Fprintf(&s, "  namelist /bounds/ %s\n", strings.Join(names, ", "))
 		s.WriteString("  call MPI_Init(ierr)\n  call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)\n  call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)\n")
 		if k%2 == 0 {
@@ -189,6 +213,9 @@ func TestNamelistFilesAgainstExecution(t *testing.T) {
 		}
 		for i := range nvars {
 			fmt.Fprintf(&s, "  do i = 1, x%d + me\n    do j = 1, x%d\n    end do\n  end do\n", i, (i+1)%nvars)
+		}
+		if arr {
+			s.WriteString("  do i = 1, 4\n    do j = 1, xa(i) + me\n    end do\n  end do\n")
 		}
 		if mode {
 			s.WriteString("  select case (trim(mode))\n  case ('fast')\n    do i = 1, 3\n    end do\n" +
