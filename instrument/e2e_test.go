@@ -126,6 +126,11 @@ var oracleCases = []oracleCase{
 	{file: "nmlarrays.f90", sizes: []map[string]int64{{"nx": 37, "ny": 21, "steps": 5}, {"nx": 10, "ny": 7, "steps": 3}, {"nx": 101, "ny": 4, "steps": 2}},
 		complete: true, input: [2]string{"run.nml", "! the run's settings\n&run\n  grid = {nx}, {ny}\n  sweeps(3) = 4, sweeps(1:2) = 2, 3\n" +
 			"  widths = 2*2\n  exchange = T, F\n  steps = {steps}, scheme = 'gs'\n/\n"}},
+	// Settings packed with MPI_PACK on rank 0 (a table packed in a loop,
+	// into a buffer MPI_PACK_SIZE sized), broadcast as MPI_PACKED,
+	// unpacked at positions that differ by rank; a whole array read.
+	{file: "packed.f90", sizes: []map[string]int64{{"nx": 37, "ny": 21, "steps": 5}, {"nx": 10, "ny": 7, "steps": 3}, {"nx": 101, "ny": 4, "steps": 2}},
+		complete: true, input: [2]string{"packed.in", "{nx} {ny}\n{steps} 0.25\n2 1 3\n"}},
 	{file: "polymorph.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
 	// The rewriter's own hard cases.
 	{file: "labels.f", dir: "testdata", sizes: []map[string]int64{{"n": 10}, {"n": 7}, {"n": 23}}},

@@ -652,7 +652,7 @@ func (ev *evaluator) mpiRoutine(c *apt.Call) bool {
 		}
 		return nil
 	}
-	if ev.cartRoutine(c, arg) {
+	if ev.cartRoutine(c, arg) || ev.packRoutine(c, arg) {
 		return true
 	}
 	var made *communicator

@@ -1,6 +1,8 @@
 package symeval
 
 import (
+	"slices"
+
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
 )
@@ -35,20 +37,32 @@ func (ev *evaluator) inputSteps(items []apt.Expr) ([]inputStep, bool) {
 		for _, it := range items {
 			switch x := it.(type) {
 			case *apt.Name:
-				if x.Array || ev.paramName(x.Name) != "" {
+				if ev.paramName(x.Name) != "" {
 					return false
 				}
-				if d := ev.prog.Resolve(ev.frame().routine, x.Name); d != nil && d.IsArray() {
-					return false
+				if d := ev.prog.Resolve(ev.frame().routine, x.Name); x.Array || d != nil && d.IsArray() {
+					// A whole array: its elements in array element order.
+					ix := &apt.Index{Pos: x.Pos, Name: x.Name, Type: x.Type}
+					if d != nil {
+						for range d.Dims {
+							ix.Subs = append(ix.Subs, &apt.Section{Pos: x.Pos})
+						}
+					}
+					if !ev.sectionSteps(ix, &out, &count) {
+						return false
+					}
+					continue
 				}
 			case *apt.Index:
 				if x.Base != nil || x.Substring || ev.paramName(x.Name) != "" {
 					return false
 				}
-				for _, s := range x.Subs {
-					if _, sec := s.(*apt.Section); sec {
+				if slices.ContainsFunc(x.Subs, isSection) {
+					// A section: its elements in array element order.
+					if !ev.sectionSteps(x, &out, &count) {
 						return false
 					}
+					continue
 				}
 			case *apt.Component:
 				// A scalar field (fscanf(f, "%d", &p.nx)).
@@ -162,4 +176,24 @@ func itemName(e apt.Expr) (name string, scalar bool) {
 		return x.Field, false
 	}
 	return "", false
+}
+
+// sectionSteps appends the elements of the section ix (a whole array
+// written as one) to an input list, false where its bounds are not known
+// numbers, its type is not one input sets, or the list grows past
+// maxInputItems.
+func (ev *evaluator) sectionSteps(ix *apt.Index, out *[]inputStep, count *int) bool {
+	decl := ev.storedDecl(ix)
+	if decl == nil || !decl.IsArray() || len(decl.Dims) != len(ix.Subs) || !inputType(ix.Type.Base) {
+		return false
+	}
+	subs, total, ok := ev.sectionSubs(ix, decl, maxInputItems-*count)
+	if !ok {
+		return false
+	}
+	for _, el := range sectionElements(ix, subs, total) {
+		*out = append(*out, inputStep{target: el})
+	}
+	*count += total
+	return true
 }

@@ -209,6 +209,23 @@ func (ev *evaluator) controlSet() *relevance {
 							}
 						}
 					case *apt.Call:
+						if outs, ins, ok := packFlow(x.Callee); ok {
+							// What MPI_PACK and MPI_UNPACK write is
+							// computed from what they read.
+							for _, o := range outs {
+								if o >= len(x.Args) {
+									continue
+								}
+								if id, ok := target(r, argValue(x.Args[o])); !ok || !rv.set[id] {
+									continue
+								}
+								for _, i := range ins {
+									if i < len(x.Args) && names(r, argValue(x.Args[i])) {
+										changed = true
+									}
+								}
+							}
+						}
 						if ev.bindRelevance(rv, r, x.Callee, x.Args, names, target) {
 							changed = true
 						}

@@ -113,6 +113,8 @@ var cCases = []cCase{
 	// Schedules in initialised tables: 2-D locals with short rows, a
 	// file-scope 2-D table, a process grid's dims and periods.
 	{"tables.c", []string{"n", "steps"}, [][]int64{{37, 5}, {10, 3}, {101, 7}}, nil, false, nil, "", nil},
+	// Sizes packed with MPI_Pack on rank 0, broadcast as MPI_PACKED.
+	{"packc.c", []string{"nx", "ny", "steps", "dt"}, [][]int64{{100, 37, 12, 1}, {10, 7, 3, 2}}, nil, true, nil, "", nil},
 	// Error exits inside loop nests (an iostream message, then exit or
 	// abort) with C++ locals alive, so each call there is an invoke.
 	{"guards.cpp", []string{"nx", "ny", "steps"}, [][]int64{{30, 20, 3}, {7, 5, 2}, {101, 9, 4}}, [][]string{{}}, false, nil, "", nil},
