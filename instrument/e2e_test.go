@@ -131,6 +131,14 @@ var oracleCases = []oracleCase{
 	// unpacked at positions that differ by rank; a whole array read.
 	{file: "packed.f90", sizes: []map[string]int64{{"nx": 37, "ny": 21, "steps": 5}, {"nx": 10, "ny": 7, "steps": 3}, {"nx": 101, "ny": 4, "steps": 2}},
 		complete: true, input: [2]string{"packed.in", "{nx} {ny}\n{steps} 0.25\n2 1 3\n"}},
+	// Settings as key = value lines the program parses itself (internal
+	// READs of numbers and text); a recursive V or W cycle on row and
+	// column communicators.
+	{file: "keyvalue.f90", sizes: []map[string]int64{{"n": 128, "cycles": 4}, {"n": 37, "cycles": 2}, {"n": 16, "cycles": 3}},
+		complete: true, point: true, input: [2]string{"mg.cfg", "# multigrid settings\nn = {n}\ncycles={cycles}\n\n  smooth = 2\nmode = w\n"}},
+	// Kinds and units from iso_fortran_env and iso_c_binding; a message
+	// of bytes sized by STORAGE_SIZE.
+	{file: "kinds.f90", sizes: []map[string]int64{{"n": 64, "steps": 3}, {"n": 7, "steps": 2}, {"n": 1001, "steps": 1}}, complete: true},
 	{file: "polymorph.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
 	// The rewriter's own hard cases.
 	{file: "labels.f", dir: "testdata", sizes: []map[string]int64{{"n": 10}, {"n": 7}, {"n": 23}}},

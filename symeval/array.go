@@ -276,7 +276,7 @@ func (ev *evaluator) storeElement(ix *apt.Index, v Value) {
 		// walked does not name.
 		ev.noteWrite(key)
 	}
-	ev.storeAt(key, off, ok, ev.declOf(ix), ix.Type, v)
+	ev.storeAt(key, off, ok, ev.initDecl(ix), ix.Type, v)
 }
 
 // storeField evaluates an assignment to a component of an element of an
@@ -341,7 +341,28 @@ func (ev *evaluator) clobber(key string) {
 // loadElement evaluates a reference to an array element.
 func (ev *evaluator) loadElement(ix *apt.Index) Value {
 	key, off, ok := ev.arrayRef(ix)
-	return ev.loadAt(key, off, ok, ev.declOf(ix), ix, ix.Name, ix.Type)
+	return ev.loadAt(key, off, ok, ev.initDecl(ix), ix, ix.Name, ix.Type)
+}
+
+// initDecl is the declaration whose initialiser gives an array's elements
+// before any store: the variable's, or for an array component its
+// default initialisation in the type (integer :: n(2) = [40, 30]), which
+// every object of the type starts with (Fortran 2018 7.5.4.6).
+func (ev *evaluator) initDecl(ix *apt.Index) *apt.Var {
+	if ix.Base == nil {
+		return ev.declOf(ix)
+	}
+	if _, _, nested := elementOf(ix.Base); nested {
+		return nil
+	}
+	dt := ev.prog.LookupType(ev.frame().routine, apt.TypeOf(ix.Base).Derived)
+	if dt == nil {
+		return nil
+	}
+	if f := dt.Field(ix.Name); f != nil && f.IsArray() && len(f.Init) > 0 && !f.Allocatable && !f.Pointer {
+		return f
+	}
+	return nil
 }
 
 // loadField evaluates a component of an element of an array of derived

@@ -5,8 +5,9 @@ import (
 	"github.com/mkvet/mkvet/symbolic"
 )
 
-// Bit intrinsics (IAND, IOR, IEOR, NOT, ISHFT, IBSET, IBCLR, IBITS; the C
-// frontend's &, |, ^ become the first three). They have no closed form in
+// Bit intrinsics (IAND, IOR, IEOR, NOT, ISHFT, SHIFTL, SHIFTR, SHIFTA,
+// IBSET, IBCLR, IBITS; the C frontend's &, |, ^ become the first three,
+// its shifts by a variable the SHIFT ones). They have no closed form in
 // the symbolic algebra, but a partner rank in a hypercube or butterfly
 // exchange (ieor(rank, 2**k)) is one number per rank: of numbers they are
 // computed, and at a point (P a number) of values of the rank alone they
@@ -16,7 +17,8 @@ import (
 // bitOps computes a bit intrinsic of numbers (false for another name, or
 // arguments out of its domain).
 // bitArgs is how many arguments each bit intrinsic reads.
-var bitArgs = map[string]int{"iand": 2, "ior": 2, "ieor": 2, "not": 1, "ishft": 2, "ibset": 2, "ibclr": 2, "ibits": 3}
+var bitArgs = map[string]int{"iand": 2, "ior": 2, "ieor": 2, "not": 1, "ishft": 2, "ibset": 2, "ibclr": 2, "ibits": 3,
+	"shiftl": 2, "shiftr": 2, "shifta": 2}
 
 func bitOps(name string, a []int64, kind int) (int64, bool) {
 	need := bitArgs[name]
@@ -54,6 +56,39 @@ func bitOps(name string, a []int64, kind int) (int64, bool) {
 		default:
 			return int64(int32(uint32(a[0]) >> -s)), true
 		}
+	case "shiftl", "shiftr", "shifta":
+		// Fortran 2008 13.7.155-157: the shift must lie in 0..bits; the
+		// value is of the kind's width.
+		bits := int64(32)
+		if kind == 8 {
+			bits = 64
+		}
+		s := a[1]
+		if s < 0 || s > bits {
+			return 0, false
+		}
+		if s == bits {
+			if name == "shifta" && a[0] < 0 {
+				return -1, true
+			}
+			return 0, true
+		}
+		if kind == 8 {
+			switch name {
+			case "shiftl":
+				return int64(uint64(a[0]) << s), true
+			case "shiftr":
+				return int64(uint64(a[0]) >> s), true
+			}
+			return a[0] >> s, true
+		}
+		switch name {
+		case "shiftl":
+			return int64(int32(uint32(a[0]) << s)), true
+		case "shiftr":
+			return int64(int32(uint32(a[0]) >> s)), true
+		}
+		return int64(int32(a[0]) >> s), true
 	case "ibset", "ibclr":
 		if a[1] < 0 || a[1] > 62 {
 			return 0, false
@@ -96,6 +131,9 @@ func (ev *evaluator) bitIntrinsic(name string, args []Value, kind int) (Value, b
 			return Value{}, false
 		}
 		return Known(symbolic.Int(x)), true
+	}
+	if v, ok := ev.bitsOverLoop(name, args, kind); ok {
+		return v, true
 	}
 	np, ok := ev.values[Size]
 	if _, fixed := ev.values[Rank]; !ok || fixed || np < 1 || np > maxTabulatedP {
@@ -147,4 +185,65 @@ func onlyRankValue(v Value) bool {
 		}
 	}
 	return true
+}
+
+// bitsOverLoop computes a bit intrinsic of numbers and the variable of one
+// loop around it, evaluated for all its iterations at once, whose few
+// values are numbers (a grid's extent at level l, nx >> l): one value per
+// iteration, each guarded by the variable's value, so that the counts
+// under it are summed over the iterations exactly.
+func (ev *evaluator) bitsOverLoop(name string, args []Value, kind int) (Value, bool) {
+	var sym string
+	for _, a := range args {
+		e, ok := a.Single()
+		if !ok {
+			return Value{}, false
+		}
+		for _, s := range e.Symbols() {
+			if sym != "" && s != sym {
+				return Value{}, false
+			}
+			sym = s
+		}
+	}
+	if sym == "" {
+		return Value{}, false
+	}
+	var lo, hi int64
+	found := false
+	for _, lf := range ev.frame().loopFrames {
+		if lf == nil || lf.v != sym || !lf.unit {
+			continue
+		}
+		l, ok1 := valueInt(lf.lo)
+		h, ok2 := valueInt(lf.hi)
+		if !ok1 || !ok2 || h-l+1 > maxAlts {
+			return Value{}, false
+		}
+		lo, hi, found = l, h, true
+	}
+	if !found {
+		return Value{}, false
+	}
+	nums := make([]int64, len(args))
+	var alts []Alt
+	for k := lo; k <= hi; k++ {
+		sub := map[string]symbolic.Expr{sym: symbolic.Int(k)}
+		for i, a := range args {
+			n, ok := numberAt(a, sub)
+			if !ok {
+				return Value{}, false
+			}
+			nums[i] = n
+		}
+		x, ok := bitOps(name, nums, kind)
+		if !ok {
+			return Value{}, false
+		}
+		alts = append(alts, Alt{Guard: counting.Rel{R: symbolic.Rel(symbolic.Sym(sym), "==", symbolic.Int(k))}, E: symbolic.Int(x)})
+	}
+	if len(alts) == 0 {
+		return Value{}, false
+	}
+	return Value{Alts: alts}, true
 }

@@ -31,6 +31,19 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 	case apt.MPIAbort:
 		ev.stop(pos, true)
 		return
+	case apt.MPIInit:
+		// MPI_INIT_THREAD (required, provided[, ierror]), C's after
+		// argc and argv: Open MPI provides the level asked for.
+		at := 0
+		if ev.prog.FromIR {
+			at = 2
+		}
+		if len(c.Args) >= at+2 {
+			ev.assignOut(c.Args[at+1], ev.value(c.Args[at]))
+		}
+		if !ev.prog.FromIR && len(c.Args) == 1 {
+			ev.mpiSuccess(c.Args[0], nil) // MPI_INIT(ierror)
+		}
 	case apt.MPIProbe, apt.MPIIprobe:
 		ev.probe(c, pos)
 		return

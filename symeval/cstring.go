@@ -313,6 +313,36 @@ func cAtoi(s string) int64 {
 	return n
 }
 
+// cNumberLen is how many bytes of s the conversion cNumber makes reads (0
+// where it reads no number, as strtol's end pointer then says).
+func cNumberLen(s string, real bool) int {
+	lead := len(s) - len(strings.TrimLeft(s, " \t\n"))
+	t := s[lead:]
+	if !real {
+		end := 0
+		if end < len(t) && (t[0] == '-' || t[0] == '+') {
+			end++
+		}
+		digits := end
+		for end < len(t) && t[end] >= '0' && t[end] <= '9' {
+			end++
+		}
+		if end == digits {
+			return 0
+		}
+		return lead + end
+	}
+	if i := strings.IndexFunc(t, func(r rune) bool { return !strings.ContainsRune("0123456789+-.eE", r) }); i >= 0 {
+		t = t[:i]
+	}
+	for end := len(t); end > 0; end-- {
+		if _, ok := runenv.Real(t[:end]); ok {
+			return lead + end
+		}
+	}
+	return 0
+}
+
 // cNumber is the value C's conversion functions give text: atoi and
 // strtol's integer prefix, or for a floating-point result (atof, strtod)
 // the longest prefix that spells a decimal number, exactly; 0 where none

@@ -54,10 +54,14 @@ func (ev *evaluator) stringObject(e apt.Expr) (string, bool) {
 // assignment sets the object's text (forgotten where the source's is not
 // known), a destructor ends it. It reports whether callee is one.
 func (ev *evaluator) cxxStringCall(callee string, args []apt.Expr) bool {
-	if !strings.HasPrefix(callee, cxxStr) || len(args) == 0 {
+	member, ok := strings.CutPrefix(callee, cxxStr)
+	if !ok {
+		member, ok = strings.CutPrefix(callee, cxxStrConst)
+		ok = ok && member == "6substremm"
+	}
+	if !ok || len(args) == 0 {
 		return false
 	}
-	member := strings.TrimPrefix(callee, cxxStr)
 	k, ok := ev.stringObject(args[0])
 	var text string
 	known := false
@@ -72,6 +76,22 @@ func (ev *evaluator) cxxStringCall(callee string, args []apt.Expr) bool {
 		}
 	case "c1ev", "c2ev": // the empty string
 		text, known = "", true
+	case "6substremm":
+		// substr(pos, n) const, its result constructed in args[0]: the
+		// characters from pos, at most n (npos: to the end).
+		if len(args) > 3 {
+			if s, ok := ev.cxxStringText(args[1]); ok {
+				pos, ok1 := valueInt(ev.value(args[2]))
+				n, ok2 := valueInt(ev.value(args[3]))
+				if ok1 && ok2 && pos >= 0 && pos <= int64(len(s)) {
+					end := int64(len(s))
+					if n >= 0 && pos+n < end {
+						end = pos + n
+					}
+					text, known = s[pos:end], true
+				}
+			}
+		}
 	case "d1ev", "d2ev":
 		if ok {
 			ev.env.del(textKey(k))
@@ -141,8 +161,62 @@ func (ev *evaluator) cxxStringFunc(f *apt.FuncCall) (Value, bool) {
 		}
 	case "5c_strev", "4dataev":
 		return Value{str: &s}, true
+	case "4findepkcm", "5rfindepkcm", "4finderks4_m", "5rfinderks4_m", "4findecm", "5rfindecm":
+		// find and rfind of a C string, a string or a character from
+		// pos: where it starts, npos (-1 as the program compares it)
+		// where it is not there.
+		if len(f.Args) < 3 {
+			break
+		}
+		var t string
+		var ok bool
+		switch {
+		case strings.HasSuffix(member, "pkcm"):
+			t, ok = ev.cString(f.Args[1])
+		case strings.HasSuffix(member, "rks4_m"):
+			t, ok = ev.cxxStringText(f.Args[1])
+		default:
+			var c int64
+			if c, ok = valueInt(ev.value(f.Args[1])); ok {
+				t = string(rune(byte(c)))
+			}
+		}
+		pos, okPos := valueInt(ev.value(f.Args[2]))
+		if !ok || !okPos {
+			break
+		}
+		return Known(symbolic.Int(int64(findFrom(s, t, pos, strings.HasPrefix(member, "5rfind"))))), true
 	case "4sizeev", "6lengthev":
 		return Known(symbolic.Int(int64(len(s)))), true
 	}
 	return Value{}, false
+}
+
+// findFrom is std::string::find(t, pos) (the first t starting at pos or
+// after) or, with rev, rfind(t, pos) (the last starting at pos or
+// before); -1 (npos) where there is none.
+func findFrom(s, t string, pos int64, rev bool) int {
+	if !rev {
+		if pos < 0 || pos > int64(len(s)) {
+			return -1
+		}
+		i := strings.Index(s[pos:], t)
+		if i < 0 {
+			return -1
+		}
+		return int(pos) + i
+	}
+	last := int64(len(s) - len(t))
+	if last < 0 {
+		return -1
+	}
+	if pos >= 0 && pos < last {
+		last = pos
+	}
+	for i := last; i >= 0; i-- {
+		if strings.HasPrefix(s[i:], t) {
+			return int(i)
+		}
+	}
+	return -1
 }

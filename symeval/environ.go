@@ -163,40 +163,42 @@ func (ev *evaluator) commandArgument(c *apt.Call) bool {
 }
 
 // readText evaluates an internal READ whose text the evaluation knows (a
-// command-line argument, a constant), list-directed into scalar
-// variables, and reports whether it did: each INTEGER variable takes its
-// value, a null value leaves it as it is, IOSTAT= is 0.
+// command-line argument, a constant, a line read from a file),
+// list-directed, and reports whether it did: each item takes its datum as
+// from a file (numbers, logicals, text cut or padded to its length, array
+// elements and implied DOs), a null value leaves it as it is, IOSTAT= is
+// 0.
 func (ev *evaluator) readText(n *apt.IO) bool {
-	if !internalUnit(n.Unit) || !listDirected(n.Format) || len(n.Items) != len(n.Reads) {
+	if !internalUnit(n.Unit) || !listDirected(n.Format) {
 		return false
 	}
 	text := ev.value(n.Unit).str
 	if text == nil {
 		return false
 	}
-	words := runenv.ListValues(*text)
-	if len(words) < len(n.Items) {
+	// The text is the internal file's one record (Fortran 2008 9.4):
+	// its items as a file's, of any type input sets.
+	steps, ok := ev.inputSteps(n.Items)
+	if !ok {
+		return false
+	}
+	items := targets(steps)
+	for _, t := range items {
+		if apt.TypeOf(t).Base == apt.TypeCharacter {
+			if l, ok := ev.charLen(t); !ok || l < 0 || l > maxInputBytes {
+				return false
+			}
+		}
+	}
+	words, _, ok := runenv.ListRead([]string{*text}, 1, len(items))
+	if !ok {
 		return false // the end of the record: an error the program handles
 	}
-	vals := make([]Value, len(n.Items))
-	for i, it := range n.Items {
-		nm, ok := it.(*apt.Name)
-		if !ok || nm.Array || nm.Type.Base != apt.TypeInteger {
-			return false
-		}
-		if words[i] == "" {
-			vals[i] = ev.load(nm.Name)
-			continue
-		}
-		x, ok := runenv.Integer(words[i])
-		if !ok {
-			return false
-		}
-		vals[i] = Known(symbolic.Int(x))
+	vals, _, keep, ok := ev.listItemValues(n, items, words)
+	if !ok {
+		return false
 	}
-	for i, it := range n.Items {
-		ev.assign(it, vals[i])
-	}
+	ev.storeSteps(steps, vals, keep)
 	if st := keyword(n, "iostat"); st != nil {
 		ev.assign(st, Known(symbolic.Int(0)))
 	}

@@ -1092,6 +1092,10 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 				byValue[formal] = Known(symbolic.Int(ev.procCode(p)))
 				continue
 			}
+			if v, ok := ev.libraryValue(nm); ok {
+				byValue[formal] = v
+				continue
+			}
 		}
 		if nm, isName := a.(*apt.Name); isName && ev.cPointers() && ev.addressOnly(nm) {
 			if d := r.Scope.Lookup(formal); d != nil && d.IsArray() {
@@ -2269,6 +2273,9 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 			// a call through a pointer holding it calls (procptr.go).
 			return Known(symbolic.Int(ev.procCode(r)))
 		}
+		if v, ok := ev.libraryValue(x); ok {
+			return v
+		}
 		return ev.load(x.Name)
 	case *apt.Component:
 		if ev.isPointerRef(x) && ev.cPointers() {
@@ -2600,6 +2607,11 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 	r := ev.routineNamed(f.Name)
 	if ev.procVar(ev.frame().routine, f.Name) != nil {
 		r = ev.heldProc(f.Name)
+		if lib := ev.heldLibrary(f.Name); r == nil && lib != "" {
+			if v, ok := ev.libraryCall(lib, f); ok {
+				return v
+			}
+		}
 		if r == nil {
 			ev.diag(f.Pos, apt.Warning, "the function called through "+f.Shown()+" is not one value here: the call is not followed, its cost not counted")
 		}
@@ -2671,6 +2683,9 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 	defer func() { ev.argVals = saved }()
 	if f.Intrinsic {
 		if v, ok := ev.shapeIntrinsic(f); ok {
+			return v
+		}
+		if v, ok := ev.storageSize(f); ok {
 			return v
 		}
 		if v, ok := ev.allocatedIntrinsic(f); ok {
@@ -2911,6 +2926,14 @@ func init() {
 	for _, n := range []string{"log", "dlog", "alog"} {
 		intrinsics[n] = ln
 	}
+	// C's log2 (the levels of a grid halved to one cell): exact at powers
+	// of two, as the library's is.
+	intrinsics["log2"] = intrinsic{1, func(a []symbolic.Expr) (symbolic.Expr, bool) {
+		if c, ok := a[0].Const(); ok && c.Sign() <= 0 {
+			return symbolic.Expr{}, false
+		}
+		return symbolic.Log2(a[0]), true
+	}}
 	// NINT rounds half away from zero; only a constant argument is folded.
 	round := intrinsic{1, func(a []symbolic.Expr) (symbolic.Expr, bool) {
 		if c, ok := a[0].Const(); ok {

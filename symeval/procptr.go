@@ -2,6 +2,7 @@ package symeval
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/mkvet/mkvet/counting"
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -31,6 +32,81 @@ type procTable struct {
 	// taken are the procedures whose names the program uses as values
 	// or hands over as arguments (addressTaken).
 	taken *[]*apt.Routine
+	// ext are the library functions pointers hold, by code - extCode.
+	ext []string
+}
+
+// extCode numbers the library functions a pointer may hold (libstdc++'s
+// std::stoi hands strtol to the routine that calls it): above any
+// routine's number.
+const extCode = 1 << 40
+
+// libraryTargets are the library functions whose calls through a pointer
+// the evaluation makes as the call by name would be: C's conversions.
+var libraryTargets = map[string]bool{"atoi": true, "atol": true, "atoll": true, "atof": true, "strtol": true,
+	"strtoll": true, "strtoul": true, "strtoull": true, "strtod": true, "strtof": true}
+
+// libraryValue is the value of a library function's name the program
+// uses as a value (its address): its number, for the functions calls
+// through pointers are made to (libraryTargets); false for other names, and
+// for a variable of the program's that has such a name.
+func (ev *evaluator) libraryValue(x *apt.Name) (Value, bool) {
+	if !libraryTargets[x.Name] {
+		return Value{}, false
+	}
+	if d := ev.prog.Resolve(ev.frame().routine, x.Name); d != nil && !d.External {
+		return Value{}, false
+	}
+	t := ev.procTab()
+	i := slices.Index(t.ext, x.Name)
+	if i < 0 {
+		t.ext = append(t.ext, x.Name)
+		i = len(t.ext) - 1
+	}
+	return Known(symbolic.Int(extCode + int64(i))), true
+}
+
+// heldLibrary is the library function the pointer name holds, "" where it
+// holds none the evaluation knows.
+func (ev *evaluator) heldLibrary(name string) string {
+	e, ok := ev.load(name).Single()
+	if !ok {
+		return ""
+	}
+	code, _ := e.Int64()
+	t := ev.procTab()
+	if code < extCode || code >= extCode+int64(len(t.ext)) {
+		return ""
+	}
+	return t.ext[code-extCode]
+}
+
+// libraryCall evaluates a call through a pointer holding the C conversion
+// function name: the number its first argument's text spells (base 10),
+// as the call by name reads it.
+func (ev *evaluator) libraryCall(name string, f *apt.FuncCall) (Value, bool) {
+	if len(f.Args) == 0 {
+		return Value{}, false
+	}
+	if strings.HasPrefix(name, "strto") && name != "strtod" && name != "strtof" && len(f.Args) > 2 {
+		if b, ok := valueInt(ev.value(f.Args[2])); !ok || b != 10 {
+			return Value{}, false
+		}
+	}
+	text, ok := ev.cString(f.Args[0])
+	if !ok {
+		return Value{}, false
+	}
+	real := name == "atof" || name == "strtod" || name == "strtof"
+	if strings.HasPrefix(name, "strto") && len(f.Args) > 1 {
+		// The end pointer, where the call is given one: the text after
+		// the number it read.
+		if nm, isName := f.Args[1].(*apt.Name); isName {
+			rest := text[cNumberLen(text, real):]
+			ev.store(nm.Name, Value{str: &rest})
+		}
+	}
+	return cNumber(text, real), true
 }
 
 // procArm is a routine a call through a pointer may reach.
@@ -93,6 +169,9 @@ func (ev *evaluator) procValue(e apt.Expr) Value {
 		}
 		if r := ev.routineNamed(x.Name); r != nil {
 			return Known(symbolic.Int(ev.procCode(r)))
+		}
+		if v, ok := ev.libraryValue(x); ok {
+			return v
 		}
 	}
 	return unknownValue("", "the procedure "+ev.src(e), false)

@@ -181,30 +181,9 @@ func (ev *evaluator) readFile(n *apt.IO) bool {
 	if !ok {
 		return false // the end of the file: an error the program handles
 	}
-	vals := make([]Value, len(items))
-	given, keep := make([]bool, len(items)), make([]bool, len(items))
-	for i, it := range items {
-		name, scalar := itemName(it)
-		base := apt.TypeOf(it).Base
-		if _, ok := ev.values[name]; ok && scalar && base != apt.TypeCharacter {
-			// -D gives the variable a value: the user's, not the file's.
-			vals[i], given[i] = ev.givenRead(n, name, base != apt.TypeInteger), true
-			continue
-		}
-		if i >= len(words) || words[i].Text == "" {
-			keep[i] = true // a null value, or after a slash
-			continue
-		}
-		if base == apt.TypeCharacter {
-			l, _ := ev.charLen(it)
-			vals[i] = charDatum(words[i].Text, l)
-			continue
-		}
-		v, ok := listValue(words[i].Text, base)
-		if !ok {
-			return false
-		}
-		vals[i] = Known(v)
+	vals, given, keep, ok := ev.listItemValues(n, items, words)
+	if !ok {
+		return false
 	}
 	ev.storeSteps(steps, vals, keep)
 	for i, it := range items {
@@ -267,4 +246,37 @@ func (ev *evaluator) noteRead(r ReadValue) {
 		}
 	}
 	ev.res.Read = append(ev.res.Read, r)
+}
+
+// listItemValues converts the data of a list-directed READ to its items'
+// values: a datum for each, a null value or one after a slash keeping the
+// item's value (keep), a variable -D gives keeping the user's (given). It
+// reports false for a datum that is not of its item's type.
+func (ev *evaluator) listItemValues(n *apt.IO, items []apt.Expr, words []runenv.Datum) (vals []Value, given, keep []bool, ok bool) {
+	vals = make([]Value, len(items))
+	given, keep = make([]bool, len(items)), make([]bool, len(items))
+	for i, it := range items {
+		name, scalar := itemName(it)
+		base := apt.TypeOf(it).Base
+		if _, ok := ev.values[name]; ok && scalar && base != apt.TypeCharacter {
+			// -D gives the variable a value: the user's, not the file's.
+			vals[i], given[i] = ev.givenRead(n, name, base != apt.TypeInteger), true
+			continue
+		}
+		if i >= len(words) || words[i].Text == "" {
+			keep[i] = true // a null value, or after a slash
+			continue
+		}
+		if base == apt.TypeCharacter {
+			l, _ := ev.charLen(it)
+			vals[i] = charDatum(words[i].Text, l)
+			continue
+		}
+		v, ok := listValue(words[i].Text, base)
+		if !ok {
+			return nil, nil, nil, false
+		}
+		vals[i] = Known(v)
+	}
+	return vals, given, keep, true
 }

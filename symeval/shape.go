@@ -502,6 +502,23 @@ func (ev *evaluator) allocated(s *apt.Stmt, set map[string]bool) {
 // actual argument): SIZE(a) the product of the extents, SIZE(a, d) one,
 // LBOUND(a, d) and UBOUND(a, d) a dimension's bounds. false for the array
 // results of LBOUND(a) and UBOUND(a), and where a bound is not known.
+// storageSize evaluates STORAGE_SIZE(a) (Fortran 2008 13.7.160), the bits
+// of one element of a's type: a message of bytes is sized by it.
+func (ev *evaluator) storageSize(f *apt.FuncCall) (Value, bool) {
+	if f.Name != "storage_size" || len(f.Args) != 1 {
+		return Value{}, false // (KIND= changes only the result's kind)
+	}
+	t := apt.TypeOf(f.Args[0])
+	if t.Base == apt.TypeDerived {
+		return Value{}, false
+	}
+	b, ok := ev.elemBytes(t)
+	if !ok {
+		return Value{}, false
+	}
+	return Known(symbolic.Int(8 * b)), true
+}
+
 func (ev *evaluator) shapeIntrinsic(f *apt.FuncCall) (Value, bool) {
 	switch f.Name {
 	case "size", "lbound", "ubound":

@@ -85,6 +85,11 @@ func LookupCommOp(name string) CommOp {
 		return 0
 	}
 	n = n[4:]
+	if n == "init_thread" {
+		// MPI_INIT with a thread level: the same start of the run
+		// (symeval sets the level provided).
+		return MPIInit
+	}
 	for i, s := range commOpNames {
 		if s == n && i > 0 {
 			return CommOp(i)

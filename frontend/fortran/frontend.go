@@ -205,6 +205,17 @@ func (fe *frontend) finish() (*apt.Program, []apt.Diagnostic) {
 	if fe.needMPI && !slices.ContainsFunc(p.Routines, func(r *apt.Routine) bool { return r.Name == "mpi" }) {
 		p.Routines = append(p.Routines, apt.MPIModule())
 	}
+	// The intrinsic modules the program uses and does not define.
+	for _, r := range slices.Clone(p.Routines) {
+		if r.Scope == nil {
+			continue
+		}
+		for _, u := range r.Scope.Uses {
+			if apt.IsIntrinsicModule(u.Module) && !slices.ContainsFunc(p.Routines, func(m *apt.Routine) bool { return m.Name == u.Module }) {
+				p.Routines = append(p.Routines, apt.IntrinsicModule(u.Module))
+			}
+		}
+	}
 	for _, a := range fe.pendingParams {
 		fe.diag(a.Pos, apt.Warning, "!mk$ param outside any program unit is ignored")
 	}

@@ -36,7 +36,7 @@ var intrinsics = map[string]resultRule{
 	"idint": intResult, "idnint": intResult, "len": intResult, "len_trim": intResult,
 	"index": intResult, "size": intResult, "lbound": intResult, "ubound": intResult,
 	"ichar": intResult, "iachar": intResult, "iand": intResult, "ior": intResult, "ieor": intResult,
-	"ishft": intResult, "ishftc": intResult, "not": intResult, "kind": intResult,
+	"ishft": intResult, "ishftc": intResult, "storage_size": intResult, "shiftl": intResult, "shiftr": intResult, "shifta": intResult, "not": intResult, "kind": intResult,
 	"selected_real_kind": intResult, "selected_int_kind": intResult, "maxloc": intResult,
 	"minloc": intResult, "count": intResult, "shape": intResult, "iabs": intResult,
 	"isign": intResult, "max0": intResult, "min0": intResult, "mod0": intResult,

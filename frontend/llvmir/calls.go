@@ -17,7 +17,7 @@ import (
 // the cost model knows (Fortran's).
 var mathFuncs = map[string]string{
 	"sqrt": "sqrt", "sqrtf": "sqrt", "exp": "exp", "expf": "exp", "log": "log", "logf": "log",
-	"log10": "log10", "sin": "sin", "cos": "cos", "tan": "tan", "atan": "atan", "atan2": "atan2",
+	"log10": "log10", "log2": "log2", "log2f": "log2", "llvm.log2": "log2", "sin": "sin", "cos": "cos", "tan": "tan", "atan": "atan", "atan2": "atan2",
 	"asin": "asin", "acos": "acos", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh",
 	"fabs": "abs", "fabsf": "abs", "abs": "abs", "labs": "abs", "floor": "floor", "ceil": "ceiling",
 	"fmax": "max", "fmin": "min", "fmod": "mod", "pow": "**", "powf": "**", "round": "nint",
@@ -77,6 +77,9 @@ var ignoredFuncs = map[string]bool{"malloc": true, "calloc": true, "realloc": tr
 	// The C++ runtime's start-up, which the static constructors call:
 	// registering a static object's destructor, <iostream>'s set-up.
 	"__cxa_atexit": true, "_ZNSt8ios_base4InitC1Ev": true,
+	// errno's address: the loads and stores through it are the global
+	// errno's (refs.go, location).
+	"__errno_location": true,
 	// std::allocator<char>'s constructors and destructors, which the
 	// library compiles (for std::string) and which do nothing.
 	"_ZNSaIcEC1Ev": true, "_ZNSaIcEC2Ev": true, "_ZNSaIcED1Ev": true, "_ZNSaIcED2Ev": true}

@@ -148,6 +148,11 @@ func Compile(paths []string, cfg Config) (ir []byte, name string, diags []apt.Di
 	if mpiFlags == nil {
 		mpiFlags = mpiCompileFlags()
 	}
+	// An OpenMP header where the system has none for clang (a hybrid
+	// MPI+OpenMP program built with gcc, whose omp.h clang rejects).
+	if inc, err := writeOMPHeader(dir); err == nil {
+		mpiFlags = append(slices.Clip(mpiFlags), "-idirafter", inc)
+	}
 	// Each file's unit and diagnostics, in the order of paths; the
 	// compilations run side by side (a C++ program's fifteen files took
 	// seconds one after another).

@@ -237,6 +237,10 @@ func (x *fn) build(inst ir.Instruction, ops *apt.Ops) apt.Expr {
 		if k, ok := c.Y.(*constant.Int); ok && k.X.IsInt64() && k.X.Int64() < 62 {
 			return bin(apt.OpMul, c.X, constant.NewInt(types.I64, 1<<k.X.Int64()), &ops.Muls)
 		}
+		// A shift by a variable (n << l): Fortran 2008's SHIFTL, of the
+		// operand's width.
+		ops.Logic++
+		return intrinsic("shiftl", shiftType(c.Typ), x.exprOps(c.X, ops), x.exprOps(c.Y, ops))
 	case *ir.InstAShr, *ir.InstLShr:
 		a, b := operands(c)[0], operands(c)[1]
 		if k, ok := b.(*constant.Int); ok && k.X.IsInt64() && k.X.Int64() < 62 {
@@ -244,6 +248,14 @@ func (x *fn) build(inst ir.Instruction, ops *apt.Ops) apt.Expr {
 			e.IntDiv = true
 			return e
 		}
+		// By a variable (nx >> l, the extent of level l): SHIFTA
+		// (arithmetic) or SHIFTR (logical).
+		fn := "shifta"
+		if _, logical := c.(*ir.InstLShr); logical {
+			fn = "shiftr"
+		}
+		ops.Logic++
+		return intrinsic(fn, shiftType(c.(value.Value).Type()), x.exprOps(a, ops), x.exprOps(b, ops))
 	case *ir.InstAnd, *ir.InstOr, *ir.InstXor:
 		a, b := operands(c)[0], operands(c)[1]
 		ops.Logic++
@@ -382,6 +394,15 @@ func opName(inst any) string {
 		s = s[:i]
 	}
 	return s
+}
+
+// shiftType is the integer type of a shift's operands: its kind is the
+// width the bits are shifted in.
+func shiftType(t types.Type) apt.Type {
+	if it, ok := t.(*types.IntType); ok && it.BitSize == 64 {
+		return apt.Type{Base: apt.TypeInteger, Kind: 8}
+	}
+	return apt.Type{Base: apt.TypeInteger, Kind: 4}
 }
 
 func intrinsic(name string, t apt.Type, args ...apt.Expr) apt.Expr {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -645,6 +646,15 @@ func (l *lifter) initStmts(out *[]*apt.Stmt, ref apt.Expr, t types.Type, c const
 			*out = append(*out, &apt.Stmt{Span: spanAt(pos), Kind: apt.StmtAssign, Target: ref, Value: v})
 		}
 	}
+}
+
+// errnoRef is a reference to errno, declared once among the globals.
+func (l *lifter) errnoRef(p apt.Pos) apt.Expr {
+	t := apt.Type{Base: apt.TypeInteger, Kind: 4}
+	if !slices.ContainsFunc(l.globalScope.Vars, func(v *apt.Var) bool { return v.Name == "errno" }) {
+		l.globalScope.Add(&apt.Var{Name: "errno", Type: t, Save: true, Init: []apt.Expr{intConst(0)}})
+	}
+	return &apt.Name{Pos: p, Name: "errno", Type: t}
 }
 
 // globalView declares, once, the array name (a field path of a global)

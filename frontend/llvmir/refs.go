@@ -53,6 +53,13 @@ func (x *fn) location(p value.Value, ops *apt.Ops) (apt.Expr, bool) {
 		return &apt.Index{Pos: x.at, Name: n, Subs: zeros(1), Type: x.vars[n].Type}, true
 	case *ir.InstGetElementPtr:
 		return x.gepRef(c.Src, c.ElemType, c.Indices, ops)
+	case *ir.InstCall:
+		if name, _ := calleeName(c); name == "__errno_location" {
+			// errno (a macro for *__errno_location()): a global the
+			// library calls the program makes leave as it was, as a
+			// successful call does (C11 7.5), from 0 at the start.
+			return x.l.errnoRef(x.at), false
+		}
 	case *constant.ExprGetElementPtr:
 		return x.gepRef(c.Src, c.ElemType, constValues(c.Indices), ops)
 	}

@@ -115,6 +115,13 @@ var cCases = []cCase{
 	{"tables.c", []string{"n", "steps"}, [][]int64{{37, 5}, {10, 3}, {101, 7}}, nil, false, nil, "", nil},
 	// Sizes packed with MPI_Pack on rank 0, broadcast as MPI_PACKED.
 	{"packc.c", []string{"nx", "ny", "steps", "dt"}, [][]int64{{100, 37, 12, 1}, {10, 7, 3, 2}}, nil, true, nil, "", nil},
+	// Levels from log2 of the grid, extents shifted by the level.
+	{"levels.c", []string{"iters"}, [][]int64{{7}, {2}}, [][]string{{"-g", "64x48"}, {"-g", "10x37"}, {}}, false, nil, "", nil},
+	// MPI+OpenMP: MPI_Init_thread, omp.h, work-sharing pragmas.
+	{"hybrid.c", []string{"n", "steps"}, [][]int64{{1000, 10}, {37, 3}}, nil, false, nil, "", nil},
+	// C++ options: std::string ==, std::stoi, rfind(prefix, 0), substr.
+	{"cxxopts.cpp", []string{"n", "steps"}, [][]int64{{1000, 7}, {37, 3}}, [][]string{{}, {"--scheme=implicit"}}, false,
+		[]string{"-n %d", "-s %d"}, "", nil},
 	// Error exits inside loop nests (an iostream message, then exit or
 	// abort) with C++ locals alive, so each call there is an invoke.
 	{"guards.cpp", []string{"nx", "ny", "steps"}, [][]int64{{30, 20, 3}, {7, 5, 2}, {101, 9, 4}}, [][]string{{}}, false, nil, "", nil},

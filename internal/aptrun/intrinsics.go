@@ -529,7 +529,7 @@ func init() {
 	}
 	for n, f := range map[string]elemental{
 		"sqrt": real1(math.Sqrt, cmplx.Sqrt), "exp": real1(math.Exp, cmplx.Exp),
-		"log": real1(math.Log, cmplx.Log), "log10": real1(math.Log10, nil),
+		"log": real1(math.Log, cmplx.Log), "log10": real1(math.Log10, nil), "log2": real1(math.Log2, nil),
 		"sin": real1(math.Sin, cmplx.Sin), "cos": real1(math.Cos, cmplx.Cos),
 		"tan": real1(math.Tan, nil), "asin": real1(math.Asin, nil), "acos": real1(math.Acos, nil),
 		"atan": real1(math.Atan, nil), "sinh": real1(math.Sinh, nil), "cosh": real1(math.Cosh, nil),
@@ -759,6 +759,21 @@ func init() {
 		}
 		return int64(uint64(x) >> uint(-y))
 	})
+	// SHIFTL, SHIFTR and SHIFTA (Fortran 2008 13.7.155-157), in 64 bits
+	// like ISHFT here.
+	elementals["shiftl"] = bits(func(x, y int64) int64 {
+		if y >= 64 {
+			return 0
+		}
+		return x << uint(y)
+	})
+	elementals["shiftr"] = bits(func(x, y int64) int64 {
+		if y >= 64 {
+			return 0
+		}
+		return int64(uint64(x) >> uint(y))
+	})
+	elementals["shifta"] = bits(func(x, y int64) int64 { return x >> uint(min(y, 63)) })
 	elementals["btest"] = func(a []value, _ int64) (value, error) {
 		if len(a) != 2 || a[0].k != kInt || a[1].k != kInt || a[1].i < 0 || a[1].i > 63 {
 			return value{}, fmt.Errorf("needs an integer and a bit position")

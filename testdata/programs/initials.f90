@@ -1,8 +1,9 @@
 ! initials.f90: settings held in initialised arrays, as programs keep them:
 ! a process grid's dims and periods given in their declarations (mpi_f08,
 ! MPI_DIMS_CREATE fills the zeros), a table of sweeps per step from an
-! implied DO, a RESHAPE'd table of stencil widths, and a DATA list with
-! repeats. The values decide the work and the messages.
+! implied DO, a RESHAPE'd table of stencil widths, a DATA list with
+! repeats, and a derived type whose array component has a default
+! initialisation. The values decide the work and the messages.
 program initials
   use mpi_f08
   implicit none
@@ -17,6 +18,12 @@ program initials
   integer :: sweeps(4) = [(mod(k0, 3) + 1, k0 = 1, 4)]
   data burst /2*1, 3*2/
   type(MPI_Comm) :: cart
+  type reps_t
+    integer :: reps(2) = [2, 1]
+    logical :: twice(2) = [.true., .false.]
+  end type reps_t
+  type(reps_t) :: rp
+  integer :: r
   integer :: rank, np, left, right, down, up, nx, ny, step, sweep, i, j
   double precision, allocatable :: u(:, :)
   double precision :: s, tot
@@ -42,6 +49,12 @@ program initials
         do i = 1, nx * width(mod(step, 2) + 1, mod(sweep, 2) + 1)
           s = s + u(mod(i - 1, nx) + 1, j) * 0.5d0
         end do
+      end do
+    end do
+    do r = 1, rp%reps(mod(step, 2) + 1)
+      if (rp%twice(mod(step, 2) + 1)) s = s + 1.0d0
+      do i = 1, nx
+        s = s + u(i, 1)
       end do
     end do
     do i = 1, burst(mod(step - 1, 5) + 1)

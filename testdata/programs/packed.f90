@@ -7,7 +7,7 @@ program packed
   use mpi
   implicit none
   integer :: rank, np, ierr, pos, nx, ny, steps, sweeps(3), isz, dsz
-  integer :: rows, step, s, i, j, u, nrecv
+  integer :: rows, step, s, i, j, u, nrecv, ios
   double precision :: dt, acc
   character(len=1) :: buf(256)
   character(len=1), allocatable :: small(:)
@@ -16,11 +16,19 @@ program packed
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
   if (rank == 0) then
-    open(newunit=u, file='packed.in', status='old')
-    read(u, *) nx, ny
-    read(u, *) steps, dt
-    read(u, *) sweeps
-    close(u)
+    ! The file's settings where it is there, else the defaults.
+    nx = 16
+    ny = 8
+    steps = 2
+    dt = 0.5d0
+    sweeps = [1, 2, 1]
+    open(newunit=u, file='packed.in', status='old', iostat=ios)
+    if (ios == 0) then
+      read(u, *) nx, ny
+      read(u, *) steps, dt
+      read(u, *) sweeps
+      close(u)
+    end if
     pos = 0
     call MPI_Pack(nx, 1, MPI_INTEGER, buf, 256, pos, MPI_COMM_WORLD, ierr)
     call MPI_Pack(ny, 1, MPI_INTEGER, buf, 256, pos, MPI_COMM_WORLD, ierr)
