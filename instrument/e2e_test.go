@@ -139,6 +139,9 @@ var oracleCases = []oracleCase{
 	// Kinds and units from iso_fortran_env and iso_c_binding; a message
 	// of bytes sized by STORAGE_SIZE.
 	{file: "kinds.f90", sizes: []map[string]int64{{"n": 64, "steps": 3}, {"n": 7, "steps": 2}, {"n": 1001, "steps": 1}}, complete: true},
+	// Diagonal neighbours by MPI_CART_RANK of coordinates MPI_CART_GET
+	// gives shifted by an array expression.
+	{file: "cartrank.f90", sizes: []map[string]int64{{"n": 48, "steps": 3}, {"n": 7, "steps": 2}, {"n": 101, "steps": 1}}, complete: true},
 	{file: "polymorph.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
 	// The rewriter's own hard cases.
 	{file: "labels.f", dir: "testdata", sizes: []map[string]int64{{"n": 10}, {"n": 7}, {"n": 23}}},

@@ -318,6 +318,76 @@ func (ev *evaluator) cartRoutine(c *apt.Call, arg func(int) apt.Expr) bool {
 		}
 		ev.assign(out, Value{comm: &communicator{size: Known(symbolic.Int(n)), rank: Known(rank), cart: sub, notNull: cm.notNull}})
 		return true
+	case "mpi_cart_rank":
+		// (comm, coords, rank): the rank at coordinates, each taken
+		// modulo its extent along a periodic dimension (MPI-3.1 7.5.5);
+		// one outside a non-periodic dimension is erroneous, so its
+		// rank is unknown.
+		cm := ev.communicator(arg(0))
+		out := arg(2)
+		if out == nil {
+			return true
+		}
+		rank, ok := Known(symbolic.Int(0)), cm.cart != nil
+		for d := 0; ok && d < len(cm.cart.dims); d++ {
+			ix, found := ev.element(arg(1), d)
+			c := Value{}
+			if found {
+				c = ev.value(ix)
+			}
+			n := symbolic.Int(cm.cart.dims[d])
+			st := symbolic.Int(cm.cart.stride(d))
+			periodic := cm.cart.periodic[d]
+			rank, ok = lift2(rank, c, func(r, x symbolic.Expr) (symbolic.Expr, bool) {
+				if periodic {
+					x = symbolic.Modulo(x, n)
+				} else if t, dec := ev.decideOnPath(and(rel(x, ">=", symbolic.Int(0)), rel(x, "<=", n.Sub(symbolic.Int(1)))), ev.cur.conds); !dec || !t {
+					// (Inside the grid where the program's own test
+					// has excluded the others.)
+					return symbolic.Expr{}, false
+				}
+				return r.Add(x.Mul(st)), true
+			})
+		}
+		if !ok {
+			rank = unknownValue("rank_cart", "the rank MPI_CART_RANK returns", false)
+		}
+		ev.assignOut(out, rank)
+		return true
+	case "mpi_cartdim_get":
+		if cm := ev.communicator(arg(0)); cm.cart != nil && arg(1) != nil {
+			ev.assignOut(arg(1), Known(symbolic.Int(int64(len(cm.cart.dims)))))
+		} else if arg(1) != nil {
+			ev.assignOut(arg(1), unknownValue("ndims", "the dimensions MPI_CARTDIM_GET returns", false))
+		}
+		return true
+	case "mpi_cart_get":
+		// (comm, maxdims, dims, periods, coords): the grid's extents,
+		// periodicity and the caller's coordinates.
+		cm := ev.communicator(arg(0))
+		nd, ok := ev.intArg(arg(1))
+		r, rok := cm.rank.Single()
+		if !ok || nd < 1 || nd > maxCartDims {
+			return true
+		}
+		if cm.cart == nil || !rok || int(nd) > len(cm.cart.dims) {
+			unknownOut(arg(2), int(nd), "an extent MPI_CART_GET returns")
+			unknownOut(arg(3), int(nd), "a periodicity MPI_CART_GET returns")
+			unknownOut(arg(4), int(nd), "a coordinate MPI_CART_GET returns")
+			return true
+		}
+		for i := 0; i < int(nd); i++ {
+			if ix, ok := ev.element(arg(2), i); ok {
+				ev.assign(ix, Known(symbolic.Int(cm.cart.dims[i])))
+			}
+			if ix, ok := ev.element(arg(3), i); ok {
+				ev.assign(ix, Known(symbolic.Int(b2i(cm.cart.periodic[i]))))
+			}
+			if ix, ok := ev.element(arg(4), i); ok {
+				ev.assign(ix, Known(cm.cart.coord(r, i)))
+			}
+		}
+		return true
 	case "mpi_cart_shift":
 		cm := ev.communicator(arg(0))
 		d, ok1 := ev.intArg(arg(1))

@@ -235,6 +235,16 @@ func (ev *evaluator) elementOfExpr(e apt.Expr, k, total int) (apt.Expr, bool) {
 			return nil, false
 		}
 		return refs[k], true
+	case *apt.ArrayCons:
+		// A constructor of scalars ([1, -1] in coords + [1, -1]): its
+		// k-th.
+		if len(x.Elems) != total || !ev.scalarExpr(x.Elems[k]) {
+			return nil, false
+		}
+		if _, nested := x.Elems[k].(*apt.ImpliedDo); nested {
+			return nil, false
+		}
+		return x.Elems[k], true
 	case *apt.Unary:
 		y, ok := ev.elementOfExpr(x.X, k, total)
 		if !ok {

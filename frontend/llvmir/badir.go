@@ -128,6 +128,45 @@ func mismatchedOperands(name string, src []byte, m *ir.Module) (apt.Diagnostic, 
 	return apt.Diagnostic{}, false
 }
 
+// badCallee finds a call or invoke of a value that is not a pointer to a
+// function (call %0 with %0 a label): LLVM's parser rejects it ("called
+// function must be a pointer"), and llir could not write the module back
+// (the instrumentation does).
+func badCallee(name string, src []byte, m *ir.Module) (apt.Diagnostic, bool) {
+	for _, f := range m.Funcs {
+		for _, b := range f.Blocks {
+			var callee value.Value
+			check := func(c value.Value) {
+				if callee != nil || c == nil {
+					return
+				}
+				if _, asm := c.(*ir.InlineAsm); asm {
+					return
+				}
+				if pt, ok := c.Type().(*types.PointerType); !ok || pt.ElemType == nil {
+					callee = c
+				} else if _, fn := pt.ElemType.(*types.FuncType); !fn {
+					callee = c
+				}
+			}
+			for _, inst := range b.Insts {
+				if c, ok := inst.(*ir.InstCall); ok {
+					check(c.Callee)
+				}
+			}
+			if inv, ok := b.Term.(*ir.TermInvoke); ok {
+				check(inv.Invokee)
+			}
+			if callee != nil {
+				line, col := defAt(src, "@"+f.Name())
+				return apt.Diagnostic{Pos: apt.Pos{File: name, Line: line, Col: col}, Severity: apt.Error,
+					Msg: "in @" + f.Name() + ", a call of " + callee.Ident() + ", which is not a function: not IR that LLVM writes"}, true
+			}
+		}
+	}
+	return apt.Diagnostic{}, false
+}
+
 // binaryOperands are the two operands of a binary or comparison
 // instruction.
 func binaryOperands(inst ir.Instruction) (x, y value.Value, ok bool) {

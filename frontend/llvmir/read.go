@@ -75,6 +75,9 @@ func liftUnguarded(name string, src []byte, files []string) (*Lifted, []apt.Diag
 	if d, bad := mismatchedOperands(name, src, m); bad {
 		return nil, []apt.Diagnostic{d}
 	}
+	if d, bad := badCallee(name, src, m); bad {
+		return nil, []apt.Diagnostic{d}
+	}
 	l := newLifter(m, name, files)
 	l.run()
 	// A site whose IR was written into several nodes is shared.

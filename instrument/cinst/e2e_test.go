@@ -122,6 +122,9 @@ var cCases = []cCase{
 	// C++ options: std::string ==, std::stoi, rfind(prefix, 0), substr.
 	{"cxxopts.cpp", []string{"n", "steps"}, [][]int64{{1000, 7}, {37, 3}}, [][]string{{}, {"--scheme=implicit"}}, false,
 		[]string{"-n %d", "-s %d"}, "", nil},
+	// Diagonal neighbours by MPI_Cart_rank of shifted coordinates, the
+	// grid read back by MPI_Cart_get and MPI_Cartdim_get.
+	{"corners.c", []string{"n", "steps"}, [][]int64{{64, 3}, {37, 2}, {10, 1}}, nil, false, nil, "", nil},
 	// Error exits inside loop nests (an iostream message, then exit or
 	// abort) with C++ locals alive, so each call there is an invoke.
 	{"guards.cpp", []string{"nx", "ny", "steps"}, [][]int64{{30, 20, 3}, {7, 5, 2}, {101, 9, 4}}, [][]string{{}}, false, nil, "", nil},
