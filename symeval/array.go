@@ -166,8 +166,10 @@ func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
 			sh = ev.shapeBounds(key, nil, dims)
 		}
 	} else {
+		// (A named constant array's elements are its value's:
+		// initState.)
 		decl := ev.prog.Resolve(ev.frame().routine, ix.Name)
-		if decl == nil || !decl.IsArray() || decl.Param != nil {
+		if decl == nil || !decl.IsArray() {
 			return "", Value{}, false
 		}
 		key, dims = ev.key(ix.Name), decl.Dims

@@ -294,7 +294,7 @@ func (ev *evaluator) arrayRefs(e apt.Expr) ([]apt.Expr, bool) {
 	var bs []bound
 	if base == nil {
 		decl = ev.prog.Resolve(ev.frame().routine, name)
-		if decl == nil || len(decl.Dims) != 1 || decl.Param != nil {
+		if decl == nil || len(decl.Dims) != 1 {
 			return nil, false
 		}
 		var ok bool

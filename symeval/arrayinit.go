@@ -9,8 +9,8 @@ import (
 // of settings and process grids are a few; a larger one stays unknown.
 const maxInitElems = 4096
 
-// initState is the state an array's initialiser gives it before any
-// statement runs: DATA values in array element order (r*c standing for r
+// initState is the state an array's initialiser (or a named constant
+// array's value) gives it before any statement runs: DATA values in array element order (r*c standing for r
 // copies of c), a declaration's scalar given to every element (Fortran
 // 2018 8.2: `logical :: periods(2) = .false.`), a constructor's elements in
 // order, flattened and with implied DOs expanded, or RESHAPE of one (its
@@ -18,6 +18,13 @@ const maxInitElems = 4096
 // expand leaves the elements unknown, never placed at the wrong offsets.
 func (ev *evaluator) initState(d *apt.Var) *arrayState {
 	st := &arrayState{}
+	if d.Param != nil && d.IsArray() && len(d.Init) == 0 {
+		// A named constant array (integer, parameter :: offs(2, 4) =
+		// reshape(...)): its value, as an initialiser's.
+		c := *d
+		c.Init, c.Data = []apt.Expr{d.Param}, false
+		d = &c
+	}
 	if len(d.Init) == 0 {
 		return st
 	}

@@ -199,7 +199,7 @@ func (ev *evaluator) valueBounds(e apt.Expr) ([]bound, bool) {
 	switch x := e.(type) {
 	case *apt.Name:
 		decl := ev.prog.Resolve(ev.frame().routine, x.Name)
-		if decl == nil || !decl.IsArray() || decl.Param != nil {
+		if decl == nil || !decl.IsArray() {
 			return nil, false
 		}
 		return ev.arrayBounds(x.Name, decl)

@@ -2,8 +2,9 @@
 ! a process grid's dims and periods given in their declarations (mpi_f08,
 ! MPI_DIMS_CREATE fills the zeros), a table of sweeps per step from an
 ! implied DO, a RESHAPE'd table of stencil widths, a DATA list with
-! repeats, and a derived type whose array component has a default
-! initialisation. The values decide the work and the messages.
+! repeats, a derived type whose array component has a default
+! initialisation, and a named constant array (its elements, SIZE and SUM).
+! The values decide the work and the messages.
 program initials
   use mpi_f08
   implicit none
@@ -15,6 +16,7 @@ program initials
   integer :: width(2, 2) = reshape([1, 2, 3, 1], [2, 2])
   integer :: burst(5)
   integer :: k0
+  integer, parameter :: passes(3) = [1, 3, 2]
   integer :: sweeps(4) = [(mod(k0, 3) + 1, k0 = 1, 4)]
   data burst /2*1, 3*2/
   type(MPI_Comm) :: cart
@@ -56,6 +58,9 @@ program initials
       do i = 1, nx
         s = s + u(i, 1)
       end do
+    end do
+    do r = 1, passes(mod(step, 3) + 1) * size(passes) + sum(passes)
+      s = s + u(1, 1)
     end do
     do i = 1, burst(mod(step - 1, 5) + 1)
       call MPI_Sendrecv(u(1, 1:ny), ny, MPI_DOUBLE_PRECISION, left, 0, &
