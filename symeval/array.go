@@ -60,7 +60,7 @@ type arrayStore struct {
 // tracked reports whether the evaluation follows the elements of an array of
 // type t.
 func tracked(t apt.Type) bool {
-	return t.Base == apt.TypeInteger || t.Base == apt.TypeLogical
+	return t.Base == apt.TypeInteger || t.Base == apt.TypeLogical || t.Base == apt.TypeCharacter
 }
 
 // arrayRef resolves an element reference: the storage key of the array and
@@ -270,6 +270,14 @@ func (ev *evaluator) storeElement(ix *apt.Index, v Value) {
 		}
 		if ev.storeChar(ix, v) {
 			return
+		}
+	}
+	if ix.Type.Base == apt.TypeCharacter && v.str != nil {
+		// An element of a character array (names(2) = 'slow'): its
+		// text cut to the element's length.
+		if l, ok := ev.charLen(ix); ok && l >= 0 && int64(len(*v.str)) > l {
+			t := (*v.str)[:l]
+			v = Value{str: &t}
 		}
 	}
 	key, off, ok := ev.arrayRef(ix)

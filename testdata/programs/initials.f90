@@ -3,8 +3,9 @@
 ! MPI_DIMS_CREATE fills the zeros), a table of sweeps per step from an
 ! implied DO, a RESHAPE'd table of stencil widths, a DATA list with
 ! repeats, a derived type whose array component has a default
-! initialisation, and a named constant array (its elements, SIZE and SUM).
-! The values decide the work and the messages.
+! initialisation, a named constant array (its elements, SIZE and SUM) and
+! a character array of boundary kinds, initialised and assigned. The values
+! decide the work and the messages.
 program initials
   use mpi_f08
   implicit none
@@ -17,6 +18,7 @@ program initials
   integer :: burst(5)
   integer :: k0
   integer, parameter :: passes(3) = [1, 3, 2]
+  character(len=8) :: bc(2) = ['periodic', 'wall    ']
   integer :: sweeps(4) = [(mod(k0, 3) + 1, k0 = 1, 4)]
   data burst /2*1, 3*2/
   type(MPI_Comm) :: cart
@@ -45,7 +47,12 @@ program initials
   allocate(u(0:nx+1, 0:ny+1))
   u = 1.0d0
   s = 0.0d0
+  bc(2) = 'open'
   do step = 1, steps
+    if (bc(1) == 'periodic' .and. mod(step, 2) == 0) then
+      call MPI_Allreduce(MPI_IN_PLACE, s, 1, MPI_DOUBLE_PRECISION, MPI_SUM, cart)
+    end if
+    if (bc(2) == 'wall') s = s + 1.0d0
     do sweep = 1, sweeps(mod(step - 1, 4) + 1)
       do j = 1, ny
         do i = 1, nx * width(mod(step, 2) + 1, mod(sweep, 2) + 1)
