@@ -142,6 +142,11 @@ var oracleCases = []oracleCase{
 	// Diagonal neighbours by MPI_CART_RANK of coordinates MPI_CART_GET
 	// gives shifted by an array expression.
 	{file: "cartrank.f90", sizes: []map[string]int64{{"n": 48, "steps": 3}, {"n": 7, "steps": 2}, {"n": 101, "steps": 1}}, complete: true},
+	// Procedure pointer components: NOPASS pointed by rank, PASS with
+	// a default target reassigned in a logical IF on the loop's trip
+	// (analysed at each run's values), ASSOCIATED.
+	{file: "proccomp.f90", sizes: []map[string]int64{{"n": 100, "steps": 10}, {"n": 7, "steps": 3}, {"n": 1001, "steps": 4}},
+		complete: true, point: true},
 	{file: "polymorph.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
 	// The rewriter's own hard cases.
 	{file: "labels.f", dir: "testdata", sizes: []map[string]int64{{"n": 10}, {"n": 7}, {"n": 23}}},

@@ -95,10 +95,14 @@ func (ev *evaluator) allocateTyped(s *apt.Stmt) {
 		if source != nil {
 			if v := ev.value(source); v.Fields != nil {
 				ev.assignKey(key, v)
-			} else if sk, ok := ev.objectKeyOf(source); ok {
+			} else if sk, ok := ev.objectKeyOf(source); ok && apt.TypeOf(source).Base == apt.TypeDerived {
 				for _, k := range ev.env.withPrefix(sk + "%") {
 					ev.env.set(key+k[len(sk):], ev.env.get(k))
 				}
+			} else if _, isIx := a.(*apt.Index); !isIx && (v.IsKnown() || v.str != nil) {
+				// A scalar of an intrinsic type (allocate(x, source=3)
+				// of a CLASS(*) x): that value.
+				ev.assignKey(key, v)
 			}
 		}
 		if code.IsKnown() {
@@ -171,7 +175,22 @@ func (ev *evaluator) dynTypes(e apt.Expr) ([]typeAlt, bool) {
 	if t := apt.TypeOf(e); t.Base == apt.TypeDerived && !t.Class && t.Derived != "" && t.Derived != "*" {
 		return []typeAlt{{name: t.Derived}}, true
 	}
+	if t := apt.TypeOf(e); t.Base != apt.TypeDerived && t.Base != apt.TypeUnknown && !isObject(e) {
+		// A value of an intrinsic type (SOURCE=1 of a CLASS(*)
+		// object): that type, as TYPE IS (integer) names it.
+		return []typeAlt{{name: t.String()}}, true
+	}
 	return nil, false
+}
+
+// isObject reports whether e names a variable (whose dynamic type, for a
+// CLASS(*) one, is what it was allocated with, not its declared type).
+func isObject(e apt.Expr) bool {
+	switch e.(type) {
+	case *apt.Name, *apt.Index, *apt.Component:
+		return apt.TypeOf(e).Class
+	}
+	return false
 }
 
 // noteActualType records, for an actual argument of type TYPE(t) bound to

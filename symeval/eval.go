@@ -2688,6 +2688,9 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 		if v, ok := ev.storageSize(f); ok {
 			return v
 		}
+		if v, ok := ev.associatedProc(f); ok {
+			return v
+		}
 		if v, ok := ev.allocatedIntrinsic(f); ok {
 			return v
 		}
@@ -2967,7 +2970,7 @@ func (ev *evaluator) routineNamed(name string) *apt.Routine {
 
 // call evaluates a CALL statement.
 func (ev *evaluator) call(c *apt.Call, o *Occ) {
-	if ev.callThrough(c, o) {
+	if ev.callThrough(c, o) || ev.callComponent(c, o) {
 		return
 	}
 	if r := ev.routineNamed(c.Callee); r != nil {

@@ -163,6 +163,14 @@ func (ev *evaluator) collectAssigned1(nodes []apt.Node, set map[string]bool) {
 								set[ev.key(nm.Name)] = true
 								set[shapeKey(ev.key(nm.Name))] = true
 							}
+							if nm, ok := t.(*apt.Name); ok && ev.procVar(ev.frame().routine, nm.Name) != nil {
+								addName(nm.Name) // the routine a procedure pointer holds
+							}
+							if c, ok := t.(*apt.Component); ok {
+								if k, ok := ev.procComponent(c); ok {
+									set[k] = true // a procedure pointer component's
+								}
+							}
 						}
 					case (s.Kind == apt.StmtAllocate || s.Kind == apt.StmtDeallocate) && !s.Heap:
 						ev.allocated(s, set)

@@ -34,6 +34,9 @@ type procTable struct {
 	taken *[]*apt.Routine
 	// ext are the library functions pointers hold, by code - extCode.
 	ext []string
+	// compTargets are the routines procedure pointer components of each
+	// name are pointed at (componentTargets).
+	compTargets map[string][]*apt.Routine
 }
 
 // extCode numbers the library functions a pointer may hold (libstdc++'s
@@ -182,6 +185,13 @@ func (ev *evaluator) procValue(e apt.Expr) Value {
 func (ev *evaluator) pointProc(s *apt.Stmt) bool {
 	switch s.Kind {
 	case apt.StmtPointerAssign:
+		if c, ok := s.Target.(*apt.Component); ok {
+			if k, ok := ev.procComponent(c); ok {
+				ev.env.set(k, ev.procValue(s.Value))
+				return true
+			}
+			return false
+		}
 		nm, ok := s.Target.(*apt.Name)
 		if !ok || ev.procVar(ev.frame().routine, nm.Name) == nil {
 			return false
@@ -193,9 +203,178 @@ func (ev *evaluator) pointProc(s *apt.Stmt) bool {
 			if nm, ok := a.(*apt.Name); ok && ev.procVar(ev.frame().routine, nm.Name) != nil {
 				ev.store(nm.Name, Known(symbolic.Int(0)))
 			}
+			if c, ok := a.(*apt.Component); ok {
+				if k, ok := ev.procComponent(c); ok {
+					ev.env.set(k, Known(symbolic.Int(0)))
+				}
+			}
 		}
 	}
 	return false
+}
+
+// pointerBinding is the procedure pointer component name of obj's
+// declared type or an ancestor's, nil where it has none.
+func (ev *evaluator) pointerBinding(obj apt.Expr, name string) *apt.Binding {
+	t := apt.TypeOf(obj)
+	seen := map[string]bool{}
+	for typ := t.Derived; t.Base == apt.TypeDerived && typ != "" && !seen[typ]; {
+		seen[typ] = true
+		dt := ev.prog.LookupType(ev.frame().routine, typ)
+		if dt == nil {
+			return nil
+		}
+		if b := dt.Binding(name); b != nil {
+			if b.Pointer {
+				return b
+			}
+			return nil
+		}
+		typ = dt.Extends
+	}
+	return nil
+}
+
+// procComponent is the storage key of a procedure pointer component
+// (obj%run), where c is one.
+func (ev *evaluator) procComponent(c *apt.Component) (string, bool) {
+	if ev.pointerBinding(c.Base, c.Field) == nil {
+		return "", false
+	}
+	return ev.refKey(c)
+}
+
+// componentProc is the value of the procedure pointer component c of
+// binding b: what the run stored, else its default target (NULL() is 0).
+func (ev *evaluator) componentProc(c *apt.Component, b *apt.Binding) Value {
+	k, ok := ev.refKey(c)
+	if !ok {
+		return Value{}
+	}
+	if held, stored := ev.env.lookup(k); stored {
+		return held
+	}
+	if len(b.Procs) > 0 {
+		if r := ev.routineNamed(b.Procs[0]); r != nil {
+			return Known(symbolic.Int(ev.procCode(r)))
+		}
+		return Value{}
+	}
+	return Known(symbolic.Int(0))
+}
+
+// associatedProc evaluates ASSOCIATED(p[, target]) of a procedure pointer
+// or procedure pointer component: whether it holds a routine (the one
+// target names), per alternative of what it holds.
+func (ev *evaluator) associatedProc(f *apt.FuncCall) (Value, bool) {
+	if f.Name != "associated" || len(f.Args) == 0 || len(f.Args) > 2 {
+		return Value{}, false
+	}
+	var v Value
+	switch x := argValue(f.Args[0]).(type) {
+	case *apt.Name:
+		if ev.procVar(ev.frame().routine, x.Name) == nil {
+			return Value{}, false
+		}
+		v = ev.load(x.Name)
+	case *apt.Component:
+		b := ev.pointerBinding(x.Base, x.Field)
+		if b == nil {
+			return Value{}, false
+		}
+		v = ev.componentProc(x, b)
+	default:
+		return Value{}, false
+	}
+	want := int64(-1) // any routine
+	if len(f.Args) == 2 {
+		t, ok := ev.procValue(argValue(f.Args[1])).Single()
+		if !ok {
+			return Value{}, false
+		}
+		if want, ok = t.Int64(); !ok {
+			return Value{}, false
+		}
+	}
+	if !v.IsKnown() {
+		return Value{}, false
+	}
+	out := Value{}
+	for _, a := range v.Alts {
+		code, ok := a.E.Int64()
+		if !ok {
+			return Value{}, false
+		}
+		held := code != 0 && (want < 0 || code == want)
+		out.Alts = append(out.Alts, Alt{Guard: a.Guard, E: symbolic.Int(b2i(held))})
+	}
+	return out, true
+}
+
+// callComponent evaluates CALL obj%run(args) through a procedure pointer
+// component: the routine the component points to (its default target
+// until the run points it elsewhere), given obj as its PASS dummy unless
+// the component is NOPASS; it reports whether c was one.
+func (ev *evaluator) callComponent(c *apt.Call, o *Occ) bool {
+	if c.Object == nil {
+		return false
+	}
+	b := ev.pointerBinding(c.Object, c.Callee)
+	if b == nil {
+		return false
+	}
+	v := ev.componentProc(&apt.Component{Pos: c.Span.Start(), Base: c.Object, Field: c.Callee}, b)
+	argsFor := func(r *apt.Routine) []apt.Expr {
+		if b.NoPass {
+			return c.Args
+		}
+		at := 0
+		if b.Pass != "" {
+			at = max(slices.Index(r.Formals, b.Pass), 0)
+		}
+		return slices.Insert(slices.Clone(c.Args), min(at, len(c.Args)), c.Object)
+	}
+	return ev.callHeld(c, o, v, ev.componentTargets(c.Callee, b), argsFor)
+}
+
+// componentTargets returns (once per name) the routines the program
+// points procedure pointer components named name at: the binding's
+// default target and the targets of every obj%name => proc.
+func (ev *evaluator) componentTargets(name string, b *apt.Binding) []*apt.Routine {
+	t := ev.procTab()
+	if t.compTargets == nil {
+		t.compTargets = map[string][]*apt.Routine{}
+	}
+	if ts, ok := t.compTargets[name]; ok {
+		return ts
+	}
+	var out []*apt.Routine
+	add := func(r *apt.Routine) {
+		if r != nil && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	if len(b.Procs) > 0 {
+		add(ev.routineNamed(b.Procs[0]))
+	}
+	for _, r := range allRoutines(ev.prog) {
+		for _, n := range r.Body {
+			apt.Inspect(n, func(m apt.Node) bool {
+				if blk, ok := m.(*apt.Block); ok {
+					for _, s := range blk.Stmts {
+						c, isComp := s.Target.(*apt.Component)
+						v, isName := s.Value.(*apt.Name)
+						if s.Kind == apt.StmtPointerAssign && isComp && isName && c.Field == name {
+							add(ev.routineNamed(v.Name))
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	t.compTargets[name] = out
+	return out
 }
 
 // callees returns the routines a call of name from the current routine
@@ -370,7 +549,14 @@ func (ev *evaluator) callThrough(c *apt.Call, o *Occ) bool {
 		return true
 	}
 	// Several routines: the arms of a SELECT CASE on the pointer.
-	targets := slices.Clone(ev.callees(c.Callee))
+	return ev.callHeld(c, o, v, slices.Clone(ev.callees(c.Callee)), func(*apt.Routine) []apt.Expr { return c.Args })
+}
+
+// callHeld makes the call c through a pointer whose value is v: to each
+// routine it may hold (targets, and those v names), under the condition
+// that it holds that one (an arm of a SELECT CASE on it), at a frequency
+// where that is data; argsFor gives each routine's actuals.
+func (ev *evaluator) callHeld(c *apt.Call, o *Occ, v Value, targets []*apt.Routine, argsFor func(*apt.Routine) []apt.Expr) bool {
 	for _, a := range v.Alts {
 		if code, ok := a.E.Int64(); ok {
 			if r := ev.procOf(code); r != nil && !slices.Contains(targets, r) {
@@ -381,7 +567,8 @@ func (ev *evaluator) callThrough(c *apt.Call, o *Occ) bool {
 	// A routine that cannot take the call's arguments is not what the
 	// pointer holds (C: as many as its parameters; Fortran: no more).
 	targets = slices.DeleteFunc(targets, func(r *apt.Routine) bool {
-		return len(r.Formals) < len(c.Args) || ev.cPointers() && len(r.Formals) != len(c.Args)
+		n := len(argsFor(r))
+		return len(r.Formals) < n || ev.cPointers() && len(r.Formals) != n
 	})
 	if len(targets) == 0 {
 		ev.diag(c.Span.Start(), apt.Warning, "the program points "+c.Shown()+" at no routine of its own that the evaluation sees (a C++ virtual call, a function of a library): the call is not counted")
@@ -409,7 +596,7 @@ func (ev *evaluator) callThrough(c *apt.Call, o *Occ) bool {
 			ev.cur.conds = append(ev.cur.conds, cond)
 		}
 		ev.env = pre.clone()
-		ev.callRoutine(r, c.Args, o, nil)
+		ev.callRoutine(r, argsFor(r), o, nil)
 		outs = append(outs, outcome{cond: cond, analysable: ok, env: ev.env, dead: ev.cur.dead, cycled: ev.cur.cycled})
 		states = append(states, ev.cur)
 	}

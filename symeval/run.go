@@ -775,6 +775,13 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 					scalars = append(scalars, k)
 				}
 			}
+			// So does a call through a procedure pointer component the
+			// loop points elsewhere (a reporter switched half way).
+			if c, ok := y.(*apt.Call); ok && c.Object != nil && ev.pointerBinding(c.Object, c.Callee) != nil {
+				if k, ok := ev.refKey(&apt.Component{Base: c.Object, Field: c.Callee}); ok && slices.Contains(mod, k) && !slices.Contains(scalars, k) {
+					scalars = append(scalars, k)
+				}
+			}
 			return true
 		})
 	}

@@ -206,6 +206,11 @@ type Binding struct {
 	Generic bool     `json:"generic,omitempty"`
 	NoPass  bool     `json:"nopass,omitempty"`
 	Pass    string   `json:"pass,omitempty"`
+	// Pointer marks a procedure pointer component (PROCEDURE(iface),
+	// POINTER :: b): obj%b(args) calls the procedure obj's component
+	// points to, which the run sets (obj%b => proc); Procs holds its
+	// default target, if it has one other than NULL().
+	Pointer bool `json:"pointer,omitempty"`
 }
 
 // Binding returns the type's own binding named name, or nil.

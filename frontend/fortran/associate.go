@@ -66,9 +66,23 @@ func (b *builder) associate(s *stmt, p *parser) {
 }
 
 // blockConstruct opens a BLOCK: its statements stay in the enclosing body.
-func (b *builder) blockConstruct(s *stmt) {
+func (b *builder) blockConstruct(s *stmt, name string) {
 	u := b.ensureUnit(s)
-	b.push(s, &construct{kind: cBlock, body: u.body()})
+	b.push(s, &construct{kind: cBlock, body: u.body(), name: name})
+}
+
+// namedConstruct is the open construct called name, innermost first; nil
+// for "" or a name no open construct has.
+func (u *unit) namedConstruct(name string) *construct {
+	if name == "" {
+		return nil
+	}
+	for i := len(u.stack) - 1; i >= 0; i-- {
+		if u.stack[i].name == name {
+			return u.stack[i]
+		}
+	}
+	return nil
 }
 
 // endScoping closes an ASSOCIATE or BLOCK construct.

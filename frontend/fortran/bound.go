@@ -52,7 +52,9 @@ func (t *typer) boundProcs(obj apt.Expr, name string) []boundProc {
 		return nil
 	}
 	specific := func(b *apt.Binding) (boundProc, bool) {
-		if b.Generic || len(b.Procs) == 0 {
+		// (A procedure pointer component calls what the run points it
+		// at: symeval follows it.)
+		if b.Generic || b.Pointer || len(b.Procs) == 0 {
 			return boundProc{}, false
 		}
 		return boundProc{name: b.Procs[0], noPass: b.NoPass, pass: b.Pass}, true

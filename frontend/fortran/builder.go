@@ -262,7 +262,8 @@ func (b *builder) statement(s *stmt) {
 }
 
 // constructName returns the length of a leading "NAME:" (not "::") that is
-// followed by DO, IF, SELECT, WHERE, FORALL or BLOCK, or 0.
+// followed by DO, IF, SELECT CASE, SELECT TYPE, WHERE, FORALL, ASSOCIATE or
+// BLOCK, or 0.
 func constructName(t []byte) int {
 	if len(t) == 0 || !isLetter(t[0]) {
 		return 0
@@ -275,10 +276,13 @@ func constructName(t []byte) int {
 		return 0
 	}
 	rest := string(t[k+1:])
-	for _, kw := range []string{"DO", "IF(", "SELECTCASE", "WHERE(", "FORALL("} {
+	for _, kw := range []string{"DO", "IF(", "SELECTCASE", "SELECTTYPE(", "WHERE(", "FORALL(", "ASSOCIATE("} {
 		if strings.HasPrefix(rest, kw) {
 			return k
 		}
+	}
+	if rest == "BLOCK" {
+		return k
 	}
 	return 0
 }
@@ -374,6 +378,21 @@ func topLevel(t []byte, i int, c byte) int {
 	return -1
 }
 
+// controlsStatement reports whether t starts with IF (...), WHERE (...) or
+// FORALL (...) followed by the statement it controls (IF (k == 3) p => a),
+// not by what an assignment to an array of that name would have.
+func controlsStatement(t []byte) bool {
+	for _, kw := range []string{"IF(", "WHERE(", "FORALL(", "ELSEIF(", "ELSEWHERE("} {
+		if hasKeywordPrefix(t, kw) {
+			end := matchParen(t, len(kw)-1)
+			if end > 0 && end < len(t) && t[end] != '=' && t[end] != '(' && t[end] != '%' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // isAssignment decides whether the statement text from i is an assignment (or a
 // pointer assignment), the classic fixed-form test: a top-level "=" with no
 // top-level comma after it and no "::", and not DO v=..., or a logical IF whose
@@ -394,7 +413,7 @@ func isAssignment(t []byte, i int) bool {
 			}
 			if t[k] == '=' && t[k+1] == '>' && depth == 0 {
 				if k > 0 && !hasTopLevelColons(t[:k]) && topLevel(t[:k], 0, ',') < 0 && !hasKeywordPrefix(t, "USE") {
-					return isLetter(t[0])
+					return isLetter(t[0]) && !controlsStatement(t)
 				}
 				return false
 			}
@@ -410,13 +429,8 @@ func isAssignment(t []byte, i int) bool {
 			return false
 		}
 	}
-	for _, kw := range []string{"IF(", "WHERE(", "FORALL(", "ELSEIF(", "ELSEWHERE("} {
-		if hasKeywordPrefix(t, kw) {
-			end := matchParen(t, len(kw)-1)
-			if end > 0 && end < len(t) && t[end] != '=' && t[end] != '(' && t[end] != '%' {
-				return false
-			}
-		}
+	if controlsStatement(t) {
+		return false
 	}
 	// A PARAMETER or DATA-like statement never reaches here with a top-level '='
 	// except the F77 extension "PARAMETER N=1", which is rare; treat as assignment.

@@ -58,9 +58,9 @@ func (b *builder) typeSpecAt(p *parser) (apt.Type, bool) {
 			class = p.keyword("CLASS")
 		}
 		p.expect("(")
-		n := p.ident()
-		if n == "" {
-			n = "*"
+		n := "*" // CLASS(*), unlimited polymorphic; TYPE(*), assumed type
+		if !p.accept("*") {
+			n = p.ident()
 		}
 		p.expect(")")
 		if strings.EqualFold(n, "mpi_request") && !class {
@@ -859,6 +859,9 @@ func (b *builder) binding(p *parser) {
 					tmpl.Pass = p.ident()
 					p.expect(")")
 				}
+			case p.keyword("POINTER"):
+				// A procedure pointer component, among the components.
+				tmpl.Pointer = true
 			case p.keyword("DEFERRED"), p.keyword("NON_OVERRIDABLE"), p.keyword("PUBLIC"), p.keyword("PRIVATE"):
 			default:
 				return
@@ -872,8 +875,16 @@ func (b *builder) binding(p *parser) {
 			}
 			bd := tmpl
 			bd.Name, bd.Procs = name, []string{name}
+			if bd.Pointer {
+				bd.Procs = nil
+			}
 			if p.accept("=>") {
-				bd.Procs = []string{p.ident()}
+				target := p.ident()
+				bd.Procs = []string{target}
+				if strings.EqualFold(target, "null") && p.accept("(") {
+					p.expect(")")
+					bd.Procs = nil
+				}
 			}
 			dt.Bindings = append(dt.Bindings, &bd)
 			if !p.accept(",") {

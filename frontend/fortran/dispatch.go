@@ -75,7 +75,7 @@ func (b *builder) dispatch(s *stmt, p *parser, cname string) {
 	case has("ENDASSOCIATE"):
 		b.endScoping(s, cAssociate, "END ASSOCIATE")
 	case ts == "BLOCK":
-		b.blockConstruct(s)
+		b.blockConstruct(s, cname)
 	case ts == "ENDBLOCK" || has("ENDBLOCK") && !has("ENDBLOCKDATA"):
 		b.endScoping(s, cBlock, "END BLOCK")
 	default:
@@ -122,8 +122,19 @@ func (b *builder) executable(s *stmt, p *parser, ts string) {
 		u.add(&apt.Continue{NodeBase: base(s)})
 	case has("EXIT"):
 		p.keyword("EXIT")
-		u.add(&apt.Exit{NodeBase: base(s), Construct: p.optName()})
+		name := p.optName()
 		p.expectEnd()
+		if c := u.namedConstruct(name); c != nil && c.kind != cDo {
+			// EXIT from a BLOCK, IF or SELECT construct (Fortran 2008
+			// 8.1.10): a jump to its end, which the APT, where such a
+			// construct is no node of its own, does not model.
+			d := apt.Diagnostic{Pos: s.posAt(0), Severity: apt.Warning,
+				Msg: "an EXIT from the construct " + name + ", which is no loop, is not modelled; what follows it in the construct is not counted"}
+			b.fe.diags = append(b.fe.diags, d)
+			u.add(&apt.Unknown{NodeBase: base(s), Text: s.raw, Diag: d, Skips: true})
+			break
+		}
+		u.add(&apt.Exit{NodeBase: base(s), Construct: name})
 	case has("CYCLE"):
 		p.keyword("CYCLE")
 		u.add(&apt.Cycle{NodeBase: base(s), Construct: p.optName()})

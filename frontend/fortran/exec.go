@@ -754,6 +754,28 @@ func (b *builder) doConcurrent(s *stmt, p *parser, c *construct) {
 	p.keyword("CONCURRENT")
 	p.expect("(")
 	nest, mask := p.concurrentHeader(s)
+	// Fortran 2018's locality specifiers (LOCAL(t), LOCAL_INIT(x),
+	// SHARED(a), DEFAULT(NONE)) and Fortran 2023's REDUCE(+:s) say how
+	// variables are shared among iterations, not which run: skipped.
+	for p.err == "" && !p.atEnd() {
+		kw := ""
+		for _, k := range []string{"LOCAL_INIT(", "LOCAL(", "SHARED(", "DEFAULT(", "REDUCE("} {
+			if p.hasPrefix(k) {
+				kw = k
+				break
+			}
+		}
+		if kw == "" {
+			break
+		}
+		at := p.restAt()
+		end := matchParen(p.t, at+len(kw)-1)
+		if end < 0 {
+			p.fail(at, "unbalanced parentheses in "+strings.ToLower(strings.TrimSuffix(kw, "(")))
+			break
+		}
+		p.i, p.peeked = end, false
+	}
 	p.expectEnd()
 	if p.err == "" && len(nest) == 0 {
 		p.fail(p.restAt(), "DO CONCURRENT without an index")

@@ -166,3 +166,80 @@ func TestAssociateInLogicalIf(t *testing.T) {
 		t.Errorf("m declared in the program (%v): the logical IFs did not read it as n", v.Type)
 	}
 }
+
+// TestConstructSyntax2018: DO CONCURRENT with locality specifiers, a
+// named BLOCK left by EXIT (a jump the APT does not model: a warning and an
+// Unknown that skips, never a parse error), named ASSOCIATE and SELECT
+// TYPE constructs, and a pointer assignment as a logical IF's statement.
+func TestConstructSyntax2018(t *testing.T) {
+	src := `module shapes
+  type base
+    integer :: n = 1
+  end type base
+  type, extends(base) :: ext
+    integer :: m = 2
+  end type ext
+end module shapes
+program p
+  use shapes
+  implicit none
+  integer, target :: a(10), b
+  integer, pointer :: q
+  integer :: i, tmp, k, s
+  class(base), allocatable :: x
+  s = 0
+  do concurrent (i = 1:10) local(tmp) shared(a) default(none)
+    tmp = i
+    a(i) = tmp
+  end do
+  do concurrent (i = 1:10, mod(i, 2) == 0) local_init(s) reduce(+:s)
+    a(i) = 0
+  end do
+  search: block
+    do k = 1, 10
+      if (a(k) > 5) exit search
+    end do
+  end block search
+  pair: associate (h => a(1))
+    s = h
+  end associate pair
+  allocate(ext :: x)
+  kinds: select type (x)
+  type is (ext)
+    s = x%m
+  end select kinds
+  if (s > 0) q => b
+end program p
+`
+	prog, diags := ParseSource("p.f90", []byte(src), Config{})
+	exitWarned := false
+	for _, d := range diags {
+		if d.Severity == apt.Error {
+			t.Errorf("diagnostic %s", d)
+		}
+		exitWarned = exitWarned || strings.Contains(d.Msg, "EXIT from the construct search")
+	}
+	if !exitWarned {
+		t.Error("the EXIT from the BLOCK is not reported as not modelled")
+	}
+	loops, skips, pointer := 0, 0, false
+	apt.Inspect(prog, func(n apt.Node) bool {
+		switch x := n.(type) {
+		case *apt.Loop:
+			loops++
+		case *apt.Unknown:
+			if !x.Skips {
+				t.Errorf("Unknown %q does not skip what follows", x.Text)
+			}
+			skips++
+		case *apt.Block:
+			for _, s := range x.Stmts {
+				pointer = pointer || s.Kind == apt.StmtPointerAssign
+			}
+		}
+		return true
+	})
+	if loops != 3 || skips != 1 || !pointer {
+		t.Errorf("%d loops, %d Unknowns, pointer assignment %v; want 3, 1 and true", loops, skips, pointer)
+	}
+}

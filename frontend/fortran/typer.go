@@ -622,12 +622,22 @@ func (t *typer) procTarget(s *apt.Stmt) bool {
 	if s.Kind != apt.StmtPointerAssign {
 		return false
 	}
-	tn, ok1 := s.Target.(*apt.Name)
 	vn, ok2 := s.Value.(*apt.Name)
-	if !ok1 || !ok2 {
+	if !ok2 {
 		return false
 	}
-	if v := t.p.Resolve(t.r, tn.Name); v == nil || !v.Procedure {
+	switch tg := s.Target.(type) {
+	case *apt.Name:
+		if v := t.p.Resolve(t.r, tg.Name); v == nil || !v.Procedure {
+			return false
+		}
+	case *apt.Component:
+		// A procedure pointer component (obj%run => jacobi).
+		bt := apt.TypeOf(t.expr(tg.Base))
+		if b := t.bindingOf(bt.Derived, tg.Field); bt.Base != apt.TypeDerived || b == nil || !b.Pointer {
+			return false
+		}
+	default:
 		return false
 	}
 	if w := t.p.Resolve(t.r, vn.Name); w != nil && !w.Procedure && !w.External {
