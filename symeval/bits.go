@@ -147,15 +147,7 @@ func (ev *evaluator) bitIntrinsic(name string, args []Value, kind int) (Value, b
 	alts := make([]Alt, 0, np)
 	sets := make([][]bool, 0, np)
 	for r := range np {
-		sub := map[string]symbolic.Expr{Rank: symbolic.Int(r)}
-		for i, a := range args {
-			n, ok := numberAt(a, sub)
-			if !ok {
-				return Value{}, false
-			}
-			nums[i] = n
-		}
-		x, ok := bitOps(name, nums, kind)
+		x, ok := bitsAt(name, args, nums, kind, map[string]symbolic.Expr{Rank: symbolic.Int(r)})
 		if !ok {
 			return Value{}, false
 		}
@@ -228,15 +220,7 @@ func (ev *evaluator) bitsOverLoop(name string, args []Value, kind int) (Value, b
 	nums := make([]int64, len(args))
 	var alts []Alt
 	for k := lo; k <= hi; k++ {
-		sub := map[string]symbolic.Expr{sym: symbolic.Int(k)}
-		for i, a := range args {
-			n, ok := numberAt(a, sub)
-			if !ok {
-				return Value{}, false
-			}
-			nums[i] = n
-		}
-		x, ok := bitOps(name, nums, kind)
+		x, ok := bitsAt(name, args, nums, kind, map[string]symbolic.Expr{sym: symbolic.Int(k)})
 		if !ok {
 			return Value{}, false
 		}
@@ -246,4 +230,17 @@ func (ev *evaluator) bitsOverLoop(name string, args []Value, kind int) (Value, b
 		return Value{}, false
 	}
 	return Value{Alts: alts}, true
+}
+
+// bitsAt computes the bit intrinsic name of the arguments' numbers with
+// the symbols sub gives (nums is scratch of len(args)).
+func bitsAt(name string, args []Value, nums []int64, kind int, sub map[string]symbolic.Expr) (int64, bool) {
+	for i, a := range args {
+		n, ok := numberAt(a, sub)
+		if !ok {
+			return 0, false
+		}
+		nums[i] = n
+	}
+	return bitOps(name, nums, kind)
 }

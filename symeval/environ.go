@@ -178,17 +178,9 @@ func (ev *evaluator) readText(n *apt.IO) bool {
 	}
 	// The text is the internal file's one record (Fortran 2008 9.4):
 	// its items as a file's, of any type input sets.
-	steps, ok := ev.inputSteps(n.Items)
+	steps, items, ok := ev.listItems(n)
 	if !ok {
 		return false
-	}
-	items := targets(steps)
-	for _, t := range items {
-		if apt.TypeOf(t).Base == apt.TypeCharacter {
-			if l, ok := ev.charLen(t); !ok || l < 0 || l > maxInputBytes {
-				return false
-			}
-		}
 	}
 	words, _, ok := runenv.ListRead([]string{*text}, 1, len(items))
 	if !ok {

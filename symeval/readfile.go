@@ -132,22 +132,9 @@ func (ev *evaluator) readFile(n *apt.IO) bool {
 	if !ok {
 		return false
 	}
-	// The items: scalar variables and array elements of a numeric or
-	// logical type, implied-DO lists over them (inputSteps), none a
-	// parameter the user gave (which keeps its value).
-	steps, ok := ev.inputSteps(n.Items)
+	steps, items, ok := ev.listItems(n)
 	if !ok {
 		return false
-	}
-	items := targets(steps)
-	for _, t := range items {
-		// A character item takes its datum padded or cut to its length
-		// (Fortran 2008 10.10.3): the length must be known.
-		if apt.TypeOf(t).Base == apt.TypeCharacter {
-			if l, ok := ev.charLen(t); !ok || l < 0 || l > maxInputBytes {
-				return false
-			}
-		}
 	}
 	if n.Stream && n.Result != nil && at.Record > int64(len(recs)) {
 		// scanf at the end of its input: EOF, the items unchanged.
@@ -279,4 +266,25 @@ func (ev *evaluator) listItemValues(n *apt.IO, items []apt.Expr, words []runenv.
 		vals[i] = Known(v)
 	}
 	return vals, given, keep, true
+}
+
+// listItems flattens the items of a list-directed READ: scalar variables
+// and array elements of a type input sets, whole arrays and sections,
+// implied-DO lists over them (inputSteps), none a parameter the user gave
+// (which keeps its value), a character item of a known length (its datum
+// is padded or cut to it, Fortran 2008 10.10.3).
+func (ev *evaluator) listItems(n *apt.IO) ([]inputStep, []apt.Expr, bool) {
+	steps, ok := ev.inputSteps(n.Items)
+	if !ok {
+		return nil, nil, false
+	}
+	items := targets(steps)
+	for _, t := range items {
+		if apt.TypeOf(t).Base == apt.TypeCharacter {
+			if l, ok := ev.charLen(t); !ok || l < 0 || l > maxInputBytes {
+				return nil, nil, false
+			}
+		}
+	}
+	return steps, items, true
 }
