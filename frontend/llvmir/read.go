@@ -608,14 +608,7 @@ func (l *lifter) initStmts(out *[]*apt.Stmt, ref apt.Expr, t types.Type, c const
 			// A global array of numbers with no initialiser (int
 			// num_cases[3];): C's static storage starts at zero, every
 			// element, whatever its extents.
-			et := t.ElemType
-			for {
-				at, ok := et.(*types.ArrayType)
-				if !ok {
-					break
-				}
-				et = at.ElemType
-			}
+			et := innermostElem(t)
 			if _, ok := scalarBytes(et); ok {
 				if _, isPtr := et.(*types.PointerType); !isPtr {
 					*n++
@@ -628,14 +621,7 @@ func (l *lifter) initStmts(out *[]*apt.Stmt, ref apt.Expr, t types.Type, c const
 		if _, ok := c.(*constant.Array); !top || !ok {
 			return
 		}
-		et := t.ElemType
-		for {
-			at, ok := et.(*types.ArrayType)
-			if !ok {
-				break
-			}
-			et = at.ElemType
-		}
+		et := innermostElem(t)
 		if stmts, ok := l.arrayInits(name.Name, valueType(et), t, c, pos, maxInits-*n, true); ok {
 			*n += len(stmts)
 			*out = append(*out, stmts...)
@@ -648,6 +634,19 @@ func (l *lifter) initStmts(out *[]*apt.Stmt, ref apt.Expr, t types.Type, c const
 			*n++
 			*out = append(*out, &apt.Stmt{Span: spanAt(pos), Kind: apt.StmtAssign, Target: ref, Value: v})
 		}
+	}
+}
+
+// innermostElem is the element type of an array of arrays, however
+// deeply nested.
+func innermostElem(t *types.ArrayType) types.Type {
+	et := t.ElemType
+	for {
+		at, ok := et.(*types.ArrayType)
+		if !ok {
+			return et
+		}
+		et = at.ElemType
 	}
 }
 
