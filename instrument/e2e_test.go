@@ -136,6 +136,15 @@ var oracleCases = []oracleCase{
 	// column communicators.
 	{file: "keyvalue.f90", sizes: []map[string]int64{{"n": 128, "cycles": 4}, {"n": 37, "cycles": 2}, {"n": 16, "cycles": 3}},
 		complete: true, point: true, input: [2]string{"mg.cfg", "# multigrid settings\nn = {n}\ncycles={cycles}\n\n  smooth = 2\nmode = w\n"}},
+	// Counts kept under conditions (rows dealt cyclically, a block's
+	// halo clipped at the edges, a 3x3 neighbourhood inside the grid)
+	// sizing buffers, messages and loops.
+	{file: "owned.f90", sizes: []map[string]int64{{"n": 1000, "m": 64, "steps": 5}, {"n": 37, "m": 10, "steps": 3}, {"n": 101, "m": 7, "steps": 2}},
+		complete: true, input: [2]string{"owned.in", "{n} {m} {steps}\n"}},
+	// Tables from constructors with implied DOs, reduced under masks
+	// (COUNT, SUM, MAXVAL, MINLOC with MASK= by keyword and position).
+	{file: "masked.f90", sizes: []map[string]int64{{"n": 40, "steps": 3}, {"n": 37, "steps": 2}, {"n": 101, "steps": 1}},
+		complete: true, input: [2]string{"masked.in", "{n} {steps}\n"}},
 	// Kinds and units from iso_fortran_env and iso_c_binding; a message
 	// of bytes sized by STORAGE_SIZE.
 	{file: "kinds.f90", sizes: []map[string]int64{{"n": 64, "steps": 3}, {"n": 7, "steps": 2}, {"n": 1001, "steps": 1}}, complete: true},

@@ -1,6 +1,7 @@
 package symeval
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -26,31 +27,102 @@ func (ev *evaluator) arrayReduction(f *apt.FuncCall) (Value, bool) {
 	default:
 		return Value{}, false
 	}
-	if len(f.Args) == 0 || len(f.Args) > 2 {
+	if len(f.Args) == 0 || len(f.Args) > 3 {
 		return Value{}, false
 	}
 	located := f.Name == "minloc" || f.Name == "maxloc"
-	if len(f.Args) == 2 {
-		d := f.Args[1]
-		if k, ok := d.(*apt.Keyword); ok {
-			if k.Name != "dim" {
+	// DIM (1 only: the arrays are one-dimensional) and MASK, by keyword
+	// or by position: SUM(ARRAY, MASK) takes a logical second argument
+	// for the mask, SUM(ARRAY, DIM, MASK) a third (Fortran 2018 16.9).
+	var mask apt.Expr
+	dimSeen := false
+	for i, a := range f.Args[1:] {
+		name := ""
+		if k, ok := a.(*apt.Keyword); ok {
+			name, a = k.Name, k.Value
+		} else if f.Name == "count" || f.Name == "any" || f.Name == "all" {
+			name = "dim" // COUNT(MASK, DIM): no second mask
+		} else if i == 1 || ev.logicalExpr(a) {
+			name = "mask"
+		} else {
+			name = "dim"
+		}
+		switch name {
+		case "dim":
+			if c, ok := a.(*apt.Const); !ok || c.Text != "1" {
 				return Value{}, false
 			}
-			d = k.Value
+			dimSeen = true
+		case "mask":
+			mask = a
+		default:
+			return Value{}, false // KIND=, BACK=
 		}
-		if c, ok := d.(*apt.Const); !ok || c.Text != "1" {
-			return Value{}, false
-		}
-	} else if located {
+	}
+	if located && !dimSeen {
 		return Value{}, false // an array of one element: not a scalar
 	}
 	vals, ok := ev.arrayElements(f.Args[0])
 	if !ok || len(vals) == 0 && located {
 		return Value{}, false
 	}
+	n := len(vals)
+	if mask != nil {
+		var ms []Value
+		if ev.scalarExpr(mask) {
+			ms = slices.Repeat([]Value{ev.value(mask)}, n)
+		} else if ms, ok = ev.arrayElements(mask); !ok || len(ms) != n {
+			return Value{}, false
+		}
+		vals = append(vals, ms...)
+	}
 	// Elements that differ by rank (a process's stage counts from its
 	// coordinates) are reduced rank by rank.
-	return ev.combine(vals, func(es []symbolic.Expr) (symbolic.Expr, bool) { return reduceElements(f.Name, es) })
+	return ev.combine(vals, func(es []symbolic.Expr) (symbolic.Expr, bool) {
+		if len(es) == n {
+			return reduceElements(f.Name, es)
+		}
+		// The elements where the mask holds, in order; the position
+		// MAXLOC gives is still the array's.
+		var kept []symbolic.Expr
+		var at []int
+		for i, m := range es[n:] {
+			c, ok := m.Const()
+			if !ok {
+				return symbolic.Expr{}, false
+			}
+			if !c.IsZero() {
+				kept = append(kept, es[i])
+				at = append(at, i)
+			}
+		}
+		r, ok := reduceElements(f.Name, kept)
+		if ok && located {
+			k, _ := r.Int64()
+			r = symbolic.Int(int64(at[k-1] + 1))
+		}
+		return r, ok
+	})
+}
+
+// logicalExpr reports whether e is of type LOGICAL: a relation, a
+// logical operation, or a reference to a logical variable.
+func (ev *evaluator) logicalExpr(e apt.Expr) bool {
+	switch x := e.(type) {
+	case *apt.Binary:
+		return x.Op.IsRelational() || x.Op == apt.OpAnd || x.Op == apt.OpOr || x.Op == apt.OpEqv || x.Op == apt.OpNeqv
+	case *apt.Unary:
+		return x.Op == apt.OpNot
+	case *apt.Name:
+		return x.Type.Base == apt.TypeLogical
+	case *apt.Index:
+		return x.Type.Base == apt.TypeLogical
+	case *apt.Component:
+		return x.Type.Base == apt.TypeLogical
+	case *apt.Const:
+		return x.Kind == apt.ConstLogical
+	}
+	return false
 }
 
 // reduceElements is the reduction name of elements, where it is known:
@@ -238,10 +310,38 @@ func (ev *evaluator) arrayElements(e apt.Expr) ([]Value, bool) {
 		return nil, false
 	}
 	refs, ok := ev.arrayRefs(e)
-	if !ok {
+	if ok {
+		return ev.elementwise(refs, func(x apt.Expr) apt.Expr { return x })
+	}
+	// An elemental expression of arrays and scalars (owner == me .and.
+	// active): element k of each array operand (Fortran 2018 10.1.4).
+	total := -1
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		if total >= 0 {
+			return false
+		}
+		if rs, ok := ev.arrayRefs(x); ok {
+			total = len(rs)
+			return false
+		}
+		return true
+	})
+	if total < 0 || ev.scalarExpr(e) {
 		return nil, false
 	}
-	return ev.elementwise(refs, func(x apt.Expr) apt.Expr { return x })
+	out := make([]Value, 0, total)
+	for k := range total {
+		x, ok := ev.elementOfExpr(e, k, total)
+		if !ok {
+			return nil, false
+		}
+		v := ev.closedInt(ev.value(x), x.At())
+		if !v.IsKnown() {
+			return nil, false
+		}
+		out = append(out, v)
+	}
+	return out, true
 }
 
 // elementwise evaluates form(ref) for each element reference.

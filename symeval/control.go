@@ -966,6 +966,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	}
 	probed := false
 	var searches map[string]search // variables set on pinned iterations only
+	var stepSums map[string]Value  // steps that depend on the iteration (countsum.go)
 	var carried *carriedLoop       // values the iterations hand on, from a slice run
 	if l.Var != "" && l.Iterations == nil && lower.IsKnown() {
 		if t, ok := trips.Single(); ok {
@@ -975,12 +976,24 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 					probed = true
 					// Counters incremented deep in the body have closed
 					// forms; running is for what has none.
-					probed, found := ev.probeIncrements(l, o, body, varValue, mod, recs)
-					searches = found
+					probed, found, sums := ev.probeIncrements(l, o, body, varValue, mod, recs)
+					searches, stepSums = found, sums
 					for k, c := range probed {
 						recs[k] = c
 					}
-					scalars = slices.DeleteFunc(scalars, func(k string) bool { _, ok := probed[k]; return ok })
+					scalars = slices.DeleteFunc(scalars, func(k string) bool {
+						if _, ok := probed[k]; ok {
+							return true
+						}
+						// A count whose step the iteration decides is
+						// summed, not run, where counting sums it.
+						c, ok := sums[k]
+						if !ok {
+							return false
+						}
+						_, ok = ev.sumOverIterations(ev.env.get(k), c, stepIter, lower, step, trips)
+						return ok
+					})
 				}
 				if debugRuns {
 					fmt.Fprintf(os.Stderr, "run? %s trips=%d scalars=%v arrays=%v\n", pos, n, scalars, arrays)
@@ -1047,11 +1060,11 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	}
 	o.Body = body.domain()
 	if !jumps && !probed {
-		incs, found := ev.probeIncrements(l, o, body, varValue, mod, recs)
+		incs, found, sums := ev.probeIncrements(l, o, body, varValue, mod, recs)
 		for k, c := range incs {
 			recs[k] = c
 		}
-		searches = found
+		searches, stepSums = found, sums
 	}
 	// The arrays the loop stores to through A(i + c) only (valuedRanges),
 	// and those it leaves as they are (arrayinv.go).
@@ -1245,6 +1258,15 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			}
 			if debugRuns {
 				fmt.Fprintf(os.Stderr, "recurrence %s at %s: liftN failed: pv=%d alts trips=%d c=%d (%v)\n", k, pos, len(pv.Alts), len(trips.Alts), len(c.Alts), pv.unk)
+			}
+		}
+		if c, ok := stepSums[k]; ok && !jumps && lower.IsKnown() && trips.IsKnown() {
+			if v, ok := ev.sumOverIterations(pv, c, stepIter, lower, step, trips); ok {
+				ev.env.set(k, v)
+				continue
+			}
+			if debugRuns {
+				fmt.Fprintf(os.Stderr, "step sum %s at %s: not counted: %v\n", k, pos, c.Alts)
 			}
 		}
 		if c, ok := geoms[k]; ok {
@@ -2179,7 +2201,7 @@ const maxProbeNest = 2
 // the DO variable a symbol: a candidate that ends the walk as x0 + c, with c
 // free of those symbols and of the body's own variables, is a recurrence
 // x = x + c. The sandbox is discarded.
-func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, varValue Value, mod []string, recs map[string]Value) (map[string]Value, map[string]search) {
+func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, varValue Value, mod []string, recs map[string]Value) (out map[string]Value, found map[string]search, sums map[string]Value) {
 	var cands []string
 	// A variable the iteration sets anew before reading it (k1 = k + 1, the
 	// variable of a loop inside) never ends as x0 + c: walking the body
@@ -2214,7 +2236,7 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 		fmt.Fprintf(os.Stderr, "probe %s cands=%v probing=%d\n", l.Span.Start(), cands, ev.probing)
 	}
 	if len(cands) == 0 || ev.probing >= maxProbeNest {
-		return nil, nil
+		return nil, nil, nil
 	}
 	ev.probing++
 	defer func() { ev.probing-- }()
@@ -2238,13 +2260,15 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 		}
 		ev.env.set(k, ev.changedBy(k, "the value of %s as the loop changes it", true))
 	}
-	iter := "probe#var"
+	// One symbol per depth of probing: a probe inside another's walk
+	// (a nest's inner loop) must not take the outer loop's variable for
+	// its own.
+	iter := probeIter + strconv.Itoa(ev.probing)
 	if l.Var != "" {
 		ev.store(l.Var, Known(symbolic.Sym(iter)))
 	}
 	ev.walkIteration(l, body, o)
-	out := map[string]Value{}
-	var found map[string]search
+	out = map[string]Value{}
 	var known *symbolic.Assumptions // what every iteration satisfies (searchFacts)
 	facts := func() *symbolic.Assumptions {
 		if known == nil {
@@ -2287,15 +2311,32 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 				found = map[string]search{}
 			}
 			found[k] = sf
+		} else if l.Var != "" && !mentions(c, slices.DeleteFunc(slices.Clone(banned), func(b string) bool { return b == iter })) {
+			// A step that depends on the iteration alone (a count
+			// under a test on the loop's variable): summed after the
+			// loop (countsum.go).
+			if c, ok := substValue(c, map[string]symbolic.Expr{iter: symbolic.Sym(stepIter)}); ok {
+				if sums == nil {
+					sums = map[string]Value{}
+				}
+				sums[k] = c
+			}
 		} else if debugRuns {
 			fmt.Fprintf(os.Stderr, "probe %s: %s ends as %v (banned %v)\n", l.Span.Start(), k, v.Alts, banned)
 		}
 	}
 	if debugRuns {
-		fmt.Fprintf(os.Stderr, "probe %s cands %v found %v\n", l.Span.Start(), cands, out)
+		fmt.Fprintf(os.Stderr, "probe %s cands %v found %v sums %v\n", l.Span.Start(), cands, out, sums)
 	}
-	return out, found
+	return out, found, sums
 }
+
+// probeIter stands for the loop's variable in a recurrence probe, and
+// stepIter in the steps it returns that depend on the iteration.
+const (
+	probeIter = "probe#var"
+	stepIter  = "probe#step"
+)
 
 // maxFactorTerms bounds the terms of a path's frequency factor: each
 // test on data nested in another's arm multiplies it by a binomial

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
 )
 
 // maxSectionElems bounds the elements of an array section an assignment
@@ -20,6 +21,9 @@ const maxSectionElems = 64
 // array assignment does. It reports whether it did; a section it does not
 // evaluate is left to storeElement, which makes the array unknown.
 func (ev *evaluator) assignSection(s *apt.Stmt) bool {
+	if ev.assignImpliedDo(s) {
+		return true
+	}
 	ix, ok := s.Target.(*apt.Index)
 	whole := func(pos apt.Pos, name string, base apt.Expr, t apt.Type) {
 		// A whole array given a constructor (ibuf = [nx, ny, nz]), an
@@ -61,14 +65,10 @@ func (ev *evaluator) assignSection(s *apt.Stmt) bool {
 	}
 	var vals []Value
 	if cons, ok := s.Value.(*apt.ArrayCons); ok {
-		if len(cons.Elems) != total {
+		// Its elements in order, an implied DO's for each value of its
+		// variable (owner = [(mod(i - 1, np), i = 1, n)]).
+		if vals, ok = ev.consValues(cons.Elems, nil); !ok || len(vals) != total {
 			return false
-		}
-		for _, e := range cons.Elems {
-			if !ev.scalarExpr(e) {
-				return false
-			}
-			vals = append(vals, ev.value(e))
 		}
 	} else if src, ok := s.Value.(*apt.Index); ok && len(src.Subs) == 1 && len(subs) == 1 && isSection(src.Subs[0]) {
 		// One section copied into another (a(1:n) = b(1:n), a C memcpy of
@@ -332,4 +332,63 @@ func (ev *evaluator) scalarExpr(e apt.Expr) bool {
 // hasSection reports whether a subscript of ix is a section.
 func hasSection(ix *apt.Index) bool {
 	return slices.ContainsFunc(ix.Subs, isSection)
+}
+
+// assignImpliedDo evaluates a whole one-dimensional array given a
+// constructor that is one implied DO of unit step, owner = [(mod(i - 1,
+// np), i = 1, n)], as one range store: element k holds the item at the
+// k-th value of the DO variable, a closed form in the offset, for any
+// number of elements (a symbolic n too). It reports whether it did.
+func (ev *evaluator) assignImpliedDo(s *apt.Stmt) bool {
+	nm, ok := s.Target.(*apt.Name)
+	cons, isCons := s.Value.(*apt.ArrayCons)
+	if !ok || !nm.Array || !isCons || len(cons.Elems) != 1 || s.Mask != nil || ev.where != nil || !tracked(nm.Type) {
+		return false
+	}
+	ido, ok := cons.Elems[0].(*apt.ImpliedDo)
+	if !ok || len(ido.Items) != 1 || ido.Step != nil && apt.FormatExpr(ido.Step) != "1" || !ev.scalarExpr(ido.Items[0]) {
+		return false
+	}
+	if _, nested := ido.Items[0].(*apt.ImpliedDo); nested {
+		return false
+	}
+	decl := ev.storedDecl(&apt.Index{Name: nm.Name})
+	if decl == nil || len(decl.Dims) != 1 {
+		return false
+	}
+	bs, _ := ev.arrayBounds(nm.Name, decl)
+	lb, ok1 := valueInt(bs[0].lo)
+	lo, ok2 := ev.value(ido.Lo).Single()
+	hi, ok3 := ev.value(ido.Hi).Single()
+	if !ok1 || !ok2 || !ok3 {
+		return false
+	}
+	first := &apt.Const{Pos: nm.Pos, Kind: apt.ConstInt, Text: strconv.FormatInt(lb, 10), Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
+	key, off, ok := ev.indexRef(&apt.Index{Pos: nm.Pos, Name: nm.Name, Type: nm.Type, Subs: []apt.Expr{first}})
+	from, single := off.Single()
+	if !ok || !single {
+		return false
+	}
+	// The item at DO variable lo + (offset - first).
+	k := ev.key(ido.Var)
+	old, had := ev.env.lookup(k)
+	ev.env.set(k, Known(lo.Add(symbolic.Sym(offSym)).Sub(from)))
+	v := ev.value(ido.Items[0])
+	if had {
+		ev.env.set(k, old)
+	} else {
+		ev.env.del(k)
+	}
+	if !v.IsKnown() || mentions(v, ev.cur.vars) {
+		return false
+	}
+	st := ev.arrayOf(key, decl)
+	last := from.Add(hi.Sub(lo))
+	out := &arrayState{clobbered: st.clobbered, base: st.base, stores: slices.Clip(st.stores)}
+	out.stores = append(out.stores, &arrayStore{off: from, upTo: &last, val: v})
+	if len(out.stores) > maxArrayStores {
+		return false
+	}
+	ev.env.set(key, Value{arr: out})
+	return true
 }

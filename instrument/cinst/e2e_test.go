@@ -115,6 +115,11 @@ var cCases = []cCase{
 	{"tables.c", []string{"n", "steps"}, [][]int64{{37, 5}, {10, 3}, {101, 7}}, nil, false, nil, "", nil},
 	// Sizes packed with MPI_Pack on rank 0, broadcast as MPI_PACKED.
 	{"packc.c", []string{"nx", "ny", "steps", "dt"}, [][]int64{{100, 37, 12, 1}, {10, 7, 3, 2}}, nil, true, nil, "", nil},
+	// Row lengths counted under a test while the rows are built (edge
+	// cells have fewer neighbours), then each row's stored length run.
+	// Grid lines that P = 1..4 divide: where the ranks' line counts
+	// differ, the rows' lengths are not followed yet (a parameter).
+	{"rowlens.c", []string{"nx", "ny", "steps"}, [][]int64{{20, 24, 5}, {7, 36, 3}}, nil, false, nil, "", nil},
 	// Levels from log2 of the grid, extents shifted by the level.
 	{"levels.c", []string{"iters"}, [][]int64{{7}, {2}}, [][]string{{"-g", "64x48"}, {"-g", "10x37"}, {}}, false, nil, "", nil},
 	// MPI+OpenMP: MPI_Init_thread, omp.h, work-sharing pragmas.
