@@ -43,6 +43,10 @@ type arrayState struct {
 	clobbered bool
 	base      *Value
 	stores    []*arrayStore
+	// sums are what the evaluation knows of ranges of elements it does
+	// not know one by one: their sum (rowsums.go). A store makes a new
+	// state without them.
+	sums []rowSum
 }
 
 // arrayStore is one assignment to an element: val at offset off where guard
@@ -281,6 +285,9 @@ func (ev *evaluator) storeElement(ix *apt.Index, v Value) {
 		}
 	}
 	key, off, ok := ev.arrayRef(ix)
+	if ok && ev.storeOffs != nil && ev.cur != nil && len(ev.cur.vars) > 0 {
+		ev.storeOffs[ix] = off // for rowSums at the loop's end
+	}
 	if key != "" && ix.Base == nil && key != ev.key(ix.Name) {
 		// Through a pointer into another storage, which the loop being
 		// walked does not name.
@@ -430,6 +437,9 @@ func (ev *evaluator) loadAt(key string, off Value, ok bool, decl *apt.Var, ix *a
 	}
 	if probeRead {
 		unknown.unk.probed = true
+	}
+	if e, single := off.Single(); single && unknown.unk.elem == nil {
+		unknown.unk.elem = &elemRef{key: key, st: st, off: e}
 	}
 	var out []Alt
 	for _, oa := range off.Alts {

@@ -1194,6 +1194,11 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	}
 	// After the loop.
 	ev.forgetPointerWrites(outerWrites, written, pos)
+	for k := range written {
+		if st, ok := ev.rowSums(l, lf, o, k); ok {
+			ev.env.set(k, Value{arr: st})
+		}
+	}
 	var ran counting.Formula // trips >= 1
 	if trips.IsKnown() {
 		ran, _ = relation(trips, Known(symbolic.Int(1)), apt.OpGe)
@@ -1237,6 +1242,10 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 					ev.clobberRange(k, decl, from, to)
 					continue
 				}
+			}
+			if st, ok := ev.rowSums(l, lf, o, k); ok {
+				ev.env.set(k, Value{arr: st})
+				continue
 			}
 			ev.clobber(k)
 			continue

@@ -271,19 +271,68 @@ func piecewiseValue(pw symbolic.Piecewise, facts *symbolic.Assumptions) (Value, 
 		alts = mergeAlts(alts)
 		return Value{Alts: alts}, len(alts) <= maxAlts
 	}
-	out := Known(symbolic.Int(0))
-	for i, p := range pw.Pieces {
-		term := Known(p.Value)
-		if guards[i] != nil {
-			term = Value{Alts: []Alt{{Guard: guards[i], E: p.Value}, {Guard: not(guards[i]), E: symbolic.Int(0)}}}
+	// Refine a partition piece by piece: each cell splits into where the
+	// piece's guard holds (its term added) and where it does not, the
+	// cells the facts and the relations taken so far refute dropped.
+	type cell struct {
+		in  []symbolic.Relation // relations that hold in the cell
+		out []counting.Formula  // guards that do not
+		val symbolic.Expr
+	}
+	cells := []cell{{val: symbolic.Int(0)}}
+	for _, p := range pw.Pieces {
+		var next []cell
+		for _, c := range cells {
+			a := facts.Clone()
+			a.Assume(c.in...)
+			inside, always := true, true
+			for _, r := range p.Guard {
+				switch a.Prove(r) {
+				case symbolic.False:
+					inside, always = false, false
+				case symbolic.Unknown:
+					always = false
+				}
+			}
+			if inside {
+				next = append(next, cell{in: append(slices.Clip(c.in), p.Guard...), out: c.out, val: c.val.Add(p.Value)})
+			}
+			if !always {
+				d := cell{in: c.in, out: c.out, val: c.val}
+				if n, ok := negated(p.Guard[0]); len(p.Guard) == 1 && ok {
+					d.in = append(slices.Clip(c.in), n)
+				} else {
+					d.out = append(slices.Clip(c.out), counting.Not{F: andRels(p.Guard)})
+				}
+				next = append(next, d)
+			}
 		}
-		var ok bool
-		out, ok = liftN([]Value{out, term}, func(a []symbolic.Expr) (symbolic.Expr, bool) { return a[0].Add(a[1]), true })
-		if !ok {
+		cells = next
+		if len(cells) > 4*maxAlts {
 			return Value{}, false
 		}
 	}
-	return out, true
+	var alts []Alt
+	for _, c := range cells {
+		g := and(append([]counting.Formula{andRels(c.in)}, c.out...)...)
+		if !isFalse(g) {
+			alts = append(alts, Alt{Guard: g, E: c.val})
+		}
+	}
+	alts = mergeAlts(alts)
+	return Value{Alts: alts}, len(alts) > 0 && len(alts) <= maxAlts
+}
+
+// andRels is the conjunction of rs (nil for none).
+func andRels(rs []symbolic.Relation) counting.Formula {
+	var g counting.And
+	for _, r := range rs {
+		g = append(g, counting.Rel{R: r})
+	}
+	if len(g) == 0 {
+		return nil
+	}
+	return g
 }
 
 // disjointPieces reports whether no two pieces' guards hold together
@@ -308,10 +357,11 @@ func disjointPieces(pw symbolic.Piecewise, facts *symbolic.Assumptions) bool {
 	return true
 }
 
-// stepFacts is what holds wherever a step sum is taken: P >= 1, the rank
-// in 0..P-1, the program's assumptions, the top-level relations of the
-// current domain (the bounds of the loops around) and of g, the case of
-// the loop's bounds being summed.
+// stepFacts is what holds in the current domain: P >= 1, the rank in
+// 0..P-1, the program's and the annotations' assumptions, the top-level
+// relations of the domain (the bounds of the loops around: DO i = 2*k, n,
+// k inside DO k = 2, n) and of g (for a step sum, the case of the loop's
+// bounds being summed).
 func (ev *evaluator) stepFacts(g counting.Formula) *symbolic.Assumptions {
 	rels := []symbolic.Relation{
 		symbolic.Rel(symbolic.Sym(Size), ">=", symbolic.Int(1)),

@@ -72,38 +72,40 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		return nil, err
 	}
 	ev := &evaluator{
-		prog:         prog,
-		res:          &Result{Program: prog, Entry: entry},
-		env:          newEnv(),
-		params:       map[string]*Param{},
-		used:         map[string]bool{Size: true, Rank: true},
-		diagSeen:     map[string]bool{},
-		summary:      map[*apt.Routine]*summary{},
-		maxOccs:      opt.MaxOccs,
-		values:       opt.Values,
-		args:         opt.Args,
-		environ:      opt.Env,
-		dir:          opt.Dir,
-		stdin:        opt.Stdin,
-		sizes2:       map[*apt.Routine]int{},
-		suffix:       map[string]int{},
-		rankMemo:     map[string]rankAnswer{},
-		freq:         map[*apt.Branch]*Param{},
-		consts:       map[*apt.Const]Value{},
-		unkElems:     map[string]*unknown{},
-		probedParams: map[string]bool{},
-		spans:        map[string]*Param{},
-		tripParams:   map[apt.Node]*Param{},
-		boundExits:   map[*apt.Exit]bool{},
-		realTables:   map[*apt.Var]bool{},
-		reading:      map[*apt.Routine]bool{},
-		readingFiles: map[*apt.Routine]bool{},
-		deckParams:   map[string]*Param{},
-		stopping:     map[*apt.Routine]bool{},
-		rankSets:     map[string][]bool{},
-		rankReads:    map[rankRead][]Alt{},
-		afterLoops:   map[string]*unknown{},
-		readParams:   map[string]*Param{},
+		prog:          prog,
+		res:           &Result{Program: prog, Entry: entry},
+		env:           newEnv(),
+		params:        map[string]*Param{},
+		used:          map[string]bool{Size: true, Rank: true},
+		diagSeen:      map[string]bool{},
+		summary:       map[*apt.Routine]*summary{},
+		maxOccs:       opt.MaxOccs,
+		values:        opt.Values,
+		args:          opt.Args,
+		environ:       opt.Env,
+		dir:           opt.Dir,
+		stdin:         opt.Stdin,
+		sizes2:        map[*apt.Routine]int{},
+		suffix:        map[string]int{},
+		rankMemo:      map[string]rankAnswer{},
+		freq:          map[*apt.Branch]*Param{},
+		consts:        map[*apt.Const]Value{},
+		unkElems:      map[string]*unknown{},
+		storeOffs:     map[*apt.Index]Value{},
+		counterStores: map[*apt.Loop]bool{},
+		probedParams:  map[string]bool{},
+		spans:         map[string]*Param{},
+		tripParams:    map[apt.Node]*Param{},
+		boundExits:    map[*apt.Exit]bool{},
+		realTables:    map[*apt.Var]bool{},
+		reading:       map[*apt.Routine]bool{},
+		readingFiles:  map[*apt.Routine]bool{},
+		deckParams:    map[string]*Param{},
+		stopping:      map[*apt.Routine]bool{},
+		rankSets:      map[string][]bool{},
+		rankReads:     map[rankRead][]Alt{},
+		afterLoops:    map[string]*unknown{},
+		readParams:    map[string]*Param{},
 	}
 	if ev.maxOccs == 0 {
 		ev.maxOccs = 200000
@@ -439,6 +441,13 @@ type evaluator struct {
 	// evaluation could not derive, by array state and offset; afterLoops
 	// the unknown value of each variable after each loop.
 	unkElems map[string]*unknown
+	// storeOffs is the offset each element store inside a symbolic loop
+	// was last evaluated at (rowsums.go).
+	storeOffs map[*apt.Index]Value
+	// counterStores caches storesCounter by loop; lastScan is the last
+	// loop's stores (soleStore).
+	counterStores map[*apt.Loop]bool
+	lastScan      *storeScan
 	// probedParams are the parameters of array elements a recurrence
 	// probe read at its symbolic index (loadAt).
 	probedParams map[string]bool

@@ -189,30 +189,7 @@ func (ev *evaluator) pruneRanks(v Value) Value {
 // in the current domain, under the caller's and the annotations'
 // assumptions: a DO step of P is then known to be positive.
 func (ev *evaluator) provedHere(r symbolic.Relation) bool {
-	rels := []symbolic.Relation{
-		symbolic.Rel(symbolic.Sym(Size), ">=", symbolic.Int(1)),
-		symbolic.Rel(symbolic.Sym(Rank), ">=", symbolic.Int(0)),
-		symbolic.Rel(symbolic.Sym(Rank), "<=", symbolic.Sym(Size).Sub(symbolic.Int(1))),
-	}
-	rels = append(rels, ev.res.Assume...)
-	rels = append(rels, ev.annotAssume...)
-	// And the domain's own relations: an enclosing loop's bounds on its
-	// variable (DO i = 2*k, n, k inside DO k = 2, n).
-	var visit func(f counting.Formula)
-	visit = func(f counting.Formula) {
-		switch g := f.(type) {
-		case counting.Rel:
-			rels = append(rels, g.R)
-		case counting.And:
-			for _, x := range g {
-				visit(x)
-			}
-		}
-	}
-	for _, f := range ev.cur.conds {
-		visit(f)
-	}
-	return symbolic.NewAssumptions(rels...).Prove(r) == symbolic.True
+	return ev.stepFacts(nil).Prove(r) == symbolic.True
 }
 
 // rankAlts rewrites, at a point, alternatives whose guards are conditions

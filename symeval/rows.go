@@ -73,6 +73,9 @@ func (ev *evaluator) telescope(l *apt.Loop) *rowSpan {
 	if cur.dead || len(cur.vars) != len(ent.vars) || len(cur.conds) != len(ent.conds) || !symbolic.Equal(cur.factor, ent.factor) {
 		return nil
 	}
+	if rs := ev.summedSpan(l, rf); rs != nil {
+		return rs // lengths stored with their sum (rowsums.go)
+	}
 	up, ok := l.Upper.(*apt.Binary)
 	if !ok || up.Op != apt.OpSub {
 		return nil

@@ -98,6 +98,9 @@ type unknown struct {
 	// arguments are not given (GET_COMMAND_ARGUMENT(k, text)): a number
 	// read from it is the run's, one value, as C's atoi(argv[k]) is.
 	argNum int64
+	// elem is the element an unknown was read from, where one offset
+	// selects it (rowsums.go).
+	elem *elemRef
 	// texts are the texts a character variable holds under conditions,
 	// the first whose guard holds (nil: always): a setting read on the
 	// root only, which a broadcast then gives every rank (textAtRoot).

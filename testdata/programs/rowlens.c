@@ -40,7 +40,8 @@ static void build(Matrix *m, int nx, int ny) {
 }
 
 static void spmv(const Matrix *m, const double *x, double *y) {
-  for (int i = 0; i < m->nrow; i++) {
+  const int nrow = m->nrow;
+  for (int i = 0; i < nrow; i++) {
     double s = 0;
     const double *v = m->vals[i];
     const int *c = m->cols[i];
