@@ -279,3 +279,22 @@ func negateConj(conj []symbolic.Relation) [][]symbolic.Relation {
 	}
 	return out
 }
+
+// TopRels returns the relations of f's top-level conjunction: those every
+// point of a set with condition f satisfies.
+func TopRels(f Formula) []symbolic.Relation {
+	var rels []symbolic.Relation
+	var walk func(f Formula)
+	walk = func(f Formula) {
+		switch g := f.(type) {
+		case Rel:
+			rels = append(rels, g.R)
+		case And:
+			for _, x := range g {
+				walk(x)
+			}
+		}
+	}
+	walk(f)
+	return rels
+}

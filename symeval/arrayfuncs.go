@@ -42,7 +42,7 @@ func (ev *evaluator) arrayReduction(f *apt.FuncCall) (Value, bool) {
 			name, a = k.Name, k.Value
 		} else if f.Name == "count" || f.Name == "any" || f.Name == "all" {
 			name = "dim" // COUNT(MASK, DIM): no second mask
-		} else if i == 1 || ev.logicalExpr(a) {
+		} else if i == 1 || apt.TypeOf(a).Base == apt.TypeLogical {
 			name = "mask"
 		} else {
 			name = "dim"
@@ -103,26 +103,6 @@ func (ev *evaluator) arrayReduction(f *apt.FuncCall) (Value, bool) {
 		}
 		return r, ok
 	})
-}
-
-// logicalExpr reports whether e is of type LOGICAL: a relation, a
-// logical operation, or a reference to a logical variable.
-func (ev *evaluator) logicalExpr(e apt.Expr) bool {
-	switch x := e.(type) {
-	case *apt.Binary:
-		return x.Op.IsRelational() || x.Op == apt.OpAnd || x.Op == apt.OpOr || x.Op == apt.OpEqv || x.Op == apt.OpNeqv
-	case *apt.Unary:
-		return x.Op == apt.OpNot
-	case *apt.Name:
-		return x.Type.Base == apt.TypeLogical
-	case *apt.Index:
-		return x.Type.Base == apt.TypeLogical
-	case *apt.Component:
-		return x.Type.Base == apt.TypeLogical
-	case *apt.Const:
-		return x.Kind == apt.ConstLogical
-	}
-	return false
 }
 
 // reduceElements is the reduction name of elements, where it is known:
@@ -329,19 +309,15 @@ func (ev *evaluator) arrayElements(e apt.Expr) ([]Value, bool) {
 	if total < 0 || ev.scalarExpr(e) {
 		return nil, false
 	}
-	out := make([]Value, 0, total)
+	els := make([]apt.Expr, total)
 	for k := range total {
 		x, ok := ev.elementOfExpr(e, k, total)
 		if !ok {
 			return nil, false
 		}
-		v := ev.closedInt(ev.value(x), x.At())
-		if !v.IsKnown() {
-			return nil, false
-		}
-		out = append(out, v)
+		els[k] = x
 	}
-	return out, true
+	return ev.elementwise(els, func(x apt.Expr) apt.Expr { return x })
 }
 
 // elementwise evaluates form(ref) for each element reference.

@@ -967,6 +967,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	probed := false
 	var searches map[string]search // variables set on pinned iterations only
 	var stepSums map[string]Value  // steps that depend on the iteration (countsum.go)
+	summed := map[string]Value{}   // and the values they leave, where summed already
 	var carried *carriedLoop       // values the iterations hand on, from a slice run
 	if l.Var != "" && l.Iterations == nil && lower.IsKnown() {
 		if t, ok := trips.Single(); ok {
@@ -991,7 +992,10 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 						if !ok {
 							return false
 						}
-						_, ok = ev.sumOverIterations(ev.env.get(k), c, stepIter, lower, step, trips)
+						v, ok := ev.sumOverIterations(ev.env.get(k), c, stepIter, lower, step, trips)
+						if ok {
+							summed[k] = v // the value after the loop
+						}
 						return ok
 					})
 				}
@@ -1270,6 +1274,10 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			}
 		}
 		if c, ok := stepSums[k]; ok && !jumps && lower.IsKnown() && trips.IsKnown() {
+			if v, ok := summed[k]; ok {
+				ev.env.set(k, v)
+				continue
+			}
 			if v, ok := ev.sumOverIterations(pv, c, stepIter, lower, step, trips); ok {
 				ev.env.set(k, v)
 				continue

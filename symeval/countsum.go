@@ -363,6 +363,19 @@ func disjointPieces(pw symbolic.Piecewise, facts *symbolic.Assumptions) bool {
 // k inside DO k = 2, n) and of g (for a step sum, the case of the loop's
 // bounds being summed).
 func (ev *evaluator) stepFacts(g counting.Formula) *symbolic.Assumptions {
+	rels := ev.rankFacts()
+	if ev.cur != nil {
+		for _, f := range ev.cur.conds {
+			rels = append(rels, counting.TopRels(f)...)
+		}
+	}
+	rels = append(rels, counting.TopRels(g)...)
+	return symbolic.NewAssumptions(rels...)
+}
+
+// rankFacts are P >= 1, the rank in 0..P-1 and the program's and the
+// annotations' assumptions.
+func (ev *evaluator) rankFacts() []symbolic.Relation {
 	rels := []symbolic.Relation{
 		symbolic.Rel(symbolic.Sym(Size), ">=", symbolic.Int(1)),
 		symbolic.Rel(symbolic.Sym(Rank), ">=", symbolic.Int(0)),
@@ -371,25 +384,5 @@ func (ev *evaluator) stepFacts(g counting.Formula) *symbolic.Assumptions {
 	if ev.res != nil {
 		rels = append(rels, ev.res.Assume...)
 	}
-	rels = append(rels, ev.annotAssume...)
-	var visit func(f counting.Formula)
-	visit = func(f counting.Formula) {
-		switch g := f.(type) {
-		case counting.Rel:
-			rels = append(rels, g.R)
-		case counting.And:
-			for _, x := range g {
-				visit(x)
-			}
-		}
-	}
-	if ev.cur != nil {
-		for _, f := range ev.cur.conds {
-			visit(f)
-		}
-	}
-	if g != nil {
-		visit(g)
-	}
-	return symbolic.NewAssumptions(rels...)
+	return append(rels, ev.annotAssume...)
 }

@@ -32,8 +32,8 @@ import (
 // It holds where each iteration of the storing loop stores one element,
 // the rows of the nest fill a range once each (an offset affine in the
 // loops' variables with each loop's coefficient the extent of the loops
-// inside it), the counter starts at a constant in the storing loop's body
-// before the store and otherwise only grows by constants, and the nest's
+// inside it), the counter starts at 0 in the storing loop's body before
+// the store and otherwise only grows by constants, and the nest's
 // domains rest on no frequency of a test on data.
 
 // maxRowSumCells bounds the case-split cells of one count of a nest's
@@ -87,30 +87,30 @@ func (ev *evaluator) rowSums(l *apt.Loop, lf *loopFrame, o *Occ, key string) (*a
 	}
 	store, path, ok := ev.soleStore(l, o, key)
 	if !ok {
-		return fail("step 2")
+		return fail("no sole store of a row")
 	}
 	x, ok := store.Value.(*apt.Name)
 	if !ok {
-		return fail("step 3")
+		return fail("the value stored is not a variable")
 	}
 	// path: the loops from l to the one whose body holds the store.
 	inner := path[len(path)-1]
 	c0, incs, ok := ev.counterSteps(inner.Body, store, x.Name)
-	if !ok || len(incs) == 0 {
-		return fail("step 4")
+	if !ok || len(incs) == 0 || c0 != 0 {
+		return fail("not a counter reset in the row and only incremented")
 	}
 	if ev.assignsOutside(l, inner, x.Name) {
-		return fail("step 5")
+		return fail("the counter is assigned outside the row")
 	}
 	off, ok := ev.storeOffs[store.Target.(*apt.Index)].Single()
 	if !ok {
-		return fail("step 6")
+		return fail("the store's offset is not one closed form")
 	}
 	// The nest's variables, outermost first: those of the store's block
 	// beyond the loop's own domain.
 	sb := findOcc(o, func(n apt.Node) bool { b, ok := n.(*apt.Block); return ok && slices.Contains(b.Stmts, store) })
 	if sb == nil || sb.Dom == nil || len(sb.Dom.Vars) != len(o.Dom.Vars)+len(path) {
-		return fail("step 7")
+		return fail("the store's block is not in the nest's domain")
 	}
 	vars := sb.Dom.Vars[len(o.Dom.Vars):]
 	// Rows filled once each: the innermost variable with coefficient 1,
@@ -150,17 +150,16 @@ func (ev *evaluator) rowSums(l *apt.Loop, lf *loopFrame, o *Occ, key string) (*a
 	}
 	facts := ev.stepFacts(nil)
 	var total symbolic.Piecewise
-	if c0 != 0 {
-		return fail("a counter from other than 0") // c0 times the rows stored: not yet
-	}
 	counted := 0
 	for _, inc := range incs {
 		occs := findOccs(o, func(n apt.Node) bool { b, ok := n.(*apt.Block); return ok && slices.Contains(b.Stmts, inc.s) })
 		counted += len(occs) // one never reached adds nothing
 		for _, io := range occs {
 			d := io.Dom
-			if d == nil || io.Inexact || len(d.Vars) < len(o.Dom.Vars)+len(path) || !d.Factor.IsZero() && !symbolic.Equal(d.Factor, symbolic.Int(1)) {
-				return fail("step 13")
+			// A factor is a frequency of a test on data (model/cost scales
+			// by it): such a count is not the run's.
+			if d == nil || io.Inexact || len(d.Vars) < len(o.Dom.Vars)+len(path) || d.Factor.NumTerms() > 0 && !symbolic.Equal(d.Factor, symbolic.Int(1)) {
+				return fail("an increment's domain is approximate or under a frequency")
 			}
 			set := d.Set()
 			set.Vars = slices.Clone(d.Vars[len(o.Dom.Vars):])
@@ -175,7 +174,7 @@ func (ev *evaluator) rowSums(l *apt.Loop, lf *loopFrame, o *Occ, key string) (*a
 				if debugRuns {
 					fmt.Fprintf(os.Stderr, "row sums %s: %v\n", l.Span.Start(), err)
 				}
-				return fail("step 14")
+				return fail("counting refused")
 			}
 			total = total.Add(pw.Scale(symbolic.Int(inc.c)))
 		}
@@ -269,8 +268,6 @@ func (ev *evaluator) soleStore(l *apt.Loop, o *Occ, key string) (*apt.Stmt, []*a
 	if st == nil || st.bad || sc.calls {
 		return nil, nil, false
 	}
-	// Stores the scan could not place (an assignment of the whole array
-	// in a construct it does not walk) are checked for this array.
 	return st.s, st.path, true
 }
 
@@ -470,16 +467,6 @@ func findOccs(o *Occ, f func(apt.Node) bool) []*Occ {
 		out = append(out, findOccs(c, f)...)
 	}
 	return out
-}
-
-// hasIters reports whether a loop under o was run iteration by iteration.
-func hasIters(o *Occ) bool {
-	for _, c := range o.Children {
-		if len(c.Iters) > 0 || hasIters(c) {
-			return true
-		}
-	}
-	return false
 }
 
 // summedSpan is the domain of the inner loop l of a sweep over rows whose

@@ -221,39 +221,24 @@ func negated(r symbolic.Relation) (symbolic.Relation, bool) {
 // within them; the last bound of a dummy array, often written 1 for any
 // size, is not one).
 func (ev *evaluator) searchFacts(l *apt.Loop, body *domainState, varValue Value, iter string) *symbolic.Assumptions {
-	rels := []symbolic.Relation{
-		symbolic.Rel(symbolic.Sym(Size), ">=", symbolic.Int(1)),
-		symbolic.Rel(symbolic.Sym(Rank), ">=", symbolic.Int(0)),
-		symbolic.Rel(symbolic.Sym(Rank), "<=", symbolic.Sym(Size).Sub(symbolic.Int(1))),
-	}
-	rels = append(rels, ev.res.Assume...)
-	rels = append(rels, ev.annotAssume...)
+	rels := ev.rankFacts()
 	var sub map[string]symbolic.Expr
 	if e, ok := varValue.Single(); ok {
 		if name, ok := e.SymName(); ok {
 			sub = map[string]symbolic.Expr{name: symbolic.Sym(iter)}
 		}
 	}
-	var visit func(f counting.Formula)
-	visit = func(f counting.Formula) {
-		switch g := f.(type) {
-		case counting.Rel:
-			if sub != nil {
-				e, err := g.R.E.Subst(sub)
-				if err != nil {
-					return
-				}
-				g.R.E = e
-			}
-			rels = append(rels, g.R)
-		case counting.And:
-			for _, x := range g {
-				visit(x)
-			}
-		}
-	}
 	for _, f := range body.conds {
-		visit(f)
+		for _, r := range counting.TopRels(f) {
+			if sub != nil {
+				e, err := r.E.Subst(sub)
+				if err != nil {
+					continue
+				}
+				r.E = e
+			}
+			rels = append(rels, r)
+		}
 	}
 	if l.Var != "" {
 		for _, ix := range readsEveryIteration(l.Body) {

@@ -1264,32 +1264,13 @@ func assumptions(rels []symbolic.Relation) *symbolic.Assumptions {
 // condition added (the loop bounds), under which trunc((k-1)/m) of a loop
 // variable k >= 1 reads as floor.
 func (an *analysis) local(f counting.Formula) *symbolic.Assumptions {
-	rels := topRels(f)
+	rels := counting.TopRels(f)
 	if len(rels) == 0 {
 		return an.assume
 	}
 	a := an.assume.Clone()
 	a.Assume(rels...)
 	return a
-}
-
-// topRels returns the relations of f's top-level conjunction: those every
-// point of the domain satisfies.
-func topRels(f counting.Formula) []symbolic.Relation {
-	var rels []symbolic.Relation
-	var walk func(f counting.Formula)
-	walk = func(f counting.Formula) {
-		switch g := f.(type) {
-		case counting.Rel:
-			rels = append(rels, g.R)
-		case counting.And:
-			for _, x := range g {
-				walk(x)
-			}
-		}
-	}
-	walk(f)
-	return rels
 }
 
 // simplifyDomain rewrites a domain's condition for counting (see simplify):
@@ -1359,7 +1340,7 @@ func (an *analysis) simplifyDomain(f counting.Formula, vars map[string]bool) cou
 			return g
 		}
 		out[j] = g
-		held[j] = topRels(g)
+		held[j] = counting.TopRels(g)
 	}
 	if _, ok := f.(counting.And); !ok && len(out) == 1 {
 		return out[0]

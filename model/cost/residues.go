@@ -98,7 +98,7 @@ func (an *analysis) residueCases(f counting.Formula) []counting.Formula {
 	// The signs and ranges of the symbols (a truncation's remainder takes
 	// its symbol's sign) from the assumptions and the case's own bounds.
 	local := an.assume.Clone()
-	local.Assume(topRels(f)...)
+	local.Assume(counting.TopRels(f)...)
 	cases, read, tests, ok := local.ResidueCases(clauses, maxResidueCases)
 	switch {
 	case ok && len(cases) == 0:
