@@ -225,13 +225,22 @@ func accuracyAttempt(t *testing.T, tc accuracyCase) (row string, e float64, dist
 	}
 	// mark applies calib.MarkSlow to every run so far: the speed probes of
 	// one process count share their reference.
+	// The reference is also the fastest probe of the programs measured
+	// before in this process: a slow spell that lasts a whole program's
+	// measurement (a neighbour on one core for a minute) slows every probe
+	// of that program alike, and only an earlier program's probes show it.
 	mark := func() {
 		all := slices.Concat(append(slices.Clone(byPoint), targetRuns)...)
 		calib.MarkSlow(all)
+		for _, r := range all {
+			if r.Probe > 0 && (fastestProbe[r.P] == 0 || r.Probe < fastestProbe[r.P]) {
+				fastestProbe[r.P] = r.Probe
+			}
+		}
 		k := 0
 		for _, rs := range append(slices.Clone(byPoint), targetRuns) {
 			for i := range rs {
-				rs[i].Slowed = all[k].Slowed
+				rs[i].Slowed = all[k].Slowed || rs[i].Probe > calib.SlowFactor*fastestProbe[rs[i].P]
 				k++
 			}
 		}
@@ -331,6 +340,10 @@ func accuracyAttempt(t *testing.T, tc accuracyCase) (row string, e float64, dist
 	t.Logf("%s at %s: predicted %s, measured %s (runs %v): %+.1f%%", tc.file, target, secs(pred.Total), secs(meas), measured, 100*e)
 	return row, e, disturbed
 }
+
+// fastestProbe is the fastest speed probe, by P, of every run the accuracy
+// test has made in this process.
+var fastestProbe = map[int]float64{}
 
 func secs(s float64) string {
 	switch {
