@@ -1265,8 +1265,17 @@ func Neutral(r *cost.Report, pt *cost.Point, given []string) []NeutralParam {
 		return nil
 	}
 	var out []NeutralParam
+	var used map[string]bool
 	for _, q := range r.Params {
 		if slices.Contains(given, q.Name) || q.Default == nil || q.Value != nil {
+			continue
+		}
+		if used == nil {
+			used = countSymbols(r)
+		}
+		if !used[q.Name] {
+			// (A value no count at the point rests on, the trip
+			// count of a loop run there, takes no default.)
 			continue
 		}
 		lo, hi, ok := paramRange(q, pt)
@@ -1278,6 +1287,37 @@ func Neutral(r *cost.Report, pt *cost.Point, given []string) []NeutralParam {
 		}
 	}
 	return out
+}
+
+// countSymbols returns the symbols the report's counts, work and messages
+// mention.
+func countSymbols(r *cost.Report) map[string]bool {
+	used := map[string]bool{}
+	note := func(pw symbolic.Piecewise) {
+		for _, pc := range pw.Pieces {
+			for _, s := range pc.Value.Symbols() {
+				used[s] = true
+			}
+			for _, g := range pc.Guard {
+				for _, s := range g.E.Symbols() {
+					used[s] = true
+				}
+			}
+		}
+	}
+	note(r.Work)
+	for _, n := range r.Nodes {
+		note(n.Count)
+		note(n.Iterations)
+		note(n.Work)
+		if c := n.Comm; c != nil {
+			note(c.Messages)
+			note(c.Received)
+			note(c.BytesSent)
+			note(c.BytesReceived)
+		}
+	}
+	return used
 }
 
 // NeutralParam is a parameter whose default stands at a point.

@@ -449,8 +449,11 @@ func printNotes(w io.Writer, cmd string, cd *costed, neutral []analyzer.NeutralP
 			cmd, len(freq), at, symeval.NeutralFrequency, firstOf(freq, ", "))
 	}
 	if len(other) > 0 {
-		fmt.Fprintf(w, "mkvet %s: note: %d bounded values move the predicted work by less than 1%%%s and take the middle of their range: %s\n",
-			cmd, len(other), at, firstOf(other, "; "))
+		what := fmt.Sprintf("%d bounded values move the predicted work by less than 1%%%s and take their defaults", len(other), at)
+		if len(other) == 1 {
+			what = fmt.Sprintf("a bounded value moves the predicted work by less than 1%%%s and takes its default", at)
+		}
+		fmt.Fprintf(w, "mkvet %s: note: %s (the middle of a range, the least of a trip count): %s\n", cmd, what, firstOf(other, "; "))
 	}
 }
 

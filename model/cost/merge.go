@@ -269,10 +269,23 @@ func ClosedForms(pt, sym *Report, env map[string]int64) (*Report, int) {
 	for _, p := range pt.Params {
 		have[p.Name] = true
 	}
-	for _, p := range sym.Params {
-		if used[p.Name] && !have[p.Name] {
+	// A parameter taken brings those its default and bounds name (a value
+	// after a loop, the middle of a range in the loop's trip count).
+	for grew := true; grew; {
+		grew = false
+		for _, p := range sym.Params {
+			if !used[p.Name] || have[p.Name] {
+				continue
+			}
 			pt.Params = append(pt.Params, p)
-			have[p.Name] = true
+			have[p.Name], grew = true, true
+			for _, e := range []*symbolic.Expr{p.Default, p.Lo, p.Hi} {
+				if e != nil {
+					for _, s := range e.Symbols() {
+						used[s] = true
+					}
+				}
+			}
 		}
 	}
 	return pt, taken

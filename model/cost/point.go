@@ -65,15 +65,18 @@ func mentionsMissing(e symbolic.Expr, params []*Param, full, env map[string]int6
 func (r *Report) defaultOrder(env map[string]int64) []*Param {
 	out := make([]*Param, 0, len(r.Params))
 	placed := make(map[string]bool, len(r.Params))
+	// A default waits for every parameter the point does not give,
+	// whether it takes a default or a value of the evaluation (a trip
+	// count the run at the point fixed).
 	pending := map[string]bool{}
 	for _, p := range r.Params {
-		if _, given := env[p.Name]; !given && p.Value == nil && p.Default != nil {
+		if _, given := env[p.Name]; !given && (p.Value != nil || p.Default != nil) {
 			pending[p.Name] = true
 		}
 	}
 	deps := map[string][]string{}
 	for _, p := range r.Params {
-		if pending[p.Name] {
+		if pending[p.Name] && p.Default != nil {
 			for _, name := range p.Default.Symbols() {
 				if name != p.Name && pending[name] {
 					deps[p.Name] = append(deps[p.Name], name)
