@@ -145,6 +145,29 @@ var oracleCases = []oracleCase{
 	// (COUNT, SUM, MAXVAL, MINLOC with MASK= by keyword and position).
 	{file: "masked.f90", sizes: []map[string]int64{{"n": 40, "steps": 3}, {"n": 37, "steps": 2}, {"n": 101, "steps": 1}},
 		complete: true, input: [2]string{"masked.in", "{n} {steps}\n"}},
+	// Settings in a derived type built by structure constructors (by
+	// position, by keyword, the parent by name, a default left out) and
+	// copied whole; a grid split over a Cartesian communicator.
+	{file: "settings_type.f90", sizes: []map[string]int64{{"n": 100, "m": 30, "steps": 6}, {"n": 10, "m": 7, "steps": 3}, {"n": 37, "m": 101, "steps": 2}},
+		complete: true, input: [2]string{"settings.nml", "&settings\n  n = {n}, m = {m}\n  steps = {steps} /\n"}},
+	// The FORTRAN 77 while loop as a labelled block IF whose arm goes
+	// back to it: a log2 of P, a doubling exchange, a countdown in a DO.
+	{file: "ifgoto.f", sizes: []map[string]int64{{"iter": 7, "k": 301}, {"iter": 3, "k": 10}, {"iter": 12, "k": 5003}},
+		complete: true, input: [2]string{"ifgoto.in", "{iter} {k}\n"}},
+	// A decomposition rank 0 computes and scatters (counts, prefix-sum
+	// starts), a step count sent into another variable, a gather back.
+	{file: "scattered.f90", sizes: []map[string]int64{{"n": 101, "steps": 3}, {"n": 7, "steps": 2}, {"n": 1000, "steps": 4}},
+		complete: true, input: [2]string{"scattered.in", "{n} {steps}\n"}},
+	// key = value lines in an optional file, keys in deferred-length
+	// strings dispatched by SELECT CASE, internal procedures.
+	{file: "keyfile.f90", sizes: []map[string]int64{{"n": 5000, "steps": 6}, {"n": 7, "steps": 2}, {"n": 101, "steps": 3}},
+		complete: true, input: [2]string{"keyfile.cfg", "# config\nn = {n}\nsteps={steps}\n  scheme = 3\n = 4\n"}},
+	// Blocks in an array of a derived type, extents set per element,
+	// each element passed to a function that sweeps it. Block counts
+	// that keep each block's level the same at P = 1..4: where it
+	// depends on the rank, 2**level is not followed yet (a parameter).
+	{file: "blocklist.f90", sizes: []map[string]int64{{"nb": 36, "base": 4, "steps": 2}, {"nb": 72, "base": 3, "steps": 1}, {"nb": 144, "base": 2, "steps": 3}},
+		complete: true, input: [2]string{"blocklist.in", "{nb} {base} {steps}\n"}},
 	// Kinds and units from iso_fortran_env and iso_c_binding; a message
 	// of bytes sized by STORAGE_SIZE.
 	{file: "kinds.f90", sizes: []map[string]int64{{"n": 64, "steps": 3}, {"n": 7, "steps": 2}, {"n": 1001, "steps": 1}}, complete: true},

@@ -2579,14 +2579,7 @@ func stepOf(e apt.Expr, name string) (int64, bool) {
 		return 0, false
 	}
 	isX := func(e apt.Expr) bool { n, ok := e.(*apt.Name); return ok && n.Name == name }
-	constOf := func(e apt.Expr) (int64, bool) {
-		c, ok := e.(*apt.Const)
-		if !ok || c.Kind != apt.ConstInt {
-			return 0, false
-		}
-		v, err := strconv.ParseInt(strings.TrimSpace(strings.SplitN(c.Text, "_", 2)[0]), 10, 64)
-		return v, err == nil
-	}
+	constOf := constOffset
 	switch {
 	case isX(b.X):
 		c, ok := constOf(b.Y)

@@ -83,6 +83,16 @@ func (ev *evaluator) elementArg(r *apt.Routine, formal string, ix *apt.Index) (V
 		if f.IsArray() || f.Type.Base == apt.TypeDerived || f.Type.Base == apt.TypeCharacter {
 			continue
 		}
+		if ev.prog.Notation() == apt.Fortran {
+			// The component of the element, followed as an array over
+			// the elements (fieldRef).
+			c := &apt.Component{Pos: ix.Pos, Base: ix, Field: f.Name, Type: f.Type}
+			fields[f.Name] = ev.value(c)
+			if key, off, ok := ev.fieldRef(c); key != "" {
+				parts = append(parts, partArg{formal: formal + "%" + f.Name, key: key, off: off, ok: ok, t: f.Type})
+			}
+			continue
+		}
 		// The field of the element is that element of the field's array
 		// (items%len(k)), as the frontend writes items[k].len.
 		el := &apt.Index{Pos: ix.Pos, Name: ix.Name + "%" + f.Name, Subs: ix.Subs, Type: f.Type}
@@ -118,6 +128,21 @@ func (ev *evaluator) elementFields(ix *apt.Index) []*apt.Var {
 			}
 			seen[f] = true
 			out = append(out, &apt.Var{Name: f, Type: v.Type})
+		}
+	}
+	if len(out) == 0 && ev.prog.Notation() == apt.Fortran && ix.Type.Base == apt.TypeDerived {
+		// A Fortran array of a derived type: its type's scalar
+		// components, each followed as an array over the elements
+		// (blocks(b)%nx is an element of blocks%nx).
+		types, _ := ev.lineage(ix.Type.Derived)
+		for _, dt := range types {
+			for _, f := range dt.Fields {
+				if seen[f.Name] || f.IsArray() || f.Pointer || f.Allocatable {
+					continue
+				}
+				seen[f.Name] = true
+				out = append(out, &apt.Var{Name: f.Name, Type: f.Type})
+			}
 		}
 	}
 	return out

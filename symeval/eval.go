@@ -1190,6 +1190,18 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 				continue
 			}
 		}
+		if ix, isIx := a.(*apt.Index); isIx && !ev.cPointers() && ix.Type.Base == apt.TypeDerived {
+			// An element of a Fortran array of derived type bound to a
+			// scalar dummy of its type (relax(blocks(b))): the dummy's
+			// scalar components are the element's.
+			if v, ps, ok := ev.elementArg(r, formal, ix); ok {
+				byValue[formal] = v
+				if ev.summarize(r).formals[i] {
+					parts = append(parts, ps...)
+				}
+				continue
+			}
+		}
 		if ix, isIx := a.(*apt.Index); isIx {
 			if d := r.Scope.Lookup(formal); d != nil && d.IsArray() && !d.Pointer && !d.Allocatable {
 				if v, refs, ok := ev.sectionActual(ix); ok {
@@ -1716,7 +1728,7 @@ func (ev *evaluator) walk(nodes []apt.Node, parent *Occ) {
 			if js := ev.cur.pending[lbl]; len(js) > 0 {
 				ev.rejoin(lbl)
 			}
-			if j := backJump(nodes, i, lbl); j > i && !ev.cur.dead {
+			if j := backJump(nodes, i, lbl); j >= i && !ev.cur.dead {
 				ev.ahead[len(ev.ahead)-1] = ahead[j]
 				ev.gotoLoop(nodes[i:j+1], parent, lbl)
 				i = j
@@ -2171,6 +2183,8 @@ func (ev *evaluator) assignStmt(s *apt.Stmt) {
 		v = *pre
 	} else if a, ok := ev.pointerValue(s); ok {
 		v = a
+	} else if o, ok := ev.wholeObjectValue(s); ok {
+		v = o
 	} else {
 		v = ev.value(s.Value)
 	}
@@ -2197,6 +2211,12 @@ func (ev *evaluator) assign(target apt.Expr, v Value) {
 		}
 		if t.Type.Base == apt.TypeInteger {
 			v = toInteger(v)
+		}
+		if t.Type.Base == apt.TypeDerived && v.Fields == nil && v.unk != nil && v.comm == nil && v.dtype == "" && v.dbytes == nil {
+			// (The components a value of unknown parts replaces.)
+			if u, ok := ev.unknownComponents(t.Type.Derived, t.Name, 0); ok {
+				v = u
+			}
 		}
 		ev.store(t.Name, v)
 	case *apt.Component:
@@ -2655,6 +2675,9 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 		return res
 	}
 	if ev.routineNamed(f.Name) == nil && !f.Intrinsic {
+		if v, ok := ev.structConstructor(f); ok {
+			return v
+		}
 		if f.Name == "getopt" || f.Name == "getopt_long" {
 			if v, ok := ev.getopt(f); ok {
 				return v

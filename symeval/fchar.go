@@ -60,9 +60,20 @@ func (ev *evaluator) textIntrinsic(f *apt.FuncCall) (Value, bool) {
 		t := strings.TrimRight(s, " ")
 		return text(strings.Repeat(" ", len(s)-len(t)) + t)
 	case "len":
-		switch f.Args[0].(type) {
-		case *apt.Name, *apt.Index, *apt.Component:
-			return Value{}, false // a variable's length is its declared one (charLen)
+		switch a := f.Args[0].(type) {
+		case *apt.Name:
+			// A deferred-length variable (CHARACTER(LEN=:),
+			// ALLOCATABLE) is as long as the text last assigned to it;
+			// any other's length is its declared one (charLen).
+			d := ev.prog.Resolve(ev.frame().routine, a.Name)
+			if d == nil || !d.Allocatable && !d.Pointer {
+				return Value{}, false
+			}
+			if _, deferred := d.Type.Len.(*apt.Star); !deferred {
+				return Value{}, false
+			}
+		case *apt.Index, *apt.Component:
+			return Value{}, false
 		}
 		return Known(symbolic.Int(int64(len(s)))), true
 	case "len_trim":

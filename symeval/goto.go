@@ -37,9 +37,18 @@ func (ev *evaluator) forward(label string) bool {
 
 // backJump returns the index of a plain GO TO label at the top level of
 // nodes after i: with nodes[i] labelled label, nodes[i..j] is a loop built
-// from GO TO. It returns -1 when there is none.
+// from GO TO. It returns -1 when there is none. j is i itself for a
+// labelled block IF whose one arm ends by going back to it, the FORTRAN 77
+// while loop written `10 if (c) then ... goto 10 end if`: the IF is the
+// loop's head and its test at once.
 func backJump(nodes []apt.Node, i int, label string) int {
-	for j := len(nodes) - 1; j > i; j-- {
+	for j := len(nodes) - 1; j >= i; j-- {
+		if j == i {
+			if condJumpTo(nodes[j], label) != nil {
+				return j
+			}
+			break
+		}
 		if g, ok := nodes[j].(*apt.Goto); ok && g.Kind == apt.GotoPlain && len(g.Targets) == 1 && g.Targets[0] == label {
 			return j
 		}

@@ -229,6 +229,16 @@ func (ev *evaluator) controlSet() *relevance {
 						if ev.bindRelevance(rv, r, x.Callee, x.Args, names, target) {
 							changed = true
 						}
+					case *apt.Comm:
+						// What a call receives is what it sends (a
+						// scatter of counts rank 0 computed, an
+						// allreduce): where the received value decides
+						// control, so does the sent one.
+						if x.Send != nil && x.Recv != nil && x.Send.Buffer != nil && x.Recv.Buffer != nil {
+							if id, ok := target(r, argValue(x.Recv.Buffer)); ok && rv.set[id] && names(r, argValue(x.Send.Buffer)) {
+								changed = true
+							}
+						}
 					case *apt.Loop:
 						// A DO variable takes its values from the bounds.
 						if x.Var != "" && rv.set[rv.ident(r, x.Var)] {

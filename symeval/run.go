@@ -753,6 +753,13 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 			}
 			continue
 		}
+		if d != nil && d.IsArray() && d.Type.Base == apt.TypeDerived && !ev.cPointers() && ev.relevant(r, name) {
+			// An array of objects whose components the counts read
+			// (blocks(b)%nx set per block): only a run gives each
+			// element's.
+			arrays = true
+			continue
+		}
 		if d != nil &&
 			(d.Type.Base == apt.TypeInteger || d.Type.Base == apt.TypeLogical ||
 				d.Type.Base == apt.TypeCharacter && !d.IsArray() && ev.env.get(k).str != nil) && ev.relevant(r, name) {

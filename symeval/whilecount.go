@@ -1,6 +1,9 @@
 package symeval
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
 )
@@ -19,42 +22,60 @@ func (ev *evaluator) whileCounter(l *apt.Loop) (Value, bool) {
 	if !ok || exitsLoop(l.Body) || hasJumps(l.Body) {
 		return Value{}, false
 	}
-	x, y, op := b.X, b.Y, b.Op
-	if _, isName := x.(*apt.Name); !isName { // e > v is v < e
-		x, y = y, x
-		op = map[apt.Op]apt.Op{apt.OpLt: apt.OpGt, apt.OpLe: apt.OpGe, apt.OpGt: apt.OpLt, apt.OpGe: apt.OpLe}[op]
+	flip := map[apt.Op]apt.Op{apt.OpLt: apt.OpGt, apt.OpLe: apt.OpGe, apt.OpGt: apt.OpLt, apt.OpGe: apt.OpLe}
+	var counter *apt.Name
+	var y apt.Expr
+	var op apt.Op
+	var step, offset int64
+	// Either side may be the counter (e > v is v < e), with a constant
+	// offset (v + c < e is v < e - c): the one the body steps.
+	for _, o := range [][2]apt.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		x, yy, oo := o[0], o[1], b.Op
+		if o[0] == b.Y {
+			oo = flip[oo]
+		}
+		off := int64(0)
+		if nm, c, ok := offsetCounter(x); ok {
+			if k, ok := constOffset(c); ok {
+				x, off = nm, k
+			}
+		}
+		nm, isName := x.(*apt.Name)
+		if !isName || nm.Type.Base != apt.TypeInteger || oo == 0 {
+			continue
+		}
+		// A C loop whose test calls a function (i < length(&s), it !=
+		// v.end()) runs the call before the loop and again at the end
+		// of every trip (the frontend's rotated header): where the call
+		// gives the same value on every trip, the bound is the value it
+		// has now. (invariantBound has checked what the call reads:
+		// nothing is left for counterStep to check of the bound.)
+		var inv apt.Expr = yy
+		if _, recomputed := ev.invariantBound(l, len(l.Body), yy); recomputed {
+			inv = nil
+		}
+		if _, s, ok := ev.counterStep(l, nm.Name, inv); ok && s != 0 {
+			counter, y, op, step, offset = nm, yy, oo, s, off
+			break
+		}
 	}
-	counter, isName := x.(*apt.Name)
-	if !isName || counter.Type.Base != apt.TypeInteger || op == 0 {
-		return Value{}, false
-	}
-	// A C loop whose test calls a function (i < length(&s), it !=
-	// v.end()) runs the call before the loop and again at the end of
-	// every trip (the frontend's rotated header): where the call gives
-	// the same value on every trip, the bound is the value it has now.
-	// (invariantBound has checked what the call reads: nothing is left
-	// for counterStep to check of the bound.)
-	var inv apt.Expr = y
-	if _, recomputed := ev.invariantBound(l, len(l.Body), y); recomputed {
-		inv = nil
-	}
-	_, step, ok := ev.counterStep(l, counter.Name, inv)
-	if !ok || step == 0 {
+	if counter == nil {
 		return Value{}, false
 	}
 	bound := ev.value(y)
 	if !bound.IsKnown() {
 		return Value{}, false
 	}
-	x0, ok := ev.load(counter.Name).Single()
-	if !ok {
+	start := ev.load(counter.Name)
+	if !start.IsKnown() {
 		return Value{}, false
 	}
 	c := symbolic.Int(max(step, -step))
-	// A bound of one value per rank class (a block's extent with the
-	// remainder on the first ranks) gives a trip count per class.
-	return lift1(ev.closedInt(bound, y.At()), func(e symbolic.Expr) (symbolic.Expr, bool) {
-		var need symbolic.Expr // steps of |c| to make
+	// A bound or a start of one value per rank class (a block's extent
+	// with the remainder on the first ranks) gives a trip count per class.
+	return lift2(ev.closedInt(bound, y.At()), ev.closedInt(start, counter.Pos), func(e, x0 symbolic.Expr) (symbolic.Expr, bool) {
+		e = e.Sub(symbolic.Int(offset)) // v + offset < e is v < e - offset
+		var need symbolic.Expr          // steps of |c| to make
 		switch {
 		case op == apt.OpLt && step > 0:
 			need = e.Sub(x0)
@@ -129,6 +150,9 @@ func (ev *evaluator) whileNeedsRun(l *apt.Loop) bool {
 	}
 	own := map[string]bool{}
 	for _, e := range []apt.Expr{b.X, b.Y} {
+		if nm, _, ok := offsetCounter(e); ok {
+			e = nm
+		}
 		if nm, isName := e.(*apt.Name); isName {
 			own[ev.key(nm.Name)] = true
 		}
@@ -204,3 +228,25 @@ func (ev *evaluator) manyTrips(t Value) bool {
 // fewTrips is the most trips of a counted DO WHILE that is run rather
 // than counted where its trips compute nothing control reads.
 const fewTrips = 64
+
+// constOffset is the value of an integer constant or its negation (the
+// offset offsetCounter returns, the step of k = k + -1 as the C frontend
+// writes --k); a Fortran constant's kind suffix (1_8) is left out.
+func constOffset(c apt.Expr) (int64, bool) {
+	neg := false
+	if u, ok := c.(*apt.Unary); ok && u.Op == apt.OpNeg {
+		c, neg = u.X, true
+	}
+	k, ok := c.(*apt.Const)
+	if !ok || k.Kind != apt.ConstInt {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(strings.SplitN(k.Text, "_", 2)[0]), 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}

@@ -112,7 +112,7 @@ func (b *builder) typeSpecAt(p *parser) (apt.Type, bool) {
 	if p.at("(") {
 		// Kind or length selector; IMPLICIT REAL (A-H) is handled by the caller.
 		p.next()
-		args := p.argList()
+		args := p.selectorArgs(t.Base == apt.TypeCharacter)
 		p.expect(")")
 		for i, a := range args {
 			key := ""
@@ -914,4 +914,43 @@ func (b *builder) binding(p *parser) {
 		}
 		dt.Bindings = append(dt.Bindings, bd)
 	}
+}
+
+// selectorArgs parses the items of a type's kind or length selector. A
+// character length may be deferred (CHARACTER(LEN=:), ALLOCATABLE, or
+// CHARACTER(:)): its colon is read as a Star, a length the declaration
+// does not fix, as an assumed length is.
+func (p *parser) selectorArgs(character bool) []apt.Expr {
+	var args []apt.Expr
+	if p.at(")") {
+		return args
+	}
+	for {
+		t := p.peek()
+		switch {
+		case character && t.kind == tOp && t.text == ":":
+			p.next()
+			args = append(args, &apt.Star{Pos: p.pos(t.at)})
+		case character && t.kind == tIdent && strings.EqualFold(t.text, "LEN") && p.deferredLen():
+			args = append(args, &apt.Keyword{Pos: p.pos(t.at), Name: "len", Value: &apt.Star{Pos: p.pos(t.at)}})
+		default:
+			args = append(args, p.arg())
+		}
+		if !p.accept(",") {
+			return args
+		}
+	}
+}
+
+// deferredLen consumes LEN=: where the parser is at it, and reports
+// whether it did.
+func (p *parser) deferredLen() bool {
+	save, savePeek, saveTok := p.i, p.peeked, p.tok
+	p.next()
+	if p.accept("=") && p.at(":") {
+		p.next()
+		return true
+	}
+	p.i, p.peeked, p.tok = save, savePeek, saveTok
+	return false
 }

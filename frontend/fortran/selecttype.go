@@ -19,14 +19,32 @@ import (
 
 // allocTypeSpec consumes the derived type-spec of an ALLOCATE, the name
 // before ::, and returns it in lower case; "" (the cursor unchanged)
-// where there is none.
+// where there is none. An intrinsic type-spec (ALLOCATE (CHARACTER(LEN=n)
+// :: s), for a deferred-length string) is consumed and gives "": it sets
+// no dynamic type.
 func allocTypeSpec(p *parser) string {
 	save := *p
 	if t := p.peek(); t.kind != tIdent {
 		return ""
 	}
 	name := p.ident()
+	intrinsic := false
+	switch name {
+	case "integer", "real", "doubleprecision", "complex", "logical", "character":
+		if p.at("(") {
+			p.next()
+			p.selectorArgs(name == "character")
+			if !p.accept(")") {
+				*p = save
+				return ""
+			}
+		}
+		intrinsic = true
+	}
 	if p.accept("::") || p.accept(":") && p.accept(":") {
+		if intrinsic {
+			return ""
+		}
 		return name
 	}
 	*p = save

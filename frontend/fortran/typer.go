@@ -555,6 +555,12 @@ func (t *typer) node(n apt.Node) {
 			t.stmt(s)
 		}
 	case *apt.IO:
+		if nm, ok := n.Format.(*apt.Name); ok && keywordOf(n.Control, "nml") == nil && t.namelistGroup(nm.Name) {
+			// READ (u, group): a NAMELIST group's name in the format's
+			// place (Fortran 2018 12.6.2.1) is NML=group.
+			n.Control = append(n.Control, &apt.Keyword{Pos: nm.Pos, Name: "nml", Value: nm})
+			n.Format = nil
+		}
 		n.Unit, n.Format = t.expr(n.Unit), t.expr(n.Format)
 		for i, c := range n.Control {
 			if k, ok := c.(*apt.Keyword); ok && k.Name == "nml" {
@@ -798,4 +804,47 @@ func countExpr(e apt.Expr, o *apt.Ops, inSub bool) {
 func isConst(e apt.Expr) bool {
 	_, ok := e.(*apt.Const)
 	return ok
+}
+
+// keywordOf returns the value of the keyword specifier name in a control
+// list, or nil.
+func keywordOf(control []apt.Expr, name string) apt.Expr {
+	for _, c := range control {
+		if k, ok := c.(*apt.Keyword); ok && k.Name == name {
+			return k.Value
+		}
+	}
+	return nil
+}
+
+// namelistGroup reports whether name is a NAMELIST group the current
+// routine sees (its own, a host's, a module's) and no variable of that
+// name hides it.
+func (t *typer) namelistGroup(name string) bool {
+	if t.p.Resolve(t.r, name) != nil {
+		return false
+	}
+	var hosts func(rs []*apt.Routine, path []*apt.Routine) []*apt.Routine
+	hosts = func(rs []*apt.Routine, path []*apt.Routine) []*apt.Routine {
+		for _, r := range rs {
+			if r == t.r {
+				return append(path, r)
+			}
+			if p := hosts(r.Contains, append(path, r)); p != nil {
+				return p
+			}
+		}
+		return nil
+	}
+	for _, r := range hosts(t.p.Routines, nil) {
+		if r.Scope != nil && r.Scope.FindNamelist(name) != nil {
+			return true
+		}
+	}
+	for _, r := range t.p.Routines {
+		if r.Kind == apt.KindModule && r.Scope != nil && r.Scope.FindNamelist(name) != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,161 @@
+package symeval
+
+import "github.com/mkvet/mkvet/frontend/apt"
+
+// structConstructor evaluates a Fortran structure constructor,
+// type-name(component-spec, ...) (Fortran 2018 7.5.10), where no function
+// of that name hides it: the components in order, the ancestors' (EXTENDS)
+// first, or by keyword; one left out takes its default initialisation.
+// The value carries the components (Value.Fields), which an assignment
+// stores one by one (cfg = config_t(nx, ny, steps) sets cfg%nx, cfg%ny,
+// cfg%steps). A component the evaluation does not keep as a scalar (an
+// array, a pointer) is evaluated for the calls its expression makes and
+// left unknown.
+func (ev *evaluator) structConstructor(f *apt.FuncCall) (Value, bool) {
+	if f.Intrinsic || ev.prog.Notation() != apt.Fortran {
+		return Value{}, false
+	}
+	types, ok := ev.lineage(f.Name)
+	if !ok || len(types) == 0 {
+		return Value{}, false
+	}
+	// The components in constructor order: the farthest ancestor's first.
+	var comps []*apt.Var
+	for i := len(types) - 1; i >= 0; i-- {
+		comps = append(comps, types[i].Fields...)
+	}
+	byName := make(map[string]*apt.Var, len(comps))
+	for _, c := range comps {
+		byName[c.Name] = c
+	}
+	fields := map[string]Value{}
+	set := map[string]bool{}
+	next := 0
+	for _, a := range f.Args {
+		var c *apt.Var
+		val := a
+		if kw, ok := a.(*apt.Keyword); ok {
+			c, val = byName[kw.Name], kw.Value
+			if c == nil {
+				// The parent component named after an ancestor type
+				// (child(base=b, k=1)): its components are b's.
+				if v := ev.value(kw.Value); v.Fields != nil && ev.isAncestor(types, kw.Name) {
+					for k, fv := range v.Fields {
+						fields[k], set[k] = fv, true
+					}
+				}
+				continue
+			}
+		} else if next < len(comps) {
+			c = comps[next]
+			next++
+		}
+		if c == nil {
+			ev.value(val)
+			continue
+		}
+		set[c.Name] = true
+		v := ev.value(val)
+		if c.IsArray() || c.Pointer || c.Allocatable {
+			continue
+		}
+		if c.Type.Base == apt.TypeInteger {
+			v = toInteger(v)
+		}
+		fields[c.Name] = v
+	}
+	for _, c := range comps {
+		if set[c.Name] || c.IsArray() || c.Pointer || c.Allocatable {
+			continue
+		}
+		if v, ok := ev.fieldDefault(c); ok {
+			fields[c.Name] = v
+		}
+	}
+	return Value{Fields: fields}, true
+}
+
+// isAncestor reports whether name is one of the ancestor types of the
+// lineage types (not the type itself).
+func (ev *evaluator) isAncestor(types []*apt.DerivedType, name string) bool {
+	for _, dt := range types[1:] {
+		if dt.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// unknownComponents is the value of a whole object of type typ assigned a
+// value whose components the evaluation does not know (the result of a
+// function it does not follow): each scalar component unknown, so that
+// neither the object's earlier components nor their default
+// initialisations stand for them. ok is false for a type the routine
+// cannot see (a library's handle type).
+func (ev *evaluator) unknownComponents(typ, src string, depth int) (Value, bool) {
+	types, ok := ev.lineage(typ)
+	if !ok || len(types) == 0 || depth > 8 {
+		return Value{}, false
+	}
+	fields := map[string]Value{}
+	for _, dt := range types {
+		for _, c := range dt.Fields {
+			if _, done := fields[c.Name]; done || c.IsArray() || c.Pointer || c.Allocatable {
+				continue
+			}
+			if c.Type.Base == apt.TypeDerived {
+				if v, ok := ev.unknownComponents(c.Type.Derived, src+"%"+c.Name, depth+1); ok {
+					fields[c.Name] = v
+				}
+				continue
+			}
+			fields[c.Name] = unknownValue(c.Name, "the value of "+src+"%"+c.Name, c.Type.Base != apt.TypeInteger)
+		}
+	}
+	return Value{Fields: fields}, true
+}
+
+// objectValue is the value of the object e of type typ component by
+// component, each read as a reference to it reads it (its stored value,
+// else its default initialisation), for a whole assignment c = d.
+func (ev *evaluator) objectValue(e apt.Expr, typ string, depth int) (Value, bool) {
+	types, ok := ev.lineage(typ)
+	if !ok || len(types) == 0 || depth > 8 {
+		return Value{}, false
+	}
+	fields := map[string]Value{}
+	for _, dt := range types {
+		for _, c := range dt.Fields {
+			if _, done := fields[c.Name]; done || c.IsArray() || c.Pointer || c.Allocatable {
+				continue
+			}
+			ref := &apt.Component{Pos: e.At(), Base: e, Field: c.Name, Type: c.Type}
+			if c.Type.Base == apt.TypeDerived {
+				if v, ok := ev.objectValue(ref, c.Type.Derived, depth+1); ok {
+					fields[c.Name] = v
+				}
+				continue
+			}
+			fields[c.Name] = ev.value(ref)
+		}
+	}
+	return Value{Fields: fields}, true
+}
+
+// wholeObjectValue is objectValue for the right side of an assignment to
+// a scalar object of derived type from another object of that type.
+func (ev *evaluator) wholeObjectValue(s *apt.Stmt) (Value, bool) {
+	t, ok := s.Target.(*apt.Name)
+	if !ok || t.Array || t.Type.Base != apt.TypeDerived || ev.prog.Notation() != apt.Fortran {
+		return Value{}, false
+	}
+	switch s.Value.(type) {
+	case *apt.Name, *apt.Component, *apt.Index:
+	default:
+		return Value{}, false
+	}
+	if vt := apt.TypeOf(s.Value); vt.Base != apt.TypeDerived || vt.Derived != t.Type.Derived || vt.Class || t.Type.Class {
+		return Value{}, false
+	}
+	return ev.objectValue(s.Value, t.Type.Derived, 0)
+}
