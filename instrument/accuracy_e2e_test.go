@@ -91,10 +91,12 @@ func TestCalibrationAccuracyE2E(t *testing.T) {
 // its calibration's own 95% interval is wider than the 15% tested, is made
 // again, up to three attempts in all, after which the program is skipped as
 // unmeasurable, saying so. An undisturbed attempt that misses by more than
-// 15% is made once more too (the hypervisor can slow a run without the
-// guest seeing it); a second undisturbed miss fails the test.
+// 15% is made again too, after a pause (the hypervisor can slow a run, and
+// a whole minute of runs, without the guest seeing it: two attempts in a
+// row have missed together that way); a third undisturbed miss fails the
+// test.
 func runAccuracy(t *testing.T, tc accuracyCase) (string, float64) {
-	missed := false
+	missed := 0
 	for attempt := 1; attempt <= 3; attempt++ {
 		row, e, disturbed := accuracyAttempt(t, tc)
 		switch {
@@ -103,13 +105,18 @@ func runAccuracy(t *testing.T, tc accuracyCase) (string, float64) {
 		case disturbed:
 			t.Logf("%s: attempt %d was disturbed by other load (%+.1f%%); trying again", tc.file, attempt, 100*e)
 			continue
-		case !missed:
-			missed = true
-			t.Logf("%s: %+.1f%% on attempt %d; calibrating and measuring again", tc.file, 100*e, attempt)
+		case missed < 2:
+			missed++
+			t.Logf("%s: %+.1f%% on attempt %d; pausing, then calibrating and measuring again", tc.file, 100*e, attempt)
+			time.Sleep(20 * time.Second)
 			continue
 		}
 		t.Errorf("%s: predicted program time %+.1f%% off, want within 15%%", tc.file, 100*e)
 		return row, e
+	}
+	if missed > 0 {
+		t.Errorf("%s: every undisturbed attempt missed by more than 15%%", tc.file)
+		return "", 0
 	}
 	t.Skipf("%s: the attempts that missed were disturbed by other load on the machine or calibrated too noisily; not measurable now", tc.file)
 	return "", 0

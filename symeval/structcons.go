@@ -93,32 +93,31 @@ func (ev *evaluator) isAncestor(types []*apt.DerivedType, name string) bool {
 // initialisations stand for them. ok is false for a type the routine
 // cannot see (a library's handle type).
 func (ev *evaluator) unknownComponents(typ, src string, depth int) (Value, bool) {
-	types, ok := ev.lineage(typ)
-	if !ok || len(types) == 0 || depth > 8 {
-		return Value{}, false
-	}
-	fields := map[string]Value{}
-	for _, dt := range types {
-		for _, c := range dt.Fields {
-			if _, done := fields[c.Name]; done || c.IsArray() || c.Pointer || c.Allocatable {
-				continue
-			}
-			if c.Type.Base == apt.TypeDerived {
-				if v, ok := ev.unknownComponents(c.Type.Derived, src+"%"+c.Name, depth+1); ok {
-					fields[c.Name] = v
-				}
-				continue
-			}
-			fields[c.Name] = unknownValue(c.Name, "the value of "+src+"%"+c.Name, c.Type.Base != apt.TypeInteger)
+	return ev.componentValues(typ, depth, func(c *apt.Var) (Value, bool) {
+		if c.Type.Base == apt.TypeDerived {
+			return ev.unknownComponents(c.Type.Derived, src+"%"+c.Name, depth+1)
 		}
-	}
-	return Value{Fields: fields}, true
+		return unknownValue(c.Name, "the value of "+src+"%"+c.Name, c.Type.Base != apt.TypeInteger), true
+	})
 }
 
 // objectValue is the value of the object e of type typ component by
 // component, each read as a reference to it reads it (its stored value,
 // else its default initialisation), for a whole assignment c = d.
 func (ev *evaluator) objectValue(e apt.Expr, typ string, depth int) (Value, bool) {
+	return ev.componentValues(typ, depth, func(c *apt.Var) (Value, bool) {
+		ref := &apt.Component{Pos: e.At(), Base: e, Field: c.Name, Type: c.Type}
+		if c.Type.Base == apt.TypeDerived {
+			return ev.objectValue(ref, c.Type.Derived, depth+1)
+		}
+		return ev.value(ref), true
+	})
+}
+
+// componentValues is a value of type typ with each scalar component
+// (the ancestors' too, arrays and pointers left out) given by value; false
+// for a type the routine cannot see or nested past 8 levels.
+func (ev *evaluator) componentValues(typ string, depth int, value func(c *apt.Var) (Value, bool)) (Value, bool) {
 	types, ok := ev.lineage(typ)
 	if !ok || len(types) == 0 || depth > 8 {
 		return Value{}, false
@@ -129,14 +128,9 @@ func (ev *evaluator) objectValue(e apt.Expr, typ string, depth int) (Value, bool
 			if _, done := fields[c.Name]; done || c.IsArray() || c.Pointer || c.Allocatable {
 				continue
 			}
-			ref := &apt.Component{Pos: e.At(), Base: e, Field: c.Name, Type: c.Type}
-			if c.Type.Base == apt.TypeDerived {
-				if v, ok := ev.objectValue(ref, c.Type.Derived, depth+1); ok {
-					fields[c.Name] = v
-				}
-				continue
+			if v, ok := value(c); ok {
+				fields[c.Name] = v
 			}
-			fields[c.Name] = ev.value(ref)
 		}
 	}
 	return Value{Fields: fields}, true
