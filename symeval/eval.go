@@ -1175,25 +1175,18 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 			}
 			continue
 		}
-		if ix, isIx := a.(*apt.Index); isIx && ev.cPointers() {
-			if v, ok := ev.structAddr(ix); ok {
-				// A pointer to an element of an array of structures the
-				// evaluation follows: the dummy holds its address.
-				byValue[formal] = v
-				continue
-			}
-			if v, ps, ok := ev.elementArg(r, formal, ix); ok {
-				byValue[formal] = v
-				if ev.summarize(r).formals[i] {
-					parts = append(parts, ps...)
+		if ix, isIx := a.(*apt.Index); isIx && (ev.cPointers() || ix.Type.Base == apt.TypeDerived) {
+			if ev.cPointers() {
+				if v, ok := ev.structAddr(ix); ok {
+					// A pointer to an element of an array of structures
+					// the evaluation follows: the dummy holds its address.
+					byValue[formal] = v
+					continue
 				}
-				continue
 			}
-		}
-		if ix, isIx := a.(*apt.Index); isIx && !ev.cPointers() && ix.Type.Base == apt.TypeDerived {
-			// An element of a Fortran array of derived type bound to a
-			// scalar dummy of its type (relax(blocks(b))): the dummy's
-			// scalar components are the element's.
+			// An element of an array of structures bound to a dummy of
+			// its type (C's &items[k], Fortran's relax(blocks(b))): the
+			// dummy's scalar components are the element's.
 			if v, ps, ok := ev.elementArg(r, formal, ix); ok {
 				byValue[formal] = v
 				if ev.summarize(r).formals[i] {
