@@ -28,14 +28,16 @@ export MKVET_E2E=1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 go vet ./...
-# Compile every test binary first, two at a time (no test matches the pattern):
-# the timed run below is -p 1, which would otherwise also compile one package at
-# a time.
+# Compile every test binary first, two at a time (no test matches the pattern).
 go test -count=1 -run '^$' ./... >/dev/null
-# -p 1: one test binary at a time. The calibration accuracy tests time real MPI
-# runs on both cores; another package's tests running beside them make the
-# timings they fit and check noise, not the program. -timeout 30m: the
+# Tests whose verdict rests on wall-clock measurements (predicted against
+# measured time, the measured hottest nests, the machine's own benchmarks)
+# run last, one test binary at a time with nothing beside them: another
+# package's tests make the timings they fit and check noise, not the
+# program. The rest run two packages at a time first. -timeout 30m: the
 # corpora oracles build and run NPB and CloverLeaf in one test binary, about
 # five minutes on two cores, which a loaded machine can double past the
 # default ten.
-go test -p 1 -count=1 -timeout 30m ./...
+timed='^(TestCalibrationAccuracyE2E|TestNPBCountsMatchRunsE2E|TestCloverLeafCountsMatchRunsE2E|TestNPB34HotNestsE2E|TestSweep3DHotNestsE2E|TestTeaLeafHotNestsE2E|TestNPBCCountsMatchRunsE2E|TestCalibratePredictCE2E|TestCalibratePredictNPBE2E|TestMembenchE2E|TestNetbenchMPI|TestConfigureFailure|TestReplayMeasuredE2E|TestNPBReplayE2E|TestBalanceWhatifE2E|TestCloverLeafReplayE2E|TestMemoryTermAgainstKernelsE2E)$'
+go test -p 2 -count=1 -timeout 30m -skip "$timed" ./...
+go test -p 1 -count=1 -timeout 30m -run "$timed" ./...

@@ -46,11 +46,23 @@ func TestImpactBound(t *testing.T) {
 	if len(neutral) != 1 || neutral[0].Param.Name != "pct" {
 		t.Errorf("neutral %v, want pct alone", neutral)
 	}
+	// The branches on the data are one finding, at the one that moves
+	// the work most; the one that cannot be measured is said to be so.
 	var asked []string
+	var group Diagnostic
 	for _, d := range only(Run(b.r, pt, Options{}), "MK3001") {
 		asked = append(asked, d.Facts["param"].(string))
+		if d.Facts["origin"] == "frequency" {
+			group = d
+		}
 	}
-	if strings.Join(asked, " ") != "keys pct2 pct3" {
-		t.Errorf("MK3001 asks %q, want keys pct2 pct3", asked)
+	if strings.Join(asked, " ") != "keys pct2" {
+		t.Errorf("MK3001 asks %q, want keys pct2", asked)
+	}
+	if ps, _ := group.Facts["params"].([]string); strings.Join(ps, " ") != "pct2 pct3" || group.Facts["unmeasured"] != 1 {
+		t.Errorf("the finding on branches on the data: %v", group)
+	}
+	if !strings.Contains(group.Message, "up to 12% of the work each, 12% together at n=4096, P=4 (1 not measured)") {
+		t.Errorf("message %q", group.Message)
 	}
 }
