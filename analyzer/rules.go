@@ -91,19 +91,28 @@ func (p *pass) dataNests() []*cost.Node {
 
 // report adds a diagnostic of the current check at node n (nil for none).
 func (p *pass) report(n *cost.Node, pos apt.Pos, msg string, facts map[string]any) {
-	if n != nil && !n.Exact && !strings.HasPrefix(p.check.ID, "MK3") {
-		// A count that rests on an approximation is never printed as if
-		// it were exact (MK3003 says why at the node too).
+	standIn := ""
+	if n != nil && n.Exact {
+		standIn = p.pt.StandInNote(n)
+	}
+	if n != nil && (!n.Exact || standIn != "") && !strings.HasPrefix(p.check.ID, "MK3") {
+		// A count that rests on an approximation (or, at the point, on
+		// a value of the data given its default) is never printed as
+		// if it were exact (MK3003 says why at the node too).
+		note := noteOf(n)
+		if n.Exact {
+			note = standIn
+		}
 		room := noteLimit
 		if long := len(msg) + noteLimit - messageRoom; long > 0 {
 			// A long finding keeps its line: the note is cut shorter.
 			room = max(noteLimit-long, noteLeast)
 		}
-		msg += " [approximate: " + clip(noteOf(n), room) + "]"
+		msg += " [approximate: " + clip(note, room) + "]"
 		if facts == nil {
 			facts = map[string]any{}
 		}
-		facts["approximate"] = noteOf(n)
+		facts["approximate"] = note
 	}
 	d := Diagnostic{Pos: pos, ID: p.check.ID, Severity: p.check.Severity, Message: msg, Facts: facts}
 	if n != nil {
@@ -969,6 +978,39 @@ func approximate(p *pass) {
 		}
 		p.report(n, apt.Pos{}, "count is approximate: "+note, map[string]any{"note": note})
 	}
+	// At a point, counts resting on values of the data given their
+	// defaults there: at the outermost such node, exact otherwise and
+	// under no approximate node. (A branch frequency is said at its
+	// branch.)
+	freq := map[string]bool{}
+	for _, q := range p.r.Params {
+		if q.Origin == cost.FromFrequency {
+			freq[q.Name] = true
+		}
+	}
+	for _, n := range p.r.Nodes {
+		note := p.pt.StandInNote(n)
+		if note == "" || !n.Exact || n.Parent != nil && p.pt.StandInNote(n.Parent) != "" || underApproximate(n) ||
+			!slices.ContainsFunc(p.values(n).StandIn, func(s string) bool { return !freq[s] }) {
+			continue
+		}
+		if k := (key{n.Parent, note}); done[k] {
+			continue
+		} else {
+			done[k] = true
+		}
+		p.report(n, apt.Pos{}, "count is approximate: "+note, map[string]any{"note": note, "stand_ins": p.values(n).StandIn})
+	}
+}
+
+// underApproximate reports whether a node around n is approximate.
+func underApproximate(n *cost.Node) bool {
+	for a := n.Parent; a != nil; a = a.Parent {
+		if !a.Exact {
+			return true
+		}
+	}
+	return false
 }
 
 // noteOf is why n's count is approximate.

@@ -107,6 +107,8 @@ func figures(p *pass, tidyWork bool) []Figure {
 		f := Figure{Node: n, Exact: n.Exact}
 		if !n.Exact {
 			f.Note = noteOf(n)
+		} else if note := p.pt.StandInNote(n); note != "" {
+			f.Exact, f.Note = false, note
 		}
 		fig := cost.FigCount
 		v := p.values(n)

@@ -279,6 +279,13 @@ func (ev *evaluator) gotoTripParam(seg []apt.Node, tag apt.Node, pos apt.Pos, la
 			// and says so, and asks for it where more runs would matter.
 			p.Lo, p.Default = &lo, &lo
 			p.What += fmt.Sprintf(" (at least %s: its exit waits for a counter that grows by steps)", lo)
+		} else {
+			// Its first statement runs once whenever the loop is
+			// reached: the least, the default where the data decides
+			// more (a point marks the counts resting on it).
+			one := symbolic.Int(1)
+			p.Lo, p.Default = &one, &one
+			p.What += " (at least 1)"
 		}
 		ev.tripParams[tag] = p
 	}

@@ -24,6 +24,11 @@ type Point struct {
 	// in Nodes.
 	Unknown     []string
 	WorkUnknown bool
+	// StandIns are the values of the data (a branch's way, a trip count
+	// known from below, an element) the point gives their defaults: each
+	// stands for what the run decides, so a count resting on one is
+	// approximate there (NodeValues.StandIn).
+	StandIns map[string]int64
 }
 
 // mentionsMissing reports whether e reads a parameter of params that has
@@ -121,6 +126,9 @@ type NodeValues struct {
 	NestWork Values
 	// Communication figures, for Comm nodes.
 	Messages, BytesSent Values
+	// StandIn names the point's stand-ins (Point.StandIns) the node's
+	// counts rest on, sorted: its counts are approximate there.
+	StandIn []string
 }
 
 // Values is one per-rank quantity at a point.
@@ -227,6 +235,7 @@ func (o ParamOrigin) Data() bool {
 func (r *Report) at(env map[string]int64, partial bool) (*Point, error) {
 	full := map[string]int64{}
 	var unknown []string
+	standIns := map[string]int64{}
 	for _, p := range r.defaultOrder(env) {
 		if v, ok := env[p.Name]; ok {
 			full[p.Name] = v
@@ -261,6 +270,9 @@ func (r *Report) at(env map[string]int64, partial bool) (*Point, error) {
 			return nil, fmt.Errorf("default of %s is %s, not an integer", p.Name, dv)
 		}
 		full[p.Name] = n
+		if p.Origin.Data() {
+			standIns[p.Name] = n
+		}
 	}
 	np := int64(1)
 	if r.Parallel {
@@ -280,7 +292,11 @@ func (r *Report) at(env map[string]int64, partial bool) (*Point, error) {
 		}
 	}
 	sort.Strings(unknown)
-	pt := &Point{Env: full, P: np, Nodes: make(map[*Node]*NodeValues, len(r.Nodes)), Unknown: unknown}
+	pt := &Point{Env: full, P: np, Nodes: make(map[*Node]*NodeValues, len(r.Nodes)), Unknown: unknown, StandIns: standIns}
+	standSet := make(map[string]bool, len(standIns))
+	for k := range standIns {
+		standSet[k] = true
+	}
 	renv := ratEnv(full)
 	renv[Rank] = symbolic.RatInt(0)
 	for rk := int64(0); rk < np; rk++ {
@@ -367,9 +383,52 @@ func (r *Report) at(env map[string]int64, partial bool) (*Point, error) {
 				return nil, fmt.Errorf("%s: bytes: %v", n.Node.Base().ID, err)
 			}
 		}
+		if len(standSet) > 0 {
+			nv.StandIn = restsOn(standSet, n)
+		}
 		pt.Nodes[n] = nv
 	}
 	return pt, nil
+}
+
+// restsOn returns the names of set that n's counts (not its work, a
+// prediction with approximations of its own) mention, sorted.
+func restsOn(set map[string]bool, n *Node) []string {
+	figs := []symbolic.Piecewise{n.Count, n.Iterations}
+	if n.Comm != nil {
+		figs = append(figs, n.Comm.Messages, n.Comm.BytesSent)
+	}
+	var out []string
+	for _, pw := range figs {
+		if !pw.HasAny(set) {
+			continue
+		}
+		for _, s := range pw.Symbols() {
+			if set[s] && !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// StandInNote says why the counts of a node resting on the point's
+// stand-ins (NodeValues.StandIn) are approximate, "" when they rest on
+// none.
+func (pt *Point) StandInNote(n *Node) string {
+	if pt == nil {
+		return ""
+	}
+	nv := pt.Nodes[n]
+	if nv == nil || len(nv.StandIn) == 0 {
+		return ""
+	}
+	parts := make([]string, len(nv.StandIn))
+	for i, s := range nv.StandIn {
+		parts[i] = fmt.Sprintf("%s=%d", s, pt.StandIns[s])
+	}
+	return "rests on the default of a value of the data (" + strings.Join(parts, ", ") + "), which the run decides"
 }
 
 // PerRank evaluates pw, a closed form in the rank and the point's values,
