@@ -513,7 +513,6 @@ type NeutralParam struct {
 // pointText names the point: "n=1024, P=8".
 func (p *pass) pointText() string { return Point(p.r, p.pt) }
 
-
 // askFrequencies is the one MK3001 finding for the branches on the data
 // (frequency parameters, two or more): at the branch that moves the work
 // most (the first without a point), naming the others and how much each and

@@ -183,6 +183,19 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 	}
 	slices.Sort(c.given)
 	c.missing = r.MissingParams(env)
+	if r.DataOnly(c.missing) {
+		// Values that only choose between cases that hardly move the
+		// work take a default (marked where counts rest on it).
+		if pt, err := r.AtKnown(env); err == nil && len(analyzer.NeutralChoices(r, pt)) > 0 {
+			c.missing = r.MissingParams(env)
+		}
+	}
+	if len(c.missing) == 0 {
+		if c.point, err = r.At(env); err != nil {
+			return fail("%v", err)
+		}
+		return c, 0
+	}
 	if pt, err := r.AtKnown(env); err == nil && r.DataOnly(c.missing) {
 		// Only values of the data are missing: everything that rests on
 		// none of them is evaluated at the point. (A figure without an
@@ -453,7 +466,7 @@ func printNotes(w io.Writer, cmd string, cd *costed, neutral []analyzer.NeutralP
 		if len(other) == 1 {
 			what = fmt.Sprintf("a bounded value moves the predicted work by less than 1%%%s and takes its default", at)
 		}
-		fmt.Fprintf(w, "mkvet %s: note: %s (the middle of a range, the least of a trip count): %s\n", cmd, what, firstOf(other, "; "))
+		fmt.Fprintf(w, "mkvet %s: note: %s (the middle of a range, the least of a trip count, the costliest of a choice between cases): %s\n", cmd, what, firstOf(other, "; "))
 	}
 }
 
