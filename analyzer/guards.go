@@ -32,16 +32,26 @@ func NeutralChoices(r *cost.Report, pt *cost.Point) []string {
 		missing[u] = true
 	}
 	var out []string
+	var uses *symbolUses
+	var known []float64 // the work resting on no missing value, per rank
 	for _, name := range pt.Unknown {
 		q := byName[name]
 		if q == nil || q.Default != nil || !q.Origin.Data() || namedByDefault(r, name) {
 			continue
 		}
-		cands, ok := guardChoices(r, pt, name, missing)
+		if uses == nil {
+			uses = usesOf(r) // once: a program may lack thousands of values
+		}
+		cands, ok := guardChoices(uses, pt, name)
 		if !ok {
 			continue
 		}
-		imp, best, ok := choiceImpact(r, pt, name, cands, missing)
+		if known == nil {
+			if known = knownPerRank(r, pt, missing); known == nil {
+				return out
+			}
+		}
+		imp, best, ok := choiceImpact(r, pt, name, cands, missing, known)
 		if !ok || imp >= NeutralShare {
 			continue
 		}
@@ -68,10 +78,55 @@ func namedByDefault(r *cost.Report, name string) bool {
 	return false
 }
 
+// symbolUses is where the symbols of a report's figures are: in a value
+// of a piece, or only in guards (each relation once).
+type symbolUses struct {
+	inValue map[string]bool
+	guards  map[string][]symbolic.Relation
+}
+
+// usesOf walks every figure of r once.
+func usesOf(r *cost.Report) *symbolUses {
+	u := &symbolUses{inValue: map[string]bool{}, guards: map[string][]symbolic.Relation{}}
+	seen := map[string]bool{}
+	note := func(pw symbolic.Piecewise) {
+		for _, pc := range pw.Pieces {
+			for _, x := range pc.Value.Symbols() {
+				u.inValue[x] = true
+			}
+			for _, g := range pc.Guard {
+				k := g.Key()
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				for _, x := range g.E.Symbols() {
+					u.guards[x] = append(u.guards[x], g)
+				}
+			}
+		}
+	}
+	note(r.Work)
+	for _, n := range r.Nodes {
+		for _, pw := range []symbolic.Piecewise{n.Count, n.Iterations, n.Work, n.NestWork} {
+			note(pw)
+		}
+		if c := n.Comm; c != nil {
+			for _, pw := range []symbolic.Piecewise{c.Messages, c.Received, c.BytesSent, c.BytesReceived} {
+				note(pw)
+			}
+		}
+	}
+	return u
+}
+
 // guardChoices returns values of name, one on each side of every
 // threshold its guards test (with the point's values in), when name is in
 // guards alone, each linear in it with no other unknown.
-func guardChoices(r *cost.Report, pt *cost.Point, name string, missing map[string]bool) ([]int64, bool) {
+func guardChoices(u *symbolUses, pt *cost.Point, name string) ([]int64, bool) {
+	if u.inValue[name] {
+		return nil, false
+	}
 	env := map[string]symbolic.Rat{}
 	for k, v := range pt.Env {
 		env[k] = symbolic.RatInt(v)
@@ -82,94 +137,90 @@ func guardChoices(r *cost.Report, pt *cost.Point, name string, missing map[strin
 			cands = append(cands, v)
 		}
 	}
-	check := func(pw symbolic.Piecewise) bool {
-		for _, pc := range pw.Pieces {
-			if pc.Value.Has(name) {
-				return false
-			}
-			for _, g := range pc.Guard {
-				if !g.E.Has(name) {
-					continue
-				}
-				e, err := g.E.SubstConst(env)
-				if err != nil {
-					return false
-				}
-				x, a, b, ok := e.LinearOne()
-				if !ok || x != name {
-					return false
-				}
-				t := b.Neg().Quo(a).Floor()
-				v, ok := t.Int64()
-				if !ok || v > math.MaxInt64/2 || v < math.MinInt64/2 {
-					return false
-				}
-				add(v - 1)
-				add(v)
-				add(v + 1)
-			}
+	for _, g := range u.guards[name] {
+		e, err := g.E.SubstConst(env)
+		if err != nil {
+			return nil, false
 		}
-		return true
-	}
-	if !check(r.Work) {
-		return nil, false
-	}
-	for _, n := range r.Nodes {
-		figs := []symbolic.Piecewise{n.Count, n.Iterations, n.Work, n.NestWork}
-		if n.Comm != nil {
-			figs = append(figs, n.Comm.Messages, n.Comm.Received, n.Comm.BytesSent, n.Comm.BytesReceived)
+		x, a, b, ok := e.LinearOne()
+		if !ok || x != name {
+			return nil, false
 		}
-		for _, pw := range figs {
-			if !check(pw) {
-				return nil, false
-			}
+		v, ok := b.Neg().Quo(a).Floor().Int64()
+		if !ok || v > math.MaxInt64/2 || v < math.MinInt64/2 {
+			return nil, false
 		}
+		add(v - 1)
+		add(v)
+		add(v + 1)
 	}
 	slices.Sort(cands)
 	return cands, true
 }
 
+// knownPerRank is the work at pt resting on no missing value, per rank;
+// nil where it cannot be evaluated.
+func knownPerRank(r *cost.Report, pt *cost.Point, missing map[string]bool) []float64 {
+	vars, _, vals := pointVars(pt)
+	var known symbolic.Piecewise
+	for _, p := range r.Work.Pieces {
+		if !(symbolic.Piecewise{Pieces: []symbolic.Piece{p}}).HasAny(missing) {
+			known.Pieces = append(known.Pieces, p)
+		}
+	}
+	kf, err := known.Compile(vars)
+	if err != nil {
+		return nil
+	}
+	out := make([]float64, pt.P)
+	for rk := range pt.P {
+		vals[0] = rk // (pointVars puts the rank first)
+		k, err := kf.EvalInt(vals)
+		if err != nil {
+			return nil
+		}
+		out[rk] = k.Float64()
+	}
+	return out
+}
+
 // choiceImpact measures how much the predicted work at pt moves over the
 // choices of name (ImpactBound's bound, over every pair of choices at
-// once), and returns the choice with the most work.
-func choiceImpact(r *cost.Report, pt *cost.Point, name string, cands []int64, missing map[string]bool) (float64, int64, bool) {
+// once: the spread of the pieces that mention it over the known work),
+// and returns the choice with the most work.
+func choiceImpact(r *cost.Report, pt *cost.Point, name string, cands []int64, missing map[string]bool, known []float64) (float64, int64, bool) {
 	vars, index, vals := pointVars(pt)
 	index[name] = len(vars)
 	vars = append(vars, name)
 	vals = append(vals, 0)
-	var known, part symbolic.Piecewise
+	others := without(missing, name)
+	var part symbolic.Piecewise
 	for _, p := range r.Work.Pieces {
 		one := symbolic.Piecewise{Pieces: []symbolic.Piece{p}}
-		switch {
-		case one.Has(name):
-			others := without(missing, name)
-			if one.HasAny(others) {
-				return 0, 0, false
-			}
-			part.Pieces = append(part.Pieces, p)
-		case !one.HasAny(missing):
-			known.Pieces = append(known.Pieces, p)
+		if !one.Has(name) {
+			continue
 		}
+		if one.HasAny(others) {
+			return 0, 0, false
+		}
+		part.Pieces = append(part.Pieces, p)
 	}
 	if len(part.Pieces) == 0 {
 		return 0, cands[0], true
 	}
-	kf, err1 := known.Compile(vars)
-	df, err2 := part.Compile(vars)
-	if err1 != nil || err2 != nil {
+	df, err := part.Compile(vars)
+	if err != nil {
 		return 0, 0, false
 	}
-	var kMax, kSum float64
+	kMax, kSum := slices.Max(known), 0.0
+	for _, k := range known {
+		kSum += k
+	}
 	lo := make([]float64, pt.P) // per rank, the least over the choices
 	hi := make([]float64, pt.P) // and the most
 	sums := make([]float64, len(cands))
 	for rk := range pt.P {
 		vals[index[cost.Rank]] = rk
-		k, err := kf.EvalInt(vals)
-		if err != nil {
-			return 0, 0, false
-		}
-		kMax, kSum = max(kMax, k.Float64()), kSum+k.Float64()
 		for i, c := range cands {
 			vals[index[name]] = c
 			d, err := df.EvalInt(vals)
