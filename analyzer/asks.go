@@ -83,17 +83,16 @@ func unresolvedParams(p *pass) {
 	// Branches on the data are one question, however many there are: how
 	// the data makes them go is measured (calibrate), not known to the
 	// user branch by branch.
-	var freq []*ask
-	asks = slices.DeleteFunc(asks, func(a *ask) bool {
+	var freq, rest []*ask
+	for _, a := range asks {
 		if a.qs[0].Origin == cost.FromFrequency {
 			freq = append(freq, a)
-			return true
+		} else {
+			rest = append(rest, a)
 		}
-		return false
-	})
-	if len(freq) == 1 {
-		asks = append(asks, freq[0])
-	} else if len(freq) > 1 {
+	}
+	if len(freq) > 1 {
+		asks = rest
 		p.askFrequencies(freq)
 	}
 	for _, a := range asks {
@@ -477,31 +476,30 @@ func Neutral(r *cost.Report, pt *cost.Point, given []string) []NeutralParam {
 // mention.
 func countSymbols(r *cost.Report) map[string]bool {
 	used := map[string]bool{}
-	note := func(pw symbolic.Piecewise) {
-		for _, pc := range pw.Pieces {
-			for _, s := range pc.Value.Symbols() {
-				used[s] = true
-			}
-			for _, g := range pc.Guard {
-				for _, s := range g.E.Symbols() {
-					used[s] = true
-				}
-			}
+	eachFigure(r, func(pw symbolic.Piecewise) {
+		for _, s := range pw.Symbols() {
+			used[s] = true
 		}
-	}
-	note(r.Work)
-	for _, n := range r.Nodes {
-		note(n.Count)
-		note(n.Iterations)
-		note(n.Work)
-		if c := n.Comm; c != nil {
-			note(c.Messages)
-			note(c.Received)
-			note(c.BytesSent)
-			note(c.BytesReceived)
-		}
-	}
+	})
 	return used
+}
+
+// eachFigure calls f with the report's work and every node's counts,
+// work and messages.
+func eachFigure(r *cost.Report, f func(symbolic.Piecewise)) {
+	f(r.Work)
+	for _, n := range r.Nodes {
+		f(n.Count)
+		f(n.Iterations)
+		f(n.Work)
+		f(n.NestWork)
+		if c := n.Comm; c != nil {
+			f(c.Messages)
+			f(c.Received)
+			f(c.BytesSent)
+			f(c.BytesReceived)
+		}
+	}
 }
 
 // NeutralParam is a parameter whose default stands at a point.

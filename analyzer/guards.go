@@ -47,7 +47,13 @@ func NeutralChoices(r *cost.Report, pt *cost.Point) []string {
 			continue
 		}
 		if known == nil {
-			if known = knownPerRank(r, pt, missing); known == nil {
+			// The work resting on no missing value, per rank
+			// (ImpactBound's known work).
+			kw, ok := knownWorkFunc(r, pt)
+			if !ok {
+				return out
+			}
+			if _, known, ok = kw.part(name, pt.P); !ok {
 				return out
 			}
 		}
@@ -89,34 +95,21 @@ type symbolUses struct {
 func usesOf(r *cost.Report) *symbolUses {
 	u := &symbolUses{inValue: map[string]bool{}, guards: map[string][]symbolic.Relation{}}
 	seen := map[string]bool{}
-	note := func(pw symbolic.Piecewise) {
+	eachFigure(r, func(pw symbolic.Piecewise) {
 		for _, pc := range pw.Pieces {
 			for _, x := range pc.Value.Symbols() {
 				u.inValue[x] = true
 			}
 			for _, g := range pc.Guard {
-				k := g.Key()
-				if seen[k] {
-					continue
-				}
-				seen[k] = true
-				for _, x := range g.E.Symbols() {
-					u.guards[x] = append(u.guards[x], g)
+				if k := g.Key(); !seen[k] {
+					seen[k] = true
+					for _, x := range g.E.Symbols() {
+						u.guards[x] = append(u.guards[x], g)
+					}
 				}
 			}
 		}
-	}
-	note(r.Work)
-	for _, n := range r.Nodes {
-		for _, pw := range []symbolic.Piecewise{n.Count, n.Iterations, n.Work, n.NestWork} {
-			note(pw)
-		}
-		if c := n.Comm; c != nil {
-			for _, pw := range []symbolic.Piecewise{c.Messages, c.Received, c.BytesSent, c.BytesReceived} {
-				note(pw)
-			}
-		}
-	}
+	})
 	return u
 }
 
@@ -156,32 +149,6 @@ func guardChoices(u *symbolUses, pt *cost.Point, name string) ([]int64, bool) {
 	}
 	slices.Sort(cands)
 	return cands, true
-}
-
-// knownPerRank is the work at pt resting on no missing value, per rank;
-// nil where it cannot be evaluated.
-func knownPerRank(r *cost.Report, pt *cost.Point, missing map[string]bool) []float64 {
-	vars, _, vals := pointVars(pt)
-	var known symbolic.Piecewise
-	for _, p := range r.Work.Pieces {
-		if !(symbolic.Piecewise{Pieces: []symbolic.Piece{p}}).HasAny(missing) {
-			known.Pieces = append(known.Pieces, p)
-		}
-	}
-	kf, err := known.Compile(vars)
-	if err != nil {
-		return nil
-	}
-	out := make([]float64, pt.P)
-	for rk := range pt.P {
-		vals[0] = rk // (pointVars puts the rank first)
-		k, err := kf.EvalInt(vals)
-		if err != nil {
-			return nil
-		}
-		out[rk] = k.Float64()
-	}
-	return out
 }
 
 // choiceImpact measures how much the predicted work at pt moves over the

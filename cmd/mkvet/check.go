@@ -190,12 +190,6 @@ func (cf *costFlags) load(cmd string, files []string, stderr io.Writer) (c *cost
 			c.missing = r.MissingParams(env)
 		}
 	}
-	if len(c.missing) == 0 {
-		if c.point, err = r.At(env); err != nil {
-			return fail("%v", err)
-		}
-		return c, 0
-	}
 	if pt, err := r.AtKnown(env); err == nil && r.DataOnly(c.missing) {
 		// Only values of the data are missing: everything that rests on
 		// none of them is evaluated at the point. (A figure without an
