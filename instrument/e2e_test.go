@@ -187,7 +187,7 @@ var oracleCases = []oracleCase{
 }
 
 // TestCountsMatchStaticE2E runs every test program, instrumented, at
-// P = 1..4 and three sizes, and checks that each rank's measured counters
+// P = 1..4 and three sizes (e2e.OracleProcs: the first at every P), and checks that each rank's measured counters
 // equal the static per-rank counts of model/cost exactly: loop entries and
 // body executions, branch takings, routine calls, MPI calls, messages and
 // bytes. It is the strongest oracle of the static counts.
@@ -251,7 +251,7 @@ func runOracle(t *testing.T, tc oracleCase) {
 	compared, skipped := 0, 0
 	for si, size := range tc.sizes {
 		var b *sweep.Build
-		for _, p := range ps {
+		for _, p := range e2e.OracleProcs(si, ps) {
 			pt := sweep.Point{Params: size, P: p}
 			if b == nil {
 				// The first build tells which sizes are build-time.

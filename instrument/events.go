@@ -37,11 +37,6 @@ func eventDecls(w func(string, ...any)) {
 
 // eventProcs are the runtime module's procedures in event mode.
 func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
-	useMPI := func() {
-		if mpi {
-			w("    use mpi")
-		}
-	}
 	w("  subroutine evpush(ty, k, a, b, c, t)")
 	w("    integer, intent(in) :: ty, k")
 	w("    integer(8), intent(in) :: a, b, c")
@@ -80,7 +75,6 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 	w("  ! evflush writes the buffer, opening the rank's file first; before")
 	w("  ! MPI_INIT the rank is not known and the buffer waits.")
 	w("  subroutine evflush()")
-	useMPI()
 	w("    integer :: rank, size, ierr, st, ln, k")
 	w("    character(len=1024) :: dir")
 	w("    character(len=%d) :: names(0:ns)", maxIDLen(probes))
@@ -137,7 +131,6 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 		w("  ! evsync estimates this rank's clock offset to rank 0's from the")
 		w("  ! shortest of ten round trips (Cristian's method).")
 		w("  subroutine evsync(s)")
-		w("    use mpi")
 		w("    real(8), intent(out) :: s(2)")
 		w("    integer :: rank, size, ierr, r, i, st(MPI_STATUS_SIZE)")
 		w("    real(8) :: t1, t2, tr, best")
@@ -172,7 +165,6 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 		w("  ! evgroup returns the recorded id of comm's group (0 for")
 		w("  ! MPI_COMM_WORLD), recording its members the first time.")
 		w("  function evgroup(comm) result(id)")
-		w("    use mpi")
 		w("    integer, intent(in) :: comm")
 		w("    integer :: id, g, wg, n, ierr, i, wsize, slot")
 		w("    integer, allocatable :: rk(:), wr(:)")
@@ -213,7 +205,6 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 		w("  ! evworld returns the MPI_COMM_WORLD rank of rank r of comm: -2 for")
 		w("  ! MPI_PROC_NULL, -1 for MPI_ANY_SOURCE.")
 		w("  function evworld(comm, r) result(wr)")
-		w("    use mpi")
 		w("    integer, intent(in) :: comm, r")
 		w("    integer :: wr, id, i")
 		w("    wr = r")
@@ -238,7 +229,6 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 		typ  int
 	}{{"mkvet_evs", trace.RawSend}, {"mkvet_evr", trace.RawRecv}} {
 		w("  subroutine %s(k, comm, peer, tag, cnt, dtype)", side.name)
-		useMPI()
 		w("    integer, intent(in) :: k, comm, peer, tag, dtype")
 		w("    integer(8), intent(in) :: cnt")
 		w("    integer :: sz, ierr, tg")
@@ -258,7 +248,6 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 	w("  ! mkvet_evc records a collective's group and root, and its send and")
 	w("  ! receive sides as sizes (peer -2).")
 	w("  subroutine mkvet_evc(k, comm, root, scnt, sdtype, rcnt, rdtype)")
-	useMPI()
 	w("    integer, intent(in) :: k, comm, root, sdtype, rdtype")
 	w("    integer(8), intent(in) :: scnt, rcnt")
 	w("    integer :: ss, rs, ierr, id, wr")
@@ -299,7 +288,6 @@ func eventProcs(w func(string, ...any), mpi bool, probes []Probe) {
 	w("  end subroutine mkvet_evwn")
 	w("")
 	w("  subroutine mkvet_evst(k, comm, st)")
-	useMPI()
 	w("    integer, intent(in) :: k, comm, st(*)")
 	if mpi {
 		w("    call evpush(%d, k, int(evworld(comm, st(MPI_SOURCE)), 8), int(st(MPI_TAG), 8), 0_8, 0d0)", trace.RawStatus)
