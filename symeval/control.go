@@ -746,6 +746,9 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		ev.probed = nil
 		defer ev.applyProbe(pr)
 	}
+	// A run-once flag the first trip clears: that trip is run by itself,
+	// the others evaluated from the second on.
+	peeled, isPeeled := ev.peelFirst(l, o, pos)
 	body := ev.cur.clone()
 	body.pending = nil
 	var trips Value    // the trip count
@@ -830,6 +833,9 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		}
 	default:
 		lo := ev.bound(l.Lower, pos)
+		if isPeeled {
+			lo = peeled
+		}
 		hi := ev.bound(l.Upper, pos)
 		lower, upper = lo, hi
 		var cases *steppedLoop // a step that is one of several constants by case
@@ -947,8 +953,9 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		if varied[k] {
 			return false
 		}
-		c, ok := ev.env.get(k).Single()
-		return ok && ev.env.get(k).arr == nil && ev.storesOnly(l.Body, k, c)
+		v := ev.held(k)
+		c, ok := v.Single()
+		return ok && v.arr == nil && ev.storesOnly(l.Body, k, c)
 	})
 	jumps := hasJumps(l.Body)
 	if doExit != nil && jumps && onlyExitJumps(l.Body) {
@@ -1002,7 +1009,21 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 				if debugRuns {
 					fmt.Fprintf(os.Stderr, "run? %s trips=%d scalars=%v arrays=%v\n", pos, n, scalars, arrays)
 				}
-				if (len(scalars) > 0 || arrays) && ev.runOK(l, n) && ev.runCounted(l, o, lower, symbolic.Int(step), n) {
+				if len(scalars) > 0 && !arrays && nestsLoops(l.Body) {
+					// The values a run would give, from a run of their
+					// slice alone where it has one: a run walks the
+					// loops inside at every trip, the slice's once.
+					// The others must be set afresh in each trip or
+					// only index data, and read nowhere after the loop.
+					carried = ev.carriedValues(l, o, lower, step, n, index)
+					for _, k := range scalars {
+						if _, ok := carried.entryOf(k); !ok && ev.readAfter(l, k) {
+							carried = nil
+							break
+						}
+					}
+				}
+				if carried == nil && (len(scalars) > 0 || arrays) && ev.runOK(l, n) && ev.runCounted(l, o, lower, symbolic.Int(step), n) {
 					return
 				}
 				if (len(scalars) > 0 || arrays) && ev.cheapByRank(l, n) && ev.testsReadRank([]apt.Expr{l.Lower, l.Upper}, l.Body) {
@@ -1033,7 +1054,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 						defer ev.applyProbe(pr)
 					}
 				}
-				if len(scalars) > 0 || arrays {
+				if carried == nil && (len(scalars) > 0 || arrays) {
 					// Too costly to run: the values the iterations hand
 					// on from a run of their slice alone.
 					carried = ev.carriedValues(l, o, lower, step, n, index)
@@ -2606,4 +2627,19 @@ func (ev *evaluator) walkIteration(l *apt.Loop, body *domainState, o *Occ) {
 	fr.loops = fr.loops[:len(fr.loops)-1]
 	fr.entries = fr.entries[:len(fr.entries)-1]
 	fr.loopFrames = fr.loopFrames[:len(fr.loopFrames)-1]
+}
+
+// nestsLoops reports whether a loop is among the nodes, at any depth of
+// their constructs (not in the routines they call).
+func nestsLoops(nodes []apt.Node) bool {
+	found := false
+	for _, n := range nodes {
+		apt.Inspect(n, func(m apt.Node) bool {
+			if _, ok := m.(*apt.Loop); ok {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
 }

@@ -465,6 +465,11 @@ type evaluator struct {
 	// statics holds the storage keys of module, COMMON and SAVE
 	// variables (static.go), nil for others seen.
 	statics map[string]*apt.Var
+	// savedIn maps the storage key of a procedure's SAVE variable
+	// (savedLocal) to the procedure that declares it.
+	savedIn map[string]*apt.Routine
+	// flagLoops memoizes storesFlag (peel.go).
+	flagLoops map[*apt.Loop]bool
 	// argVals holds the values of the arguments of the intrinsic being
 	// evaluated (funcCall), nil outside one.
 	argVals map[apt.Expr]Value
@@ -914,7 +919,7 @@ func (ev *evaluator) key(name string) string {
 			}
 		}
 	}
-	if fr.routine.Kind != apt.KindModule && fr.routine.Scope.Lookup(name) == v {
+	if fr.routine.Kind != apt.KindModule && fr.routine.Scope.Lookup(name) == v && !ev.savedLocal(v) {
 		// A local: its key is built once a frame (a loop run iteration
 		// by iteration asks for it on every reference).
 		k, ok := fr.locals[name]
@@ -932,8 +937,15 @@ func (ev *evaluator) key(name string) string {
 	if k, ok := ev.hostKey(v, name); ok {
 		return k
 	}
-	// A module or host variable: one storage for the whole run.
+	// A module or host variable, or a SAVE one: one storage for the
+	// whole run.
 	k := fmt.Sprintf("g%p.%s", v, name)
+	if fr.routine.Kind != apt.KindModule && fr.routine.Scope.Lookup(name) == v {
+		if ev.savedIn == nil {
+			ev.savedIn = map[string]*apt.Routine{}
+		}
+		ev.savedIn[k] = fr.routine
+	}
 	if _, seen := ev.statics[k]; !seen {
 		ev.noteStatic(k, v, ev.prog.Static(fr.routine, name))
 	}

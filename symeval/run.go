@@ -683,10 +683,22 @@ func (ev *evaluator) keyDecl(r *apt.Routine, k string) (*apt.Var, string) {
 	if name == "" {
 		name = ev.nameOfKey(base)
 	}
+	r = ev.keyRoutine(r, k)
 	if !comp {
 		return ev.prog.Resolve(r, name), name
 	}
 	return ev.fieldDecl(r, name, strings.Split(path, "%")), name
+}
+
+// keyRoutine is the routine in which the variable at storage key k is
+// declared and relevant or not, seen from r: r itself, but for the SAVE
+// variable of another procedure (a call in r changes it), that procedure.
+func (ev *evaluator) keyRoutine(r *apt.Routine, k string) *apt.Routine {
+	base, _, _ := strings.Cut(k, "%")
+	if owner, ok := ev.savedIn[base]; ok {
+		return owner
+	}
+	return r
 }
 
 // fieldDecl is the declaration of the component path of the variable base
@@ -741,6 +753,7 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 			continue
 		}
 		d, name := ev.keyDecl(r, k)
+		r := ev.keyRoutine(r, k)
 		if d != nil && d.Type.Base == apt.TypeDerived && d.Type.Kind > 0 && unsized(d.Dims) && ev.cPointers() {
 			// A pointer stepped through an array of structures (a
 			// constructor called on each element of a std::vector's

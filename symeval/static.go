@@ -31,6 +31,20 @@ func (ev *evaluator) noteStatic(k string, v *apt.Var, static bool) {
 // staticZero is the value static storage at key k holds before any
 // assignment, false when k is not a Fortran scalar of static storage.
 func (ev *evaluator) staticZero(k string) (Value, bool) {
+	v, ok := ev.zeroOf(k)
+	if !ok || ev.bufferLoad > 0 {
+		// (A broadcast's buffer, read for the root's value: the
+		// others' is overwritten, not used.)
+		return v, ok
+	}
+	decl := ev.statics[k]
+	ev.res.Assumed = appendAssumption(ev.res.Assumed, Assumption{Pos: decl.Pos,
+		What: decl.Name + " (" + decl.Pos.String() + ") is read before the program assigns it: taken as zero, as compilers leave static storage"})
+	return v, true
+}
+
+// zeroOf is staticZero without its note: the value alone.
+func (ev *evaluator) zeroOf(k string) (Value, bool) {
 	decl := ev.statics[k]
 	if decl == nil || decl.IsArray() || decl.Pointer || decl.Allocatable || decl.Procedure || len(decl.Init) > 0 ||
 		ev.prog.Notation() != apt.Fortran {
@@ -59,12 +73,19 @@ func (ev *evaluator) staticZero(k string) (Value, bool) {
 	default:
 		return Value{}, false
 	}
-	if ev.bufferLoad > 0 {
-		// A broadcast's buffer, read for the root's value: the others'
-		// is overwritten, not used.
-		return v, true
-	}
-	ev.res.Assumed = appendAssumption(ev.res.Assumed, Assumption{Pos: decl.Pos,
-		What: decl.Name + " (" + decl.Pos.String() + ") is read before the program assigns it: taken as zero, as compilers leave static storage"})
 	return v, true
+}
+
+// savedLocal reports whether v, a local of a Fortran procedure, keeps its
+// value from one call to the next: declared SAVE, or given an initial
+// value, which implies SAVE (Fortran 2008 5.3.16). Such a variable is one
+// storage for the whole run, not a new one at each call: a run-once flag
+// (`logical, save :: first = .true.`) set at the first call stays set at
+// the others. A dummy argument, a constant or a name MPI defines is
+// never one.
+func (ev *evaluator) savedLocal(v *apt.Var) bool {
+	if ev.prog.Notation() != apt.Fortran || v.Dummy || v.Param != nil || v.Predefined != "" {
+		return false
+	}
+	return v.Save || len(v.Init) > 0
 }

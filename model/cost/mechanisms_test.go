@@ -63,6 +63,8 @@ var mechanisms = []mechanism{
 	{name: "steps", shapes: stepShapes, programs: 60, fragments: 3, points: 4},
 	{name: "grids", setup: gridSetup, shapes: gridShapes, programs: 40, fragments: 3, points: 4},
 	{name: "process", shapes: processShapes, programs: 10, fragments: 2, points: 3},
+	{name: "saved", shapes: savedShapes, programs: 20, fragments: 3, points: 3},
+	{name: "chunks", shapes: chunkShapes, programs: 30, fragments: 2, points: 3},
 }
 
 // generate draws a program of mech from rng: fixed or free form, the
