@@ -3,6 +3,7 @@ package symeval
 import (
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
@@ -26,7 +27,9 @@ import (
 // false, with the state as it found it, where l has no such flag, its trip
 // count is not a number of at least 2, or the run fails.
 func (ev *evaluator) peelFirst(l *apt.Loop, o *Occ, pos apt.Pos) (Value, bool) {
-	if l.Var == "" || l.Iterations != nil || l.While != nil {
+	// A Fortran DO: its trip count is fixed where it starts (a C loop
+	// tests its bound at every trip).
+	if l.Var == "" || l.Iterations != nil || l.While != nil || ev.prog.Notation() != apt.Fortran {
 		return Value{}, false
 	}
 	for _, e := range []apt.Expr{l.Lower, l.Upper, l.Step} {
@@ -36,6 +39,19 @@ func (ev *evaluator) peelFirst(l *apt.Loop, o *Occ, pos apt.Pos) (Value, bool) {
 	}
 	if !ev.storesFlag(l) {
 		return Value{}, false
+	}
+	// The bounds are evaluated again after the first trip: what they
+	// read must be what it was when the loop started.
+	mod := ev.modified(l.Body)
+	for _, e := range []apt.Expr{l.Lower, l.Upper, l.Step} {
+		if e == nil {
+			continue
+		}
+		for _, k := range ev.readKeys(e) {
+			if k == "#call" || slices.Contains(mod, k) {
+				return Value{}, false
+			}
+		}
 	}
 	key, ok := ev.peelFlag(l)
 	if !ok {
@@ -63,7 +79,16 @@ func (ev *evaluator) peelFirst(l *apt.Loop, o *Occ, pos apt.Pos) (Value, bool) {
 	if debugRuns {
 		fmt.Fprintf(os.Stderr, "peel %s: the first trip changes %s\n", pos, key)
 	}
+	// The trip must be decided: one that meets values of the data (an
+	// element the evaluation does not follow, a branch on data) is left
+	// to the symbolic evaluation, which asks for them once for all trips.
+	snap := ev.snapshot(o)
 	if !ev.runCounted(l, o, Known(lo), symbolic.Int(step), 1) {
+		ev.env = snap.env
+		return Value{}, false
+	}
+	if ev.paramsSince(snap.params) > 0 || ev.freqUses > snap.freqUses {
+		snap.restore(ev, o)
 		return Value{}, false
 	}
 	return Known(symbolic.Int(a + step)), true

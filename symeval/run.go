@@ -1071,13 +1071,16 @@ type runSnapshot struct {
 	// the frame's jumps the walk did not model (a probe's EXIT is not the
 	// loop's)
 	jumps, gotos int
+	// iters is how many trips o had been run (a first trip peeled off,
+	// peel.go), which a failed run keeps.
+	iters int
 }
 
 func (ev *evaluator) snapshot(o *Occ) *runSnapshot {
 	s := &runSnapshot{env: ev.env, cur: ev.cur.clone(), kids: len(o.Children), occs: ev.noccs,
 		diags: len(ev.res.Diags), params: len(ev.res.Params), inputs: len(ev.res.Inputs), conds: len(ev.cur.conds),
 		freqUses: ev.freqUses, visits: ev.runVisits, assumed: len(ev.res.Assumed), written: ev.writtenState(), mail: ev.mailState(),
-		colls: ev.colls, jumps: ev.frame().jumps, gotos: ev.frame().gotos}
+		colls: ev.colls, jumps: ev.frame().jumps, gotos: ev.frame().gotos, iters: len(o.Iters)}
 	ev.env = ev.env.clone()
 	return s
 }
@@ -1117,7 +1120,11 @@ func (s *runSnapshot) restore(ev *evaluator, o *Occ) {
 	ev.res.Params = ev.res.Params[:s.params]
 	ev.res.Inputs = ev.res.Inputs[:s.inputs]
 	ev.res.Assumed = ev.res.Assumed[:s.assumed]
-	o.Iters = nil
+	if s.iters == 0 {
+		o.Iters = nil
+	} else {
+		o.Iters = o.Iters[:s.iters]
+	}
 }
 
 // forgetParams unlinks the parameters a failed run created from the

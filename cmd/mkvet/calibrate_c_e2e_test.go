@@ -52,7 +52,7 @@ func TestCalibratePredictCE2E(t *testing.T) {
 		calDB, measDB := filepath.Join(tmp, "cal.db"), filepath.Join(tmp, "meas.db")
 		common := []string{"-launcher", launcher, "-work", filepath.Join(tmp, "work")}
 		code, out, errs := mkvet(t, slices.Concat([]string{"calibrate", "-runs", "n=2000,4000,8000 steps=500 P=1,2", "-reps", "3",
-			"-db", calDB}, common, []string{src})...)
+			"-memory", machineMemory(t), "-db", calDB}, common, []string{src})...)
 		if code != 0 {
 			t.Fatalf("calibrate: exit %d\n%s\n%s", code, out, errs)
 		}

@@ -74,7 +74,8 @@ func npbCycle(t *testing.T, tmp, bdir string, files []string, attempt int) (wors
 	}
 	calDB, measDB := filepath.Join(tmp, "cal.db"), filepath.Join(tmp, "meas.db")
 	start := time.Now()
-	code, out, errs := mkvet(t, slices.Concat([]string{"calibrate", "-runs", "class=S P=1,2", "-reps", "3", "-db", calDB}, sweep, files)...)
+	code, out, errs := mkvet(t, slices.Concat([]string{"calibrate", "-runs", "class=S P=1,2", "-reps", "3", "-memory", machineMemory(t),
+		"-db", calDB}, sweep, files)...)
 	if code != 0 {
 		t.Fatalf("calibrate: exit %d\n%s\n%s", code, out, errs)
 	}
