@@ -10,8 +10,8 @@ import (
 )
 
 // Peeling the first trip. A run-once flag (`logical, save :: first =
-// .true.` cleared by the set-up it guards, C's `static int first = 1`)
-// set in a routine a long loop calls makes the first trip differ from the
+// .true.` cleared by the set-up it guards, a module's `initialised`)
+// set in a routine a long Fortran DO calls makes the first trip differ from the
 // others: the loop cannot be run trip by trip (too many trips, or too much
 // work in each), and the symbolic evaluation of its body, once for all
 // trips, sees the flag change and knows neither arm. When every store the
@@ -83,11 +83,8 @@ func (ev *evaluator) peelFirst(l *apt.Loop, o *Occ, pos apt.Pos) (Value, bool) {
 	// element the evaluation does not follow, a branch on data) is left
 	// to the symbolic evaluation, which asks for them once for all trips.
 	snap := ev.snapshot(o)
-	if !ev.runCounted(l, o, Known(lo), symbolic.Int(step), 1) {
-		ev.env = snap.env
-		return Value{}, false
-	}
-	if ev.paramsSince(snap.params) > 0 || ev.freqUses > snap.freqUses {
+	if !ev.runCounted(l, o, Known(lo), symbolic.Int(step), 1) ||
+		ev.paramsSince(snap.params) > 0 || ev.freqUses > snap.freqUses {
 		snap.restore(ev, o)
 		return Value{}, false
 	}
@@ -96,7 +93,7 @@ func (ev *evaluator) peelFirst(l *apt.Loop, o *Occ, pos apt.Pos) (Value, bool) {
 
 // peelFlag returns the storage key of a scalar the body of l changes only
 // by storing one integer constant (0 or 1: a logical's .FALSE. or .TRUE.,
-// a C flag), which is not the value it holds before the loop.
+// an integer flag), which is not the value it holds before the loop.
 func (ev *evaluator) peelFlag(l *apt.Loop) (string, bool) {
 	varied := ev.variedStores(l.Body)
 	for _, k := range ev.modified(l.Body) {
