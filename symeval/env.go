@@ -21,6 +21,11 @@ type env struct {
 	// keys of each call's own variables (prefix "f<n>."), so that the
 	// return deletes them without reading every key of the program.
 	locals *frameKeys
+	// bases, shared the same way, holds every key that some copy has
+	// written a component under ("a" and "a%b" for "a%b%c"): withPrefix
+	// of a key that is not among them has nothing to find, and a load of
+	// a plain variable need not read every key of the state to learn it.
+	bases map[string]bool
 }
 
 // frameKeys records, by call, the keys of the call's variables that any
@@ -62,10 +67,14 @@ type envLayer struct {
 // maxEnvDepth bounds the frozen layers under an env.
 const maxEnvDepth = 6
 
-func newEnv() *env { return &env{top: map[string]envSlot{}, locals: &frameKeys{}} }
+func newEnv() *env {
+	return &env{top: map[string]envSlot{}, locals: &frameKeys{}, bases: map[string]bool{}}
+}
 
 // empty returns an empty state that records the calls' keys with e.
-func (e *env) empty() *env { return &env{top: map[string]envSlot{}, locals: e.locals} }
+func (e *env) empty() *env {
+	return &env{top: map[string]envSlot{}, locals: e.locals, bases: e.bases}
+}
 
 // dropFrame deletes the keys of the call whose keys start with prefix
 // ("f<n>."), which any copy of the state may have written.
@@ -98,6 +107,9 @@ func (e *env) get(k string) Value {
 func (e *env) set(k string, v Value) {
 	if _, ok := e.top[k]; !ok {
 		e.locals.note(k)
+		for i := strings.LastIndexByte(k, '%'); i > 0 && !e.bases[k[:i]]; i = strings.LastIndexByte(k[:i], '%') {
+			e.bases[k[:i]] = true
+		}
 	}
 	e.top[k] = envSlot{v: v}
 }
@@ -137,7 +149,7 @@ func (e *env) clone() *env {
 		}
 		e.top, e.below = map[string]envSlot{}, l
 	}
-	return &env{top: map[string]envSlot{}, below: e.below, locals: e.locals}
+	return &env{top: map[string]envSlot{}, below: e.below, locals: e.locals, bases: e.bases}
 }
 
 // compact returns a layer with l's entries and fewer layers under it: the
@@ -233,6 +245,9 @@ func (e *env) all(f func(k string, v Value) bool) {
 // withPrefix returns the keys that start with prefix, each once, in no
 // particular order; a key deleted since may be among them.
 func (e *env) withPrefix(prefix string) []string {
+	if base, ok := strings.CutSuffix(prefix, "%"); ok && !e.bases[base] {
+		return nil
+	}
 	var out []string
 	seen := map[string]bool{}
 	add := func(m map[string]envSlot) {

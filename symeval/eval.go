@@ -315,6 +315,10 @@ type evaluator struct {
 	runVisits int64
 	nrun      int
 	sizes2    map[*apt.Routine]int
+	// named memoizes the named constants whose values are numbers: a
+	// loop run character by character reads its line length thousands
+	// of times.
+	named map[*apt.Var]Value
 	// suffix is the next numeric suffix freshName tries for a base name.
 	suffix map[string]int
 	// rankMemo holds the conditions on the rank decided at a point.
@@ -511,6 +515,10 @@ type frame struct {
 	// assigned the storage lists may assign (collectAssigned), kept
 	// while no IF's arms were decided by values (evaluator.armsDecided).
 	locals   map[string]string
+	// globals caches the keys of the other storage the frame names
+	// (module, COMMON, host and SAVE variables), found the same way on
+	// every reference while the frame lives.
+	globals  map[string]string
 	assigned map[assignedKey][]string
 	// allocs are the addresses of the storages malloc made under the
 	// frame's keys, which outlive it (keepAllocs).
@@ -904,10 +912,26 @@ func (ev *evaluator) key(name string) string {
 	if k, ok := fr.alias[name]; ok {
 		return k
 	}
+	if k, ok := fr.globals[name]; ok {
+		return k
+	}
 	v := ev.prog.Resolve(fr.routine, name)
 	if v == nil {
 		return fr.id + "." + name
 	}
+	k := ev.storageKey(fr, v, name)
+	if !strings.HasPrefix(k, fr.id+".") {
+		if fr.globals == nil {
+			fr.globals = map[string]string{}
+		}
+		fr.globals[name] = k
+	}
+	return k
+}
+
+// storageKey is key's answer for a name the frame's routine resolves to
+// v: a local's key, or that of the storage it shares.
+func (ev *evaluator) storageKey(fr *frame, v *apt.Var, name string) string {
 	if v.InCommon {
 		for _, c := range fr.routine.Scope.Commons {
 			if c.Name == v.Common {
@@ -1456,7 +1480,19 @@ func (ev *evaluator) load(name string) Value {
 	decl := ev.prog.Resolve(ev.frame().routine, name)
 	if decl != nil {
 		if decl.Param != nil {
-			return ev.value(decl.Param)
+			if v, ok := ev.named[decl]; ok {
+				return v
+			}
+			v := ev.value(decl.Param)
+			if x, ok := v.Single(); ok && v.Fields == nil {
+				if _, ok := x.Const(); ok {
+					if ev.named == nil {
+						ev.named = map[*apt.Var]Value{}
+					}
+					ev.named[decl] = v
+				}
+			}
+			return v
 		}
 		if decl.Procedure && decl.Pointer && len(decl.Init) == 1 {
 			return ev.procValue(decl.Init[0])

@@ -60,7 +60,14 @@ func (s *Scope) Lookup(name string) *Var {
 
 // Add appends v to the scope; a later Lookup finds it.
 func (s *Scope) Add(v *Var) {
+	scopeGen.Add(1)
 	s.Vars = append(s.Vars, v)
+}
+
+// AddUse appends a USE of a module to the scope; a later Resolve sees it.
+func (s *Scope) AddUse(u *Use) {
+	scopeGen.Add(1)
+	s.Uses = append(s.Uses, u)
 }
 
 // LookupType returns the derived type named name declared in s, or nil.

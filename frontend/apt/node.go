@@ -1,6 +1,9 @@
 package apt
 
-import "strconv"
+import (
+	"strconv"
+	"sync"
+)
 
 // Node is an APT node. It is a closed sum type: the implementations are Program,
 // Routine, Loop, If, Branch, Call, Comm, Block, IO, Goto, Return, Stop, Exit,
@@ -35,6 +38,7 @@ type Program struct {
 
 	routines map[string]*Routine
 	hosts    map[*Routine]*Routine
+	useCache sync.Map // useKey -> useHit (usesOf)
 }
 
 // RoutineKind is the kind of a program unit.

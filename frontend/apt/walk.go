@@ -3,6 +3,7 @@ package apt
 import (
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // Children returns the direct children of n in source order.
@@ -183,6 +184,7 @@ func AssignIDs(p *Program) {
 	// Rebuild the lookup index now, so that concurrent readers of a finished
 	// Program never race to build it.
 	p.routines, p.hosts = nil, nil
+	scopeGen.Add(1)
 	p.index()
 }
 
@@ -285,12 +287,44 @@ func (p *Program) Resolve(r *Routine, name string) *Var {
 		if v := r.Scope.Lookup(name); v != nil {
 			return v
 		}
-		if v := p.resolveUses(r.Scope, name, map[string]bool{}); v != nil {
+		if v := p.usesOf(r.Scope, name); v != nil {
 			return v
 		}
 		r = p.hosts[r]
 	}
 	return nil
+}
+
+// scopeGen counts the changes to any scope or routine index: a cached
+// resolution through USE is good while it is unchanged. The frontends add
+// variables while they build a program; its evaluation, which resolves the
+// same names millions of times, adds none.
+var scopeGen atomic.Uint64
+
+type useKey struct {
+	s    *Scope
+	name string
+}
+
+type useHit struct {
+	v   *Var
+	gen uint64
+}
+
+// usesOf is resolveUses from scope s, remembered per program (the
+// evaluations of several process counts read it at once).
+func (p *Program) usesOf(s *Scope, name string) *Var {
+	if s == nil || len(s.Uses) == 0 {
+		return nil
+	}
+	gen := scopeGen.Load()
+	k := useKey{s, name}
+	if h, ok := p.useCache.Load(k); ok && h.(useHit).gen == gen {
+		return h.(useHit).v
+	}
+	v := p.resolveUses(s, name, map[string]bool{})
+	p.useCache.Store(k, useHit{v, gen})
+	return v
 }
 
 func (p *Program) resolveUses(s *Scope, name string, visiting map[string]bool) *Var {
@@ -341,7 +375,7 @@ func (p *Program) Static(r *Routine, name string) bool {
 		if v := x.Scope.Lookup(name); v != nil {
 			return v.InCommon || v.Save || len(v.Init) > 0 || x.Kind == KindModule
 		}
-		if v := p.resolveUses(x.Scope, name, map[string]bool{}); v != nil {
+		if v := p.usesOf(x.Scope, name); v != nil {
 			return true
 		}
 	}

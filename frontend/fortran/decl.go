@@ -720,7 +720,7 @@ func (b *builder) use(s *stmt, p *parser) {
 		b.predefineMPI(name)
 		return
 	}
-	b.u.r.Scope.Uses = append(b.u.r.Scope.Uses, u)
+	b.u.r.Scope.AddUse(u)
 }
 
 // attrStmt handles SAVE, EXTERNAL, INTRINSIC, ALLOCATABLE, INTENT, OPTIONAL,

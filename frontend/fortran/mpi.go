@@ -49,6 +49,6 @@ func (b *builder) predefineMPI(from string) {
 	if from == "mpif.h" || from == "mpi_f08" {
 		via = from // (mpi_f08's handles are derived types wrapping the integers)
 	}
-	sc.Uses = append(sc.Uses, &apt.Use{Module: "mpi", Resolved: true, Via: via})
+	sc.AddUse(&apt.Use{Module: "mpi", Resolved: true, Via: via})
 	b.fe.needMPI = true
 }

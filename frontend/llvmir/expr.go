@@ -192,7 +192,7 @@ func (x *fn) useMPI() {
 			return
 		}
 	}
-	x.r.Scope.Uses = append(x.r.Scope.Uses, &apt.Use{Module: "mpi", Resolved: true})
+	x.r.Scope.AddUse(&apt.Use{Module: "mpi", Resolved: true})
 }
 
 var iops = map[string]apt.Op{"add": apt.OpAdd, "sub": apt.OpSub, "mul": apt.OpMul}
