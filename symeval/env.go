@@ -152,29 +152,41 @@ func (e *env) clone() *env {
 	return &env{top: map[string]envSlot{}, below: e.below, locals: e.locals, bases: e.bases}
 }
 
-// compact returns a layer with l's entries and fewer layers under it: the
-// layers above the bottom one merged into one over it, so that the bottom
-// (most of the state, usually) stays shared with the copies taken before
-// and changedKeys still finds it in common with them; or, once the merged
-// layers would hold half as many keys as the bottom, all in one.
+// compact returns a layer with l's entries and fewer layers under it.
+// The layers on top are merged into one, down to at most half the depth
+// and then on while the merged layer holds more keys than half the next
+// one: the older, larger layers stay shared with the copies taken before
+// (and changedKeys finds them in common with those copies, so a join
+// reads only what the arms wrote), while the small recent ones cost one
+// lookup together. Merging everything, the bottom included, once the top
+// outgrew it, made every later join with an older copy read the whole
+// state.
 func (l *envLayer) compact() *envLayer {
-	bottom, n := l, 0
-	for bottom.below != nil {
-		n += len(bottom.m)
-		bottom = bottom.below
+	var ls []*envLayer
+	for x := l; x != nil; x = x.below {
+		ls = append(ls, x)
 	}
-	if 2*n > len(bottom.m) {
+	j := len(ls) - 1 - maxEnvDepth/2 // merge ls[0..j]
+	n := 0
+	for i := 0; i <= j; i++ {
+		n += len(ls[i].m)
+	}
+	for j+2 < len(ls) && 2*n > len(ls[j+1].m) {
+		j++
+		n += len(ls[j].m)
+	}
+	if j+1 >= len(ls) {
 		return &envLayer{m: l.flatten()}
 	}
 	m := make(map[string]envSlot, n)
-	for x := l; x != bottom; x = x.below {
-		for k, s := range x.m {
+	for i := 0; i <= j; i++ {
+		for k, s := range ls[i].m {
 			if _, ok := m[k]; !ok {
 				m[k] = s
 			}
 		}
 	}
-	return &envLayer{m: m, below: bottom, depth: 1}
+	return &envLayer{m: m, below: ls[j+1], depth: ls[j+1].depth + 1}
 }
 
 // flatten is the keys l and the layers under it hold, in one map.

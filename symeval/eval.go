@@ -32,6 +32,9 @@ type Options struct {
 	// MaxOccs bounds the occurrences the walk creates (0: 200000), so that a
 	// call tree that grows exponentially fails instead of exhausting memory.
 	MaxOccs int
+	// LeanVisits bounds the node visits after which loops are no longer
+	// run or probed (0: leanVisits).
+	LeanVisits int64
 	// Args are the program's command-line arguments, when given: a C
 	// program's main then has argc = len(Args) + 1 and the strings in
 	// argv, and what it parses from them (atoi(argv[1])) is a number; a
@@ -80,6 +83,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		diagSeen:      map[string]bool{},
 		summary:       map[*apt.Routine]*summary{},
 		maxOccs:       opt.MaxOccs,
+		leanAt:        opt.LeanVisits,
 		values:        opt.Values,
 		args:          opt.Args,
 		environ:       opt.Env,
@@ -110,6 +114,9 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 	if ev.maxOccs == 0 {
 		ev.maxOccs = 200000
 	}
+	if ev.leanAt <= 0 {
+		ev.leanAt = leanVisits
+	}
 	ev.sizeVars, ev.rankVars = map[string]bool{}, map[string]bool{}
 	ev.collectHPF()
 	ev.res.Parallel = ev.hpf
@@ -138,6 +145,13 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 	ev.resolveSizes(root)
 	ev.res.Root = root
 	ev.res.Occurrences = ev.noccs
+	ev.res.Visits = ev.visits
+	ev.res.LeanFrom = ev.leanFrom
+	if ev.leanFrom != nil {
+		ev.res.Assumed = append(ev.res.Assumed, Assumption{Pos: *ev.leanFrom, What: fmt.Sprintf(
+			"%s: the evaluation's work passed %d node visits here: from this point on no loop is run trip by trip or probed, "+
+				"so values that loops compute may stay parameters", ev.leanFrom, ev.leanAt)})
+	}
 	if e := ev.entryEnd; e != nil && e.dead && e.stopped {
 		// Every path of the program stops before its end: at a point,
 		// an error check the values fail (a build for another number of
@@ -314,7 +328,12 @@ type evaluator struct {
 	// the runs; sizes2 memoizes routine sizes for the run budgets.
 	runVisits int64
 	nrun      int
-	sizes2    map[*apt.Routine]int
+	// visits counts every occurrence made, never undone (Result.Visits);
+	// leanFrom is where it passed leanVisits.
+	visits   int64
+	leanAt   int64
+	leanFrom *apt.Pos
+	sizes2   map[*apt.Routine]int
 	// named memoizes the named constants whose values are numbers: a
 	// loop run character by character reads its line length thousands
 	// of times.
@@ -514,7 +533,7 @@ type frame struct {
 	// locals caches the keys of the frame's local variables (key);
 	// assigned the storage lists may assign (collectAssigned), kept
 	// while no IF's arms were decided by values (evaluator.armsDecided).
-	locals   map[string]string
+	locals map[string]string
 	// globals caches the keys of the other storage the frame names
 	// (module, COMMON, host and SAVE variables), found the same way on
 	// every reference while the frame lives.
@@ -1044,6 +1063,7 @@ func (ev *evaluator) initialValue(k string) (Value, bool) {
 // newOcc records an occurrence of n in the current domain.
 func (ev *evaluator) newOcc(n apt.Node, parent *Occ) *Occ {
 	ev.noccs++
+	ev.visits++
 	if ev.running > 0 || ev.probing > 0 {
 		// The work of runs and probes, against their budgets.
 		ev.runVisits++

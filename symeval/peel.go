@@ -29,7 +29,7 @@ import (
 func (ev *evaluator) peelFirst(l *apt.Loop, o *Occ, pos apt.Pos) (Value, bool) {
 	// A Fortran DO: its trip count is fixed where it starts (a C loop
 	// tests its bound at every trip).
-	if l.Var == "" || l.Iterations != nil || l.While != nil || ev.prog.Notation() != apt.Fortran {
+	if l.Var == "" || l.Iterations != nil || l.While != nil || ev.prog.Notation() != apt.Fortran || ev.lean() {
 		return Value{}, false
 	}
 	for _, e := range []apt.Expr{l.Lower, l.Upper, l.Step} {

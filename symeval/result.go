@@ -45,6 +45,13 @@ type Result struct {
 	// measure of the program's size as evaluated (calling contexts and run
 	// iterations included).
 	Occurrences int
+	// Visits counts every node the evaluation walked, those of runs,
+	// probes and trial walks it threw away included: its work.
+	Visits int64
+	// LeanFrom, when set, is the loop (or routine) the evaluation was in
+	// when its work passed the bound of its exact mechanisms: from there
+	// on no loop was run or probed (leanVisits).
+	LeanFrom *apt.Pos
 	// Assumed are the choices the evaluation made where the program
 	// depends on data it cannot see and one choice is neutral (an exit on
 	// convergence taken as never taken), each once.

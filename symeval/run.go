@@ -628,7 +628,38 @@ func (ev *evaluator) runOK(l *apt.Loop, trips int64) bool {
 // rest of the program: a run is for exactness, and a program whose runs
 // took every occurrence could not be evaluated at all.
 func (ev *evaluator) roomForRun(n int64) bool {
-	return int64(ev.noccs)+n <= int64(ev.maxOccs)/2
+	return int64(ev.noccs)+n <= int64(ev.maxOccs)/2 && !ev.lean()
+}
+
+// leanVisits bounds the work of an evaluation's exact mechanisms: past
+// that many node visits (runs, probes and trial walks included, each
+// thrown away or not), loops are no longer run trip by trip, probed for
+// increments or walked to find the arrays they leave alone; the rest of
+// the program is evaluated once through, as a loop beyond the run budgets
+// always is, its values of the data kept as parameters. The walks nest
+// (a probe of a loop walks the loops inside it, which probe in turn), so
+// their work grows with the product of a nest's levels; this keeps a
+// program's evaluation within a bound the user can wait for. The figure
+// is twice the visits of the largest evaluation among the corpus programs
+// that needed none of it.
+const leanVisits = 200000
+
+// lean reports whether the evaluation is past its bound (leanVisits or
+// Options.LeanVisits); the first time
+// it is, it records where (Result.LeanFrom).
+func (ev *evaluator) lean() bool {
+	if ev.visits <= ev.leanAt {
+		return false
+	}
+	if ev.leanFrom == nil {
+		ev.leanFrom = &apt.Pos{}
+		if fr := ev.frame(); fr != nil && len(fr.loops) > 0 {
+			*ev.leanFrom = fr.loops[len(fr.loops)-1].Span.Start()
+		} else if fr != nil {
+			*ev.leanFrom = fr.routine.Span.Start()
+		}
+	}
+	return true
 }
 
 // bodySize counts the nodes a walk of nodes visits, callees included once

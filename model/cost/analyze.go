@@ -70,6 +70,9 @@ func evaluate(prog *apt.Program, opt Options) (*symeval.Result, error) {
 	res, err := symeval.Evaluate(prog, sopt)
 	if debugTimes {
 		fmt.Fprintf(os.Stderr, "cost.Analyze: evaluate %v\n", time.Since(t0))
+		if res != nil {
+			fmt.Fprintf(os.Stderr, "cost.Analyze: occurrences %d visits %d\n", res.Occurrences, res.Visits)
+		}
 	}
 	return res, err
 }
