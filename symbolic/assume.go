@@ -45,7 +45,9 @@ type Assumptions struct {
 	text atomic.Pointer[keyText]
 	// nclone is the number of leading relations a Clone copied: their
 	// witnesses are extended to the relations added since (see witness.go).
+	// prefix, when set, is their key, known when the original's was.
 	nclone int
+	prefix *string
 	// wit holds the witnesses of rels once looked up, saving the memo key;
 	// dropped when a relation is added, and stale after ForgetProofs.
 	wit atomic.Pointer[witnessCache]
@@ -90,11 +92,17 @@ func (a *Assumptions) keys() (full, cloned string) {
 	var b strings.Builder
 	b.Grow(48 * len(a.rels))
 	t := &keyText{}
-	for i, r := range a.rels {
+	from := 0
+	if a.prefix != nil && a.nclone > 0 && a.nclone <= len(a.rels) {
+		// The relations a was cloned from have their key already.
+		b.WriteString(*a.prefix)
+		from = a.nclone
+	}
+	for i := from; i < len(a.rels); i++ {
 		if i == a.nclone && i > 0 {
 			t.cloned = b.String()
 		}
-		r.writeKey(&b)
+		a.rels[i].writeKey(&b)
 		b.WriteByte(';')
 	}
 	t.full = b.String()
@@ -137,7 +145,24 @@ func (a *Assumptions) Clone() *Assumptions {
 	if a == nil {
 		return &Assumptions{}
 	}
-	return &Assumptions{rels: slices.Clone(a.rels), budget: a.budget, nclone: len(a.rels)}
+	b := &Assumptions{rels: slices.Clone(a.rels), budget: a.budget, nclone: len(a.rels)}
+	if t := a.text.Load(); t != nil {
+		b.prefix = &t.full
+	}
+	return b
+}
+
+// rebudget returns a with budget as its proof budget: the same relations,
+// sharing what was computed from them (their bounds, key and witnesses).
+func (a *Assumptions) rebudget(budget int) *Assumptions {
+	if a == nil {
+		return &Assumptions{budget: budget}
+	}
+	b := &Assumptions{rels: slices.Clone(a.rels), budget: budget, nclone: a.nclone, prefix: a.prefix}
+	b.cache.Store(a.cache.Load())
+	b.text.Store(a.text.Load())
+	b.wit.Store(a.wit.Load())
+	return b
 }
 
 // Assume adds relations.

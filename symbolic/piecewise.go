@@ -348,7 +348,7 @@ func (pw Piecewise) Simplify(a *Assumptions) Piecewise { return pw.SimplifyWithi
 // SimplifyWithin is Simplify with the prover's work per question bounded (see
 // Assumptions.ProveWithin).
 func (pw Piecewise) SimplifyWithin(a *Assumptions, budget int) Piecewise {
-	a = &Assumptions{rels: a.Relations(), budget: budget}
+	a = a.rebudget(budget)
 	var out []Piece
 	index := map[string]int{}
 	for _, p := range pw.Pieces {

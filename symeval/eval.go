@@ -145,11 +145,11 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 	ev.resolveSizes(root)
 	ev.res.Root = root
 	ev.res.Occurrences = ev.noccs
-	ev.res.Visits = ev.visits
+	ev.res.Visits, ev.res.TrialVisits = ev.visits, ev.trialVisits
 	ev.res.LeanFrom = ev.leanFrom
 	if ev.leanFrom != nil {
 		ev.res.Assumed = append(ev.res.Assumed, Assumption{Pos: *ev.leanFrom, What: fmt.Sprintf(
-			"%s: the evaluation's work passed %d node visits here: from this point on no loop is run trip by trip or probed, "+
+			"%s: the evaluation's trial walks of loops passed %d node visits here: from this point on no loop is run trip by trip or probed, "+
 				"so values that loops compute may stay parameters", ev.leanFrom, ev.leanAt)})
 	}
 	if e := ev.entryEnd; e != nil && e.dead && e.stopped {
@@ -328,12 +328,14 @@ type evaluator struct {
 	// the runs; sizes2 memoizes routine sizes for the run budgets.
 	runVisits int64
 	nrun      int
-	// visits counts every occurrence made, never undone (Result.Visits);
-	// leanFrom is where it passed leanVisits.
-	visits   int64
-	leanAt   int64
-	leanFrom *apt.Pos
-	sizes2   map[*apt.Routine]int
+	// visits counts every occurrence made, never undone (Result.Visits),
+	// trialVisits those made in probes and trial walks; leanFrom is where
+	// trialVisits passed leanAt.
+	visits      int64
+	trialVisits int64
+	leanAt      int64
+	leanFrom    *apt.Pos
+	sizes2      map[*apt.Routine]int
 	// named memoizes the named constants whose values are numbers: a
 	// loop run character by character reads its line length thousands
 	// of times.
@@ -1064,6 +1066,9 @@ func (ev *evaluator) initialValue(k string) (Value, bool) {
 func (ev *evaluator) newOcc(n apt.Node, parent *Occ) *Occ {
 	ev.noccs++
 	ev.visits++
+	if ev.probing > 0 {
+		ev.trialVisits++
+	}
 	if ev.running > 0 || ev.probing > 0 {
 		// The work of runs and probes, against their budgets.
 		ev.runVisits++

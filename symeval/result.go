@@ -48,9 +48,12 @@ type Result struct {
 	// Visits counts every node the evaluation walked, those of runs,
 	// probes and trial walks it threw away included: its work.
 	Visits int64
+	// TrialVisits are those of Visits made in probes of loops and trial
+	// walks of their bodies, whose results are kept only as findings.
+	TrialVisits int64
 	// LeanFrom, when set, is the loop (or routine) the evaluation was in
-	// when its work passed the bound of its exact mechanisms: from there
-	// on no loop was run or probed (leanVisits).
+	// when its trial walks passed their bound: from there on no loop was
+	// run or probed (leanVisits).
 	LeanFrom *apt.Pos
 	// Assumed are the choices the evaluation made where the program
 	// depends on data it cannot see and one choice is neutral (an exit on

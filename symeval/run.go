@@ -631,24 +631,22 @@ func (ev *evaluator) roomForRun(n int64) bool {
 	return int64(ev.noccs)+n <= int64(ev.maxOccs)/2 && !ev.lean()
 }
 
-// leanVisits bounds the work of an evaluation's exact mechanisms: past
-// that many node visits (runs, probes and trial walks included, each
-// thrown away or not), loops are no longer run trip by trip, probed for
-// increments or walked to find the arrays they leave alone; the rest of
-// the program is evaluated once through, as a loop beyond the run budgets
-// always is, its values of the data kept as parameters. The walks nest
-// (a probe of a loop walks the loops inside it, which probe in turn), so
-// their work grows with the product of a nest's levels; this keeps a
-// program's evaluation within a bound the user can wait for. The figure
-// is twice the visits of the largest evaluation among the corpus programs
-// that needed none of it.
+// leanVisits bounds the work of an evaluation's trial walks: probes of a
+// loop for the increments of its counters and walks of its body for the
+// arrays it leaves alone, which walk the body again beside the walk kept.
+// They nest (a probe of a loop walks the loops inside it, which probe and
+// run in turn), so their work grows with the product of a nest's levels.
+// Past that many node visits in them, loops are no longer run trip by trip
+// or probed; the rest of the program is evaluated once through, as a loop
+// beyond the run budgets always is, its values of the data kept as
+// parameters. Runs outside probes have their own budget (totalRunBudget).
 const leanVisits = 200000
 
 // lean reports whether the evaluation is past its bound (leanVisits or
 // Options.LeanVisits); the first time
 // it is, it records where (Result.LeanFrom).
 func (ev *evaluator) lean() bool {
-	if ev.visits <= ev.leanAt {
+	if ev.trialVisits <= ev.leanAt {
 		return false
 	}
 	if ev.leanFrom == nil {

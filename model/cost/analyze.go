@@ -71,7 +71,7 @@ func evaluate(prog *apt.Program, opt Options) (*symeval.Result, error) {
 	if debugTimes {
 		fmt.Fprintf(os.Stderr, "cost.Analyze: evaluate %v\n", time.Since(t0))
 		if res != nil {
-			fmt.Fprintf(os.Stderr, "cost.Analyze: occurrences %d visits %d\n", res.Occurrences, res.Visits)
+			fmt.Fprintf(os.Stderr, "cost.Analyze: occurrences %d visits %d in trial walks %d\n", res.Occurrences, res.Visits, res.TrialVisits)
 		}
 	}
 	return res, err
