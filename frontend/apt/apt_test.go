@@ -171,3 +171,32 @@ func TestDiagnosticString(t *testing.T) {
 		t.Errorf("got %q", d)
 	}
 }
+
+// TestResolveAfterScopeChange: a name resolved through USE is remembered,
+// but a variable or a USE added afterwards (as a frontend adds them while
+// it builds the program) is seen by the next look-up.
+func TestResolveAfterScopeChange(t *testing.T) {
+	m1 := &Routine{Name: "m1", Kind: KindModule, Scope: &Scope{}}
+	m1.Scope.Add(&Var{Name: "a", Param: num("1")})
+	m2 := &Routine{Name: "m2", Kind: KindModule, Scope: &Scope{}}
+	m2.Scope.Add(&Var{Name: "b", Param: num("2")})
+	user := &Routine{Name: "u", Kind: KindSubroutine, Scope: &Scope{Uses: []*Use{{Module: "m1"}}}}
+	p := &Program{Routines: []*Routine{m1, m2, user}}
+	if v := p.Resolve(user, "b"); v != nil {
+		t.Fatalf("b before USE m2: %v", v)
+	}
+	user.Scope.AddUse(&Use{Module: "m2"})
+	if v := p.Resolve(user, "b"); v == nil || FormatExpr(v.Param) != "2" {
+		t.Errorf("b after USE m2: %v", v)
+	}
+	if v := p.Resolve(user, "a"); v == nil || FormatExpr(v.Param) != "1" {
+		t.Fatalf("a from m1: %v", v)
+	}
+	m1.Scope.Add(&Var{Name: "c", Param: num("3")})
+	if v := p.Resolve(user, "c"); v == nil || FormatExpr(v.Param) != "3" {
+		t.Errorf("c added to m1 after a look-up: %v", v)
+	}
+	if !p.Static(user, "c") {
+		t.Error("a module variable reached by USE is not static")
+	}
+}
