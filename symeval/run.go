@@ -631,35 +631,6 @@ func (ev *evaluator) roomForRun(n int64) bool {
 	return int64(ev.noccs)+n <= int64(ev.maxOccs)/2 && !ev.lean()
 }
 
-// leanVisits bounds the work of an evaluation's trial walks: probes of a
-// loop for the increments of its counters and walks of its body for the
-// arrays it leaves alone, which walk the body again beside the walk kept.
-// They nest (a probe of a loop walks the loops inside it, which probe and
-// run in turn), so their work grows with the product of a nest's levels.
-// Past that many node visits in them, loops are no longer run trip by trip
-// or probed; the rest of the program is evaluated once through, as a loop
-// beyond the run budgets always is, its values of the data kept as
-// parameters. Runs outside probes have their own budget (totalRunBudget).
-const leanVisits = 200000
-
-// lean reports whether the evaluation is past its bound (leanVisits or
-// Options.LeanVisits); the first time
-// it is, it records where (Result.LeanFrom).
-func (ev *evaluator) lean() bool {
-	if ev.trialVisits <= ev.leanAt {
-		return false
-	}
-	if ev.leanFrom == nil {
-		ev.leanFrom = &apt.Pos{}
-		if fr := ev.frame(); fr != nil && len(fr.loops) > 0 {
-			*ev.leanFrom = fr.loops[len(fr.loops)-1].Span.Start()
-		} else if fr != nil {
-			*ev.leanFrom = fr.routine.Span.Start()
-		}
-	}
-	return true
-}
-
 // bodySize counts the nodes a walk of nodes visits, callees included once
 // per call.
 func (ev *evaluator) bodySize(nodes []apt.Node) int {
