@@ -37,7 +37,7 @@ func (ev *evaluator) invariantArrays(l *apt.Loop, o *Occ, body *domainState, mod
 			pre[k] = v.arr
 		}
 	}
-	if len(pre) == 0 || ev.probing >= maxProbeNest || ev.lean() || !ev.leavesAtEnd(l, pre) {
+	if len(pre) == 0 || !ev.mayTry() || !ev.leavesAtEnd(l, pre) {
 		return nil
 	}
 	ev.probing++

@@ -2273,7 +2273,7 @@ func (ev *evaluator) probeIncrements(l *apt.Loop, o *Occ, body *domainState, var
 	if debugRuns {
 		fmt.Fprintf(os.Stderr, "probe %s cands=%v probing=%d\n", l.Span.Start(), cands, ev.probing)
 	}
-	if len(cands) == 0 || ev.probing >= maxProbeNest || ev.lean() {
+	if len(cands) == 0 || !ev.mayTry() {
 		return nil, nil, nil
 	}
 	ev.probing++

@@ -32,8 +32,9 @@ type Options struct {
 	// MaxOccs bounds the occurrences the walk creates (0: 200000), so that a
 	// call tree that grows exponentially fails instead of exhausting memory.
 	MaxOccs int
-	// LeanVisits bounds the node visits after which loops are no longer
-	// run or probed (0: leanVisits).
+	// LeanVisits bounds the node visits of trial walks (probes of loops,
+	// walks for the arrays a loop leaves alone) after which loops are no
+	// longer run or probed (0: leanVisits).
 	LeanVisits int64
 	// Args are the program's command-line arguments, when given: a C
 	// program's main then has argc = len(Args) + 1 and the strings in

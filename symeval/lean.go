@@ -32,3 +32,9 @@ func (ev *evaluator) lean() bool {
 	}
 	return true
 }
+
+// mayTry reports whether a trial walk of a loop's body may start: within
+// the nesting of probes (maxProbeNest) and the bound on their work.
+func (ev *evaluator) mayTry() bool {
+	return ev.probing < maxProbeNest && !ev.lean()
+}

@@ -53,7 +53,7 @@ func (ev *evaluator) peelFirst(l *apt.Loop, o *Occ, pos apt.Pos) (Value, bool) {
 			}
 		}
 	}
-	key, ok := ev.peelFlag(l)
+	key, ok := ev.peelFlag(l, mod)
 	if !ok {
 		return Value{}, false
 	}
@@ -91,12 +91,13 @@ func (ev *evaluator) peelFirst(l *apt.Loop, o *Occ, pos apt.Pos) (Value, bool) {
 	return Known(symbolic.Int(a + step)), true
 }
 
-// peelFlag returns the storage key of a scalar the body of l changes only
-// by storing one integer constant (0 or 1: a logical's .FALSE. or .TRUE.,
-// an integer flag), which is not the value it holds before the loop.
-func (ev *evaluator) peelFlag(l *apt.Loop) (string, bool) {
+// peelFlag returns the storage key of a scalar the body of l (which
+// modifies mod) changes only by storing one integer constant (0 or 1: a
+// logical's .FALSE. or .TRUE., an integer flag), which is not the value it
+// holds before the loop.
+func (ev *evaluator) peelFlag(l *apt.Loop, mod []string) (string, bool) {
 	varied := ev.variedStores(l.Body)
-	for _, k := range ev.modified(l.Body) {
+	for _, k := range mod {
 		if varied[k] {
 			continue
 		}
