@@ -432,6 +432,10 @@ func (a *Assumptions) feasible(rels []Relation) bool {
 	if len(rels) == 0 {
 		return true
 	}
+	// Two relations that add up to a false one refute the case at once.
+	if opposedPairContradicts(a.rels, rels) {
+		return false
+	}
 	// A point satisfying them all shows they are not contradictory: no
 	// relation's negation can follow from the others (see witness.go).
 	if useWitnesses && len(a.with(rels).witnesses().pts) > 0 {
