@@ -88,6 +88,28 @@ func BenchmarkEval(b *testing.B) {
 				f.EvalFloat(pt)
 			}
 		})
+		// Expr.Eval at a map of values, as the roofline and the matching
+		// of messages call it rank by rank: the compiled form is kept.
+		b.Run(tc.name+"/expr", func(b *testing.B) {
+			env := map[string]Rat{"K": RatInt(7), "N": RatFrac(1001, 2), "P": RatInt(16)}
+			for b.Loop() {
+				if _, err := tc.e.Eval(env); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(tc.name+"/compile+rat", func(b *testing.B) {
+			pt := []Rat{RatInt(7), RatFrac(1001, 2), RatInt(16)}
+			for b.Loop() {
+				g, err := tc.e.Compile(vars)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := g.Eval(pt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

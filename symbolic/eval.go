@@ -16,36 +16,42 @@ var ErrIrrational = errors.New("value is irrational; evaluate in floating point"
 // env. It fails when a symbol has no value, a divisor is zero, a logarithm's or
 // root's argument is out of domain, or the value is irrational (ErrIrrational).
 func (e Expr) Eval(env map[string]Rat) (Rat, error) {
-	vars := e.Symbols()
-	vals := make([]Rat, len(vars))
-	for i, v := range vars {
+	if c, ok := e.Const(); ok {
+		return c, nil
+	}
+	vars, f, err := e.compiled()
+	if err != nil {
+		return Rat{}, err
+	}
+	var buf [8]Rat
+	vals := buf[:0]
+	for _, v := range vars {
 		x, ok := env[v]
 		if !ok {
 			return Rat{}, fmt.Errorf("no value for %s", v)
 		}
-		vals[i] = x
-	}
-	f, err := e.Compile(vars)
-	if err != nil {
-		return Rat{}, err
+		vals = append(vals, x)
 	}
 	return f.Eval(vals)
 }
 
 // EvalFloat returns the value of e in floating point with symbols from env.
 func (e Expr) EvalFloat(env map[string]float64) (float64, error) {
-	vars := e.Symbols()
-	vals := make([]float64, len(vars))
-	for i, v := range vars {
+	if c, ok := e.Const(); ok {
+		return c.Float64(), nil
+	}
+	vars, f, err := e.compiled()
+	if err != nil {
+		return 0, err
+	}
+	var buf [8]float64
+	vals := buf[:0]
+	for _, v := range vars {
 		x, ok := env[v]
 		if !ok {
 			return 0, fmt.Errorf("no value for %s", v)
 		}
-		vals[i] = x
-	}
-	f, err := e.Compile(vars)
-	if err != nil {
-		return 0, err
+		vals = append(vals, x)
 	}
 	return f.EvalFloat(vals), nil
 }

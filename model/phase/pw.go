@@ -119,7 +119,7 @@ func empty(g []symbolic.Relation, pv *prover) bool {
 	}
 	var b strings.Builder
 	for _, r := range g {
-		b.WriteString(r.String())
+		r.WriteKey(&b) // a key, not the printed form: this runs per pair of calls at every sample
 		b.WriteByte(';')
 	}
 	k := b.String()
