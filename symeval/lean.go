@@ -11,7 +11,7 @@ import "github.com/mkvet/mkvet/frontend/apt"
 // or probed; the rest of the program is evaluated once through, as a loop
 // beyond the run budgets always is, its values of the data kept as
 // parameters. Runs outside probes have their own budget (totalRunBudget).
-const leanVisits = 100000
+const leanVisits = 150000
 
 // lean reports whether the evaluation's trial walks are past their bound
 // (leanVisits or Options.LeanVisits); the first time they are, it records
