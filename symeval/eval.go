@@ -3137,6 +3137,13 @@ var localMPI = map[string]bool{
 	"mpi_buffer_detach": true, "mpi_comm_get_attr": true, "mpi_attr_get": true, "mpi_get_address": true,
 	"mpi_address": true, "mpi_request_free": true, "mpi_pcontrol": true, "mpi_query_thread": true,
 	"mpi_is_thread_main": true, "mpi_type_get_extent": true, "mpi_type_extent": true,
+	"mpi_alloc_mem": true, "mpi_free_mem": true, "mpi_comm_compare": true, "mpi_type_get_true_extent": true,
+	"mpi_info_get": true, "mpi_info_get_nkeys": true, "mpi_info_dup": true, "mpi_info_delete": true,
+	"mpi_keyval_create": true, "mpi_keyval_free": true, "mpi_comm_create_keyval": true, "mpi_comm_free_keyval": true,
+	"mpi_comm_set_attr": true, "mpi_comm_delete_attr": true, "mpi_attr_put": true, "mpi_attr_delete": true,
+	"mpi_errhandler_free": true, "mpi_comm_get_errhandler": true, "mpi_comm_create_errhandler": true,
+	"mpi_errhandler_create": true, "mpi_status_set_elements": true, "mpi_status_set_cancelled": true,
+	"mpi_test_cancelled": true, "mpi_type_set_name": true, "mpi_type_get_name": true,
 }
 
 func extent(lo, hi symbolic.Expr) (symbolic.Expr, bool) {

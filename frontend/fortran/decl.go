@@ -46,6 +46,9 @@ func (b *builder) typeSpecAt(p *parser) (apt.Type, bool) {
 		return apt.Type{Base: apt.TypeReal, Kind: 8}, true
 	case p.keyword("DOUBLECOMPLEX"):
 		return apt.Type{Base: apt.TypeComplex, Kind: 16}, true
+	case p.keyword("BYTE"):
+		// A one-byte integer (an extension gfortran takes).
+		return apt.Type{Base: apt.TypeInteger, Kind: 1}, true
 	case p.keyword("COMPLEX"):
 		t = apt.Type{Base: apt.TypeComplex, Kind: 8}
 	case p.keyword("LOGICAL"):
@@ -185,7 +188,7 @@ func (b *builder) declaration(s *stmt, p *parser) bool {
 		b.ensureUnit(s)
 		b.typeDef(s, p)
 	case has("INTEGER"), has("REAL"), has("DOUBLEPRECISION"), has("DOUBLECOMPLEX"), has("COMPLEX"),
-		has("LOGICAL"), has("CHARACTER"):
+		has("LOGICAL"), has("CHARACTER"), has("BYTE"):
 		b.ensureUnit(s)
 		b.typeDecl(s, p)
 	case (has("PROCEDURE(") || has("PROCEDURE,") || has("PROCEDURE::")) && (b.u == nil || b.u.typeDef == nil):
@@ -739,6 +742,10 @@ func (b *builder) attrStmt(s *stmt, p *parser, ts string) {
 		return
 	}
 	b.attribute(p, &a) // the statement's keyword is the attribute's
+	if a.ptr && p.at("(") {
+		b.crayPointers(p)
+		return
+	}
 	p.accept("::")
 	if a.save && p.atEnd() {
 		return // SAVE with no list saves everything
@@ -762,6 +769,43 @@ func (b *builder) attrStmt(s *stmt, p *parser, ts string) {
 			a.apply(v)
 		}
 		if !p.accept(",") {
+			break
+		}
+	}
+	p.expectEnd()
+}
+
+// crayPointers declares the pairs of a Cray pointer statement (an
+// extension gfortran takes with -fcray-pointer, the Fortran binding MPI 2
+// gave MPI_ALLOC_MEM): POINTER (ptr, pointee[(dims)]) [, (ptr, pointee)]...
+// The pointer is an address, an 8-byte integer unless declared otherwise;
+// the pointee is a variable of its own declared type and shape, whose
+// storage the address names.
+func (b *builder) crayPointers(p *parser) {
+	for {
+		p.expect("(")
+		ptrTok := p.next()
+		if ptrTok.kind != tIdent {
+			p.fail(ptrTok.at, "expected the name of a Cray pointer, found "+describe(ptrTok))
+			return
+		}
+		ptr := b.declare(strings.ToLower(ptrTok.text), p.pos(ptrTok.at))
+		if ptr.Type.Base == 0 {
+			ptr.Type = apt.Type{Base: apt.TypeInteger, Kind: 8}
+		}
+		p.expect(",")
+		tok := p.next()
+		if tok.kind != tIdent {
+			p.fail(tok.at, "expected the name of a pointee, found "+describe(tok))
+			return
+		}
+		v := b.declare(strings.ToLower(tok.text), p.pos(tok.at))
+		if p.accept("(") {
+			v.Dims = dims(p.argList())
+			p.expect(")")
+		}
+		p.expect(")")
+		if p.err != "" || !p.accept(",") {
 			break
 		}
 	}

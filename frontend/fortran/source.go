@@ -155,6 +155,38 @@ type joiner struct {
 	started bool
 	raw     string
 	dir     dirKind
+	// hollerith is set in fixed form, where nH followed by n characters is
+	// a character constant (gfortran -std=legacy): 12HBAD ARGUMENT as an
+	// actual argument or a DATA value.
+	hollerith bool
+}
+
+// hollerithAt returns, for a Hollerith constant starting at line[k] (digits
+// then H, where a constant may start: after "(", ",", "/" or "="), its
+// text and the index just past it; blanks inside count, and a line that
+// ends early is padded with blanks as fixed form pads it to column 72.
+func (j *joiner) hollerithAt(line []byte, k int) (text []byte, next int, ok bool) {
+	if !j.hollerith || len(j.text) == 0 || !strings.ContainsRune("(,/=", rune(j.text[len(j.text)-1])) {
+		return nil, 0, false
+	}
+	m := k
+	for m < len(line) && isDigit(line[m]) {
+		m++
+	}
+	if m >= len(line) || (line[m] != 'H' && line[m] != 'h') || m-k > 3 {
+		return nil, 0, false
+	}
+	n, err := strconv.Atoi(string(line[k:m]))
+	if err != nil || n < 1 {
+		return nil, 0, false
+	}
+	start := m + 1
+	end := min(start+n, len(line))
+	text = append([]byte(nil), line[start:end]...)
+	for len(text) < n {
+		text = append(text, ' ')
+	}
+	return text, end, true
 }
 
 // add appends the characters of line (1-based column col0 of its first byte in
@@ -189,6 +221,26 @@ func (j *joiner) add(line []byte, num int, col0 int, cols []int32) {
 				j.quote = 0
 			}
 			continue
+		}
+		if isDigit(c) {
+			if h, next, ok := j.hollerithAt(line, k); ok {
+				// Written as the character constant it is: 'text'.
+				j.text = append(j.text, '\'')
+				j.pos = append(j.pos, p)
+				for _, b := range h {
+					j.text = append(j.text, b)
+					j.pos = append(j.pos, p)
+					if b == '\'' {
+						j.text = append(j.text, b)
+						j.pos = append(j.pos, p)
+					}
+				}
+				j.text = append(j.text, '\'')
+				j.pos = append(j.pos, p)
+				j.end = at(next - 1)
+				k = next - 1
+				continue
+			}
 		}
 		switch {
 		case c == '!':
@@ -384,7 +436,7 @@ func (r *reader) readFixed(lines []srcLine) {
 			r.fe.diag(apt.Pos{File: ln.file, Line: ln.num, Col: contCol}, apt.Warning, "continuation line without a statement to continue")
 		}
 		flush()
-		j = &joiner{file: ln.file, label: strings.TrimLeft(label, "0"), raw: strings.TrimSpace(ln.text)}
+		j = &joiner{file: ln.file, label: strings.TrimLeft(label, "0"), raw: strings.TrimSpace(ln.text), hollerith: true}
 		if label != "" && j.label == "" {
 			j.label = "0"
 		}

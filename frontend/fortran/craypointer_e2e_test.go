@@ -1,0 +1,160 @@
+package fortran
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/internal/e2e"
+)
+
+// TestCrayPointersAndByteAgainstGfortran: the Cray pointer statement
+// (gfortran -fcray-pointer; MPI 2's Fortran binding of MPI_ALLOC_MEM) and
+// BYTE declare what gfortran declares: the pointer an integer of the kind
+// gfortran prints, the pointee with its own type and shape, BYTE a
+// one-byte integer; the program around them parses.
+func TestCrayPointersAndByteAgainstGfortran(t *testing.T) {
+	tools := e2e.Require(t, "gfortran")
+	const src = `      program cray
+      implicit none
+      integer n, i
+      parameter (n = 10)
+      real*8 a(1), s
+      byte b
+      integer w(n, 2)
+      pointer (pa, a), (pw, w)
+      pointer (pb, b)
+      pa = malloc(8*n)
+      pw = malloc(4*2*n)
+      pb = malloc(1)
+      s = 0
+      do i = 1, n
+         a(i) = i
+         s = s + a(i)
+      end do
+      b = 3
+      print *, kind(pa), kind(pw), kind(b), kind(a), int(s)
+      end
+`
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cray.f")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "cray")
+	if out, err := exec.Command(tools[0], "-fcray-pointer", "-w", "-o", exe, path).CombinedOutput(); err != nil {
+		t.Fatalf("gfortran: %v\n%s", err, out)
+	}
+	out, err := exec.Command(exe).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Fields(string(out))
+	if len(want) != 5 || want[4] != "55" {
+		t.Fatalf("gfortran's program printed %q", out)
+	}
+	prog, diags := ParseFiles([]string{path}, Config{})
+	for _, d := range diags {
+		t.Errorf("%v", d)
+	}
+	sc := prog.Routines[0].Scope
+	for i, c := range []struct {
+		name string
+		base apt.BaseType
+		dims int
+	}{{"pa", apt.TypeInteger, 0}, {"pw", apt.TypeInteger, 0}, {"b", apt.TypeInteger, 0}, {"a", apt.TypeReal, 1}} {
+		v := sc.Lookup(c.name)
+		if v == nil {
+			t.Fatalf("%s is not declared", c.name)
+		}
+		if v.Type.Base != c.base || want[i] != strconv.Itoa(v.Type.Kind) || len(v.Dims) != c.dims {
+			t.Errorf("%s: %v kind %d with %d dimensions; gfortran's kind is %s", c.name, v.Type.Base, v.Type.Kind, len(v.Dims), want[i])
+		}
+	}
+	if w := sc.Lookup("w"); w == nil || len(w.Dims) != 2 {
+		t.Errorf("the pointee w keeps its declared shape: %+v", w)
+	}
+}
+
+// TestHollerithAgainstGfortran: Hollerith constants in fixed form (nH and n
+// characters, blanks and quotes among them: gfortran -std=legacy) are the
+// character constants the compiled program prints in DATA; as an actual
+// argument, the n characters after H, blanks included (gfortran passes it
+// without a length, so the program cannot print it); FORMAT's nH edit
+// descriptors still print.
+func TestHollerithAgainstGfortran(t *testing.T) {
+	tools := e2e.Require(t, "gfortran")
+	const src = `      program holl
+      character*12 c
+      character*5 d
+      data c/12HBAD ARGUMENT/
+      data d/5Habc'd/
+      print '(a)', c
+      print '(a)', d
+      print 100, 2
+  100 format(5Hcount, i3)
+      if (len(c) .lt. 0) call show(3H x )
+      end
+      subroutine show(s)
+      integer s
+      end
+`
+	dir := t.TempDir()
+	path := filepath.Join(dir, "holl.f")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "holl")
+	if out, err := exec.Command(tools[0], "-std=legacy", "-w", "-o", exe, path).CombinedOutput(); err != nil {
+		t.Fatalf("gfortran: %v\n%s", err, out)
+	}
+	out, err := exec.Command(exe).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("gfortran's program printed %q", out)
+	}
+	prog, diags := ParseFiles([]string{path}, Config{})
+	for _, d := range diags {
+		t.Errorf("%v", d)
+	}
+	var main *apt.Routine
+	for _, r := range prog.Routines {
+		if r.Name == "holl" {
+			main = r
+		}
+	}
+	if main == nil {
+		t.Fatal("no main program")
+	}
+	for i, name := range []string{"c", "d"} {
+		v := main.Scope.Lookup(name)
+		if v == nil || len(v.Init) != 1 {
+			t.Fatalf("%s: no initial value", name)
+		}
+		c, ok := v.Init[0].(*apt.Const)
+		if !ok || c.Kind != apt.ConstChar || c.Text != lines[i] {
+			t.Errorf("%s is %s; gfortran prints %q", name, apt.FormatExpr(v.Init[0]), lines[i])
+		}
+	}
+	found := false
+	apt.Inspect(main, func(n apt.Node) bool {
+		if c, ok := n.(*apt.Call); ok && c.Callee == "show" && len(c.Args) == 1 {
+			k, isConst := c.Args[0].(*apt.Const)
+			found = isConst && k.Text == " x "
+		}
+		return true
+	})
+	if !found {
+		t.Errorf("the argument of show is not the constant \" x \"")
+	}
+	if !strings.HasPrefix(lines[2], "count") {
+		t.Errorf("the FORMAT printed %q", lines[2])
+	}
+}
