@@ -235,6 +235,7 @@ func (b *builder) statement(s *stmt) {
 		return
 	}
 	if b.u != nil && b.u.interfaces > 0 {
+		b.captureSeparate(s)
 		b.interfaceBody(s)
 		return
 	}

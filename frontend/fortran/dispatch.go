@@ -22,7 +22,7 @@ func (b *builder) dispatch(s *stmt, p *parser, cname string) {
 	has := func(kw string) bool { return strings.HasPrefix(ts, kw) }
 	switch {
 	case ts == "END" || has("ENDPROGRAM") || has("ENDSUBROUTINE") || has("ENDFUNCTION") ||
-		has("ENDMODULE") || has("ENDBLOCKDATA"):
+		has("ENDMODULE") || has("ENDBLOCKDATA") || has("ENDSUBMODULE") || has("ENDPROCEDURE"):
 		b.endUnit(s)
 	case has("ENDDO"):
 		p.keyword("ENDDO")
@@ -189,7 +189,13 @@ func (b *builder) unitHeader(s *stmt, p *parser) bool {
 		p.expectEnd()
 		b.openUnit(newRoutine(name, apt.KindProgram))
 		return true
-	case strings.HasPrefix(ts, "MODULE") && !strings.HasPrefix(ts, "MODULEPROCEDURE") && len(ts) > 6 && topLevel(s.text, 0, '=') < 0:
+	case strings.HasPrefix(ts, "SUBMODULE(") && topLevel(s.text, 0, '=') < 0:
+		b.submodule(s, p, newRoutine)
+		return true
+	case separateBody.MatchString(s.raw) && b.u != nil && b.u.contains:
+		return b.separateProcedure(s)
+	case strings.HasPrefix(ts, "MODULE") && !strings.HasPrefix(ts, "MODULEPROCEDURE") && len(ts) > 6 && topLevel(s.text, 0, '=') < 0 &&
+		!separateHeader.MatchString(s.raw):
 		p.keyword("MODULE")
 		name := p.ident()
 		p.expectEnd()
@@ -211,6 +217,8 @@ func (b *builder) unitHeader(s *stmt, p *parser) bool {
 	var hasType, elemental bool
 	for {
 		switch {
+		case separateHeader.MatchString(s.raw) && p.keyword("MODULE"):
+			continue // a separate module procedure (submodule.go)
 		case p.keyword("ELEMENTAL"):
 			elemental = true
 			continue

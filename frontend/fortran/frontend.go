@@ -56,6 +56,13 @@ type frontend struct {
 	needMPI        bool
 	pendingParams  []*apt.Param
 	pendingAssumes []*apt.Assume
+	// separate holds the interface bodies of separate module procedures
+	// (MODULE SUBROUTINE s(...) in an INTERFACE block), by lower-case
+	// name, header to END: a submodule's MODULE PROCEDURE s takes its
+	// arguments and their declarations from there (submodule.go).
+	separate map[string][]*stmt
+	// capturing is the interface body being recorded, nil when none.
+	capturing *[]*stmt
 }
 
 // readFile reads a source or INCLUDE file through Config.ReadFile when set.
