@@ -30,6 +30,9 @@ type unit struct {
 	interfaces int
 	generic    *apt.Generic
 	contains   bool
+	// enumNext is the value the next enumerator without one takes,
+	// between ENUM, BIND(C) and END ENUM; nil outside.
+	enumNext apt.Expr
 	// exec is set once the unit has an executable statement: a
 	// statement function definition comes before.
 	exec bool

@@ -155,6 +155,13 @@ func (b *builder) declaration(s *stmt, p *parser) bool {
 		b.ensureUnit(s)
 		p.keyword("IMPLICIT")
 		b.implicit(s, p)
+	case has("ENUM,BIND(C)") && ts == "ENUM,BIND(C)":
+		b.ensureUnit(s).enumNext = intConst(0)
+	case ts == "ENDENUM":
+		b.ensureUnit(s).enumNext = nil
+	case has("ENUMERATOR") && b.u != nil && b.u.enumNext != nil:
+		p.keyword("ENUMERATOR")
+		b.enumerators(p)
 	case has("DIMENSION"):
 		b.ensureUnit(s)
 		p.keyword("DIMENSION")
@@ -425,7 +432,29 @@ func (b *builder) procedureDecl(s *stmt, p *parser) {
 func (b *builder) implicit(s *stmt, p *parser) {
 	sc := b.u.r.Scope
 	if p.keyword("NONE") {
-		sc.ImplicitNone = true
+		// IMPLICIT NONE (TYPE, EXTERNAL) (Fortran 2018): EXTERNAL asks
+		// every procedure to be declared, which changes nothing here;
+		// IMPLICIT NONE () is IMPLICIT NONE (TYPE), and IMPLICIT NONE
+		// (EXTERNAL) alone leaves implicit typing on.
+		types := true
+		if p.accept("(") {
+			types = p.at(")")
+			for !p.accept(")") {
+				switch {
+				case p.keyword("TYPE"):
+					types = true
+				case p.keyword("EXTERNAL"):
+				default:
+					p.fail(p.restAt(), "expected TYPE or EXTERNAL in IMPLICIT NONE (...)")
+					return
+				}
+				if !p.accept(",") && !p.at(")") {
+					p.fail(p.restAt(), "expected , or ) in IMPLICIT NONE (...)")
+					return
+				}
+			}
+		}
+		sc.ImplicitNone = sc.ImplicitNone || types
 		p.expectEnd()
 		return
 	}
@@ -509,6 +538,34 @@ func (b *builder) parameter(s *stmt, p *parser) {
 		}
 	}
 	p.expect(")")
+	p.expectEnd()
+}
+
+// enumerators declares ENUMERATOR [::] a [= e], b, ...: named integer
+// constants (C's int), each without a value one more than the one before
+// (the first of the ENUM 0).
+func (b *builder) enumerators(p *parser) {
+	p.accept("::")
+	for !p.atEnd() {
+		tok := p.next()
+		if tok.kind != tIdent {
+			p.fail(tok.at, "expected a name in ENUMERATOR, found "+describe(tok))
+			return
+		}
+		val := b.u.enumNext
+		if p.accept("=") {
+			val = p.expr()
+			if p.err != "" {
+				return
+			}
+		}
+		v := b.declare(strings.ToLower(tok.text), p.pos(tok.at))
+		v.Param, v.Type = val, apt.Type{Base: apt.TypeInteger, Kind: 4}
+		b.u.enumNext = &apt.Binary{Pos: p.pos(tok.at), Op: apt.OpAdd, X: val, Y: intConst(1)}
+		if !p.accept(",") {
+			break
+		}
+	}
 	p.expectEnd()
 }
 

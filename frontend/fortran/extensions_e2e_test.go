@@ -158,3 +158,74 @@ func TestHollerithAgainstGfortran(t *testing.T) {
 		t.Errorf("the FORMAT printed %q", lines[2])
 	}
 }
+
+// TestEnumeratorsAgainstGfortran: ENUM, BIND(C) declares named integer
+// constants, each without a value one more than the one before, with the
+// values the compiled program prints.
+func TestEnumeratorsAgainstGfortran(t *testing.T) {
+	tools := e2e.Require(t, "gfortran")
+	const src = `module colours
+  enum, bind(c)
+    enumerator :: red, green
+    enumerator :: blue = 5, cyan, magenta = red + 10
+    enumerator yellow
+  end enum
+end module
+program p
+  use colours
+  print *, red, green, blue, cyan, magenta, yellow
+end program
+`
+	dir := t.TempDir()
+	path := filepath.Join(dir, "enum.f90")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "enum")
+	cmd := exec.Command(tools[0], "-o", exe, path)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gfortran: %v\n%s", err, out)
+	}
+	out, err := exec.Command(exe).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Fields(string(out))
+	prog, diags := ParseFiles([]string{path}, Config{})
+	for _, d := range diags {
+		t.Errorf("%v", d)
+	}
+	mod := prog.Routine("colours")
+	for i, name := range []string{"red", "green", "blue", "cyan", "magenta", "yellow"} {
+		v := mod.Scope.Lookup(name)
+		if v == nil || v.Param == nil {
+			t.Fatalf("%s is not a named constant", name)
+		}
+		got, ok := prog.IntConstant(mod, v.Param)
+		if !ok || i >= len(want) || strconv.FormatInt(got, 10) != want[i] {
+			t.Errorf("%s = %d (%v); gfortran prints %v", name, got, ok, want)
+		}
+	}
+}
+
+// TestImplicitNoneSpecList: IMPLICIT NONE (TYPE, EXTERNAL), Fortran 2018's
+// form, is IMPLICIT NONE: an undeclared variable is reported, and the
+// statement itself is no error; IMPLICIT NONE (EXTERNAL) alone keeps
+// implicit typing.
+func TestImplicitNoneSpecList(t *testing.T) {
+	for _, spec := range []string{"implicit none (type, external)", "implicit none ()", "implicit none(external)"} {
+		src := "program p\n  " + spec + "\n  integer :: n\n  n = 1\n  k = n\nend program\n"
+		_, diags := ParseSource("p.f90", []byte(src), Config{})
+		undeclared := false
+		for _, d := range diags {
+			if d.Severity == apt.Error {
+				t.Errorf("%s: %v", spec, d)
+			}
+			undeclared = undeclared || strings.Contains(d.Msg, "no type for k")
+		}
+		if want := spec != "implicit none(external)"; undeclared != want {
+			t.Errorf("%s: the undeclared k reported: %v, want %v (%v)", spec, undeclared, want, diags)
+		}
+	}
+}
