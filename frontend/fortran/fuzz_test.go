@@ -26,6 +26,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("#define SQ(x) ((x)*(x))\n#define A B B\n#define B A A\n#define L __LINE__\nk = SQ(SQ(A)) + L\ncall f(__FILE__, SQ((1, 2))\nend\n"), true)
 	f.Add([]byte("      DATA C/12HBAD ARGUMENT/\n      CALL F(3H x , 1H')\n      BYTE B\n      POINTER (P, A(10)), (Q, Z)\n  100 FORMAT(5Hcount, I3)\n      END\n"), false)
 	f.Add([]byte("module m\ninterface\nmodule subroutine s(a)\ninteger :: a\nend subroutine\nend interface\nend module\nsubmodule (m) n\ncontains\nmodule procedure s\na = 1\nend procedure\nend submodule\n"), true)
+	f.Add([]byte("module c\nimplicit none (type, external)\nenum, bind(c)\nenumerator :: a, b = 4, c\nend enum\nend module\n"), true)
 	f.Fuzz(func(t *testing.T, src []byte, free bool) {
 		name := "fuzz.F"
 		if free {
