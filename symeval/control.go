@@ -966,11 +966,15 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	recs := map[string]Value{}
 	var toggles map[string]bool
 	var geoms map[string]symbolic.Rat
+	var wraps map[string]*wrapCounter
 	if !jumps {
 		recs = ev.recurrences(l, mod)
 		toggles = ev.toggles(l, mod)
 		geoms = ev.geometric(l, mod)
+		wraps = ev.wrapCounters(l, mod, ev.env)
 	}
+	// Probes look for counters with no closed form: wrapping ones have.
+	probeMod := slices.DeleteFunc(slices.Clone(mod), func(k string) bool { return wraps[k] != nil })
 	probed := false
 	var searches map[string]search // variables set on pinned iterations only
 	var stepSums map[string]Value  // steps that depend on the iteration (countsum.go)
@@ -984,7 +988,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 					probed = true
 					// Counters incremented deep in the body have closed
 					// forms; running is for what has none.
-					probed, found, sums := ev.probeIncrements(l, o, body, varValue, mod, recs)
+					probed, found, sums := ev.probeIncrements(l, o, body, varValue, probeMod, recs)
 					searches, stepSums = found, sums
 					for k, c := range probed {
 						recs[k] = c
@@ -1085,7 +1089,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	}
 	o.Body = body.domain()
 	if !jumps && !probed {
-		incs, found, sums := ev.probeIncrements(l, o, body, varValue, mod, recs)
+		incs, found, sums := ev.probeIncrements(l, o, body, varValue, probeMod, recs)
 		for k, c := range incs {
 			recs[k] = c
 		}
@@ -1127,6 +1131,12 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		}
 		if c, ok := recs[k]; ok && index.IsKnown() {
 			if v, ok := liftN([]Value{ev.env.get(k), index, c}, affine); ok {
+				ev.env.set(k, v)
+				continue
+			}
+		}
+		if w := wraps[k]; w != nil && index.IsKnown() {
+			if v, ok := w.at(k, pre, index); ok {
 				ev.env.set(k, v)
 				continue
 			}
@@ -1281,6 +1291,12 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		}
 		if toggles[k] && trips.IsKnown() {
 			if v, ok := liftN([]Value{pv, trips}, parity); ok {
+				ev.env.set(k, v)
+				continue
+			}
+		}
+		if w := wraps[k]; w != nil && trips.IsKnown() {
+			if v, ok := w.at(k, pre, trips); ok {
 				ev.env.set(k, v)
 				continue
 			}

@@ -721,8 +721,10 @@ func (ev *evaluator) fieldDecl(r *apt.Routine, base string, path []string) *apt.
 func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool) {
 	mod := ev.modified(l.Body)
 	recs := map[string]Value{}
+	var wraps map[string]*wrapCounter
 	if !hasJumps(l.Body) {
 		recs = ev.recurrences(l, mod)
+		wraps = ev.wrapCounters(l, mod, ev.env)
 	}
 	// The variables of the DO loops inside are set by those loops.
 	inner := map[string]bool{}
@@ -741,7 +743,7 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 	// search for a free unit, EXIT on a flag): a run finds it.
 	leaves := exitsLoop(l.Body)
 	for _, k := range mod {
-		if _, ok := recs[k]; ok || inner[k] || fresh[k] && !leaves {
+		if _, ok := recs[k]; ok || wraps[k] != nil || inner[k] || fresh[k] && !leaves {
 			continue
 		}
 		if base, isAddr := strings.CutSuffix(k, addrSuffix); isAddr {

@@ -1,0 +1,97 @@
+package cost_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/mkvet/mkvet/frontend/fortran"
+	"github.com/mkvet/mkvet/internal/aptrun"
+	"github.com/mkvet/mkvet/model/cost"
+)
+
+// TestWrappingCountersAgainstInterpreter: loops that deal their iterations
+// out in chunks (a counter stepped by one and set back at a bound, a
+// second counter moved on when it is) count, on every rank, what the
+// interpreter runs: the branch on the bound, loops bounded by either
+// counter after the loop, and the work under tests of the counter inside.
+// Bounds, resets, starting values, the test's form and the companions'
+// steps are drawn at random, the bound sometimes the rank's.
+func TestWrappingCountersAgainstInterpreter(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 5))
+	for k := range 40 {
+		reset := r.IntN(2)
+		start := reset + r.IntN(2)
+		bound := fmt.Sprintf("%d", start+1+r.IntN(6))
+		if r.IntN(3) == 0 {
+			bound = fmt.Sprintf("me + %d", start+1+r.IntN(3))
+		}
+		test := "ic == ichunk"
+		if r.IntN(2) == 0 {
+			test = "ic >= ichunk"
+		}
+		step := 1 + r.IntN(3)
+		nx := 5 + r.IntN(40)
+		src := fmt.Sprintf(`program wrap
+  use mpi
+  implicit none
+  integer :: ierr, me, np, i, j, ic, ich, ichunk, s
+  call mpi_init(ierr)
+  call mpi_comm_rank(mpi_comm_world, me, ierr)
+  call mpi_comm_size(mpi_comm_world, np, ierr)
+  ichunk = %s
+  s = 0
+  do j = 1, %d
+    ic = %d
+    ich = 1
+    do i = 1, %d + j
+      ic = ic + 1
+      if (ic == 2) s = s + 1
+      if (%s) then
+        ic = %d
+        ich = ich + %d
+      end if
+    end do
+    do i = 1, ich
+      s = s + i
+    end do
+    do i = 1, ic
+      s = s - 1
+    end do
+  end do
+  call mpi_finalize(ierr)
+end program
+`, bound, 2+r.IntN(3), start, nx, test, reset, step)
+		prog, diags := fortran.ParseSource("wrap.f90", []byte(src), fortran.Config{})
+		for _, d := range diags {
+			t.Fatalf("program %d: %s", k, d)
+		}
+		for _, np := range []int64{1, 3} {
+			env := map[string]int64{cost.Size: np}
+			rep, err := cost.AnalyzeAt(prog, cost.Options{}, env)
+			if err != nil {
+				t.Fatalf("program %d: %v\n%s", k, err, src)
+			}
+			for _, p := range rep.Params {
+				if p.Value == nil && !strings.HasPrefix(p.Name, "pct_") {
+					t.Errorf("program %d P=%d: %s is a parameter (%s)", k, np, p.Name, p.What)
+				}
+			}
+			pt, err := rep.At(env)
+			if err != nil {
+				t.Fatalf("program %d: %v", k, err)
+			}
+			for rank := range np {
+				got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank, Params: map[string]int64{}})
+				if err != nil {
+					t.Fatalf("program %d rank %d: %v", k, rank, err)
+				}
+				compare(t, rep, pt, got, env, rank, nil)
+			}
+		}
+		if t.Failed() {
+			t.Fatalf("program %d:\n%s", k, src)
+		}
+	}
+}
