@@ -27,11 +27,11 @@ import (
 // wrapCounter is a variable of a wrapping counter: the counter itself (step
 // zero) or a companion stepped by step each time the counter wraps.
 type wrapCounter struct {
-	counter  string        // the counter's storage key
-	reset    symbolic.Expr // r
-	period   symbolic.Expr // m = c - r
-	step     Value  // a companion's step; unknown for the counter itself
-	isReset  bool   // the counter itself
+	counter string        // the counter's storage key
+	reset   symbolic.Expr // r
+	period  symbolic.Expr // m = c - r
+	step    Value         // a companion's step; unknown for the counter itself
+	isReset bool          // the counter itself
 }
 
 // wrapCounters finds the wrapping counters of l's body and their
