@@ -8,7 +8,8 @@ import (
 // Wrapping counters. A loop that deals its iterations out in chunks or
 // round robin counts with a variable that it steps by one and sets back
 // when it reaches a bound, often moving a second counter on at the same
-// time:
+// time (or steps with x = mod(x + c, m), whose value at iteration k is
+// modulo(x0 + c*k, m)):
 //
 //	ic = ic + 1
 //	IF (ic == ichunk) THEN
@@ -32,6 +33,11 @@ type wrapCounter struct {
 	period  symbolic.Expr // m = c - r
 	step    Value         // a companion's step; unknown for the counter itself
 	isReset bool          // the counter itself
+	// modStep is set for x = mod(x + c, m) (round robin over m): c, with
+	// period m and reset 0; below is set where x0 < m is known, else the
+	// first iteration has x0 itself.
+	modStep *symbolic.Expr
+	below   bool
 }
 
 // wrapCounters finds the wrapping counters of l's body and their
@@ -61,6 +67,14 @@ func (ev *evaluator) wrapCounters(l *apt.Loop, mod []string, pre *env) map[strin
 					if counts[k] == 2 && modSet[k] && isStepByOne(s.Value, nm.Name) {
 						incremented[k] = true
 					}
+					if counts[k] == 1 && modSet[k] && !ev.setByCalls(l.Body, k) {
+						if w, ok := ev.roundRobin(s.Value, nm.Name, k, modSet, pre); ok {
+							if out == nil {
+								out = map[string]*wrapCounter{}
+							}
+							out[k] = w
+						}
+					}
 				}
 			}
 		case *apt.If:
@@ -85,6 +99,30 @@ func (ev *evaluator) wrapCounters(l *apt.Loop, mod []string, pre *env) map[strin
 		}
 	}
 	return out
+}
+
+// roundRobin reads x = mod(x + c, m) (or MODULO), c and m invariant, with
+// c >= 0, m > 0 and x0 >= 0 known: at the start of iteration k, x is
+// modulo(x0 + c*k, m) (from the second iteration on where x0 may be m or
+// more).
+func (ev *evaluator) roundRobin(e apt.Expr, name, key string, mod map[string]bool, pre *env) (*wrapCounter, bool) {
+	f, ok := e.(*apt.FuncCall)
+	if !ok || !f.Intrinsic || (f.Name != "mod" && f.Name != "modulo") || len(f.Args) != 2 || ev.exprMentions(f.Args[1], mod) {
+		return nil, false
+	}
+	inc, sign, ok := invariantStep(f.Args[0], name)
+	if !ok || sign < 0 || ev.exprMentions(inc, mod) {
+		return nil, false
+	}
+	c, ok1 := ev.value(inc).Single()
+	m, ok2 := ev.value(f.Args[1]).Single()
+	x0, ok3 := pre.get(key).Single()
+	if !ok1 || !ok2 || !ok3 || !ev.provedHere(symbolic.Relation{E: c, Op: symbolic.GE}) ||
+		!ev.provedHere(symbolic.Relation{E: m, Op: symbolic.GT}) || !ev.provedHere(symbolic.Relation{E: x0, Op: symbolic.GE}) {
+		return nil, false
+	}
+	below := ev.provedHere(symbolic.Relation{E: m.Sub(x0), Op: symbolic.GT})
+	return &wrapCounter{counter: key, reset: symbolic.Int(0), period: m, isReset: true, modStep: &c, below: below}, true
 }
 
 // isStepByOne reports whether e is name + 1 (or 1 + name).
@@ -190,6 +228,26 @@ func invariantStep(e apt.Expr, name string) (apt.Expr, int64, bool) {
 func (w *wrapCounter) at(k string, pre *env, iters Value) (Value, bool) {
 	x0 := pre.get(w.counter)
 	r, m := w.reset, w.period
+	if w.modStep != nil {
+		c := *w.modStep
+		v, ok := liftN([]Value{x0, iters}, func(a []symbolic.Expr) (symbolic.Expr, bool) {
+			return symbolic.Modulo(a[0].Add(c.Mul(a[1])), m), true
+		})
+		if !ok || w.below {
+			return v, ok
+		}
+		// From x0 >= m the first step brings x below m: x0 before it.
+		k, single := iters.Single()
+		e, single2 := v.Single()
+		first, single3 := x0.Single()
+		if !single || !single2 || !single3 {
+			return Value{}, false
+		}
+		return Value{Alts: []Alt{
+			{Guard: rel(k, "==", symbolic.Int(0)), E: first},
+			{Guard: rel(k, ">=", symbolic.Int(1)), E: e},
+		}}, true
+	}
 	if w.isReset {
 		return liftN([]Value{x0, iters}, func(a []symbolic.Expr) (symbolic.Expr, bool) {
 			return r.Add(symbolic.Modulo(a[0].Sub(r).Add(a[1]), m)), true

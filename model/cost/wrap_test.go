@@ -17,7 +17,8 @@ import (
 // interpreter runs: the branch on the bound, loops bounded by either
 // counter after the loop, and the work under tests of the counter inside.
 // Bounds, resets, starting values, the test's form and the companions'
-// steps are drawn at random, the bound sometimes the rank's.
+// steps are drawn at random, the bound sometimes the rank's; and a round
+// robin over the ranks, p = mod(p + c, m), deciding which rank works.
 func TestWrappingCountersAgainstInterpreter(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 5))
 	for k := range 40 {
@@ -33,10 +34,12 @@ func TestWrappingCountersAgainstInterpreter(t *testing.T) {
 		}
 		step := 1 + r.IntN(3)
 		nx := 5 + r.IntN(40)
+		modFn := []string{"mod", "modulo"}[r.IntN(2)]
+		modulus := []string{"np", "3", "np + 1"}[r.IntN(3)]
 		src := fmt.Sprintf(`program wrap
   use mpi
   implicit none
-  integer :: ierr, me, np, i, j, ic, ich, ichunk, s
+  integer :: ierr, me, np, i, j, ic, ich, ichunk, s, p
   call mpi_init(ierr)
   call mpi_comm_rank(mpi_comm_world, me, ierr)
   call mpi_comm_size(mpi_comm_world, np, ierr)
@@ -60,9 +63,17 @@ func TestWrappingCountersAgainstInterpreter(t *testing.T) {
       s = s - 1
     end do
   end do
+  p = %d
+  do i = 1, %d
+    if (p == me) s = s + i
+    p = %s(p + %d, %s)
+  end do
+  do i = 1, p
+    s = s + 1
+  end do
   call mpi_finalize(ierr)
 end program
-`, bound, 2+r.IntN(3), start, nx, test, reset, step)
+`, bound, 2+r.IntN(3), start, nx, test, reset, step, r.IntN(3), 3+r.IntN(30), modFn, r.IntN(4), modulus)
 		prog, diags := fortran.ParseSource("wrap.f90", []byte(src), fortran.Config{})
 		for _, d := range diags {
 			t.Fatalf("program %d: %s", k, d)
