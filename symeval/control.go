@@ -1425,17 +1425,7 @@ func (ev *evaluator) toggles(l *apt.Loop, mod []string) map[string]bool {
 	for _, k := range mod {
 		modSet[k] = true
 	}
-	count := map[string]int{}
-	apt.Inspect(&apt.Loop{Body: l.Body}, func(n apt.Node) bool {
-		if b, ok := n.(*apt.Block); ok {
-			for _, st := range b.Stmts {
-				if nm, ok := st.Target.(*apt.Name); ok && st.Kind == apt.StmtAssign {
-					count[ev.key(nm.Name)]++
-				}
-			}
-		}
-		return true
-	})
+	count := ev.assignCounts(l.Body)
 	out := map[string]bool{}
 	for _, n := range l.Body {
 		b, ok := n.(*apt.Block)
@@ -1530,17 +1520,7 @@ func keySet(keys []string) map[string]bool {
 // level of l's body to a variable of mod that the body (nested statements
 // included) assigns nowhere else: the candidates of a recurrence.
 func (ev *evaluator) singleAssignments(l *apt.Loop, mod map[string]bool, f func(k string, nm *apt.Name, s *apt.Stmt)) {
-	counts := map[string]int{}
-	apt.Inspect(&apt.Loop{Body: l.Body}, func(n apt.Node) bool {
-		if b, ok := n.(*apt.Block); ok {
-			for _, s := range b.Stmts {
-				if nm, ok := s.Target.(*apt.Name); ok && s.Kind == apt.StmtAssign {
-					counts[ev.key(nm.Name)]++
-				}
-			}
-		}
-		return true
-	})
+	counts := ev.assignCounts(l.Body)
 	for _, n := range l.Body {
 		b, ok := n.(*apt.Block)
 		if !ok {
@@ -1556,6 +1536,24 @@ func (ev *evaluator) singleAssignments(l *apt.Loop, mod map[string]bool, f func(
 			}
 		}
 	}
+}
+
+// assignCounts counts, by storage key, the assignments to whole variables
+// in body, nested statements included (not those of the routines it
+// calls).
+func (ev *evaluator) assignCounts(body []apt.Node) map[string]int {
+	counts := map[string]int{}
+	apt.Inspect(&apt.Loop{Body: body}, func(n apt.Node) bool {
+		if b, ok := n.(*apt.Block); ok {
+			for _, s := range b.Stmts {
+				if nm, ok := s.Target.(*apt.Name); ok && s.Kind == apt.StmtAssign {
+					counts[ev.key(nm.Name)]++
+				}
+			}
+		}
+		return true
+	})
+	return counts
 }
 
 // maxGeometricTrips bounds the trips of a loop whose geometric

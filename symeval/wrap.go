@@ -45,17 +45,7 @@ type wrapCounter struct {
 // are known to satisfy r <= x0 < c.
 func (ev *evaluator) wrapCounters(l *apt.Loop, mod []string, pre *env) map[string]*wrapCounter {
 	modSet := keySet(mod)
-	counts := map[string]int{}
-	apt.Inspect(&apt.Loop{Body: l.Body}, func(n apt.Node) bool {
-		if b, ok := n.(*apt.Block); ok {
-			for _, s := range b.Stmts {
-				if nm, ok := s.Target.(*apt.Name); ok && s.Kind == apt.StmtAssign {
-					counts[ev.key(nm.Name)]++
-				}
-			}
-		}
-		return true
-	})
+	counts := ev.assignCounts(l.Body)
 	var out map[string]*wrapCounter
 	incremented := map[string]bool{} // counters stepped by one so far, at the top level
 	for _, n := range l.Body {

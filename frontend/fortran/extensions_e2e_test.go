@@ -1,9 +1,6 @@
 package fortran
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -40,20 +37,8 @@ func TestCrayPointersAndByteAgainstGfortran(t *testing.T) {
       print *, kind(pa), kind(pw), kind(b), kind(a), int(s)
       end
 `
-	dir := t.TempDir()
-	path := filepath.Join(dir, "cray.f")
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	exe := filepath.Join(dir, "cray")
-	if out, err := exec.Command(tools[0], "-fcray-pointer", "-w", "-o", exe, path).CombinedOutput(); err != nil {
-		t.Fatalf("gfortran: %v\n%s", err, out)
-	}
-	out, err := exec.Command(exe).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := strings.Fields(string(out))
+	path, out := e2e.CompileRun(t, tools[0], "cray.f", src, "-fcray-pointer", "-w")
+	want := strings.Fields(out)
 	if len(want) != 5 || want[4] != "55" {
 		t.Fatalf("gfortran's program printed %q", out)
 	}
@@ -103,20 +88,8 @@ func TestHollerithAgainstGfortran(t *testing.T) {
       integer s
       end
 `
-	dir := t.TempDir()
-	path := filepath.Join(dir, "holl.f")
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	exe := filepath.Join(dir, "holl")
-	if out, err := exec.Command(tools[0], "-std=legacy", "-w", "-o", exe, path).CombinedOutput(); err != nil {
-		t.Fatalf("gfortran: %v\n%s", err, out)
-	}
-	out, err := exec.Command(exe).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	path, out := e2e.CompileRun(t, tools[0], "holl.f", src, "-std=legacy", "-w")
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	if len(lines) != 3 {
 		t.Fatalf("gfortran's program printed %q", out)
 	}
@@ -176,22 +149,8 @@ program p
   print *, red, green, blue, cyan, magenta, yellow
 end program
 `
-	dir := t.TempDir()
-	path := filepath.Join(dir, "enum.f90")
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	exe := filepath.Join(dir, "enum")
-	cmd := exec.Command(tools[0], "-o", exe, path)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("gfortran: %v\n%s", err, out)
-	}
-	out, err := exec.Command(exe).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := strings.Fields(string(out))
+	path, out := e2e.CompileRun(t, tools[0], "enum.f90", src)
+	want := strings.Fields(out)
 	prog, diags := ParseFiles([]string{path}, Config{})
 	for _, d := range diags {
 		t.Errorf("%v", d)

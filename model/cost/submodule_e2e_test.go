@@ -1,9 +1,6 @@
 package cost_test
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -75,22 +72,8 @@ end module
   print *, counted
 end program
 `
-			dir := t.TempDir()
-			path := filepath.Join(dir, "sub.f90")
-			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			exe := filepath.Join(dir, "sub")
-			cmd := exec.Command(tools[0], "-o", exe, path)
-			cmd.Dir = dir
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("%s: gfortran: %v\n%s", form, err, out)
-			}
-			out, err := exec.Command(exe).Output()
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+			path, out := e2e.CompileRun(t, tools[0], "sub.f90", src)
+			want, err := strconv.ParseFloat(strings.TrimSpace(out), 64)
 			if err != nil {
 				t.Fatalf("%s: the program printed %q", form, out)
 			}
