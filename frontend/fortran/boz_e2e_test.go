@@ -1,9 +1,6 @@
 package fortran
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -30,20 +27,8 @@ func TestBOZAgainstGfortran(t *testing.T) {
       print *, a, b, c, d, e, f, g
       end
 `
-	dir := t.TempDir()
-	path := filepath.Join(dir, "boz.f")
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	exe := filepath.Join(dir, "boz")
-	if out, err := exec.Command(tools[0], "-fallow-invalid-boz", "-w", "-o", exe, path).CombinedOutput(); err != nil {
-		t.Fatalf("gfortran: %v\n%s", err, out)
-	}
-	out, err := exec.Command(exe).Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := strings.Fields(string(out))
+	path, out := e2e.CompileRun(t, tools[0], "boz.f", src, "-fallow-invalid-boz", "-w")
+	want := strings.Fields(out)
 	prog, diags := ParseFiles([]string{path}, Config{})
 	for _, d := range diags {
 		t.Errorf("%v", d)
