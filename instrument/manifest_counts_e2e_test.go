@@ -38,9 +38,9 @@ var countsDecks = map[string]func(p int) (name, text string){
 }
 
 // countsDataNests bounds, by program, the hot loop nests whose counts rest
-// on the program's data (not compared), as dataNests does for NPB 3.3: CG's
-// rows come from its random matrix, MG's bubble sort orders random values.
-var countsDataNests = map[string]int{"npb34-CG": 3, "npb34-MG": 2}
+// on the program's data (not compared), as dataNests does for NPB 3.3:
+// MG's bubble sort orders random values.
+var countsDataNests = map[string]int{"npb34-MG": 2}
 
 // countsUnmeasured names the programs whose data the counters do not give
 // value by value, with why: their counts cannot be compared.

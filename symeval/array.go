@@ -47,6 +47,10 @@ type arrayState struct {
 	// not know one by one: their sum (rowsums.go). A store makes a new
 	// state without them.
 	sums []rowSum
+	// tab, in a clobbered state, holds the elements a concrete run left
+	// (concrete.go): those not stored since are known where it knows
+	// them. A state made without it keeps them unknown.
+	tab *elemTable
 }
 
 // arrayStore is one assignment to an element: val at offset off where guard
@@ -322,7 +326,7 @@ func (ev *evaluator) storeAt(key string, off Value, ok bool, decl *apt.Var, t ap
 		v = toInteger(v)
 	}
 	st := ev.arrayOf(key, decl)
-	next := &arrayState{clobbered: st.clobbered, base: st.base}
+	next := &arrayState{clobbered: st.clobbered, base: st.base, tab: st.tab}
 	next.stores = slices.Clip(st.stores)
 	for _, a := range off.Alts {
 		s := &arrayStore{off: a.E, guard: a.Guard, val: v}
@@ -596,6 +600,16 @@ func (ev *evaluator) walkStores(st *arrayState, o symbolic.Expr) ([]Alt, bool) {
 			return out, true
 		}
 	}
+	if st.tab != nil {
+		alts, ok := ev.tableAt(st.tab, o)
+		if !ok {
+			return nil, false
+		}
+		for _, a := range alts {
+			out = append(out, Alt{Guard: and(notPrev, a.Guard), E: a.E})
+		}
+		return out, true
+	}
 	switch {
 	case st.base != nil && st.base.IsKnown():
 		for _, a := range st.base.Alts {
@@ -782,7 +796,7 @@ func offsetOf(ix *apt.Index, v string) (int64, bool) {
 // as changed by a loop, keeping what the evaluation knows of the others.
 func (ev *evaluator) clobberRange(key string, decl *apt.Var, from, to symbolic.Expr) {
 	st := ev.arrayOf(key, decl)
-	next := &arrayState{clobbered: st.clobbered, base: st.base, stores: slices.Clip(st.stores)}
+	next := &arrayState{clobbered: st.clobbered, base: st.base, tab: st.tab, stores: slices.Clip(st.stores)}
 	next.stores = append(next.stores, &arrayStore{off: from, upTo: &to})
 	if len(next.stores) > maxArrayStores {
 		ev.clobber(key)
@@ -838,7 +852,7 @@ func (ev *evaluator) storeBlock(c *apt.Component, v Value) bool {
 		e = symbolic.Trunc(e)
 	}
 	st := ev.arrayOf(key, nil)
-	next := &arrayState{clobbered: st.clobbered, base: st.base, stores: slices.Clip(st.stores)}
+	next := &arrayState{clobbered: st.clobbered, base: st.base, tab: st.tab, stores: slices.Clip(st.stores)}
 	next.stores = append(next.stores, &arrayStore{off: lo, upTo: &hi, val: Known(e)})
 	if len(next.stores) > maxArrayStores {
 		ev.clobber(key)
@@ -930,6 +944,9 @@ func chooseArrays(cond counting.Formula, a, b *arrayState) (*arrayState, bool) {
 		n++
 	}
 	out := &arrayState{clobbered: a.clobbered, base: a.base, stores: slices.Clone(a.stores[:n])}
+	if a.tab == b.tab {
+		out.tab = a.tab
+	}
 	for _, s := range a.stores[n:] {
 		out.stores = append(out.stores, &arrayStore{off: s.off, upTo: s.upTo, guard: and(cond, s.guard), val: s.val})
 	}

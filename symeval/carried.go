@@ -184,7 +184,7 @@ func (ev *evaluator) carriedArray(pre Value, vals []Value, idx symbolic.Expr) (V
 		return Value{}, false
 	}
 	slices.Sort(offs)
-	next := &arrayState{clobbered: pre.arr.clobbered, base: pre.arr.base, stores: slices.Clip(pre.arr.stores)}
+	next := &arrayState{clobbered: pre.arr.clobbered, base: pre.arr.base, tab: pre.arr.tab, stores: slices.Clip(pre.arr.stores)}
 	for _, c := range offs {
 		at := symbolic.Int(c)
 		elems := make([]Value, len(vals))

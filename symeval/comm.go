@@ -131,6 +131,9 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 		if key, _ := ev.bufferKey(c.Recv.Buffer); key != "" {
 			ev.assignKey(key, reduced)
 		}
+	} else if c.Op == apt.MPIAllreduce || c.Op == apt.MPIAlltoall {
+		// Arrays of numbers every rank knows (tablecomm.go).
+		ev.arrayCollective(c)
 	}
 	if c.Op == apt.MPIBcast && c.Send != nil {
 		ev.broadcast(c, c.Send.Buffer, pos)
@@ -915,7 +918,7 @@ func (ev *evaluator) arrayAtRoot(st *arrayState, root apt.Expr) (*arrayState, bo
 			sub = map[string]symbolic.Expr{Rank: rv}
 		}
 	}
-	out := &arrayState{clobbered: st.clobbered, base: st.base}
+	out := &arrayState{clobbered: st.clobbered, base: st.base, tab: st.tab}
 	for _, s := range st.stores {
 		if rankFree(s) {
 			out.stores = append(out.stores, s)

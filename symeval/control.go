@@ -1063,6 +1063,11 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 					// on from a run of their slice alone.
 					carried = ev.carriedValues(l, o, lower, step, n, index)
 				}
+				if carried == nil && (len(scalars) > 0 || arrays) && !isPeeled && ev.concreteLoop(l, o) {
+					// Nor has a slice that gives them: run by the
+					// concrete machine (concrete.go).
+					return
+				}
 			} else if onRankAlone(t) && l.Step == nil {
 				// A loop whose trip count depends on the rank (do i = 1,
 				// me) and that computes values the counts need (a prefix

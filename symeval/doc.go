@@ -27,6 +27,12 @@
 // kept, so that a receive, a scatter, an allgather or a reduce gives each
 // rank the value its sender had (p2p.go, scatter.go).
 //
+// At a point, a call or a loop whose symbolic evaluation would leave
+// values of the data unknown (a set-up building a random matrix) is run
+// instead, rank by rank, by the concrete machine (package concrete;
+// concrete.go), its counts becoming occurrences and its integer arrays
+// tables of numbers (tables.go).
+//
 // Control transfers that leave structured code (GOTO, EXIT and CYCLE under
 // conditions the evaluation cannot place) are not modelled exactly: the
 // affected occurrences are marked inexact with a note.

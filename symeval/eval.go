@@ -100,6 +100,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		counterStores: map[*apt.Loop]bool{},
 		probedParams:  map[string]bool{},
 		spans:         map[string]*Param{},
+		sweeps:        map[string][]Alt{},
 		tripParams:    map[apt.Node]*Param{},
 		boundExits:    map[*apt.Exit]bool{},
 		realTables:    map[*apt.Var]bool{},
@@ -428,6 +429,13 @@ type evaluator struct {
 	// (rankProbe), for their trip-count parameters.
 	lastTrips  int64
 	tripRanges map[*apt.Loop][2]int64
+	// conc runs set-up calls concretely (concrete.go); sweeps memoizes
+	// tableSweep's sums.
+	conc   *concState
+	sweeps map[string][]Alt
+	// concTrial is positive while a call is evaluated symbolically to
+	// learn whether it needs a run (concreteCall).
+	concTrial int
 	// runCap, when positive, bounds the node visits of one run below
 	// runBudget (runLimit).
 	runCap int64
@@ -3073,6 +3081,9 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 		return
 	}
 	if r := ev.routineNamed(c.Callee); r != nil {
+		if ev.concreteCall(c, r, o) {
+			return
+		}
 		defer ev.elemental(r, c.Args, c.Span.Start())()
 		ev.callRoutine(r, c.Args, o, nil)
 		return

@@ -431,9 +431,22 @@ func conjItems(a counting.And) []conjItem {
 				out[i].fact = fact(boundFact{name: name, v: v, sign: sign, op: x.R.Op})
 			}
 		case counting.Not:
-			if r, ok := x.F.(counting.Rel); ok && r.R.Op == symbolic.EQ {
+			r, ok := x.F.(counting.Rel)
+			switch {
+			case !ok:
+			case r.R.Op == symbolic.EQ:
 				if name, v, _, ok := singleBound(r.R.E); ok {
 					out[i].fact = fact(boundFact{name: name, v: v, neq: true})
+				}
+			default:
+				// not (e >= 0) is -e > 0, not (e > 0) is -e >= 0: the
+				// ELSE arm's guard beside its IF arm's contradicts it.
+				op := symbolic.GT
+				if r.R.Op == symbolic.GT {
+					op = symbolic.GE
+				}
+				if name, v, sign, ok := singleBound(r.R.E.Neg()); ok {
+					out[i].fact = fact(boundFact{name: name, v: v, sign: sign, op: op})
 				}
 			}
 		case counting.Or:

@@ -104,7 +104,7 @@ func valuedRanges(pre, entry, end *arrayState, r loopRange) (*arrayState, bool) 
 	if fail {
 		return nil, false
 	}
-	out := &arrayState{clobbered: pre.clobbered, base: pre.base, stores: slices.Clip(pre.stores)}
+	out := &arrayState{clobbered: pre.clobbered, base: pre.base, tab: pre.tab, stores: slices.Clip(pre.stores)}
 	for _, x := range rs {
 		to := hi.Add(x.b)
 		out.stores = append(out.stores, &arrayStore{off: lo.Add(x.b), upTo: &to, val: x.val})

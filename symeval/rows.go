@@ -76,6 +76,11 @@ func (ev *evaluator) telescope(l *apt.Loop) *rowSpan {
 	if rs := ev.summedSpan(l, rf); rs != nil {
 		return rs // lengths stored with their sum (rowsums.go)
 	}
+	if ev.readsTable(l) && ev.straightLine(l.Body) {
+		if rs := ev.tableSweep(l, rf); rs != nil {
+			return rs // bounds from a concrete run's table (tables.go)
+		}
+	}
 	up, ok := l.Upper.(*apt.Binary)
 	if !ok || up.Op != apt.OpSub {
 		return nil
@@ -135,6 +140,11 @@ func (ev *evaluator) telescope(l *apt.Loop) *rowSpan {
 		return nil
 	}
 	name := hiIx.Name
+	body := rf.outer.clone()
+	body.pending = nil
+	body.inexact = cur.inexact
+	t := ev.loopVarName(l.Var)
+	body.vars = append(body.vars, t)
 	mk := fmt.Sprintf("%s|%p|%s|%s", key, st, from, to)
 	p, seen := ev.spans[mk]
 	if !seen {
@@ -156,11 +166,6 @@ func (ev *evaluator) telescope(l *apt.Loop) *rowSpan {
 	ev.res.Assumed = appendAssumption(ev.res.Assumed, Assumption{Pos: l.Span.Start(),
 		What: fmt.Sprintf("the loop at %s runs over the entries of row %s: taking %s as row pointers (not decreasing), "+
 			"its iterations over all rows are the parameter %s", l.Span.Start(), rf.loop.Var, name, p.Name)})
-	body := rf.outer.clone()
-	body.pending = nil
-	body.inexact = cur.inexact
-	t := ev.loopVarName(l.Var)
-	body.vars = append(body.vars, t)
 	body.conds = append(body.conds,
 		counting.Rel{R: symbolic.Rel(symbolic.Sym(t), ">=", symbolic.Int(1))},
 		counting.Rel{R: symbolic.Rel(symbolic.Sym(t), "<=", p.expr())})

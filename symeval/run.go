@@ -823,7 +823,7 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 	}
 	visitExpr := func(e apt.Expr) {
 		apt.InspectExpr(e, func(x apt.Expr) bool {
-			if ix, ok := x.(*apt.Index); ok && l.Var != "" && tracked(ix.Type) && (ix.Base != nil || ev.relevant(r, ix.Name)) {
+			if ix, ok := x.(*apt.Index); ok && l.Var != "" && tracked(ix.Type) && (ix.Base != nil || ev.relevant(r, ix.Name)) && !ev.tableArray(ix) {
 				for _, s := range ix.Subs {
 					if usesVar(s) {
 						arrays = true
@@ -1704,7 +1704,7 @@ func substValue(v Value, sub map[string]symbolic.Expr) (Value, bool) {
 // substArray is an array's state with sub applied: its stores' guards,
 // offsets and values, the stores whose guard no longer holds dropped.
 func substArray(st *arrayState, sub map[string]symbolic.Expr) (*arrayState, bool) {
-	out := &arrayState{clobbered: st.clobbered, base: st.base}
+	out := &arrayState{clobbered: st.clobbered, base: st.base, tab: st.tab}
 	if st.base != nil && st.base.IsKnown() {
 		b, ok := substValue(*st.base, sub)
 		if !ok {

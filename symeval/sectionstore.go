@@ -384,7 +384,7 @@ func (ev *evaluator) assignImpliedDo(s *apt.Stmt) bool {
 	}
 	st := ev.arrayOf(key, decl)
 	last := from.Add(hi.Sub(lo))
-	out := &arrayState{clobbered: st.clobbered, base: st.base, stores: slices.Clip(st.stores)}
+	out := &arrayState{clobbered: st.clobbered, base: st.base, tab: st.tab, stores: slices.Clip(st.stores)}
 	out.stores = append(out.stores, &arrayStore{off: from, upTo: &last, val: v})
 	if len(out.stores) > maxArrayStores {
 		return false

@@ -42,6 +42,11 @@ func stepCases(v string, lo, hi, step Value) (steppedLoop, bool) {
 	x := symbolic.Sym(v)
 	var out steppedLoop
 	var cases []counting.Formula
+	// span is the range the DO variable covers in every case so far,
+	// where each case's bounds are one expression; same stays true while
+	// the cases all cover the same range.
+	var span [2]symbolic.Expr
+	same := unit
 	var varAlts, indexAlts, tripAlts, afterAlts []Alt
 	for _, a := range step.Alts {
 		c, _ := a.E.Int64()
@@ -79,6 +84,21 @@ func stepCases(v string, lo, hi, step Value) (steppedLoop, bool) {
 			}
 			cases = append(cases, and(a.Guard, f1, f2))
 			indexAlts = appendGuarded(indexAlts, a.Guard, k)
+			if same {
+				l, okl := lo.Single()
+				h, okh := hi.Single()
+				if c < 0 {
+					l, h = h, l
+				}
+				switch {
+				case !okl || !okh:
+					same = false
+				case span[0].NumTerms() == 0 && span[1].NumTerms() == 0 && len(cases) == 1:
+					span = [2]symbolic.Expr{l, h}
+				default:
+					same = symbolic.Equal(span[0], l) && symbolic.Equal(span[1], h)
+				}
+			}
 		} else {
 			dv, ok = lift1(lo, func(l symbolic.Expr) (symbolic.Expr, bool) { return l.Add(s.Mul(x)), true })
 			if !ok {
@@ -95,6 +115,14 @@ func stepCases(v string, lo, hi, step Value) (steppedLoop, bool) {
 		afterAlts = appendGuarded(afterAlts, a.Guard, af)
 	}
 	out.cond = or(cases...)
+	if same {
+		// A sweep that runs the same range up or down by case (SNAP's
+		// DO k = klo, khi, kst with the bounds swapped with the step's
+		// sign): the DO variable's range is one, whatever the case, and
+		// the domain need not name the cases (their guards cover every
+		// path, as a value's alternatives do).
+		out.cond = and(rel(x, ">=", span[0]), rel(x, "<=", span[1]))
+	}
 	if unit {
 		out.varValue = Known(x)
 		out.index = Value{Alts: mergeAlts(indexAlts)}

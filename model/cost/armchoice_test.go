@@ -11,8 +11,9 @@ import (
 
 // A sweep whose direction a test on data chooses, SNAP's manner: each arm
 // sets the bounds and the step together, and the loops over them run nz
-// and ny times whichever arm the data take. The loops' counts are exact
-// and equal the interpreter's, whatever the data choose at each sweep.
+// and ny times whichever arm the data take. The loops' counts are exact,
+// name no choice of the data, and equal the interpreter's, whatever the
+// data choose at each sweep.
 func TestDirectionChosenByData(t *testing.T) {
 	src := `program octant
   implicit none
@@ -71,6 +72,13 @@ end program octant
 			if !n.Exact || !ok || len(v.Iterations.PerRank) == 0 {
 				t.Errorf("%v: the loop over %s is not exact (%s)", env, l.Var, n.Note)
 				continue
+			}
+			// The range is the same whichever way the sweep goes: the
+			// count names no choice of the data.
+			for _, sym := range n.Iterations.Symbols() {
+				if _, input := env[sym]; !input {
+					t.Errorf("%v: the loop over %s counts %s, which names %s", env, l.Var, n.Iterations, sym)
+				}
 			}
 			if it, want := v.Iterations.PerRank[0], float64(got.Iter[l.ID]); it != want {
 				t.Errorf("%v: the loop over %s runs %v iterations, executed %v\n  closed form: %s", env, l.Var, it, want, n.Iterations)

@@ -1,0 +1,256 @@
+package cost_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/mkvet/mkvet/frontend/fortran"
+	"github.com/mkvet/mkvet/internal/aptrun"
+	"github.com/mkvet/mkvet/model/cost"
+)
+
+// setupProgram is a program that builds its data in a set-up routine, as
+// NPB CG builds its matrix: each rank generates the rows of a random
+// sparse matrix from a generator in real arithmetic (the same sequence on
+// every rank, each keeping its own block of rows), drawing columns until
+// a row has its entries (a loop formed by GO TO, with a test of a mark
+// array), stores them by rows (row pointers and column indices), and then
+// sweeps its rows in the timed loop; a second routine counts keys into
+// buckets (integer generator, shifts), and a loop per bucket follows.
+func setupProgram(n, nzr, niter, nb int, seed float64) string {
+	return fmt.Sprintf(`program setup
+  use mpi
+  implicit none
+  integer, parameter :: n = %d, nzr = %d, nb = %d
+  integer :: rowstr(n + 1), colidx(n * nzr), counts(0:nb - 1)
+  integer :: ierr, me, np, first, last, it, j, k, b, nnz
+  double precision :: tran, s
+  common /rng/ tran
+  call mpi_init(ierr)
+  call mpi_comm_rank(mpi_comm_world, me, ierr)
+  call mpi_comm_size(mpi_comm_world, np, ierr)
+  first = me * n / np + 1
+  last = (me + 1) * n / np
+  tran = %g
+  call makemat(first, last, rowstr, colidx, nnz)
+  call buckets(counts, me)
+  s = 0.0d0
+  do it = 1, %d
+    do j = 1, last - first + 1
+      do k = rowstr(j), rowstr(j + 1) - 1
+        s = s + dble(colidx(k))
+      end do
+    end do
+    call mpi_allreduce(mpi_in_place, s, 1, mpi_double_precision, mpi_sum, mpi_comm_world, ierr)
+  end do
+  do b = 0, nb - 1
+    do k = 1, counts(b)
+      s = s + 1.0d0
+    end do
+  end do
+  call mpi_finalize(ierr)
+end program setup
+
+subroutine makemat(first, last, rowstr, colidx, nnz)
+  implicit none
+  integer, parameter :: n = %d, nzr = %d
+  integer :: first, last, rowstr(*), colidx(*), nnz
+  integer :: mark(n), nzloc(nzr), row, nz, col, k
+  double precision :: r, randlc
+  do k = 1, n
+    mark(k) = 0
+  end do
+  nnz = 0
+  rowstr(1) = 1
+  do row = 1, n
+    nz = 0
+10  continue
+    if (nz >= 1 + mod(row, nzr)) goto 20
+    r = randlc()
+    col = int(r * (n + 3)) + 1
+    if (col > n) goto 10
+    if (mark(col) == 0) then
+      mark(col) = 1
+      nz = nz + 1
+      nzloc(nz) = col
+    end if
+    goto 10
+20  continue
+    do k = 1, nz
+      mark(nzloc(k)) = 0
+      if (row >= first .and. row <= last) then
+        nnz = nnz + 1
+        colidx(nnz) = nzloc(k)
+      end if
+    end do
+    if (row >= first .and. row <= last) rowstr(row - first + 2) = nnz + 1
+  end do
+end subroutine makemat
+
+double precision function randlc()
+  implicit none
+  double precision :: tran, r23, t23, r46, t46, a, t1, t2, t3, t4, a1, a2, x1, x2, z
+  common /rng/ tran
+  parameter (r23 = 0.5d0 ** 23, r46 = r23 ** 2, t23 = 2.d0 ** 23, t46 = t23 ** 2)
+  a = 1220703125.d0
+  t1 = r23 * a
+  a1 = int(t1)
+  a2 = a - t23 * a1
+  t1 = r23 * tran
+  x1 = int(t1)
+  x2 = tran - t23 * x1
+  t1 = a1 * x2 + a2 * x1
+  t2 = int(r23 * t1)
+  z = t1 - t23 * t2
+  t3 = t23 * z + a2 * x2
+  t4 = int(r46 * t3)
+  tran = t3 - t46 * t4
+  randlc = r46 * tran
+end function randlc
+
+subroutine buckets(counts, me)
+  implicit none
+  integer, parameter :: nb = %d
+  integer :: counts(0:nb - 1), me, i, x, key
+  do i = 0, nb - 1
+    counts(i) = 0
+  end do
+  x = 4711 + me
+  do i = 1, 300
+    x = modulo(1103515245 * x + 12345, 2147483647)
+    key = mod(x, 64 * nb)
+    counts(ishft(key, -6)) = counts(ishft(key, -6)) + 1
+  end do
+end subroutine buckets
+`, n, nzr, nb, seed, niter, n, nzr, nb)
+}
+
+// TestSetupRunConcretely: the counts that rest on data a set-up routine
+// generates are exact, with no value asked (the routines are run at the
+// point, rank by rank, by the concrete machine), and equal the APT
+// interpreter's on every rank: the timed row sweep, the buckets' loops,
+// and the set-up's own loops.
+func TestSetupRunConcretely(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 7))
+	for k := range 6 {
+		n, nzr, nb := 8+r.IntN(40), 2+r.IntN(5), 2+r.IntN(6)
+		src := setupProgram(n, nzr, 1+r.IntN(4), nb, float64(1+r.IntN(1<<30)))
+		prog, diags := fortran.ParseSource("setup.f90", []byte(src), fortran.Config{})
+		for _, d := range diags {
+			t.Fatalf("program %d: %s", k, d)
+		}
+		for _, np := range []int64{1, 2, 3} {
+			env := map[string]int64{cost.Size: np}
+			rep, err := cost.AnalyzeAt(prog, cost.Options{}, env)
+			if err != nil {
+				t.Fatalf("program %d: %v\n%s", k, err, src)
+			}
+			for _, p := range rep.Params {
+				if p.Value == nil && !strings.HasPrefix(p.Name, "pct_") {
+					t.Errorf("program %d P=%d: %s is a parameter (%s)", k, np, p.Name, p.What)
+				}
+			}
+			pt, err := rep.At(env)
+			if err != nil {
+				t.Fatalf("program %d: %v", k, err)
+			}
+			for rank := range np {
+				got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank, Params: map[string]int64{}})
+				if err != nil {
+					t.Fatalf("program %d rank %d: %v", k, rank, err)
+				}
+				compare(t, rep, pt, got, env, rank, nil)
+			}
+		}
+		if t.Failed() {
+			t.Fatalf("program %d:\n%s", k, src)
+		}
+	}
+}
+
+// keysProgram draws nkeys keys per rank from an integer generator (more
+// trips than the evaluation runs itself), counts them into nb buckets,
+// sums the counts over the ranks (MPI_ALLREDUCE) and hands each rank one
+// count of every other's (MPI_ALLTOALL), as NPB IS ranks its keys; loops
+// over the buckets and over the received counts follow.
+func keysProgram(nkeys, nb int) string {
+	return fmt.Sprintf(`program keys
+  use mpi
+  implicit none
+  integer, parameter :: nkeys = %d, nb = %d
+  integer :: key(nkeys), cnt(nb), tot(nb), got(64), ierr, me, np, i, x, b, k, s
+  call mpi_init(ierr)
+  call mpi_comm_rank(mpi_comm_world, me, ierr)
+  call mpi_comm_size(mpi_comm_world, np, ierr)
+  x = 271 + 13 * me
+  do i = 1, nkeys
+    x = modulo(69069 * x + 1, 1048576)
+    key(i) = mod(x / 7, nb * 16)
+  end do
+  do b = 1, nb
+    cnt(b) = 0
+  end do
+  do i = 1, nkeys
+    b = key(i) / 16 + 1
+    cnt(b) = cnt(b) + 1
+  end do
+  call mpi_allreduce(cnt, tot, nb, mpi_integer, mpi_sum, mpi_comm_world, ierr)
+  s = 0
+  do b = 1, nb
+    do k = 1, tot(b)
+      s = s + k
+    end do
+  end do
+  call mpi_alltoall(cnt, 1, mpi_integer, got, 1, mpi_integer, mpi_comm_world, ierr)
+  do b = 1, np
+    do k = 1, got(b)
+      s = s - 1
+    end do
+  end do
+  call mpi_finalize(ierr)
+end program keys
+`, nkeys, nb)
+}
+
+// TestKeysRunConcretely: loops over keys too long for the evaluation's
+// own runs are run by the concrete machine in their routine's frame, and
+// the counts they leave travel through MPI_ALLREDUCE and MPI_ALLTOALL: the
+// loops over the buckets and over what each rank received count what the
+// interpreter, moving the messages between the ranks, runs.
+func TestKeysRunConcretely(t *testing.T) {
+	for k, c := range []struct{ nkeys, nb int }{{5000, 4}, {4500, 7}, {6000, 12}} {
+		src := keysProgram(c.nkeys, c.nb)
+		prog, diags := fortran.ParseSource("keys.f90", []byte(src), fortran.Config{})
+		for _, d := range diags {
+			t.Fatalf("program %d: %s", k, d)
+		}
+		for _, np := range []int64{1, 2, 3} {
+			env := map[string]int64{cost.Size: np}
+			rep, err := cost.AnalyzeAt(prog, cost.Options{}, env)
+			if err != nil {
+				t.Fatalf("program %d: %v", k, err)
+			}
+			for _, p := range rep.Params {
+				if p.Value == nil && !strings.HasPrefix(p.Name, "pct_") {
+					t.Errorf("program %d P=%d: %s is a parameter (%s)", k, np, p.Name, p.What)
+				}
+			}
+			pt, err := rep.At(env)
+			if err != nil {
+				t.Fatalf("program %d: %v", k, err)
+			}
+			runs, err := aptrun.RunWorld(prog, aptrun.Config{P: np, Params: map[string]int64{}})
+			if err != nil {
+				t.Fatalf("program %d: %v", k, err)
+			}
+			for rank, got := range runs {
+				compare(t, rep, pt, got, env, int64(rank), nil)
+			}
+		}
+		if t.Failed() {
+			t.Fatalf("program %d:\n%s", k, src)
+		}
+	}
+}

@@ -1,0 +1,697 @@
+package symeval
+
+import (
+	"fmt"
+	"math/big"
+	"os"
+	"slices"
+	"strconv"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+	"github.com/mkvet/mkvet/symeval/concrete"
+)
+
+// Concrete runs of set-up code. A routine that builds the program's data
+// (a random sparse matrix's rows, the keys a sort buckets) from values the
+// evaluation knows computes numbers only a run gives: its symbolic
+// evaluation asks for them (MK3001). At a point, where P and every input
+// are numbers, the call is run instead, rank by rank, by the concrete
+// machine (package concrete): the program's own code with the values the
+// evaluation holds, its counts per call path becoming the occurrences of
+// the routine's nodes, and what it stored becoming the values after the
+// call (integer arrays as tables, elemTable). A call is run so only where
+// its symbolic evaluation left values of the data unknown (after that,
+// every call of the routine is run first), where no loop evaluated
+// symbolically is around it, on every rank, and where the machine runs all
+// it reaches (no MPI, no input, nothing it does not know in a control
+// decision) within its step budget; otherwise the symbolic evaluation
+// stands.
+
+const (
+	// concreteSteps bounds the steps of one rank's run of a call, and
+	// totalConcreteSteps those of all the runs of an evaluation (a sweep
+	// over process counts evaluates once per count).
+	concreteSteps      = 20_000_000
+	totalConcreteSteps = 16_000_000
+	// maxConcreteRanks bounds the process counts at which calls are run.
+	maxConcreteRanks = 64
+)
+
+// concState is the evaluation's concrete machine and what it learnt of
+// the routines.
+type concState struct {
+	m *concrete.Machine
+	// refused says why a routine is not run (its symbolic evaluation
+	// stands); preferred marks those whose calls are run first.
+	refused   map[*apt.Routine]string
+	preferred map[*apt.Routine]bool
+	// spent counts the steps of the runs so far.
+	spent int64
+}
+
+// budget sets the machine's step limit for the next run from what the
+// evaluation has left; false when nothing is left.
+func (cs *concState) budget() bool {
+	left := totalConcreteSteps - cs.spent
+	cs.m.MaxSteps = min(concreteSteps, left)
+	return left > 0
+}
+
+func (ev *evaluator) concState() *concState {
+	if ev.conc == nil {
+		m := concrete.New(ev.prog)
+		m.MaxSteps = concreteSteps
+		m.Routine = func(_ *apt.Routine, name string) *apt.Routine { return ev.routineNamed(name) }
+		ev.conc = &concState{m: m, refused: map[*apt.Routine]string{}, preferred: map[*apt.Routine]bool{}}
+	}
+	return ev.conc
+}
+
+// concreteCall evaluates the CALL c of r (occurrence o) by running it
+// where it can (above); it reports whether it evaluated the call.
+func (ev *evaluator) concreteCall(c *apt.Call, r *apt.Routine, o *Occ) bool {
+	np, ok := ev.values[Size]
+	if !ok || np < 1 || np > maxConcreteRanks || ev.probing > 0 || ev.inert > 0 || o == nil || r.Elemental ||
+		len(ev.cur.vars) > 0 || ev.cur.dead || ev.err != nil || ev.concTrial > 0 {
+		if debugRuns {
+			fmt.Fprintf(os.Stderr, "concrete %s: not at a point with no loop around (P=%d probing=%d inert=%d vars=%v)\n",
+				c.Span.Start(), np, ev.probing, ev.inert, ev.cur.vars)
+		}
+		return false
+	}
+	if _, fixed := ev.values[Rank]; fixed {
+		return false
+	}
+	cs := ev.concState()
+	if cs.refused[r] != "" {
+		return false
+	}
+	if ok, why := cs.m.Runnable(r); !ok {
+		cs.refused[r] = why.Error()
+		if debugRuns {
+			fmt.Fprintf(os.Stderr, "concrete %s: %s is not run: %v\n", c.Span.Start(), r.Name, why)
+		}
+		return false
+	}
+	if ranks, ok := ev.pathRanks(np); !ok || int64(len(ranks)) != np {
+		if debugRuns {
+			fmt.Fprintf(os.Stderr, "concrete %s: not on every rank (%v)\n", c.Span.Start(), ranks)
+		}
+		return false
+	}
+	if cs.preferred[r] {
+		return ev.runConcrete(c, r, o, np)
+	}
+	// The symbolic evaluation first: a call it evaluates with no new
+	// value of the data stays as it is.
+	snap := ev.snapshot(o)
+	before := len(ev.res.Params)
+	// (No run inside the trial: the call is run whole if it needs one.)
+	ev.concTrial++
+	ev.callRoutine(r, c.Args, o, nil)
+	ev.concTrial--
+	if ev.err != nil || len(ev.res.Params) == before && !ev.leftUnknown(snap.env) {
+		if debugRuns {
+			fmt.Fprintf(os.Stderr, "concrete %s: the symbolic evaluation of %s stands\n", c.Span.Start(), r.Name)
+		}
+		return true
+	}
+	snap.restore(ev, o)
+	if ev.runConcrete(c, r, o, np) {
+		cs.preferred[r] = true
+		return true
+	}
+	ev.callRoutine(r, c.Args, o, nil)
+	return true
+}
+
+// concRank is one rank's run of a call: its counts and the storage it
+// reached, by key.
+type concRank struct {
+	ctx    *concrete.Context
+	stores map[string]*concStore
+}
+
+// concStore is a storage a run reached: its store, and whether it is the
+// evaluation's array or scalar.
+type concStore struct {
+	s     *concrete.Store
+	array bool
+	decl  *apt.Var
+}
+
+// runConcrete runs the call rank by rank and, where every rank's run
+// completes, takes its results; it reports whether it did, the state as
+// it found it where not.
+func (ev *evaluator) runConcrete(c *apt.Call, r *apt.Routine, o *Occ, np int64) (done bool) {
+	cs := ev.concState()
+	snap := ev.snapshot(o)
+	defer func() {
+		if !done {
+			snap.restore(ev, o)
+		}
+	}()
+	runs := make([]*concRank, np)
+	for rk := range np {
+		imp := &importer{ev: ev, rank: rk, np: np, stores: map[string]*concStore{}}
+		args, ok := imp.args(r, c.Args)
+		if !ok {
+			if debugRuns {
+				fmt.Fprintf(os.Stderr, "concrete %s: rank %d: %s\n", c.Span.Start(), rk, imp.why)
+			}
+			cs.refused[r] = imp.why
+			return false
+		}
+		if !cs.budget() {
+			cs.refused[r] = "the evaluation's runs took their budget"
+			return false
+		}
+		cs.m.Globals = imp.global
+		ctx, err := cs.m.Call(r, args)
+		cs.m.Globals = nil
+		cs.spent += cs.m.Steps()
+		if err != nil || imp.why != "" {
+			if debugRuns {
+				fmt.Fprintf(os.Stderr, "concrete %s: rank %d: %v %s\n", c.Span.Start(), rk, err, imp.why)
+			}
+			if err != nil {
+				cs.refused[r] = err.Error()
+			} else {
+				cs.refused[r] = imp.why
+			}
+			return false
+		}
+		if debugRuns {
+			fmt.Fprintf(os.Stderr, "concrete %s: rank %d ran %s in %d steps\n", c.Span.Start(), rk, r.Name, cs.m.Steps())
+		}
+		runs[rk] = &concRank{ctx: ctx, stores: imp.stores}
+	}
+	if !ev.concOccs(r, o, runs) {
+		return false
+	}
+	ev.concExport(runs, np)
+	return true
+}
+
+// importer hands the evaluation's values at one rank to a run.
+type importer struct {
+	ev     *evaluator
+	rank   int64
+	np     int64
+	stores map[string]*concStore
+	why    string
+}
+
+// at is v's number at the importer's rank.
+func (imp *importer) at(v Value) (symbolic.Rat, bool) {
+	if !v.IsKnown() {
+		return symbolic.Rat{}, false
+	}
+	j := 0
+	if len(v.Alts) > 1 || v.Alts[0].Guard != nil {
+		idx, ok := imp.ev.altsByRank(v, imp.np)
+		if !ok || idx[imp.rank] < 0 {
+			return symbolic.Rat{}, false
+		}
+		j = int(idx[imp.rank])
+	}
+	r, err := v.Alts[j].E.Eval(map[string]symbolic.Rat{Rank: symbolic.RatInt(imp.rank), Size: symbolic.RatInt(imp.np)})
+	return r, err == nil
+}
+
+// set puts the number x into element i of s.
+func set(s *concrete.Store, i int64, x symbolic.Rat) {
+	if n, ok := x.Int64(); ok && x.IsInt() {
+		s.SetInt(i, n)
+		return
+	}
+	s.SetReal(i, x.Float64())
+}
+
+// newStore makes the store of a variable of declaration d.
+func newStore(key string, n int64, d *apt.Var) *concrete.Store {
+	s := concrete.NewStore(key, n, d.Type.Base == apt.TypeReal)
+	s.Single = d.Type.Base == apt.TypeReal && d.Type.Kind == 4
+	return s
+}
+
+// scalar is the store of the scalar at key.
+func (imp *importer) scalar(key string, d *apt.Var) *concrete.Store {
+	if cs, ok := imp.stores[key]; ok {
+		return cs.s
+	}
+	s := newStore(key, 1, d)
+	imp.stores[key] = &concStore{s: s, decl: d}
+	v, has := imp.ev.env.lookup(key)
+	if !has {
+		if len(d.Init) == 1 {
+			v = imp.ev.value(d.Init[0])
+		} else if z, ok := imp.ev.zeroOf(key); ok {
+			v = z
+		}
+	}
+	if x, ok := imp.at(v); ok {
+		set(s, 0, x)
+	}
+	return s
+}
+
+// array is the store of the n elements of the array at key, with the
+// elements the evaluation knows at the rank.
+func (imp *importer) array(key string, d *apt.Var, n int64) *concrete.Store {
+	if cs, ok := imp.stores[key]; ok {
+		if cs.s.Len() < n {
+			imp.why = "an array reached with two sizes"
+			return nil
+		}
+		return cs.s
+	}
+	if n < 0 || n > 1<<26 {
+		imp.why = fmt.Sprintf("array %s of %d elements", d.Name, n)
+		return nil
+	}
+	s := newStore(key, n, d)
+	imp.stores[key] = &concStore{s: s, array: true, decl: d}
+	v, has := imp.ev.env.lookup(key)
+	if !has || v.arr == nil || !tracked(d.Type) {
+		return s // undefined, or real data the evaluation does not follow
+	}
+	st := v.arr
+	if st.tab != nil {
+		row, known := st.tab.row(imp.rank)
+		for i := int64(0); i < n && i < int64(len(row)); i++ {
+			if known[i] {
+				s.SetInt(i, row[i])
+			}
+		}
+	} else if st.base != nil && !st.clobbered {
+		if x, ok := imp.at(*st.base); ok {
+			for i := range n {
+				set(s, i, x)
+			}
+		}
+	}
+	env := map[string]symbolic.Rat{Rank: symbolic.RatInt(imp.rank), Size: symbolic.RatInt(imp.np)}
+	for _, a := range st.stores {
+		if a.guard != nil {
+			in, ok := imp.ev.rankSet(a.guard, imp.np)
+			if !ok {
+				imp.why = "a store under a condition the run cannot decide"
+				return nil
+			}
+			if !in[imp.rank] {
+				continue
+			}
+		}
+		lo, err := a.off.Eval(env)
+		if err != nil || !lo.IsInt() {
+			imp.why = "a store to an offset the run does not know"
+			return nil
+		}
+		from, _ := lo.Int64()
+		to := from
+		if a.upTo != nil {
+			hi, err := a.upTo.Eval(env)
+			if err != nil || !hi.IsInt() {
+				imp.why = "a store to a range the run does not know"
+				return nil
+			}
+			to, _ = hi.Int64()
+		}
+		for i := max(from, 0); i <= to && i < n; i++ {
+			s.Known[i] = false
+			if x, ok := imp.at(atOffset(a.val, symbolic.Int(i))); ok {
+				set(s, i, x)
+			}
+		}
+	}
+	return s
+}
+
+// args binds the actual arguments of a call of r.
+func (imp *importer) args(r *apt.Routine, args []apt.Expr) ([]*concrete.Ref, bool) {
+	ev := imp.ev
+	args = actualsByFormal(r, args)
+	refs := make([]*concrete.Ref, len(r.Formals))
+	for i, f := range r.Formals {
+		if i >= len(args) || args[i] == nil {
+			continue
+		}
+		d := r.Scope.Lookup(f)
+		if d == nil {
+			imp.why = "an undeclared dummy"
+			return nil, false
+		}
+		ref := imp.actual(args[i], d)
+		if ref == nil {
+			if imp.why == "" {
+				imp.why = "the actual argument " + apt.FormatExpr(args[i])
+			}
+			return nil, false
+		}
+		refs[i] = ref
+	}
+	_ = ev
+	return refs, true
+}
+
+// actual is the binding of one actual argument to dummy d.
+func (imp *importer) actual(x apt.Expr, d *apt.Var) *concrete.Ref {
+	ev := imp.ev
+	switch x := x.(type) {
+	case *apt.Name:
+		decl := ev.prog.Resolve(ev.frame().routine, x.Name)
+		if decl == nil || decl.Param != nil {
+			break
+		}
+		if decl.Pointer || decl.Allocatable && !decl.IsArray() || decl.Type.Base == apt.TypeCharacter || decl.Type.Base == apt.TypeDerived {
+			imp.why = "a pointer, allocatable scalar, character or derived-type argument"
+			return nil
+		}
+		key := ev.key(x.Name)
+		if decl.IsArray() {
+			n, ok := ev.arrayElems(x.Name)
+			if !ok {
+				imp.why = "the size of " + x.Name
+				return nil
+			}
+			c, ok := imp.at(Known(n))
+			cn, isInt := c.Int64()
+			if !ok || !isInt {
+				imp.why = "the size of " + x.Name
+				return nil
+			}
+			s := imp.array(key, decl, cn)
+			if s == nil {
+				return nil
+			}
+			return &concrete.Ref{S: s}
+		}
+		return &concrete.Ref{S: imp.scalar(key, decl)}
+	case *apt.Index:
+		decl := ev.declOf(x)
+		if decl == nil || !decl.IsArray() || decl.Pointer || hasSection(x) {
+			imp.why = "an element of an array the run does not hold"
+			return nil
+		}
+		key, off, ok := ev.indexRef(x)
+		if !ok || key == "" {
+			imp.why = "the element " + apt.FormatExpr(x)
+			return nil
+		}
+		o, ok := imp.at(off)
+		oi, isInt := o.Int64()
+		if !ok || !isInt {
+			imp.why = "the offset of " + apt.FormatExpr(x)
+			return nil
+		}
+		n, ok := ev.arrayElems(x.Name)
+		if !ok {
+			imp.why = "the size of " + x.Name
+			return nil
+		}
+		c, ok := imp.at(Known(n))
+		cn, isInt := c.Int64()
+		if !ok || !isInt {
+			imp.why = "the size of " + x.Name
+			return nil
+		}
+		s := imp.array(key, decl, cn)
+		if s == nil {
+			return nil
+		}
+		return &concrete.Ref{S: s, Off: oi}
+	}
+	if d.IsArray() {
+		imp.why = "an expression passed to the array " + d.Name
+		return nil
+	}
+	s := newStore("", 1, d)
+	if v, ok := imp.at(ev.value(x)); ok {
+		set(s, 0, v)
+	}
+	return &concrete.Ref{S: s}
+}
+
+// global is the machine's Globals: the storage of a COMMON, module, SAVE
+// or initialised variable v that routine r names.
+func (imp *importer) global(r *apt.Routine, name string, v *apt.Var) *concrete.Store {
+	key, ok := imp.ev.staticKey(r, v, name)
+	if !ok {
+		imp.why = "the storage of " + name
+		return nil
+	}
+	if !v.IsArray() {
+		return imp.scalar(key, v)
+	}
+	n := int64(1)
+	for _, d := range v.Dims {
+		lo, hi := int64(1), int64(0)
+		if d.Lo != nil {
+			if lo, ok = imp.ev.prog.IntConstant(r, d.Lo); !ok {
+				imp.why = "the bounds of " + name
+				return nil
+			}
+		}
+		if hi, ok = imp.ev.prog.IntConstant(r, d.Hi); !ok {
+			imp.why = "the bounds of " + name
+			return nil
+		}
+		n *= max(hi-lo+1, 0)
+	}
+	return imp.array(key, v, n)
+}
+
+// staticKey is the storage key of a variable of static storage v that
+// routine r names, as storageKey gives it in r's frames: a COMMON member
+// by its block and place, any other by its declaration.
+func (ev *evaluator) staticKey(r *apt.Routine, v *apt.Var, name string) (string, bool) {
+	if v.InCommon {
+		for _, c := range r.Scope.Commons {
+			if c.Name == v.Common {
+				if i := slices.Index(c.Vars, name); i >= 0 {
+					k := "/" + c.Name + "/#" + strconv.Itoa(i)
+					ev.noteStatic(k, v, true)
+					return k, true
+				}
+			}
+		}
+		return "", false
+	}
+	if v.Dummy {
+		return "", false
+	}
+	k := fmt.Sprintf("g%p.%s", v, name)
+	if _, seen := ev.statics[k]; !seen {
+		ev.noteStatic(k, v, ev.prog.Static(r, name))
+	}
+	return k, true
+}
+
+// concExport takes what the runs stored: each scalar's value rank by rank,
+// each integer array's elements as a table, each real array unknown.
+func (ev *evaluator) concExport(runs []*concRank, np int64) {
+	var keys []string
+	seen := map[string]bool{}
+	for _, run := range runs {
+		for k, cs := range run.stores {
+			if cs.s.Written && k != "" && !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		var first *concStore
+		for _, run := range runs {
+			if cs := run.stores[k]; cs != nil {
+				first = cs
+				break
+			}
+		}
+		if first.array {
+			if first.s.Real {
+				ev.clobber(k)
+				continue
+			}
+			tab := &elemTable{}
+			for _, run := range runs {
+				cs := run.stores[k]
+				if cs == nil {
+					tab = nil
+					break
+				}
+				tab.rows = append(tab.rows, cs.s.I)
+				tab.known = append(tab.known, cs.s.Known)
+			}
+			if tab == nil {
+				ev.clobber(k)
+				continue
+			}
+			tab.share()
+			ev.env.set(k, Value{arr: &arrayState{clobbered: true, tab: tab}})
+			continue
+		}
+		groups := newRankGroups(np)
+		known := true
+		for r, run := range runs {
+			cs := run.stores[k]
+			if cs == nil || !cs.s.Known[0] {
+				known = false
+				break
+			}
+			var e symbolic.Expr
+			if cs.s.Real {
+				e = symbolic.Const(symbolic.RatBig(new(big.Rat).SetFloat64(cs.s.F[0])))
+			} else {
+				e = symbolic.Int(cs.s.I[0])
+			}
+			groups.of(e).ranks[r] = true
+		}
+		alts, ok := groups.alts(ev)
+		if !known || !ok {
+			ev.env.set(k, unknownValue(first.decl.Name, "the value of "+first.decl.Name+" after a run of the set-up", first.s.Real))
+			continue
+		}
+		ev.env.set(k, Value{Alts: alts})
+	}
+}
+
+// leftUnknown reports whether the evaluation since base (a call) left
+// an integer variable or array unknown that base knew or had not set: a
+// value of the data the code after it would ask for.
+func (ev *evaluator) leftUnknown(base *env) bool {
+	found := false
+	ev.env.changedKeys(base, func(k string) {
+		if found {
+			return
+		}
+		v, has := ev.env.lookup(k)
+		if !has {
+			return
+		}
+		was, had := base.lookup(k)
+		switch {
+		case v.arr != nil:
+			found = v.arr.clobbered && v.arr.tab == nil && (!had || was.arr == nil || !was.arr.clobbered)
+			// Or a store of values it does not know (a loop's range).
+			for i := len(v.arr.stores) - 1; i >= 0 && !found; i-- {
+				st := v.arr.stores[i]
+				if had && was.arr != nil && slices.Contains(was.arr.stores, st) {
+					break
+				}
+				found = !st.val.IsKnown() && st.val.str == nil
+			}
+		case v.unk != nil && !v.unk.real:
+			found = !had || was.unk == nil
+		}
+	})
+	return found
+}
+
+// concreteLoop evaluates the DO loop l (occurrence o) by running it, in
+// the routine's frame, where a run of the symbolic evaluation would be
+// too long (a pass over thousands of keys into buckets): at a point, with
+// no loop evaluated symbolically around it, on every rank. It reports
+// whether it did, the state as it found it where not.
+func (ev *evaluator) concreteLoop(l *apt.Loop, o *Occ) (done bool) {
+	np, ok := ev.values[Size]
+	if !ok || np < 1 || np > maxConcreteRanks || ev.probing > 0 || ev.inert > 0 || o == nil ||
+		len(ev.cur.vars) > 0 || ev.cur.dead || ev.err != nil || ev.concTrial > 0 || ev.running > 0 {
+		// (Inside a loop the evaluation runs trip by trip, a loop run on
+		// each trip would hand its arrays over each time.)
+		return false
+	}
+	if _, fixed := ev.values[Rank]; fixed {
+		return false
+	}
+	if ranks, ok := ev.pathRanks(np); !ok || int64(len(ranks)) != np {
+		return false
+	}
+	cs := ev.concState()
+	r := ev.frame().routine
+	snap := ev.snapshot(o)
+	defer func() {
+		if !done {
+			snap.restore(ev, o)
+		}
+	}()
+	runs := make([]*concRank, np)
+	for rk := range np {
+		imp := &importer{ev: ev, rank: rk, np: np, stores: map[string]*concStore{}}
+		cs.m.Globals = func(rr *apt.Routine, name string, v *apt.Var) *concrete.Store {
+			if rr != r {
+				return imp.global(rr, name, v)
+			}
+			return imp.frameVar(name, v)
+		}
+		if !cs.budget() {
+			return false
+		}
+		ctx, err := cs.m.RunIn(r, []apt.Node{l})
+		cs.m.Globals = nil
+		cs.spent += cs.m.Steps()
+		if err != nil || imp.why != "" {
+			if debugRuns {
+				fmt.Fprintf(os.Stderr, "concrete loop %s: rank %d: %v %s\n", l.Span.Start(), rk, err, imp.why)
+			}
+			return false
+		}
+		if debugRuns {
+			fmt.Fprintf(os.Stderr, "concrete loop %s: rank %d ran in %d steps\n", l.Span.Start(), rk, cs.m.Steps())
+		}
+		runs[rk] = &concRank{ctx: ctx, stores: imp.stores}
+	}
+	ctxs := make([]*concrete.Context, np)
+	iters := make([]int64, np)
+	for i, run := range runs {
+		ctxs[i] = run.ctx
+		iters[i] = run.ctx.Iter[l]
+	}
+	base := ev.cur.domain()
+	o.Iters = ev.concDomains(base, iters)
+	ev.concNodes(r, l.Body, o, ctxs, base, ev.loopDepth)
+	for _, s := range ev.concSites(l, ctxs) {
+		ev.concCallee(s, o, ctxs, base, ev.loopDepth)
+	}
+	if ev.err != nil {
+		return false
+	}
+	ev.concExport(runs, np)
+	return true
+}
+
+// frameVar is the store of a variable of the current frame (a local, a
+// dummy, or what they share), for a loop run in it.
+func (imp *importer) frameVar(name string, v *apt.Var) *concrete.Store {
+	ev := imp.ev
+	if v.Pointer || v.Allocatable || v.Type.Base == apt.TypeCharacter || v.Type.Base == apt.TypeDerived {
+		imp.why = "the pointer, allocatable, character or derived-type variable " + name
+		return nil
+	}
+	key := ev.key(name)
+	if _, sized := ev.arrayElems(name); v.IsArray() && !sized && ev.cPointers() && unsized(v.Dims) {
+		// A C temporary holding an element's address (&a[k]): the run
+		// may set it, not read through it.
+		s := newStore("", 1, v)
+		s.WriteOnly = true
+		return s
+	}
+	if !v.IsArray() {
+		return imp.scalar(key, v)
+	}
+	n, ok := ev.arrayElems(name)
+	if !ok {
+		imp.why = "the size of " + name
+		return nil
+	}
+	c, ok := imp.at(Known(n))
+	cn, isInt := c.Int64()
+	if !ok || !isInt {
+		imp.why = "the size of " + name
+		return nil
+	}
+	return imp.array(key, v, cn)
+}

@@ -1,0 +1,326 @@
+package concrete
+
+import (
+	"slices"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+)
+
+// routine is a compiled routine: its slots and its body.
+type routine struct {
+	r      *apt.Routine
+	slots  []*slot
+	byName map[string]int
+	nodes  []apt.Node // by node number
+	num    map[apt.Node]int
+	// stmts are the array statements, by number (Context.Elems).
+	stmts   []*apt.Stmt
+	stmtNum map[*apt.Stmt]int
+	body    func(a *act) ctl
+	// result is the slot of a function's result.
+	result int
+	// allGlobal marks a fragment (RunIn): every variable is the caller's.
+	allGlobal bool
+	// nInts and nReals count the local scalars held in an activation's
+	// own stores (slot.local); free holds activations to reuse.
+	nInts, nReals int
+	free          []*act
+}
+
+type slotKind int
+
+const (
+	slotLocal slotKind = iota + 1
+	slotFormal
+	slotGlobal
+)
+
+// slot is a variable a routine names.
+type slot struct {
+	name   string
+	v      *apt.Var
+	kind   slotKind
+	formal int
+	real   bool
+	single bool
+	// dims are the declared bounds, compiled: lo and hi of each; hi nil
+	// for an assumed size.
+	lo, hi []ival
+	// local is a local scalar's place in its activation's store of
+	// integers or reals (-1: a store of its own).
+	local int
+}
+
+// view is a slot's storage in one activation: the store, the offset of
+// its first element, and for an array its lower bounds and strides.
+type view struct {
+	s      *Store
+	off    int64
+	lo     []int64
+	stride []int64
+	n      int64 // elements the array spans (-1: to the end of the store)
+	shaped bool
+}
+
+// act is one activation of a routine.
+type act struct {
+	m    *Machine
+	rt   *routine
+	ctx  *Context
+	vars []view
+	// ints and reals hold the local scalars.
+	ints, reals *Store
+}
+
+type ctlKind int
+
+const (
+	ctlNone ctlKind = iota
+	ctlGoto
+	ctlExit
+	ctlCycle
+	ctlReturn
+)
+
+// ctl is how a statement left: on to the next, or a transfer.
+type ctl struct {
+	k     ctlKind
+	label string // GO TO target, or EXIT/CYCLE construct name
+}
+
+type (
+	ival func(a *act) (int64, bool)
+	fval func(a *act) (float64, bool)
+)
+
+// compile returns r compiled; it stops (panics with Stopped) at the first
+// construct the machine does not run, in r or a routine it calls.
+func (m *Machine) compile(r *apt.Routine) *routine {
+	if rt, ok := m.code[r]; ok {
+		if rt == nil {
+			stop(r.Span.Start(), "%s cannot be run", r.Name)
+		}
+		return rt
+	}
+	rt := &routine{r: r, byName: map[string]int{}, num: map[apt.Node]int{}, stmtNum: map[*apt.Stmt]int{}, result: -1}
+	m.code[r] = rt
+	ok := false
+	defer func() {
+		if !ok {
+			m.code[r] = nil
+		}
+	}()
+	if r.Kind == apt.KindModule {
+		stop(r.Span.Start(), "%s is a module", r.Name)
+	}
+	if h := m.prog.Host(r); h != nil && h.Kind != apt.KindModule {
+		stop(r.Span.Start(), "%s is an internal procedure", r.Name)
+	}
+	apt.Inspect(&apt.Loop{Body: r.Body}, func(n apt.Node) bool {
+		if _, isWrap := n.(*apt.Loop); isWrap && n.Base().ID == "" {
+			return true
+		}
+		rt.num[n] = len(rt.nodes)
+		rt.nodes = append(rt.nodes, n)
+		return true
+	})
+	if r.Kind == apt.KindFunction {
+		res := r.Result
+		if res == "" {
+			res = r.Name
+		}
+		rt.result = rt.slotOf(m, res, r.Span.Start())
+	}
+	c := &compiler{m: m, rt: rt}
+	rt.body = c.list(r.Body)
+	ok = true
+	return rt
+}
+
+// slotOf returns the slot of name in rt, made on first use.
+func (rt *routine) slotOf(m *Machine, name string, pos apt.Pos) int {
+	if i, ok := rt.byName[name]; ok {
+		return i
+	}
+	v := m.prog.Resolve(rt.r, name)
+	if v == nil {
+		stop(pos, "%s is not declared", name)
+	}
+	if v.Param != nil {
+		stop(pos, "%s is a named constant", name) // compiled as its value
+	}
+	switch v.Type.Base {
+	case apt.TypeInteger, apt.TypeLogical, apt.TypeReal:
+	default:
+		stop(pos, "%s is of a type the run does not follow", name)
+	}
+	if v.Pointer || v.Allocatable || v.Procedure || v.Dist != nil {
+		stop(pos, "%s is a pointer, allocatable or procedure", name)
+	}
+	sl := &slot{name: name, v: v, real: v.Type.Base == apt.TypeReal, single: v.Type.Base == apt.TypeReal && v.Type.Kind == 4, local: -1}
+	switch {
+	case rt.allGlobal:
+		sl.kind = slotGlobal
+	case slices.Contains(rt.r.Formals, name) && rt.r.Scope.Lookup(name) == v:
+		sl.kind, sl.formal = slotFormal, slices.Index(rt.r.Formals, name)
+	case rt.r.Scope.Lookup(name) == v && !v.InCommon && !v.Save && len(v.Init) == 0 && !v.Data:
+		sl.kind = slotLocal
+	default:
+		sl.kind = slotGlobal
+	}
+	if sl.kind == slotLocal && len(v.Dims) == 0 && !sl.single {
+		if sl.real {
+			sl.local, rt.nReals = rt.nReals, rt.nReals+1
+		} else {
+			sl.local, rt.nInts = rt.nInts, rt.nInts+1
+		}
+	}
+	i := len(rt.slots)
+	rt.byName[name] = i
+	rt.slots = append(rt.slots, sl)
+	if len(v.Dims) > 0 {
+		c := &compiler{m: m, rt: rt}
+		for k, d := range v.Dims {
+			if d.Deferred {
+				stop(pos, "%s has a deferred shape", name)
+			}
+			lo := ival(func(*act) (int64, bool) { return 1, true })
+			if d.Lo != nil {
+				lo = c.intExpr(d.Lo)
+			}
+			var hi ival
+			if _, star := d.Hi.(*apt.Star); !star {
+				if d.Hi == nil {
+					stop(pos, "%s has an assumed shape", name)
+				}
+				hi = c.intExpr(d.Hi)
+			} else if k != len(v.Dims)-1 {
+				stop(pos, "%s: * not in the last dimension", name)
+			}
+			sl.lo, sl.hi = append(sl.lo, lo), append(sl.hi, hi)
+		}
+	}
+	return i
+}
+
+// view returns slot i's storage in a, bound on first use.
+func (a *act) view(i int, pos apt.Pos) *view {
+	vw := &a.vars[i]
+	if vw.shaped {
+		return vw
+	}
+	sl := a.rt.slots[i]
+	// The shape first: a local's size comes from it.
+	n := int64(1)
+	if len(sl.lo) > 0 {
+		vw.lo = make([]int64, len(sl.lo))
+		vw.stride = make([]int64, len(sl.lo))
+		for k := range sl.lo {
+			lo, ok := sl.lo[k](a)
+			if !ok {
+				stop(pos, "the bounds of %s are not known", sl.name)
+			}
+			vw.lo[k], vw.stride[k] = lo, n
+			if sl.hi[k] == nil {
+				n = -1
+				break
+			}
+			hi, ok := sl.hi[k](a)
+			if !ok {
+				stop(pos, "the bounds of %s are not known", sl.name)
+			}
+			n *= max(hi-lo+1, 0)
+		}
+	}
+	switch {
+	case vw.s != nil:
+	case sl.local >= 0:
+		vw.s, vw.off = a.ints, int64(sl.local)
+		if sl.real {
+			vw.s = a.reals
+		}
+	case sl.kind == slotLocal:
+		if n < 0 || n > maxLocal {
+			stop(pos, "local %s has no size the run can hold", sl.name)
+		}
+		vw.s = NewStore("", n, sl.real)
+		vw.s.Single = sl.single
+	case sl.kind == slotGlobal:
+		vw.s = a.m.global(a.rt, sl, pos)
+	default:
+		stop(pos, "the dummy %s has no actual argument", sl.name)
+	}
+	if n < 0 {
+		n = vw.s.Len() - vw.off
+	}
+	if vw.off < 0 || vw.off+n > vw.s.Len() {
+		stop(pos, "%s spans more elements than its storage holds", sl.name)
+	}
+	vw.n, vw.shaped = n, true
+	return vw
+}
+
+// maxLocal bounds the elements of a local array.
+const maxLocal = 1 << 24
+
+// compiler compiles one routine's statements and expressions.
+type compiler struct {
+	m  *Machine
+	rt *routine
+	// site is the node whose expressions are being compiled: the call
+	// site of the functions they reference.
+	site apt.Node
+}
+
+// count returns n's node number in the routine.
+func (c *compiler) count(n apt.Node) int {
+	i, ok := c.rt.num[n]
+	if !ok {
+		stop(n.Base().Span.Start(), "node %s is not numbered", n.Base().ID)
+	}
+	return i
+}
+
+// stmtNum numbers an array statement.
+func (c *compiler) stmtNum(s *apt.Stmt) int {
+	if k, ok := c.rt.stmtNum[s]; ok {
+		return k
+	}
+	k := len(c.rt.stmts)
+	c.rt.stmtNum[s] = k
+	c.rt.stmts = append(c.rt.stmts, s)
+	return k
+}
+
+// list compiles a statement list: GO TOs to its labels are resolved here,
+// others passed out.
+func (c *compiler) list(nodes []apt.Node) func(a *act) ctl {
+	fns := make([]func(a *act) ctl, len(nodes))
+	labels := map[string]int{}
+	for i, n := range nodes {
+		fns[i] = c.node(n)
+		if l := n.Base().Label; l != "" {
+			if _, dup := labels[l]; !dup {
+				labels[l] = i
+			}
+		}
+	}
+	return func(a *act) ctl {
+		for i := 0; i < len(fns); {
+			r := fns[i](a)
+			switch r.k {
+			case ctlNone:
+				i++
+			case ctlGoto:
+				j, ok := labels[r.label]
+				if !ok {
+					return r
+				}
+				i = j
+			default:
+				return r
+			}
+		}
+		return ctl{}
+	}
+}

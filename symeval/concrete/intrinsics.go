@@ -1,0 +1,276 @@
+package concrete
+
+import (
+	"math"
+	"strings"
+
+	"github.com/mkvet/mkvet/frontend/apt"
+)
+
+// funcCall compiles a reference to one of the program's functions or to
+// an intrinsic.
+func (c *compiler) funcCall(f *apt.FuncCall) num {
+	if !f.Intrinsic {
+		if r := c.m.Routine(c.rt.r, f.Name); r != nil {
+			call := c.call(c.site, f.Name, f.Args, f.Pos)
+			crt := c.m.compile(r)
+			res, pos := crt.result, f.Pos
+			if res < 0 {
+				stop(pos, "%s is not a function", f.Name)
+			}
+			if crt.slots[res].real {
+				return realNum(func(a *act) (float64, bool) {
+					ca := call(a)
+					vw := ca.view(res, pos)
+					v, ok := vw.s.F[vw.off], vw.s.Known[vw.off]
+					ca.release()
+					return v, ok
+				})
+			}
+			return intNum(func(a *act) (int64, bool) {
+				ca := call(a)
+				vw := ca.view(res, pos)
+				v, ok := vw.s.I[vw.off], vw.s.Known[vw.off]
+				ca.release()
+				return v, ok
+			})
+		}
+	}
+	return c.intrinsic(f)
+}
+
+// intrinsic compiles the numeric intrinsics.
+func (c *compiler) intrinsic(f *apt.FuncCall) num {
+	pos := f.Pos
+	var args []num
+	for _, a := range f.Args {
+		if kw, ok := a.(*apt.Keyword); ok {
+			if kw.Name == "kind" {
+				continue
+			}
+			a = kw.Value
+		}
+		args = append(args, c.expr(a))
+	}
+	need := func(n int) {
+		if len(args) < n {
+			stop(pos, "%s with %d arguments", f.Name, len(args))
+		}
+	}
+	sg := single(f.Type)
+	realFn := func(fn func(float64) float64) num {
+		need(1)
+		x := args[0].asReal()
+		return realNum(func(a *act) (float64, bool) {
+			v, ok := x(a)
+			return round(fn(v), sg), ok
+		})
+	}
+	anyReal := false
+	for _, x := range args {
+		anyReal = anyReal || x.real
+	}
+	switch f.Name {
+	case "int", "ifix", "idint", "int2", "int8":
+		need(1)
+		return intNum(args[0].asInt())
+	case "nint", "idnint":
+		need(1)
+		x := args[0].asReal()
+		return intNum(func(a *act) (int64, bool) { v, ok := x(a); return nint(v), ok })
+	case "floor", "ceiling":
+		need(1)
+		x, fn := args[0].asReal(), math.Floor
+		if f.Name == "ceiling" {
+			fn = math.Ceil
+		}
+		return intNum(func(a *act) (int64, bool) { v, ok := x(a); return int64(fn(v)), ok })
+	case "real", "float", "sngl", "dble", "dfloat", "dreal":
+		return realFn(func(v float64) float64 { return v })
+	case "aint", "dint":
+		return realFn(math.Trunc)
+	case "anint", "dnint":
+		return realFn(math.Round)
+	case "sqrt", "dsqrt":
+		return realFn(math.Sqrt)
+	case "exp", "dexp":
+		return realFn(math.Exp)
+	case "log", "alog", "dlog":
+		return realFn(math.Log)
+	case "log10", "alog10", "dlog10":
+		return realFn(math.Log10)
+	case "sin", "dsin":
+		return realFn(math.Sin)
+	case "cos", "dcos":
+		return realFn(math.Cos)
+	case "tan", "dtan":
+		return realFn(math.Tan)
+	case "asin", "dasin":
+		return realFn(math.Asin)
+	case "acos", "dacos":
+		return realFn(math.Acos)
+	case "atan", "datan":
+		if len(args) == 2 {
+			return c.real2(args, sg, math.Atan2)
+		}
+		return realFn(math.Atan)
+	case "atan2", "datan2":
+		return c.real2(args, sg, math.Atan2)
+	case "sinh", "dsinh":
+		return realFn(math.Sinh)
+	case "cosh", "dcosh":
+		return realFn(math.Cosh)
+	case "tanh", "dtanh":
+		return realFn(math.Tanh)
+	case "abs", "iabs", "dabs":
+		need(1)
+		if args[0].real {
+			return realFn(math.Abs)
+		}
+		x := args[0].i
+		return intNum(func(a *act) (int64, bool) {
+			v, ok := x(a)
+			if v < 0 {
+				v = -v
+			}
+			return v, ok
+		})
+	case "mod", "amod", "dmod", "modulo":
+		need(2)
+		floor := f.Name == "modulo"
+		if anyReal {
+			return c.real2(args, sg, func(p, q float64) float64 {
+				if floor {
+					return p - math.Floor(p/q)*q
+				}
+				return math.Mod(p, q)
+			})
+		}
+		x, y := args[0].i, args[1].i
+		return intNum(func(a *act) (int64, bool) {
+			p, ok1 := x(a)
+			q, ok2 := y(a)
+			if !ok1 || !ok2 {
+				return 0, false
+			}
+			if q == 0 {
+				stop(pos, "%s by zero", f.Name)
+			}
+			r := p % q
+			if floor && r != 0 && (r < 0) != (q < 0) {
+				r += q
+			}
+			return r, true
+		})
+	case "sign", "isign", "dsign":
+		need(2)
+		if anyReal {
+			return c.real2(args, sg, func(p, q float64) float64 {
+				if q >= 0 {
+					return math.Abs(p)
+				}
+				return -math.Abs(p)
+			})
+		}
+		return c.int2(args, func(p, q int64) int64 {
+			if p < 0 {
+				p = -p
+			}
+			if q < 0 {
+				return -p
+			}
+			return p
+		})
+	case "dim", "idim", "ddim":
+		need(2)
+		if anyReal {
+			return c.real2(args, sg, func(p, q float64) float64 { return math.Max(p-q, 0) })
+		}
+		return c.int2(args, func(p, q int64) int64 { return max(p-q, 0) })
+	case "min", "max", "min0", "max0", "amin1", "amax1", "dmin1", "dmax1", "amin0", "amax0", "min1", "max1":
+		need(1)
+		isMax := strings.Contains(f.Name, "max")
+		if f.Type.Base == apt.TypeReal {
+			xs := make([]fval, len(args))
+			for i, x := range args {
+				xs[i] = x.asReal()
+			}
+			return realNum(func(a *act) (float64, bool) {
+				best, ok := xs[0](a)
+				for _, x := range xs[1:] {
+					v, k := x(a)
+					ok = ok && k
+					if isMax && v > best || !isMax && v < best {
+						best = v
+					}
+				}
+				return round(best, sg), ok
+			})
+		}
+		xs := make([]ival, len(args))
+		for i, x := range args {
+			xs[i] = x.asInt()
+		}
+		return intNum(func(a *act) (int64, bool) {
+			best, ok := xs[0](a)
+			for _, x := range xs[1:] {
+				v, k := x(a)
+				ok = ok && k
+				if isMax && v > best || !isMax && v < best {
+					best = v
+				}
+			}
+			return best, ok
+		})
+	case "iand", "and":
+		return c.int2(args, func(p, q int64) int64 { return p & q })
+	case "ior", "or":
+		return c.int2(args, func(p, q int64) int64 { return p | q })
+	case "ieor", "xor":
+		return c.int2(args, func(p, q int64) int64 { return p ^ q })
+	case "ishft":
+		return c.int2(args, func(p, q int64) int64 {
+			switch {
+			case q >= 64 || q <= -64:
+				return 0
+			case q >= 0:
+				return p << uint(q)
+			}
+			return int64(uint64(p) >> uint(-q))
+		})
+	case "not":
+		need(1)
+		x := args[0].asInt()
+		return intNum(func(a *act) (int64, bool) { v, ok := x(a); return ^v, ok })
+	case "btest":
+		return c.int2(args, func(p, q int64) int64 { return b2i(q >= 0 && q < 64 && p&(1<<uint(q)) != 0) })
+	}
+	stop(pos, "intrinsic %s", f.Name)
+	return num{}
+}
+
+// real2 compiles a real function of two arguments.
+func (c *compiler) real2(args []num, sg bool, fn func(p, q float64) float64) num {
+	if len(args) < 2 {
+		stop(apt.Pos{}, "a function of two arguments with %d", len(args))
+	}
+	x, y := args[0].asReal(), args[1].asReal()
+	return realNum(func(a *act) (float64, bool) {
+		p, ok1 := x(a)
+		q, ok2 := y(a)
+		return round(fn(p, q), sg), ok1 && ok2
+	})
+}
+
+// int2 compiles an integer function of two arguments.
+func (c *compiler) int2(args []num, fn func(p, q int64) int64) num {
+	if len(args) < 2 {
+		stop(apt.Pos{}, "a function of two arguments with %d", len(args))
+	}
+	x, y := args[0].asInt(), args[1].asInt()
+	return intNum(func(a *act) (int64, bool) {
+		p, ok1 := x(a)
+		q, ok2 := y(a)
+		return fn(p, q), ok1 && ok2
+	})
+}

@@ -1,0 +1,259 @@
+package concrete
+
+import (
+	"github.com/mkvet/mkvet/frontend/apt"
+)
+
+// Machine runs routines of one program. It compiles each routine once;
+// the globals a run reaches are asked of Globals afresh on every Call.
+type Machine struct {
+	prog *apt.Program
+	code map[*apt.Routine]*routine
+	// Globals returns the storage of a variable that routine r names and
+	// that lives outside its frames (COMMON, module, SAVE and initialised
+	// variables), the same Store for the same storage; nil stops the run.
+	Globals func(r *apt.Routine, name string, v *apt.Var) *Store
+	// Routine returns the routine a call of name in r runs (nil: not one
+	// of the program's, which stops the run).
+	Routine func(r *apt.Routine, name string) *apt.Routine
+	// MaxSteps bounds the nodes and loop iterations one Call runs.
+	MaxSteps int64
+
+	steps   int64
+	depth   int
+	globals map[globalRef]*Store
+	// Compiling holds the routines whose compilation is under way (a
+	// recursive call compiles against the routine being compiled).
+	compiling map[*apt.Routine]bool
+	// frags are the fragments RunIn compiled, by first node.
+	frags map[apt.Node]*routine
+}
+
+type globalRef struct {
+	r    *apt.Routine
+	name string
+}
+
+// New returns a machine for prog.
+func New(prog *apt.Program) *Machine {
+	return &Machine{prog: prog, code: map[*apt.Routine]*routine{}, compiling: map[*apt.Routine]bool{},
+		Routine: func(_ *apt.Routine, name string) *apt.Routine {
+			r := prog.Routine(name)
+			if r == nil || (r.Kind != apt.KindSubroutine && r.Kind != apt.KindFunction) {
+				return nil
+			}
+			return r
+		}}
+}
+
+// Runnable reports whether r and every routine it calls compile, and why
+// not: the first construct the machine does not run.
+func (m *Machine) Runnable(r *apt.Routine) (ok bool, why *Stopped) {
+	defer func() {
+		if x := recover(); x != nil {
+			s, isStop := x.(*Stopped)
+			if !isStop {
+				panic(x)
+			}
+			ok, why = false, s
+		}
+	}()
+	m.compile(r)
+	return true, nil
+}
+
+// Call runs r with its dummies bound to args (nil: absent) and returns
+// the counts of the run, by call path from r; a run that stops returns
+// the reason. Steps bounds the run by MaxSteps afresh.
+func (m *Machine) Call(r *apt.Routine, args []*Ref) (ctx *Context, err error) {
+	m.steps, m.depth = 0, 0
+	m.globals = map[globalRef]*Store{}
+	defer func() {
+		if x := recover(); x != nil {
+			s, isStop := x.(*Stopped)
+			if !isStop {
+				panic(x)
+			}
+			ctx, err = nil, s
+		}
+	}()
+	rt := m.compile(r)
+	ctx = &Context{Routine: r}
+	m.invoke(rt, ctx, args, r.Span.Start()).release()
+	ctx.fold(m.code)
+	return ctx, nil
+}
+
+// RunIn runs nodes, statements of routine r (a loop in it), with every
+// variable they name taken from Globals, r's own locals and dummies too:
+// the caller holds the frame they run in. It returns the counts of the
+// run under a context of r (its Calls zero).
+func (m *Machine) RunIn(r *apt.Routine, nodes []apt.Node) (ctx *Context, err error) {
+	m.steps, m.depth = 0, 0
+	m.globals = map[globalRef]*Store{}
+	defer func() {
+		if x := recover(); x != nil {
+			s, isStop := x.(*Stopped)
+			if !isStop {
+				panic(x)
+			}
+			ctx, err = nil, s
+		}
+	}()
+	rt := m.fragment(r, nodes)
+	ctx = &Context{Routine: r}
+	ctx.counts = make([]int64, len(rt.nodes))
+	ctx.iters = make([]int64, len(rt.nodes))
+	ctx.elems = make([]int64, len(rt.stmts))
+	a := rt.activation(m)
+	a.ctx = ctx
+	m.depth++
+	c := rt.body(a)
+	m.depth--
+	a.release()
+	if c.k != ctlNone {
+		stop(r.Span.Start(), "the statements leave by a jump")
+	}
+	m.foldFragment(ctx, rt)
+	return ctx, nil
+}
+
+// fragment compiles nodes of r as a body of their own whose variables are
+// all global (RunIn), once.
+func (m *Machine) fragment(r *apt.Routine, nodes []apt.Node) *routine {
+	if len(nodes) == 0 {
+		stop(r.Span.Start(), "no statements")
+	}
+	if rt, ok := m.frags[nodes[0]]; ok {
+		if rt == nil {
+			stop(nodes[0].Base().Span.Start(), "the statements cannot be run")
+		}
+		return rt
+	}
+	if m.frags == nil {
+		m.frags = map[apt.Node]*routine{}
+	}
+	m.frags[nodes[0]] = nil
+	rt := &routine{r: r, byName: map[string]int{}, num: map[apt.Node]int{}, stmtNum: map[*apt.Stmt]int{}, result: -1, allGlobal: true}
+	apt.Inspect(&apt.Loop{Body: nodes}, func(n apt.Node) bool {
+		if _, isWrap := n.(*apt.Loop); isWrap && n.Base().ID == "" {
+			return true
+		}
+		rt.num[n] = len(rt.nodes)
+		rt.nodes = append(rt.nodes, n)
+		return true
+	})
+	c := &compiler{m: m, rt: rt}
+	rt.body = c.list(nodes)
+	m.frags[nodes[0]] = rt
+	return rt
+}
+
+// foldFragment is fold for a RunIn context, whose routine's code is the
+// fragment's.
+func (m *Machine) foldFragment(ctx *Context, rt *routine) {
+	saved := m.code[ctx.Routine]
+	m.code[ctx.Routine] = rt
+	ctx.fold(m.code)
+	m.code[ctx.Routine] = saved
+	if saved == nil {
+		delete(m.code, ctx.Routine)
+	}
+}
+
+// Steps is the number of steps the last Call took.
+func (m *Machine) Steps() int64 { return m.steps }
+
+// global returns the storage of a global slot.
+func (m *Machine) global(rt *routine, sl *slot, pos apt.Pos) *Store {
+	k := globalRef{rt.r, sl.name}
+	if s, ok := m.globals[k]; ok {
+		return s
+	}
+	var s *Store
+	if m.Globals != nil {
+		s = m.Globals(rt.r, sl.name, sl.v)
+	}
+	if s == nil {
+		stop(pos, "the storage of %s is not known", sl.name)
+	}
+	if s.Real != sl.real {
+		stop(pos, "%s is stored with another type", sl.name)
+	}
+	m.globals[k] = s
+	return s
+}
+
+// invoke runs a compiled routine with args bound to its dummies, counting
+// under ctx; it returns the activation (for a function's result).
+func (m *Machine) invoke(rt *routine, ctx *Context, args []*Ref, pos apt.Pos) *act {
+	m.depth++
+	if m.depth > maxDepth {
+		stop(pos, "calls nested more than %d deep", maxDepth)
+	}
+	defer func() { m.depth-- }()
+	ctx.Calls++
+	if ctx.counts == nil {
+		ctx.counts = make([]int64, len(rt.nodes))
+		ctx.iters = make([]int64, len(rt.nodes))
+		ctx.elems = make([]int64, len(rt.stmts))
+	}
+	a := rt.activation(m)
+	a.ctx = ctx
+	for i, sl := range rt.slots {
+		if sl.kind != slotFormal {
+			continue
+		}
+		if sl.formal < len(args) && args[sl.formal] != nil {
+			ref := args[sl.formal]
+			if ref.S.Real != sl.real {
+				stop(pos, "the actual argument of %s has another type", sl.name)
+			}
+			a.vars[i] = view{s: ref.S, off: ref.Off}
+		}
+	}
+	c := rt.body(a)
+	switch c.k {
+	case ctlNone, ctlReturn:
+	case ctlGoto:
+		stop(pos, "GO TO %s leaves %s", c.label, rt.r.Name)
+	default:
+		stop(pos, "EXIT or CYCLE outside a loop in %s", rt.r.Name)
+	}
+	return a
+}
+
+// activation returns a fresh activation of rt: one it ran before, its
+// views unbound and its locals unknown, or a new one.
+func (rt *routine) activation(m *Machine) *act {
+	if n := len(rt.free); n > 0 {
+		a := rt.free[n-1]
+		rt.free = rt.free[:n-1]
+		clear(a.vars)
+		clear(a.ints.Known)
+		clear(a.reals.Known)
+		return a
+	}
+	return &act{m: m, rt: rt, vars: make([]view, len(rt.slots)),
+		ints: NewStore("", int64(rt.nInts), false), reals: NewStore("", int64(rt.nReals), true)}
+}
+
+// release gives a finished activation back for reuse.
+func (a *act) release() {
+	if len(a.vars) != len(a.rt.slots) {
+		return // the routine gained slots since (a recursive compile)
+	}
+	a.ctx = nil
+	a.rt.free = append(a.rt.free, a)
+}
+
+// maxDepth bounds the calls nested in a run.
+const maxDepth = 200
+
+// tick counts a step against the budget.
+func (m *Machine) tick(pos apt.Pos) {
+	m.steps++
+	if m.MaxSteps > 0 && m.steps > m.MaxSteps {
+		stop(pos, "the run takes more than %d steps", m.MaxSteps)
+	}
+}

@@ -1,0 +1,465 @@
+package concrete
+
+import (
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/internal/runenv"
+)
+
+// node compiles one node of a statement list.
+func (c *compiler) node(n apt.Node) func(a *act) ctl {
+	k := c.count(n)
+	saved := c.site
+	c.site = n
+	defer func() { c.site = saved }()
+	pos := n.Base().Span.Start()
+	counted := func(f func(a *act) ctl) func(a *act) ctl {
+		return func(a *act) ctl {
+			a.ctx.counts[k]++
+			a.m.tick(pos)
+			return f(a)
+		}
+	}
+	switch n := n.(type) {
+	case *apt.Block:
+		return counted(c.block(n))
+	case *apt.Loop:
+		return counted(c.loop(n, k))
+	case *apt.If:
+		return counted(c.ifNode(n))
+	case *apt.Call:
+		call := c.call(n, n.Callee, n.Args, pos)
+		return counted(func(a *act) ctl { call(a).release(); return ctl{} })
+	case *apt.Goto:
+		return counted(c.gotoNode(n))
+	case *apt.Return:
+		if n.Value != nil {
+			stop(pos, "alternate RETURN")
+		}
+		return counted(func(*act) ctl { return ctl{k: ctlReturn} })
+	case *apt.Exit:
+		return counted(func(*act) ctl { return ctl{k: ctlExit, label: n.Construct} })
+	case *apt.Cycle:
+		return counted(func(*act) ctl { return ctl{k: ctlCycle, label: n.Construct} })
+	case *apt.Continue, *apt.Region:
+		return counted(func(*act) ctl { return ctl{} })
+	case *apt.IO:
+		if n.Kind != apt.IOWrite && n.Kind != apt.IOPrint {
+			stop(pos, "%s statement", n.Kind)
+		}
+		for _, it := range n.Items {
+			if callsFunction(c.m, c.rt.r, it) {
+				stop(pos, "output of a function's result")
+			}
+		}
+		return counted(func(*act) ctl { return ctl{} })
+	case *apt.Stop:
+		// A run that reaches a STOP (an error check that fails) is not
+		// one the caller takes.
+		return counted(func(*act) ctl { stop(pos, "STOP"); return ctl{} })
+	case *apt.Comm:
+		if n.Op != apt.MPIAbort {
+			// A routine that communicates is the evaluation's: its
+			// messages are not the run's to make.
+			stop(pos, "MPI call %s", n.Op)
+		}
+		// An error check's abort: the run stops only where it is met.
+		return counted(func(*act) ctl { stop(pos, "MPI_ABORT"); return ctl{} })
+	}
+	stop(pos, "statement %T", n)
+	return nil
+}
+
+// callsFunction reports whether e references one of the program's
+// functions.
+func callsFunction(m *Machine, r *apt.Routine, e apt.Expr) bool {
+	found := false
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		if f, ok := x.(*apt.FuncCall); ok && !f.Intrinsic && m.Routine(r, f.Name) != nil {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// block compiles a block's assignments.
+func (c *compiler) block(b *apt.Block) func(a *act) ctl {
+	saved := c.site
+	c.site = b
+	defer func() { c.site = saved }()
+	fns := make([]func(a *act), len(b.Stmts))
+	for i, s := range b.Stmts {
+		if s.Kind != apt.StmtAssign || s.Mask != nil {
+			stop(s.Span.Start(), "%s statement", s.Kind)
+		}
+		fns[i] = c.assign(s)
+	}
+	return func(a *act) ctl {
+		for _, f := range fns {
+			f(a)
+		}
+		return ctl{}
+	}
+}
+
+// assign compiles target = value for a scalar variable or an element.
+func (c *compiler) assign(s *apt.Stmt) func(a *act) {
+	pos := s.Span.Start()
+	var i int
+	var off func(a *act) int64
+	switch t := s.Target.(type) {
+	case *apt.Name:
+		if v := c.m.prog.Resolve(c.rt.r, t.Name); v != nil && v.Param != nil {
+			stop(pos, "assignment to the constant %s", t.Name)
+		}
+		i = c.rt.slotOf(c.m, t.Name, pos)
+		if len(c.rt.slots[i].lo) > 0 {
+			return c.fill(s, i)
+		}
+		off = func(a *act) int64 { return a.view(i, pos).off }
+	case *apt.Index:
+		i, off = c.offset(t)
+	default:
+		stop(pos, "assignment to %s", apt.FormatExpr(s.Target))
+	}
+	sl := c.rt.slots[i]
+	if sl.real {
+		f := c.realExpr(s.Value)
+		return func(a *act) {
+			o := off(a)
+			v, ok := f(a)
+			st := a.vars[i].s
+			st.F[o], st.Known[o], st.Written = round(v, st.Single), ok, true
+		}
+	}
+	var f ival
+	if sl.v.Type.Base == apt.TypeLogical {
+		f = c.intExpr(s.Value)
+		g := f
+		f = func(a *act) (int64, bool) { v, ok := g(a); return b2i(v != 0), ok }
+	} else {
+		f = c.intExpr(s.Value)
+	}
+	return func(a *act) {
+		o := off(a)
+		v, ok := f(a)
+		st := a.vars[i].s
+		st.I[o], st.Known[o], st.Written = v, ok, true
+	}
+}
+
+// fill compiles a = x for a whole array a and a scalar x (an array
+// expression stops the compilation where it names an array); the
+// elements it sets are counted under the statement.
+func (c *compiler) fill(s *apt.Stmt, i int) func(a *act) {
+	pos := s.Span.Start()
+	x := c.expr(s.Value)
+	k := c.stmtNum(s)
+	return func(a *act) {
+		vw := a.view(i, pos)
+		st := vw.s
+		a.ctx.elems[k] += vw.n
+		a.m.steps += vw.n / 8
+		if st.Real {
+			v, ok := x.asReal()(a)
+			v = round(v, st.Single)
+			for o := vw.off; o < vw.off+vw.n; o++ {
+				st.F[o], st.Known[o] = v, ok
+			}
+		} else {
+			v, ok := x.asInt()(a)
+			if c.rt.slots[i].v.Type.Base == apt.TypeLogical {
+				v = b2i(v != 0)
+			}
+			for o := vw.off; o < vw.off+vw.n; o++ {
+				st.I[o], st.Known[o] = v, ok
+			}
+		}
+		st.Written = true
+	}
+}
+
+// loop compiles a DO loop: counted (integer bounds, trip count fixed on
+// entry, the variable one step past the last after it), DO WHILE, or
+// without control.
+func (c *compiler) loop(l *apt.Loop, k int) func(a *act) ctl {
+	pos := l.Span.Start()
+	body := c.list(l.Body)
+	// iter runs one iteration; done reports that the loop ends, with
+	// the transfer to pass on.
+	iter := func(a *act) (bool, ctl) {
+		a.ctx.iters[k]++
+		a.m.tick(pos)
+		r := body(a)
+		mine := r.label == "" || r.label == l.Construct
+		switch {
+		case r.k == ctlNone:
+			return false, ctl{}
+		case r.k == ctlExit && mine:
+			return true, ctl{}
+		case r.k == ctlCycle && mine:
+			return false, ctl{}
+		}
+		return true, r
+	}
+	if l.Var == "" {
+		var while func(a *act) bool
+		if l.While != nil {
+			while = c.cond(l.While)
+		}
+		return func(a *act) ctl {
+			for while == nil || while(a) {
+				if done, r := iter(a); done {
+					return r
+				}
+			}
+			return ctl{}
+		}
+	}
+	vi := c.rt.slotOf(c.m, l.Var, pos)
+	if c.rt.slots[vi].real || len(c.rt.slots[vi].lo) > 0 {
+		stop(pos, "DO variable %s is not an integer scalar", l.Var)
+	}
+	lo, hi := c.intExpr(l.Lower), c.intExpr(l.Upper)
+	step := ival(func(*act) (int64, bool) { return 1, true })
+	if l.Step != nil {
+		step = c.intExpr(l.Step)
+	}
+	return func(a *act) ctl {
+		x, ok1 := lo(a)
+		y, ok2 := hi(a)
+		s, ok3 := step(a)
+		if !ok1 || !ok2 || !ok3 {
+			stop(pos, "the bounds of the loop over %s are not known", l.Var)
+		}
+		if s == 0 {
+			stop(pos, "DO step is zero")
+		}
+		vw := a.view(vi, pos)
+		st, o := vw.s, vw.off
+		trips := max((y-x+s)/s, 0)
+		for t := int64(0); t < trips; t++ {
+			st.I[o], st.Known[o], st.Written = x+t*s, true, true
+			if done, r := iter(a); done {
+				return r
+			}
+		}
+		st.I[o], st.Known[o], st.Written = x+trips*s, true, true
+		return ctl{}
+	}
+}
+
+// ifNode compiles a logical, block or arithmetic IF, a computed GO TO, or
+// a SELECT CASE on an integer.
+func (c *compiler) ifNode(n *apt.If) func(a *act) ctl {
+	pos := n.Span.Start()
+	if n.Kind == apt.IfWhere {
+		stop(pos, "WHERE construct")
+	}
+	type arm struct {
+		k    int
+		test func(a *act) bool // nil: ELSE or DEFAULT
+		body func(a *act) ctl
+	}
+	arms := make([]arm, len(n.Branches))
+	var sel ival
+	if n.Kind == apt.IfSelect {
+		x := c.expr(n.Selector)
+		if x.real {
+			stop(pos, "SELECT CASE on a real value")
+		}
+		sel = x.i
+	}
+	for i, br := range n.Branches {
+		arms[i].k = c.count(br)
+		arms[i].body = c.list(br.Body)
+		switch {
+		case n.Kind == apt.IfSelect && len(br.Cases) > 0:
+			arms[i].test = c.caseTest(br, sel, pos)
+		case br.Cond != nil:
+			arms[i].test = c.cond(br.Cond)
+		}
+	}
+	// SELECT CASE takes the DEFAULT arm when no case matches, wherever
+	// it stands.
+	ordered := arms
+	if n.Kind == apt.IfSelect {
+		ordered = nil
+		var dflt []arm
+		for _, a := range arms {
+			if a.test == nil {
+				dflt = append(dflt, a)
+			} else {
+				ordered = append(ordered, a)
+			}
+		}
+		ordered = append(ordered, dflt...)
+	}
+	return func(a *act) ctl {
+		for _, ar := range ordered {
+			if ar.test == nil || ar.test(a) {
+				a.ctx.counts[ar.k]++
+				a.m.tick(pos)
+				r := ar.body(a)
+				if r.k == ctlExit && r.label != "" && r.label == n.Construct {
+					return ctl{}
+				}
+				return r
+			}
+		}
+		return ctl{}
+	}
+}
+
+// caseTest compiles a CASE's values against the selector.
+func (c *compiler) caseTest(br *apt.Branch, sel ival, pos apt.Pos) func(a *act) bool {
+	type rng struct {
+		lo, hi  ival
+		isRange bool
+	}
+	var rs []rng
+	for _, cv := range br.Cases {
+		r := rng{isRange: cv.Range}
+		if cv.Lo != nil {
+			r.lo = c.intExpr(cv.Lo)
+		}
+		if cv.Hi != nil {
+			r.hi = c.intExpr(cv.Hi)
+		}
+		rs = append(rs, r)
+	}
+	get := func(a *act, f ival) int64 {
+		v, ok := f(a)
+		if !ok {
+			stop(pos, "a CASE value is not known")
+		}
+		return v
+	}
+	return func(a *act) bool {
+		s := get(a, sel)
+		for _, r := range rs {
+			if !r.isRange {
+				if s == get(a, r.lo) {
+					return true
+				}
+				continue
+			}
+			if (r.lo == nil || s >= get(a, r.lo)) && (r.hi == nil || s <= get(a, r.hi)) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// gotoNode compiles a plain or computed GO TO.
+func (c *compiler) gotoNode(n *apt.Goto) func(a *act) ctl {
+	pos := n.Span.Start()
+	switch n.Kind {
+	case apt.GotoPlain:
+		if len(n.Targets) != 1 {
+			stop(pos, "GO TO without a target")
+		}
+		t := n.Targets[0]
+		return func(*act) ctl { return ctl{k: ctlGoto, label: t} }
+	case apt.GotoComputed:
+		idx := c.intExpr(n.Index)
+		return func(a *act) ctl {
+			i, ok := idx(a)
+			if !ok {
+				stop(pos, "the index of the computed GO TO is not known")
+			}
+			if i < 1 || i > int64(len(n.Targets)) {
+				return ctl{}
+			}
+			return ctl{k: ctlGoto, label: n.Targets[i-1]}
+		}
+	}
+	stop(pos, "assigned GO TO")
+	return nil
+}
+
+// call compiles a call of the program's routine name (a CALL statement,
+// or a function reference): it binds the actual arguments and runs the
+// callee under the context of this site, and returns the activation.
+func (c *compiler) call(site apt.Node, name string, args []apt.Expr, pos apt.Pos) func(a *act) *act {
+	callee := c.m.Routine(c.rt.r, name)
+	if callee == nil {
+		stop(pos, "%s is not one of the program's routines", name)
+	}
+	crt := c.m.compile(callee)
+	byName := runenv.Actuals(args, callee.Formals)
+	binds := make([]func(a *act) Ref, len(callee.Formals))
+	for i, f := range callee.Formals {
+		if x, ok := byName[f]; ok && x != nil {
+			binds[i] = c.actual(x, callee.Scope.Lookup(f), pos)
+		}
+	}
+	s := Site{Node: site, Callee: callee}
+	var ctxOf *Context // the child context of the last caller context
+	var last *Context
+	// The arguments are read when the callee binds them, before it runs:
+	// one slice serves every call from this site, recursive ones too.
+	refs := make([]Ref, len(binds))
+	argv := make([]*Ref, len(binds))
+	return func(a *act) *act {
+		if a.ctx != last {
+			last, ctxOf = a.ctx, a.ctx.child(s)
+		}
+		for i, b := range binds {
+			argv[i] = nil
+			if b != nil {
+				refs[i] = b(a)
+				argv[i] = &refs[i]
+			}
+		}
+		return a.m.invoke(crt, ctxOf, argv, pos)
+	}
+}
+
+// actual compiles the binding of an actual argument to dummy d: a
+// variable or element by reference, any other expression by value.
+func (c *compiler) actual(x apt.Expr, d *apt.Var, pos apt.Pos) func(a *act) Ref {
+	if d == nil {
+		stop(pos, "a dummy argument is not declared")
+	}
+	switch x := x.(type) {
+	case *apt.Name:
+		if v := c.m.prog.Resolve(c.rt.r, x.Name); v != nil && v.Param == nil {
+			if c.m.Routine(c.rt.r, x.Name) != nil && len(v.Dims) == 0 && v.Type.Base == apt.TypeUnknown {
+				stop(pos, "procedure %s passed as an argument", x.Name)
+			}
+			i := c.rt.slotOf(c.m, x.Name, pos)
+			return func(a *act) Ref {
+				vw := a.view(i, pos)
+				return Ref{S: vw.s, Off: vw.off}
+			}
+		}
+	case *apt.Index:
+		i, off := c.offset(x)
+		return func(a *act) Ref {
+			o := off(a)
+			return Ref{S: a.vars[i].s, Off: o}
+		}
+	}
+	if len(d.Dims) > 0 {
+		stop(pos, "an expression passed to the array %s", d.Name)
+	}
+	real := d.Type.Base == apt.TypeReal
+	if real {
+		f := c.realExpr(x)
+		return func(a *act) Ref {
+			s := NewStore("", 1, true)
+			v, ok := f(a)
+			s.F[0], s.Known[0] = v, ok
+			return Ref{S: s}
+		}
+	}
+	f := c.intExpr(x)
+	return func(a *act) Ref {
+		s := NewStore("", 1, false)
+		v, ok := f(a)
+		s.I[0], s.Known[0] = v, ok
+		return Ref{S: s}
+	}
+}

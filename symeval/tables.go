@@ -1,0 +1,315 @@
+package symeval
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/mkvet/mkvet/counting"
+	"github.com/mkvet/mkvet/frontend/apt"
+	"github.com/mkvet/mkvet/symbolic"
+)
+
+// Tables. A concrete run (concrete.go) leaves the integer arrays it wrote
+// as tables of numbers, a row per rank: an element at an offset that is a
+// number on each rank reads as its value there (tableAt), and a loop over
+// rows whose inner loop's bounds read the table sums the inner trip
+// counts row by row, at once (tableSweep), instead of being run for each
+// row.
+
+// elemTable is the elements of an integer array a concrete run left: a row
+// per rank, or one row every rank shares.
+type elemTable struct {
+	rows  [][]int64
+	known [][]bool
+}
+
+// share keeps one row where every rank's is the same.
+func (t *elemTable) share() {
+	for r := 1; r < len(t.rows); r++ {
+		if !slices.Equal(t.rows[r], t.rows[0]) || !slices.Equal(t.known[r], t.known[0]) {
+			return
+		}
+	}
+	t.rows, t.known = t.rows[:1], t.known[:1]
+}
+
+// row is rank r's row.
+func (t *elemTable) row(r int64) ([]int64, []bool) {
+	if len(t.rows) == 1 {
+		return t.rows[0], t.known[0]
+	}
+	if r < 0 || r >= int64(len(t.rows)) {
+		return nil, nil
+	}
+	return t.rows[r], t.known[r]
+}
+
+// tableAt is the element at offset o of a table: a number on each rank
+// where o is a number on each rank, one alternative per value.
+func (ev *evaluator) tableAt(t *elemTable, o symbolic.Expr) ([]Alt, bool) {
+	np, ok := ev.values[Size]
+	if !ok {
+		return nil, false
+	}
+	ranks := []int64{}
+	if r, fixed := ev.values[Rank]; fixed {
+		ranks = append(ranks, r)
+	} else if len(t.rows) == 1 && !o.Has(Rank) {
+		ranks = append(ranks, 0)
+	} else {
+		for r := range np {
+			ranks = append(ranks, r)
+		}
+	}
+	groups := newRankGroups(np)
+	for _, r := range ranks {
+		x, err := o.Eval(map[string]symbolic.Rat{Rank: symbolic.RatInt(r), Size: symbolic.RatInt(np)})
+		if err != nil || !x.IsInt() {
+			return nil, false
+		}
+		i, _ := x.Int64()
+		row, known := t.row(r)
+		if i < 0 || i >= int64(len(row)) || !known[i] {
+			return nil, false
+		}
+		if len(ranks) == 1 {
+			return []Alt{{E: symbolic.Int(row[i])}}, true
+		}
+		groups.of(symbolic.Int(row[i])).ranks[r] = true
+	}
+	return groups.alts(ev)
+}
+
+// tableArray reports whether ix is an element of an array a concrete run
+// left as a table with nothing stored since: a loop that reads it by its
+// variable is evaluated for all its iterations at once (a sweep over row
+// pointers telescopes, tableSpan), not run for the elements' values.
+func (ev *evaluator) tableArray(ix *apt.Index) bool {
+	if ix.Base != nil {
+		return false
+	}
+	key, ok := ev.arrayKey(ix)
+	if !ok {
+		return false
+	}
+	v, has := ev.env.lookup(key)
+	return has && v.arr != nil && v.arr.tab != nil && len(v.arr.stores) == 0
+}
+
+// tableSweep is telescope's answer for an inner loop l whose bounds read
+// a table by the row loop's variable in any other way (do k = 1,
+// counts(b); do k = first(j), last(j)): its body runs, on each rank, the
+// sum over the rows of the inner trip counts, each computed from the
+// table (rowBound), in the domain around the rows. Nil where the bounds
+// read no table, or read anything but tables, named constants, the row
+// variable and values known at the point.
+func (ev *evaluator) tableSweep(l *apt.Loop, rf *loopFrame) *rowSpan {
+	np, ok := ev.values[Size]
+	if !ok || np > maxConcreteRanks || !ev.readsTable(l) {
+		return nil
+	}
+	step := int64(1)
+	if l.Step != nil {
+		c, ok := ev.prog.IntConstant(ev.frame().routine, l.Step)
+		if !ok || c == 0 {
+			return nil
+		}
+		step = c
+	}
+	// The same sweep of the same tables sums to the same (a solver's
+	// product, met on every iteration of the loop around it).
+	memo := fmt.Sprintf("%p|%v|%v", l, rf.lo.Alts, rf.hi.Alts)
+	for _, e := range []apt.Expr{l.Lower, l.Upper} {
+		apt.InspectExpr(e, func(x apt.Expr) bool {
+			switch x := x.(type) {
+			case *apt.Name:
+				memo += fmt.Sprintf("|%s=%v", x.Name, ev.env.get(ev.key(x.Name)).Alts)
+			case *apt.Index:
+				if k, ok := ev.arrayKey(x); ok {
+					memo += fmt.Sprintf("|%s@%p", x.Name, ev.env.get(k).arr)
+				}
+			}
+			return true
+		})
+	}
+	if alts, seen := ev.sweeps[memo]; seen {
+		if alts == nil {
+			return nil
+		}
+		return ev.sweepSpan(l, rf, alts)
+	}
+	ev.sweeps[memo] = nil
+	groups := newRankGroups(np)
+	for r := range np {
+		imp := &importer{ev: ev, rank: r, np: np}
+		lo, ok1 := imp.at(rf.lo)
+		hi, ok2 := imp.at(rf.hi)
+		a, isA := lo.Int64()
+		b, isB := hi.Int64()
+		if !ok1 || !ok2 || !isA || !isB || b-a > maxSweepRows {
+			return nil
+		}
+		total := int64(0)
+		for j := a; j <= b; j++ {
+			x, ok1 := ev.rowBound(l.Lower, rf.loop.Var, j, r, np)
+			y, ok2 := ev.rowBound(l.Upper, rf.loop.Var, j, r, np)
+			if !ok1 || !ok2 {
+				return nil
+			}
+			total += max((y-x+step)/step, 0)
+		}
+		groups.of(symbolic.Int(total)).ranks[r] = true
+	}
+	alts, ok := groups.alts(ev)
+	if !ok {
+		return nil
+	}
+	ev.sweeps[memo] = alts
+	return ev.sweepSpan(l, rf, alts)
+}
+
+// sweepSpan is the domain of the body of l, the inner loop of a sweep over
+// rows whose trips add up to total (by rank): the domain around the rows
+// with a variable from 1 to total.
+func (ev *evaluator) sweepSpan(l *apt.Loop, rf *loopFrame, total []Alt) *rowSpan {
+	alts := total
+	body := rf.outer.clone()
+	body.pending = nil
+	body.inexact = ev.cur.inexact
+	t := ev.loopVarName(l.Var)
+	body.vars = append(body.vars, t)
+	var cases []counting.Formula
+	for _, a := range alts {
+		cases = append(cases, and(a.Guard, counting.Rel{R: symbolic.Rel(symbolic.Sym(t), "<=", a.E)}))
+	}
+	body.conds = append(body.conds, counting.Rel{R: symbolic.Rel(symbolic.Sym(t), ">=", symbolic.Int(1))}, or(cases...))
+	return &rowSpan{body: body, row: rf.v}
+}
+
+// maxSweepRows bounds the rows tableSweep sums over, on each rank.
+const maxSweepRows = 1 << 20
+
+// readsTable reports whether l's bounds read an element of a table.
+func (ev *evaluator) readsTable(l *apt.Loop) bool {
+	found := false
+	for _, e := range []apt.Expr{l.Lower, l.Upper} {
+		apt.InspectExpr(e, func(x apt.Expr) bool {
+			if ix, ok := x.(*apt.Index); ok && ev.tableArray(ix) {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// rowBound is the integer value of a loop bound e at row j (the row
+// loop's variable row) on rank r: constants, the row, scalars the
+// evaluation knows at the point, and elements of tables; false for
+// anything else.
+func (ev *evaluator) rowBound(e apt.Expr, row string, j, r, np int64) (int64, bool) {
+	switch e := e.(type) {
+	case *apt.Const:
+		if e.Kind != apt.ConstInt {
+			return 0, false
+		}
+		return ev.prog.IntConstant(ev.frame().routine, e)
+	case *apt.Name:
+		if e.Name == row {
+			return j, true
+		}
+		d := ev.prog.Resolve(ev.frame().routine, e.Name)
+		if d == nil || d.IsArray() || d.Type.Base != apt.TypeInteger {
+			return 0, false
+		}
+		if d.Param != nil {
+			return ev.prog.IntConstant(ev.frame().routine, e)
+		}
+		v, has := ev.env.lookup(ev.key(e.Name))
+		if !has {
+			return 0, false
+		}
+		imp := &importer{ev: ev, rank: r, np: np}
+		x, ok := imp.at(v)
+		i, isInt := x.Int64()
+		return i, ok && isInt && x.IsInt()
+	case *apt.Index:
+		if !ev.tableArray(e) || len(e.Subs) == 0 {
+			return 0, false
+		}
+		key, _ := ev.arrayKey(e)
+		st := ev.env.get(key).arr
+		d := ev.declOf(e)
+		if d == nil || len(d.Dims) != len(e.Subs) {
+			return 0, false
+		}
+		// Column-major offset from the declared bounds.
+		off, stride := int64(0), int64(1)
+		for k, s := range e.Subs {
+			x, ok := ev.rowBound(s, row, j, r, np)
+			if !ok {
+				return 0, false
+			}
+			lo := int64(1)
+			if d.Dims[k].Lo != nil {
+				if lo, ok = ev.rowBound(d.Dims[k].Lo, row, j, r, np); !ok {
+					return 0, false
+				}
+			}
+			off += (x - lo) * stride
+			if k < len(e.Subs)-1 {
+				hi, ok := ev.rowBound(d.Dims[k].Hi, row, j, r, np)
+				if !ok {
+					return 0, false
+				}
+				stride *= hi - lo + 1
+			}
+		}
+		vals, known := st.tab.row(r)
+		if off < 0 || off >= int64(len(vals)) || !known[off] {
+			return 0, false
+		}
+		return vals[off], true
+	case *apt.Unary:
+		x, ok := ev.rowBound(e.X, row, j, r, np)
+		switch e.Op {
+		case apt.OpNeg:
+			return -x, ok
+		case apt.OpPlus:
+			return x, ok
+		}
+	case *apt.Binary:
+		x, ok1 := ev.rowBound(e.X, row, j, r, np)
+		y, ok2 := ev.rowBound(e.Y, row, j, r, np)
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		switch e.Op {
+		case apt.OpAdd:
+			return x + y, true
+		case apt.OpSub:
+			return x - y, true
+		case apt.OpMul:
+			return x * y, true
+		case apt.OpDiv:
+			if y == 0 {
+				return 0, false
+			}
+			return x / y, true
+		}
+	case *apt.FuncCall:
+		if !e.Intrinsic || len(e.Args) == 0 || e.Name != "min" && e.Name != "max" {
+			return 0, false
+		}
+		best, ok := ev.rowBound(e.Args[0], row, j, r, np)
+		for _, a := range e.Args[1:] {
+			x, k := ev.rowBound(a, row, j, r, np)
+			ok = ok && k
+			if e.Name == "min" && x < best || e.Name == "max" && x > best {
+				best = x
+			}
+		}
+		return best, ok
+	}
+	return 0, false
+}
