@@ -143,16 +143,7 @@ func cloverOracle(t *testing.T, cfg *sweep.Config, b *sweep.Build, prog *apt.Pro
 	if out, err := os.ReadFile(filepath.Join(runDir, "clover.out")); err != nil || !strings.Contains(string(out), "Calculation complete") {
 		t.Fatalf("CloverLeaf P=%d: the run did not complete (clover.out: %v)\n%s", p, err, tailOf(string(out), 2000))
 	}
-	byNode := map[string]map[int]instrument.Record{}
-	for _, r := range run.Records {
-		if r.Type != instrument.TypeNode {
-			continue
-		}
-		if byNode[r.Node] == nil {
-			byNode[r.Node] = map[int]instrument.Record{}
-		}
-		byNode[r.Node][r.Rank] = r
-	}
+	byNode := recordsByNode(run.Records)
 	pt, err := rep.At(point)
 	if err != nil {
 		t.Fatalf("CloverLeaf P=%d: %v", p, err)

@@ -96,16 +96,7 @@ func hotNestsAt(t *testing.T, label string, p int, prog *apt.Program, cfg *sweep
 	if run.Err != nil {
 		t.Fatalf("%s P=%d: %v\n%s", label, p, run.Err, run.Stderr)
 	}
-	byNode := map[string]map[int]instrument.Record{}
-	for _, r := range run.Records {
-		if r.Type != instrument.TypeNode {
-			continue
-		}
-		if byNode[r.Node] == nil {
-			byNode[r.Node] = map[int]instrument.Record{}
-		}
-		byNode[r.Node][r.Rank] = r
-	}
+	byNode := recordsByNode(run.Records)
 	measured, err := measureData(rep, point, byNode)
 	if err != nil {
 		t.Fatalf("%s P=%d: %v", label, p, err)

@@ -169,16 +169,7 @@ func manifestCountsAt(t *testing.T, c *corpora.Copy, np int, cfg **sweep.Config,
 	if run.Err != nil {
 		t.Fatalf("%s: %v\n%s%s", label, run.Err, run.Stdout, run.Stderr)
 	}
-	byNode := map[string]map[int]instrument.Record{}
-	for _, r := range run.Records {
-		if r.Type != instrument.TypeNode {
-			continue
-		}
-		if byNode[r.Node] == nil {
-			byNode[r.Node] = map[int]instrument.Record{}
-		}
-		byNode[r.Node][r.Rank] = r
-	}
+	byNode := recordsByNode(run.Records)
 	measured, err := measureData(rep, point, byNode)
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)

@@ -104,16 +104,7 @@ func npbOracle(t *testing.T, npb *corpora.Copy, p int) {
 	if run.Err != nil {
 		t.Fatalf("%s P=%d: %v\n%s", bench, p, run.Err, run.Stderr)
 	}
-	byNode := map[string]map[int]instrument.Record{}
-	for _, r := range run.Records {
-		if r.Type != instrument.TypeNode {
-			continue
-		}
-		if byNode[r.Node] == nil {
-			byNode[r.Node] = map[int]instrument.Record{}
-		}
-		byNode[r.Node][r.Rank] = r
-	}
+	byNode := recordsByNode(run.Records)
 	// Values of the data (dataParams) are measured: each from a node
 	// whose count depends on it alone, as a calibration run would.
 	measured, err := measureData(rep, point, byNode)
@@ -147,6 +138,21 @@ func npbOracle(t *testing.T, npb *corpora.Copy, p int) {
 		r := cfg.Run(b, sweep.Point{P: p}, i, filepath.Join(cfg.Dir, fmt.Sprint("run", i)), "npb")
 		return r.Records, r.Err
 	})
+}
+
+// recordsByNode indexes a run's node records by node ID and rank.
+func recordsByNode(recs []instrument.Record) map[string]map[int]instrument.Record {
+	byNode := map[string]map[int]instrument.Record{}
+	for _, r := range recs {
+		if r.Type != instrument.TypeNode {
+			continue
+		}
+		if byNode[r.Node] == nil {
+			byNode[r.Node] = map[int]instrument.Record{}
+		}
+		byNode[r.Node][r.Rank] = r
+	}
+	return byNode
 }
 
 // countsOracle compares the static counts of every loop of rep at the

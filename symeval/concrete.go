@@ -371,18 +371,7 @@ func (imp *importer) actual(x apt.Expr, d *apt.Var) *concrete.Ref {
 		}
 		key := ev.key(x.Name)
 		if decl.IsArray() {
-			n, ok := ev.arrayElems(x.Name)
-			if !ok {
-				imp.why = "the size of " + x.Name
-				return nil
-			}
-			c, ok := imp.at(Known(n))
-			cn, isInt := c.Int64()
-			if !ok || !isInt {
-				imp.why = "the size of " + x.Name
-				return nil
-			}
-			s := imp.array(key, decl, cn)
+			s := imp.frameArray(key, x.Name, decl)
 			if s == nil {
 				return nil
 			}
@@ -406,18 +395,7 @@ func (imp *importer) actual(x apt.Expr, d *apt.Var) *concrete.Ref {
 			imp.why = "the offset of " + apt.FormatExpr(x)
 			return nil
 		}
-		n, ok := ev.arrayElems(x.Name)
-		if !ok {
-			imp.why = "the size of " + x.Name
-			return nil
-		}
-		c, ok := imp.at(Known(n))
-		cn, isInt := c.Int64()
-		if !ok || !isInt {
-			imp.why = "the size of " + x.Name
-			return nil
-		}
-		s := imp.array(key, decl, cn)
+		s := imp.frameArray(key, x.Name, decl)
 		if s == nil {
 			return nil
 		}
@@ -682,7 +660,13 @@ func (imp *importer) frameVar(name string, v *apt.Var) *concrete.Store {
 	if !v.IsArray() {
 		return imp.scalar(key, v)
 	}
-	n, ok := ev.arrayElems(name)
+	return imp.frameArray(key, name, v)
+}
+
+// frameArray is the store of the array name of the current frame (key,
+// declaration d), of the size the evaluation knows for it at the rank.
+func (imp *importer) frameArray(key, name string, d *apt.Var) *concrete.Store {
+	n, ok := imp.ev.arrayElems(name)
 	if !ok {
 		imp.why = "the size of " + name
 		return nil
@@ -693,5 +677,5 @@ func (imp *importer) frameVar(name string, v *apt.Var) *concrete.Store {
 		imp.why = "the size of " + name
 		return nil
 	}
-	return imp.array(key, v, cn)
+	return imp.array(key, d, cn)
 }

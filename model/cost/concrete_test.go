@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/frontend/fortran"
 	"github.com/mkvet/mkvet/internal/aptrun"
 	"github.com/mkvet/mkvet/model/cost"
@@ -141,29 +142,7 @@ func TestSetupRunConcretely(t *testing.T) {
 		for _, d := range diags {
 			t.Fatalf("program %d: %s", k, d)
 		}
-		for _, np := range []int64{1, 2, 3} {
-			env := map[string]int64{cost.Size: np}
-			rep, err := cost.AnalyzeAt(prog, cost.Options{}, env)
-			if err != nil {
-				t.Fatalf("program %d: %v\n%s", k, err, src)
-			}
-			for _, p := range rep.Params {
-				if p.Value == nil && !strings.HasPrefix(p.Name, "pct_") {
-					t.Errorf("program %d P=%d: %s is a parameter (%s)", k, np, p.Name, p.What)
-				}
-			}
-			pt, err := rep.At(env)
-			if err != nil {
-				t.Fatalf("program %d: %v", k, err)
-			}
-			for rank := range np {
-				got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank, Params: map[string]int64{}})
-				if err != nil {
-					t.Fatalf("program %d rank %d: %v", k, rank, err)
-				}
-				compare(t, rep, pt, got, env, rank, nil)
-			}
-		}
+		countsAgainstInterpreter(t, fmt.Sprintf("program %d", k), prog, []int64{1, 2, 3}, false)
 		if t.Failed() {
 			t.Fatalf("program %d:\n%s", k, src)
 		}
@@ -226,31 +205,48 @@ func TestKeysRunConcretely(t *testing.T) {
 		for _, d := range diags {
 			t.Fatalf("program %d: %s", k, d)
 		}
-		for _, np := range []int64{1, 2, 3} {
-			env := map[string]int64{cost.Size: np}
-			rep, err := cost.AnalyzeAt(prog, cost.Options{}, env)
-			if err != nil {
-				t.Fatalf("program %d: %v", k, err)
-			}
-			for _, p := range rep.Params {
-				if p.Value == nil && !strings.HasPrefix(p.Name, "pct_") {
-					t.Errorf("program %d P=%d: %s is a parameter (%s)", k, np, p.Name, p.What)
-				}
-			}
-			pt, err := rep.At(env)
-			if err != nil {
-				t.Fatalf("program %d: %v", k, err)
-			}
-			runs, err := aptrun.RunWorld(prog, aptrun.Config{P: np, Params: map[string]int64{}})
-			if err != nil {
-				t.Fatalf("program %d: %v", k, err)
-			}
-			for rank, got := range runs {
-				compare(t, rep, pt, got, env, int64(rank), nil)
-			}
-		}
+		countsAgainstInterpreter(t, fmt.Sprintf("program %d", k), prog, []int64{1, 2, 3}, true)
 		if t.Failed() {
 			t.Fatalf("program %d:\n%s", k, src)
+		}
+	}
+}
+
+// countsAgainstInterpreter analyses prog at each process count of nps and
+// compares every node's counts, rank by rank, with the APT interpreter's
+// (world: all ranks run together and their messages move); no value but a
+// branch frequency may be left a parameter.
+func countsAgainstInterpreter(t *testing.T, label string, prog *apt.Program, nps []int64, world bool) {
+	t.Helper()
+	for _, np := range nps {
+		env := map[string]int64{cost.Size: np}
+		rep, err := cost.AnalyzeAt(prog, cost.Options{}, env)
+		if err != nil {
+			t.Fatalf("%s: %v", label, err)
+		}
+		for _, p := range rep.Params {
+			if p.Value == nil && !strings.HasPrefix(p.Name, "pct_") {
+				t.Errorf("%s P=%d: %s is a parameter (%s)", label, np, p.Name, p.What)
+			}
+		}
+		pt, err := rep.At(env)
+		if err != nil {
+			t.Fatalf("%s: %v", label, err)
+		}
+		var runs []*aptrun.Counts
+		if world {
+			if runs, err = aptrun.RunWorld(prog, aptrun.Config{P: np, Params: map[string]int64{}}); err != nil {
+				t.Fatalf("%s: %v", label, err)
+			}
+		}
+		for rank := range np {
+			var got *aptrun.Counts
+			if world {
+				got = runs[rank]
+			} else if got, err = aptrun.Run(prog, aptrun.Config{P: np, Rank: rank, Params: map[string]int64{}}); err != nil {
+				t.Fatalf("%s rank %d: %v", label, rank, err)
+			}
+			compare(t, rep, pt, got, env, rank, nil)
 		}
 	}
 }

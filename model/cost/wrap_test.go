@@ -3,12 +3,9 @@ package cost_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/mkvet/mkvet/frontend/fortran"
-	"github.com/mkvet/mkvet/internal/aptrun"
-	"github.com/mkvet/mkvet/model/cost"
 )
 
 // TestWrappingCountersAgainstInterpreter: loops that deal their iterations
@@ -78,29 +75,7 @@ end program
 		for _, d := range diags {
 			t.Fatalf("program %d: %s", k, d)
 		}
-		for _, np := range []int64{1, 3} {
-			env := map[string]int64{cost.Size: np}
-			rep, err := cost.AnalyzeAt(prog, cost.Options{}, env)
-			if err != nil {
-				t.Fatalf("program %d: %v\n%s", k, err, src)
-			}
-			for _, p := range rep.Params {
-				if p.Value == nil && !strings.HasPrefix(p.Name, "pct_") {
-					t.Errorf("program %d P=%d: %s is a parameter (%s)", k, np, p.Name, p.What)
-				}
-			}
-			pt, err := rep.At(env)
-			if err != nil {
-				t.Fatalf("program %d: %v", k, err)
-			}
-			for rank := range np {
-				got, err := aptrun.Run(prog, aptrun.Config{P: np, Rank: rank, Params: map[string]int64{}})
-				if err != nil {
-					t.Fatalf("program %d rank %d: %v", k, rank, err)
-				}
-				compare(t, rep, pt, got, env, rank, nil)
-			}
-		}
+		countsAgainstInterpreter(t, fmt.Sprintf("program %d", k), prog, []int64{1, 3}, false)
 		if t.Failed() {
 			t.Fatalf("program %d:\n%s", k, src)
 		}

@@ -70,6 +70,9 @@ func (c *compiler) intrinsic(f *apt.FuncCall) num {
 	for _, x := range args {
 		anyReal = anyReal || x.real
 	}
+	if fn, ok := realFuncs[f.Name]; ok {
+		return realFn(fn)
+	}
 	switch f.Name {
 	case "int", "ifix", "idint", "int2", "int8":
 		need(1)
@@ -85,30 +88,6 @@ func (c *compiler) intrinsic(f *apt.FuncCall) num {
 			fn = math.Ceil
 		}
 		return intNum(func(a *act) (int64, bool) { v, ok := x(a); return int64(fn(v)), ok })
-	case "real", "float", "sngl", "dble", "dfloat", "dreal":
-		return realFn(func(v float64) float64 { return v })
-	case "aint", "dint":
-		return realFn(math.Trunc)
-	case "anint", "dnint":
-		return realFn(math.Round)
-	case "sqrt", "dsqrt":
-		return realFn(math.Sqrt)
-	case "exp", "dexp":
-		return realFn(math.Exp)
-	case "log", "alog", "dlog":
-		return realFn(math.Log)
-	case "log10", "alog10", "dlog10":
-		return realFn(math.Log10)
-	case "sin", "dsin":
-		return realFn(math.Sin)
-	case "cos", "dcos":
-		return realFn(math.Cos)
-	case "tan", "dtan":
-		return realFn(math.Tan)
-	case "asin", "dasin":
-		return realFn(math.Asin)
-	case "acos", "dacos":
-		return realFn(math.Acos)
 	case "atan", "datan":
 		if len(args) == 2 {
 			return c.real2(args, sg, math.Atan2)
@@ -116,12 +95,6 @@ func (c *compiler) intrinsic(f *apt.FuncCall) num {
 		return realFn(math.Atan)
 	case "atan2", "datan2":
 		return c.real2(args, sg, math.Atan2)
-	case "sinh", "dsinh":
-		return realFn(math.Sinh)
-	case "cosh", "dcosh":
-		return realFn(math.Cosh)
-	case "tanh", "dtanh":
-		return realFn(math.Tanh)
 	case "abs", "iabs", "dabs":
 		need(1)
 		if args[0].real {
@@ -195,33 +168,14 @@ func (c *compiler) intrinsic(f *apt.FuncCall) num {
 			for i, x := range args {
 				xs[i] = x.asReal()
 			}
-			return realNum(func(a *act) (float64, bool) {
-				best, ok := xs[0](a)
-				for _, x := range xs[1:] {
-					v, k := x(a)
-					ok = ok && k
-					if isMax && v > best || !isMax && v < best {
-						best = v
-					}
-				}
-				return round(best, sg), ok
-			})
+			best := extreme[float64](xs, isMax)
+			return realNum(func(a *act) (float64, bool) { v, ok := best(a); return round(v, sg), ok })
 		}
 		xs := make([]ival, len(args))
 		for i, x := range args {
 			xs[i] = x.asInt()
 		}
-		return intNum(func(a *act) (int64, bool) {
-			best, ok := xs[0](a)
-			for _, x := range xs[1:] {
-				v, k := x(a)
-				ok = ok && k
-				if isMax && v > best || !isMax && v < best {
-					best = v
-				}
-			}
-			return best, ok
-		})
+		return intNum(extreme[int64](xs, isMax))
 	case "iand", "and":
 		return c.int2(args, func(p, q int64) int64 { return p & q })
 	case "ior", "or":
@@ -273,4 +227,46 @@ func (c *compiler) int2(args []num, fn func(p, q int64) int64) num {
 		q, ok2 := y(a)
 		return fn(p, q), ok1 && ok2
 	})
+}
+
+// extreme compiles MAX (isMax) or MIN of xs.
+func extreme[T int64 | float64, F ~func(a *act) (T, bool)](xs []F, isMax bool) F {
+	return func(a *act) (T, bool) {
+		best, ok := xs[0](a)
+		for _, x := range xs[1:] {
+			v, k := x(a)
+			ok = ok && k
+			if isMax && v > best || !isMax && v < best {
+				best = v
+			}
+		}
+		return best, ok
+	}
+}
+
+// realFuncs are the real functions of one argument, by every name.
+var realFuncs = map[string]func(float64) float64{}
+
+func init() {
+	for names, fn := range map[string]func(float64) float64{
+		"real float sngl dble dfloat dreal": func(v float64) float64 { return v },
+		"aint dint":                         math.Trunc,
+		"anint dnint":                       math.Round,
+		"sqrt dsqrt":                        math.Sqrt,
+		"exp dexp":                          math.Exp,
+		"log alog dlog":                     math.Log,
+		"log10 alog10 dlog10":               math.Log10,
+		"sin dsin":                          math.Sin,
+		"cos dcos":                          math.Cos,
+		"tan dtan":                          math.Tan,
+		"asin dasin":                        math.Asin,
+		"acos dacos":                        math.Acos,
+		"sinh dsinh":                        math.Sinh,
+		"cosh dcosh":                        math.Cosh,
+		"tanh dtanh":                        math.Tanh,
+	} {
+		for _, n := range strings.Fields(names) {
+			realFuncs[n] = fn
+		}
+	}
 }

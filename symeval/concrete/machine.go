@@ -49,38 +49,46 @@ func New(prog *apt.Program) *Machine {
 // Runnable reports whether r and every routine it calls compile, and why
 // not: the first construct the machine does not run.
 func (m *Machine) Runnable(r *apt.Routine) (ok bool, why *Stopped) {
+	if err := catch(func() { m.compile(r) }); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// catch runs f and returns the Stopped it panics with, if any.
+func catch(f func()) (s *Stopped) {
 	defer func() {
 		if x := recover(); x != nil {
-			s, isStop := x.(*Stopped)
+			st, isStop := x.(*Stopped)
 			if !isStop {
 				panic(x)
 			}
-			ok, why = false, s
+			s = st
 		}
 	}()
-	m.compile(r)
-	return true, nil
+	f()
+	return nil
+}
+
+// start begins a run: its steps from zero and its globals asked afresh.
+func (m *Machine) start() {
+	m.steps, m.depth = 0, 0
+	m.globals = map[globalRef]*Store{}
 }
 
 // Call runs r with its dummies bound to args (nil: absent) and returns
 // the counts of the run, by call path from r; a run that stops returns
 // the reason. Steps bounds the run by MaxSteps afresh.
-func (m *Machine) Call(r *apt.Routine, args []*Ref) (ctx *Context, err error) {
-	m.steps, m.depth = 0, 0
-	m.globals = map[globalRef]*Store{}
-	defer func() {
-		if x := recover(); x != nil {
-			s, isStop := x.(*Stopped)
-			if !isStop {
-				panic(x)
-			}
-			ctx, err = nil, s
-		}
-	}()
-	rt := m.compile(r)
-	ctx = &Context{Routine: r}
-	m.invoke(rt, ctx, args, r.Span.Start()).release()
-	ctx.fold(m.code)
+func (m *Machine) Call(r *apt.Routine, args []*Ref) (*Context, error) {
+	m.start()
+	ctx := &Context{Routine: r}
+	if err := catch(func() {
+		rt := m.compile(r)
+		m.invoke(rt, ctx, args, r.Span.Start()).release()
+		ctx.fold(m.code)
+	}); err != nil {
+		return nil, err
+	}
 	return ctx, nil
 }
 
@@ -88,33 +96,27 @@ func (m *Machine) Call(r *apt.Routine, args []*Ref) (ctx *Context, err error) {
 // variable they name taken from Globals, r's own locals and dummies too:
 // the caller holds the frame they run in. It returns the counts of the
 // run under a context of r (its Calls zero).
-func (m *Machine) RunIn(r *apt.Routine, nodes []apt.Node) (ctx *Context, err error) {
-	m.steps, m.depth = 0, 0
-	m.globals = map[globalRef]*Store{}
-	defer func() {
-		if x := recover(); x != nil {
-			s, isStop := x.(*Stopped)
-			if !isStop {
-				panic(x)
-			}
-			ctx, err = nil, s
+func (m *Machine) RunIn(r *apt.Routine, nodes []apt.Node) (*Context, error) {
+	m.start()
+	ctx := &Context{Routine: r}
+	if err := catch(func() {
+		rt := m.fragment(r, nodes)
+		ctx.counts = make([]int64, len(rt.nodes))
+		ctx.iters = make([]int64, len(rt.nodes))
+		ctx.elems = make([]int64, len(rt.stmts))
+		a := rt.activation(m)
+		a.ctx = ctx
+		m.depth++
+		c := rt.body(a)
+		m.depth--
+		a.release()
+		if c.k != ctlNone {
+			stop(r.Span.Start(), "the statements leave by a jump")
 		}
-	}()
-	rt := m.fragment(r, nodes)
-	ctx = &Context{Routine: r}
-	ctx.counts = make([]int64, len(rt.nodes))
-	ctx.iters = make([]int64, len(rt.nodes))
-	ctx.elems = make([]int64, len(rt.stmts))
-	a := rt.activation(m)
-	a.ctx = ctx
-	m.depth++
-	c := rt.body(a)
-	m.depth--
-	a.release()
-	if c.k != ctlNone {
-		stop(r.Span.Start(), "the statements leave by a jump")
+		m.foldFragment(ctx, rt)
+	}); err != nil {
+		return nil, err
 	}
-	m.foldFragment(ctx, rt)
 	return ctx, nil
 }
 
