@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
@@ -33,7 +34,7 @@ const (
 	// totalConcreteSteps those of all the runs of an evaluation (a sweep
 	// over process counts evaluates once per count).
 	concreteSteps      = 20_000_000
-	totalConcreteSteps = 16_000_000
+	totalConcreteSteps = 8_000_000
 	// maxConcreteRanks bounds the process counts at which calls are run.
 	maxConcreteRanks = 64
 )
@@ -46,8 +47,17 @@ type concState struct {
 	// stands); preferred marks those whose calls are run first.
 	refused   map[*apt.Routine]string
 	preferred map[*apt.Routine]bool
-	// spent counts the steps of the runs so far.
-	spent int64
+	// spent counts the steps of the runs so far; lastSteps is the most
+	// one rank's run of the last call took.
+	spent, lastSteps int64
+}
+
+// affords reports whether the ranks after rk, each taking about the steps
+// rank rk's run took, fit in what the evaluation has left: a call the
+// budget cannot finish for every rank is given up after its first rank's
+// run, not at the last.
+func (cs *concState) affords(rk, np int64) bool {
+	return cs.m.Steps()*(np-rk-1) <= totalConcreteSteps-cs.spent
 }
 
 // budget sets the machine's step limit for the next run from what the
@@ -100,7 +110,10 @@ func (ev *evaluator) concreteCall(c *apt.Call, r *apt.Routine, o *Occ) bool {
 		}
 		return false
 	}
-	if cs.preferred[r] {
+	if steps, ok := preferredRuns.Load(routinePlace(r)); cs.preferred[r] || ok {
+		if ok && steps.(int64)*np > totalConcreteSteps-cs.spent {
+			return false // as long as it ran elsewhere, on every rank: past the budget
+		}
 		return ev.runConcrete(c, r, o, np)
 	}
 	// The symbolic evaluation first: a call it evaluates with no new
@@ -120,10 +133,25 @@ func (ev *evaluator) concreteCall(c *apt.Call, r *apt.Routine, o *Occ) bool {
 	snap.restore(ev, o)
 	if ev.runConcrete(c, r, o, np) {
 		cs.preferred[r] = true
+		preferredRuns.Store(routinePlace(r), cs.lastSteps)
 		return true
 	}
 	ev.callRoutine(r, c.Args, o, nil)
 	return true
+}
+
+// preferredRuns holds, for the whole process, the places of the routines
+// whose calls were run (routinePlace) and the most steps one rank's run
+// took: an evaluation at another process count (a what-if sweep
+// evaluates once per count, each of a program configured anew) runs them
+// without the symbolic trial first, or not at all where that many steps
+// on each rank would pass its budget.
+var preferredRuns sync.Map
+
+// routinePlace names a routine by its name and where it starts, the same
+// in every copy of the program.
+func routinePlace(r *apt.Routine) string {
+	return r.Name + "@" + r.Span.Start().String()
 }
 
 // concRank is one rank's run of a call: its counts and the storage it
@@ -171,6 +199,10 @@ func (ev *evaluator) runConcrete(c *apt.Call, r *apt.Routine, o *Occ, np int64) 
 		ctx, err := cs.m.Call(r, args)
 		cs.m.Globals = nil
 		cs.spent += cs.m.Steps()
+		if rk == 0 {
+			cs.lastSteps = 0
+		}
+		cs.lastSteps = max(cs.lastSteps, cs.m.Steps())
 		if err != nil || imp.why != "" {
 			if debugRuns {
 				fmt.Fprintf(os.Stderr, "concrete %s: rank %d: %v %s\n", c.Span.Start(), rk, err, imp.why)
@@ -184,6 +216,10 @@ func (ev *evaluator) runConcrete(c *apt.Call, r *apt.Routine, o *Occ, np int64) 
 		}
 		if debugRuns {
 			fmt.Fprintf(os.Stderr, "concrete %s: rank %d ran %s in %d steps\n", c.Span.Start(), rk, r.Name, cs.m.Steps())
+		}
+		if !cs.affords(rk, np) {
+			cs.refused[r] = "the evaluation's runs would pass their budget"
+			return false
 		}
 		runs[rk] = &concRank{ctx: ctx, stores: imp.stores}
 	}
@@ -619,6 +655,9 @@ func (ev *evaluator) concreteLoop(l *apt.Loop, o *Occ) (done bool) {
 		}
 		if debugRuns {
 			fmt.Fprintf(os.Stderr, "concrete loop %s: rank %d ran in %d steps\n", l.Span.Start(), rk, cs.m.Steps())
+		}
+		if !cs.affords(rk, np) {
+			return false
 		}
 		runs[rk] = &concRank{ctx: ctx, stores: imp.stores}
 	}

@@ -103,6 +103,20 @@ func Manifest() ([]Program, error) {
 	return manifest, manifestErr
 }
 
+// ProcsEnds is the least and the largest of the process counts the
+// program runs at (one where they are one): what the oracles that repeat
+// another's process counts run at.
+func (p Program) ProcsEnds() []int {
+	if len(p.Procs) == 0 {
+		return nil
+	}
+	lo, hi := slices.Min(p.Procs), slices.Max(p.Procs)
+	if lo == hi {
+		return []int{lo}
+	}
+	return []int{lo, hi}
+}
+
 // Find returns the manifest's entry named name.
 func Find(name string) (Program, error) {
 	progs, err := Manifest()

@@ -1,6 +1,8 @@
 package concrete
 
 import (
+	"runtime"
+
 	"github.com/mkvet/mkvet/frontend/apt"
 )
 
@@ -55,15 +57,20 @@ func (m *Machine) Runnable(r *apt.Routine) (ok bool, why *Stopped) {
 	return true, nil
 }
 
-// catch runs f and returns the Stopped it panics with, if any.
+// catch runs f and returns the Stopped it panics with, if any. A runtime
+// error (a case the machine does not guard) stops the run too: the
+// caller's symbolic evaluation stands, and the reason says what failed.
 func catch(f func()) (s *Stopped) {
 	defer func() {
 		if x := recover(); x != nil {
-			st, isStop := x.(*Stopped)
-			if !isStop {
+			switch e := x.(type) {
+			case *Stopped:
+				s = e
+			case runtime.Error:
+				s = &Stopped{Reason: "the concrete machine failed: " + e.Error()}
+			default:
 				panic(x)
 			}
-			s = st
 		}
 	}()
 	f()
