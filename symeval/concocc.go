@@ -32,7 +32,12 @@ func (ev *evaluator) concRoutine(r *apt.Routine, parent *Occ, ctxs []*concrete.C
 			calls[i] = c.Calls
 		}
 	}
-	ro := ev.concOcc(r, r, parent, base, calls, depth)
+	// A routine's occurrence is its caller's, as callRoutine makes it.
+	caller := r
+	if parent != nil {
+		caller = parent.Routine
+	}
+	ro := ev.concOcc(caller, r, parent, base, calls, depth)
 	if ro == nil {
 		return
 	}
@@ -153,6 +158,13 @@ func (ev *evaluator) concOcc(r *apt.Routine, n apt.Node, parent *Occ, base *Doma
 			ev.err = fmt.Errorf("%w (more than %d node occurrences)", ErrTooLarge, ev.maxOccs)
 		}
 		o := &Occ{Node: n, Routine: r, Parent: parent, Dom: d, Depth: depth}
+		switch {
+		case ev.cur.inexact != "":
+			// The call's own path rests on an approximation.
+			o.Inexact, o.Note = true, ev.cur.inexact
+		case ev.skipped != "":
+			o.Inexact, o.Note = true, ev.skipped
+		}
 		if parent != nil {
 			parent.Children = append(parent.Children, o)
 		}
