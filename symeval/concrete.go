@@ -47,9 +47,8 @@ type concState struct {
 	// stands); preferred marks those whose calls are run first.
 	refused   map[*apt.Routine]string
 	preferred map[*apt.Routine]bool
-	// spent counts the steps of the runs so far; lastSteps is the most
-	// one rank's run of the last call took.
-	spent, lastSteps int64
+	// spent counts the steps of the runs so far.
+	spent int64
 }
 
 // affords reports whether the ranks after rk, each taking about the steps
@@ -110,10 +109,7 @@ func (ev *evaluator) concreteCall(c *apt.Call, r *apt.Routine, o *Occ) bool {
 		}
 		return false
 	}
-	if steps, ok := preferredRuns.Load(routinePlace(r)); cs.preferred[r] || ok {
-		if ok && steps.(int64)*np > totalConcreteSteps-cs.spent {
-			return false // as long as it ran elsewhere, on every rank: past the budget
-		}
+	if _, ok := preferredRuns.Load(routinePlace(r)); cs.preferred[r] || ok {
 		return ev.runConcrete(c, r, o, np)
 	}
 	// The symbolic evaluation first: a call it evaluates with no new
@@ -124,7 +120,7 @@ func (ev *evaluator) concreteCall(c *apt.Call, r *apt.Routine, o *Occ) bool {
 	ev.concTrial++
 	ev.callRoutine(r, c.Args, o, nil)
 	ev.concTrial--
-	if ev.err != nil || len(ev.res.Params) == before && !ev.leftUnknown(snap.env) {
+	if ev.err != nil || len(ev.res.Params) == before && !ev.leftUnknown(snap.env, ev.untrackedArgs(c.Args)) {
 		if debugRuns {
 			fmt.Fprintf(os.Stderr, "concrete %s: the symbolic evaluation of %s stands\n", c.Span.Start(), r.Name)
 		}
@@ -133,7 +129,7 @@ func (ev *evaluator) concreteCall(c *apt.Call, r *apt.Routine, o *Occ) bool {
 	snap.restore(ev, o)
 	if ev.runConcrete(c, r, o, np) {
 		cs.preferred[r] = true
-		preferredRuns.Store(routinePlace(r), cs.lastSteps)
+		preferredRuns.Store(routinePlace(r), true)
 		return true
 	}
 	ev.callRoutine(r, c.Args, o, nil)
@@ -141,11 +137,11 @@ func (ev *evaluator) concreteCall(c *apt.Call, r *apt.Routine, o *Occ) bool {
 }
 
 // preferredRuns holds, for the whole process, the places of the routines
-// whose calls were run (routinePlace) and the most steps one rank's run
-// took: an evaluation at another process count (a what-if sweep
-// evaluates once per count, each of a program configured anew) runs them
-// without the symbolic trial first, or not at all where that many steps
-// on each rank would pass its budget.
+// whose calls were run (routinePlace): an evaluation at another process
+// count (a what-if sweep evaluates once per count, each of a program
+// configured anew) runs them without the symbolic trial first. (How many
+// steps a rank's run takes depends on the count: a run that would pass
+// the budget is given up after its first rank, affords.)
 var preferredRuns sync.Map
 
 // routinePlace names a routine by its name and where it starts, the same
@@ -199,10 +195,6 @@ func (ev *evaluator) runConcrete(c *apt.Call, r *apt.Routine, o *Occ, np int64) 
 		ctx, err := cs.m.Call(r, args)
 		cs.m.Globals = nil
 		cs.spent += cs.m.Steps()
-		if rk == 0 {
-			cs.lastSteps = 0
-		}
-		cs.lastSteps = max(cs.lastSteps, cs.m.Steps())
 		if err != nil || imp.why != "" {
 			if debugRuns {
 				fmt.Fprintf(os.Stderr, "concrete %s: rank %d: %v %s\n", c.Span.Start(), rk, err, imp.why)
@@ -575,16 +567,20 @@ func (ev *evaluator) concExport(runs []*concRank, np int64) {
 
 // leftUnknown reports whether the evaluation since base (a call) left
 // an integer variable or array unknown that base knew or had not set: a
-// value of the data the code after it would ask for.
-func (ev *evaluator) leftUnknown(base *env) bool {
+// value of the data the code after it would ask for. skip are keys of
+// real data (untrackedArgs).
+func (ev *evaluator) leftUnknown(base *env, skip map[string]bool) bool {
 	found := false
 	ev.env.changedKeys(base, func(k string) {
-		if found {
+		if found || skip[k] {
 			return
 		}
 		v, has := ev.env.lookup(k)
 		if !has {
 			return
+		}
+		if d := ev.declOfKey(k); d != nil && (!tracked(d.Type) || d.Type.Base == apt.TypeCharacter) {
+			return // real data, text: not what counts rest on
 		}
 		was, had := base.lookup(k)
 		switch {
@@ -717,4 +713,29 @@ func (imp *importer) frameArray(key, name string, d *apt.Var) *concrete.Store {
 		return nil
 	}
 	return imp.array(key, d, cn)
+}
+
+// untrackedArgs are the keys of the actual arguments of a call that the
+// caller declares of a type the evaluation does not follow (real data):
+// the call leaving them unknown is no reason to run it.
+func (ev *evaluator) untrackedArgs(args []apt.Expr) map[string]bool {
+	skip := map[string]bool{}
+	for _, a := range args {
+		if kw, ok := a.(*apt.Keyword); ok {
+			a = kw.Value
+		}
+		var name string
+		switch x := a.(type) {
+		case *apt.Name:
+			name = x.Name
+		case *apt.Index:
+			name = x.Name
+		default:
+			continue
+		}
+		if d := ev.prog.Resolve(ev.frame().routine, name); d != nil && !tracked(d.Type) {
+			skip[ev.key(name)] = true
+		}
+	}
+	return skip
 }
