@@ -359,7 +359,6 @@ func (imp *importer) array(key string, d *apt.Var, n int64) *concrete.Store {
 
 // args binds the actual arguments of a call of r.
 func (imp *importer) args(r *apt.Routine, args []apt.Expr) ([]*concrete.Ref, bool) {
-	ev := imp.ev
 	args = actualsByFormal(r, args)
 	refs := make([]*concrete.Ref, len(r.Formals))
 	for i, f := range r.Formals {
@@ -380,7 +379,6 @@ func (imp *importer) args(r *apt.Routine, args []apt.Expr) ([]*concrete.Ref, boo
 		}
 		refs[i] = ref
 	}
-	_ = ev
 	return refs, true
 }
 

@@ -24,9 +24,6 @@ type Machine struct {
 	steps   int64
 	depth   int
 	globals map[globalRef]*Store
-	// Compiling holds the routines whose compilation is under way (a
-	// recursive call compiles against the routine being compiled).
-	compiling map[*apt.Routine]bool
 	// frags are the fragments RunIn compiled, by first node.
 	frags map[apt.Node]*routine
 }
@@ -38,7 +35,7 @@ type globalRef struct {
 
 // New returns a machine for prog.
 func New(prog *apt.Program) *Machine {
-	return &Machine{prog: prog, code: map[*apt.Routine]*routine{}, compiling: map[*apt.Routine]bool{},
+	return &Machine{prog: prog, code: map[*apt.Routine]*routine{},
 		Routine: func(_ *apt.Routine, name string) *apt.Routine {
 			r := prog.Routine(name)
 			if r == nil || (r.Kind != apt.KindSubroutine && r.Kind != apt.KindFunction) {
