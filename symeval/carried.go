@@ -243,6 +243,34 @@ func (c *carriedLoop) entryOf(key string) (Value, bool) {
 	return v, ok
 }
 
+// leaves reports whether a value among scalars that code after l reads
+// has no closed form from c (c nil: none has).
+func (c *carriedLoop) leaves(ev *evaluator, l *apt.Loop, scalars []string) bool {
+	for _, k := range scalars {
+		if _, ok := c.entryOf(k); !ok && ev.readAfter(l, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// leavesArray reports whether l stores to an array control reads, and
+// code after l reads, that c does not carry (the pointers to each rank's
+// first and last bucket).
+func (c *carriedLoop) leavesArray(ev *evaluator, l *apt.Loop) bool {
+	r := ev.frame().routine
+	for _, k := range ev.modified(l.Body) {
+		if _, ok := c.entryOf(k); ok {
+			continue
+		}
+		d, name := ev.keyDecl(r, k)
+		if d != nil && d.IsArray() && tracked(d.Type) && ev.relevant(ev.keyRoutine(r, k), name) && ev.readAfter(l, k) {
+			return true
+		}
+	}
+	return false
+}
+
 // finalOf returns the value key holds after the loop.
 func (c *carriedLoop) finalOf(key string) (Value, bool) {
 	if c == nil {

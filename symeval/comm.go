@@ -131,7 +131,7 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 		if key, _ := ev.bufferKey(c.Recv.Buffer); key != "" {
 			ev.assignKey(key, reduced)
 		}
-	} else if c.Op == apt.MPIAllreduce || c.Op == apt.MPIAlltoall {
+	} else if c.Op == apt.MPIAllreduce || c.Op == apt.MPIAlltoall || c.Op == apt.MPIAlltoallv {
 		// Arrays of numbers every rank knows (tablecomm.go).
 		ev.arrayCollective(c)
 	}

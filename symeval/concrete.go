@@ -320,13 +320,72 @@ func (imp *importer) array(key string, d *apt.Var, n int64) *concrete.Store {
 			}
 		}
 	}
+	ps, why := imp.patches(st, n)
+	if why != "" {
+		imp.why = why
+		return nil
+	}
+	for _, p := range ps {
+		for i := p.from; i <= p.to; i++ {
+			s.Known[i] = false
+			j := min(i-p.from, int64(len(p.x))-1)
+			if p.ok[j] {
+				set(s, i, p.x[j])
+			}
+		}
+	}
+	return s
+}
+
+// importPatch is what a store of an array state leaves in the elements
+// from..to at a rank: one value for them all, or one per element (x),
+// each known where ok.
+type importPatch struct {
+	from, to int64
+	x        []symbolic.Rat
+	ok       []bool
+}
+
+// importKey names the stores of an array state as a rank sees the first
+// n elements of it: states are not changed once made, so what their
+// stores leave is worked out once (a table of bucket pointers read by
+// every loop of a routine run rank by rank).
+type importKey struct {
+	st          *arrayState
+	rank, np, n int64
+}
+
+// patches is, in order, what st's stores leave in the first n elements
+// at the rank, or why the run cannot know it.
+func (imp *importer) patches(st *arrayState, n int64) ([]importPatch, string) {
+	if len(st.stores) == 0 {
+		return nil, ""
+	}
+	k := importKey{st, imp.rank, imp.np, n}
+	if m, ok := imp.ev.imported[k]; ok {
+		return m.ps, m.why
+	}
+	ps, why := imp.storePatches(st, n)
+	if imp.ev.imported == nil {
+		imp.ev.imported = map[importKey]importMemo{}
+	}
+	imp.ev.imported[k] = importMemo{ps, why}
+	return ps, why
+}
+
+type importMemo struct {
+	ps  []importPatch
+	why string
+}
+
+func (imp *importer) storePatches(st *arrayState, n int64) ([]importPatch, string) {
+	var out []importPatch
 	env := map[string]symbolic.Rat{Rank: symbolic.RatInt(imp.rank), Size: symbolic.RatInt(imp.np)}
 	for _, a := range st.stores {
 		if a.guard != nil {
 			in, ok := imp.ev.rankSet(a.guard, imp.np)
 			if !ok {
-				imp.why = "a store under a condition the run cannot decide"
-				return nil
+				return nil, "a store under a condition the run cannot decide"
 			}
 			if !in[imp.rank] {
 				continue
@@ -334,27 +393,36 @@ func (imp *importer) array(key string, d *apt.Var, n int64) *concrete.Store {
 		}
 		lo, err := a.off.Eval(env)
 		if err != nil || !lo.IsInt() {
-			imp.why = "a store to an offset the run does not know"
-			return nil
+			return nil, "a store to an offset the run does not know"
 		}
 		from, _ := lo.Int64()
 		to := from
 		if a.upTo != nil {
 			hi, err := a.upTo.Eval(env)
 			if err != nil || !hi.IsInt() {
-				imp.why = "a store to a range the run does not know"
-				return nil
+				return nil, "a store to a range the run does not know"
 			}
 			to, _ = hi.Int64()
 		}
-		for i := max(from, 0); i <= to && i < n; i++ {
-			s.Known[i] = false
-			if x, ok := imp.at(atOffset(a.val, symbolic.Int(i))); ok {
-				set(s, i, x)
+		from, to = max(from, 0), min(to, n-1)
+		if from > to {
+			continue
+		}
+		p := importPatch{from: from, to: to}
+		if !mentions(a.val, []string{offSym}) {
+			// One value over the whole range (a buffer cleared to
+			// zero): evaluated once.
+			x, ok := imp.at(a.val)
+			p.x, p.ok = []symbolic.Rat{x}, []bool{ok}
+		} else {
+			p.x, p.ok = make([]symbolic.Rat, to-from+1), make([]bool, to-from+1)
+			for i := from; i <= to; i++ {
+				p.x[i-from], p.ok[i-from] = imp.at(atOffset(a.val, symbolic.Int(i)))
 			}
 		}
+		out = append(out, p)
 	}
-	return s
+	return out, ""
 }
 
 // args binds the actual arguments of a call of r.
@@ -607,12 +675,19 @@ func (ev *evaluator) leftUnknown(base *env, skip map[string]bool) bool {
 func (ev *evaluator) concreteLoop(l *apt.Loop, o *Occ) (done bool) {
 	np, ok := ev.values[Size]
 	if !ok || np < 1 || np > maxConcreteRanks || ev.probing > 0 || ev.inert > 0 || o == nil ||
-		len(ev.cur.vars) > 0 || ev.cur.dead || ev.err != nil || ev.concTrial > 0 || ev.running > 0 {
-		// (Inside a loop the evaluation runs trip by trip, a loop run on
-		// each trip would hand its arrays over each time.)
+		len(ev.cur.vars) > 0 || ev.cur.dead || ev.err != nil || ev.concTrial > 0 {
+		if debugRuns {
+			fmt.Fprintf(os.Stderr, "concrete loop %s: not at a point (probing=%d inert=%d vars=%v conc=%d)\n", l.Span.Start(), ev.probing, ev.inert, ev.cur.vars, ev.concTrial)
+		}
 		return false
 	}
 	if _, fixed := ev.values[Rank]; fixed {
+		return false
+	}
+	if ev.running > 0 && !ev.readsTableData(l) {
+		// Inside a loop run trip by trip, a loop run on each trip
+		// hands its arrays over each time: only for data no symbolic
+		// evaluation follows (a table of keys).
 		return false
 	}
 	if ranks, ok := ev.pathRanks(np); !ok || int64(len(ranks)) != np {

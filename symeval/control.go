@@ -1020,12 +1020,15 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 					// The others must be set afresh in each trip or
 					// only index data, and read nowhere after the loop.
 					carried = ev.carriedValues(l, o, lower, step, n, index)
-					for _, k := range scalars {
-						if _, ok := carried.entryOf(k); !ok && ev.readAfter(l, k) {
-							carried = nil
-							break
-						}
+					if carried.leaves(ev, l, scalars) {
+						carried = nil
 					}
+				}
+				if carried == nil && (len(scalars) > 0 || arrays) && n >= concreteFirstTrips && !isPeeled && ev.concreteLoop(l, o) {
+					// Many trips at a point: the concrete machine runs
+					// them at a fraction of a symbolic run's cost, and
+					// leaves tables, not a store per trip.
+					return
 				}
 				if carried == nil && (len(scalars) > 0 || arrays) && ev.runOK(l, n) && ev.runCounted(l, o, lower, symbolic.Int(step), n) {
 					return
@@ -1063,8 +1066,8 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 					// on from a run of their slice alone.
 					carried = ev.carriedValues(l, o, lower, step, n, index)
 				}
-				if carried == nil && (len(scalars) > 0 || arrays) && !isPeeled && ev.concreteLoop(l, o) {
-					// Nor has a slice that gives them: run by the
+				if (carried == nil || arrays && carried.leavesArray(ev, l)) && (len(scalars) > 0 || arrays) && !isPeeled && ev.concreteLoop(l, o) {
+					// Nor has a slice that gives them all: run by the
 					// concrete machine (concrete.go).
 					return
 				}
@@ -1089,6 +1092,15 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 						return
 					}
 				}
+			}
+		}
+		if _, isc := singleConst(trips); !isc && trips.IsKnown() && !isPeeled && ev.readsTableData(l) {
+			// A trip count each rank has its own value of (bounds read
+			// from a table of bucket pointers), for a loop that computes
+			// from tables what later control reads: the concrete machine
+			// runs it on every rank.
+			if scalars, arrays := ev.computesControl(l); (len(scalars) > 0 || arrays) && ev.concreteLoop(l, o) {
+				return
 			}
 		}
 	}
@@ -2445,6 +2457,20 @@ func (ev *evaluator) afterLoop(key string, pos apt.Pos) Value {
 	v := ev.changedBy(key, "the value of %s after the loop at "+pos.String(), false)
 	ev.afterLoops[mk] = v.unk
 	return v
+}
+
+// concreteFirstTrips is the trip count from which a loop at a point that
+// computes what control reads is run by the concrete machine before a
+// symbolic run is tried.
+const concreteFirstTrips = 256
+
+// singleConst is v's number where v is one.
+func singleConst(v Value) (int64, bool) {
+	e, ok := v.Single()
+	if !ok {
+		return 0, false
+	}
+	return e.Int64()
 }
 
 // onRankAlone reports whether e mentions the rank and no symbol but the

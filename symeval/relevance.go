@@ -233,10 +233,16 @@ func (ev *evaluator) controlSet() *relevance {
 						// What a call receives is what it sends (a
 						// scatter of counts rank 0 computed, an
 						// allreduce): where the received value decides
-						// control, so does the sent one.
+						// control, so does the sent one, and so do the
+						// displacements that say where each block
+						// lands (an alltoallv of keys).
 						if x.Send != nil && x.Recv != nil && x.Send.Buffer != nil && x.Recv.Buffer != nil {
-							if id, ok := target(r, argValue(x.Recv.Buffer)); ok && rv.set[id] && names(r, argValue(x.Send.Buffer)) {
-								changed = true
+							if id, ok := target(r, argValue(x.Recv.Buffer)); ok && rv.set[id] {
+								for _, e := range []apt.Expr{argValue(x.Send.Buffer), x.Send.Displs, x.Recv.Displs} {
+									if names(r, e) {
+										changed = true
+									}
+								}
 							}
 						}
 					case *apt.Loop:

@@ -3,12 +3,13 @@ package symeval
 import (
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
+	"github.com/mkvet/mkvet/symeval/concrete"
 )
 
 // Collectives of integer arrays at a point. A set-up that counts keys
 // into buckets rank by rank and then sums the counts over the ranks
 // (MPI_ALLREDUCE of the array) or hands each rank its share of every
-// other's (MPI_ALLTOALL) moves numbers each rank knows (a concrete run's
+// other's (MPI_ALLTOALL, MPI_ALLTOALLV) moves numbers each rank knows (a concrete run's
 // tables, an array of stores): every rank then knows what it receives, as
 // in the run, and the receive buffer becomes a table (a row per rank).
 
@@ -80,8 +81,64 @@ func (ev *evaluator) arrayCollective(c *apt.Comm) bool {
 			}
 		}
 		return ev.receiveRows(c.Recv.Buffer, recv, np)
+	case apt.MPIAlltoallv:
+		return ev.alltoallv(c, src, np)
 	}
 	return false
+}
+
+// alltoallv hands each rank the blocks every rank sends it: rank j's
+// sendcounts[r] elements from its sdispls[r] land on rank r at its
+// rdispls[j], all four arrays as each rank knows them.
+func (ev *evaluator) alltoallv(c *apt.Comm, src apt.Expr, np int64) bool {
+	if src != c.Send.Buffer || c.Send.Displs == nil || c.Recv.Displs == nil {
+		return false
+	}
+	var lay [4][][]int64 // sendcounts, sdispls, recvcounts, rdispls
+	for i, e := range []apt.Expr{c.Send.Count, c.Send.Displs, c.Recv.Count, c.Recv.Displs} {
+		rows, ok := ev.sentRows(e, np, np)
+		if !ok {
+			return false
+		}
+		lay[i] = rows
+	}
+	sc, sd, rc, rd := lay[0], lay[1], lay[2], lay[3]
+	key, d, off, size, ok := ev.bufferArray(src)
+	if !ok {
+		return false
+	}
+	bufs := make([]*concrete.Store, np)
+	firsts := make([]int64, np)
+	for r := range np {
+		imp := &importer{ev: ev, rank: r, np: np, stores: map[string]*concStore{}}
+		o, ok := imp.at(off)
+		first, isInt := o.Int64()
+		if bufs[r] = imp.array(key, d, size); bufs[r] == nil || !ok || !isInt || first < 0 {
+			return false
+		}
+		firsts[r] = first
+	}
+	recv := make([][]int64, np)
+	known := make([][]bool, np)
+	for r := range np {
+		for j := range np {
+			n, from, at := sc[j][r], firsts[j]+sd[j][r], rd[r][j]
+			if n != rc[r][j] || n < 0 || from < 0 || from+n > bufs[j].Len() || at < 0 {
+				return false
+			}
+			if end := at + n; end > int64(len(recv[r])) {
+				recv[r] = append(recv[r], make([]int64, end-int64(len(recv[r])))...)
+				known[r] = append(known[r], make([]bool, end-int64(len(known[r])))...)
+			}
+			for i := range n {
+				if !bufs[j].Known[from+i] {
+					return false
+				}
+				recv[r][at+i], known[r][at+i] = bufs[j].I[from+i], true
+			}
+		}
+	}
+	return ev.receiveTable(c.Recv.Buffer, recv, known, np)
 }
 
 // bufferArray is the array a buffer names and the offset (at each rank's
@@ -149,6 +206,12 @@ func (ev *evaluator) sentRows(b apt.Expr, n, np int64) ([][]int64, bool) {
 // first on hold rows[r] on rank r (rows[0] on every rank where there is
 // one row), the others unknown.
 func (ev *evaluator) receiveRows(b apt.Expr, rows [][]int64, np int64) bool {
+	return ev.receiveTable(b, rows, nil, np)
+}
+
+// receiveTable is receiveRows where known[r], if given, says which
+// elements of rows[r] rank r receives.
+func (ev *evaluator) receiveTable(b apt.Expr, rows [][]int64, got [][]bool, np int64) bool {
 	key, _, off, size, ok := ev.bufferArray(b)
 	if !ok {
 		return false
@@ -164,7 +227,9 @@ func (ev *evaluator) receiveRows(b apt.Expr, rows [][]int64, np int64) bool {
 		}
 		vals, known := make([]int64, size), make([]bool, size)
 		for i, v := range row {
-			vals[first+int64(i)], known[first+int64(i)] = v, true
+			if got == nil || got[r][i] {
+				vals[first+int64(i)], known[first+int64(i)] = v, true
+			}
 		}
 		tab.rows, tab.known = append(tab.rows, vals), append(tab.known, known)
 	}

@@ -205,7 +205,8 @@ func (ev *evaluator) readsTable(l *apt.Loop) bool {
 
 // rowBound is the integer value of a loop bound e at row j (the row
 // loop's variable row) on rank r: constants, the row, scalars the
-// evaluation knows at the point, and elements of tables; false for
+// evaluation knows at the point, elements of tables, and integer
+// arithmetic on them (+ - * /, MIN, MAX, ABS, MOD, MODULO); false for
 // anything else.
 func (ev *evaluator) rowBound(e apt.Expr, row string, j, r, np int64) (int64, bool) {
 	switch e := e.(type) {
@@ -298,7 +299,29 @@ func (ev *evaluator) rowBound(e apt.Expr, row string, j, r, np int64) (int64, bo
 			return x / y, true
 		}
 	case *apt.FuncCall:
-		if !e.Intrinsic || len(e.Args) == 0 || e.Name != "min" && e.Name != "max" {
+		if !e.Intrinsic || len(e.Args) == 0 {
+			return 0, false
+		}
+		switch e.Name {
+		case "abs":
+			x, ok := ev.rowBound(e.Args[0], row, j, r, np)
+			return max(x, -x), ok && len(e.Args) == 1
+		case "mod", "modulo":
+			if len(e.Args) != 2 {
+				return 0, false
+			}
+			x, ok1 := ev.rowBound(e.Args[0], row, j, r, np)
+			y, ok2 := ev.rowBound(e.Args[1], row, j, r, np)
+			if !ok1 || !ok2 || y == 0 {
+				return 0, false
+			}
+			m := x % y // MOD: the sign of x
+			if e.Name == "modulo" && m != 0 && (m < 0) != (y < 0) {
+				m += y // MODULO: the sign of y
+			}
+			return m, true
+		case "min", "max":
+		default:
 			return 0, false
 		}
 		best, ok := ev.rowBound(e.Args[0], row, j, r, np)
@@ -312,4 +335,16 @@ func (ev *evaluator) rowBound(e apt.Expr, row string, j, r, np int64) (int64, bo
 		return best, ok
 	}
 	return 0, false
+}
+
+// readsTableData reports whether l reads an array a concrete run or a
+// collective of known numbers left as a table (tables.go): values only
+// a run of the loop follows further.
+func (ev *evaluator) readsTableData(l *apt.Loop) bool {
+	for name := range nodeReads([]apt.Node{l}) {
+		if v, ok := ev.env.lookup(ev.key(name)); ok && v.arr != nil && v.arr.tab != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -212,6 +212,89 @@ func TestKeysRunConcretely(t *testing.T) {
 	}
 }
 
+// bucketsProgram draws nkeys keys per rank, then, in each of niter
+// iterations that first change one key (as NPB IS does), counts the keys
+// by destination rank, places them by destination, exchanges the counts
+// (MPI_ALLTOALL) and the keys (MPI_ALLTOALLV with displacements computed
+// from them), and runs a loop per received key whose trip count is the
+// key's: the counts rest on keys each rank only knows from its messages.
+func bucketsProgram(nkeys, niter int) string {
+	return fmt.Sprintf(`program buckets
+  use mpi
+  implicit none
+  integer, parameter :: nkeys = %d, niter = %d
+  integer :: key(nkeys), kb(nkeys), got(4*nkeys)
+  integer :: scnt(8), sdsp(8), rcnt(8), rdsp(8), ptr(8)
+  integer :: ierr, me, np, i, x, d, k, s, n, it
+  call mpi_init(ierr)
+  call mpi_comm_rank(mpi_comm_world, me, ierr)
+  call mpi_comm_size(mpi_comm_world, np, ierr)
+  x = 977 + 31 * me
+  do i = 1, nkeys
+    x = modulo(1103 * x + 12345, 65536)
+    key(i) = x / 256
+  end do
+  s = 0
+  do it = 1, niter
+    key(it) = 7 * it + me
+    do d = 1, np
+      scnt(d) = 0
+    end do
+    do i = 1, nkeys
+      d = mod(key(i), np) + 1
+      scnt(d) = scnt(d) + 1
+    end do
+    sdsp(1) = 0
+    do d = 2, np
+      sdsp(d) = sdsp(d-1) + scnt(d-1)
+    end do
+    do d = 1, np
+      ptr(d) = sdsp(d)
+    end do
+    do i = 1, nkeys
+      d = mod(key(i), np) + 1
+      ptr(d) = ptr(d) + 1
+      kb(ptr(d)) = key(i)
+    end do
+    call mpi_alltoall(scnt, 1, mpi_integer, rcnt, 1, mpi_integer, mpi_comm_world, ierr)
+    rdsp(1) = 0
+    n = rcnt(1)
+    do d = 2, np
+      rdsp(d) = rdsp(d-1) + rcnt(d-1)
+      n = n + rcnt(d)
+    end do
+    call mpi_alltoallv(kb, scnt, sdsp, mpi_integer, got, rcnt, rdsp, mpi_integer, mpi_comm_world, ierr)
+    do i = 1, n
+      do k = 1, mod(got(i), 5)
+        s = s + k
+      end do
+    end do
+  end do
+  call mpi_finalize(ierr)
+end program buckets
+`, nkeys, niter)
+}
+
+// TestBucketsRunConcretely: keys each rank draws, changed on each trip of
+// an outer loop and exchanged by MPI_ALLTOALLV, decide the trip counts of
+// the loop over the keys received: the outer loop is run trip by trip,
+// the loops over keys inside it by the concrete machine, and the keys
+// travel to the ranks that receive them; every count equals the
+// interpreter's, the messages moving between its ranks.
+func TestBucketsRunConcretely(t *testing.T) {
+	for k, c := range []struct{ nkeys, niter int }{{3000, 3}, {5000, 2}} {
+		src := bucketsProgram(c.nkeys, c.niter)
+		prog, diags := fortran.ParseSource("buckets.f90", []byte(src), fortran.Config{})
+		for _, d := range diags {
+			t.Fatalf("program %d: %s", k, d)
+		}
+		countsAgainstInterpreter(t, fmt.Sprintf("program %d", k), prog, []int64{1, 2, 3}, true)
+		if t.Failed() {
+			t.Fatalf("program %d:\n%s", k, src)
+		}
+	}
+}
+
 // countsAgainstInterpreter analyses prog at each process count of nps and
 // compares every node's counts, rank by rank, with the APT interpreter's
 // (world: all ranks run together and their messages move); no value but a
