@@ -346,39 +346,9 @@ type importPatch struct {
 	ok       []bool
 }
 
-// importKey names the stores of an array state as a rank sees the first
-// n elements of it: states are not changed once made, so what their
-// stores leave is worked out once (a table of bucket pointers read by
-// every loop of a routine run rank by rank).
-type importKey struct {
-	st          *arrayState
-	rank, np, n int64
-}
-
 // patches is, in order, what st's stores leave in the first n elements
 // at the rank, or why the run cannot know it.
 func (imp *importer) patches(st *arrayState, n int64) ([]importPatch, string) {
-	if len(st.stores) == 0 {
-		return nil, ""
-	}
-	k := importKey{st, imp.rank, imp.np, n}
-	if m, ok := imp.ev.imported[k]; ok {
-		return m.ps, m.why
-	}
-	ps, why := imp.storePatches(st, n)
-	if imp.ev.imported == nil {
-		imp.ev.imported = map[importKey]importMemo{}
-	}
-	imp.ev.imported[k] = importMemo{ps, why}
-	return ps, why
-}
-
-type importMemo struct {
-	ps  []importPatch
-	why string
-}
-
-func (imp *importer) storePatches(st *arrayState, n int64) ([]importPatch, string) {
 	var out []importPatch
 	env := map[string]symbolic.Rat{Rank: symbolic.RatInt(imp.rank), Size: symbolic.RatInt(imp.np)}
 	for _, a := range st.stores {

@@ -436,9 +436,6 @@ type evaluator struct {
 	// concTrial is positive while a call is evaluated symbolically to
 	// learn whether it needs a run (concreteCall).
 	concTrial int
-	// imported memoises what array states' stores leave at a rank, for
-	// the concrete machine's imports (concrete.go).
-	imported map[importKey]importMemo
 	// runCap, when positive, bounds the node visits of one run below
 	// runBudget (runLimit).
 	runCap int64
