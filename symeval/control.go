@@ -788,8 +788,12 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			t = Known(p.expr())
 		}
 		if !t.IsKnown() {
-			p := ev.newParam("trips_"+routineTag(ev.frame().routine)+"_"+itoa(pos.Line), FromTripCount, pos,
-				"the trip count of the loop at "+pos.String(), false)
+			name := "trips_" + routineTag(ev.frame().routine) + "_" + itoa(pos.Line)
+			if l.Construct != "" {
+				// The program's own name for the loop (fixup_loop: DO).
+				name = "trips_" + strings.ToLower(l.Construct)
+			}
+			p := ev.newParam(name, FromTripCount, pos, "the trip count of the loop at "+pos.String(), false)
 			ev.tripParams[l] = p
 			if r, ok := ev.tripRanges[l]; ok {
 				setTripRange(p, r[0], r[1])

@@ -2269,6 +2269,16 @@ func (ev *evaluator) assignStmt(s *apt.Stmt) {
 	if inert {
 		ev.inert--
 	}
+	if f, ok := s.Value.(*apt.FuncCall); ok && f.Intrinsic && v.unk != nil && v.unk.hint == f.Name {
+		// The result of an intrinsic the evaluation cannot work out
+		// (ntasks = COUNT(do_task > 0)) is named after the program's
+		// variable that holds it, not after the intrinsic.
+		if t, ok := s.Target.(*apt.Name); ok && !t.Array {
+			u := *v.unk
+			u.hint = t.Name
+			v.unk = &u
+		}
+	}
 	ev.assign(s.Target, v)
 }
 
