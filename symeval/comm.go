@@ -96,6 +96,7 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 	if p2p && c.Send != nil && sends(c.Op) {
 		ev.keepSend(c)
 	}
+	gathered := false // an allgather whose values collected gave
 	if c.Recv != nil {
 		// What a message brings where the evaluation knows the sender's
 		// value (p2p.go, scatter.go); otherwise the buffer is unknown.
@@ -120,6 +121,7 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 				ev.received(c.Recv.Buffer, pos)
 			}
 		case !p2p && ev.collected(c, pos):
+			gathered = true
 		default:
 			ev.received(c.Recv.Buffer, pos)
 		}
@@ -131,7 +133,7 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 		if key, _ := ev.bufferKey(c.Recv.Buffer); key != "" {
 			ev.assignKey(key, reduced)
 		}
-	} else if c.Op == apt.MPIAllreduce || c.Op == apt.MPIAlltoall || c.Op == apt.MPIAlltoallv {
+	} else if c.Op == apt.MPIAllreduce || c.Op == apt.MPIAlltoall || c.Op == apt.MPIAlltoallv || c.Op == apt.MPIAllgather && !gathered {
 		// Arrays of numbers every rank knows (tablecomm.go).
 		ev.arrayCollective(c)
 	}
@@ -909,14 +911,28 @@ func (ev *evaluator) arrayAtRoot(st *arrayState, root apt.Expr) (*arrayState, bo
 	rankFree := func(s *arrayStore) bool {
 		return !s.off.Has(Rank) && (s.upTo == nil || !s.upTo.Has(Rank)) && !formulaMentions(s.guard, Rank) && !mentions(s.val, []string{Rank})
 	}
-	if !slices.ContainsFunc(st.stores, func(s *arrayStore) bool { return !rankFree(s) }) {
-		return st, true
-	}
 	var sub map[string]symbolic.Expr
 	if root != nil {
 		if rv, ok := ev.value(root).Single(); ok && !rv.Has(Rank) {
 			sub = map[string]symbolic.Expr{Rank: rv}
 		}
+	}
+	tab := st.tab
+	if tab != nil && len(tab.rows) > 1 {
+		// A table of a row per rank: every rank receives the root's.
+		tab = nil
+		if sub != nil {
+			if r, ok := sub[Rank].Int64(); ok {
+				if row, known := st.tab.row(r); row != nil {
+					tab = &elemTable{rows: [][]int64{row}, known: [][]bool{known}}
+				}
+			}
+		}
+		// (Without the root's row, the elements are unknown.)
+		st = &arrayState{clobbered: true, base: st.base, stores: st.stores, sums: st.sums, tab: tab}
+	}
+	if !slices.ContainsFunc(st.stores, func(s *arrayStore) bool { return !rankFree(s) }) {
+		return st, true
 	}
 	out := &arrayState{clobbered: st.clobbered, base: st.base, tab: st.tab}
 	for _, s := range st.stores {

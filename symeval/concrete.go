@@ -537,6 +537,9 @@ func (ev *evaluator) concExport(runs []*concRank, np int64) {
 	var keys []string
 	seen := map[string]bool{}
 	for _, run := range runs {
+		if run == nil {
+			continue
+		}
 		for k, cs := range run.stores {
 			if cs.s.Written && k != "" && !seen[k] {
 				seen[k] = true
@@ -548,6 +551,9 @@ func (ev *evaluator) concExport(runs []*concRank, np int64) {
 	for _, k := range keys {
 		var first *concStore
 		for _, run := range runs {
+			if run == nil {
+				continue
+			}
 			if cs := run.stores[k]; cs != nil {
 				first = cs
 				break
@@ -560,6 +566,13 @@ func (ev *evaluator) concExport(runs []*concRank, np int64) {
 			}
 			tab := &elemTable{}
 			for _, run := range runs {
+				if run == nil {
+					// A rank the path does not hold on: no row
+					// of its own here.
+					tab.rows = append(tab.rows, make([]int64, first.s.Len()))
+					tab.known = append(tab.known, make([]bool, first.s.Len()))
+					continue
+				}
 				cs := run.stores[k]
 				if cs == nil {
 					tab = nil
@@ -579,6 +592,9 @@ func (ev *evaluator) concExport(runs []*concRank, np int64) {
 		groups := newRankGroups(np)
 		known := true
 		for r, run := range runs {
+			if run == nil {
+				continue
+			}
 			cs := run.stores[k]
 			if cs == nil || !cs.s.Known[0] {
 				known = false
@@ -660,7 +676,10 @@ func (ev *evaluator) concreteLoop(l *apt.Loop, o *Occ) (done bool) {
 		// evaluation follows (a table of keys).
 		return false
 	}
-	if ranks, ok := ev.pathRanks(np); !ok || int64(len(ranks)) != np {
+	// The ranks the path holds on (all of them, or those a test on the
+	// rank selects: rank 0 drawing the keys it then broadcasts).
+	ranks, ok := ev.pathRanks(np)
+	if !ok || len(ranks) == 0 {
 		return false
 	}
 	cs := ev.concState()
@@ -672,7 +691,7 @@ func (ev *evaluator) concreteLoop(l *apt.Loop, o *Occ) (done bool) {
 		}
 	}()
 	runs := make([]*concRank, np)
-	for rk := range np {
+	for _, rk := range ranks {
 		imp := &importer{ev: ev, rank: rk, np: np, stores: map[string]*concStore{}}
 		cs.m.Globals = func(rr *apt.Routine, name string, v *apt.Var) *concrete.Store {
 			if rr != r {
@@ -703,8 +722,10 @@ func (ev *evaluator) concreteLoop(l *apt.Loop, o *Occ) (done bool) {
 	ctxs := make([]*concrete.Context, np)
 	iters := make([]int64, np)
 	for i, run := range runs {
-		ctxs[i] = run.ctx
-		iters[i] = run.ctx.Iter[l]
+		if run != nil {
+			ctxs[i] = run.ctx
+			iters[i] = run.ctx.Iter[l]
+		}
 	}
 	base := ev.cur.domain()
 	o.Iters = ev.concDomains(base, iters)

@@ -9,7 +9,8 @@ import (
 // Collectives of integer arrays at a point. A set-up that counts keys
 // into buckets rank by rank and then sums the counts over the ranks
 // (MPI_ALLREDUCE of the array) or hands each rank its share of every
-// other's (MPI_ALLTOALL, MPI_ALLTOALLV) moves numbers each rank knows (a concrete run's
+// other's (MPI_ALLTOALL, MPI_ALLTOALLV), or all of every other's
+// (MPI_ALLGATHER), moves numbers each rank knows (a concrete run's
 // tables, an array of stores): every rank then knows what it receives, as
 // in the run, and the receive buffer becomes a table (a row per rank).
 
@@ -83,6 +84,21 @@ func (ev *evaluator) arrayCollective(c *apt.Comm) bool {
 		return ev.receiveRows(c.Recv.Buffer, recv, np)
 	case apt.MPIAlltoallv:
 		return ev.alltoallv(c, src, np)
+	case apt.MPIAllgather:
+		n, ok := count(c.Send)
+		if m, ok2 := count(c.Recv); !ok || !ok2 || n != m || n < 1 || src != c.Send.Buffer {
+			return false
+		}
+		rows, ok := ev.sentRows(src, n, np)
+		if !ok {
+			return false
+		}
+		// Every rank receives every rank's block, in rank order.
+		all := make([]int64, 0, n*np)
+		for r := range np {
+			all = append(all, rows[r]...)
+		}
+		return ev.receiveRows(c.Recv.Buffer, [][]int64{all}, np)
 	}
 	return false
 }

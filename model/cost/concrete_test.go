@@ -295,6 +295,71 @@ func TestBucketsRunConcretely(t *testing.T) {
 	}
 }
 
+// rootKeysProgram draws nkeys keys on rank 0 alone (a loop under a test
+// on the rank), broadcasts them, counts them into nb buckets on every
+// rank, and gathers two numbers from each rank (MPI_ALLGATHER: a bucket's
+// count and the rank) whose first decides a loop's trip count.
+func rootKeysProgram(nkeys, nb int) string {
+	return fmt.Sprintf(`program rootkeys
+  use mpi
+  implicit none
+  integer, parameter :: nkeys = %d, nb = %d
+  integer :: key(nkeys), cnt(nb), mine(2), all(128), ierr, me, np, i, x, b, k, s
+  call mpi_init(ierr)
+  call mpi_comm_rank(mpi_comm_world, me, ierr)
+  call mpi_comm_size(mpi_comm_world, np, ierr)
+  if (me == 0) then
+    x = 12345
+    do i = 1, nkeys
+      x = modulo(69069 * x + 1, 1048576)
+      key(i) = mod(x / 7, nb * 16)
+    end do
+  end if
+  call mpi_bcast(key, nkeys, mpi_integer, 0, mpi_comm_world, ierr)
+  do b = 1, nb
+    cnt(b) = 0
+  end do
+  do i = 1, nkeys
+    b = key(i) / 16 + 1
+    cnt(b) = cnt(b) + 1
+  end do
+  s = 0
+  do b = 1, nb
+    do k = 1, cnt(b)
+      s = s + k
+    end do
+  end do
+  mine(1) = cnt(mod(me, nb) + 1)
+  mine(2) = me
+  call mpi_allgather(mine, 2, mpi_integer, all, 2, mpi_integer, mpi_comm_world, ierr)
+  do b = 1, np
+    do k = 1, all(2*b-1) + all(2*b)
+      s = s - 1
+    end do
+  end do
+  call mpi_finalize(ierr)
+end program rootkeys
+`, nkeys, nb)
+}
+
+// TestRootKeysRunConcretely: keys drawn by rank 0 alone are run by the
+// concrete machine on that rank, broadcast as its row, and what each
+// rank then gathers from all (MPI_ALLGATHER of two numbers each) decides
+// trip counts: every count equals the interpreter's, all ranks together.
+func TestRootKeysRunConcretely(t *testing.T) {
+	for k, c := range []struct{ nkeys, nb int }{{5000, 8}, {6000, 5}} {
+		src := rootKeysProgram(c.nkeys, c.nb)
+		prog, diags := fortran.ParseSource("rootkeys.f90", []byte(src), fortran.Config{})
+		for _, d := range diags {
+			t.Fatalf("program %d: %s", k, d)
+		}
+		countsAgainstInterpreter(t, fmt.Sprintf("program %d", k), prog, []int64{1, 2, 3}, true)
+		if t.Failed() {
+			t.Fatalf("program %d:\n%s", k, src)
+		}
+	}
+}
+
 // countsAgainstInterpreter analyses prog at each process count of nps and
 // compares every node's counts, rank by rank, with the APT interpreter's
 // (world: all ranks run together and their messages move); no value but a
