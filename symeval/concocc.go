@@ -17,7 +17,9 @@ import (
 func (ev *evaluator) concOccs(r *apt.Routine, o *Occ, runs []*concRank) bool {
 	ctxs := make([]*concrete.Context, len(runs))
 	for i, run := range runs {
-		ctxs[i] = run.ctx
+		if run != nil { // (a rank the path does not hold on)
+			ctxs[i] = run.ctx
+		}
 	}
 	ev.concRoutine(r, o, ctxs, ev.cur.domain(), ev.loopDepth)
 	return ev.err == nil

@@ -103,14 +103,17 @@ func (ev *evaluator) concreteCall(c *apt.Call, r *apt.Routine, o *Occ) bool {
 		}
 		return false
 	}
-	if ranks, ok := ev.pathRanks(np); !ok || int64(len(ranks)) != np {
+	// The ranks the path holds on: all, or those a test on the rank
+	// selects (rank 0 reading or drawing what it then sends).
+	ranks, ok := ev.pathRanks(np)
+	if !ok || len(ranks) == 0 {
 		if debugRuns {
-			fmt.Fprintf(os.Stderr, "concrete %s: not on every rank (%v)\n", c.Span.Start(), ranks)
+			fmt.Fprintf(os.Stderr, "concrete %s: the ranks of the path are not known\n", c.Span.Start())
 		}
 		return false
 	}
 	if _, ok := preferredRuns.Load(routinePlace(r)); cs.preferred[r] || ok {
-		return ev.runConcrete(c, r, o, np)
+		return ev.runConcrete(c, r, o, np, ranks)
 	}
 	// The symbolic evaluation first: a call it evaluates with no new
 	// value of the data stays as it is.
@@ -127,7 +130,7 @@ func (ev *evaluator) concreteCall(c *apt.Call, r *apt.Routine, o *Occ) bool {
 		return true
 	}
 	snap.restore(ev, o)
-	if ev.runConcrete(c, r, o, np) {
+	if ev.runConcrete(c, r, o, np, ranks) {
 		cs.preferred[r] = true
 		preferredRuns.Store(routinePlace(r), true)
 		return true
@@ -165,10 +168,10 @@ type concStore struct {
 	decl  *apt.Var
 }
 
-// runConcrete runs the call rank by rank and, where every rank's run
-// completes, takes its results; it reports whether it did, the state as
-// it found it where not.
-func (ev *evaluator) runConcrete(c *apt.Call, r *apt.Routine, o *Occ, np int64) (done bool) {
+// runConcrete runs the call rank by rank on ranks (the path's) and,
+// where every rank's run completes, takes its results; it reports
+// whether it did, the state as it found it where not.
+func (ev *evaluator) runConcrete(c *apt.Call, r *apt.Routine, o *Occ, np int64, ranks []int64) (done bool) {
 	cs := ev.concState()
 	snap := ev.snapshot(o)
 	defer func() {
@@ -177,7 +180,7 @@ func (ev *evaluator) runConcrete(c *apt.Call, r *apt.Routine, o *Occ, np int64) 
 		}
 	}()
 	runs := make([]*concRank, np)
-	for rk := range np {
+	for _, rk := range ranks {
 		imp := &importer{ev: ev, rank: rk, np: np, stores: map[string]*concStore{}}
 		args, ok := imp.args(r, c.Args)
 		if !ok {

@@ -296,10 +296,34 @@ func TestBucketsRunConcretely(t *testing.T) {
 }
 
 // rootKeysProgram draws nkeys keys on rank 0 alone (a loop under a test
-// on the rank), broadcasts them, counts them into nb buckets on every
-// rank, and gathers two numbers from each rank (MPI_ALLGATHER: a bucket's
-// count and the rank) whose first decides a loop's trip count.
-func rootKeysProgram(nkeys, nb int) string {
+// on the rank, or, with call, a subroutine rank 0 calls), broadcasts
+// them, counts them into nb buckets on every rank, and gathers two
+// numbers from each rank (MPI_ALLGATHER: a bucket's count and the rank)
+// whose first decides a loop's trip count.
+func rootKeysProgram(nkeys, nb int, call bool) string {
+	draw := `  if (me == 0) then
+    x = 12345
+    do i = 1, nkeys
+      x = modulo(69069 * x + 1, 1048576)
+      key(i) = mod(x / 7, nb * 16)
+    end do
+  end if`
+	sub := ""
+	if call {
+		draw = "  if (me == 0) call draw(key, nkeys, nb)"
+		sub = `
+subroutine draw(key, n, nb)
+  implicit none
+  integer, intent(in) :: n, nb
+  integer, intent(out) :: key(n)
+  integer :: i, x
+  x = 12345
+  do i = 1, n
+    x = modulo(69069 * x + 1, 1048576)
+    key(i) = mod(x / 7, nb * 16)
+  end do
+end subroutine draw`
+	}
 	return fmt.Sprintf(`program rootkeys
   use mpi
   implicit none
@@ -308,13 +332,7 @@ func rootKeysProgram(nkeys, nb int) string {
   call mpi_init(ierr)
   call mpi_comm_rank(mpi_comm_world, me, ierr)
   call mpi_comm_size(mpi_comm_world, np, ierr)
-  if (me == 0) then
-    x = 12345
-    do i = 1, nkeys
-      x = modulo(69069 * x + 1, 1048576)
-      key(i) = mod(x / 7, nb * 16)
-    end do
-  end if
+%s
   call mpi_bcast(key, nkeys, mpi_integer, 0, mpi_comm_world, ierr)
   do b = 1, nb
     cnt(b) = 0
@@ -338,17 +356,20 @@ func rootKeysProgram(nkeys, nb int) string {
     end do
   end do
   call mpi_finalize(ierr)
-end program rootkeys
-`, nkeys, nb)
+end program rootkeys%s
+`, nkeys, nb, draw, sub)
 }
 
-// TestRootKeysRunConcretely: keys drawn by rank 0 alone are run by the
-// concrete machine on that rank, broadcast as its row, and what each
+// TestRootKeysRunConcretely: keys drawn by rank 0 alone (in a loop, or a
+// subroutine's) are run by the concrete machine on that rank, broadcast as its row, and what each
 // rank then gathers from all (MPI_ALLGATHER of two numbers each) decides
 // trip counts: every count equals the interpreter's, all ranks together.
 func TestRootKeysRunConcretely(t *testing.T) {
-	for k, c := range []struct{ nkeys, nb int }{{5000, 8}, {6000, 5}} {
-		src := rootKeysProgram(c.nkeys, c.nb)
+	for k, c := range []struct {
+		nkeys, nb int
+		call      bool
+	}{{5000, 8, false}, {6000, 5, true}} {
+		src := rootKeysProgram(c.nkeys, c.nb, c.call)
 		prog, diags := fortran.ParseSource("rootkeys.f90", []byte(src), fortran.Config{})
 		for _, d := range diags {
 			t.Fatalf("program %d: %s", k, d)
