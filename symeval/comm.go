@@ -133,7 +133,7 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 		if key, _ := ev.bufferKey(c.Recv.Buffer); key != "" {
 			ev.assignKey(key, reduced)
 		}
-	} else if c.Op == apt.MPIAllreduce || c.Op == apt.MPIAlltoall || c.Op == apt.MPIAlltoallv || c.Op == apt.MPIAllgather && !gathered {
+	} else if c.Op == apt.MPIAllreduce || c.Op == apt.MPIAlltoall || c.Op == apt.MPIAlltoallv || !gathered && (c.Op == apt.MPIAllgather || c.Op == apt.MPIScatter || c.Op == apt.MPIGather || c.Op == apt.MPIReduce) {
 		// Arrays of numbers every rank knows (tablecomm.go).
 		ev.arrayCollective(c)
 	}

@@ -1,6 +1,8 @@
 package symeval
 
 import (
+	"slices"
+
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
 	"github.com/mkvet/mkvet/symeval/concrete"
@@ -10,7 +12,8 @@ import (
 // into buckets rank by rank and then sums the counts over the ranks
 // (MPI_ALLREDUCE of the array) or hands each rank its share of every
 // other's (MPI_ALLTOALL, MPI_ALLTOALLV), or all of every other's
-// (MPI_ALLGATHER), moves numbers each rank knows (a concrete run's
+// (MPI_ALLGATHER), or deals a root's out (MPI_SCATTER) or collects them
+// at a root (MPI_GATHER, MPI_REDUCE), moves numbers each rank knows (a concrete run's
 // tables, an array of stores): every rank then knows what it receives, as
 // in the run, and the receive buffer becomes a table (a row per rank).
 
@@ -84,6 +87,8 @@ func (ev *evaluator) arrayCollective(c *apt.Comm) bool {
 		return ev.receiveRows(c.Recv.Buffer, recv, np)
 	case apt.MPIAlltoallv:
 		return ev.alltoallv(c, src, np)
+	case apt.MPIScatter, apt.MPIGather, apt.MPIReduce:
+		return ev.rootedArrays(c, src, np)
 	case apt.MPIAllgather:
 		n, ok := count(c.Send)
 		if m, ok2 := count(c.Recv); !ok || !ok2 || n != m || n < 1 || src != c.Send.Buffer {
@@ -101,6 +106,109 @@ func (ev *evaluator) arrayCollective(c *apt.Comm) bool {
 		return ev.receiveRows(c.Recv.Buffer, [][]int64{all}, np)
 	}
 	return false
+}
+
+// rootedArrays is arrayCollective for the collectives with a root: a
+// scatter hands rank r block r of the root's buffer (the only one whose
+// elements need be known); a gather or a reduction gives the root every
+// rank's block, or their combination, the other ranks' receive buffers
+// keeping what they held.
+func (ev *evaluator) rootedArrays(c *apt.Comm, src apt.Expr, np int64) bool {
+	if c.Root == nil || src != c.Send.Buffer {
+		return false
+	}
+	rv, ok := ev.value(c.Root).Single()
+	if !ok {
+		return false
+	}
+	root, ok := rv.Int64()
+	if !ok || root < 0 || root >= np {
+		return false
+	}
+	n, ok := ev.value(c.Send.Count).Single()
+	if !ok {
+		return false
+	}
+	cnt, ok := n.Int64()
+	if !ok || cnt < 1 {
+		return false
+	}
+	if m, ok := ev.value(c.Recv.Count).Single(); !ok || !symbolic.Equal(m, n) {
+		return false
+	}
+	switch c.Op {
+	case apt.MPIScatter:
+		row, ok := ev.sentRow(src, cnt*np, np, root)
+		if !ok {
+			return false
+		}
+		recv := make([][]int64, np)
+		for r := range np {
+			recv[r] = row[r*cnt : (r+1)*cnt]
+		}
+		return ev.receiveRows(c.Recv.Buffer, recv, np)
+	case apt.MPIGather:
+		rows, ok := ev.sentRows(src, cnt, np)
+		if !ok {
+			return false
+		}
+		var all []int64
+		for r := range np {
+			all = append(all, rows[r]...)
+		}
+		return ev.receiveAtRoot(c.Recv.Buffer, all, root, np)
+	}
+	op, isName := c.Reduce.(*apt.Name)
+	rows, ok := ev.sentRows(src, cnt, np)
+	if !isName || !ok {
+		return false
+	}
+	out := make([]int64, cnt)
+	for i := range cnt {
+		var acc symbolic.Rat
+		for r := range np {
+			if acc, ok = combineRat(op.Name, acc, symbolic.RatInt(rows[r][i]), r == 0); !ok {
+				return false
+			}
+		}
+		if out[i], ok = acc.Int64(); !ok {
+			return false
+		}
+	}
+	return ev.receiveAtRoot(c.Recv.Buffer, out, root, np)
+}
+
+// receiveAtRoot makes the receive buffer b a table where the root's
+// elements from b's first on hold row and every other element keeps what
+// its rank held.
+func (ev *evaluator) receiveAtRoot(b apt.Expr, row []int64, root, np int64) bool {
+	key, d, off, size, ok := ev.bufferArray(b)
+	if !ok {
+		return false
+	}
+	tab := &elemTable{}
+	for r := range np {
+		imp := &importer{ev: ev, rank: r, np: np, stores: map[string]*concStore{}}
+		s := imp.array(key, d, size)
+		if s == nil {
+			return false
+		}
+		vals, known := slices.Clone(s.I), slices.Clone(s.Known)
+		if r == root {
+			o, ok := imp.at(off)
+			first, isInt := o.Int64()
+			if !ok || !isInt || first < 0 || first+int64(len(row)) > size {
+				return false
+			}
+			for i, v := range row {
+				vals[first+int64(i)], known[first+int64(i)] = v, true
+			}
+		}
+		tab.rows, tab.known = append(tab.rows, vals), append(tab.known, known)
+	}
+	tab.share()
+	ev.env.set(key, Value{arr: &arrayState{clobbered: true, tab: tab}})
+	return true
 }
 
 // alltoallv hands each rank the blocks every rank sends it: rank j's
@@ -195,27 +303,36 @@ func (ev *evaluator) bufferArray(b apt.Expr) (key string, d *apt.Var, off Value,
 // sentRows is, rank by rank, the n elements a buffer sends: false unless
 // every one is a number the evaluation knows.
 func (ev *evaluator) sentRows(b apt.Expr, n, np int64) ([][]int64, bool) {
+	rows := make([][]int64, np)
+	for r := range np {
+		row, ok := ev.sentRow(b, n, np, r)
+		if !ok {
+			return nil, false
+		}
+		rows[r] = row
+	}
+	return rows, true
+}
+
+// sentRow is sentRows' row of rank r.
+func (ev *evaluator) sentRow(b apt.Expr, n, np, r int64) ([]int64, bool) {
 	key, d, off, size, ok := ev.bufferArray(b)
 	if !ok {
 		return nil, false
 	}
-	rows := make([][]int64, np)
-	for r := range np {
-		imp := &importer{ev: ev, rank: r, np: np, stores: map[string]*concStore{}}
-		s := imp.array(key, d, size)
-		o, ok := imp.at(off)
-		first, isInt := o.Int64()
-		if s == nil || !ok || !isInt || first < 0 || first+n > s.Len() {
+	imp := &importer{ev: ev, rank: r, np: np, stores: map[string]*concStore{}}
+	s := imp.array(key, d, size)
+	o, ok := imp.at(off)
+	first, isInt := o.Int64()
+	if s == nil || !ok || !isInt || first < 0 || first+n > s.Len() {
+		return nil, false
+	}
+	for i := first; i < first+n; i++ {
+		if !s.Known[i] {
 			return nil, false
 		}
-		for i := first; i < first+n; i++ {
-			if !s.Known[i] {
-				return nil, false
-			}
-		}
-		rows[r] = s.I[first : first+n]
 	}
-	return rows, true
+	return s.I[first : first+n], true
 }
 
 // receiveRows makes the receive buffer b a table: its elements from b's

@@ -45,7 +45,7 @@ func (t *elemTable) row(r int64) ([]int64, []bool) {
 }
 
 // tableAt is the element at offset o of a table: a number on each rank
-// where o is a number on each rank, one alternative per value.
+// of the path where o is a number on each, one alternative per value.
 func (ev *evaluator) tableAt(t *elemTable, o symbolic.Expr) ([]Alt, bool) {
 	np, ok := ev.values[Size]
 	if !ok {
@@ -56,6 +56,10 @@ func (ev *evaluator) tableAt(t *elemTable, o symbolic.Expr) ([]Alt, bool) {
 		ranks = append(ranks, r)
 	} else if len(t.rows) == 1 && !o.Has(Rank) {
 		ranks = append(ranks, 0)
+	} else if on, ok := ev.pathRanks(np); ok && len(on) > 0 {
+		// The ranks the path holds on (the root, after a reduction
+		// to it): the others' rows are not read here.
+		ranks = on
 	} else {
 		for r := range np {
 			ranks = append(ranks, r)

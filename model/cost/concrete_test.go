@@ -381,6 +381,64 @@ func TestRootKeysRunConcretely(t *testing.T) {
 	}
 }
 
+// dealtProgram counts nkeys keys into 2P buckets on rank 0, deals two
+// buckets' counts to each rank (MPI_SCATTER), loops over them, and sums
+// what the ranks were dealt back at rank 0 (MPI_REDUCE of two elements)
+// for a loop there.
+func dealtProgram(nkeys int) string {
+	return fmt.Sprintf(`program dealt
+  use mpi
+  implicit none
+  integer, parameter :: n = %d
+  integer :: cnt(64), mine(2), ierr, me, np, i, k, s, x, b
+  call mpi_init(ierr)
+  call mpi_comm_rank(mpi_comm_world, me, ierr)
+  call mpi_comm_size(mpi_comm_world, np, ierr)
+  if (me == 0) then
+    do b = 1, 2*np
+      cnt(b) = 0
+    end do
+    x = 4321
+    do i = 1, n
+      x = modulo(69069 * x + 1, 1048576)
+      b = mod(x / 7, 2*np) + 1
+      cnt(b) = cnt(b) + 1
+    end do
+  end if
+  call mpi_scatter(cnt, 2, mpi_integer, mine, 2, mpi_integer, 0, mpi_comm_world, ierr)
+  s = 0
+  do k = 1, mine(1) + mine(2)
+    s = s + k
+  end do
+  call mpi_reduce(mine, cnt, 2, mpi_integer, mpi_sum, 0, mpi_comm_world, ierr)
+  if (me == 0) then
+    do k = 1, cnt(1) - cnt(2)/2
+      s = s + 1
+    end do
+  end if
+  call mpi_finalize(ierr)
+end program dealt
+`, nkeys)
+}
+
+// TestDealtRunConcretely: bucket counts rank 0 alone computes are dealt
+// out by MPI_SCATTER and summed back by MPI_REDUCE; the loops over what
+// each rank was dealt, and over the root's sums, count what the
+// interpreter runs.
+func TestDealtRunConcretely(t *testing.T) {
+	for k, n := range []int{5000, 7000} {
+		src := dealtProgram(n)
+		prog, diags := fortran.ParseSource("dealt.f90", []byte(src), fortran.Config{})
+		for _, d := range diags {
+			t.Fatalf("program %d: %s", k, d)
+		}
+		countsAgainstInterpreter(t, fmt.Sprintf("program %d", k), prog, []int64{1, 2, 3}, true)
+		if t.Failed() {
+			t.Fatalf("program %d:\n%s", k, src)
+		}
+	}
+}
+
 // countsAgainstInterpreter analyses prog at each process count of nps and
 // compares every node's counts, rank by rank, with the APT interpreter's
 // (world: all ranks run together and their messages move); no value but a
