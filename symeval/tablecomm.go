@@ -54,19 +54,8 @@ func (ev *evaluator) arrayCollective(c *apt.Comm) bool {
 		if !ok {
 			return false
 		}
-		out := make([]int64, n)
-		for i := range n {
-			var acc symbolic.Rat
-			for r := range np {
-				if acc, ok = combineRat(op.Name, acc, symbolic.RatInt(rows[r][i]), r == 0); !ok {
-					return false
-				}
-			}
-			if out[i], ok = acc.Int64(); !ok {
-				return false
-			}
-		}
-		return ev.receiveRows(c.Recv.Buffer, [][]int64{out}, np)
+		out, ok := combineRows(op.Name, rows, n)
+		return ok && ev.receiveRows(c.Recv.Buffer, [][]int64{out}, np)
 	case apt.MPIAlltoall:
 		n, ok := count(c.Send)
 		if m, ok2 := count(c.Recv); !ok || !ok2 || n != m || n < 1 || src != c.Send.Buffer {
@@ -163,19 +152,27 @@ func (ev *evaluator) rootedArrays(c *apt.Comm, src apt.Expr, np int64) bool {
 	if !isName || !ok {
 		return false
 	}
-	out := make([]int64, cnt)
-	for i := range cnt {
+	out, ok := combineRows(op.Name, rows, cnt)
+	return ok && ev.receiveAtRoot(c.Recv.Buffer, out, root, np)
+}
+
+// combineRows is the reduction op of the ranks' rows of n elements,
+// element by element.
+func combineRows(op string, rows [][]int64, n int64) ([]int64, bool) {
+	out := make([]int64, n)
+	for i := range n {
 		var acc symbolic.Rat
-		for r := range np {
-			if acc, ok = combineRat(op.Name, acc, symbolic.RatInt(rows[r][i]), r == 0); !ok {
-				return false
+		var ok bool
+		for r := range rows {
+			if acc, ok = combineRat(op, acc, symbolic.RatInt(rows[r][i]), r == 0); !ok {
+				return nil, false
 			}
 		}
 		if out[i], ok = acc.Int64(); !ok {
-			return false
+			return nil, false
 		}
 	}
-	return ev.receiveAtRoot(c.Recv.Buffer, out, root, np)
+	return out, true
 }
 
 // receiveAtRoot makes the receive buffer b a table where the root's

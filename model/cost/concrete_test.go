@@ -200,15 +200,7 @@ end program keys
 // interpreter, moving the messages between the ranks, runs.
 func TestKeysRunConcretely(t *testing.T) {
 	for k, c := range []struct{ nkeys, nb int }{{5000, 4}, {4500, 7}, {6000, 12}} {
-		src := keysProgram(c.nkeys, c.nb)
-		prog, diags := fortran.ParseSource("keys.f90", []byte(src), fortran.Config{})
-		for _, d := range diags {
-			t.Fatalf("program %d: %s", k, d)
-		}
-		countsAgainstInterpreter(t, fmt.Sprintf("program %d", k), prog, []int64{1, 2, 3}, true)
-		if t.Failed() {
-			t.Fatalf("program %d:\n%s", k, src)
-		}
+		worldAgainstInterpreter(t, k, "keys.f90", keysProgram(c.nkeys, c.nb))
 	}
 }
 
@@ -283,15 +275,7 @@ end program buckets
 // interpreter's, the messages moving between its ranks.
 func TestBucketsRunConcretely(t *testing.T) {
 	for k, c := range []struct{ nkeys, niter int }{{3000, 3}, {5000, 2}} {
-		src := bucketsProgram(c.nkeys, c.niter)
-		prog, diags := fortran.ParseSource("buckets.f90", []byte(src), fortran.Config{})
-		for _, d := range diags {
-			t.Fatalf("program %d: %s", k, d)
-		}
-		countsAgainstInterpreter(t, fmt.Sprintf("program %d", k), prog, []int64{1, 2, 3}, true)
-		if t.Failed() {
-			t.Fatalf("program %d:\n%s", k, src)
-		}
+		worldAgainstInterpreter(t, k, "buckets.f90", bucketsProgram(c.nkeys, c.niter))
 	}
 }
 
@@ -369,15 +353,7 @@ func TestRootKeysRunConcretely(t *testing.T) {
 		nkeys, nb int
 		call      bool
 	}{{5000, 8, false}, {6000, 5, true}} {
-		src := rootKeysProgram(c.nkeys, c.nb, c.call)
-		prog, diags := fortran.ParseSource("rootkeys.f90", []byte(src), fortran.Config{})
-		for _, d := range diags {
-			t.Fatalf("program %d: %s", k, d)
-		}
-		countsAgainstInterpreter(t, fmt.Sprintf("program %d", k), prog, []int64{1, 2, 3}, true)
-		if t.Failed() {
-			t.Fatalf("program %d:\n%s", k, src)
-		}
+		worldAgainstInterpreter(t, k, "rootkeys.f90", rootKeysProgram(c.nkeys, c.nb, c.call))
 	}
 }
 
@@ -427,15 +403,22 @@ end program dealt
 // interpreter runs.
 func TestDealtRunConcretely(t *testing.T) {
 	for k, n := range []int{5000, 7000} {
-		src := dealtProgram(n)
-		prog, diags := fortran.ParseSource("dealt.f90", []byte(src), fortran.Config{})
-		for _, d := range diags {
-			t.Fatalf("program %d: %s", k, d)
-		}
-		countsAgainstInterpreter(t, fmt.Sprintf("program %d", k), prog, []int64{1, 2, 3}, true)
-		if t.Failed() {
-			t.Fatalf("program %d:\n%s", k, src)
-		}
+		worldAgainstInterpreter(t, k, "dealt.f90", dealtProgram(n))
+	}
+}
+
+// worldAgainstInterpreter parses program k's source src (file name) and
+// compares its counts at P = 1, 2, 3 with the interpreter's running all
+// ranks together (countsAgainstInterpreter).
+func worldAgainstInterpreter(t *testing.T, k int, name, src string) {
+	t.Helper()
+	prog, diags := fortran.ParseSource(name, []byte(src), fortran.Config{})
+	for _, d := range diags {
+		t.Fatalf("program %d: %s", k, d)
+	}
+	countsAgainstInterpreter(t, fmt.Sprintf("program %d", k), prog, []int64{1, 2, 3}, true)
+	if t.Failed() {
+		t.Fatalf("program %d:\n%s", k, src)
 	}
 }
 
