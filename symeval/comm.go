@@ -96,7 +96,15 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 	if p2p && c.Send != nil && sends(c.Op) {
 		ev.keepSend(c)
 	}
-	gathered := false // an allgather whose values collected gave
+	gathered := false // a collective whose values collected gave
+	// The receive buffer before the call: a gather or a reduction to a
+	// root leaves the other ranks' as it was (tablecomm.go).
+	var before Value
+	if c.Recv != nil && (c.Op == apt.MPIGather || c.Op == apt.MPIReduce) {
+		if k, _ := ev.bufferKey(c.Recv.Buffer); k != "" {
+			before, _ = ev.env.lookup(k)
+		}
+	}
 	if c.Recv != nil {
 		// What a message brings where the evaluation knows the sender's
 		// value (p2p.go, scatter.go); otherwise the buffer is unknown.
@@ -135,7 +143,7 @@ func (ev *evaluator) comm(c *apt.Comm, parent *Occ) {
 		}
 	} else if c.Op == apt.MPIAllreduce || c.Op == apt.MPIAlltoall || c.Op == apt.MPIAlltoallv || !gathered && (c.Op == apt.MPIAllgather || c.Op == apt.MPIScatter || c.Op == apt.MPIGather || c.Op == apt.MPIReduce) {
 		// Arrays of numbers every rank knows (tablecomm.go).
-		ev.arrayCollective(c)
+		ev.arrayCollective(c, before)
 	}
 	if c.Op == apt.MPIBcast && c.Send != nil {
 		ev.broadcast(c, c.Send.Buffer, pos)

@@ -323,42 +323,13 @@ func (imp *importer) array(key string, d *apt.Var, n int64) *concrete.Store {
 			}
 		}
 	}
-	ps, why := imp.patches(st, n)
-	if why != "" {
-		imp.why = why
-		return nil
-	}
-	for _, p := range ps {
-		for i := p.from; i <= p.to; i++ {
-			s.Known[i] = false
-			j := min(i-p.from, int64(len(p.x))-1)
-			if p.ok[j] {
-				set(s, i, p.x[j])
-			}
-		}
-	}
-	return s
-}
-
-// importPatch is what a store of an array state leaves in the elements
-// from..to at a rank: one value for them all, or one per element (x),
-// each known where ok.
-type importPatch struct {
-	from, to int64
-	x        []symbolic.Rat
-	ok       []bool
-}
-
-// patches is, in order, what st's stores leave in the first n elements
-// at the rank, or why the run cannot know it.
-func (imp *importer) patches(st *arrayState, n int64) ([]importPatch, string) {
-	var out []importPatch
 	env := map[string]symbolic.Rat{Rank: symbolic.RatInt(imp.rank), Size: symbolic.RatInt(imp.np)}
 	for _, a := range st.stores {
 		if a.guard != nil {
 			in, ok := imp.ev.rankSet(a.guard, imp.np)
 			if !ok {
-				return nil, "a store under a condition the run cannot decide"
+				imp.why = "a store under a condition the run cannot decide"
+				return nil
 			}
 			if !in[imp.rank] {
 				continue
@@ -366,36 +337,38 @@ func (imp *importer) patches(st *arrayState, n int64) ([]importPatch, string) {
 		}
 		lo, err := a.off.Eval(env)
 		if err != nil || !lo.IsInt() {
-			return nil, "a store to an offset the run does not know"
+			imp.why = "a store to an offset the run does not know"
+			return nil
 		}
 		from, _ := lo.Int64()
 		to := from
 		if a.upTo != nil {
 			hi, err := a.upTo.Eval(env)
 			if err != nil || !hi.IsInt() {
-				return nil, "a store to a range the run does not know"
+				imp.why = "a store to a range the run does not know"
+				return nil
 			}
 			to, _ = hi.Int64()
 		}
-		from, to = max(from, 0), min(to, n-1)
-		if from > to {
-			continue
+		// One value over the whole range (a buffer cleared to zero) is
+		// evaluated once.
+		same := !mentions(a.val, []string{offSym})
+		var x symbolic.Rat
+		var ok bool
+		if same {
+			x, ok = imp.at(a.val)
 		}
-		p := importPatch{from: from, to: to}
-		if !mentions(a.val, []string{offSym}) {
-			// One value over the whole range (a buffer cleared to
-			// zero): evaluated once.
-			x, ok := imp.at(a.val)
-			p.x, p.ok = []symbolic.Rat{x}, []bool{ok}
-		} else {
-			p.x, p.ok = make([]symbolic.Rat, to-from+1), make([]bool, to-from+1)
-			for i := from; i <= to; i++ {
-				p.x[i-from], p.ok[i-from] = imp.at(atOffset(a.val, symbolic.Int(i)))
+		for i := max(from, 0); i <= to && i < n; i++ {
+			if !same {
+				x, ok = imp.at(atOffset(a.val, symbolic.Int(i)))
+			}
+			s.Known[i] = false
+			if ok {
+				set(s, i, x)
 			}
 		}
-		out = append(out, p)
 	}
-	return out, ""
+	return s
 }
 
 // args binds the actual arguments of a call of r.

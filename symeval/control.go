@@ -1098,7 +1098,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 				}
 			}
 		}
-		if _, isc := singleConst(trips); !isc && trips.IsKnown() && !isPeeled && ev.readsTableData(l) {
+		if _, isc := valueInt(trips); !isc && trips.IsKnown() && !isPeeled && ev.readsTableData(l) {
 			// A trip count each rank has its own value of (bounds read
 			// from a table of bucket pointers), for a loop that computes
 			// from tables what later control reads: the concrete machine
@@ -2467,15 +2467,6 @@ func (ev *evaluator) afterLoop(key string, pos apt.Pos) Value {
 // computes what control reads is run by the concrete machine before a
 // symbolic run is tried.
 const concreteFirstTrips = 256
-
-// singleConst is v's number where v is one.
-func singleConst(v Value) (int64, bool) {
-	e, ok := v.Single()
-	if !ok {
-		return 0, false
-	}
-	return e.Int64()
-}
 
 // onRankAlone reports whether e mentions the rank and no symbol but the
 // rank and P.

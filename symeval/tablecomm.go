@@ -17,10 +17,10 @@ import (
 // tables, an array of stores): every rank then knows what it receives, as
 // in the run, and the receive buffer becomes a table (a row per rank).
 
-// arrayCollective gives the receive buffer of an allreduce or all-to-all
-// of integer arrays on MPI_COMM_WORLD the values the ranks send; it
-// reports whether it did.
-func (ev *evaluator) arrayCollective(c *apt.Comm) bool {
+// arrayCollective gives the receive buffer of a collective of integer
+// arrays on MPI_COMM_WORLD the values the ranks send (before: the buffer
+// as it was before the call); it reports whether it did.
+func (ev *evaluator) arrayCollective(c *apt.Comm, before Value) bool {
 	np, ok := ev.values[Size]
 	if !ok || np < 1 || np > maxConcreteRanks || c.Send == nil || c.Recv == nil {
 		return false
@@ -32,13 +32,7 @@ func (ev *evaluator) arrayCollective(c *apt.Comm) bool {
 	if r, ok := cm.rank.Single(); !ok || !symbolic.Equal(r, symbolic.Sym(Rank)) {
 		return false
 	}
-	count := func(m *apt.Msg) (int64, bool) {
-		v, ok := ev.value(m.Count).Single()
-		if !ok {
-			return 0, false
-		}
-		return v.Int64()
-	}
+	count := func(m *apt.Msg) (int64, bool) { return valueInt(ev.value(m.Count)) }
 	src := c.Send.Buffer
 	if nm, ok := src.(*apt.Name); ok && nm.Name == "mpi_in_place" {
 		src = c.Recv.Buffer
@@ -76,23 +70,19 @@ func (ev *evaluator) arrayCollective(c *apt.Comm) bool {
 		return ev.receiveRows(c.Recv.Buffer, recv, np)
 	case apt.MPIAlltoallv:
 		return ev.alltoallv(c, src, np)
-	case apt.MPIScatter, apt.MPIGather, apt.MPIReduce:
-		return ev.rootedArrays(c, src, np)
+	}
+	// The others move blocks of one count a side.
+	n, ok := count(c.Send)
+	if m, ok2 := count(c.Recv); !ok || !ok2 || n != m || n < 1 || src != c.Send.Buffer {
+		return false
+	}
+	switch c.Op {
 	case apt.MPIAllgather:
-		n, ok := count(c.Send)
-		if m, ok2 := count(c.Recv); !ok || !ok2 || n != m || n < 1 || src != c.Send.Buffer {
-			return false
-		}
-		rows, ok := ev.sentRows(src, n, np)
-		if !ok {
-			return false
-		}
 		// Every rank receives every rank's block, in rank order.
-		all := make([]int64, 0, n*np)
-		for r := range np {
-			all = append(all, rows[r]...)
-		}
-		return ev.receiveRows(c.Recv.Buffer, [][]int64{all}, np)
+		rows, ok := ev.sentRows(src, n, np)
+		return ok && ev.receiveRows(c.Recv.Buffer, [][]int64{slices.Concat(rows...)}, np)
+	case apt.MPIScatter, apt.MPIGather, apt.MPIReduce:
+		return ev.rootedArrays(c, src, n, np, before)
 	}
 	return false
 }
@@ -102,58 +92,38 @@ func (ev *evaluator) arrayCollective(c *apt.Comm) bool {
 // elements need be known); a gather or a reduction gives the root every
 // rank's block, or their combination, the other ranks' receive buffers
 // keeping what they held.
-func (ev *evaluator) rootedArrays(c *apt.Comm, src apt.Expr, np int64) bool {
-	if c.Root == nil || src != c.Send.Buffer {
-		return false
+func (ev *evaluator) rootedArrays(c *apt.Comm, src apt.Expr, n, np int64, before Value) bool {
+	root, ok := int64(0), c.Root != nil
+	if ok {
+		root, ok = valueInt(ev.value(c.Root))
 	}
-	rv, ok := ev.value(c.Root).Single()
-	if !ok {
-		return false
-	}
-	root, ok := rv.Int64()
 	if !ok || root < 0 || root >= np {
 		return false
 	}
-	n, ok := ev.value(c.Send.Count).Single()
-	if !ok {
-		return false
-	}
-	cnt, ok := n.Int64()
-	if !ok || cnt < 1 {
-		return false
-	}
-	if m, ok := ev.value(c.Recv.Count).Single(); !ok || !symbolic.Equal(m, n) {
-		return false
-	}
-	switch c.Op {
-	case apt.MPIScatter:
-		row, ok := ev.sentRow(src, cnt*np, np, root)
+	if c.Op == apt.MPIScatter {
+		row, ok := ev.sentRow(src, n*np, np, root)
 		if !ok {
 			return false
 		}
 		recv := make([][]int64, np)
 		for r := range np {
-			recv[r] = row[r*cnt : (r+1)*cnt]
+			recv[r] = row[r*n : (r+1)*n]
 		}
 		return ev.receiveRows(c.Recv.Buffer, recv, np)
-	case apt.MPIGather:
-		rows, ok := ev.sentRows(src, cnt, np)
-		if !ok {
-			return false
-		}
-		var all []int64
-		for r := range np {
-			all = append(all, rows[r]...)
-		}
-		return ev.receiveAtRoot(c.Recv.Buffer, all, root, np)
 	}
-	op, isName := c.Reduce.(*apt.Name)
-	rows, ok := ev.sentRows(src, cnt, np)
-	if !isName || !ok {
+	rows, ok := ev.sentRows(src, n, np)
+	if !ok {
 		return false
 	}
-	out, ok := combineRows(op.Name, rows, cnt)
-	return ok && ev.receiveAtRoot(c.Recv.Buffer, out, root, np)
+	if c.Op == apt.MPIGather {
+		return ev.receiveAtRoot(c.Recv.Buffer, slices.Concat(rows...), root, np, before)
+	}
+	op, isName := c.Reduce.(*apt.Name)
+	if !isName {
+		return false
+	}
+	out, ok := combineRows(op.Name, rows, n)
+	return ok && ev.receiveAtRoot(c.Recv.Buffer, out, root, np, before)
 }
 
 // combineRows is the reduction op of the ranks' rows of n elements,
@@ -177,12 +147,20 @@ func combineRows(op string, rows [][]int64, n int64) ([]int64, bool) {
 
 // receiveAtRoot makes the receive buffer b a table where the root's
 // elements from b's first on hold row and every other element keeps what
-// its rank held.
-func (ev *evaluator) receiveAtRoot(b apt.Expr, row []int64, root, np int64) bool {
+// its rank held before the call (before).
+func (ev *evaluator) receiveAtRoot(b apt.Expr, row []int64, root, np int64, before Value) (done bool) {
 	key, d, off, size, ok := ev.bufferArray(b)
 	if !ok {
 		return false
 	}
+	// The ranks' elements are read from the state before the call.
+	after, _ := ev.env.lookup(key)
+	ev.env.set(key, before)
+	defer func() {
+		if !done {
+			ev.env.set(key, after)
+		}
+	}()
 	tab := &elemTable{}
 	for r := range np {
 		imp := &importer{ev: ev, rank: r, np: np, stores: map[string]*concStore{}}

@@ -210,8 +210,7 @@ func (ev *evaluator) readsTable(l *apt.Loop) bool {
 // rowBound is the integer value of a loop bound e at row j (the row
 // loop's variable row) on rank r: constants, the row, scalars the
 // evaluation knows at the point, elements of tables, and integer
-// arithmetic on them (+ - * /, MIN, MAX, ABS, MOD, MODULO); false for
-// anything else.
+// arithmetic and intrinsics on them; false for anything else.
 func (ev *evaluator) rowBound(e apt.Expr, row string, j, r, np int64) (int64, bool) {
 	switch e := e.(type) {
 	case *apt.Const:
@@ -303,40 +302,23 @@ func (ev *evaluator) rowBound(e apt.Expr, row string, j, r, np int64) (int64, bo
 			return x / y, true
 		}
 	case *apt.FuncCall:
-		if !e.Intrinsic || len(e.Args) == 0 {
+		// An integer intrinsic (MIN, MAX, ABS, MOD, MODULO, ...) of
+		// such values, as the evaluation computes it (intrinsics).
+		fn, ok := intrinsics[e.Name]
+		if !e.Intrinsic || !ok || len(e.Args) < fn.min || e.Type.Base != apt.TypeInteger {
 			return 0, false
 		}
-		switch e.Name {
-		case "abs":
-			x, ok := ev.rowBound(e.Args[0], row, j, r, np)
-			return max(x, -x), ok && len(e.Args) == 1
-		case "mod", "modulo":
-			if len(e.Args) != 2 {
+		args := make([]symbolic.Expr, len(e.Args))
+		for k, a := range e.Args {
+			x, ok := ev.rowBound(a, row, j, r, np)
+			if !ok {
 				return 0, false
 			}
-			x, ok1 := ev.rowBound(e.Args[0], row, j, r, np)
-			y, ok2 := ev.rowBound(e.Args[1], row, j, r, np)
-			if !ok1 || !ok2 || y == 0 {
-				return 0, false
-			}
-			m := x % y // MOD: the sign of x
-			if e.Name == "modulo" && m != 0 && (m < 0) != (y < 0) {
-				m += y // MODULO: the sign of y
-			}
-			return m, true
-		case "min", "max":
-		default:
-			return 0, false
+			args[k] = symbolic.Int(x)
 		}
-		best, ok := ev.rowBound(e.Args[0], row, j, r, np)
-		for _, a := range e.Args[1:] {
-			x, k := ev.rowBound(a, row, j, r, np)
-			ok = ok && k
-			if e.Name == "min" && x < best || e.Name == "max" && x > best {
-				best = x
-			}
+		if v, ok := fn.f(args); ok {
+			return v.Int64()
 		}
-		return best, ok
 	}
 	return 0, false
 }

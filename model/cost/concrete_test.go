@@ -360,7 +360,8 @@ func TestRootKeysRunConcretely(t *testing.T) {
 // dealtProgram counts nkeys keys into 2P buckets on rank 0, deals two
 // buckets' counts to each rank (MPI_SCATTER), loops over them, and sums
 // what the ranks were dealt back at rank 0 (MPI_REDUCE of two elements)
-// for a loop there.
+// for a loop there; a loop on every rank then reads the receive buffer,
+// which the reduction left as it was on the others.
 func dealtProgram(nkeys int) string {
 	return fmt.Sprintf(`program dealt
   use mpi
@@ -386,12 +387,16 @@ func dealtProgram(nkeys int) string {
   do k = 1, mine(1) + mine(2)
     s = s + k
   end do
+  cnt(1) = me + 2
   call mpi_reduce(mine, cnt, 2, mpi_integer, mpi_sum, 0, mpi_comm_world, ierr)
   if (me == 0) then
     do k = 1, cnt(1) - cnt(2)/2
       s = s + 1
     end do
   end if
+  do k = 1, cnt(1)
+    s = s - 1
+  end do
   call mpi_finalize(ierr)
 end program dealt
 `, nkeys)
