@@ -843,10 +843,6 @@ func (ev *evaluator) keepAllocs(fr *frame) {
 	}
 }
 
-// derefArray returns the storage and offset an element reference p[k]
-// reaches through the address the pointer p holds, where that address is
-// inside another array's storage (q = p; row = owner[i] of a row another
-// routine allocated; &a[j]): its elements are that storage's, not p's.
 // clobberPointees makes unknown what the C pointer p may point to, where
 // the evaluation cannot name the element: the storage its address falls
 // in, where the address's constant part says which (&v[p], p walked
@@ -880,6 +876,10 @@ func (ev *evaluator) clobberPointees(p *apt.Name) {
 	}
 }
 
+// derefArray returns the storage and offset an element reference p[k]
+// reaches through the address the pointer p holds, where that address is
+// inside another array's storage (q = p; row = owner[i] of a row another
+// routine allocated; &a[j]): its elements are that storage's, not p's.
 func (ev *evaluator) derefArray(ix *apt.Index) (string, Value, bool) {
 	if len(ev.storages) == 0 || ix.Base != nil || len(ix.Subs) != 1 || !ev.cPointers() {
 		return "", Value{}, false
@@ -897,41 +897,14 @@ func (ev *evaluator) derefArray(ix *apt.Index) (string, Value, bool) {
 		// alone, &a[k] or p + 1, has only the address.)
 		return "", Value{}, false
 	}
-	slot, ok := ev.addrSlot(&apt.Name{Name: ix.Name})
-	if !ok {
+	p, ok := ev.pointee(ix.Name, ix.Type)
+	if !ok || p.storage == ev.key(ix.Name) {
 		return "", Value{}, false
 	}
-	v, ok := ev.env.lookup(slot)
-	if !ok {
-		return "", Value{}, false
-	}
-	c, ok := v.Single()
-	if !ok {
-		return "", Value{}, false
-	}
-	a, isc := c.Int64()
-	if !isc || a < addrBase {
-		return "", Value{}, false
-	}
-	base := addrBase + (a-addrBase)/addrStride*addrStride
-	st, ok := ev.storages[base]
-	size, ok2 := ev.elemBytes(ix.Type)
-	if !ok || !ok2 || st.key == ev.key(ix.Name) || (a-base)%size != 0 {
-		return "", Value{}, false
-	}
-	key := st.key
-	if size != st.size {
-		if st.size != 1 {
-			return "", Value{}, false
-		}
-		// Bytes an allocator returned (void *, malloc in a wrapper)
-		// used as elements of another size: those elements, a view of
-		// the storage of their own.
-		key += "@" + strconv.FormatInt(size, 10)
-	}
+	key := p.key()
 	sub := ev.closedInt(ev.value(ix.Subs[0]), ix.Pos)
 	off, ok := lift1(sub, func(k symbolic.Expr) (symbolic.Expr, bool) {
-		return k.Add(symbolic.Int((a - base) / size)), true
+		return k.Add(symbolic.Int(p.off)), true
 	})
 	return key, off, ok
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -409,6 +410,9 @@ func (imp *importer) actual(x apt.Expr, d *apt.Var) *concrete.Ref {
 			imp.why = "a pointer, allocatable scalar, character or derived-type argument"
 			return nil
 		}
+		if ref, ok := imp.pointer(x.Name, decl); ok {
+			return ref
+		}
 		key := ev.key(x.Name)
 		if decl.IsArray() {
 			s := imp.frameArray(key, x.Name, decl)
@@ -454,14 +458,17 @@ func (imp *importer) actual(x apt.Expr, d *apt.Var) *concrete.Ref {
 
 // global is the machine's Globals: the storage of a COMMON, module, SAVE
 // or initialised variable v that routine r names.
-func (imp *importer) global(r *apt.Routine, name string, v *apt.Var) *concrete.Store {
+func (imp *importer) global(r *apt.Routine, name string, v *apt.Var) *concrete.Ref {
 	key, ok := imp.ev.staticKey(r, v, name)
 	if !ok {
 		imp.why = "the storage of " + name
 		return nil
 	}
 	if !v.IsArray() {
-		return imp.scalar(key, v)
+		return whole(imp.scalar(key, v))
+	}
+	if ref, ok := imp.pointer(name, v); ok {
+		return ref
 	}
 	n := int64(1)
 	for _, d := range v.Dims {
@@ -478,7 +485,15 @@ func (imp *importer) global(r *apt.Routine, name string, v *apt.Var) *concrete.S
 		}
 		n *= max(hi-lo+1, 0)
 	}
-	return imp.array(key, v, n)
+	return whole(imp.array(key, v, n))
+}
+
+// whole is the reference to a store from its first element; nil for none.
+func whole(s *concrete.Store) *concrete.Ref {
+	if s == nil {
+		return nil
+	}
+	return &concrete.Ref{S: s}
 }
 
 // staticKey is the storage key of a variable of static storage v that
@@ -646,7 +661,7 @@ func (ev *evaluator) concreteLoop(l *apt.Loop, o *Occ) (done bool) {
 	if _, fixed := ev.values[Rank]; fixed {
 		return false
 	}
-	if ev.running > 0 && !ev.readsTableData(l) {
+	if ev.running > 0 && !ev.readsTableData(l) && !ev.writesTableData(l) {
 		// Inside a loop run trip by trip, a loop run on each trip
 		// hands its arrays over each time: only for data no symbolic
 		// evaluation follows (a table of keys).
@@ -669,7 +684,7 @@ func (ev *evaluator) concreteLoop(l *apt.Loop, o *Occ) (done bool) {
 	runs := make([]*concRank, np)
 	for _, rk := range ranks {
 		imp := &importer{ev: ev, rank: rk, np: np, stores: map[string]*concStore{}}
-		cs.m.Globals = func(rr *apt.Routine, name string, v *apt.Var) *concrete.Store {
+		cs.m.Globals = func(rr *apt.Routine, name string, v *apt.Var) *concrete.Ref {
 			if rr != r {
 				return imp.global(rr, name, v)
 			}
@@ -713,16 +728,28 @@ func (ev *evaluator) concreteLoop(l *apt.Loop, o *Occ) (done bool) {
 		return false
 	}
 	ev.concExport(runs, np)
+	// A pointer the loop points elsewhere (p = q) holds an address the
+	// runs do not report.
+	for _, k := range ev.modified(l.Body) {
+		if strings.HasSuffix(k, addrSuffix) {
+			if _, had := ev.env.lookup(k); had {
+				ev.env.del(k)
+			}
+		}
+	}
 	return true
 }
 
 // frameVar is the store of a variable of the current frame (a local, a
 // dummy, or what they share), for a loop run in it.
-func (imp *importer) frameVar(name string, v *apt.Var) *concrete.Store {
+func (imp *importer) frameVar(name string, v *apt.Var) *concrete.Ref {
 	ev := imp.ev
 	if v.Pointer || v.Allocatable || v.Type.Base == apt.TypeCharacter || v.Type.Base == apt.TypeDerived {
 		imp.why = "the pointer, allocatable, character or derived-type variable " + name
 		return nil
+	}
+	if ref, ok := imp.pointer(name, v); ok {
+		return ref
 	}
 	key := ev.key(name)
 	if _, sized := ev.arrayElems(name); v.IsArray() && !sized && ev.cPointers() && unsized(v.Dims) {
@@ -730,12 +757,12 @@ func (imp *importer) frameVar(name string, v *apt.Var) *concrete.Store {
 		// may set it, not read through it.
 		s := newStore("", 1, v)
 		s.WriteOnly = true
-		return s
+		return whole(s)
 	}
 	if !v.IsArray() {
-		return imp.scalar(key, v)
+		return whole(imp.scalar(key, v))
 	}
-	return imp.frameArray(key, name, v)
+	return whole(imp.frameArray(key, name, v))
 }
 
 // frameArray is the store of the array name of the current frame (key,

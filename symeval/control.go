@@ -1098,13 +1098,18 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 				}
 			}
 		}
-		if _, isc := valueInt(trips); !isc && trips.IsKnown() && !isPeeled && ev.readsTableData(l) {
+		if _, isc := valueInt(trips); !isc && trips.IsKnown() && !isPeeled {
 			// A trip count each rank has its own value of (bounds read
 			// from a table of bucket pointers), for a loop that computes
-			// from tables what later control reads: the concrete machine
-			// runs it on every rank.
-			if scalars, arrays := ev.computesControl(l); (len(scalars) > 0 || arrays) && ev.concreteLoop(l, o) {
+			// from tables what later control reads, or that stores into
+			// a table: the concrete machine runs it on every rank.
+			if ev.writesTableData(l) && ev.concreteLoop(l, o) {
 				return
+			}
+			if ev.readsTableData(l) {
+				if scalars, arrays := ev.computesControl(l); (len(scalars) > 0 || arrays) && ev.concreteLoop(l, o) {
+					return
+				}
 			}
 		}
 	}

@@ -601,7 +601,8 @@ type frame struct {
 // arrayElems returns how many elements the array name has in the current
 // routine: the product of its extents (declared, or for a deferred-shape
 // array its ALLOCATE's, for an assumed-shape dummy its actual's), or, for
-// a dummy argument declared assumed-size (a(*)), its actual's.
+// a dummy argument declared assumed-size (a(*)), its actual's, for a C
+// pointer what it reaches of the storage it points into.
 func (ev *evaluator) arrayElems(name string) (symbolic.Expr, bool) {
 	d := ev.prog.Resolve(ev.frame().routine, name)
 	if d == nil || !d.IsArray() {
@@ -615,7 +616,7 @@ func (ev *evaluator) arrayElems(name string) (symbolic.Expr, bool) {
 			if n, ok := ev.frame().elems[name]; ok {
 				return n, true
 			}
-			return symbolic.Expr{}, false
+			return ev.pointeeElems(name, d)
 		}
 		n = n.Mul(e)
 	}
@@ -2171,6 +2172,9 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 					}
 				}
 				ev.allocate(a)
+				if src != nil {
+					ev.allocateFilled(a, src)
+				}
 			}
 			ev.allocateTyped(s)
 		case apt.StmtDeallocate:

@@ -309,6 +309,25 @@ func (ev *evaluator) allocate(a apt.Expr) {
 	ev.allocateShaped(ix, dims)
 }
 
+// allocateFilled gives the elements of the object a of an ALLOCATE with
+// bounds and a scalar SOURCE= (allocate(a(n), source=0); C's calloc, whose
+// storage is zeroed) the source's value.
+func (ev *evaluator) allocateFilled(a, src apt.Expr) {
+	ix, ok := a.(*apt.Index)
+	if !ok || !tracked(ix.Type) {
+		return
+	}
+	if _, isArray := ev.valueBounds(src); isArray {
+		return
+	}
+	key, ok := ev.allocKey(ix)
+	if !ok {
+		return
+	}
+	v := ev.value(src)
+	ev.env.set(key, Value{arr: &arrayState{base: &v}})
+}
+
 // allocateMolded evaluates an object of ALLOCATE(..., SOURCE= or MOLD=)
 // written without bounds (allocate(v, mold=u)): it takes the bounds of
 // the source expression (Fortran 2018 9.7.1.2).

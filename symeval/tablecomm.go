@@ -264,6 +264,19 @@ func (ev *evaluator) bufferArray(b apt.Expr) (key string, d *apt.Var, off Value,
 	if d == nil || !d.IsArray() || d.Type.Base != apt.TypeInteger || d.Pointer || d.Allocatable {
 		return "", nil, Value{}, 0, false
 	}
+	if p, isPtr := ev.pointee(name, d.Type); isPtr {
+		// A C pointer: the storage it points into, whole, and its
+		// place there.
+		elems, ok := ev.pointeeElems(name, d)
+		n, isInt := elems.Int64()
+		if !ok || !isInt {
+			return "", nil, Value{}, 0, false
+		}
+		if _, isName := b.(*apt.Name); isName {
+			off = Known(symbolic.Int(p.off))
+		}
+		return p.key(), d, off, n + p.off, true
+	}
 	size, ok := ev.arrayElems(name)
 	if !ok {
 		return "", nil, Value{}, 0, false

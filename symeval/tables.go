@@ -328,9 +328,40 @@ func (ev *evaluator) rowBound(e apt.Expr, row string, j, r, np int64) (int64, bo
 // a run of the loop follows further.
 func (ev *evaluator) readsTableData(l *apt.Loop) bool {
 	for name := range nodeReads([]apt.Node{l}) {
-		if v, ok := ev.env.lookup(ev.key(name)); ok && v.arr != nil && v.arr.tab != nil {
+		if ev.holdsTable(name) {
 			return true
 		}
 	}
 	return false
+}
+
+// writesTableData reports whether l stores into an array held as a table
+// (clears a table of key counts, adds to its elements): a walk of the loop
+// for all its iterations at once would lose the table, a run keeps it.
+func (ev *evaluator) writesTableData(l *apt.Loop) bool {
+	found := false
+	apt.Inspect(l, func(n apt.Node) bool {
+		if blk, ok := n.(*apt.Block); ok && !found {
+			for _, s := range blk.Stmts {
+				if ix, ok := s.Target.(*apt.Index); ok && ix.Base == nil && ev.holdsTable(ix.Name) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// holdsTable reports whether the array name reaches is held as a table:
+// its own storage, or for a C pointer the storage it points into.
+func (ev *evaluator) holdsTable(name string) bool {
+	key := ev.key(name)
+	if d := ev.prog.Resolve(ev.frame().routine, name); d != nil && d.IsArray() && unsized(d.Dims) {
+		if p, ok := ev.pointee(name, d.Type); ok {
+			key = p.key()
+		}
+	}
+	v, ok := ev.env.lookup(key)
+	return ok && v.arr != nil && v.arr.tab != nil
 }

@@ -151,6 +151,10 @@ func (x *fn) allocation(name string, c *ir.InstCall, p apt.Pos) *apt.Stmt {
 	}
 	st := &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAllocate, Heap: isStruct || isPtrs || isRow,
 		Args: []apt.Expr{&apt.Index{Pos: p, Name: n, Type: et, Subs: []apt.Expr{&apt.Section{Lo: intConst(0), Hi: hi}}}}}
+	if name == "calloc" && !st.Heap {
+		// calloc's storage is zeroed: ALLOCATE with SOURCE=0.
+		st.Args = append(st.Args, &apt.Keyword{Name: "source", Value: intConst(0)})
+	}
 	if name == "realloc" && st.Heap {
 		// The object grows in place: its elements stay, the pointer
 		// reallocated is the second argument.

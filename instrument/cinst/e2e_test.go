@@ -156,6 +156,10 @@ var cCases = []cCase{
 	// Counts collected by MPI_Gather lay out an MPI_Gatherv at the
 	// root; shares scattered back.
 	{"gathercounts.c", []string{"n", "steps"}, [][]int64{{10, 2}, {37, 3}, {101, 1}}, nil, false, nil, "", nil},
+	// Keys drawn into malloc'd and calloc'd arrays (a wrapper returns
+	// the pointer), counted into buckets through a pointer one element
+	// in; loops over the buckets' counts, the ranks' own and their sum.
+	{"heapkeys.c", []string{"n", "steps"}, [][]int64{{1000, 3}, {37, 2}, {5003, 1}}, nil, false, nil, "", nil},
 	{"optloop.c", nil, [][]int64{{}}, nil, false, nil, "", nil},
 	{"optloop.c", []string{"n", "steps"}, [][]int64{{37, 3}, {10, 2}}, [][]string{{}}, false, []string{"-n %d", "-s %d"}, "", nil},
 	{"optloop.c", []string{"steps", "n"}, [][]int64{{2, 101}}, [][]string{{}}, false, []string{"-s %d", "-n %d"}, "", nil},

@@ -246,7 +246,8 @@ func (a *act) view(i int, pos apt.Pos) *view {
 		vw.s = NewStore("", n, sl.real)
 		vw.s.Single = sl.single
 	case sl.kind == slotGlobal:
-		vw.s = a.m.global(a.rt, sl, pos)
+		g := a.m.global(a.rt, sl, pos)
+		vw.s, vw.off = g.S, g.Off
 	default:
 		stop(pos, "the dummy %s has no actual argument", sl.name)
 	}

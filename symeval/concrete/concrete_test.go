@@ -26,9 +26,9 @@ func parse(t *testing.T, src string) *apt.Program {
 // globals gives a test's machine the storage of COMMON and SAVE
 // variables, one store per storage (a COMMON member by its block and
 // place), sized by the declaration's constant bounds.
-func globals(prog *apt.Program) func(r *apt.Routine, name string, v *apt.Var) *concrete.Store {
-	stores := map[string]*concrete.Store{}
-	return func(r *apt.Routine, name string, v *apt.Var) *concrete.Store {
+func globals(prog *apt.Program) func(r *apt.Routine, name string, v *apt.Var) *concrete.Ref {
+	stores := map[string]*concrete.Ref{}
+	return func(r *apt.Routine, name string, v *apt.Var) *concrete.Ref {
 		key := fmt.Sprintf("%p", v)
 		if v.InCommon {
 			for _, c := range r.Scope.Commons {
@@ -49,7 +49,7 @@ func globals(prog *apt.Program) func(r *apt.Routine, name string, v *apt.Var) *c
 			hi, _ = prog.IntConstant(r, d.Hi)
 			n *= hi - lo + 1
 		}
-		s := concrete.NewStore(key, n, v.Type.Base == apt.TypeReal)
+		s := &concrete.Ref{S: concrete.NewStore(key, n, v.Type.Base == apt.TypeReal)}
 		stores[key] = s
 		return s
 	}

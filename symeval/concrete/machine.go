@@ -13,8 +13,10 @@ type Machine struct {
 	code map[*apt.Routine]*routine
 	// Globals returns the storage of a variable that routine r names and
 	// that lives outside its frames (COMMON, module, SAVE and initialised
-	// variables), the same Store for the same storage; nil stops the run.
-	Globals func(r *apt.Routine, name string, v *apt.Var) *Store
+	// variables), the same Store for the same storage, and the offset of
+	// the variable's first element there (a C pointer into another
+	// array); nil stops the run.
+	Globals func(r *apt.Routine, name string, v *apt.Var) *Ref
 	// Routine returns the routine a call of name in r runs (nil: not one
 	// of the program's, which stops the run).
 	Routine func(r *apt.Routine, name string) *apt.Routine
@@ -23,7 +25,7 @@ type Machine struct {
 
 	steps   int64
 	depth   int
-	globals map[globalRef]*Store
+	globals map[globalRef]*Ref
 	// frags are the fragments RunIn compiled, by first node.
 	frags map[apt.Node]*routine
 }
@@ -77,7 +79,7 @@ func catch(f func()) (s *Stopped) {
 // start begins a run: its steps from zero and its globals asked afresh.
 func (m *Machine) start() {
 	m.steps, m.depth = 0, 0
-	m.globals = map[globalRef]*Store{}
+	m.globals = map[globalRef]*Ref{}
 }
 
 // Call runs r with its dummies bound to args (nil: absent) and returns
@@ -171,23 +173,23 @@ func (m *Machine) foldFragment(ctx *Context, rt *routine) {
 func (m *Machine) Steps() int64 { return m.steps }
 
 // global returns the storage of a global slot.
-func (m *Machine) global(rt *routine, sl *slot, pos apt.Pos) *Store {
+func (m *Machine) global(rt *routine, sl *slot, pos apt.Pos) *Ref {
 	k := globalRef{rt.r, sl.name}
-	if s, ok := m.globals[k]; ok {
-		return s
+	if r, ok := m.globals[k]; ok {
+		return r
 	}
-	var s *Store
+	var r *Ref
 	if m.Globals != nil {
-		s = m.Globals(rt.r, sl.name, sl.v)
+		r = m.Globals(rt.r, sl.name, sl.v)
 	}
-	if s == nil {
+	if r == nil || r.S == nil {
 		stop(pos, "the storage of %s is not known", sl.name)
 	}
-	if s.Real != sl.real {
+	if r.S.Real != sl.real {
 		stop(pos, "%s is stored with another type", sl.name)
 	}
-	m.globals[k] = s
-	return s
+	m.globals[k] = r
+	return r
 }
 
 // invoke runs a compiled routine with args bound to its dummies, counting

@@ -113,6 +113,9 @@ func (c *compiler) assign(s *apt.Stmt) func(a *act) {
 			stop(pos, "assignment to the constant %s", t.Name)
 		}
 		i = c.rt.slotOf(c.m, t.Name, pos)
+		if f, ok := c.repoint(s, i); ok {
+			return f
+		}
 		if len(c.rt.slots[i].lo) > 0 {
 			return c.fill(s, i)
 		}
@@ -146,6 +149,40 @@ func (c *compiler) assign(s *apt.Stmt) func(a *act) {
 		st := a.vars[i].s
 		st.I[o], st.Known[o], st.Written = v, ok, true
 	}
+}
+
+// repoint compiles p = q for C pointers p and q (in the C frontend's APT,
+// arrays declared without an extent, p(0:*)): from then on p reaches
+// q's elements, as the program's pointer does. Only a pointer of the
+// routine's own (a local, a dummy: C passes pointers by value) is
+// repointed; another routine may hold a global one bound already, so
+// that stops the run.
+func (c *compiler) repoint(s *apt.Stmt, i int) (func(a *act), bool) {
+	q, ok := s.Value.(*apt.Name)
+	sl := c.rt.slots[i]
+	if !ok || c.m.prog.Notation() == apt.Fortran || len(sl.lo) != 1 || sl.hi[0] != nil {
+		return nil, false
+	}
+	pos := s.Span.Start()
+	own := c.rt.r.Scope.Lookup(sl.name) == sl.v && !sl.v.Save && !sl.v.InCommon && len(sl.v.Init) == 0
+	if !own {
+		stop(pos, "the run does not repoint the global pointer %s", sl.name)
+	}
+	j := c.rt.slotOf(c.m, q.Name, pos)
+	sq := c.rt.slots[j]
+	if len(sq.lo) != 1 || sq.v.Type.Base != sl.v.Type.Base || sq.v.Type.Kind != sl.v.Type.Kind {
+		stop(pos, "%s points at elements of another kind", sl.name)
+	}
+	lo := sl.lo[0]
+	return func(a *act) {
+		from := a.view(j, pos)
+		l, ok := lo(a)
+		if !ok {
+			stop(pos, "the bounds of %s are not known", sl.name)
+		}
+		// p(lo) is q's first element.
+		a.vars[i] = view{s: from.s, off: from.off, lo: []int64{l}, stride: []int64{1}, n: from.n, shaped: true}
+	}, true
 }
 
 // fill compiles a = x for a whole array a and a scalar x (an array
