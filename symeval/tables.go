@@ -353,6 +353,40 @@ func (ev *evaluator) writesTableData(l *apt.Loop) bool {
 	return found
 }
 
+// countsReadTables reports whether the counts of l's body rest on tables:
+// a loop bound or a branch condition inside it reads an array held as a
+// table (for j < a[i], the elements a run of the program drew), so that
+// only a run of l counts it.
+func (ev *evaluator) countsReadTables(l *apt.Loop) bool {
+	found := false
+	check := func(es ...apt.Expr) {
+		for _, e := range es {
+			if e == nil || found {
+				continue
+			}
+			apt.InspectExpr(e, func(x apt.Expr) bool {
+				if ix, ok := x.(*apt.Index); ok && ix.Base == nil && ev.holdsTable(ix.Name) {
+					found = true
+				}
+				return !found
+			})
+		}
+	}
+	apt.Inspect(&apt.Loop{Body: l.Body}, func(n apt.Node) bool {
+		switch x := n.(type) {
+		case *apt.Loop:
+			check(x.Lower, x.Upper, x.Step, x.While)
+		case *apt.If:
+			check(x.Selector)
+			for _, b := range x.Branches {
+				check(b.Cond)
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // holdsTable reports whether the array name reaches is held as a table:
 // its own storage, or for a C pointer the storage it points into.
 func (ev *evaluator) holdsTable(name string) bool {

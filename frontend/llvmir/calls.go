@@ -71,6 +71,7 @@ var writeFuncs = map[string]bool{"printf": true, "fprintf": true, "puts": true, 
 // ignoredFuncs do work the model leaves out (allocation, string copies of
 // fixed size): no node.
 var ignoredFuncs = map[string]bool{"malloc": true, "calloc": true, "realloc": true, "free": true,
+	"aligned_alloc": true, "memalign": true, "valloc": true, "_mm_malloc": true, "_mm_free": true,
 	"llvm.memcpy": true, "llvm.memset": true, "llvm.memmove": true, "srand": true,
 	"time": true, "gettimeofday": true, "clock": true,
 	"llvm.va_start": true, "llvm.va_end": true, "assert": true, "__assert_fail": true,
@@ -86,7 +87,8 @@ var ignoredFuncs = map[string]bool{"malloc": true, "calloc": true, "realloc": tr
 
 // allocFuncs allocate the arrays the program indexes through the pointers
 // they return.
-var allocFuncs = map[string]bool{"malloc": true, "calloc": true, "realloc": true}
+var allocFuncs = map[string]bool{"malloc": true, "calloc": true, "realloc": true,
+	"aligned_alloc": true, "memalign": true, "valloc": true, "_mm_malloc": true}
 
 // allocation is what an allocation whose result a pointer variable holds
 // is: an ALLOCATE of that array with as many elements as the bytes asked
@@ -132,8 +134,10 @@ func (x *fn) allocation(name string, c *ir.InstCall, p apt.Pos) *apt.Stmt {
 	switch {
 	case name == "calloc" && len(c.Args) == 2:
 		bytes = &apt.Binary{Op: apt.OpMul, X: x.exprOps(c.Args[0], &ops), Y: x.exprOps(c.Args[1], &ops)}
-	case name == "malloc" && len(c.Args) == 1:
+	case (name == "malloc" || name == "valloc") && len(c.Args) == 1, name == "_mm_malloc" && len(c.Args) == 2:
 		bytes = x.exprOps(c.Args[0], &ops)
+	case (name == "aligned_alloc" || name == "memalign") && len(c.Args) == 2:
+		bytes = x.exprOps(c.Args[1], &ops)
 	case name == "realloc" && len(c.Args) == 2:
 		bytes = x.exprOps(c.Args[1], &ops)
 	default:
@@ -161,6 +165,44 @@ func (x *fn) allocation(name string, c *ir.InstCall, p apt.Pos) *apt.Stmt {
 		st.Args = append(st.Args, x.exprOps(c.Args[0], &ops))
 	}
 	return st
+}
+
+// memalign is posix_memalign(&q, align, bytes): an ALLOCATE of the
+// pointer variable q, as malloc(bytes) assigned to q is, and a result of
+// 0 (the allocation succeeds in the run the counts describe).
+func (x *fn) memalign(c *ir.InstCall, p apt.Pos, used bool) *apt.Block {
+	a := stripCasts(unwrapArg(c.Args[0]))
+	n, named := x.names[a]
+	pt, ok1 := a.Type().(*types.PointerType)
+	if !named || !ok1 {
+		return nil
+	}
+	inner, ok := pt.ElemType.(*types.PointerType)
+	if !ok {
+		return nil
+	}
+	size, ok := scalarBytes(inner.ElemType)
+	if !ok || size <= 0 {
+		return nil
+	}
+	if _, isPtrs := inner.ElemType.(*types.PointerType); isPtrs {
+		return nil
+	}
+	// The variable holds the pointer the program indexes (q[i]): an
+	// array of its elements, whatever its address's uses declared.
+	v := x.declare(n, valueType(inner.ElemType), []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}})
+	if len(v.Dims) == 0 {
+		v.Type, v.Dims = valueType(inner.ElemType), []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}}
+	}
+	var ops apt.Ops
+	elems := &apt.Binary{Op: apt.OpDiv, X: x.exprOps(c.Args[2], &ops), Y: intConst(size), IntDiv: true}
+	hi := &apt.Binary{Op: apt.OpSub, X: elems, Y: intConst(1)}
+	b := block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAllocate,
+		Args: []apt.Expr{&apt.Index{Pos: p, Name: n, Type: v.Type, Subs: []apt.Expr{&apt.Section{Lo: intConst(0), Hi: hi}}}}})
+	if used {
+		b.Stmts = append(b.Stmts, x.assign(c, p, intConst(0), apt.Ops{}))
+	}
+	return b
 }
 
 // addrType is the type of a pointer held as a value (an element of an
@@ -362,6 +404,10 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		return nil, nil
 	case allocFuncs[name] && used:
 		return x.allocation(name, c, p), nil
+	case name == "posix_memalign" && len(c.Args) == 3:
+		if b := x.memalign(c, p, used); b != nil {
+			return nil, []apt.Node{b}
+		}
 	case ignoredFuncs[name]:
 		return nil, nil
 	case name == "fopen" || name == "fopen64":

@@ -661,7 +661,12 @@ func (x *fn) instNodes(insts []ir.Instruction) []apt.Node {
 			continue
 		}
 		switch c := inst.(type) {
-		case *ir.InstPhi, *ir.InstAlloca:
+		case *ir.InstPhi:
+			continue
+		case *ir.InstAlloca:
+			if st := x.vlaAllocate(c, p); st != nil {
+				stmts = append(stmts, st)
+			}
 			continue
 		case *ir.InstStore:
 			if a, ok := stripCasts(c.Dst).(*ir.InstAlloca); ok && x.argvSlots[a] != 0 {

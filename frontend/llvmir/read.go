@@ -424,6 +424,28 @@ func allocaDims(a *ir.InstAlloca) []apt.Dim {
 	return append([]apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}}, d...)
 }
 
+// vlaAllocate is the ALLOCATE a variable-length array's alloca makes
+// where it runs (int a[n]: alloca i32, i64 %n): a(0:n-1), so that the
+// array has the extent the program gave it, as malloc's arrays do.
+func (x *fn) vlaAllocate(a *ir.InstAlloca, p apt.Pos) *apt.Stmt {
+	d := allocaDims(a)
+	n, named := x.names[a]
+	if len(d) == 0 || !named {
+		return nil
+	}
+	if _, star := d[0].Hi.(*apt.Star); !star {
+		return nil
+	}
+	x.declare(n, valueType(a.ElemType), d)
+	var ops apt.Ops
+	subs := []apt.Expr{&apt.Section{Lo: intConst(0), Hi: &apt.Binary{Op: apt.OpSub, X: x.exprOps(a.NElems, &ops), Y: intConst(1)}}}
+	for _, e := range d[1:] {
+		subs = append(subs, &apt.Section{Lo: e.Lo, Hi: e.Hi})
+	}
+	return &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAllocate, Ops: ops,
+		Args: []apt.Expr{&apt.Index{Pos: p, Name: n, Type: x.vars[n].Type, Subs: subs}}}
+}
+
 // valueType is the APT type of an LLVM type: integers and floating point
 // by size, i1 logical, pointers and arrays their element's type.
 func valueType(t types.Type) apt.Type {

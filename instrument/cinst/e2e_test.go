@@ -160,6 +160,8 @@ var cCases = []cCase{
 	// the pointer), counted into buckets through a pointer one element
 	// in; loops over the buckets' counts, the ranks' own and their sum.
 	{"heapkeys.c", []string{"n", "steps"}, [][]int64{{1000, 3}, {37, 2}, {5003, 1}}, nil, false, nil, "", nil},
+	// Arrays by aligned_alloc, posix_memalign and as a VLA.
+	{"aligned.c", []string{"n"}, [][]int64{{1000}, {37}, {5003}}, nil, false, nil, "", nil},
 	{"optloop.c", nil, [][]int64{{}}, nil, false, nil, "", nil},
 	{"optloop.c", []string{"n", "steps"}, [][]int64{{37, 3}, {10, 2}}, [][]string{{}}, false, []string{"-n %d", "-s %d"}, "", nil},
 	{"optloop.c", []string{"steps", "n"}, [][]int64{{2, 101}}, [][]string{{}}, false, []string{"-s %d", "-n %d"}, "", nil},
