@@ -427,11 +427,16 @@ func (ev *evaluator) loadAt(key string, off Value, ok bool, decl *apt.Var, ix *a
 	// for a constant step (probeIncrements).
 	probeRead := mentionsProbe(off)
 	// One unknown (and so one parameter) per element of one state of the
-	// array, however often it is read.
-	if e, single := off.Single(); single && !unknown.unk.varying {
+	// array, however often it is read: for an element a loop's variable
+	// selects, per element as a function of the loop's variables (reads
+	// of a(dir) with no store between are one value, whatever dir is).
+	if e, single := off.Single(); single && (!unknown.unk.varying || !probeRead) {
 		mk := elemKey(key, st, e)
 		if v, ok := ev.env.lookup(key); !ok || v.arr != st {
 			mk = fmt.Sprintf("%s|initial|%s", key, e.Key())
+		}
+		if unknown.unk.varying {
+			mk += "|in " + strings.Join(ev.cur.vars, ",")
 		}
 		if u, ok := ev.unkElems[mk]; ok {
 			unknown = Value{unk: u}

@@ -1028,11 +1028,13 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 						carried = nil
 					}
 				}
-				if carried == nil && (len(scalars) > 0 || arrays || ev.countsReadTables(l)) && n >= concreteFirstTrips && !isPeeled && ev.concreteLoop(l, o) {
-					// Many trips at a point: the concrete machine runs
-					// them at a fraction of a symbolic run's cost, and
-					// leaves tables, not a store per trip (or counts
-					// loops whose bounds are a table's elements).
+				if carried == nil && (len(scalars) > 0 || arrays || ev.countsReadTables(l)) && satMul(n, 1+ev.nestIters(l.Body, nil)) >= concreteFirstTrips &&
+					!isPeeled && ev.concreteLoop(l, o) {
+					// Many trips at a point (the loop's, or its nest's):
+					// the concrete machine runs them at a fraction of a
+					// symbolic run's cost, and leaves tables, not a store
+					// per trip (or counts loops whose bounds are a
+					// table's elements).
 					return
 				}
 				if carried == nil && (len(scalars) > 0 || arrays) && ev.runOK(l, n) && ev.runCounted(l, o, lower, symbolic.Int(step), n) {
