@@ -75,6 +75,18 @@ func (ev *evaluator) pointee(name string, t apt.Type) (pointed, bool) {
 	return p, true
 }
 
+// elementKeys are where the state keeps what name holds: its own key, and
+// for a C pointer into another storage that storage's key, last.
+func (ev *evaluator) elementKeys(name string) []string {
+	keys := []string{ev.key(name)}
+	if d := ev.prog.Resolve(ev.frame().routine, name); d != nil && d.IsArray() && unsized(d.Dims) {
+		if p, ok := ev.pointee(name, d.Type); ok && p.key() != keys[0] {
+			keys = append(keys, p.key())
+		}
+	}
+	return keys
+}
+
 // pointeeElems returns how many elements the C pointer name (declared d)
 // reaches: from its address to the end of the storage an allocation
 // sized, where the state holds that allocation's extent.

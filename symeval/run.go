@@ -1625,9 +1625,11 @@ func (ev *evaluator) keysRead(header []apt.Expr, body []apt.Node) []string {
 				}
 			}
 			if name != "" {
-				if k := ev.key(name); !seen[k] {
-					seen[k] = true
-					out = append(out, k)
+				for _, k := range ev.elementKeys(name) {
+					if !seen[k] {
+						seen[k] = true
+						out = append(out, k)
+					}
 				}
 			}
 			return true

@@ -390,12 +390,7 @@ func (ev *evaluator) countsReadTables(l *apt.Loop) bool {
 // holdsTable reports whether the array name reaches is held as a table:
 // its own storage, or for a C pointer the storage it points into.
 func (ev *evaluator) holdsTable(name string) bool {
-	key := ev.key(name)
-	if d := ev.prog.Resolve(ev.frame().routine, name); d != nil && d.IsArray() && unsized(d.Dims) {
-		if p, ok := ev.pointee(name, d.Type); ok {
-			key = p.key()
-		}
-	}
-	v, ok := ev.env.lookup(key)
+	keys := ev.elementKeys(name)
+	v, ok := ev.env.lookup(keys[len(keys)-1])
 	return ok && v.arr != nil && v.arr.tab != nil
 }
