@@ -414,6 +414,12 @@ func (imp *importer) actual(x apt.Expr, d *apt.Var) *concrete.Ref {
 			return ref
 		}
 		key := ev.key(x.Name)
+		if decl.IsArray() && needsShape(decl.Dims) {
+			return imp.shaped(key, decl, func() []bound {
+				bs, _ := ev.arrayBounds(x.Name, decl)
+				return bs
+			})
+		}
 		if decl.IsArray() {
 			s := imp.frameArray(key, x.Name, decl)
 			if s == nil {
@@ -470,6 +476,15 @@ func (imp *importer) global(r *apt.Routine, name string, v *apt.Var) *concrete.R
 	if ref, ok := imp.pointer(name, v); ok {
 		return ref
 	}
+	if needsShape(v.Dims) {
+		return imp.shaped(key, v, func() []bound {
+			sh, ok := imp.ev.shapeAt(key, len(v.Dims))
+			if !ok {
+				return nil
+			}
+			return sh
+		})
+	}
 	n := int64(1)
 	for _, d := range v.Dims {
 		lo, hi := int64(1), int64(0)
@@ -486,6 +501,35 @@ func (imp *importer) global(r *apt.Routine, name string, v *apt.Var) *concrete.R
 		n *= max(hi-lo+1, 0)
 	}
 	return whole(imp.array(key, v, n))
+}
+
+// shaped is the binding of an ALLOCATABLE array or an assumed-shape dummy
+// (declared d, stored at key): its elements and the bounds the state holds
+// for it (bounds), numbers at the rank.
+func (imp *importer) shaped(key string, d *apt.Var, bounds func() []bound) *concrete.Ref {
+	bs := bounds()
+	if len(bs) != len(d.Dims) {
+		imp.why = "the bounds of " + d.Name
+		return nil
+	}
+	ref := &concrete.Ref{Lo: make([]int64, len(bs)), Ext: make([]int64, len(bs))}
+	n := int64(1)
+	for k, b := range bs {
+		lo, ok1 := imp.at(b.lo)
+		ext, ok2 := imp.at(b.ext)
+		l, isInt1 := lo.Int64()
+		e, isInt2 := ext.Int64()
+		if !ok1 || !ok2 || !isInt1 || !isInt2 {
+			imp.why = "the bounds of " + d.Name
+			return nil
+		}
+		ref.Lo[k], ref.Ext[k] = l, max(e, 0)
+		n *= max(e, 0)
+	}
+	if ref.S = imp.array(key, d, n); ref.S == nil {
+		return nil
+	}
+	return ref
 }
 
 // whole is the reference to a store from its first element; nil for none.
@@ -744,14 +788,20 @@ func (ev *evaluator) concreteLoop(l *apt.Loop, o *Occ) (done bool) {
 // dummy, or what they share), for a loop run in it.
 func (imp *importer) frameVar(name string, v *apt.Var) *concrete.Ref {
 	ev := imp.ev
-	if v.Pointer || v.Allocatable || v.Type.Base == apt.TypeCharacter || v.Type.Base == apt.TypeDerived {
-		imp.why = "the pointer, allocatable, character or derived-type variable " + name
+	if v.Pointer || v.Allocatable && !v.IsArray() || v.Type.Base == apt.TypeCharacter || v.Type.Base == apt.TypeDerived {
+		imp.why = "the pointer, allocatable scalar, character or derived-type variable " + name
 		return nil
 	}
 	if ref, ok := imp.pointer(name, v); ok {
 		return ref
 	}
 	key := ev.key(name)
+	if v.IsArray() && needsShape(v.Dims) {
+		return imp.shaped(key, v, func() []bound {
+			bs, _ := ev.arrayBounds(name, v)
+			return bs
+		})
+	}
 	if _, sized := ev.arrayElems(name); v.IsArray() && !sized && ev.cPointers() && unsized(v.Dims) {
 		// A C temporary holding an element's address (&a[k]): the run
 		// may set it, not read through it.

@@ -261,7 +261,7 @@ func (ev *evaluator) bufferArray(b apt.Expr) (key string, d *apt.Var, off Value,
 		return "", nil, Value{}, 0, false
 	}
 	d = ev.prog.Resolve(ev.frame().routine, name)
-	if d == nil || !d.IsArray() || d.Type.Base != apt.TypeInteger || d.Pointer || d.Allocatable {
+	if d == nil || !d.IsArray() || d.Type.Base != apt.TypeInteger || d.Pointer {
 		return "", nil, Value{}, 0, false
 	}
 	if p, isPtr := ev.pointee(name, d.Type); isPtr {

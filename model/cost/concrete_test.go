@@ -412,6 +412,82 @@ func TestDealtRunConcretely(t *testing.T) {
 	}
 }
 
+// allocKeysProgram draws a share of nkeys keys per rank into an
+// ALLOCATABLE module array sized by the process count, and counts them into
+// nb buckets (an allocatable with lower bound 0) in a subroutine whose
+// dummies take their shapes from the actuals (k(:), c(0:)) and which loops
+// to SIZE(k); the loops over the summed counts and over the largest
+// bucket's count rest on what the subroutine's run left.
+func allocKeysProgram(nkeys, nb int) string {
+	return fmt.Sprintf(`module store
+  implicit none
+  integer, allocatable :: key(:), cnt(:)
+end module store
+
+subroutine tally(k, c, n)
+  implicit none
+  integer, intent(in) :: k(:)
+  integer, intent(inout) :: c(0:)
+  integer :: n, i, b
+  n = 0
+  do i = 1, size(k)
+    b = k(i) / 16
+    c(b) = c(b) + 1
+    if (c(b) > n) n = c(b)
+  end do
+end subroutine tally
+
+program allockeys
+  use mpi
+  use store
+  implicit none
+  interface
+    subroutine tally(k, c, n)
+      integer, intent(in) :: k(:)
+      integer, intent(inout) :: c(0:)
+      integer :: n
+    end subroutine
+  end interface
+  integer, parameter :: nb = %d
+  integer :: nkeys, ierr, me, np, i, x, b, k, s, most
+  integer :: tot(0:nb-1)
+  call mpi_init(ierr)
+  call mpi_comm_rank(mpi_comm_world, me, ierr)
+  call mpi_comm_size(mpi_comm_world, np, ierr)
+  nkeys = %d / np
+  allocate(key(nkeys), cnt(0:nb-1))
+  cnt = 0
+  x = 271 + 13 * me
+  do i = 1, nkeys
+    x = modulo(69069 * x + 1, 1048576)
+    key(i) = mod(x / 7, nb * 16)
+  end do
+  call tally(key, cnt, most)
+  call mpi_allreduce(cnt, tot, nb, mpi_integer, mpi_sum, mpi_comm_world, ierr)
+  s = 0
+  do b = 0, nb - 1
+    do k = 1, tot(b)
+      s = s + k
+    end do
+  end do
+  do k = 1, most
+    s = s - 1
+  end do
+  call mpi_finalize(ierr)
+end program
+`, nb, nkeys)
+}
+
+// TestAllocatableRunConcretely: the concrete machine runs code over
+// ALLOCATABLE arrays (their bounds the allocation's) and assumed-shape
+// dummies (their actuals'), SIZE included, and what it leaves travels
+// through MPI_ALLREDUCE: every count as the interpreter's.
+func TestAllocatableRunConcretely(t *testing.T) {
+	for k, c := range []struct{ nkeys, nb int }{{20000, 7}, {15001, 4}} {
+		worldAgainstInterpreter(t, k, "allockeys.f90", allocKeysProgram(c.nkeys, c.nb))
+	}
+}
+
 // worldAgainstInterpreter parses program k's source src (file name) and
 // compares its counts at P = 1, 2, 3 with the interpreter's running all
 // ranks together (countsAgainstInterpreter).

@@ -46,6 +46,10 @@ type slot struct {
 	// dims are the declared bounds, compiled: lo and hi of each; hi nil
 	// for an assumed size.
 	lo, hi []ival
+	// shaped marks an ALLOCATABLE array or an assumed-shape dummy: its
+	// bounds are its binding's (Ref.Lo, Ref.Ext), the lower ones its own
+	// declared ones where an assumed-shape dummy declares them (lo).
+	shaped bool
 	// local is a local scalar's place in its activation's store of
 	// integers or reals (-1: a store of its own).
 	local int
@@ -60,6 +64,9 @@ type view struct {
 	stride []int64
 	n      int64 // elements the array spans (-1: to the end of the store)
 	shaped bool
+	// blo and bext are the binding's bounds (Ref.Lo, Ref.Ext), for a
+	// slot whose shape is its binding's.
+	blo, bext []int64
 }
 
 // act is one activation of a routine.
@@ -154,8 +161,8 @@ func (rt *routine) slotOf(m *Machine, name string, pos apt.Pos) int {
 	default:
 		stop(pos, "%s is of a type the run does not follow", name)
 	}
-	if v.Pointer || v.Allocatable || v.Procedure || v.Dist != nil {
-		stop(pos, "%s is a pointer, allocatable or procedure", name)
+	if v.Pointer || v.Allocatable && len(v.Dims) == 0 || v.Procedure || v.Dist != nil {
+		stop(pos, "%s is a pointer, allocatable scalar or procedure", name)
 	}
 	sl := &slot{name: name, v: v, real: v.Type.Base == apt.TypeReal, single: v.Type.Base == apt.TypeReal && v.Type.Kind == 4, local: -1}
 	switch {
@@ -180,10 +187,23 @@ func (rt *routine) slotOf(m *Machine, name string, pos apt.Pos) int {
 	rt.slots = append(rt.slots, sl)
 	if len(v.Dims) > 0 {
 		c := &compiler{m: m, rt: rt}
-		for k, d := range v.Dims {
-			if d.Deferred {
-				stop(pos, "%s has a deferred shape", name)
+		for _, d := range v.Dims {
+			sl.shaped = sl.shaped || d.Deferred || d.Hi == nil && !isStar(d.Hi)
+		}
+		if sl.shaped {
+			if sl.kind == slotLocal && v.Allocatable {
+				stop(pos, "%s is allocated by the run", name)
 			}
+			for _, d := range v.Dims {
+				var lo ival
+				if d.Lo != nil && !d.Deferred {
+					lo = c.intExpr(d.Lo)
+				}
+				sl.lo, sl.hi = append(sl.lo, lo), append(sl.hi, nil)
+			}
+			return i
+		}
+		for k, d := range v.Dims {
 			lo := ival(func(*act) (int64, bool) { return 1, true })
 			if d.Lo != nil {
 				lo = c.intExpr(d.Lo)
@@ -210,6 +230,9 @@ func (a *act) view(i int, pos apt.Pos) *view {
 		return vw
 	}
 	sl := a.rt.slots[i]
+	if sl.shaped {
+		return a.shapedView(i, pos)
+	}
 	// The shape first: a local's size comes from it.
 	n := int64(1)
 	if len(sl.lo) > 0 {
@@ -259,6 +282,67 @@ func (a *act) view(i int, pos apt.Pos) *view {
 	}
 	vw.n, vw.shaped = n, true
 	return vw
+}
+
+// shapedView is view for a slot whose bounds are its binding's: an
+// ALLOCATABLE array (the evaluation gives its allocation's bounds) or an
+// assumed-shape dummy (its actual's extents, its own lower bounds, 1
+// unless it declares others).
+func (a *act) shapedView(i int, pos apt.Pos) *view {
+	vw := &a.vars[i]
+	sl := a.rt.slots[i]
+	if vw.s == nil && sl.kind == slotGlobal {
+		g := a.m.global(a.rt, sl, pos)
+		vw.s, vw.off, vw.blo, vw.bext = g.S, g.Off, g.Lo, g.Ext
+	}
+	if vw.s == nil || len(vw.bext) != len(sl.lo) {
+		stop(pos, "the bounds of %s are not known", sl.name)
+	}
+	vw.lo = make([]int64, len(sl.lo))
+	vw.stride = make([]int64, len(sl.lo))
+	n := int64(1)
+	for k := range sl.lo {
+		lo := int64(1)
+		switch {
+		case sl.lo[k] != nil:
+			l, ok := sl.lo[k](a)
+			if !ok {
+				stop(pos, "the bounds of %s are not known", sl.name)
+			}
+			lo = l
+		case sl.v.Allocatable && len(vw.blo) == len(sl.lo):
+			lo = vw.blo[k]
+		}
+		vw.lo[k], vw.stride[k] = lo, n
+		n *= max(vw.bext[k], 0)
+	}
+	if vw.off < 0 || vw.off+n > vw.s.Len() {
+		stop(pos, "%s spans more elements than its storage holds", sl.name)
+	}
+	vw.n, vw.shaped = n, true
+	return vw
+}
+
+// shape is the bounds of a view, for a dummy that takes its shape from
+// its actual: each dimension's lower bound and extent.
+func (vw *view) shape() (lo, ext []int64) {
+	if len(vw.stride) == 0 {
+		return nil, nil
+	}
+	ext = make([]int64, len(vw.stride))
+	for k := range vw.stride {
+		if k+1 < len(vw.stride) {
+			ext[k] = vw.stride[k+1] / max(vw.stride[k], 1)
+		} else {
+			ext[k] = vw.n / max(vw.stride[k], 1)
+		}
+	}
+	return vw.lo, ext
+}
+
+func isStar(e apt.Expr) bool {
+	_, ok := e.(*apt.Star)
+	return ok
 }
 
 // maxLocal bounds the elements of a local array.

@@ -42,6 +42,10 @@ func (c *compiler) funcCall(f *apt.FuncCall) num {
 // intrinsic compiles the numeric intrinsics.
 func (c *compiler) intrinsic(f *apt.FuncCall) num {
 	pos := f.Pos
+	switch f.Name {
+	case "size", "lbound", "ubound":
+		return c.bounds(f)
+	}
 	var args []num
 	for _, a := range f.Args {
 		if kw, ok := a.(*apt.Keyword); ok {
@@ -277,4 +281,60 @@ func init() {
 			realFuncs[n] = fn
 		}
 	}
+}
+
+// bounds compiles SIZE, LBOUND and UBOUND of a whole array, with DIM= for
+// the last two: from the bounds the array has in the run (its
+// declaration's, its allocation's, its actual's).
+func (c *compiler) bounds(f *apt.FuncCall) num {
+	pos := f.Pos
+	var arr *apt.Name
+	var dim apt.Expr
+	for k, a := range f.Args {
+		if kw, ok := a.(*apt.Keyword); ok {
+			switch kw.Name {
+			case "dim":
+				dim = kw.Value
+			case "array":
+				arr, _ = kw.Value.(*apt.Name)
+			}
+			continue
+		}
+		switch k {
+		case 0:
+			arr, _ = a.(*apt.Name)
+		case 1:
+			dim = a
+		}
+	}
+	if arr == nil {
+		stop(pos, "%s of an expression", f.Name)
+	}
+	i := c.rt.slotOf(c.m, arr.Name, pos)
+	if len(c.rt.slots[i].lo) == 0 {
+		stop(pos, "%s of the scalar %s", f.Name, arr.Name)
+	}
+	if dim == nil {
+		if f.Name != "size" {
+			stop(pos, "%s without DIM= is an array", f.Name)
+		}
+		return intNum(func(a *act) (int64, bool) { return a.view(i, pos).n, true })
+	}
+	d := c.intExpr(dim)
+	name := f.Name
+	return intNum(func(a *act) (int64, bool) {
+		k, ok := d(a)
+		vw := a.view(i, pos)
+		lo, ext := vw.shape()
+		if !ok || k < 1 || k > int64(len(ext)) {
+			stop(pos, "%s of %s at dimension %d", name, arr.Name, k)
+		}
+		switch name {
+		case "size":
+			return ext[k-1], true
+		case "lbound":
+			return lo[k-1], true
+		}
+		return lo[k-1] + ext[k-1] - 1, true
+	})
 }

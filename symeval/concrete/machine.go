@@ -217,7 +217,7 @@ func (m *Machine) invoke(rt *routine, ctx *Context, args []*Ref, pos apt.Pos) *a
 			if ref.S.Real != sl.real {
 				stop(pos, "the actual argument of %s has another type", sl.name)
 			}
-			a.vars[i] = view{s: ref.S, off: ref.Off}
+			a.vars[i] = view{s: ref.S, off: ref.Off, blo: ref.Lo, bext: ref.Ext}
 		}
 	}
 	c := rt.body(a)

@@ -469,7 +469,8 @@ func (c *compiler) actual(x apt.Expr, d *apt.Var, pos apt.Pos) func(a *act) Ref 
 			i := c.rt.slotOf(c.m, x.Name, pos)
 			return func(a *act) Ref {
 				vw := a.view(i, pos)
-				return Ref{S: vw.s, Off: vw.off}
+				lo, ext := vw.shape()
+				return Ref{S: vw.s, Off: vw.off, Lo: lo, Ext: ext}
 			}
 		}
 	case *apt.Index:

@@ -66,10 +66,15 @@ func (s *Store) SetReal(i int64, v float64) {
 }
 
 // Ref is element Off of a store: a scalar variable, or the first element
-// of an array as a routine sees it (sequence association).
+// of an array as a routine sees it (sequence association). Ext, where
+// set, are the extents of the whole array it is (an allocated array's,
+// an array passed whole), and Lo its lower bounds: what an ALLOCATABLE or
+// an assumed-shape dummy (a(:)) bound to it takes its shape from.
 type Ref struct {
 	S   *Store
 	Off int64
+	Lo  []int64
+	Ext []int64
 }
 
 // Context is the counts of one call path: how often each node of its
