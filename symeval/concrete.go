@@ -263,7 +263,7 @@ func set(s *concrete.Store, i int64, x symbolic.Rat) {
 
 // newStore makes the store of a variable of declaration d.
 func newStore(key string, n int64, d *apt.Var) *concrete.Store {
-	s := concrete.NewStore(key, n, d.Type.Base == apt.TypeReal)
+	s := concrete.NewStore(key, n, d.Type.Base == apt.TypeReal || d.Type.Base == apt.TypeComplex)
 	s.Single = d.Type.Base == apt.TypeReal && d.Type.Kind == 4
 	return s
 }
@@ -406,8 +406,8 @@ func (imp *importer) actual(x apt.Expr, d *apt.Var) *concrete.Ref {
 		if decl == nil || decl.Param != nil {
 			break
 		}
-		if decl.Pointer || decl.Allocatable && !decl.IsArray() || decl.Type.Base == apt.TypeCharacter || decl.Type.Base == apt.TypeDerived {
-			imp.why = "a pointer, allocatable scalar, character or derived-type argument"
+		if decl.Pointer || decl.Allocatable && !decl.IsArray() || decl.Type.Base == apt.TypeDerived {
+			imp.why = "a pointer, allocatable scalar or derived-type argument"
 			return nil
 		}
 		if ref, ok := imp.pointer(x.Name, decl); ok {
@@ -788,8 +788,9 @@ func (ev *evaluator) concreteLoop(l *apt.Loop, o *Occ) (done bool) {
 // dummy, or what they share), for a loop run in it.
 func (imp *importer) frameVar(name string, v *apt.Var) *concrete.Ref {
 	ev := imp.ev
-	if v.Pointer || v.Allocatable && !v.IsArray() || v.Type.Base == apt.TypeCharacter || v.Type.Base == apt.TypeDerived {
-		imp.why = "the pointer, allocatable scalar, character or derived-type variable " + name
+	if v.Pointer || v.Allocatable && !v.IsArray() || v.Type.Base == apt.TypeDerived {
+		// (Text is read as unknown: the run stops where it sets it.)
+		imp.why = "the pointer, allocatable scalar or derived-type variable " + name
 		return nil
 	}
 	if ref, ok := imp.pointer(name, v); ok {

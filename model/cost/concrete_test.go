@@ -488,6 +488,62 @@ func TestAllocatableRunConcretely(t *testing.T) {
 	}
 }
 
+// opaqueProgram computes complex data beside the keys it draws (nkeys per
+// rank), and counts them in a subroutine given a text argument it sets
+// only on a path not taken: the run leaves the complex values and the
+// text unknown and goes on, as no test reads them.
+func opaqueProgram(nkeys int) string {
+	return fmt.Sprintf(`subroutine tally(key, n, cnt, name)
+  implicit none
+  integer :: n, key(n), cnt(0:7), i, b
+  character(len=*) :: name
+  do i = 1, n
+    b = key(i) / 16
+    cnt(b) = cnt(b) + 1
+  end do
+  if (cnt(0) < 0) name = 'impossible'
+end subroutine tally
+
+program opaque
+  use mpi
+  implicit none
+  integer, parameter :: n = %d
+  integer :: key(n), cnt(0:7), tot(0:7), i, x, b, k, s, ierr, me, np
+  complex(8) :: z(n), w
+  character(len=16) :: label
+  call mpi_init(ierr)
+  call mpi_comm_rank(mpi_comm_world, me, ierr)
+  call mpi_comm_size(mpi_comm_world, np, ierr)
+  label = 'keys'
+  x = 271 + 13 * me
+  w = (1.0d0, 0.5d0)
+  do i = 1, n
+    x = modulo(69069 * x + 1, 1048576)
+    key(i) = mod(x / 7, 128)
+    z(i) = cmplx(dble(x), -dble(i), kind=8) * conjg(w)
+  end do
+  cnt = 0
+  call tally(key, n, cnt, label)
+  call mpi_allreduce(cnt, tot, 8, mpi_integer, mpi_sum, mpi_comm_world, ierr)
+  s = 0
+  do b = 0, 7
+    do k = 1, tot(b)
+      s = s + k
+    end do
+  end do
+  call mpi_finalize(ierr)
+end program
+`, nkeys)
+}
+
+// TestOpaqueRunConcretely: complex data and text do not stop a run that
+// does not test them.
+func TestOpaqueRunConcretely(t *testing.T) {
+	for k, n := range []int{5000, 6001} {
+		worldAgainstInterpreter(t, k, "opaque.f90", opaqueProgram(n))
+	}
+}
+
 // worldAgainstInterpreter parses program k's source src (file name) and
 // compares its counts at P = 1, 2, 3 with the interpreter's running all
 // ranks together (countsAgainstInterpreter).

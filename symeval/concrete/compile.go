@@ -158,13 +158,16 @@ func (rt *routine) slotOf(m *Machine, name string, pos apt.Pos) int {
 	}
 	switch v.Type.Base {
 	case apt.TypeInteger, apt.TypeLogical, apt.TypeReal:
+	case apt.TypeComplex, apt.TypeCharacter:
+		// Values the run does not follow (opaque): complex data, and
+		// text, which the run may read as unknown but not set.
 	default:
 		stop(pos, "%s is of a type the run does not follow", name)
 	}
 	if v.Pointer || v.Allocatable && len(v.Dims) == 0 || v.Procedure || v.Dist != nil {
 		stop(pos, "%s is a pointer, allocatable scalar or procedure", name)
 	}
-	sl := &slot{name: name, v: v, real: v.Type.Base == apt.TypeReal, single: v.Type.Base == apt.TypeReal && v.Type.Kind == 4, local: -1}
+	sl := &slot{name: name, v: v, real: realStored(v.Type), single: v.Type.Base == apt.TypeReal && v.Type.Kind == 4, local: -1}
 	switch {
 	case rt.allGlobal:
 		sl.kind = slotGlobal
@@ -343,6 +346,17 @@ func (vw *view) shape() (lo, ext []int64) {
 func isStar(e apt.Expr) bool {
 	_, ok := e.(*apt.Star)
 	return ok
+}
+
+// realStored reports whether values of type t are held as float64: REAL,
+// and COMPLEX, whose values the run leaves unknown.
+func realStored(t apt.Type) bool {
+	return t.Base == apt.TypeReal || t.Base == apt.TypeComplex
+}
+
+// opaque reports whether the run leaves values of type t unknown.
+func opaque(t apt.Type) bool {
+	return t.Base == apt.TypeComplex || t.Base == apt.TypeCharacter
 }
 
 // maxLocal bounds the elements of a local array.

@@ -77,6 +77,9 @@ func single(t apt.Type) bool { return t.Base == apt.TypeReal && t.Kind == 4 }
 // expr compiles e.
 func (c *compiler) expr(e apt.Expr) num {
 	pos := e.At()
+	if t := apt.TypeOf(e); opaque(t) {
+		return c.opaqueExpr(e, t)
+	}
 	switch e := e.(type) {
 	case *apt.Const:
 		return constant(e)
@@ -401,4 +404,22 @@ func ipow(b, e int64) int64 {
 		b *= b
 	}
 	return r
+}
+
+// opaqueExpr compiles an expression of a type the run does not follow
+// (COMPLEX, CHARACTER) to an unknown value: a test that reads it stops
+// the run where it is evaluated. A reference to a function of the program
+// in it would run that function, which this does not: that stops the
+// compilation.
+func (c *compiler) opaqueExpr(e apt.Expr, t apt.Type) num {
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		if f, ok := x.(*apt.FuncCall); ok && !f.Intrinsic && c.m.Routine(c.rt.r, f.Name) != nil {
+			stop(f.Pos, "%s is called in an expression of a type the run does not follow", f.Name)
+		}
+		return true
+	})
+	if realStored(t) {
+		return realNum(func(*act) (float64, bool) { return 0, false })
+	}
+	return intNum(func(*act) (int64, bool) { return 0, false })
 }

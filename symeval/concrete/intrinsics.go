@@ -78,6 +78,44 @@ func (c *compiler) intrinsic(f *apt.FuncCall) num {
 		return realFn(fn)
 	}
 	switch f.Name {
+	case "selected_real_kind":
+		// The kinds gfortran gives: REAL(4) to 6 digits, REAL(8) to 15,
+		// REAL(10) to 18, REAL(16) to 33; -1 beyond.
+		need(1)
+		p := args[0].asInt()
+		return intNum(func(a *act) (int64, bool) {
+			v, ok := p(a)
+			switch {
+			case v <= 6:
+				return 4, ok
+			case v <= 15:
+				return 8, ok
+			case v <= 18:
+				return 10, ok
+			case v <= 33:
+				return 16, ok
+			}
+			return -1, ok
+		})
+	case "selected_int_kind":
+		need(1)
+		r := args[0].asInt()
+		return intNum(func(a *act) (int64, bool) {
+			v, ok := r(a)
+			switch {
+			case v <= 2:
+				return 1, ok
+			case v <= 4:
+				return 2, ok
+			case v <= 9:
+				return 4, ok
+			case v <= 18:
+				return 8, ok
+			case v <= 38:
+				return 16, ok
+			}
+			return -1, ok
+		})
 	case "undefined", "mpi_wtime", "mpi_wtick", "omp_get_wtime":
 		// A value the program leaves undefined (C's undef on a path
 		// that sets nothing), or the clock: unknown, so that the run
@@ -210,6 +248,13 @@ func (c *compiler) intrinsic(f *apt.FuncCall) num {
 		return intNum(func(a *act) (int64, bool) { v, ok := x(a); return ^v, ok })
 	case "btest":
 		return c.int2(args, func(p, q int64) int64 { return b2i(q >= 0 && q < 64 && p&(1<<uint(q)) != 0) })
+	}
+	for _, x := range f.Args {
+		if opaque(apt.TypeOf(x)) {
+			// A function of values the run does not follow (CONJG of
+			// complex data, LEN_TRIM of text): unknown too.
+			return c.opaqueExpr(f, f.Type)
+		}
 	}
 	stop(pos, "intrinsic %s", f.Name)
 	return num{}

@@ -116,6 +116,9 @@ func (c *compiler) assign(s *apt.Stmt) func(a *act) {
 		if f, ok := c.repoint(s, i); ok {
 			return f
 		}
+		if sl := c.rt.slots[i]; sl.v.Type.Base == apt.TypeCharacter {
+			return setsText(pos, sl.name)
+		}
 		if len(c.rt.slots[i].lo) > 0 {
 			return c.fill(s, i)
 		}
@@ -126,6 +129,9 @@ func (c *compiler) assign(s *apt.Stmt) func(a *act) {
 		stop(pos, "assignment to %s", apt.FormatExpr(s.Target))
 	}
 	sl := c.rt.slots[i]
+	if sl.v.Type.Base == apt.TypeCharacter {
+		return setsText(pos, sl.name)
+	}
 	if sl.real {
 		f := c.realExpr(s.Value)
 		return func(a *act) {
@@ -149,6 +155,13 @@ func (c *compiler) assign(s *apt.Stmt) func(a *act) {
 		st := a.vars[i].s
 		st.I[o], st.Known[o], st.Written = v, ok, true
 	}
+}
+
+// setsText compiles an assignment to text: the evaluation may read the
+// text after the run, which cannot hand it over, so a run that gets there
+// stops (one that does not, an error message on a path not taken, goes on).
+func setsText(pos apt.Pos, name string) func(a *act) {
+	return func(*act) { stop(pos, "the run sets the text %s, which it does not follow", name) }
 }
 
 // repoint compiles p = q for C pointers p and q (in the C frontend's APT,
