@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/mkvet/mkvet/analyzer"
 	"io"
 	"math"
 	"runtime"
@@ -348,6 +349,13 @@ func (wf *whatifFlags) evalPoint(res *pointResult, assume []symbolic.Relation, m
 	if rep.Stopped != nil {
 		pm.stopped = rep.Stopped
 		return nil
+	}
+	if missing := rep.MissingParams(values); len(missing) > 0 && rep.DataOnly(missing) {
+		// As check does: values that only choose between cases that
+		// hardly move the work at this P take a default.
+		if pt, err := rep.AtKnown(values); err == nil {
+			analyzer.NeutralChoices(rep, pt)
+		}
 	}
 	if missing := rep.MissingParams(values); len(missing) > 0 {
 		// Values the evaluation could not derive at this P: the row
