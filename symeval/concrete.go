@@ -698,7 +698,7 @@ func (ev *evaluator) concreteLoop(l *apt.Loop, o *Occ) (done bool) {
 	if !ok || np < 1 || np > maxConcreteRanks || ev.probing > 0 || ev.inert > 0 || o == nil ||
 		len(ev.cur.vars) > 0 || ev.cur.dead || ev.err != nil || ev.concTrial > 0 {
 		if debugRuns {
-			fmt.Fprintf(os.Stderr, "concrete loop %s: not at a point (probing=%d inert=%d vars=%v conc=%d)\n", l.Span.Start(), ev.probing, ev.inert, ev.cur.vars, ev.concTrial)
+			fmt.Fprintf(os.Stderr, "concrete loop %s: not at a point (probing=%d inert=%d vars=%v conc=%d occ=%v dead=%v err=%v)\n", l.Span.Start(), ev.probing, ev.inert, ev.cur.vars, ev.concTrial, o != nil, ev.cur.dead, ev.err)
 		}
 		return false
 	}

@@ -1028,13 +1028,17 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 						carried = nil
 					}
 				}
-				if carried == nil && (len(scalars) > 0 || arrays || ev.countsReadTables(l)) && satMul(n, 1+ev.nestIters(l.Body, nil)) >= concreteFirstTrips &&
-					!isPeeled && ev.concreteLoop(l, o) {
+				if carried == nil && !isPeeled && ((len(scalars) > 0 || arrays || ev.countsReadTables(l)) && satMul(n, 1+ev.nestIters(l.Body, firstTrip(l, lower))) >= concreteFirstTrips ||
+					ev.writesTableData(l) || arrays && ev.readsTableData(l)) && ev.concreteLoop(l, o) {
 					// Many trips at a point (the loop's, or its nest's):
 					// the concrete machine runs them at a fraction of a
 					// symbolic run's cost, and leaves tables, not a store
 					// per trip (or counts loops whose bounds are a
-					// table's elements).
+					// table's elements). Stores into a table, where a
+					// table says, or of what a table gives, are the
+					// machine's at any size: a symbolic run would store
+					// values or at offsets known only rank by rank, and
+					// what is computed from a table is a table.
 					return
 				}
 				if carried == nil && (len(scalars) > 0 || arrays) && ev.runOK(l, n) && ev.runCounted(l, o, lower, symbolic.Int(step), n) {

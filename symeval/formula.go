@@ -625,6 +625,35 @@ func formulaSize(f counting.Formula) int {
 	return 0
 }
 
+// guardsExprSize is the size of the expressions in the alternatives'
+// guards together.
+func guardsExprSize(alts []Alt) int {
+	n := 0
+	var walk func(f counting.Formula)
+	walk = func(f counting.Formula) {
+		switch g := f.(type) {
+		case counting.Rel:
+			n += g.R.E.Size()
+		case counting.And:
+			for _, x := range g {
+				walk(x)
+			}
+		case counting.Or:
+			for _, x := range g {
+				walk(x)
+			}
+		case counting.Not:
+			walk(g.F)
+		}
+	}
+	for _, a := range alts {
+		if a.Guard != nil {
+			walk(a.Guard)
+		}
+	}
+	return n
+}
+
 // maxGuardSize bounds the relations of one alternative's guard: a value
 // whose cases need more is unknown rather than a formula that grows with
 // every operation on it.

@@ -1,6 +1,7 @@
 package symeval
 
 import (
+	"maps"
 	"strconv"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -12,13 +13,16 @@ import (
 // planes, thirty lines and twenty cells, each with its 27 neighbours,
 // takes 162000 iterations, though its outer loop takes ten. nestIters
 // estimates that work from the bounds the state already holds as
-// numbers, without evaluating anything (no parameter is made): an inner
-// loop's bounds that use an outer loop's variable take its first value.
+// numbers or as a run's tables (j < bucket[b]), without evaluating
+// anything (no parameter is made): an inner loop's bounds that use an
+// outer loop's variable take its first value. It is an estimate, for
+// choosing how to evaluate; no count rests on it.
 
 // nestIters returns how many iterations the loops inside body take, in
 // all, per execution of body; vars are the enclosing loop variables, at
 // their first values. A loop whose bounds are not numbers here counts
-// one iteration.
+// one iteration; a C loop tested against a bound it loads each time (a
+// DO WHILE j < e) counts e.
 func (ev *evaluator) nestIters(body []apt.Node, vars map[string]int64) int64 {
 	var total int64
 	for _, n := range body {
@@ -36,11 +40,18 @@ func (ev *evaluator) nestIters(body []apt.Node, vars map[string]int64) int64 {
 					trips, lo = max((b-a+st)/st, 0), a
 				}
 			}
+			if b, ok := x.While.(*apt.Binary); ok && (b.Op == apt.OpLt || b.Op == apt.OpLe) {
+				// A C loop whose bound is loaded on every test
+				// (j < count[b]): about the bound's trips, from 0.
+				if n, ok := ev.quickInt(b.Y, vars); ok {
+					trips = max(n, 1)
+				}
+			}
 			inner := vars
 			if x.Var != "" {
-				inner = make(map[string]int64, len(vars)+1)
-				for k, v := range vars {
-					inner[k] = v
+				inner = maps.Clone(vars)
+				if inner == nil {
+					inner = map[string]int64{}
 				}
 				inner[x.Var] = lo
 			}
@@ -54,6 +65,15 @@ func (ev *evaluator) nestIters(body []apt.Node, vars map[string]int64) int64 {
 		}
 	}
 	return total
+}
+
+// firstTrip binds the DO variable of l to its first value, lower, where
+// that is a number: what nestIters reads inner bounds at.
+func firstTrip(l *apt.Loop, lower Value) map[string]int64 {
+	if lo, ok := valueInt(lower); ok && l.Var != "" {
+		return map[string]int64{l.Var: lo}
+	}
+	return nil
 }
 
 // quickInt is the value of the integer expression e where every name in it
@@ -81,6 +101,8 @@ func (ev *evaluator) quickInt(e apt.Expr, vars map[string]int64) (int64, bool) {
 			return 0, false
 		}
 		return valueInt(v)
+	case *apt.Index:
+		return ev.quickElement(x, vars)
 	case *apt.Unary:
 		a, ok := ev.quickInt(x.X, vars)
 		switch {
@@ -111,6 +133,49 @@ func (ev *evaluator) quickInt(e apt.Expr, vars map[string]int64) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// quickElement is quickInt of an element of a one-dimensional array held
+// as a table (a count a run of the program left, for j < bucket[b]): its
+// largest value over the ranks.
+func (ev *evaluator) quickElement(ix *apt.Index, vars map[string]int64) (int64, bool) {
+	if ix.Base != nil || len(ix.Subs) != 1 {
+		return 0, false
+	}
+	d := ev.prog.Resolve(ev.frame().routine, ix.Name)
+	if d == nil || len(d.Dims) != 1 {
+		return 0, false
+	}
+	k, ok := ev.quickInt(ix.Subs[0], vars)
+	if !ok {
+		return 0, false
+	}
+	lo := int64(1)
+	if d.Dims[0].Lo != nil {
+		if lo, ok = ev.quickInt(d.Dims[0].Lo, nil); !ok {
+			return 0, false
+		}
+	}
+	k -= lo
+	keys := ev.elementKeys(ix.Name)
+	if p, isPtr := ev.pointee(ix.Name, d.Type); isPtr && keys[len(keys)-1] == p.key() {
+		k += p.off
+	}
+	v, has := ev.env.lookup(keys[len(keys)-1])
+	if !has || v.arr == nil || v.arr.tab == nil {
+		return 0, false
+	}
+	best, found := int64(0), false
+	for r := range int64(max(len(v.arr.tab.rows), 1)) {
+		row, known := v.arr.tab.row(r)
+		if k < 0 || k >= int64(len(row)) || !known[k] {
+			return 0, false
+		}
+		if !found || row[k] > best {
+			best, found = row[k], true
+		}
+	}
+	return best, found
 }
 
 // satAdd and satMul are + and * that stop at a large bound instead of

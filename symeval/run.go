@@ -1021,13 +1021,34 @@ func (ev *evaluator) smallValues(keys []string) bool {
 		if !ok || !v.IsKnown() {
 			continue
 		}
-		if len(v.Alts) > runValueAlts && !ev.rankTable(v) && !pieceTable(v.Alts) {
+		if !ev.smallValue(v) {
 			return false
 		}
-		for _, a := range v.Alts {
-			if a.E.Size() > runValueSize {
+		if v.arr != nil && len(v.arr.stores) > 0 {
+			// The newest store too (each iteration checks its
+			// predecessor's): a run whose stores land at offsets or hold
+			// values that grow with each iteration (cases a comparison
+			// of offsets left undecided) leaves a state no later load
+			// reads exactly.
+			s := v.arr.stores[len(v.arr.stores)-1]
+			if s.off.Size() > runValueSize || s.val.IsKnown() && (!ev.smallValue(s.val) || guardsExprSize(s.val.Alts) > 2*runValueSize) {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// smallValue reports whether v is within the limits a run's values keep:
+// at most runValueAlts alternatives (or one per rank, or pieces), each of
+// at most runValueSize.
+func (ev *evaluator) smallValue(v Value) bool {
+	if len(v.Alts) > runValueAlts && !ev.rankTable(v) && !pieceTable(v.Alts) {
+		return false
+	}
+	for _, a := range v.Alts {
+		if a.E.Size() > runValueSize {
+			return false
 		}
 	}
 	return true

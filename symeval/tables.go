@@ -336,20 +336,44 @@ func (ev *evaluator) readsTableData(l *apt.Loop) bool {
 }
 
 // writesTableData reports whether l stores into an array held as a table
-// (clears a table of key counts, adds to its elements): a walk of the loop
-// for all its iterations at once would lose the table, a run keeps it.
+// (clears a table of key counts, adds to its elements), or at places a
+// table decides (a[t[i]] = x; p = &a[t[b]], then p[j] = x): a walk of the
+// loop for all its iterations at once would lose the table, or store at
+// offsets it knows only rank by rank; a run keeps them.
 func (ev *evaluator) writesTableData(l *apt.Loop) bool {
 	found := false
 	apt.Inspect(l, func(n apt.Node) bool {
 		if blk, ok := n.(*apt.Block); ok && !found {
 			for _, s := range blk.Stmts {
-				if ix, ok := s.Target.(*apt.Index); ok && ix.Base == nil && ev.holdsTable(ix.Name) {
-					found = true
+				if ix, ok := s.Target.(*apt.Index); ok {
+					found = found || ix.Base == nil && ev.holdsTable(ix.Name) || ev.tableIn(ix.Subs...)
+				}
+				if ix, ok := s.Value.(*apt.Index); ok && !s.Load && ev.prog.Notation() != apt.Fortran {
+					// An address the statement takes (C's p = &a[k]).
+					found = found || ev.tableIn(ix.Subs...)
 				}
 			}
 		}
 		return !found
 	})
+	return found
+}
+
+// tableIn reports whether one of es reads an element of an array held
+// as a table.
+func (ev *evaluator) tableIn(es ...apt.Expr) bool {
+	found := false
+	for _, e := range es {
+		if e == nil || found {
+			continue
+		}
+		apt.InspectExpr(e, func(x apt.Expr) bool {
+			if ix, ok := x.(*apt.Index); ok && ix.Base == nil && ev.holdsTable(ix.Name) {
+				found = true
+			}
+			return !found
+		})
+	}
 	return found
 }
 
@@ -359,27 +383,14 @@ func (ev *evaluator) writesTableData(l *apt.Loop) bool {
 // only a run of l counts it.
 func (ev *evaluator) countsReadTables(l *apt.Loop) bool {
 	found := false
-	check := func(es ...apt.Expr) {
-		for _, e := range es {
-			if e == nil || found {
-				continue
-			}
-			apt.InspectExpr(e, func(x apt.Expr) bool {
-				if ix, ok := x.(*apt.Index); ok && ix.Base == nil && ev.holdsTable(ix.Name) {
-					found = true
-				}
-				return !found
-			})
-		}
-	}
 	apt.Inspect(&apt.Loop{Body: l.Body}, func(n apt.Node) bool {
 		switch x := n.(type) {
 		case *apt.Loop:
-			check(x.Lower, x.Upper, x.Step, x.While)
+			found = ev.tableIn(x.Lower, x.Upper, x.Step, x.While)
 		case *apt.If:
-			check(x.Selector)
+			found = ev.tableIn(x.Selector)
 			for _, b := range x.Branches {
-				check(b.Cond)
+				found = found || ev.tableIn(b.Cond)
 			}
 		}
 		return !found

@@ -197,6 +197,18 @@ func (c *compiler) name(e *apt.Name) num {
 // offset compiles the element offset of an array reference, within its
 // store; the run stops on a subscript it does not know or out of bounds.
 func (c *compiler) offset(ix *apt.Index) (slotIdx int, off func(a *act) int64) {
+	return c.offsetTo(ix, 0)
+}
+
+// address compiles the offset of the element C's &a[k] takes: one past
+// the last is an address the program may form (and not read).
+func (c *compiler) address(ix *apt.Index) (slotIdx int, off func(a *act) int64) {
+	return c.offsetTo(ix, 1)
+}
+
+// offsetTo compiles an element offset allowed up to past elements beyond
+// the last.
+func (c *compiler) offsetTo(ix *apt.Index, past int64) (slotIdx int, off func(a *act) int64) {
 	if ix.Base != nil || ix.Deref || ix.Substring || len(ix.FieldDims) > 0 {
 		stop(ix.Pos, "%s is not a plain array element", apt.FormatExpr(ix))
 	}
@@ -223,7 +235,7 @@ func (c *compiler) offset(ix *apt.Index) (slotIdx int, off func(a *act) int64) {
 			}
 			o += (x - vw.lo[k]) * vw.stride[k]
 		}
-		if o < 0 || o >= vw.n {
+		if o < 0 || o >= vw.n+past {
 			stop(pos, "%s is out of bounds", apt.FormatExpr(ix))
 		}
 		return vw.off + o

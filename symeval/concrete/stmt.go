@@ -164,16 +164,17 @@ func setsText(pos apt.Pos, name string) func(a *act) {
 	return func(*act) { stop(pos, "the run sets the text %s, which it does not follow", name) }
 }
 
-// repoint compiles p = q for C pointers p and q (in the C frontend's APT,
-// arrays declared without an extent, p(0:*)): from then on p reaches
-// q's elements, as the program's pointer does. Only a pointer of the
-// routine's own (a local, a dummy: C passes pointers by value) is
-// repointed; another routine may hold a global one bound already, so
-// that stops the run.
+// repoint compiles an assignment to a C pointer p (in the C frontend's
+// APT, an array declared without an extent, p(0:*)): p = q makes p reach
+// q's elements, p = &a[k] (written p = a(k)) those from a[k] on, as the
+// program's pointer does. Any other value (NULL, a pointer an array
+// holds, one a function returns) stops the run: it does not follow
+// addresses. Only a pointer of the routine's own (a local, a dummy: C
+// passes pointers by value) is repointed; another routine may hold a
+// global one bound already, so that stops the run too.
 func (c *compiler) repoint(s *apt.Stmt, i int) (func(a *act), bool) {
-	q, ok := s.Value.(*apt.Name)
 	sl := c.rt.slots[i]
-	if !ok || c.m.prog.Notation() == apt.Fortran || len(sl.lo) != 1 || sl.hi[0] != nil {
+	if c.m.prog.Notation() == apt.Fortran || len(sl.lo) != 1 || sl.hi[0] != nil {
 		return nil, false
 	}
 	pos := s.Span.Start()
@@ -181,21 +182,42 @@ func (c *compiler) repoint(s *apt.Stmt, i int) (func(a *act), bool) {
 	if !own {
 		stop(pos, "the run does not repoint the global pointer %s", sl.name)
 	}
-	j := c.rt.slotOf(c.m, q.Name, pos)
-	sq := c.rt.slots[j]
-	if len(sq.lo) != 1 || sq.v.Type.Base != sl.v.Type.Base || sq.v.Type.Kind != sl.v.Type.Kind {
-		stop(pos, "%s points at elements of another kind", sl.name)
-	}
+	same := func(v *apt.Var) bool { return v.Type.Base == sl.v.Type.Base && v.Type.Kind == sl.v.Type.Kind }
 	lo := sl.lo[0]
-	return func(a *act) {
-		from := a.view(j, pos)
+	bind := func(a *act, st *Store, off, n int64) {
 		l, ok := lo(a)
 		if !ok {
 			stop(pos, "the bounds of %s are not known", sl.name)
 		}
-		// p(lo) is q's first element.
-		a.vars[i] = view{s: from.s, off: from.off, lo: []int64{l}, stride: []int64{1}, n: from.n, shaped: true}
-	}, true
+		// p(lo) is the first element it reaches.
+		a.vars[i] = view{s: st, off: off, lo: []int64{l}, stride: []int64{1}, n: n, shaped: true}
+	}
+	switch q := s.Value.(type) {
+	case *apt.Name:
+		j := c.rt.slotOf(c.m, q.Name, pos)
+		if sq := c.rt.slots[j]; len(sq.lo) != 1 || !same(sq.v) {
+			stop(pos, "%s points at elements of another kind", sl.name)
+		}
+		return func(a *act) {
+			from := a.view(j, pos)
+			bind(a, from.s, from.off, from.n)
+		}, true
+	case *apt.Index:
+		if s.Load {
+			stop(pos, "the pointer %s is one an array holds", sl.name)
+		}
+		j, off := c.address(q)
+		if !same(c.rt.slots[j].v) {
+			stop(pos, "%s points at elements of another kind", sl.name)
+		}
+		return func(a *act) {
+			o := off(a)
+			st := a.vars[j].s
+			bind(a, st, o, st.Len()-o)
+		}, true
+	}
+	stop(pos, "the run does not follow the address %s is given", sl.name)
+	return nil, false
 }
 
 // fill compiles a = x for a whole array a and a scalar x (an array
