@@ -43,6 +43,9 @@ type Config struct {
 	// the debug information names the user's files
 	// (-fdebug-prefix-map), so positions do too.
 	Mirror, Root string
+	// NoCache compiles every unit afresh, neither reading nor writing
+	// the unit cache (cache.go; also MKVET_CACHE=off).
+	NoCache bool
 }
 
 // redirect returns the path to compile for the user's path p: its copy
@@ -238,21 +241,51 @@ func Compile(paths []string, cfg Config) (ir []byte, name string, diags []apt.Di
 		}
 		jobs = append(jobs, j)
 	}
+	cache := openCache()
+	if cfg.NoCache {
+		cache = nil
+	}
 	work := make(chan job)
 	var wg sync.WaitGroup
 	for range min(len(jobs), runtime.NumCPU()) {
 		wg.Go(func() {
 			for j := range work {
-				if j.lean != nil {
-					if _, ok := run(clang, j.lean, j.p, false); ok {
+				// The cache's key: the arguments with this run's
+				// temporary directory (the OpenMP header's, the output)
+				// taken out, and that header's text in its place.
+				key, cached := "", false
+				if cache != nil {
+					norm := make([]string, len(j.args))
+					for k, a := range j.args {
+						norm[k] = strings.ReplaceAll(a, dir, "<tmp>")
+					}
+					key, cached = cache.key(clang, append(norm, ompHeader), j.out, cfg.redirect(j.p))
+					if cached && cache.get(key, j.out) {
 						keep(cfg.KeepDir, j.out, filepath.Base(j.out))
 						units[j.i] = j.out
 						continue
 					}
 				}
-				if d, ok := run(clang, j.args, j.p, false); !ok {
-					perFile[j.i] = append(perFile[j.i], d...)
-					continue
+				deps := j.out + ".d"
+				withDeps := func(args []string) []string {
+					if !cached {
+						return args
+					}
+					return append(slices.Clip(args), "-MD", "-MF", deps)
+				}
+				ok := false
+				if j.lean != nil {
+					_, ok = run(clang, withDeps(j.lean), j.p, false)
+				}
+				if !ok {
+					d, full := run(clang, withDeps(j.args), j.p, false)
+					if !full {
+						perFile[j.i] = append(perFile[j.i], d...)
+						continue
+					}
+				}
+				if cached {
+					cache.put(key, j.out, deps, dir)
 				}
 				keep(cfg.KeepDir, j.out, filepath.Base(j.out))
 				units[j.i] = j.out
