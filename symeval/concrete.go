@@ -465,6 +465,22 @@ func (imp *importer) actual(x apt.Expr, d *apt.Var) *concrete.Ref {
 // global is the machine's Globals: the storage of a COMMON, module, SAVE
 // or initialised variable v that routine r names.
 func (imp *importer) global(r *apt.Routine, name string, v *apt.Var) *concrete.Ref {
+	if root, path, isField := strings.Cut(name, "%"); isField {
+		// A scalar component of a structure (the machine's fieldSlot):
+		// stored under the structure's key and the path, as refKey
+		// keys it.
+		rv := imp.ev.prog.Resolve(r, root)
+		if rv == nil {
+			imp.why = "the storage of " + name
+			return nil
+		}
+		key, ok := imp.ev.staticKey(r, rv, root)
+		if !ok {
+			imp.why = "the storage of " + name
+			return nil
+		}
+		return whole(imp.scalar(key+"%"+path, v))
+	}
 	key, ok := imp.ev.staticKey(r, v, name)
 	if !ok {
 		imp.why = "the storage of " + name
@@ -788,6 +804,19 @@ func (ev *evaluator) concreteLoop(l *apt.Loop, o *Occ) (done bool) {
 // dummy, or what they share), for a loop run in it.
 func (imp *importer) frameVar(name string, v *apt.Var) *concrete.Ref {
 	ev := imp.ev
+	if root, path, isField := strings.Cut(name, "%"); isField {
+		// A scalar component of one of the frame's structures.
+		var e apt.Expr = &apt.Name{Name: root}
+		for f := range strings.SplitSeq(path, "%") {
+			e = &apt.Component{Base: e, Field: f}
+		}
+		key, ok := ev.refKey(e)
+		if !ok {
+			imp.why = "the storage of " + name
+			return nil
+		}
+		return whole(imp.scalar(key, v))
+	}
 	if v.Pointer || v.Allocatable && !v.IsArray() || v.Type.Base == apt.TypeDerived {
 		// (Text is read as unknown: the run stops where it sets it.)
 		imp.why = "the pointer, allocatable scalar or derived-type variable " + name

@@ -654,6 +654,16 @@ func guardsExprSize(alts []Alt) int {
 	return n
 }
 
+// onRank is g where rank == r, of np ranks: g itself where there is one
+// rank (the domain holds rank = 0 already, and a guard that says so
+// again only hides that the value is a number).
+func onRank(rank symbolic.Expr, r, np int, g counting.Formula) counting.Formula {
+	if np == 1 {
+		return g
+	}
+	return and(rel(rank, "==", symbolic.Int(int64(r))), g)
+}
+
 // maxGuardSize bounds the relations of one alternative's guard: a value
 // whose cases need more is unknown rather than a formula that grows with
 // every operation on it.

@@ -1022,6 +1022,9 @@ func (ev *evaluator) smallValues(keys []string) bool {
 			continue
 		}
 		if !ev.smallValue(v) {
+			if debugRuns {
+				fmt.Fprintf(os.Stderr, "   %s not small: %v\n", k, v.Alts)
+			}
 			return false
 		}
 		if v.arr != nil && len(v.arr.stores) > 0 {
@@ -1032,6 +1035,9 @@ func (ev *evaluator) smallValues(keys []string) bool {
 			// reads exactly.
 			s := v.arr.stores[len(v.arr.stores)-1]
 			if s.off.Size() > runValueSize || s.val.IsKnown() && (!ev.smallValue(s.val) || guardsExprSize(s.val.Alts) > 2*runValueSize) {
+				if debugRuns {
+					fmt.Fprintf(os.Stderr, "   store of %s not small: off=%v val=%v\n", k, s.off, s.val.Alts)
+				}
 				return false
 			}
 		}
@@ -1338,7 +1344,7 @@ func (ev *evaluator) byRank(header []apt.Expr, body []apt.Node, pos apt.Pos, o *
 				break
 			}
 			for _, a := range v.Alts {
-				alts = append(alts, Alt{Guard: and(rel(rank, "==", symbolic.Int(int64(r))), a.Guard), E: a.E})
+				alts = append(alts, Alt{Guard: onRank(rank, r, len(envs), a.Guard), E: a.E})
 			}
 		}
 		if ok {
@@ -1388,7 +1394,7 @@ func mergeArrayByRank(envs []*env, key string) (*arrayState, bool) {
 	out := &arrayState{base: first.base, stores: slices.Clone(first.stores[:common])}
 	for r, e := range envs {
 		for _, st := range e.get(key).arr.stores[common:] {
-			g := and(rel(symbolic.Sym(Rank), "==", symbolic.Int(int64(r))), st.guard)
+			g := onRank(symbolic.Sym(Rank), r, len(envs), st.guard)
 			out.stores = append(out.stores, &arrayStore{off: st.off, upTo: st.upTo, guard: g, val: st.val})
 		}
 		if len(out.stores) > maxArrayStores {

@@ -544,6 +544,77 @@ func TestOpaqueRunConcretely(t *testing.T) {
 	}
 }
 
+// structProgram draws nkeys keys per rank into buckets whose number is a
+// component of a module's structure, and keeps the largest key and the
+// number drawn in components of a local structure, one nested: the loop
+// over the keys is run by the concrete machine, which follows the
+// components the counts then read (the loop bounded by the largest key).
+func structProgram(nkeys, nb int) string {
+	return fmt.Sprintf(`module setup
+  implicit none
+  type bounds
+    integer :: v
+  end type bounds
+  type params
+    integer :: nb
+    type(bounds) :: hi
+  end type params
+  type(params) :: par
+end module setup
+
+program structkeys
+  use mpi
+  use setup
+  implicit none
+  integer, parameter :: n = %d
+  type stats
+    integer :: seen
+    type(bounds) :: top
+  end type stats
+  type(stats) :: st
+  integer :: key(n), cnt(0:63), tot(0:63), i, x, b, k, s, ierr, me, np
+  call mpi_init(ierr)
+  call mpi_comm_rank(mpi_comm_world, me, ierr)
+  call mpi_comm_size(mpi_comm_world, np, ierr)
+  par%%nb = %d
+  par%%hi%%v = 16 * par%%nb - 1
+  x = 271 + 13 * me
+  st%%seen = 0
+  st%%top%%v = 0
+  do i = 1, n
+    x = modulo(69069 * x + 1, 1048576)
+    key(i) = mod(x / 7, par%%hi%%v + 1 - me)
+    if (key(i) > st%%top%%v) st%%top%%v = key(i)
+    st%%seen = st%%seen + 1
+  end do
+  cnt = 0
+  do i = 1, st%%seen
+    b = key(i) / 16
+    cnt(b) = cnt(b) + 1
+  end do
+  call mpi_allreduce(cnt, tot, 64, mpi_integer, mpi_sum, mpi_comm_world, ierr)
+  s = 0
+  do b = 0, par%%nb - 1
+    do k = 1, tot(b)
+      s = s + k
+    end do
+  end do
+  do k = 1, st%%top%%v
+    s = s + k
+  end do
+  call mpi_finalize(ierr)
+end program
+`, nkeys, nb)
+}
+
+// TestStructRunConcretely: runs of the program's code follow scalar
+// components of structures, nested ones too, in a module and local.
+func TestStructRunConcretely(t *testing.T) {
+	for k, c := range []struct{ nkeys, nb int }{{20000, 3}, {9001, 2}} {
+		worldAgainstInterpreter(t, k, "structkeys.f90", structProgram(c.nkeys, c.nb))
+	}
+}
+
 // worldAgainstInterpreter parses program k's source src (file name) and
 // compares its counts at P = 1, 2, 3 with the interpreter's running all
 // ranks together (countsAgainstInterpreter).

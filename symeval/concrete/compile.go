@@ -2,6 +2,7 @@ package concrete
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 )
@@ -148,6 +149,9 @@ func (m *Machine) compile(r *apt.Routine) *routine {
 func (rt *routine) slotOf(m *Machine, name string, pos apt.Pos) int {
 	if i, ok := rt.byName[name]; ok {
 		return i
+	}
+	if strings.Contains(name, "%") {
+		stop(pos, "%s is a component the run does not follow", name)
 	}
 	v := m.prog.Resolve(rt.r, name)
 	if v == nil {
@@ -422,4 +426,65 @@ func (c *compiler) list(nodes []apt.Node) func(a *act) ctl {
 		}
 		return ctl{}
 	}
+}
+
+// fieldPath returns the name the run gives a scalar component of a
+// structure variable, at any depth (par%n, c%grid%nx: its path of
+// components), and the variable's name; false for a component of an
+// array element, of a pointer's target (C's p->f), or a whole array.
+func fieldPath(c *apt.Component) (path, root string, ok bool) {
+	if c.Array || c.Deref {
+		return "", "", false
+	}
+	switch b := c.Base.(type) {
+	case *apt.Name:
+		return b.Name + "%" + c.Field, b.Name, true
+	case *apt.Component:
+		p, r, ok := fieldPath(b)
+		return p + "%" + c.Field, r, ok
+	}
+	return "", "", false
+}
+
+// fieldSlot returns the slot of the scalar component c (fieldPath's path
+// and root): a variable of its own, of the component's type, stored
+// where its structure is (the routine's own, or where the evaluation
+// keeps it: Globals, as path). A component of a dummy stops the run.
+func (rt *routine) fieldSlot(m *Machine, c *apt.Component, path, root string) int {
+	if i, ok := rt.byName[path]; ok {
+		return i
+	}
+	pos := c.Pos
+	rv := m.prog.Resolve(rt.r, root)
+	if rv == nil || rv.Param != nil || rv.Pointer || rv.Allocatable || len(rv.Dims) > 0 {
+		stop(pos, "%s is not a structure the run follows", root)
+	}
+	switch c.Type.Base {
+	case apt.TypeInteger, apt.TypeLogical, apt.TypeReal, apt.TypeComplex, apt.TypeCharacter:
+	default:
+		stop(pos, "%s is of a type the run does not follow", path)
+	}
+	v := &apt.Var{Name: path, Type: c.Type}
+	sl := &slot{name: path, v: v, real: realStored(v.Type), single: single(v.Type), local: -1}
+	switch {
+	case rt.allGlobal:
+		sl.kind = slotGlobal
+	case slices.Contains(rt.r.Formals, root):
+		stop(pos, "%s is a component of the dummy %s", path, root)
+	case rt.r.Scope.Lookup(root) == rv && !rv.InCommon && !rv.Save && len(rv.Init) == 0 && !rv.Data:
+		sl.kind = slotLocal
+		if !sl.single {
+			if sl.real {
+				sl.local, rt.nReals = rt.nReals, rt.nReals+1
+			} else {
+				sl.local, rt.nInts = rt.nInts, rt.nInts+1
+			}
+		}
+	default:
+		sl.kind = slotGlobal
+	}
+	i := len(rt.slots)
+	rt.byName[path] = i
+	rt.slots = append(rt.slots, sl)
+	return i
 }

@@ -87,6 +87,10 @@ func (c *compiler) expr(e apt.Expr) num {
 		return c.name(e)
 	case *apt.Index:
 		return c.element(e)
+	case *apt.Component:
+		if path, root, ok := fieldPath(e); ok {
+			return c.scalar(c.rt.fieldSlot(c.m, e, path, root), e.Pos)
+		}
 	case *apt.Unary:
 		x := c.expr(e.X)
 		switch e.Op {
@@ -170,17 +174,21 @@ func (c *compiler) name(e *apt.Name) num {
 		}
 		return x
 	}
-	i := c.rt.slotOf(c.m, e.Name, e.Pos)
+	return c.scalar(c.rt.slotOf(c.m, e.Name, e.Pos), e.Pos)
+}
+
+// scalar compiles the value of the scalar in slot i.
+func (c *compiler) scalar(i int, pos apt.Pos) num {
 	sl := c.rt.slots[i]
+	name := sl.name
 	if len(sl.lo) > 0 {
-		stop(e.Pos, "the whole array %s is used as a value", e.Name)
+		stop(pos, "the whole array %s is used as a value", name)
 	}
-	pos := e.Pos
 	if sl.real {
 		return realNum(func(a *act) (float64, bool) {
 			vw := a.view(i, pos)
 			if vw.s.WriteOnly {
-				stop(pos, "%s holds an address", e.Name)
+				stop(pos, "%s holds an address", name)
 			}
 			return vw.s.F[vw.off], vw.s.Known[vw.off]
 		})
@@ -188,7 +196,7 @@ func (c *compiler) name(e *apt.Name) num {
 	return intNum(func(a *act) (int64, bool) {
 		vw := a.view(i, pos)
 		if vw.s.WriteOnly {
-			stop(pos, "%s holds an address", e.Name)
+			stop(pos, "%s holds an address", name)
 		}
 		return vw.s.I[vw.off], vw.s.Known[vw.off]
 	})

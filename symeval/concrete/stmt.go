@@ -125,6 +125,13 @@ func (c *compiler) assign(s *apt.Stmt) func(a *act) {
 		off = func(a *act) int64 { return a.view(i, pos).off }
 	case *apt.Index:
 		i, off = c.offset(t)
+	case *apt.Component:
+		path, root, ok := fieldPath(t)
+		if !ok || s.Kind != apt.StmtAssign {
+			stop(pos, "assignment to %s", apt.FormatExpr(s.Target))
+		}
+		i = c.rt.fieldSlot(c.m, t, path, root)
+		off = func(a *act) int64 { return a.view(i, pos).off }
 	default:
 		stop(pos, "assignment to %s", apt.FormatExpr(s.Target))
 	}
@@ -166,8 +173,8 @@ func setsText(pos apt.Pos, name string) func(a *act) {
 
 // repoint compiles an assignment to a C pointer p (in the C frontend's
 // APT, an array declared without an extent, p(0:*)): p = q makes p reach
-// q's elements, p = &a[k] (written p = a(k)) those from a[k] on, as the
-// program's pointer does. Any other value (NULL, a pointer an array
+// q's elements, p = &a[k] (written p = a(k)) those from a[k] on, p =
+// &s.f the field, as the program's pointer does. Any other value (NULL, a pointer an array
 // holds, one a function returns) stops the run: it does not follow
 // addresses. Only a pointer of the routine's own (a local, a dummy: C
 // passes pointers by value) is repointed; another routine may hold a
@@ -214,6 +221,20 @@ func (c *compiler) repoint(s *apt.Stmt, i int) (func(a *act), bool) {
 			o := off(a)
 			st := a.vars[j].s
 			bind(a, st, o, st.Len()-o)
+		}, true
+	case *apt.Component:
+		// p = &s.f: p reaches the one element the field is.
+		path, root, ok := fieldPath(q)
+		if !ok || s.Load {
+			break
+		}
+		j := c.rt.fieldSlot(c.m, q, path, root)
+		if !same(c.rt.slots[j].v) {
+			stop(pos, "%s points at elements of another kind", sl.name)
+		}
+		return func(a *act) {
+			from := a.view(j, pos)
+			bind(a, from.s, from.off, 1)
 		}, true
 	}
 	stop(pos, "the run does not follow the address %s is given", sl.name)
@@ -513,6 +534,15 @@ func (c *compiler) actual(x apt.Expr, d *apt.Var, pos apt.Pos) func(a *act) Ref 
 		return func(a *act) Ref {
 			o := off(a)
 			return Ref{S: a.vars[i].s, Off: o}
+		}
+	case *apt.Component:
+		// A scalar component by reference: the callee's stores reach it.
+		if path, root, ok := fieldPath(x); ok && len(d.Dims) == 0 {
+			i := c.rt.fieldSlot(c.m, x, path, root)
+			return func(a *act) Ref {
+				vw := a.view(i, pos)
+				return Ref{S: vw.s, Off: vw.off}
+			}
 		}
 	}
 	if len(d.Dims) > 0 {
