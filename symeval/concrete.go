@@ -479,7 +479,18 @@ func (imp *importer) global(r *apt.Routine, name string, v *apt.Var) *concrete.R
 			imp.why = "the storage of " + name
 			return nil
 		}
-		return whole(imp.scalar(key+"%"+path, v))
+		if !v.IsArray() {
+			return whole(imp.scalar(key+"%"+path, v))
+		}
+		// A field of an array of C structures, which the C frontend
+		// declares as an array of its own (blocks%level, no extent):
+		// as many elements as the structures.
+		n, ok := imp.fixedElems(r, rv)
+		if !ok || len(rv.Dims) != 1 || len(v.Dims) != 1 {
+			imp.why = "the extent of " + name
+			return nil
+		}
+		return whole(imp.array(key+"%"+path, v, n))
 	}
 	key, ok := imp.ev.staticKey(r, v, name)
 	if !ok {
@@ -501,22 +512,32 @@ func (imp *importer) global(r *apt.Routine, name string, v *apt.Var) *concrete.R
 			return sh
 		})
 	}
+	n, ok := imp.fixedElems(r, v)
+	if !ok {
+		imp.why = "the bounds of " + name
+		return nil
+	}
+	return whole(imp.array(key, v, n))
+}
+
+// fixedElems is the number of elements of the array v that routine r
+// declares with constant bounds.
+func (imp *importer) fixedElems(r *apt.Routine, v *apt.Var) (int64, bool) {
 	n := int64(1)
 	for _, d := range v.Dims {
 		lo, hi := int64(1), int64(0)
+		var ok bool
 		if d.Lo != nil {
 			if lo, ok = imp.ev.prog.IntConstant(r, d.Lo); !ok {
-				imp.why = "the bounds of " + name
-				return nil
+				return 0, false
 			}
 		}
 		if hi, ok = imp.ev.prog.IntConstant(r, d.Hi); !ok {
-			imp.why = "the bounds of " + name
-			return nil
+			return 0, false
 		}
 		n *= max(hi-lo+1, 0)
 	}
-	return whole(imp.array(key, v, n))
+	return n, true
 }
 
 // shaped is the binding of an ALLOCATABLE array or an assumed-shape dummy
@@ -805,6 +826,10 @@ func (ev *evaluator) concreteLoop(l *apt.Loop, o *Occ) (done bool) {
 func (imp *importer) frameVar(name string, v *apt.Var) *concrete.Ref {
 	ev := imp.ev
 	if root, path, isField := strings.Cut(name, "%"); isField {
+		if v.IsArray() {
+			// A field of a global array of C structures.
+			return imp.global(ev.frame().routine, name, v)
+		}
 		// A scalar component of one of the frame's structures.
 		var e apt.Expr = &apt.Name{Name: root}
 		for f := range strings.SplitSeq(path, "%") {

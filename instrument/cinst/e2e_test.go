@@ -162,6 +162,8 @@ var cCases = []cCase{
 	{"heapkeys.c", []string{"n", "steps"}, [][]int64{{1000, 3}, {37, 2}, {5003, 1}}, nil, false, nil, "", nil},
 	// Settings and results in fields of structures, nested ones too.
 	{"structkeys.c", []string{"n", "nb"}, [][]int64{{1000, 3}, {37, 2}, {5003, 4}}, [][]string{{}}, false, nil, "", nil},
+	// A global table of structures filled through a pointer to each.
+	{"cells.c", []string{"n"}, [][]int64{{1000}, {37}, {5003}}, [][]string{{}}, false, nil, "", nil},
 	// Arrays by aligned_alloc, posix_memalign and as a VLA.
 	{"aligned.c", []string{"n"}, [][]int64{{1000}, {37}, {5003}}, nil, false, nil, "", nil},
 	{"optloop.c", nil, [][]int64{{}}, nil, false, nil, "", nil},

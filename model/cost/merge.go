@@ -143,11 +143,19 @@ func ClosedForms(pt, sym *Report, env map[string]int64) (*Report, int) {
 	for k := range env {
 		known[k] = true
 	}
+	ptHas := map[string]bool{}
+	for _, p := range pt.Params {
+		ptHas[p.Name] = true
+	}
 	for _, p := range sym.Params {
 		if _, ok := env[p.Name]; ok {
 			continue
 		}
-		if p.Default != nil {
+		// A default only where the point rests on it too: a value of
+		// the data the point derived (a count its run gave) is no
+		// default of the symbolic evaluation's, though the two may
+		// agree by chance (the middle of its range).
+		if p.Default != nil && ptHas[p.Name] {
 			if v, err := p.Default.Eval(renv); err == nil {
 				renv[p.Name] = v
 				known[p.Name] = true

@@ -150,10 +150,10 @@ func (rt *routine) slotOf(m *Machine, name string, pos apt.Pos) int {
 	if i, ok := rt.byName[name]; ok {
 		return i
 	}
-	if strings.Contains(name, "%") {
+	v := m.prog.Resolve(rt.r, name)
+	if v == nil && strings.Contains(name, "%") {
 		stop(pos, "%s is a component the run does not follow", name)
 	}
-	v := m.prog.Resolve(rt.r, name)
 	if v == nil {
 		stop(pos, "%s is not declared", name)
 	}

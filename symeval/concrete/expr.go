@@ -217,10 +217,16 @@ func (c *compiler) address(ix *apt.Index) (slotIdx int, off func(a *act) int64) 
 // offsetTo compiles an element offset allowed up to past elements beyond
 // the last.
 func (c *compiler) offsetTo(ix *apt.Index, past int64) (slotIdx int, off func(a *act) int64) {
-	if ix.Base != nil || ix.Deref || ix.Substring || len(ix.FieldDims) > 0 {
+	name := ix.Name
+	if b, ok := ix.Base.(*apt.Name); ok && !ix.Deref && c.m.prog.Resolve(c.rt.r, b.Name+"%"+ix.Name) != nil {
+		// A field of an array of structures the C frontend declares as
+		// an array of its own (blocks.level[i], bp->level with bp =
+		// &blocks[i]: blocks%level).
+		name = b.Name + "%" + ix.Name
+	} else if ix.Base != nil || ix.Deref || ix.Substring || len(ix.FieldDims) > 0 {
 		stop(ix.Pos, "%s is not a plain array element", apt.FormatExpr(ix))
 	}
-	i := c.rt.slotOf(c.m, ix.Name, ix.Pos)
+	i := c.rt.slotOf(c.m, name, ix.Pos)
 	sl := c.rt.slots[i]
 	if len(ix.Subs) != len(sl.lo) {
 		stop(ix.Pos, "%s has %d subscripts for %d dimensions", ix.Name, len(ix.Subs), len(sl.lo))

@@ -109,8 +109,21 @@ func (c *compiler) assign(s *apt.Stmt) func(a *act) {
 	var off func(a *act) int64
 	switch t := s.Target.(type) {
 	case *apt.Name:
-		if v := c.m.prog.Resolve(c.rt.r, t.Name); v != nil && v.Param != nil {
+		v := c.m.prog.Resolve(c.rt.r, t.Name)
+		if v != nil && v.Param != nil {
 			stop(pos, "assignment to the constant %s", t.Name)
+		}
+		if v != nil && c.structPointer(v) {
+			// bp = &blocks[i]: the frontend wrote bp->f as blocks.f[i]
+			// already (the structures' fields are arrays of their own),
+			// so the pointer is only an address, read nowhere the run
+			// follows (a read through it stops). The routine's own:
+			// after the run the evaluation forgets where it pointed
+			// (concreteLoop), and a callee's dies with it.
+			if c.rt.r.Scope.Lookup(t.Name) != v || v.Save || v.InCommon || len(v.Init) > 0 {
+				stop(pos, "the run does not repoint the global pointer %s", t.Name)
+			}
+			return func(*act) {}
 		}
 		i = c.rt.slotOf(c.m, t.Name, pos)
 		if f, ok := c.repoint(s, i); ok {
@@ -162,6 +175,13 @@ func (c *compiler) assign(s *apt.Stmt) func(a *act) {
 		st := a.vars[i].s
 		st.I[o], st.Known[o], st.Written = v, ok, true
 	}
+}
+
+// structPointer reports whether v is a C pointer to structures (in the C
+// frontend's APT, an array of derived type declared without an extent).
+func (c *compiler) structPointer(v *apt.Var) bool {
+	return c.m.prog.Notation() != apt.Fortran && v.Type.Base == apt.TypeDerived && len(v.Dims) == 1 &&
+		(v.Dims[0].Hi == nil || isStar(v.Dims[0].Hi))
 }
 
 // setsText compiles an assignment to text: the evaluation may read the
