@@ -482,6 +482,9 @@ func (imp *importer) global(r *apt.Routine, name string, v *apt.Var) *concrete.R
 		if !v.IsArray() {
 			return whole(imp.scalar(key+"%"+path, v))
 		}
+		if ref, ok := imp.heapField(r, root, path, v); ok {
+			return ref
+		}
 		// A field of an array of C structures, which the C frontend
 		// declares as an array of its own (blocks%level, no extent):
 		// as many elements as the structures.
@@ -518,6 +521,53 @@ func (imp *importer) global(r *apt.Routine, name string, v *apt.Var) *concrete.R
 		return nil
 	}
 	return whole(imp.array(key, v, n))
+}
+
+// heapField is the binding of the field array root%path (declared v by
+// the C frontend) where root is a pointer into a heap array of structures
+// (blocks = malloc(n * sizeof *blocks)): the object's array for the
+// field, of as many elements as the allocation made, from the element
+// root (as routine r names it: a global, or the frame's own) points to.
+// False where root is no such pointer; the reason is set where it is one
+// whose extent is not known.
+func (imp *importer) heapField(r *apt.Routine, root, path string, v *apt.Var) (*concrete.Ref, bool) {
+	ev := imp.ev
+	if !v.IsArray() || len(v.Dims) != 1 {
+		return nil, false
+	}
+	d := ev.prog.Resolve(r, root)
+	if d == nil || d.Type.Base != apt.TypeDerived || d.Type.Kind <= 0 || d.Param != nil {
+		return nil, false
+	}
+	key := ev.key(root)
+	if r != ev.frame().routine {
+		k, ok := ev.staticKey(r, d, root)
+		if !ok {
+			return nil, false
+		}
+		key = k
+	}
+	addr, ok := ev.env.lookup(key)
+	if !ok {
+		return nil, false
+	}
+	obj, el, ok := ev.heapAt(addr, int64(d.Type.Kind))
+	if !ok || !obj.elems {
+		return nil, false
+	}
+	n, ok1 := imp.at(obj.n)
+	k, ok2 := imp.at(el)
+	ni, isInt1 := n.Int64()
+	ki, isInt2 := k.Int64()
+	if !ok1 || !ok2 || !isInt1 || !isInt2 || ki < 0 || ki > ni {
+		imp.why = "the extent of " + root + "%" + path
+		return nil, true
+	}
+	s := imp.array(obj.key+"%"+path, v, ni)
+	if s == nil {
+		return nil, true
+	}
+	return &concrete.Ref{S: s, Off: ki}, true
 }
 
 // fixedElems is the number of elements of the array v that routine r
@@ -668,7 +718,20 @@ func (ev *evaluator) concExport(runs []*concRank, np int64) {
 				continue
 			}
 			cs := run.stores[k]
-			if cs == nil || !cs.s.Known[0] {
+			if cs == nil {
+				// The rank's run never reached it (a counter no
+				// trip of this rank's stepped): it keeps the value
+				// it had, at the rank.
+				imp := &importer{ev: ev, rank: int64(r), np: np}
+				c, ok := imp.at(ev.env.get(k))
+				if !ok {
+					known = false
+					break
+				}
+				groups.of(symbolic.Const(c)).ranks[r] = true
+				continue
+			}
+			if !cs.s.Known[0] {
 				known = false
 				break
 			}
@@ -826,6 +889,9 @@ func (ev *evaluator) concreteLoop(l *apt.Loop, o *Occ) (done bool) {
 func (imp *importer) frameVar(name string, v *apt.Var) *concrete.Ref {
 	ev := imp.ev
 	if root, path, isField := strings.Cut(name, "%"); isField {
+		if ref, ok := imp.heapField(ev.frame().routine, root, path, v); ok {
+			return ref
+		}
 		if v.IsArray() {
 			// A field of a global array of C structures.
 			return imp.global(ev.frame().routine, name, v)

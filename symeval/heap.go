@@ -38,6 +38,10 @@ type heapObj struct {
 	// std::vector's storage): its fields are arrays over the elements,
 	// p[k].f is element k of the field's array (structarr.go).
 	elems bool
+	// n is how many elements the allocation made, where the evaluation
+	// knows it: the extent a run of the program's code holds the
+	// fields' arrays with.
+	n Value
 }
 
 // allocHeap evaluates a heap allocation target(0:n-1): a new object whose
@@ -70,7 +74,16 @@ func (ev *evaluator) allocHeap(a, from apt.Expr) {
 	if ev.heap == nil {
 		ev.heap = map[int64]*heapObj{}
 	}
-	ev.heap[addr] = &heapObj{key: "&" + strconv.FormatInt(id, 10), elems: ev.manyElems(ix)}
+	obj := &heapObj{key: "&" + strconv.FormatInt(id, 10), elems: ev.manyElems(ix)}
+	if sec, ok := ix.Subs[0].(*apt.Section); ok && obj.elems && sec.Hi != nil {
+		lo := Known(symbolic.Int(0))
+		if sec.Lo != nil {
+			lo = ev.closedInt(ev.value(sec.Lo), ix.Pos)
+		}
+		hi := ev.closedInt(ev.value(sec.Hi), ix.Pos)
+		obj.n, _ = lift2(hi, lo, func(a, b symbolic.Expr) (symbolic.Expr, bool) { return a.Sub(b).Add(symbolic.Int(1)), true })
+	}
+	ev.heap[addr] = obj
 	ev.store(ix.Name, Known(symbolic.Int(addr)))
 }
 

@@ -164,6 +164,9 @@ var cCases = []cCase{
 	{"structkeys.c", []string{"n", "nb"}, [][]int64{{1000, 3}, {37, 2}, {5003, 4}}, [][]string{{}}, false, nil, "", nil},
 	// A global table of structures filled through a pointer to each.
 	{"cells.c", []string{"n"}, [][]int64{{1000}, {37}, {5003}}, [][]string{{}}, false, nil, "", nil},
+	// An array of structures malloc'd, filled and read through pointers
+	// to its elements, a counter no trip of some ranks steps.
+	{"heapblocks.c", []string{"n"}, [][]int64{{1000}, {37}, {5003}}, [][]string{{}}, false, nil, "", nil},
 	// Arrays by aligned_alloc, posix_memalign and as a VLA.
 	{"aligned.c", []string{"n"}, [][]int64{{1000}, {37}, {5003}}, nil, false, nil, "", nil},
 	{"optloop.c", nil, [][]int64{{}}, nil, false, nil, "", nil},
