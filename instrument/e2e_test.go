@@ -91,6 +91,12 @@ var oracleCases = []oracleCase{
 	// the completion; MAXLOC of priorities that differ by rank; elemental
 	// array assignments (left = theirs, done = left == 0).
 	{file: "worklist.f90", sizes: []map[string]int64{{"n": 100, "ntask": 6}, {"n": 37, "ntask": 2}, {"n": 1001, "ntask": 9}}, complete: true},
+	// A scheduler loop ending on flags and counters of its own, its
+	// receives posted in a routine and polled by MPI_TESTSOME in an inner
+	// loop left by EXIT, the work of each task as long as the data makes
+	// it and branching on the data (those counts are not compared; the
+	// scheduler's, the polls' and the messages' are).
+	{file: "polled.f90", sizes: []map[string]int64{{"n": 100, "ntask": 4}, {"n": 37, "ntask": 1}, {"n": 1001, "ntask": 7}}},
 	// Set-up values point to point: irecvs completed one by one by
 	// MPI_WAITANY, sends whose destination is a MOD of the loop
 	// variable (several trips to one rank at small P, matched in order
