@@ -81,7 +81,7 @@ func (ev *evaluator) allocHeap(a, from apt.Expr) {
 			lo = ev.closedInt(ev.value(sec.Lo), ix.Pos)
 		}
 		hi := ev.closedInt(ev.value(sec.Hi), ix.Pos)
-		obj.n, _ = lift2(hi, lo, func(a, b symbolic.Expr) (symbolic.Expr, bool) { return a.Sub(b).Add(symbolic.Int(1)), true })
+		obj.n, _ = lift2(lo, hi, extent)
 	}
 	ev.heap[addr] = obj
 	ev.store(ix.Name, Known(symbolic.Int(addr)))
