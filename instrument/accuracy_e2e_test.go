@@ -136,7 +136,7 @@ func accuracyAttempt(t *testing.T, tc accuracyCase) (row string, e float64, dist
 	cfg := &sweep.Config{
 		Prog: prog, Files: []string{path}, Options: instrument.Options{Record: record},
 		Build: "mpif90 -O2 {srcs} -o {exe}", Launcher: e2e.MPILauncher,
-		Dir: t.TempDir(), Timeout: 3 * time.Minute, Env: e2e.MPIEnv(),
+		Dir: t.TempDir(), Timeout: 3 * time.Minute, Env: e2e.MPIEnv(t),
 	}
 	ps := []int{1, 2}
 	targetP := 2
@@ -413,7 +413,7 @@ func probeOverhead(b *testing.B) []string {
 		var cfgs [2]*sweep.Config
 		for i, only := range []bool{false, true} {
 			cfgs[i] = &sweep.Config{Prog: prog, Files: []string{path}, Options: instrument.Options{ProgramOnly: only},
-				Build: build, Launcher: launch, Dir: b.TempDir(), Timeout: 3 * time.Minute, Env: e2e.MPIEnv()}
+				Build: build, Launcher: launch, Dir: b.TempDir(), Timeout: 3 * time.Minute, Env: e2e.MPIEnv(b)}
 			probe, err := cfgs[i].Compile(nil)
 			if err != nil {
 				b.Fatal(err)

@@ -86,7 +86,7 @@ func TestCloverLeafCountsMatchRunsE2E(t *testing.T) {
 		Prog: prog, Files: files,
 		Options: instrument.Options{BodyCounters: true, NestTimers: true},
 		Build:   build, Launcher: e2e.MPILauncher,
-		Dir: t.TempDir(), Timeout: 2 * time.Minute, Env: e2e.MPIEnv(),
+		Dir: t.TempDir(), Timeout: 2 * time.Minute, Env: e2e.MPIEnv(t),
 	}
 	b, err := cfg.Compile(nil)
 	if err != nil {

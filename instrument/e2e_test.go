@@ -241,7 +241,7 @@ func runOracle(t *testing.T, tc oracleCase) {
 	cfg := &sweep.Config{
 		Prog: prog, Files: []string{path}, Options: instrument.Options{Record: record, BodyCounters: true},
 		Build: "mpif90 -O1 {srcs} -o {exe}", Launcher: e2e.MPILauncher,
-		Dir: t.TempDir(), Timeout: 2 * time.Minute, Env: e2e.MPIEnv(),
+		Dir: t.TempDir(), Timeout: 2 * time.Minute, Env: e2e.MPIEnv(t),
 	}
 	if tc.input[0] != "" {
 		cfg.InputFiles = []sweep.InputFile{{Name: tc.input[0], Template: tc.input[1], Source: tc.file + " input"}}
@@ -487,7 +487,7 @@ func TestNestTimersE2E(t *testing.T) {
 	cfg := &sweep.Config{
 		Prog: prog, Files: []string{path}, Options: instrument.Options{NestTimers: true},
 		Build: "mpif77 -O1 {srcs} -o {exe}", Launcher: e2e.MPILauncher,
-		Dir: t.TempDir(), Timeout: 2 * time.Minute, Env: e2e.MPIEnv(),
+		Dir: t.TempDir(), Timeout: 2 * time.Minute, Env: e2e.MPIEnv(t),
 	}
 	size := map[string]int64{"n": 600}
 	b, err := cfg.Compile(size)

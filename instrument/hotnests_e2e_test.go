@@ -64,7 +64,7 @@ func TestNPB34HotNestsE2E(t *testing.T) {
 				Prog: prog, Files: files,
 				Options: instrument.Options{NestTimers: true, IncludeDirs: []string{inc}},
 				Build:   c.Counters.Build, Launcher: e2e.MPILauncher,
-				Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(),
+				Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(t),
 			}
 			b, err := cfg.Compile(nil)
 			if err != nil {
@@ -166,7 +166,7 @@ func TestSweep3DHotNestsE2E(t *testing.T) {
 		Prog: prog, Files: files,
 		Options:  instrument.Options{NestTimers: true, IncludeDirs: []string{src}},
 		Build:    build,
-		Launcher: e2e.MPILauncher, Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(),
+		Launcher: e2e.MPILauncher, Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(t),
 	}
 	b, err := cfg.Compile(nil)
 	if err != nil {
@@ -234,7 +234,7 @@ func TestTeaLeafHotNestsE2E(t *testing.T) {
 		Prog: prog, Files: files,
 		Options:  instrument.Options{NestTimers: true},
 		Build:    build,
-		Launcher: e2e.MPILauncher, Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(),
+		Launcher: e2e.MPILauncher, Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(t),
 		InputFiles: []sweep.InputFile{{Name: "tea.in", Template: teaDeck}},
 	}
 	b, err := cfg.Compile(nil)

@@ -160,7 +160,7 @@ func manifestCountsAt(t *testing.T, c *corpora.Copy, np int, cfg **sweep.Config,
 			Prog: prog, Files: files,
 			Options: instrument.Options{BodyCounters: true, IncludeDirs: c.Includes()},
 			Build:   build, Launcher: strings.TrimSpace(e2e.MPILauncher + " " + c.Args),
-			Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(),
+			Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(t),
 		}
 		if *b, err = (*cfg).Compile(nil); err != nil {
 			t.Fatalf("%s: %v", label, err)

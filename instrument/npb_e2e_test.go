@@ -94,7 +94,7 @@ func npbOracle(t *testing.T, npb *corpora.Copy, p int) {
 		Prog: prog, Files: files,
 		Options: instrument.Options{BodyCounters: true, NestTimers: true, IncludeDirs: []string{inc}},
 		Build:   npb.Counters.Build, Launcher: e2e.MPILauncher,
-		Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(),
+		Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(t),
 	}
 	b, err := cfg.Compile(nil)
 	if err != nil {
@@ -721,7 +721,7 @@ func TestNPBStopsWhereRunsAbortE2E(t *testing.T) {
 		launch := strings.Fields(strings.ReplaceAll(strings.ReplaceAll(e2e.MPILauncher, "{P}", fmt.Sprint(c.p)), "{exe}", exe))
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		cmd := exec.CommandContext(ctx, launch[0], launch[1:]...)
-		cmd.Env = append(os.Environ(), e2e.MPIEnv()...)
+		cmd.Env = append(os.Environ(), e2e.MPIEnv(t)...)
 		out, err := cmd.CombinedOutput()
 		timedOut := ctx.Err() != nil
 		cancel()

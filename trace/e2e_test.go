@@ -40,7 +40,7 @@ func newRunner(t *testing.T, files []string, inc []string, build string) *runner
 	}
 	cfg := &sweep.Config{
 		Prog: prog, Files: files, Options: instrument.Options{Events: true, IncludeDirs: inc},
-		Build: build, Launcher: e2e.MPILauncher, Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(),
+		Build: build, Launcher: e2e.MPILauncher, Dir: t.TempDir(), Timeout: 5 * time.Minute, Env: e2e.MPIEnv(t),
 	}
 	b, err := cfg.Compile(nil)
 	if err != nil {

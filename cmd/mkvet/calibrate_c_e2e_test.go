@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -40,10 +39,7 @@ import (
 // n = 8000 and n = 16000 moves their ratio whatever the model.
 func TestCalibratePredictCE2E(t *testing.T) {
 	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc", "mpirun")
-	if os.Geteuid() == 0 {
-		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
-		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-	}
+	e2e.SetMPIEnv(t)
 	src := filepath.Join(programsDir, "ring.c")
 	launcher := e2e.MPILauncher + " {n} {steps}"
 	const attempts = 3

@@ -27,10 +27,7 @@ import (
 // configuration that is off by a factor (class W has twice S's pairs).
 func TestCalibratePredictNPBE2E(t *testing.T) {
 	e2e.Require(t, "cc", "sh", "mpif77", "mpirun")
-	if os.Geteuid() == 0 {
-		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
-		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-	}
+	e2e.SetMPIEnv(t)
 	tmp := t.TempDir()
 	npb, err := corpora.OpenNamed(t, "npb33-EP", tmp)
 	if err != nil {

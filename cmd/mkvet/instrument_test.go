@@ -222,10 +222,7 @@ func TestRunsAndPredict(t *testing.T) {
 // mpirun (six small runs), then predicts from the stored models.
 func TestCalibrateCommandE2E(t *testing.T) {
 	e2e.Require(t, "gfortran", "mpif90", "mpirun")
-	if os.Geteuid() == 0 {
-		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
-		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-	}
+	e2e.SetMPIEnv(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "runs.db")
 	src := filepath.Join(programsDir, "trap_mpi.f")

@@ -157,8 +157,7 @@ func TestNetbenchFakeToolchain(t *testing.T) {
 // short sweep.
 func TestNetbenchMPI(t *testing.T) {
 	e2e.Require(t, "mpicc", "mpirun")
-	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
-	t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+	e2e.SetMPIEnv(t)
 	out := filepath.Join(t.TempDir(), "measured.json")
 	var stdout, stderr bytes.Buffer
 	st := run([]string{"netbench", "-launcher", "mpirun --oversubscribe -np 2", "-sizes", "0..256KiB",

@@ -98,10 +98,7 @@ func TestTraceErrors(t *testing.T) {
 // whatif -trace on the measured trace.
 func TestTraceImportE2E(t *testing.T) {
 	e2e.Require(t, "mpif90", "mpirun")
-	if os.Geteuid() == 0 {
-		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT", "1")
-		t.Setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-	}
+	e2e.SetMPIEnv(t)
 	dir := t.TempDir()
 	inst := filepath.Join(dir, "inst")
 	src := filepath.Join(programsDir, "pipeline.f")

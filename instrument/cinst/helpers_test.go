@@ -43,7 +43,7 @@ func runIn(t *testing.T, exe string, p int, args []string, out, stdin string, en
 	launch := strings.Fields(strings.NewReplacer("{P}", strconv.Itoa(p), "{exe}", exe).Replace(e2e.MPILauncher))
 	cmd := exec.Command(launch[0], append(launch[1:], args...)...)
 	cmd.Dir = filepath.Dir(exe)
-	cmd.Env = append(append(append(os.Environ(), e2e.MPIEnv()...), "MKVET_OUT="+out, "MKVET_RUN=oracle"), env...)
+	cmd.Env = append(append(append(os.Environ(), e2e.MPIEnv(t)...), "MKVET_OUT="+out, "MKVET_RUN=oracle"), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	b, runErr := cmd.CombinedOutput()
 	recs, err := instrument.ReadRun(out, p)

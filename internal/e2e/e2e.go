@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -36,13 +37,35 @@ func Require(t testing.TB, tools ...string) []string {
 // tries the others); --oversubscribe lets P exceed the cores.
 const MPILauncher = "mpirun --oversubscribe --mca btl self,vader --mca pml ob1 -np {P} {exe}"
 
-// MPIEnv is the environment the tests' MPI runs need besides the
-// caller's: Open MPI refuses to run as root unless told.
-func MPIEnv() []string {
-	if os.Geteuid() == 0 {
-		return []string{"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"}
+// MPIEnv is the environment the tests' MPI runs need besides the caller's:
+// Open MPI refuses to run as root unless told, and its session directory is
+// made private to the test. Open MPI 4 creates /tmp/ompi.HOST.UID on each
+// start, and two mpiruns starting at once (test packages run in parallel)
+// race on it: the loser fails with "File exists" and writes no records. The
+// directory is short because Open MPI's sockets live under it and a socket
+// path holds at most 108 bytes.
+func MPIEnv(t testing.TB) []string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "ompi")
+	if err != nil {
+		t.Fatalf("a session directory for Open MPI: %v", err)
 	}
-	return nil
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	env := []string{"OMPI_MCA_orte_tmpdir_base=" + dir, "PRTE_MCA_prte_tmpdir_base=" + dir}
+	if os.Geteuid() == 0 {
+		env = append(env, "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+	}
+	return env
+}
+
+// SetMPIEnv sets MPIEnv's variables in the test's own environment, for tests
+// that start mpirun through code that passes its environment on.
+func SetMPIEnv(t *testing.T) {
+	t.Helper()
+	for _, kv := range MPIEnv(t) {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
 }
 
 // OracleProcs gives the process counts a counts oracle runs its size number
