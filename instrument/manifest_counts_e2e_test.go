@@ -112,11 +112,7 @@ func manifestCountsAt(t *testing.T, c *corpora.Copy, np int, cfg **sweep.Config,
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}
-	defines := map[string]string{}
-	for _, d := range c.Defines {
-		name, val, _ := strings.Cut(d, "=")
-		defines[name] = val
-	}
+	defines := c.DefineMap()
 	prog, diags := fortran.ParseFiles(files, fortran.Config{IncludeDirs: c.Includes(), Defines: defines})
 	for _, d := range diags {
 		if d.Severity == apt.Error {

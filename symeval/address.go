@@ -876,16 +876,61 @@ func (ev *evaluator) clobberPointees(p *apt.Name) {
 	}
 }
 
+// fieldPointee is derefArray for p->f[k], a structure's pointer field:
+// the elements are those of the storage the field's address is in (an
+// allocation another routine made and stored there: A->nnz_in_row =
+// new int[n]), so that every routine reaching the structure reaches the
+// same elements, whatever pointer it reaches the structure through.
+func (ev *evaluator) fieldPointee(ix *apt.Index) (string, Value, bool) {
+	p, ok := ev.fieldPointed(ix)
+	if !ok {
+		return "", Value{}, false
+	}
+	sub := ev.closedInt(ev.value(ix.Subs[0]), ix.Pos)
+	off, ok := lift1(sub, func(k symbolic.Expr) (symbolic.Expr, bool) {
+		return k.Add(symbolic.Int(p.off)), true
+	})
+	return p.key(), off, ok
+}
+
+// fieldPointed is where the elements of p->f[k] are: the storage the
+// field's known address is in, other than the field's own.
+func (ev *evaluator) fieldPointed(ix *apt.Index) (pointed, bool) {
+	if ix.Base == nil || len(ev.storages) == 0 || !ev.cPointers() {
+		return pointed{}, false
+	}
+	ptr := &apt.Component{Pos: ix.Pos, Base: ix.Base, Field: ix.Name, Type: ix.Type, Deref: ix.Deref, Array: true}
+	slot, ok := ev.addrSlot(ptr)
+	if !ok {
+		return pointed{}, false
+	}
+	a, ok := ev.env.lookup(slot)
+	if !ok || !a.IsKnown() {
+		return pointed{}, false
+	}
+	p, ok := ev.pointedAt(a, ix.Type)
+	if !ok {
+		return pointed{}, false
+	}
+	if own, ok := ev.refKey(ptr); ok && p.storage == own {
+		return pointed{}, false
+	}
+	return p, true
+}
+
 // derefArray returns the storage and offset an element reference p[k]
 // reaches through the address the pointer p holds, where that address is
 // inside another array's storage (q = p; row = owner[i] of a row another
 // routine allocated; &a[j]): its elements are that storage's, not p's.
 func (ev *evaluator) derefArray(ix *apt.Index) (string, Value, bool) {
-	if len(ev.storages) == 0 || ix.Base != nil || len(ix.Subs) != 1 || !ev.cPointers() {
+	if len(ev.storages) == 0 || len(ix.Subs) != 1 || !ev.cPointers() {
 		return "", Value{}, false
 	}
 	if _, isSec := ix.Subs[0].(*apt.Section); isSec {
 		return "", Value{}, false
+	}
+	if ix.Base != nil {
+		return ev.fieldPointee(ix)
 	}
 	d := ev.prog.Resolve(ev.frame().routine, ix.Name)
 	if d == nil || !unsized(d.Dims) {
@@ -898,7 +943,10 @@ func (ev *evaluator) derefArray(ix *apt.Index) (string, Value, bool) {
 		return "", Value{}, false
 	}
 	p, ok := ev.pointee(ix.Name, ix.Type)
-	if !ok || p.storage == ev.key(ix.Name) {
+	if !ok {
+		return ev.derefAlts(ix)
+	}
+	if p.storage == ev.key(ix.Name) {
 		return "", Value{}, false
 	}
 	key := p.key()
@@ -907,4 +955,46 @@ func (ev *evaluator) derefArray(ix *apt.Index) (string, Value, bool) {
 		return k.Add(symbolic.Int(p.off)), true
 	})
 	return key, off, ok
+}
+
+// derefAlts is derefArray for a pointer whose address differs by a
+// condition (a cursor a rank-dependent number of elements along: *next++
+// = c after a first row one entry shorter on rank 0), every alternative
+// inside one storage of elements of ix's type: the element's offset
+// differs by the same conditions. False where the alternatives reach
+// different storages.
+func (ev *evaluator) derefAlts(ix *apt.Index) (string, Value, bool) {
+	slot, ok := ev.addrSlot(&apt.Name{Name: ix.Name})
+	if !ok {
+		return "", Value{}, false
+	}
+	v, ok := ev.env.lookup(slot)
+	if !ok || !v.IsKnown() || len(v.Alts) < 2 {
+		return "", Value{}, false
+	}
+	size, ok := ev.elemBytes(ix.Type)
+	if !ok || size <= 0 {
+		return "", Value{}, false
+	}
+	var st storageAt
+	base := int64(-1)
+	offs, ok := lift1(v, func(e symbolic.Expr) (symbolic.Expr, bool) {
+		a, isc := e.Int64()
+		if !isc || a < addrBase {
+			return symbolic.Expr{}, false
+		}
+		b := addrBase + (a-addrBase)/addrStride*addrStride
+		s, ok := ev.storages[b]
+		if !ok || s.size != size || (a-b)%size != 0 || base >= 0 && b != base {
+			return symbolic.Expr{}, false
+		}
+		st, base = s, b
+		return symbolic.Int((a - b) / size), true
+	})
+	if !ok || st.key == ev.key(ix.Name) {
+		return "", Value{}, false
+	}
+	sub := ev.closedInt(ev.value(ix.Subs[0]), ix.Pos)
+	off, ok := lift2(offs, sub, func(x, y symbolic.Expr) (symbolic.Expr, bool) { return x.Add(y), true })
+	return st.key, off, ok
 }

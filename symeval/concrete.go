@@ -35,7 +35,7 @@ const (
 	// totalConcreteSteps those of all the runs of an evaluation (a sweep
 	// over process counts evaluates once per count).
 	concreteSteps      = 20_000_000
-	totalConcreteSteps = 8_000_000
+	totalConcreteSteps = 24_000_000
 	// maxConcreteRanks bounds the process counts at which calls are run.
 	maxConcreteRanks = 64
 )
@@ -196,8 +196,9 @@ func (ev *evaluator) runConcrete(c *apt.Call, r *apt.Routine, o *Occ, np int64, 
 			return false
 		}
 		cs.m.Globals = imp.global
+		cs.m.Pointee, cs.m.Address, cs.m.At = imp.reach, imp.address, imp.storageAt
 		ctx, err := cs.m.Call(r, args)
-		cs.m.Globals = nil
+		cs.m.Globals, cs.m.Pointee, cs.m.Address, cs.m.At = nil, nil, nil, nil
 		cs.spent += cs.m.Steps()
 		if err != nil || imp.why != "" {
 			if debugRuns {
@@ -233,6 +234,9 @@ type importer struct {
 	np     int64
 	stores map[string]*concStore
 	why    string
+	// addrs caches address's answers: a store's storage address and
+	// element bytes.
+	addrs map[*concrete.Store][2]int64
 }
 
 // at is v's number at the importer's rank.
@@ -837,8 +841,9 @@ func (ev *evaluator) concreteLoop(l *apt.Loop, o *Occ) (done bool) {
 		if !cs.budget() {
 			return false
 		}
+		cs.m.Pointee, cs.m.Address, cs.m.At = imp.reach, imp.address, imp.storageAt
 		ctx, err := cs.m.RunIn(r, []apt.Node{l})
-		cs.m.Globals = nil
+		cs.m.Globals, cs.m.Pointee, cs.m.Address, cs.m.At = nil, nil, nil, nil
 		cs.spent += cs.m.Steps()
 		if err != nil || imp.why != "" {
 			if debugRuns {

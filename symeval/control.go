@@ -707,11 +707,12 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	defer func() { ev.stmtOcc = savedStmt }()
 	var counted Value // the trip count of a DO without control that ends on a counter
 	hasCounted := false
+	var wrow whileRow // the counter of a counted DO WHILE
 	if l.Var == "" && l.Iterations == nil && l.While == nil {
 		counted, hasCounted = ev.counterExit(l, o)
 	}
 	if l.Var == "" && l.Iterations == nil && l.While != nil {
-		counted, hasCounted = ev.whileCounter(l)
+		counted, wrow, hasCounted = ev.whileCounter(l)
 		if b, isBin := l.While.(*apt.Binary); isBin && !hasCounted {
 			counted, hasCounted = ev.pointerWhileCounter(l, b)
 		}
@@ -739,6 +740,15 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	}
 	if l.Var == "" && l.Iterations == nil && !tooLong && (!ev.readsInput(l.Body) || ev.readsFiles(l.Body)) && ev.runWhile(l, o) {
 		return
+	}
+	if l.Var == "" && l.Iterations == nil && hasCounted && tooLong && !ev.readsInput(l.Body) && !ev.lean() {
+		// A counted loop too long to run symbolically whose trips
+		// compute what later control reads (a count of the columns
+		// each row's data holds): the concrete machine runs the
+		// program's code at the point, as it does a DO loop's.
+		if scalars, arrays := ev.computesControl(l); (len(scalars) > 0 || arrays) && ev.concreteLoop(l, o) {
+			return
+		}
 	}
 	if pr := ev.probed; pr != nil {
 		// The ranks' runs left these values (rankProbe): they hold
@@ -778,10 +788,11 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		if l.Iterations != nil {
 			t = ev.closedInt(ev.value(l.Iterations), pos)
 		}
+		fromCounter := false
 		if !t.IsKnown() && hasCounted {
 			// A loop that ends when a counter it steps reaches a bound
 			// (a time loop with a step limit): its trip count follows.
-			t = counted
+			t, fromCounter = counted, true
 		}
 		if p, ok := ev.tripParams[l]; !t.IsKnown() && ok {
 			// One parameter per loop, whatever the calling context.
@@ -831,6 +842,13 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			}
 		}
 		index = Known(symbolic.Sym(k).Sub(symbolic.Int(1)))
+		if fromCounter && wrow.step == 1 && wrow.start.IsKnown() {
+			// A C for loop over rows whose bound is read on every
+			// trip (i < m->nrow): its trips are rows, counter = start
+			// + k - 1, for a sweep over them (tableSweep).
+			rowOff, _ := lift1(wrow.start, func(e symbolic.Expr) (symbolic.Expr, bool) { return e.Sub(symbolic.Int(1)), true })
+			lf = &loopFrame{loop: l, v: k, lo: Known(symbolic.Int(1)), hi: t, unit: true, rowVar: wrow.name, rowOff: rowOff}
+		}
 		if l.Var != "" {
 			lo := ev.closedInt(ev.value(l.Lower), pos)
 			varValue, _ = lift2(lo, index, func(a, b symbolic.Expr) (symbolic.Expr, bool) { return a.Add(b), true })

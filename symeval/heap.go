@@ -75,7 +75,7 @@ func (ev *evaluator) allocHeap(a, from apt.Expr) {
 		ev.heap = map[int64]*heapObj{}
 	}
 	obj := &heapObj{key: "&" + strconv.FormatInt(id, 10), elems: ev.manyElems(ix)}
-	if sec, ok := ix.Subs[0].(*apt.Section); ok && obj.elems && sec.Hi != nil {
+	if sec, ok := ix.Subs[0].(*apt.Section); ok && sec.Hi != nil {
 		lo := Known(symbolic.Int(0))
 		if sec.Lo != nil {
 			lo = ev.closedInt(ev.value(sec.Lo), ix.Pos)

@@ -51,6 +51,11 @@ func (ev *evaluator) pointee(name string, t apt.Type) (pointed, bool) {
 	if !ok {
 		return pointed{}, false
 	}
+	return ev.pointedAt(v, t)
+}
+
+// pointedAt is pointee for an address v, of elements of type t.
+func (ev *evaluator) pointedAt(v Value, t apt.Type) (pointed, bool) {
 	c, ok := v.Single()
 	if !ok {
 		return pointed{}, false
@@ -98,6 +103,11 @@ func (ev *evaluator) pointeeElems(name string, d *apt.Var) (symbolic.Expr, bool)
 	if !ok {
 		return symbolic.Expr{}, false
 	}
+	return ev.pointedElems(p)
+}
+
+// pointedElems is pointeeElems for the place p.
+func (ev *evaluator) pointedElems(p pointed) (symbolic.Expr, bool) {
 	sh, ok := ev.shapeAt(p.storage, 1)
 	if !ok {
 		return symbolic.Expr{}, false
@@ -145,4 +155,124 @@ func (imp *importer) pointer(name string, v *apt.Var) (*concrete.Ref, bool) {
 		return nil, true // imp.why says why
 	}
 	return &concrete.Ref{S: s, Off: p.off}, true
+}
+
+// reach binds for a run the elements the C pointer expression ptr of
+// routine r reaches when the run starts (concrete.Machine.Pointee): a
+// structure's pointer field (A->nnz_in_row, the structure and the array
+// allocated before), a dummy referring to a pointer ((*x)[i] of double
+// **x), or a scalar field through a structure pointer (A->nrow). The storage is an allocation the evaluation follows,
+// whole, or a heap object's elements (an array of pointers, new
+// double*[n]); its extent is the allocation's. Only r the frame runs
+// names what the evaluation can resolve.
+func (imp *importer) reach(r *apt.Routine, ptr apt.Expr, t apt.Type) *concrete.Ref {
+	ev := imp.ev
+	name := apt.FormatExpr(ptr)
+	if r != ev.frame().routine {
+		imp.why = "the pointer " + name + " of a routine the run calls"
+		return nil
+	}
+	if c, ok := ptr.(*apt.Component); ok && !c.Array {
+		// A scalar field through the pointer (m->nrow): where the
+		// evaluation keeps the structure's field.
+		key, ok := ev.refKey(c)
+		if !ok {
+			imp.why = "the storage of " + name
+			return nil
+		}
+		return whole(imp.scalar(key, &apt.Var{Name: name, Type: t}))
+	}
+	d := &apt.Var{Name: name, Type: t, Dims: []apt.Dim{{Lo: &apt.Const{Kind: apt.ConstInt, Text: "0"}, Hi: &apt.Star{}}}}
+	a := ev.addrOf(ptr)
+	if size, ok := ev.elemBytes(t); ok && size > 0 {
+		if obj, el, ok := ev.heapAt(a, size); ok && !obj.elems {
+			n, ok1 := imp.at(obj.n)
+			k, ok2 := imp.at(el)
+			ni, isInt1 := n.Int64()
+			ki, isInt2 := k.Int64()
+			if !ok1 || !ok2 || !isInt1 || !isInt2 || ki < 0 || ki > ni {
+				imp.why = "the extent of what " + name + " points to"
+				return nil
+			}
+			s := imp.array(obj.key, d, ni)
+			if s == nil {
+				return nil
+			}
+			return &concrete.Ref{S: s, Off: ki}
+		}
+	}
+	p, ok := ev.pointedAt(a, t)
+	if !ok {
+		imp.why = "where " + name + " points"
+		return nil
+	}
+	n, ok := ev.pointedElems(p)
+	if !ok {
+		imp.why = "the extent of what " + name + " points to"
+		return nil
+	}
+	c, ok := imp.at(Known(n))
+	cn, isInt := c.Int64()
+	if !ok || !isInt {
+		imp.why = "the extent of what " + name + " points to"
+		return nil
+	}
+	s := imp.array(p.key(), d, cn+p.off)
+	if s == nil {
+		return nil
+	}
+	return &concrete.Ref{S: s, Off: p.off}
+}
+
+// address is the address the evaluation gives element off of the run's
+// store s (concrete.Machine.Address): the storage's address plus the
+// element's bytes, where s holds a storage the evaluation made whole.
+func (imp *importer) address(s *concrete.Store, off int64) (int64, bool) {
+	if a, ok := imp.addrs[s]; ok {
+		return a[0] + off*a[1], a[1] > 0
+	}
+	if imp.addrs == nil {
+		imp.addrs = map[*concrete.Store][2]int64{}
+	}
+	var found [2]int64
+	for key, cs := range imp.stores {
+		if cs.s != s {
+			continue
+		}
+		for base, st := range imp.ev.storages {
+			if st.key == key {
+				found = [2]int64{base, st.size}
+				break
+			}
+		}
+		break
+	}
+	imp.addrs[s] = found
+	return found[0] + off*found[1], found[1] > 0
+}
+
+// storageAt is address's inverse (concrete.Machine.At): the storage an
+// address the evaluation gave lies in, whole, of elements of type t, and
+// the element there.
+func (imp *importer) storageAt(addr int64, t apt.Type) *concrete.Ref {
+	ev := imp.ev
+	p, ok := ev.pointedAt(Known(symbolic.Int(addr)), t)
+	if !ok || p.view != 1 {
+		return nil
+	}
+	n, ok := ev.pointedElems(p)
+	if !ok {
+		return nil
+	}
+	c, ok := imp.at(Known(n))
+	cn, isInt := c.Int64()
+	if !ok || !isInt {
+		return nil
+	}
+	d := &apt.Var{Name: p.storage, Type: t, Dims: []apt.Dim{{Lo: &apt.Const{Kind: apt.ConstInt, Text: "0"}, Hi: &apt.Star{}}}}
+	s := imp.array(p.key(), d, cn+p.off)
+	if s == nil {
+		return nil
+	}
+	return &concrete.Ref{S: s, Off: p.off}
 }

@@ -39,7 +39,11 @@ type loopFrame struct {
 	lo    Value        // its first value
 	hi    Value        // its last value
 	unit  bool         // its step is 1
-	outer *domainState // the domain around the loop
+	// rowVar is, for a counted DO WHILE, its counter, which holds the
+	// row: rowOff + v (the DO variable holds v itself).
+	rowVar string
+	rowOff Value
+	outer  *domainState // the domain around the loop
 	entry *domainState // its body's domain at the start of an iteration
 	mod   []string     // the storage keys its body changes
 	pre   *env         // the values before the loop
@@ -73,10 +77,18 @@ func (ev *evaluator) telescope(l *apt.Loop) *rowSpan {
 	if cur.dead || len(cur.vars) != len(ent.vars) || len(cur.conds) != len(ent.conds) || !symbolic.Equal(cur.factor, ent.factor) {
 		return nil
 	}
+	if rf.rowVar != "" {
+		// Rows a counted DO WHILE runs over: their bounds from a table
+		// only.
+		if ev.readsTable(l, rf) && ev.straightLine(l.Body) {
+			return ev.tableSweep(l, rf)
+		}
+		return nil
+	}
 	if rs := ev.summedSpan(l, rf); rs != nil {
 		return rs // lengths stored with their sum (rowsums.go)
 	}
-	if ev.readsTable(l) && ev.straightLine(l.Body) {
+	if ev.readsTable(l, rf) && ev.straightLine(l.Body) {
 		if rs := ev.tableSweep(l, rf); rs != nil {
 			return rs // bounds from a concrete run's table (tables.go)
 		}

@@ -1228,6 +1228,12 @@ func (ev *evaluator) runWhile(l *apt.Loop, o *Occ) bool {
 	if !ev.overBudget && ev.byRank([]apt.Expr{l.While}, l.Body, l.Span.Start(), o, func() bool { return ev.runWhileOnce(l, o) }) {
 		return true
 	}
+	if !ev.lean() && ev.concreteLoop(l, o) {
+		// Tests on what the data holds (a row's columns read back
+		// through the pointer an array of pointers keeps): the
+		// concrete machine runs the program's code at the point.
+		return true
+	}
 	keys := ev.modified(l.Body)
 	if pr := ev.rankProbe([]apt.Expr{l.While}, l.Body, o, keys, func() bool { return ev.runWhileOnce(l, o) },
 		func() int64 { return int64(len(o.Iters)) }); pr != nil {

@@ -89,10 +89,14 @@ func (ev *evaluator) tableAt(t *elemTable, o symbolic.Expr) ([]Alt, bool) {
 // variable is evaluated for all its iterations at once (a sweep over row
 // pointers telescopes, tableSpan), not run for the elements' values.
 func (ev *evaluator) tableArray(ix *apt.Index) bool {
+	key, ok := "", false
 	if ix.Base != nil {
-		return false
+		// A structure's pointer field's elements (A->nnz_in_row[i]).
+		p, isPtr := ev.fieldPointed(ix)
+		key, ok = p.key(), isPtr && len(ix.Subs) == 1
+	} else {
+		key, ok = ev.arrayKey(ix)
 	}
-	key, ok := ev.arrayKey(ix)
 	if !ok {
 		return false
 	}
@@ -109,9 +113,10 @@ func (ev *evaluator) tableArray(ix *apt.Index) bool {
 // variable and values known at the point.
 func (ev *evaluator) tableSweep(l *apt.Loop, rf *loopFrame) *rowSpan {
 	np, ok := ev.values[Size]
-	if !ok || np > maxConcreteRanks || !ev.readsTable(l) {
+	if !ok || np > maxConcreteRanks || !ev.readsTable(l, rf) {
 		return nil
 	}
+	lower, upper := ev.sweepBounds(l, rf)
 	step := int64(1)
 	if l.Step != nil {
 		c, ok := ev.prog.IntConstant(ev.frame().routine, l.Step)
@@ -123,7 +128,7 @@ func (ev *evaluator) tableSweep(l *apt.Loop, rf *loopFrame) *rowSpan {
 	// The same sweep of the same tables sums to the same (a solver's
 	// product, met on every iteration of the loop around it).
 	memo := fmt.Sprintf("%p|%v|%v", l, rf.lo.Alts, rf.hi.Alts)
-	for _, e := range []apt.Expr{l.Lower, l.Upper} {
+	for _, e := range []apt.Expr{lower, upper} {
 		apt.InspectExpr(e, func(x apt.Expr) bool {
 			switch x := x.(type) {
 			case *apt.Name:
@@ -153,10 +158,19 @@ func (ev *evaluator) tableSweep(l *apt.Loop, rf *loopFrame) *rowSpan {
 		if !ok1 || !ok2 || !isA || !isB || b-a > maxSweepRows {
 			return nil
 		}
+		row, off := rf.loop.Var, int64(0)
+		if rf.rowVar != "" {
+			o, ok := imp.at(rf.rowOff)
+			oi, isInt := o.Int64()
+			if !ok || !isInt || !o.IsInt() {
+				return nil
+			}
+			row, off = rf.rowVar, oi
+		}
 		total := int64(0)
 		for j := a; j <= b; j++ {
-			x, ok1 := ev.rowBound(l.Lower, rf.loop.Var, j, r, np)
-			y, ok2 := ev.rowBound(l.Upper, rf.loop.Var, j, r, np)
+			x, ok1 := ev.rowBound(lower, row, j+off, r, np)
+			y, ok2 := ev.rowBound(upper, row, j+off, r, np)
 			if !ok1 || !ok2 {
 				return nil
 			}
@@ -194,9 +208,10 @@ func (ev *evaluator) sweepSpan(l *apt.Loop, rf *loopFrame, total []Alt) *rowSpan
 const maxSweepRows = 1 << 20
 
 // readsTable reports whether l's bounds read an element of a table.
-func (ev *evaluator) readsTable(l *apt.Loop) bool {
+func (ev *evaluator) readsTable(l *apt.Loop, rf *loopFrame) bool {
 	found := false
-	for _, e := range []apt.Expr{l.Lower, l.Upper} {
+	lo, hi := ev.sweepBounds(l, rf)
+	for _, e := range []apt.Expr{lo, hi} {
 		apt.InspectExpr(e, func(x apt.Expr) bool {
 			if ix, ok := x.(*apt.Index); ok && ev.tableArray(ix) {
 				found = true
@@ -241,6 +256,13 @@ func (ev *evaluator) rowBound(e apt.Expr, row string, j, r, np int64) (int64, bo
 		if !ev.tableArray(e) || len(e.Subs) == 0 {
 			return 0, false
 		}
+		if p, ok := ev.fieldPointed(e); ok {
+			x, ok := ev.rowBound(e.Subs[0], row, j, r, np)
+			if !ok {
+				return 0, false
+			}
+			return tableElem(ev.env.get(p.key()).arr, r, x+p.off)
+		}
 		key, _ := ev.arrayKey(e)
 		st := ev.env.get(key).arr
 		d := ev.declOf(e)
@@ -269,11 +291,7 @@ func (ev *evaluator) rowBound(e apt.Expr, row string, j, r, np int64) (int64, bo
 				stride *= hi - lo + 1
 			}
 		}
-		vals, known := st.tab.row(r)
-		if off < 0 || off >= int64(len(vals)) || !known[off] {
-			return 0, false
-		}
-		return vals[off], true
+		return tableElem(st, r, off)
 	case *apt.Unary:
 		x, ok := ev.rowBound(e.X, row, j, r, np)
 		switch e.Op {
@@ -404,4 +422,109 @@ func (ev *evaluator) holdsTable(name string) bool {
 	keys := ev.elementKeys(name)
 	v, ok := ev.env.lookup(keys[len(keys)-1])
 	return ok && v.arr != nil && v.arr.tab != nil
+}
+
+// tableElem is element off of rank r's row of the table st holds.
+func tableElem(st *arrayState, r, off int64) (int64, bool) {
+	vals, known := st.tab.row(r)
+	if off < 0 || off >= int64(len(vals)) || !known[off] {
+		return 0, false
+	}
+	return vals[off], true
+}
+
+// sweepBounds are the bounds of l, the inner loop of a sweep over rows
+// (the row loop rf's), with each scalar the row's own statements set
+// once before it replaced by what they set it to: do j = 0, cur_nnz - 1
+// after cur_nnz = A->nnz_in_row[i] reads the table as do j = 0,
+// A->nnz_in_row[i] - 1 does, on every row.
+func (ev *evaluator) sweepBounds(l *apt.Loop, rf *loopFrame) (lo, hi apt.Expr) {
+	defs := ev.rowDefs(rf.loop, l)
+	delete(defs, rf.rowVar) // the counter steps once per row
+	if len(defs) == 0 {
+		return l.Lower, l.Upper
+	}
+	sub := func(n *apt.Name) apt.Expr {
+		if e, ok := defs[n.Name]; ok {
+			return e
+		}
+		return n
+	}
+	return substNames(l.Lower, sub), substNames(l.Upper, sub)
+}
+
+// rowDefs are the local scalars the body of the row loop sets exactly
+// once, by a statement of its own before the inner loop (no branch, loop
+// or call around it), and passes to no call: each holds, on every row,
+// the value of the expression assigned.
+func (ev *evaluator) rowDefs(row, inner *apt.Loop) map[string]apt.Expr {
+	r := ev.frame().routine
+	sets := map[string]int{}
+	passed := func(e apt.Expr) {
+		apt.InspectExpr(e, func(x apt.Expr) bool {
+			if fc, ok := x.(*apt.FuncCall); ok && !fc.Intrinsic {
+				for _, a := range fc.Args {
+					if nm, ok := a.(*apt.Name); ok {
+						sets[nm.Name] += 2
+					}
+				}
+			}
+			return true
+		})
+	}
+	apt.Inspect(&apt.Loop{Body: row.Body}, func(n apt.Node) bool {
+		switch x := n.(type) {
+		case *apt.Block:
+			for _, s := range x.Stmts {
+				if nm, ok := s.Target.(*apt.Name); ok {
+					sets[nm.Name]++
+				} else if s.Target != nil {
+					passed(s.Target)
+				}
+				passed(s.Value)
+				for _, a := range s.Args {
+					if nm, ok := a.(*apt.Name); ok {
+						sets[nm.Name] += 2
+					}
+				}
+			}
+		case *apt.Loop:
+			if x.Var != "" {
+				sets[x.Var]++
+			}
+		case *apt.Call:
+			for _, a := range x.Args {
+				if nm, ok := a.(*apt.Name); ok {
+					sets[nm.Name] += 2
+				}
+				passed(a)
+			}
+		}
+		return true
+	})
+	var defs map[string]apt.Expr
+	for _, n := range row.Body {
+		if n == apt.Node(inner) {
+			break
+		}
+		b, ok := n.(*apt.Block)
+		if !ok {
+			continue
+		}
+		for _, s := range b.Stmts {
+			nm, ok := s.Target.(*apt.Name)
+			if !ok || s.Kind != apt.StmtAssign || s.Load || sets[nm.Name] != 1 {
+				continue
+			}
+			d := ev.prog.Resolve(r, nm.Name)
+			if d == nil || d.IsArray() || d.Type.Base != apt.TypeInteger || r.Scope.Lookup(nm.Name) != d || d.Save || d.InCommon || len(d.Init) > 0 {
+				continue
+			}
+			if defs == nil {
+				defs = map[string]apt.Expr{}
+			}
+			defs[nm.Name] = s.Value
+		}
+	}
+	return defs
 }

@@ -16,11 +16,12 @@ import (
 // the counted form of a C for loop whose bound is read from memory on
 // every trip (i < a->len), which clang leaves as a while loop. The
 // counter and the bound must be known before the loop: an unknown bound
-// keeps the loop's own trip-count parameter.
-func (ev *evaluator) whileCounter(l *apt.Loop) (Value, bool) {
+// keeps the loop's own trip-count parameter. It returns the counter
+// too: its name, its value before the loop and its step.
+func (ev *evaluator) whileCounter(l *apt.Loop) (Value, whileRow, bool) {
 	b, ok := l.While.(*apt.Binary)
 	if !ok || exitsLoop(l.Body) || hasJumps(l.Body) {
-		return Value{}, false
+		return Value{}, whileRow{}, false
 	}
 	flip := map[apt.Op]apt.Op{apt.OpLt: apt.OpGt, apt.OpLe: apt.OpGe, apt.OpGt: apt.OpLt, apt.OpGe: apt.OpLe}
 	var counter *apt.Name
@@ -60,20 +61,21 @@ func (ev *evaluator) whileCounter(l *apt.Loop) (Value, bool) {
 		}
 	}
 	if counter == nil {
-		return Value{}, false
+		return Value{}, whileRow{}, false
 	}
 	bound := ev.value(y)
 	if !bound.IsKnown() {
-		return Value{}, false
+		return Value{}, whileRow{}, false
 	}
 	start := ev.load(counter.Name)
 	if !start.IsKnown() {
-		return Value{}, false
+		return Value{}, whileRow{}, false
 	}
+	row := whileRow{name: counter.Name, start: ev.closedInt(start, counter.Pos), step: step}
 	c := symbolic.Int(max(step, -step))
 	// A bound or a start of one value per rank class (a block's extent
 	// with the remainder on the first ranks) gives a trip count per class.
-	return lift2(ev.closedInt(bound, y.At()), ev.closedInt(start, counter.Pos), func(e, x0 symbolic.Expr) (symbolic.Expr, bool) {
+	trips, ok := lift2(ev.closedInt(bound, y.At()), row.start, func(e, x0 symbolic.Expr) (symbolic.Expr, bool) {
 		e = e.Sub(symbolic.Int(offset)) // v + offset < e is v < e - offset
 		var need symbolic.Expr          // steps of |c| to make
 		switch {
@@ -90,6 +92,16 @@ func (ev *evaluator) whileCounter(l *apt.Loop) (Value, bool) {
 		}
 		return symbolic.Max(ceilSteps(need, c), symbolic.Int(0)), true
 	})
+	return trips, row, ok
+}
+
+// whileRow is the counter of a counted DO WHILE: its name, its value
+// before the loop and its step; on trip k (from 1) it holds start + (k -
+// 1)*step.
+type whileRow struct {
+	name  string
+	start Value
+	step  int64
 }
 
 // counterStep finds the one step x = x + c (c a constant) of counter at

@@ -167,6 +167,11 @@ var cCases = []cCase{
 	// An array of structures malloc'd, filled and read through pointers
 	// to its elements, a counter no trip of some ranks steps.
 	{"heapblocks.c", []string{"n"}, [][]int64{{1000}, {37}, {5003}}, [][]string{{}}, false, nil, "", nil},
+	// A sparse matrix in a structure on the heap whose fields point at
+	// arrays allocated after it, handed back through pointers to
+	// pointers; rows read back through an array of row pointers, in
+	// loops whose bound is a field read on every trip.
+	{"sparserows.c", []string{"n", "steps"}, [][]int64{{1000, 3}, {37, 3}, {5003, 2}}, [][]string{{}}, false, nil, "", nil},
 	// Arrays by aligned_alloc, posix_memalign and as a VLA.
 	{"aligned.c", []string{"n"}, [][]int64{{1000}, {37}, {5003}}, nil, false, nil, "", nil},
 	{"optloop.c", nil, [][]int64{{}}, nil, false, nil, "", nil},

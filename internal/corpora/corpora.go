@@ -211,6 +211,17 @@ func (c *Copy) Inputs() ([]string, error) {
 	return append(args, files...), nil
 }
 
+// DefineMap returns the program's defines as the frontends take them:
+// name to value, "" for one defined without a value.
+func (c *Copy) DefineMap() map[string]string {
+	out := map[string]string{}
+	for _, d := range c.Defines {
+		name, val, _ := strings.Cut(d, "=")
+		out[name] = val
+	}
+	return out
+}
+
 // CountersBuild runs the Counters.Prepare commands in the program's folder
 // and returns the -build template of a build with counters ({srcs} and
 // {exe} left for the sweep).

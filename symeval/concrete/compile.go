@@ -26,6 +26,10 @@ type routine struct {
 	// own stores (slot.local); free holds activations to reuse.
 	nInts, nReals int
 	free          []*act
+	// ptrRoots are the variables through which pointee slots reach
+	// their elements, and repointed the structure pointers the code
+	// assigns (checkPointees), each at its first place.
+	ptrRoots, repointed map[string]apt.Pos
 }
 
 type slotKind int
@@ -54,6 +58,8 @@ type slot struct {
 	// local is a local scalar's place in its activation's store of
 	// integers or reals (-1: a store of its own).
 	local int
+	// ptr is, for a pointee slot, the pointer expression Pointee binds.
+	ptr apt.Expr
 }
 
 // view is a slot's storage in one activation: the store, the offset of
@@ -141,6 +147,7 @@ func (m *Machine) compile(r *apt.Routine) *routine {
 	}
 	c := &compiler{m: m, rt: rt}
 	rt.body = c.list(r.Body)
+	rt.checkPointees()
 	ok = true
 	return rt
 }

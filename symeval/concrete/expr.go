@@ -91,6 +91,9 @@ func (c *compiler) expr(e apt.Expr) num {
 		if path, root, ok := fieldPath(e); ok {
 			return c.scalar(c.rt.fieldSlot(c.m, e, path, root), e.Pos)
 		}
+		if i, ok := c.derefField(e); ok {
+			return c.scalar(i, e.Pos)
+		}
 	case *apt.Unary:
 		x := c.expr(e.X)
 		switch e.Op {
@@ -218,15 +221,20 @@ func (c *compiler) address(ix *apt.Index) (slotIdx int, off func(a *act) int64) 
 // the last.
 func (c *compiler) offsetTo(ix *apt.Index, past int64) (slotIdx int, off func(a *act) int64) {
 	name := ix.Name
+	i := -1
 	if b, ok := ix.Base.(*apt.Name); ok && !ix.Deref && c.m.prog.Resolve(c.rt.r, b.Name+"%"+ix.Name) != nil {
 		// A field of an array of structures the C frontend declares as
 		// an array of its own (blocks.level[i], bp->level with bp =
 		// &blocks[i]: blocks%level).
 		name = b.Name + "%" + ix.Name
+	} else if ptr, root := c.pointeeOf(ix); ptr != nil {
+		i = c.rt.pointeeSlot(ptr, root, ix.Type, ix.Pos)
 	} else if ix.Base != nil || ix.Deref || ix.Substring || len(ix.FieldDims) > 0 {
 		stop(ix.Pos, "%s is not a plain array element", apt.FormatExpr(ix))
 	}
-	i := c.rt.slotOf(c.m, name, ix.Pos)
+	if i < 0 {
+		i = c.rt.slotOf(c.m, name, ix.Pos)
+	}
 	sl := c.rt.slots[i]
 	if len(ix.Subs) != len(sl.lo) {
 		stop(ix.Pos, "%s has %d subscripts for %d dimensions", ix.Name, len(ix.Subs), len(sl.lo))

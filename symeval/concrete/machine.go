@@ -17,6 +17,18 @@ type Machine struct {
 	// the variable's first element there (a C pointer into another
 	// array); nil stops the run.
 	Globals func(r *apt.Routine, name string, v *apt.Var) *Ref
+	// Pointee returns the storage the pointer expression ptr of routine
+	// r reaches when the run starts (C's p->f of a structure's pointer
+	// field, a dummy referring to a pointer) and the offset of the
+	// element it points at; nil stops the run.
+	Pointee func(r *apt.Routine, ptr apt.Expr, elem apt.Type) *Ref
+	// Address returns the address a pointer to element off of s holds,
+	// as the caller numbers addresses: what a run stores in an array of
+	// pointers. False where the caller has no number for it.
+	Address func(s *Store, off int64) (int64, bool)
+	// At is Address's inverse: the storage at address addr, of elements
+	// of type elem, and the element there; nil where the caller has none.
+	At func(addr int64, elem apt.Type) *Ref
 	// Routine returns the routine a call of name in r runs (nil: not one
 	// of the program's, which stops the run).
 	Routine func(r *apt.Routine, name string) *apt.Routine
@@ -153,6 +165,7 @@ func (m *Machine) fragment(r *apt.Routine, nodes []apt.Node) *routine {
 	})
 	c := &compiler{m: m, rt: rt}
 	rt.body = c.list(nodes)
+	rt.checkPointees()
 	m.frags[nodes[0]] = rt
 	return rt
 }
@@ -179,7 +192,12 @@ func (m *Machine) global(rt *routine, sl *slot, pos apt.Pos) *Ref {
 		return r
 	}
 	var r *Ref
-	if m.Globals != nil {
+	switch {
+	case sl.ptr != nil:
+		if m.Pointee != nil {
+			r = m.Pointee(rt.r, sl.ptr, sl.v.Type)
+		}
+	case m.Globals != nil:
 		r = m.Globals(rt.r, sl.name, sl.v)
 	}
 	if r == nil || r.S == nil {

@@ -123,6 +123,12 @@ func (c *compiler) assign(s *apt.Stmt) func(a *act) {
 			if c.rt.r.Scope.Lookup(t.Name) != v || v.Save || v.InCommon || len(v.Init) > 0 {
 				stop(pos, "the run does not repoint the global pointer %s", t.Name)
 			}
+			if c.rt.repointed == nil {
+				c.rt.repointed = map[string]apt.Pos{}
+			}
+			if _, seen := c.rt.repointed[t.Name]; !seen {
+				c.rt.repointed[t.Name] = pos
+			}
 			return func(*act) {}
 		}
 		i = c.rt.slotOf(c.m, t.Name, pos)
@@ -138,12 +144,22 @@ func (c *compiler) assign(s *apt.Stmt) func(a *act) {
 		off = func(a *act) int64 { return a.view(i, pos).off }
 	case *apt.Index:
 		i, off = c.offset(t)
+		if f, ok := c.pointerStore(s, i, off); ok {
+			return f
+		}
 	case *apt.Component:
-		path, root, ok := fieldPath(t)
-		if !ok || s.Kind != apt.StmtAssign {
+		if s.Kind != apt.StmtAssign {
 			stop(pos, "assignment to %s", apt.FormatExpr(s.Target))
 		}
-		i = c.rt.fieldSlot(c.m, t, path, root)
+		if j, ok := c.derefField(t); ok {
+			i = j
+		} else {
+			path, root, ok := fieldPath(t)
+			if !ok {
+				stop(pos, "assignment to %s", apt.FormatExpr(s.Target))
+			}
+			i = c.rt.fieldSlot(c.m, t, path, root)
+		}
 		off = func(a *act) int64 { return a.view(i, pos).off }
 	default:
 		stop(pos, "assignment to %s", apt.FormatExpr(s.Target))
@@ -231,7 +247,19 @@ func (c *compiler) repoint(s *apt.Stmt, i int) (func(a *act), bool) {
 		}, true
 	case *apt.Index:
 		if s.Load {
-			stop(pos, "the pointer %s is one an array holds", sl.name)
+			// p = rows[i]: the address an array of pointers holds.
+			addr := c.intExpr(q)
+			return func(a *act) {
+				x, ok := addr(a)
+				var r *Ref
+				if ok && a.m.At != nil {
+					r = a.m.At(x, sl.v.Type)
+				}
+				if r == nil || r.S == nil || r.S.Real != sl.real {
+					stop(pos, "the run does not know where %s points", sl.name)
+				}
+				bind(a, r.S, r.Off, r.S.Len()-r.Off)
+			}, true
 		}
 		j, off := c.address(q)
 		if !same(c.rt.slots[j].v) {
@@ -557,8 +585,11 @@ func (c *compiler) actual(x apt.Expr, d *apt.Var, pos apt.Pos) func(a *act) Ref 
 		}
 	case *apt.Component:
 		// A scalar component by reference: the callee's stores reach it.
-		if path, root, ok := fieldPath(x); ok && len(d.Dims) == 0 {
-			i := c.rt.fieldSlot(c.m, x, path, root)
+		i, ok := c.derefField(x)
+		if path, root, isPath := fieldPath(x); isPath {
+			i, ok = c.rt.fieldSlot(c.m, x, path, root), true
+		}
+		if ok && len(d.Dims) == 0 {
 			return func(a *act) Ref {
 				vw := a.view(i, pos)
 				return Ref{S: vw.s, Off: vw.off}
