@@ -230,6 +230,11 @@ func stripCasts(v value.Value) value.Value {
 			v = c.From
 		case *constant.ExprAddrSpaceCast:
 			v = c.From
+		case *ir.Alias:
+			// Another name of its aliasee: clang emits a C++ class's
+			// complete-object constructor and destructor (C1, D1) as
+			// aliases of the base-object ones (C2, D2).
+			v = c.Aliasee
 		default:
 			return unwrapArg(v)
 		}

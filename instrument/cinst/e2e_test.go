@@ -140,6 +140,10 @@ var cCases = []cCase{
 	// Work chosen by C++ virtual calls: kernels made by rank with new,
 	// called through base pointers, a reference, this; a virtual getter
 	// sizing a reduction.
+	// A class's constructor and destructor defined out of line (the
+	// complete-object ones aliases of the base-object ones), on the stack
+	// and by new and delete.
+	{"outofline.cpp", []string{"n", "steps"}, [][]int64{{37, 3}, {10, 2}, {101, 4}}, [][]string{{}}, false, nil, "", nil},
 	{"virtuals.cpp", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 5}}, [][]string{{}}, false, nil, "", nil},
 	// Requests: irecvs posted before their sends and completed by a
 	// waitall, MPI_Testany and MPI_Testsome (index, outcount, indices,

@@ -101,7 +101,7 @@ func npbCCounts(t *testing.T, dir, folder string) {
 				if !strings.Contains(out, "SUCCESSFUL") {
 					t.Fatalf("P=%d: the run did not verify:\n%s", p, out)
 				}
-				equal, data := loopsOracle(t, c.bench, rep, res, point, recs, nil)
+				equal, data := loopsOracle(t, c.bench, rep, res, point, recs)
 				t.Logf("%s P=%d: %d per-rank loop counts equal the static ones; %d loops depend on the data: %s",
 					c.bench, p, equal, len(data), strings.Join(data, "\n\t"))
 				rerun := func(i int) []instrument.Record {
@@ -115,12 +115,9 @@ func npbCCounts(t *testing.T, dir, folder string) {
 }
 
 // loopsOracle compares the loops of rep with the records: exact counts
-// on no unknown value must equal the counters on every rank. A loop that
-// ran where the static report does not reach is an error, unless
-// unreached names it (by file:line) with why: a call the report marks as
-// not counted (MK3002) leads there.
+// on no unknown value must equal the counters on every rank.
 func loopsOracle(t *testing.T, bench string, rep *cost.Report, res *instrument.Result, point map[string]int64,
-	recs []instrument.Record, unreached map[string]string) (equal int, data []string) {
+	recs []instrument.Record) (equal int, data []string) {
 	t.Helper()
 	p := int(point[cost.Size])
 	byNode := map[string]map[int]instrument.Record{}
@@ -149,11 +146,6 @@ func loopsOracle(t *testing.T, bench string, rep *cost.Report, res *instrument.R
 		}
 		n := rep.ByID[pr.Node]
 		if n == nil {
-			at := fmt.Sprintf("%s:%d", filepath.Base(pr.Pos.File), pr.Pos.Line)
-			if why, ok := unreached[at]; ok {
-				t.Logf("%s %s (%s): not reached by the static report: %s", bench, pr.Node, at, why)
-				continue
-			}
 			for rank, r := range byNode[pr.Node] {
 				if r.Count > 0 {
 					t.Errorf("%s %s (%s) rank %d: ran %d times but the static report does not reach it", bench, pr.Node, pr.Pos, rank, r.Count)
