@@ -63,6 +63,13 @@ func (ev *evaluator) arrayReduction(f *apt.FuncCall) (Value, bool) {
 		return Value{}, false // an array of one element: not a scalar
 	}
 	vals, ok := ev.arrayElements(f.Args[0])
+	if !ok && (mask == nil || ev.scalarExpr(mask)) {
+		// Too many elements to list, or a number of them that is a
+		// closed form: one value in every element still reduces.
+		if v, ok := ev.uniformReduction(f.Name, f.Args[0], mask); ok {
+			return v, true
+		}
+	}
 	if !ok || len(vals) == 0 && located {
 		return Value{}, false
 	}

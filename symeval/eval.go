@@ -92,6 +92,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		stdin:         opt.Stdin,
 		sizes2:        map[*apt.Routine]int{},
 		suffix:        map[string]int{},
+		usedThrough:   map[string]int{},
 		rankMemo:      map[string]rankAnswer{},
 		freq:          map[*apt.Branch]*Param{},
 		consts:        map[*apt.Const]Value{},
@@ -344,6 +345,9 @@ type evaluator struct {
 	named map[*apt.Var]Value
 	// suffix is the next numeric suffix freshName tries for a base name.
 	suffix map[string]int
+	// usedThrough[base] = k says base_2 .. base_k are all in used
+	// (loopVarName).
+	usedThrough map[string]int
 	// rankMemo holds the conditions on the rank decided at a point.
 	rankMemo map[string]rankAnswer
 	// freq holds the frequency parameter of each unanalysable arm.
@@ -711,8 +715,20 @@ func (ev *evaluator) loopVarName(base string) string {
 	taken := func(n string) bool {
 		return ev.used[n] || slices.Contains(ev.cur.vars, n)
 	}
-	name := base
-	for i := 2; taken(name); i++ {
+	if !taken(base) {
+		return base
+	}
+	// The names base_2 .. base_k parameters hold are skipped at once
+	// (usedThrough): a base many parameters were named after (one per
+	// use of a value) made every loop named after it walk them all.
+	i := max(2, ev.usedThrough[base]+1)
+	for ev.used[base+"_"+strconv.Itoa(i)] {
+		i++
+	}
+	ev.usedThrough[base] = i - 1
+	name := base + "_" + strconv.Itoa(i)
+	for taken(name) {
+		i++
 		name = base + "_" + strconv.Itoa(i)
 	}
 	return name
@@ -745,8 +761,13 @@ func (ev *evaluator) releaseName(name string) {
 	if i < 0 {
 		return
 	}
-	if n, err := strconv.Atoi(name[i+1:]); err == nil && n < ev.suffix[name[:i]] {
-		ev.suffix[name[:i]] = n
+	if n, err := strconv.Atoi(name[i+1:]); err == nil {
+		if n < ev.suffix[name[:i]] {
+			ev.suffix[name[:i]] = n
+		}
+		if n <= ev.usedThrough[name[:i]] {
+			ev.usedThrough[name[:i]] = n - 1
+		}
 	}
 }
 

@@ -34,19 +34,19 @@ import (
 // loopFrame is what an enclosing DO loop being evaluated symbolically
 // leaves for the loops inside it.
 type loopFrame struct {
-	loop  *apt.Loop
-	v     string       // its domain variable
-	lo    Value        // its first value
-	hi    Value        // its last value
-	unit  bool         // its step is 1
+	loop *apt.Loop
+	v    string // its domain variable
+	lo   Value  // its first value
+	hi   Value  // its last value
+	unit bool   // its step is 1
 	// rowVar is, for a counted DO WHILE, its counter, which holds the
 	// row: rowOff + v (the DO variable holds v itself).
 	rowVar string
 	rowOff Value
 	outer  *domainState // the domain around the loop
-	entry *domainState // its body's domain at the start of an iteration
-	mod   []string     // the storage keys its body changes
-	pre   *env         // the values before the loop
+	entry  *domainState // its body's domain at the start of an iteration
+	mod    []string     // the storage keys its body changes
+	pre    *env         // the values before the loop
 }
 
 // rowSpan is the telescoped inner loop of a sweep over rows: its body's

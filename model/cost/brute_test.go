@@ -54,6 +54,7 @@ var seedPrograms = []struct {
 	{"parity_ladder.f90", map[string][2]int64{"n": {0, 9}, "m": {0, 6}}, nil, nil},
 	{"section_table.f90", map[string][2]int64{"n": {1, 9}, "m": {1, 6}}, nil, nil},
 	{"bounded_exit.f90", map[string][2]int64{"n": {0, 14}, "m": {0, 16}}, nil, nil},
+	{"uniform_reduce.f90", map[string][2]int64{"n": {0, 12}, "m": {0, 9}}, nil, nil},
 	{"exit_contexts.f90", nil, nil, map[string]string{
 		// The second call's bound is one of two values by rank: its
 		// EXIT is not modelled, and the loop says so.
