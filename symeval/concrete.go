@@ -491,13 +491,15 @@ func (imp *importer) global(r *apt.Routine, name string, v *apt.Var) *concrete.R
 		}
 		// A field of an array of C structures, which the C frontend
 		// declares as an array of its own (blocks%level, no extent):
-		// as many elements as the structures.
+		// as many elements as the structures, times the field's own
+		// where it is an array (blocks%cen(n, k)).
 		n, ok := imp.fixedElems(r, rv)
-		if !ok || len(rv.Dims) != 1 || len(v.Dims) != 1 {
+		per, ok2 := imp.fieldElems(r, v)
+		if !ok || !ok2 || len(rv.Dims) != 1 {
 			imp.why = "the extent of " + name
 			return nil
 		}
-		return whole(imp.array(key+"%"+path, v, n))
+		return whole(imp.array(key+"%"+path, v, n*per))
 	}
 	key, ok := imp.ev.staticKey(r, v, name)
 	if !ok {
@@ -536,7 +538,11 @@ func (imp *importer) global(r *apt.Routine, name string, v *apt.Var) *concrete.R
 // whose extent is not known.
 func (imp *importer) heapField(r *apt.Routine, root, path string, v *apt.Var) (*concrete.Ref, bool) {
 	ev := imp.ev
-	if !v.IsArray() || len(v.Dims) != 1 {
+	if !v.IsArray() {
+		return nil, false
+	}
+	per, ok := imp.fieldElems(r, v)
+	if !ok {
 		return nil, false
 	}
 	d := ev.prog.Resolve(r, root)
@@ -567,11 +573,23 @@ func (imp *importer) heapField(r *apt.Routine, root, path string, v *apt.Var) (*
 		imp.why = "the extent of " + root + "%" + path
 		return nil, true
 	}
-	s := imp.array(obj.key+"%"+path, v, ni)
+	s := imp.array(obj.key+"%"+path, v, ni*per)
 	if s == nil {
 		return nil, true
 	}
-	return &concrete.Ref{S: s, Off: ki}, true
+	return &concrete.Ref{S: s, Off: ki * per}, true
+}
+
+// fieldElems is the number of elements one structure holds of the field
+// array v of an array of C structures, which the C frontend declares with
+// the structures as its first dimension (blocks%cen(0:*, 0:2)), the
+// field's own after it (row-major: the structures' index varies slowest):
+// the product of those extents, constants.
+func (imp *importer) fieldElems(r *apt.Routine, v *apt.Var) (int64, bool) {
+	if len(v.Dims) == 0 {
+		return 0, false
+	}
+	return imp.fixedElems(r, &apt.Var{Dims: v.Dims[1:]})
 }
 
 // fixedElems is the number of elements of the array v that routine r

@@ -126,6 +126,13 @@ func (ev *evaluator) collectAssigned1(nodes []apt.Node, set map[string]bool) {
 			if k, ok := ev.derefScalar(t); ok {
 				set[k] = true
 			}
+			if t.Base != nil {
+				// p->f[k] through a pointer field holding a known
+				// address stores into that storage (fieldPointee).
+				if p, ok := ev.fieldPointed(t); ok {
+					set[p.key()] = true
+				}
+			}
 		}
 	}
 	calls := func(e apt.Expr) {

@@ -269,10 +269,16 @@ func (ev *evaluator) rowBound(e apt.Expr, row string, j, r, np int64) (int64, bo
 		if d == nil || len(d.Dims) != len(e.Subs) {
 			return 0, false
 		}
-		// Column-major offset from the declared bounds.
+		// The offset from the declared bounds, in the order the
+		// evaluation lays the array out (arrayRef: column-major, C's
+		// row-major).
 		off, stride := int64(0), int64(1)
-		for k, s := range e.Subs {
-			x, ok := ev.rowBound(s, row, j, r, np)
+		for n := range e.Subs {
+			k := n
+			if ev.cPointers() {
+				k = len(e.Subs) - 1 - n
+			}
+			x, ok := ev.rowBound(e.Subs[k], row, j, r, np)
 			if !ok {
 				return 0, false
 			}
@@ -283,7 +289,7 @@ func (ev *evaluator) rowBound(e apt.Expr, row string, j, r, np int64) (int64, bo
 				}
 			}
 			off += (x - lo) * stride
-			if k < len(e.Subs)-1 {
+			if n < len(e.Subs)-1 {
 				hi, ok := ev.rowBound(d.Dims[k].Hi, row, j, r, np)
 				if !ok {
 					return 0, false

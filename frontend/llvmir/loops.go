@@ -548,7 +548,11 @@ func (x *fn) unmodified(p value.Value, l *loop) bool {
 	switch root.(type) {
 	case *ir.InstAlloca, *ir.Global:
 	default:
-		return false
+		// Memory reached through a pointer (blocks[i].cen[1], A->nrow
+		// read on every trip): unchanged where its address is the same
+		// on every trip and the loop stores only to scalars of the
+		// function no pointer can reach, calling nothing.
+		return x.privateStores(l) && x.invariant(p, l)
 	}
 	g, _ := root.(*ir.Global)
 	for b := range l.blocks {
@@ -573,6 +577,53 @@ func (x *fn) unmodified(p value.Value, l *loop) bool {
 					}
 				}
 			}
+		}
+	}
+	return true
+}
+
+// privateStores reports whether every store in loop l is to a stack slot
+// of the function that is only loaded from and stored to (its address
+// never taken, so no pointer reaches it), and l calls nothing but debug
+// intrinsics: no store of l reaches memory through a pointer.
+func (x *fn) privateStores(l *loop) bool {
+	for b := range l.blocks {
+		for _, inst := range x.g.blocks[b].Insts {
+			switch c := inst.(type) {
+			case *ir.InstStore:
+				a, ok := stripCasts(c.Dst).(*ir.InstAlloca)
+				if !ok || !x.private(a) {
+					return false
+				}
+			case *ir.InstCall:
+				if !isDbg(c) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// private reports whether the stack slot a is only loaded from and
+// stored to: no use takes its address.
+func (x *fn) private(a *ir.InstAlloca) bool {
+	for _, u := range x.uses[a] {
+		switch c := u.user.(type) {
+		case *ir.InstLoad:
+			if c.Src != a {
+				return false
+			}
+		case *ir.InstStore:
+			if c.Dst != a || c.Src == a {
+				return false
+			}
+		case ir.Instruction:
+			if !isDbg(c) {
+				return false
+			}
+		default:
+			return false
 		}
 	}
 	return true

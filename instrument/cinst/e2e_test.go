@@ -176,6 +176,7 @@ var cCases = []cCase{
 	// pointers; rows read back through an array of row pointers, in
 	// loops whose bound is a field read on every trip.
 	{"sparserows.c", []string{"n", "steps"}, [][]int64{{1000, 3}, {37, 3}, {5003, 2}}, [][]string{{}}, false, nil, "", nil},
+	{"rowtable.c", []string{"n", "steps"}, [][]int64{{5000, 2}, {37, 3}, {3001, 1}}, [][]string{{}}, false, nil, "", nil},
 	// Arrays by aligned_alloc, posix_memalign and as a VLA.
 	{"aligned.c", []string{"n"}, [][]int64{{1000}, {37}, {5003}}, nil, false, nil, "", nil},
 	{"optloop.c", nil, [][]int64{{}}, nil, false, nil, "", nil},

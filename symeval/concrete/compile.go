@@ -71,6 +71,8 @@ type view struct {
 	stride []int64
 	n      int64 // elements the array spans (-1: to the end of the store)
 	shaped bool
+	// rowMajor says the last subscript varies fastest (Machine.dim).
+	rowMajor bool
 	// blo and bext are the binding's bounds (Ref.Lo, Ref.Ext), for a
 	// slot whose shape is its binding's.
 	blo, bext []int64
@@ -228,8 +230,8 @@ func (rt *routine) slotOf(m *Machine, name string, pos apt.Pos) int {
 					stop(pos, "%s has an assumed shape", name)
 				}
 				hi = c.intExpr(d.Hi)
-			} else if k != len(v.Dims)-1 {
-				stop(pos, "%s: * not in the last dimension", name)
+			} else if k != m.slowest(len(v.Dims)) {
+				stop(pos, "%s: * not in the dimension that varies slowest", name)
 			}
 			sl.lo, sl.hi = append(sl.lo, lo), append(sl.hi, hi)
 		}
@@ -252,7 +254,9 @@ func (a *act) view(i int, pos apt.Pos) *view {
 	if len(sl.lo) > 0 {
 		vw.lo = make([]int64, len(sl.lo))
 		vw.stride = make([]int64, len(sl.lo))
-		for k := range sl.lo {
+		vw.rowMajor = a.m.dim(0, 2) == 1
+		for j := range sl.lo {
+			k := a.m.dim(j, len(sl.lo))
 			lo, ok := sl.lo[k](a)
 			if !ok {
 				stop(pos, "the bounds of %s are not known", sl.name)
@@ -314,8 +318,10 @@ func (a *act) shapedView(i int, pos apt.Pos) *view {
 	}
 	vw.lo = make([]int64, len(sl.lo))
 	vw.stride = make([]int64, len(sl.lo))
+	vw.rowMajor = a.m.dim(0, 2) == 1
 	n := int64(1)
-	for k := range sl.lo {
+	for j := range sl.lo {
+		k := a.m.dim(j, len(sl.lo))
 		lo := int64(1)
 		switch {
 		case sl.lo[k] != nil:
@@ -345,14 +351,37 @@ func (vw *view) shape() (lo, ext []int64) {
 	}
 	ext = make([]int64, len(vw.stride))
 	for k := range vw.stride {
-		if k+1 < len(vw.stride) {
-			ext[k] = vw.stride[k+1] / max(vw.stride[k], 1)
+		// The next slower dimension's stride over this one's: the
+		// extent; the slowest's is the elements over its stride.
+		next := k + 1
+		if vw.rowMajor {
+			next = k - 1
+		}
+		if next >= 0 && next < len(vw.stride) {
+			ext[k] = vw.stride[next] / max(vw.stride[k], 1)
 		} else {
 			ext[k] = vw.n / max(vw.stride[k], 1)
 		}
 	}
 	return vw.lo, ext
 }
+
+// dim is the dimension of an array of nd dimensions that is j-th from the
+// fastest varying: Fortran's arrays are column-major (the first subscript
+// the fastest), C's row-major (the last), as the evaluation lays them out
+// (symeval's arrayRef), so that a store the run hands back holds each
+// element at the offset the evaluation reads it at.
+func (m *Machine) dim(j, nd int) int {
+	if m.prog.Notation() != apt.Fortran {
+		return nd - 1 - j
+	}
+	return j
+}
+
+// slowest is the dimension that varies slowest in an array of nd
+// dimensions: the only one whose extent may be unknown (a C array of
+// unknown first extent, a Fortran assumed-size array's last).
+func (m *Machine) slowest(nd int) int { return m.dim(nd-1, nd) }
 
 func isStar(e apt.Expr) bool {
 	_, ok := e.(*apt.Star)

@@ -116,10 +116,12 @@ func (c *compiler) intrinsic(f *apt.FuncCall) num {
 			}
 			return -1, ok
 		})
-	case "undefined", "mpi_wtime", "mpi_wtick", "omp_get_wtime":
+	case "undefined", "mpi_wtime", "mpi_wtick", "omp_get_wtime", "rand", "random", "drand48", "lrand48", "mrand48":
 		// A value the program leaves undefined (C's undef on a path
-		// that sets nothing), or the clock: unknown, so that the run
-		// stops only where control needs it (a timer's sums do not).
+		// that sets nothing), the clock, or the C library's random
+		// numbers (their state is the library's): unknown, so that the
+		// run stops only where control needs it (a timer's sums, the
+		// random data a block starts with, do not).
 		if f.Type.Base == apt.TypeReal {
 			return realNum(func(*act) (float64, bool) { return 0, false })
 		}

@@ -33,8 +33,12 @@ Grid::Grid(int n, int rank, int size) : n_(n / size + (rank < n % size ? 1 : 0))
 
 Grid::~Grid()
 {
+	// Up to a copy of the bound: a counted loop whose sum reads what
+	// the constructor's loop stored through this->owner_ (sweep reads
+	// the field itself on every trip).
 	long check = 0;
-	for (int i = 0; i < n_; i++)
+	int m = n_;
+	for (int i = 0; i < m; i++)
 		check += owner_[i];
 	delete[] cells_;
 	delete[] owner_;
