@@ -65,6 +65,20 @@ type arrayStore struct {
 	val   Value
 }
 
+// dimOrder lists the dimensions of an array of n from the fastest varying
+// to the slowest, as the evaluation lays arrays out: Fortran's first
+// subscript fastest (column-major), C's last (row-major).
+func (ev *evaluator) dimOrder(n int) []int {
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+		if ev.cPointers() {
+			order[i] = n - 1 - i
+		}
+	}
+	return order
+}
+
 // tracked reports whether the evaluation follows the elements of an array of
 // type t.
 func tracked(t apt.Type) bool {
@@ -192,13 +206,7 @@ func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
 	// variable-length array of unknown first extent).
 	offset := Known(symbolic.Int(0))
 	stride := Known(symbolic.Int(1))
-	order := make([]int, len(ix.Subs))
-	for i := range order {
-		order[i] = i
-		if ev.cPointers() {
-			order[i] = len(order) - 1 - i
-		}
-	}
+	order := ev.dimOrder(len(ix.Subs))
 	for j, k := range order {
 		s := ix.Subs[k]
 		if _, isSec := s.(*apt.Section); isSec {

@@ -270,14 +270,9 @@ func (ev *evaluator) rowBound(e apt.Expr, row string, j, r, np int64) (int64, bo
 			return 0, false
 		}
 		// The offset from the declared bounds, in the order the
-		// evaluation lays the array out (arrayRef: column-major, C's
-		// row-major).
+		// evaluation lays the array out (arrayRef).
 		off, stride := int64(0), int64(1)
-		for n := range e.Subs {
-			k := n
-			if ev.cPointers() {
-				k = len(e.Subs) - 1 - n
-			}
+		for n, k := range ev.dimOrder(len(e.Subs)) {
 			x, ok := ev.rowBound(e.Subs[k], row, j, r, np)
 			if !ok {
 				return 0, false

@@ -67,20 +67,17 @@ func (ev *evaluator) uniformReduction(name string, arg, mask apt.Expr) (Value, b
 	if !v.IsKnown() {
 		return Value{}, false
 	}
-	vs := []Value{v}
-	if mask != nil {
-		vs = append(vs, ev.closedInt(ev.value(mask), mask.At()))
-		if !vs[1].IsKnown() {
-			return Value{}, false
-		}
-	}
-	cnt, counted := n.Int64()
 	// The result per alternative of the value (a comparison with a
 	// closed form is one per outcome) and of the mask.
 	masks := []Alt{{E: symbolic.Int(1)}}
-	if len(vs) > 1 {
-		masks = vs[1].Alts
+	if mask != nil {
+		m := ev.closedInt(ev.value(mask), mask.At())
+		if !m.IsKnown() {
+			return Value{}, false
+		}
+		masks = m.Alts
 	}
+	cnt, counted := n.Int64()
 	var out []Alt
 	for _, a := range v.Alts {
 		for _, m := range masks {

@@ -254,7 +254,7 @@ func (a *act) view(i int, pos apt.Pos) *view {
 	if len(sl.lo) > 0 {
 		vw.lo = make([]int64, len(sl.lo))
 		vw.stride = make([]int64, len(sl.lo))
-		vw.rowMajor = a.m.dim(0, 2) == 1
+		vw.rowMajor = a.m.rowMajor()
 		for j := range sl.lo {
 			k := a.m.dim(j, len(sl.lo))
 			lo, ok := sl.lo[k](a)
@@ -318,7 +318,7 @@ func (a *act) shapedView(i int, pos apt.Pos) *view {
 	}
 	vw.lo = make([]int64, len(sl.lo))
 	vw.stride = make([]int64, len(sl.lo))
-	vw.rowMajor = a.m.dim(0, 2) == 1
+	vw.rowMajor = a.m.rowMajor()
 	n := int64(1)
 	for j := range sl.lo {
 		k := a.m.dim(j, len(sl.lo))
@@ -372,11 +372,15 @@ func (vw *view) shape() (lo, ext []int64) {
 // (symeval's arrayRef), so that a store the run hands back holds each
 // element at the offset the evaluation reads it at.
 func (m *Machine) dim(j, nd int) int {
-	if m.prog.Notation() != apt.Fortran {
+	if m.rowMajor() {
 		return nd - 1 - j
 	}
 	return j
 }
+
+// rowMajor says the program's arrays are C's (or Go's): the last
+// subscript varies fastest.
+func (m *Machine) rowMajor() bool { return m.prog.Notation() != apt.Fortran }
 
 // slowest is the dimension that varies slowest in an array of nd
 // dimensions: the only one whose extent may be unknown (a C array of

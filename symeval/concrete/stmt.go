@@ -162,13 +162,14 @@ func (c *compiler) assign(s *apt.Stmt) func(a *act) {
 		}
 		off = func(a *act) int64 { return a.view(i, pos).off }
 	case *apt.FuncCall:
-		if t.Intrinsic || t.Name != "memory" || apt.TypeOf(s.Value).Base != apt.TypeReal {
+		if t.Intrinsic || t.Type.Base != apt.TypeUnknown || apt.TypeOf(s.Value).Base != apt.TypeReal {
 			stop(pos, "assignment to %s", apt.FormatExpr(s.Target))
 		}
-		// A store of floating-point data through a pointer the C
-		// frontend does not follow (bp->array[v][i][j][k] of a double
-		// ****): the program's data, whose stores the evaluation drops
-		// too; the value's calls still run.
+		// A store of floating-point data through a reference the
+		// frontend could not resolve (C's bp->array[v][i][j][k] of a
+		// double ****, an unknown of unknown type): the program's data,
+		// whose stores the evaluation drops too; the value's calls
+		// still run.
 		f := c.realExpr(s.Value)
 		return func(a *act) { f(a) }
 	default:
