@@ -31,7 +31,7 @@ import (
 // is: bound to its actual's address on entry, local to the call.
 
 const (
-	addrBase   int64 = 1 << 50
+	addrBase   int64 = 1 << 58
 	addrStride int64 = 1 << 40
 	addrSuffix       = "\x00@"
 )
@@ -197,7 +197,12 @@ func (ev *evaluator) addrOf(e apt.Expr) Value {
 			arr = &apt.Component{Pos: x.Pos, Base: x.Base, Field: x.Name, Type: x.Type, Array: true}
 		}
 		base := ev.addrOf(arr)
-		size, ok := ev.elemBytes(x.Type)
+		if x.Base == nil && x.Type.Base == apt.TypeDerived && ev.cPointers() {
+			// A pointer to structures holds its address as its value
+			// (structarr.go).
+			base = ev.structPointer(&apt.Name{Pos: x.Pos, Name: x.Name, Type: x.Type})
+		}
+		size, ok := ev.strideOf(x.Type)
 		off := ev.closedInt(ev.value(x.Subs[0]), x.Pos)
 		if !ok || !base.IsKnown() || !off.IsKnown() {
 			break
@@ -475,7 +480,7 @@ func (ev *evaluator) pointerOperands(b *apt.Binary) (x, y Value, ok bool) {
 // level of l's body (directly, or through a temporary assigned &p[c] there
 // once), which changes the pointer nowhere else: c in bytes.
 func (ev *evaluator) pointerStep(l *apt.Loop, counter *apt.Name) (int64, bool) {
-	size, ok := ev.elemBytes(counter.Type)
+	size, ok := ev.strideOf(counter.Type)
 	if !ok || size <= 0 {
 		return 0, false
 	}
@@ -561,7 +566,7 @@ func (ev *evaluator) pointerWhileCounter(l *apt.Loop, b *apt.Binary) (Value, boo
 			op = map[apt.Op]apt.Op{apt.OpLt: apt.OpGt, apt.OpLe: apt.OpGe, apt.OpGt: apt.OpLt, apt.OpGe: apt.OpLe, apt.OpNe: apt.OpNe}[op]
 		}
 		nm, ok := x.(*apt.Name)
-		if !ok || !ev.isPointerRef(nm) {
+		if !ok || !ev.isPointerRef(nm) && !ev.isStructPointer(nm) {
 			continue
 		}
 		if s, ok := ev.pointerStep(l, nm); ok {
@@ -574,8 +579,17 @@ func (ev *evaluator) pointerWhileCounter(l *apt.Loop, b *apt.Binary) (Value, boo
 	}
 	mod := map[string]bool{}
 	ev.collectAssigned(l.Body, mod)
-	if ev.exprMentions(y, mod) {
-		return Value{}, false
+	// The bound is an address: &a[k] reads the pointer a and k, not the
+	// element (a loop that stores through the pointer it walks to its
+	// end stores into the elements).
+	reads := []apt.Expr{y}
+	if ix, ok := y.(*apt.Index); ok && ix.Base == nil && len(ix.Subs) == 1 {
+		reads = []apt.Expr{&apt.Name{Pos: ix.Pos, Name: ix.Name, Type: ix.Type, Array: true}, ix.Subs[0]}
+	}
+	for _, r := range reads {
+		if ev.exprMentions(r, mod) {
+			return Value{}, false
+		}
 	}
 	from, ok := ev.addrOf(counter).Single()
 	if !ok {
@@ -602,6 +616,27 @@ func (ev *evaluator) pointerWhileCounter(l *apt.Loop, b *apt.Binary) (Value, boo
 		}
 		return symbolic.Max(ceilSteps(need, c), symbolic.Int(0)), true
 	})
+}
+
+// strideOf is the bytes a C pointer to t steps by: a number's size, a
+// structure's (the frontend keeps it in the type's Kind).
+func (ev *evaluator) strideOf(t apt.Type) (int64, bool) {
+	if t.Base == apt.TypeDerived && ev.cPointers() {
+		return int64(t.Kind), t.Kind > 0
+	}
+	return ev.elemBytes(t)
+}
+
+// isStructPointer reports whether nm is a C pointer to structures (a
+// declared pointer of a structure type, which the frontend sizes in the
+// type's Kind): its value is the address it holds (heap.go, structarr.go),
+// which steps by the structure's size.
+func (ev *evaluator) isStructPointer(nm *apt.Name) bool {
+	if nm.Type.Base != apt.TypeDerived || nm.Type.Kind <= 0 {
+		return false
+	}
+	d := ev.prog.Resolve(ev.frame().routine, nm.Name)
+	return d != nil && d.Param == nil && unsized(d.Dims)
 }
 
 // formalAddrs are the addresses r's pointer dummies receive from a call's

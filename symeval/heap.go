@@ -25,10 +25,13 @@ import (
 
 // heapBase is the first address and heapStride the space between two
 // objects' addresses: far from any count, so an address is never taken for
-// one.
+// one, and room for an object of 64 GiB (an array of a million structures
+// of 24 bytes is 24 MB: within 1 MiB, its addresses past the first 43,690
+// elements read as the next object's, and were refused). Storages of
+// numbers start above the 2^22 objects this leaves (addrBase).
 const (
 	heapBase   int64 = 1 << 44
-	heapStride int64 = 1 << 20
+	heapStride int64 = 1 << 36
 )
 
 // heapObj is one allocated object: its storage key.

@@ -144,6 +144,9 @@ var cCases = []cCase{
 	// complete-object ones aliases of the base-object ones), on the stack
 	// and by new and delete.
 	{"outofline.cpp", []string{"n", "steps"}, [][]int64{{37, 3}, {10, 2}, {101, 4}}, [][]string{{}}, false, nil, "", nil},
+	// Arrays of structures walked by pointers: std::vector<Node>(n)'s
+	// fill, a malloc'd array to its end, a walk by two to a bound.
+	{"structwalk.cpp", []string{"n", "steps"}, [][]int64{{100000, 2}, {37, 3}, {50001, 1}}, [][]string{{}}, false, nil, "", nil},
 	{"virtuals.cpp", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 5}}, [][]string{{}}, false, nil, "", nil},
 	// Requests: irecvs posted before their sends and completed by a
 	// waitall, MPI_Testany and MPI_Testsome (index, outcount, indices,
