@@ -282,7 +282,9 @@ func (ev *evaluator) storedAddr(e apt.Expr) (Value, bool) {
 func (ev *evaluator) assignAddr(target apt.Expr, v Value) {
 	if slot, ok := ev.addrSlot(target); ok {
 		ev.setAddr(slot, v)
+		return
 	}
+	ev.forgetElementsField(target)
 }
 
 // setAddr stores an address in its slot, which the set of slots records
@@ -453,7 +455,9 @@ func (ev *evaluator) dropAddr(target apt.Expr) {
 		if _, had := ev.env.lookup(slot); had {
 			ev.env.del(slot)
 		}
+		return
 	}
+	ev.forgetElementsField(target)
 }
 
 // pointerOperands evaluates the operands of a comparison or difference

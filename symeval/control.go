@@ -305,6 +305,18 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 				c, decidedTrue = nil, true
 			}
 		}
+		if ok && c != nil && ev.armsOnDomain > 0 {
+			// The check of a guess walks one trip k of a loop: an arm
+			// no k of the loop takes (the reallocation when k passes
+			// the last trip) is not walked.
+			f := counting.And(append(slices.Clone(saved.conds), c))
+			for _, p := range prior {
+				f = append(f, not(p))
+			}
+			if ev.contradictsHere(f) {
+				continue
+			}
+		}
 		ev.cur = saved.clone()
 		ev.cur.pending = nil
 		for _, p := range prior {
@@ -994,6 +1006,15 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		toggles = ev.toggles(l, mod)
 		geoms = ev.geometric(l, mod)
 		wraps = ev.wrapCounters(l, mod, ev.env)
+	}
+	if !jumps && l.Iterations == nil && (l.Var != "" && lower.IsKnown() || l.Var == "" && l.While != nil && hasCounted) && !isPeeled {
+		// Pointers the body moves by a constant each trip through the
+		// routines it calls (push_back's end pointer): slotinduct.go.
+		for k, c := range ev.slotSteps(l, o, body, lower, varValue, index, mod, recs) {
+			if _, has := recs[k]; !has {
+				recs[k] = c
+			}
+		}
 	}
 	// Probes look for counters with no closed form: wrapping ones have.
 	probeMod := slices.DeleteFunc(slices.Clone(mod), func(k string) bool { return wraps[k] != nil })

@@ -270,7 +270,10 @@ type evaluator struct {
 	// its slice (probeSliceOf) while rankProbe runs it; localFx memoizes
 	// localEffects.
 	probeSkip map[any]bool
-	localFx   map[*apt.Routine]bool
+	// armsOnDomain is positive while a guess about a loop's trips is
+	// checked (slotinduct.go): IF arms its domain excludes are not walked.
+	armsOnDomain int
+	localFx      map[*apt.Routine]bool
 	// inert is positive while a value only a variable nothing control
 	// relevant reads receives, or an arm on data that changes no control
 	// value, is evaluated (Param.inert).
@@ -1211,6 +1214,16 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 				// A C pointer handed on to a function that reads or
 				// writes what it points to (*p): the element there.
 				a = pointedElement(nm)
+			}
+		}
+		if c, isComp := a.(*apt.Component); isComp && ev.cPointers() {
+			if v, ok := ev.subobjectAddr(c); ok {
+				// A structure at the start of an element of an array
+				// of structures (&blocks[k].hdr, a member function of
+				// a base called on this->_M_impl): the dummy points
+				// there, to that element, as the run's does.
+				byValue[formal] = v
+				continue
 			}
 		}
 		if k, ok := ev.refKey(a); ok {

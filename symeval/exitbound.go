@@ -46,6 +46,10 @@ func offsetCounter(e apt.Expr) (*apt.Name, apt.Expr, bool) {
 // call's), and the bound is invariant where nothing it then reads changes
 // in the body and its calls change nothing (the same call gives the same
 // bound on every trip: i >= ncells(n) - 1 too); recomputed is set then.
+// maxBoundDefs bounds the temporaries deep a recomputed bound is
+// followed.
+const maxBoundDefs = 4
+
 func (ev *evaluator) invariantBound(l *apt.Loop, testAt int, bound apt.Expr) (apt.Expr, bool) {
 	mod := map[string]bool{}
 	ev.collectAssigned(l.Body, mod)
@@ -69,12 +73,24 @@ func (ev *evaluator) invariantBound(l *apt.Loop, testAt int, bound apt.Expr) (ap
 			return true
 		})
 	}
-	out := substNames(bound, func(nm *apt.Name) apt.Expr {
-		if st := defs[nm.Name]; st != nil && count[nm.Name] == 1 && mod[ev.key(nm.Name)] {
-			return st.Value
+	// Through the temporaries the bound's recomputation goes through
+	// (t8 = size(t7) after t7 = operator[](rows, 1)): each one's
+	// definition, a few levels deep.
+	// (Into the arguments of the calls too: the expression is only
+	// checked, for what it reads and what its calls change.)
+	out := bound
+	for range maxBoundDefs {
+		next := substNamesInCalls(out, func(nm *apt.Name) apt.Expr {
+			if st := defs[nm.Name]; st != nil && count[nm.Name] == 1 && mod[ev.key(nm.Name)] && !exprMentionsName(st.Value, nm.Name) {
+				return st.Value
+			}
+			return nm
+		})
+		if apt.FormatExpr(next) == apt.FormatExpr(out) {
+			break
 		}
-		return nm
-	})
+		out = next
+	}
 	if ev.readsChanged(out, mod) {
 		if debugRuns {
 			fmt.Fprintf(os.Stderr, "invariantBound %s: %s reads what the loop changes\n", l.Span.Start(), ev.src(out))
@@ -117,19 +133,52 @@ func (ev *evaluator) readsChanged(e apt.Expr, keys map[string]bool) bool {
 	return found
 }
 
+// substNamesInCalls is substNames into the arguments of function calls
+// as well.
+func substNamesInCalls(e apt.Expr, f func(*apt.Name) apt.Expr) apt.Expr {
+	return substNamesIn(e, f, true)
+}
+
+// exprMentionsName reports whether e reads the variable name.
+func exprMentionsName(e apt.Expr, name string) bool {
+	found := false
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		if nm, ok := x.(*apt.Name); ok && nm.Name == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 // substNames is e with each name f replaces replaced, through the
 // arithmetic around it (a bound is a name, or a name and a constant).
 func substNames(e apt.Expr, f func(*apt.Name) apt.Expr) apt.Expr {
+	return substNamesIn(e, f, false)
+}
+
+// substNamesIn is substNames, into calls' arguments where calls is set.
+func substNamesIn(e apt.Expr, f func(*apt.Name) apt.Expr, calls bool) apt.Expr {
 	switch x := e.(type) {
 	case *apt.Name:
 		return f(x)
 	case *apt.Binary:
 		y := *x
-		y.X, y.Y = substNames(x.X, f), substNames(x.Y, f)
+		y.X, y.Y = substNamesIn(x.X, f, calls), substNamesIn(x.Y, f, calls)
 		return &y
 	case *apt.Unary:
 		y := *x
-		y.X = substNames(x.X, f)
+		y.X = substNamesIn(x.X, f, calls)
+		return &y
+	case *apt.FuncCall:
+		if !calls {
+			return e
+		}
+		y := *x
+		y.Args = make([]apt.Expr, len(x.Args))
+		for i, a := range x.Args {
+			y.Args[i] = substNamesIn(a, f, calls)
+		}
 		return &y
 	}
 	return e

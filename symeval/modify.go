@@ -14,6 +14,11 @@ import (
 // host) by key.
 type summary struct {
 	formals map[int]bool
+	// fields are, for a formal argument of a C program the routine
+	// stores into through it (this->_M_impl._M_finish), the paths of the
+	// components it stores: the actual's components of those keys
+	// change, which the actual's own key does not name.
+	fields  map[int][]string
 	globals map[string]bool
 	// shapes are the formal arguments whose allocation it may change
 	// (DEALLOCATE, ALLOCATE): for each, the paths to the arrays, "" for
@@ -415,6 +420,9 @@ func (ev *evaluator) applySummary(r *apt.Routine, args []apt.Expr, set map[strin
 		if i < len(args) {
 			if k, ok := ev.refKey(args[i]); ok {
 				set[k] = true
+				for _, p := range s.fields[i] {
+					set[k+p] = true
+				}
 			} else if ix, isIx := args[i].(*apt.Index); isIx {
 				// An element passed by reference: the routine may assign
 				// it, or the array from it on.
@@ -463,6 +471,12 @@ func (ev *evaluator) summarize(r *apt.Routine) *summary {
 				s.shapes[i] = append(s.shapes[i], path)
 			} else if err == nil {
 				s.formals[i] = true
+				if path != "" && ev.cPointers() {
+					if s.fields == nil {
+						s.fields = map[int][]string{}
+					}
+					s.fields[i] = append(s.fields[i], path)
+				}
 			}
 		case strings.HasPrefix(k, fr.id+"."):
 			// a local

@@ -890,6 +890,17 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 				}
 			case *apt.Call:
 				for _, a := range x.Args {
+					if nm, ok := a.(*apt.Name); ok && calledPointers[nm.Name] && nm.Type.Base == apt.TypeDerived && ev.cPointers() {
+						// A structure a call of the body points to (the
+						// element operator[] returns) handed to a routine
+						// that stores into it (rows[r].resize(n)): only a
+						// run places what each element receives.
+						set := map[string]bool{}
+						ev.collectAssigned([]apt.Node{x}, set)
+						if set[ev.key(nm.Name)] {
+							arrays = true
+						}
+					}
 					if ix, ok := a.(*apt.Index); ok && ix.Base == nil && !tracked(ix.Type) {
 						// An element of a REAL array passed by reference
 						// (the start of a row to fill): the loop's

@@ -1,6 +1,7 @@
 package symeval
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -239,19 +240,72 @@ func (ev *evaluator) derefField(c *apt.Component) (string, Value, bool) {
 }
 
 // derefRoot splits p->a.b into the pointer p and the field path a%b.
+// The path leaves out the structures at the start of their enclosing
+// ones that it goes through (firstParts): the fields of the structures a
+// heap object holds are keyed by their place in the element, whichever
+// type the pointer to it has.
 func derefRoot(c *apt.Component) (apt.Expr, string, bool) {
-	path := c.Field
+	chain := derefChain(c)
+	if chain == nil {
+		return nil, "", false
+	}
+	slices.Reverse(chain)
+	root := chain[0].Base
+	chain = chain[firstParts(chain[:len(chain)-1]):]
+	path := chain[0].Field
+	for _, x := range chain[1:] {
+		path += "%" + x.Field
+	}
+	return root, path, true
+}
+
+// derefChain is the components of p->a.b from b inwards to the one
+// through the pointer p; nil where c reaches no pointer.
+func derefChain(c *apt.Component) []*apt.Component {
+	var chain []*apt.Component
 	for cur := c; ; {
+		chain = append(chain, cur)
 		if cur.Deref {
-			return cur.Base, path, true
+			return chain
 		}
 		b, ok := cur.Base.(*apt.Component)
 		if !ok {
-			return nil, "", false
+			return nil
 		}
-		path = b.Field + "%" + path
 		cur = b
 	}
+}
+
+// firstParts counts the leading components of chain that are structures
+// placed first in theirs (Component.First): a C++ member function of a
+// base class or member reaches its fields through a pointer to that part
+// (std::vector's _Vector_impl_data constructor sets this->_M_start, which
+// the vector's size() reads as this->_M_impl._M_start), at one address.
+func firstParts(chain []*apt.Component) int {
+	n := 0
+	for n < len(chain) && chain[n].First && chain[n].Type.Base == apt.TypeDerived && !chain[n].Array {
+		n++
+	}
+	return n
+}
+
+// subobjectAddr is the address of the structure c designates where it
+// is a part placed first (firstParts) of the element of an array of
+// structures a pointer points to: the element's own address.
+func (ev *evaluator) subobjectAddr(c *apt.Component) (Value, bool) {
+	if c.Type.Base != apt.TypeDerived || c.Array || len(ev.heap) == 0 {
+		return Value{}, false
+	}
+	chain := derefChain(c)
+	if chain == nil || firstParts(chain) != len(chain) {
+		return Value{}, false
+	}
+	root := chain[len(chain)-1].Base
+	obj, _, ok := ev.structPlace(root)
+	if !ok || !obj.elems {
+		return Value{}, false
+	}
+	return ev.structPointer(root), true
 }
 
 // refPointer reads r[0] for a dummy r bound by reference to a pointer to
@@ -287,6 +341,32 @@ func (ev *evaluator) structPointer(p apt.Expr) Value {
 		return v
 	}
 	return ev.value(p)
+}
+
+// forgetElementsField forgets the pointer field target of every element
+// of an array of structures where target is that field of an element the
+// evaluation does not know which (a loop's variable selects it, a walk of
+// all iterations at once stores there): any element's may have changed.
+func (ev *evaluator) forgetElementsField(target apt.Expr) {
+	c, ok := target.(*apt.Component)
+	if !ok || len(ev.heap) == 0 || !ev.cPointers() {
+		return
+	}
+	root, path, ok := derefRoot(c)
+	if !ok {
+		return
+	}
+	obj, _, ok := ev.structPlace(root)
+	if !ok || !obj.elems {
+		return
+	}
+	suffix := "]%" + path + addrSuffix
+	for _, k := range ev.env.withPrefix(obj.key + "[") {
+		if strings.HasSuffix(k, suffix) {
+			ev.env.del(k)
+			ev.noteWrite(k)
+		}
+	}
 }
 
 // elementSlot is the key of a pointer field of the element a pointer into

@@ -114,6 +114,23 @@ func (ev *evaluator) counterStep(l *apt.Loop, counter string, bound apt.Expr) (i
 	if ev.exprMentions(bound, mod) {
 		return 0, 0, false
 	}
+	// The step may go through a temporary (i3 = i2 + 1, then i2 = i3:
+	// the frontend's copy of a loop variable whose name another loop's
+	// took), set once, at the top level, before the counter's copy.
+	temps := map[string]int64{}
+	sets := map[string]int{}
+	for _, n := range l.Body {
+		apt.Inspect(n, func(m apt.Node) bool {
+			if b, ok := m.(*apt.Block); ok {
+				for _, st := range b.Stmts {
+					if nm, ok := st.Target.(*apt.Name); ok {
+						sets[nm.Name]++
+					}
+				}
+			}
+			return true
+		})
+	}
 	stepAt, step := -1, int64(0)
 	for i, n := range l.Body {
 		blk, ok := n.(*apt.Block)
@@ -121,13 +138,24 @@ func (ev *evaluator) counterStep(l *apt.Loop, counter string, bound apt.Expr) (i
 			continue
 		}
 		for _, st := range blk.Stmts {
-			if nm, ok := st.Target.(*apt.Name); ok && nm.Name == counter {
-				c, ok := stepOf(st.Value, counter)
-				if !ok || stepAt >= 0 {
-					return 0, 0, false
-				}
-				stepAt, step = i, c
+			nm, ok := st.Target.(*apt.Name)
+			if !ok {
+				continue
 			}
+			if nm.Name != counter {
+				if c, ok := stepOf(st.Value, counter); ok && sets[nm.Name] == 1 && st.Kind == apt.StmtAssign {
+					temps[nm.Name] = c
+				}
+				continue
+			}
+			c, ok := stepOf(st.Value, counter)
+			if src, isName := st.Value.(*apt.Name); !ok && isName {
+				c, ok = temps[src.Name]
+			}
+			if !ok || stepAt >= 0 {
+				return 0, 0, false
+			}
+			stepAt, step = i, c
 		}
 	}
 	if stepAt < 0 {

@@ -166,6 +166,11 @@ type Component struct {
 	Array bool `json:"array,omitempty"`
 	// Deref is set when Base is a pointer to the object (C's p->f).
 	Deref bool `json:"deref,omitempty"`
+	// First is set when the field is its structure's first member, at
+	// the structure's own address (C, C++): a pointer to a structure so
+	// placed (a base class's part, this->_M_impl) points where the
+	// enclosing one does.
+	First bool `json:"first,omitempty"`
 }
 
 // ThroughPointer reports whether the component path starts at a pointer

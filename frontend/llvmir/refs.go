@@ -201,7 +201,7 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 			if ci, ok := unwrapArg(v).(*constant.Int); ok {
 				k = int(ci.X.Int64())
 			}
-			field := func(f string, st types.Type, next types.Type) {
+			field := func(f string, st types.Type, next types.Type, first bool) {
 				if len(subs) == 0 {
 					if comp == nil && via != nil {
 						comp = via
@@ -209,7 +209,7 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 					if comp == nil {
 						comp = x.nameExpr(name, valueType(st))
 					}
-					comp = &apt.Component{Pos: x.at, Base: comp, Field: f, Deref: ptr}
+					comp = &apt.Component{Pos: x.at, Base: comp, Field: f, Deref: ptr, First: first}
 					ptr = false
 				}
 				name += "%" + f
@@ -223,7 +223,7 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 				// The ABI's view of a structure passed in registers:
 				// its field is the structure's own at that offset.
 				for _, f := range path {
-					field(f.name, f.in, f.typ)
+					field(f.name, f.in, f.typ, false)
 				}
 				break
 			}
@@ -231,7 +231,7 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 			if k < len(ct.Fields) {
 				next = ct.Fields[k]
 			}
-			field(x.l.fieldName(ct, k), ct, next)
+			field(x.l.fieldName(ct, k), ct, next, k == 0)
 		case *types.ArrayType:
 			subs = append(subs, x.exprOps(v, ops))
 			arrDims = append(arrDims, apt.Dim{Lo: intConst(0), Hi: intConst(int64(ct.Len) - 1)})

@@ -147,6 +147,13 @@ var cCases = []cCase{
 	// Arrays of structures walked by pointers: std::vector<Node>(n)'s
 	// fill, a malloc'd array to its end, a walk by two to a bound.
 	{"structwalk.cpp", []string{"n", "steps"}, [][]int64{{100000, 2}, {37, 3}, {50001, 1}}, [][]string{{}}, false, nil, "", nil},
+	// Vectors of vectors resized in a loop and copied from a row, a
+	// vector resized after it is made, size() read through operator[] on
+	// every trip, two loops over one name of two types.
+	{"vecofvec.cpp", []string{"n", "steps"}, [][]int64{{100000, 2}, {37, 3}, {50001, 1}}, [][]string{{}}, false, nil, "", nil},
+	// Lists filled by push_back and emplace_back after reserve() in loops
+	// too long to run trip by trip.
+	{"pushloop.cpp", []string{"n", "steps"}, [][]int64{{100000, 2}, {37, 3}, {50001, 1}}, [][]string{{}}, false, nil, "", nil},
 	{"virtuals.cpp", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 5}}, [][]string{{}}, false, nil, "", nil},
 	// Requests: irecvs posted before their sends and completed by a
 	// waitall, MPI_Testany and MPI_Testsome (index, outcount, indices,
