@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/mkvet/mkvet/counting"
@@ -35,17 +36,19 @@ import (
 // components holding heap addresses, heap.go), with the step; nil where
 // there is none or the induction fails.
 func (ev *evaluator) slotSteps(l *apt.Loop, o *Occ, body *domainState, lower, varValue, index Value, mod []string, recs map[string]Value) map[string]Value {
-	if !ev.cPointers() || ev.probing > 0 || !ev.mayTry() || !index.IsKnown() || l.Var != "" && !varValue.IsKnown() {
+	if !ev.cPointers() || ev.probing > 0 || nestsLoops(l.Body) || !ev.mayTry() || !index.IsKnown() || l.Var != "" && !varValue.IsKnown() {
 		// (Not inside a probe's walk, this one's included: a guess is
-		// checked by the walk of its own loop's trip.)
+		// checked by the walk of its own loop's trip. Nor for a nest:
+		// its trips cost two walks of the loops inside, and those loops
+		// have their own guesses where they are walked.)
 		return nil
 	}
 	pre := map[string]Value{}
 	for _, k := range mod {
-		// (A pointer with no address before the loop is none the loop
-		// moves by a constant the walks can check.)
+		// (A value not known before the loop is none the loop moves by
+		// a constant the walks can check.)
 		v, ok := ev.env.lookup(k)
-		if !ok || !v.IsKnown() || v.arr != nil || !ev.addressValue(k, v) {
+		if !ok || !v.IsKnown() || v.arr != nil || !ev.steppable(k, v) {
 			continue
 		}
 		pre[k] = v
@@ -53,46 +56,53 @@ func (ev *evaluator) slotSteps(l *apt.Loop, o *Occ, body *domainState, lower, va
 	if len(pre) == 0 {
 		return nil
 	}
-	steps, ok := ev.firstTripSteps(l, o, lower, mod, pre)
-	moves := false
-	for _, c := range steps {
-		moves = moves || c != 0
-	}
-	if !ok || !moves {
-		return nil // (nothing moved: the loop's own analysis stands)
-	}
-	if !ev.slotStepsHold(l, o, body, varValue, index, mod, recs, pre, steps) {
-		if debugRuns {
-			fmt.Fprintf(os.Stderr, "slot steps %s: %v do not hold\n", l.Span.Start(), steps)
+	steps := ev.firstTripSteps(l, o, lower, pre)
+	// The guesses are checked together (a pointer's test reads the
+	// others); those that fail are dropped and the rest checked again.
+	for range 2 {
+		maps.DeleteFunc(pre, func(k string, _ Value) bool { _, ok := steps[k]; return !ok })
+		moves := false
+		for _, c := range steps {
+			moves = moves || c != 0
 		}
-		return nil
+		if !moves {
+			return nil // (nothing moved: the loop's own analysis stands)
+		}
+		failed := ev.slotStepsFail(l, o, body, varValue, index, mod, recs, pre, steps)
+		if debugRuns {
+			fmt.Fprintf(os.Stderr, "slot steps %s: %v, not holding %v\n", l.Span.Start(), steps, failed)
+		}
+		if failed == nil {
+			out := map[string]Value{}
+			for k, c := range steps {
+				out[k] = Known(symbolic.Int(c))
+			}
+			return out
+		}
+		for _, k := range failed {
+			delete(steps, k)
+		}
 	}
-	out := map[string]Value{}
-	for k, c := range steps {
-		out[k] = Known(symbolic.Int(c))
-	}
-	if debugRuns {
-		fmt.Fprintf(os.Stderr, "slot steps %s: %v\n", l.Span.Start(), steps)
-	}
-	return out
+	return nil
 }
 
-// addressValue reports whether the value v at key is a pointer's: an
-// address slot's, or a component's whose every alternative is the address
-// of a heap object's structure (a pointer to structures holds its address
-// as its value; a component that points to numbers holds their elements,
-// its address being in its slot).
-func (ev *evaluator) addressValue(key string, v Value) bool {
+// steppable reports whether the value v at key is one a loop may move by
+// a constant through the routines it calls: a pointer's address (its
+// slot, address.go), or a component of a structure holding a number (a
+// count, a pointer to structures' address: heap.go), not the elements a
+// pointer component to numbers holds (its address is in its slot).
+func (ev *evaluator) steppable(key string, v Value) bool {
 	if strings.HasSuffix(key, addrSuffix) {
 		return true
 	}
 	if !strings.Contains(key, "%") {
 		return false
 	}
+	if _, pointer := ev.env.lookup(key + addrSuffix); pointer {
+		return false
+	}
 	for _, a := range v.Alts {
-		_, c := a.E.SplitConst()
-		n, ok := c.Int64()
-		if !ok || n < heapBase || n >= addrBase {
+		if !a.E.IsIntegerValued() {
 			return false
 		}
 	}
@@ -100,46 +110,45 @@ func (ev *evaluator) addressValue(key string, v Value) bool {
 }
 
 // firstTripSteps walks the loop's first trip at its first value, from
-// the state before the loop, and returns how far each pointer of pre
-// moved: one number for each (on every alternative), or false.
-func (ev *evaluator) firstTripSteps(l *apt.Loop, o *Occ, lower Value, mod []string, pre map[string]Value) (map[string]int64, bool) {
+// the state before the loop, and returns how far each value of pre moved,
+// for those that moved by one number (on every alternative); nil where
+// the trip cannot be walked at a point.
+func (ev *evaluator) firstTripSteps(l *apt.Loop, o *Occ, lower Value, pre map[string]Value) map[string]int64 {
 	snap, done := ev.trialWalk(o)
 	defer done()
 	if l.Var != "" {
 		lo, ok := lower.Single()
 		if !ok {
-			return nil, false
+			return nil
 		}
 		ev.store(l.Var, Known(lo))
 	}
 	ev.walkIteration(l, ev.cur, o)
 	if ev.cur.dead || len(ev.res.Params) > snap.params || len(ev.cur.conds) > snap.conds {
-		return nil, false
+		return nil
 	}
 	steps := map[string]int64{}
 	for k, v := range pre {
 		d, ok := lift2(ev.env.get(k), v, func(a, b symbolic.Expr) (symbolic.Expr, bool) { return a.Sub(b), true })
-		e, single := d.Single()
-		if !ok || !single {
-			return nil, false
+		if e, single := d.Single(); ok && single {
+			if c, ok := e.Int64(); ok {
+				steps[k] = c
+			}
 		}
-		c, ok := e.Int64()
-		if !ok {
-			return nil, false
-		}
-		steps[k] = c
 	}
-	return steps, true
+	return steps
 }
 
-// slotStepsHold walks one trip k of the loop's domain with each pointer
-// of pre at its value plus index*step (the body's counters at theirs,
-// recs; the other variables it changes unknown, as the walk of all the
-// trips has them) and reports whether each ends at one step further.
-func (ev *evaluator) slotStepsHold(l *apt.Loop, o *Occ, body *domainState, varValue, index Value, mod []string, recs map[string]Value, pre map[string]Value, steps map[string]int64) bool {
+// slotStepsFail walks one trip k of the loop's domain with each value of
+// pre at its value plus index*step (the body's counters at theirs, recs;
+// the other variables it changes unknown, as the walk of all the trips
+// has them) and returns those that do not end one step further: none
+// (nil) where the guess holds.
+func (ev *evaluator) slotStepsFail(l *apt.Loop, o *Occ, body *domainState, varValue, index Value, mod []string, recs map[string]Value, pre map[string]Value, steps map[string]int64) []string {
+	all := slices.Sorted(maps.Keys(pre))
 	idx, ok := index.Single()
 	if !ok {
-		return false
+		return all
 	}
 	snap, done := ev.trialWalk(o)
 	defer done()
@@ -152,7 +161,7 @@ func (ev *evaluator) slotStepsHold(l *apt.Loop, o *Occ, body *domainState, varVa
 		if _, ok := pre[k]; ok {
 			v, ok := at(k, idx)
 			if !ok {
-				return false
+				return all
 			}
 			ev.env.set(k, v)
 			continue
@@ -169,24 +178,22 @@ func (ev *evaluator) slotStepsHold(l *apt.Loop, o *Occ, body *domainState, varVa
 		ev.store(l.Var, varValue)
 	}
 	ev.armsOnDomain++
+	defer func() { ev.armsOnDomain-- }()
 	ev.walkIteration(l, body, o)
-	ev.armsOnDomain--
 	if ev.cur.dead || len(ev.res.Params) > snap.params {
-		return false
+		return all
 	}
 	next := idx.Add(symbolic.Int(1))
-	for k := range pre {
+	var failed []string
+	for _, k := range all {
 		want, ok := at(k, next)
-		if !ok {
-			return false
-		}
-		d, ok := lift2(ev.feasibleHere(ev.env.get(k)), want, func(a, b symbolic.Expr) (symbolic.Expr, bool) { return a.Sub(b), true })
+		d, ok2 := lift2(ev.env.get(k), want, func(a, b symbolic.Expr) (symbolic.Expr, bool) { return a.Sub(b), true })
 		e, single := ev.feasibleHere(d).Single()
-		if !ok || !single || !e.IsZero() {
-			return false
+		if !ok || !ok2 || !single || !e.IsZero() {
+			failed = append(failed, k)
 		}
 	}
-	return true
+	return failed
 }
 
 // feasibleHere is v without the alternatives whose guards the current
@@ -255,27 +262,12 @@ func (ev *evaluator) contradictsHere(f counting.And) bool {
 func (ev *evaluator) trialWalk(o *Occ) (*runSnapshot, func()) {
 	ev.probing++
 	snap := ev.snapshot(o)
-	keep := ev.keepAddressMaps()
 	visits, uses, saved := ev.runVisits, ev.freqUses, ev.cur
 	return snap, func() {
 		ev.cur = saved
 		ev.freqUses = uses
 		ev.runVisits = visits // (a guess's runs are not the program's)
-		keep()
 		snap.restore(ev, o)
 		ev.probing--
-	}
-}
-
-// keepAddressMaps saves which key each storage's address names (what the
-// walks of a guess note there is the guess's, as its stores are: a walk
-// of a trip that stores a row's pointer notes the row's storage under the
-// walk's keys) and returns the function that puts them back.
-func (ev *evaluator) keepAddressMaps() func() {
-	storages, fieldAddrs := maps.Clone(ev.storages), maps.Clone(ev.fieldAddrs)
-	scalarAddrs, scalarAt := maps.Clone(ev.scalarAddrs), maps.Clone(ev.scalarAt)
-	return func() {
-		ev.storages, ev.fieldAddrs = storages, fieldAddrs
-		ev.scalarAddrs, ev.scalarAt = scalarAddrs, scalarAt
 	}
 }

@@ -154,6 +154,9 @@ var cCases = []cCase{
 	// Lists filled by push_back and emplace_back after reserve() in loops
 	// too long to run trip by trip.
 	{"pushloop.cpp", []string{"n", "steps"}, [][]int64{{100000, 2}, {37, 3}, {50001, 1}}, [][]string{{}}, false, nil, "", nil},
+	// C lists filled through functions: a count field incremented, a
+	// cursor moved, in loops too long to run.
+	{"growbuf.c", []string{"n", "steps"}, [][]int64{{100000, 2}, {37, 3}, {50001, 1}}, [][]string{{}}, false, nil, "", nil},
 	{"virtuals.cpp", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 5}}, [][]string{{}}, false, nil, "", nil},
 	// Requests: irecvs posted before their sends and completed by a
 	// waitall, MPI_Testany and MPI_Testsome (index, outcount, indices,
