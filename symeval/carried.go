@@ -55,7 +55,7 @@ func (ev *evaluator) carriedValues(l *apt.Loop, o *Occ, lo Value, step, trips in
 	if debugRuns {
 		fmt.Fprintf(os.Stderr, "carried %s: %v, %d of the body's statements not run, cost %d of %d\n", l.Span.Start(), sl.carried, len(sl.skip), cost, limit)
 	}
-	if cost > limit || ev.runVisits+cost > totalRunBudget || !ev.roomForRun(cost) {
+	if cost > limit || ev.runVisits+cost > ev.totalRuns() || !ev.roomForRun(cost) {
 		return nil
 	}
 	snap := ev.snapshot(o)
@@ -70,7 +70,7 @@ func (ev *evaluator) carriedValues(l *apt.Loop, o *Occ, lo Value, step, trips in
 	ok = true
 	ev.runIterations(l, o, trips, func(k int64) bool {
 		ev.runTop().k = k
-		if ev.runVisits-snap.visits > limit || ev.runVisits > totalRunBudget || !ev.roomForRun(0) ||
+		if ev.runVisits-snap.visits > limit || ev.runVisits > ev.totalRuns() || !ev.roomForRun(0) ||
 			len(ev.res.Params) > snap.params || len(ev.cur.conds) > snap.conds {
 			ok = false
 			return false

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
@@ -113,7 +112,10 @@ func (ev *evaluator) concreteCall(c *apt.Call, r *apt.Routine, o *Occ) bool {
 		}
 		return false
 	}
-	if _, ok := preferredRuns.Load(routinePlace(r)); cs.preferred[r] || ok {
+	// (Only this evaluation's: whether the symbolic evaluation of a call
+	// stands depends on the process count, and an evaluation at one count
+	// must not depend on which others a sweep holds.)
+	if cs.preferred[r] {
 		return ev.runConcrete(c, r, o, np, ranks)
 	}
 	// The symbolic evaluation first: a call it evaluates with no new
@@ -133,25 +135,10 @@ func (ev *evaluator) concreteCall(c *apt.Call, r *apt.Routine, o *Occ) bool {
 	snap.restore(ev, o)
 	if ev.runConcrete(c, r, o, np, ranks) {
 		cs.preferred[r] = true
-		preferredRuns.Store(routinePlace(r), true)
 		return true
 	}
 	ev.callRoutine(r, c.Args, o, nil)
 	return true
-}
-
-// preferredRuns holds, for the whole process, the places of the routines
-// whose calls were run (routinePlace): an evaluation at another process
-// count (a what-if sweep evaluates once per count, each of a program
-// configured anew) runs them without the symbolic trial first. (How many
-// steps a rank's run takes depends on the count: a run that would pass
-// the budget is given up after its first rank, affords.)
-var preferredRuns sync.Map
-
-// routinePlace names a routine by its name and where it starts, the same
-// in every copy of the program.
-func routinePlace(r *apt.Routine) string {
-	return r.Name + "@" + r.Span.Start().String()
 }
 
 // concRank is one rank's run of a call: its counts and the storage it

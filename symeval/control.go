@@ -113,8 +113,10 @@ func relation(a, b Value, op apt.Op) (counting.Formula, bool) {
 	if !a.IsKnown() || !b.IsKnown() {
 		return nil, false
 	}
-	if len(a.Alts)*len(b.Alts) > maxAlts {
-		// Tables of one variable: stretch by stretch.
+	if n := len(a.Alts) * len(b.Alts); n > maxAlts && (n > maxRankAlts || !rankGuards(a) || !rankGuards(b)) {
+		// Tables of one variable: stretch by stretch. (A value per
+		// rank against one alternative, a block's first cell at P =
+		// 1024, is a relation per rank class: as many as the table has.)
 		return relationPieces(a, b, op)
 	}
 	var out counting.Or
@@ -702,6 +704,7 @@ func (ev *evaluator) chooseUndef(c counting.Formula, a, b Value) Value {
 func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	follower := ev.follower
 	o := ev.newOcc(l, parent)
+	jumps0 := ev.frame().jumps
 	if len(ev.frame().loops) == 0 {
 		o.Footprint = ev.footprint(l)
 		ev.frame().accesses = ev.nestAccesses(l)
@@ -1436,6 +1439,12 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 		ev.env.set(k, v)
 	}
 	if l.Var != "" {
+		if ev.frame().jumps > jumps0 && exitsLoop(l.Body) {
+			// An EXIT the walk did not model may leave on any trip: the
+			// DO variable's value after the loop is where it left, not
+			// where the last trip ends.
+			after = Value{}
+		}
 		if after.IsKnown() {
 			ev.store(l.Var, after)
 		} else {

@@ -525,6 +525,8 @@ type evaluator struct {
 	// rankSets memoizes the ranks conditions on the rank alone hold at,
 	// at a point (rankAlts).
 	rankSets map[string][]bool
+	// formsMemo remembers rankForms's last tables (ranks.go).
+	formsMemo map[formsKey]formsEntry
 	// repointedDecls are the arrays the program assigns as a whole
 	// (repointed).
 	repointedDecls map[*apt.Var]bool

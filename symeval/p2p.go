@@ -48,6 +48,10 @@ type sent struct {
 	// not known), for the status of the receive or probe that finds it.
 	count Value
 	tsize int64
+	// destIdx is, where dest is a value per rank, the alternative each
+	// rank takes; memo keeps what matching computed for each sending rank.
+	destIdx []int32
+	memo    *sentMemo
 }
 
 // mailbox holds the sends kept and which rank received each (taken, by
@@ -118,6 +122,11 @@ func (ev *evaluator) keepSend(c *apt.Comm) {
 	s := sent{sender: ev.world().rank.Alts[0].E, conds: slices.Clone(ev.cur.conds),
 		vars: slices.Clone(ev.cur.vars), dest: ev.value(c.Send.Peer), tag: ev.tagValue(c.Send.Tag)}
 	s.count, s.tsize = ev.value(c.Send.Count), int64(c.Send.TypeSize)
+	if np := ev.values[Size]; len(s.dest.Alts) > 1 && rankGuards(s.dest) && np <= maxTabulatedP {
+		if _, fixed := ev.values[Rank]; !fixed {
+			s.destIdx, _ = ev.altsByRank(s.dest, np)
+		}
+	}
 	if f, ok := ev.cur.factor.Int64(); !ok || f != 1 || ev.cur.inexact != "" || ev.inert > 0 {
 		// Under a condition on data: whether it is made is not known.
 		s.uncertain = true
@@ -133,6 +142,7 @@ func (ev *evaluator) keepSend(c *apt.Comm) {
 			}
 		}
 	}
+	s.memo = &sentMemo{}
 	m.sent = append(m.sent, s)
 }
 
@@ -429,26 +439,30 @@ func (m *mailbox) first(s, r, t int64) (mt match, found bool) {
 // the first such trip, as MPI matches in order), and returns what it
 // sends there.
 func (x *sent) at(s, r, t int64, taken func(int64) bool) (mt match, applies, decided bool) {
-	sub := map[string]symbolic.Expr{Rank: symbolic.Int(s)}
-	if n, ok := substNumber(x.sender, sub); !ok {
+	fr := x.fromRank(s)
+	if !fr.decided {
 		return mt, false, false
-	} else if n != s {
+	} else if !fr.sends {
 		return mt, false, true
 	}
 	if !x.dest.IsKnown() {
 		return mt, false, false
 	}
-	for _, d := range x.dest.Alts {
-		e, err := d.E.Subst(sub)
-		if err != nil {
+	var sub map[string]symbolic.Expr
+	for ai, d := range x.dest.Alts {
+		e := fr.dests[ai]
+		if fr.off[ai] || fr.isNum[ai] && fr.num[ai] != r && len(x.vars) != 1 {
+			// Not this alternative, or a destination other than r
+			// (the trips of a loop over one variable are scanned below).
+			continue
+		}
+		if !fr.ok[ai] {
 			return mt, false, false
 		}
-		var free []string
-		for _, v := range x.vars {
-			if e.Has(v) {
-				free = append(free, v)
-			}
+		if sub == nil {
+			sub = map[string]symbolic.Expr{Rank: symbolic.Int(s)}
 		}
+		free := fr.free[ai]
 		var trips []int64 // the loop variable's values that send to r
 		switch {
 		case len(free) > 1:
@@ -495,8 +509,7 @@ func (x *sent) at(s, r, t int64, taken func(int64) bool) (mt match, applies, dec
 			if len(free) == 1 {
 				at = map[string]symbolic.Expr{Rank: symbolic.Int(s), free[0]: symbolic.Int(k)}
 			}
-			conds := append(slices.Clone(x.conds), d.Guard)
-			holds, ok := allHold(conds, at)
+			holds, ok := x.holdsAt(s, ai, k, d.Guard, at)
 			if !ok {
 				return mt, false, false
 			}

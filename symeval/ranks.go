@@ -2,6 +2,7 @@ package symeval
 
 import (
 	"cmp"
+	"math"
 	stdbits "math/bits"
 	"slices"
 	"strings"
@@ -425,6 +426,54 @@ func (ev *evaluator) rankForms(alts []Alt, sets [][]bool, np int64) ([]Alt, bool
 			has[r] = true
 		}
 	}
+	// The same table is often asked for twice in a row (a choice joins
+	// a value per rank, then regroups it rank by rank).
+	key := formsKey{np: np, sum: tableHash(vals, has)}
+	if m, ok := ev.formsMemo[key]; ok && slices.Equal(m.vals, vals) && slices.Equal(m.has, has) {
+		return m.out, m.ok
+	}
+	out, ok := ev.rankFormsOf(vals, has, np)
+	if ev.formsMemo == nil || len(ev.formsMemo) > maxFormsMemo {
+		ev.formsMemo = map[formsKey]formsEntry{}
+	}
+	ev.formsMemo[key] = formsEntry{vals: vals, has: has, out: out, ok: ok}
+	return out, ok
+}
+
+// formsKey and formsEntry memoise rankForms by its table of values.
+type formsKey struct {
+	np  int64
+	sum uint64
+}
+
+type formsEntry struct {
+	vals []int64
+	has  []bool
+	out  []Alt
+	ok   bool
+}
+
+// maxFormsMemo bounds the tables remembered; past it the memo starts
+// again.
+const maxFormsMemo = 256
+
+// tableHash is an FNV-1a hash of a table of values per rank.
+func tableHash(vals []int64, has []bool) uint64 {
+	h := uint64(14695981039346656037)
+	for r, v := range vals {
+		if !has[r] {
+			v = math.MinInt64
+		}
+		for range 8 {
+			h = (h ^ uint64(v&0xff)) * 1099511628211
+			v >>= 8
+		}
+	}
+	return h
+}
+
+// rankFormsOf is rankForms of the values per rank.
+func (ev *evaluator) rankFormsOf(vals []int64, has []bool, np int64) ([]Alt, bool) {
 	forms := candidateForms(vals, has, np)
 	// Each form's ranks as a bit set; the greedy cover counts the ranks
 	// still without a form by word.

@@ -36,7 +36,24 @@ const (
 	// totalRunBudget those of all runs of an evaluation.
 	runBudget      = 50000
 	totalRunBudget = 500000
+	// perProcessRun is what both budgets grow by per process at a point:
+	// set-up that walks every process (a decomposition's loop over the
+	// chunks, neighbour and displacement tables) costs each rank work in
+	// proportion to P, and must run at P = 1024 as it does at 4.
+	perProcessRun = 64
 )
+
+// processRuns is the budget a point's process count adds (perProcessRun).
+func (ev *evaluator) processRuns() int64 {
+	np, ok := ev.values[Size]
+	if !ok || np < 1 {
+		return 0
+	}
+	return perProcessRun * min(np, 1<<20)
+}
+
+// totalRuns bounds the node visits of all runs of an evaluation.
+func (ev *evaluator) totalRuns() int64 { return totalRunBudget + ev.processRuns() }
 
 // runState marks a loop being run in its frame: the synthetic labels its
 // EXIT and CYCLE jump to.
@@ -620,7 +637,7 @@ func (ev *evaluator) runOK(l *apt.Loop, trips int64) bool {
 	if debugRuns {
 		fmt.Fprintf(os.Stderr, "runOK %s trips=%d cost=%d total=%d\n", l.Span.Start(), trips, cost, ev.runVisits)
 	}
-	return cost <= ev.runLimit() && ev.runVisits+cost <= totalRunBudget && ev.roomForRun(cost)
+	return cost <= ev.runLimit() && ev.runVisits+cost <= ev.totalRuns() && ev.roomForRun(cost)
 }
 
 // roomForRun reports whether a run that makes about n more occurrences
@@ -788,6 +805,14 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 			}
 		}
 	}
+	if leaves && l.Var != "" && ev.relevant(r, l.Var) {
+		// The DO variable of a search (do k = 1, np / if (k*k >= np)
+		// exit): the trip the EXIT leaves on is its value after the
+		// loop, which only a run finds.
+		if k := ev.key(l.Var); !slices.Contains(scalars, k) {
+			scalars = append(scalars, k)
+		}
+	}
 	for _, n := range l.Body {
 		apt.Inspect(n, func(y apt.Node) bool {
 			// A call through a pointer the loop sets (a table of kernels
@@ -941,9 +966,9 @@ func (ev *evaluator) runCounted(l *apt.Loop, o *Occ, lo Value, step symbolic.Exp
 	pop := ev.pushRun(snap.visits, limit, trips)
 	ev.runIterations(l, o, trips, func(k int64) bool {
 		ev.runTop().k = k
-		if ev.runVisits > totalRunBudget || !ev.roomForRun(0) || ev.runVisits-snap.visits > limit {
+		if ev.runVisits > ev.totalRuns() || !ev.roomForRun(0) || ev.runVisits-snap.visits > limit {
 			if debugRuns {
-				fmt.Fprintf(os.Stderr, "run over budget %s at k=%d: visits=%d/%d total=%d/%d room=%v\n", l.Span.Start(), k, ev.runVisits-snap.visits, limit, ev.runVisits, totalRunBudget, ev.roomForRun(0))
+				fmt.Fprintf(os.Stderr, "run over budget %s at k=%d: visits=%d/%d total=%d/%d room=%v\n", l.Span.Start(), k, ev.runVisits-snap.visits, limit, ev.runVisits, ev.totalRuns(), ev.roomForRun(0))
 			}
 			ok = false
 			return false
@@ -1802,7 +1827,7 @@ func substArray(st *arrayState, sub map[string]symbolic.Expr) (*arrayState, bool
 // failures of the run's other tests clear.
 func (ev *evaluator) openRunSpent(start, limit, k int64) bool {
 	spent := ev.runVisits - start
-	over := k > maxRunTrips || spent > limit || ev.runVisits > totalRunBudget || !ev.roomForRun(0) ||
+	over := k > maxRunTrips || spent > limit || ev.runVisits > ev.totalRuns() || !ev.roomForRun(0) ||
 		(k > 0 && spent+spent/k > limit)
 	ev.overBudget = over
 	return over

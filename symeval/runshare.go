@@ -16,12 +16,12 @@ type runFrame struct {
 	k     int64 // the iteration it is in
 }
 
-// runLimit is the node visits a run started now may make: runBudget (or
-// runCap, while the ranks of a point share a run), and within each run
-// around it, what that run has left over its iterations still to go, the
+// runLimit is the node visits a run started now may make: runBudget and
+// what the point's process count adds (or runCap, while the ranks of a
+// point share a run), and within each run around it, what that run has left over its iterations still to go, the
 // current one included.
 func (ev *evaluator) runLimit() int64 {
-	lim := int64(runBudget)
+	lim := runBudget + ev.processRuns()
 	if ev.runCap > 0 {
 		lim = ev.runCap
 	}

@@ -395,10 +395,12 @@ end program el
 
 // TestExitNotModelledIsMarked: a routine whose DO is left by an EXIT its
 // own variable decides, called once with a bound the counts follow and
-// once with one they do not (one of two values by rank): the DO's count
-// is approximate. (Once one call's evaluation had accounted for the EXIT,
-// every later call took it as accounted for, and printed a wrong count
-// unmarked.)
+// once with one they do not (one of two values by rank). At a point the
+// second call's search is run rank by rank (its DO variable decides the
+// EXIT and is read after it): the DO's counts must then equal the
+// execution's on every rank; a count not equal to them must be marked.
+// (Once one call's evaluation had accounted for the EXIT, every later
+// call took it as accounted for, and printed a wrong count unmarked.)
 func TestExitNotModelledIsMarked(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "programs")
 	prog, diags := fortran.ParseFiles([]string{filepath.Join(dir, "exit_contexts.f90")}, fortran.Config{})
@@ -409,7 +411,8 @@ func TestExitNotModelledIsMarked(t *testing.T) {
 	}
 	// At P = 1 the one rank's bound is a number: both calls follow it.
 	for _, p := range []int64{2, 4} {
-		rep, err := cost.AnalyzeAt(prog, cost.Options{}, map[string]int64{cost.Size: p})
+		env := map[string]int64{cost.Size: p}
+		rep, err := cost.AnalyzeAt(prog, cost.Options{}, env)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -417,8 +420,21 @@ func TestExitNotModelledIsMarked(t *testing.T) {
 		if n == nil {
 			t.Fatal("no node sub/L1")
 		}
-		if n.Exact {
-			t.Errorf("P=%d: sub/L1 is exact (%s), but its second call's EXIT is not modelled", p, n.Count)
+		if !n.Exact {
+			continue // marked: the EXIT is not modelled
+		}
+		pt, err := rep.At(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rank := range p {
+			got, err := aptrun.Run(prog, aptrun.Config{P: p, Rank: rank})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if x, want := pt.Nodes[n].Iterations.PerRank[rank], float64(got.Iter["sub/L1"]); x != want {
+				t.Errorf("P=%d rank %d: sub/L1 is exact with %v iterations (%s), executed %v", p, rank, x, n.Iterations, want)
+			}
 		}
 	}
 }

@@ -193,6 +193,46 @@ func TestNeighboursAgainstExecution(t *testing.T) {
 	}
 }
 
+// The same scan written as Fortran 90 (blocks90.f90: module variables, a
+// derived type's array component, the remainder cells counted over the
+// chunks before) costs each process work in proportion to P: at 1024
+// processes it must still be run, and every count on every rank equal the
+// execution's (before the run budgets grew with P, the block's bounds and
+// neighbours were asked for there).
+func TestBlocksAtThousandProcesses(t *testing.T) {
+	prog := parseProgram(t, "blocks90.f90")
+	for _, np := range []int64{4, 96, 1024} {
+		compareAtP(t, prog, np, true)
+	}
+}
+
+// A DO variable read after a search left its loop by EXIT
+// (searchexit.f90): at each point the search is run and every count on
+// every rank equals the execution's; with P a symbol the variable's value
+// after the loop is asked for, never the value the last trip would leave
+// (it was taken as np + 1, and the sweep's count printed as exact).
+func TestSearchExitAgainstExecution(t *testing.T) {
+	prog := parseProgram(t, "searchexit.f90")
+	for _, np := range []int64{1, 2, 4, 5, 9, 10, 64} {
+		compareAtP(t, prog, np, true)
+	}
+	rep, err := cost.Analyze(prog, cost.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range rep.Nodes {
+		l, ok := n.Node.(*apt.Loop)
+		if !ok || l.Var != "j" {
+			continue
+		}
+		if n.Exact && !n.Iterations.Has("k") {
+			t.Errorf("P symbolic: the sweep over j counts %s, exact, though the search's exit is not modelled", n.Iterations)
+		}
+		return
+	}
+	t.Fatal("the loop over j not found")
+}
+
 // TestSparseRowsAgainstExecution checks sparserows.f, a sparse product
 // over a hand-built process grid whose row blocks differ in size by rank
 // and whose column blocks come from a scan: the inner loop over a row's

@@ -1,8 +1,8 @@
 ! exit_contexts.f90 -- one routine whose DO is left by an EXIT its own
 ! variable decides, called where the bound is a closed form and where it
-! is one of two values by rank: the first call's DO runs to the bound, the
-! second's EXIT is one the counts do not model, and must say so (it was
-! taken as accounted for in every call once one call had it).
+! is one of two values by rank: the first call's DO runs to the bound; the
+! second's EXIT is run rank by rank at a point, else not modelled and said
+! so (it was taken as accounted for in every call once one call had it).
 program exit_contexts
   implicit none
   include 'mpif.h'
