@@ -307,11 +307,15 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 				c, decidedTrue = nil, true
 			}
 		}
-		if ok && c != nil && ev.armsOnDomain > 0 {
+		if ok && (c != nil || len(prior) > 0) && ev.armsOnDomain > 0 {
 			// The check of a guess walks one trip k of a loop: an arm
 			// no k of the loop takes (the reallocation when k passes
-			// the last trip) is not walked.
-			f := counting.And(append(slices.Clone(saved.conds), c))
+			// the last trip, an ELSE where the test is of the capacity
+			// left) is not walked.
+			f := counting.And(slices.Clone(saved.conds))
+			if c != nil {
+				f = append(f, c)
+			}
 			for _, p := range prior {
 				f = append(f, not(p))
 			}

@@ -106,11 +106,13 @@ func (ev *evaluator) structAddr(ix *apt.Index) (Value, bool) {
 		p = &apt.Component{Pos: ix.Pos, Base: ix.Base, Field: ix.Name, Type: ix.Type}
 	}
 	if _, _, ok := ev.structPlace(p); !ok {
-		// &p[0] is p whatever it holds (null: an empty std::vector's
-		// start, whose begin() and end() are equal).
+		// &p[0] is p whatever it holds: null (an empty std::vector's
+		// start, whose begin() and end() are equal), or any address
+		// inside a heap object (a slot of a vector of pointers, which
+		// need not be a multiple of the structure's size from its start).
 		if c, isConst := constInt(ix.Subs[0]); isConst && c == 0 {
 			if v := ev.structPointer(p); v.IsKnown() && v.arr == nil && v.Fields == nil {
-				if n, ok := v.Single(); ok && n.IsZero() {
+				if n, ok := v.Single(); ok && (n.IsZero() || ev.inObject(n)) {
 					return v, true
 				}
 			}
@@ -135,6 +137,16 @@ func (ev *evaluator) structAddr(ix *apt.Index) (Value, bool) {
 	return lift2(base, k, func(b, k symbolic.Expr) (symbolic.Expr, bool) {
 		return b.Add(k.Mul(size)), true
 	})
+}
+
+// inObject reports whether the constant address a lies inside a heap
+// object the run allocated.
+func (ev *evaluator) inObject(a symbolic.Expr) bool {
+	c, ok := a.Int64()
+	if !ok || c < heapBase || c >= addrBase {
+		return false
+	}
+	return ev.heap[heapBase+(c-heapBase)/heapStride*heapStride] != nil
 }
 
 // viewElement resolves p%f(k), the frontend's name for the field f of

@@ -583,7 +583,7 @@ func (x *fn) argExpr(a value.Value) apt.Expr {
 				}
 			}
 		}
-		return e
+		return slotAddr(e, b.Type())
 	case *constant.Null:
 		return intConst(0)
 	}

@@ -313,7 +313,7 @@ func (x *fn) build(inst ir.Instruction, ops *apt.Ops) apt.Expr {
 		return intrinsic("merge", valueType(c.Typ), x.exprOps(c.ValueTrue, ops), x.exprOps(c.ValueFalse, ops), x.exprOps(c.Cond, ops))
 	case *ir.InstGetElementPtr:
 		e, _ := x.gepRef(c.Src, c.ElemType, c.Indices, ops)
-		return e
+		return slotAddr(e, c.Typ)
 	case *ir.InstLoad:
 		if x.argvKindOf(c) == argvElement {
 			// A string of the command line: argv(pos), whichever
@@ -333,6 +333,40 @@ func (x *fn) build(inst ir.Instruction, ops *apt.Ops) apt.Expr {
 		return x.callExpr(c, ops)
 	}
 	return unknownExpr(strings.ToLower(opName(inst)))
+}
+
+// slotAddr is the address of a slot of an array of pointers to
+// structures (&v[k] of a std::vector<T*>, its end _M_finish + 1), which
+// the reference e names as the slot's element, a pointer held as a value.
+// As an address it is a pointer to 8-byte cells: p + 1 steps one slot, and
+// a call given it stores into the slot instead of reading it. Pointers to
+// other pointers (an MPI_Request is one) keep their element reading.
+func slotAddr(e apt.Expr, t types.Type) apt.Expr {
+	ix, ok := e.(*apt.Index)
+	if !ok || ix.Type != addrType {
+		return e
+	}
+	if !slotOfStruct(t) {
+		return e
+	}
+	cp := *ix
+	cp.Type = apt.Type{Base: apt.TypeDerived, Kind: 8}
+	return &cp
+}
+
+// slotOfStruct reports whether t is a pointer to a pointer to a
+// structure (T**), the address of a slot of an array of pointers.
+func slotOfStruct(t types.Type) bool {
+	pt, ok := t.(*types.PointerType)
+	if !ok {
+		return false
+	}
+	inner, ok := pt.ElemType.(*types.PointerType)
+	if !ok {
+		return false
+	}
+	_, isStruct := inner.ElemType.(*types.StructType)
+	return isStruct && valueType(inner.ElemType).Base == apt.TypeDerived
 }
 
 // overflowPart is a part of the result of an arithmetic intrinsic that

@@ -154,6 +154,10 @@ var cCases = []cCase{
 	// Lists filled by push_back and emplace_back after reserve() in loops
 	// too long to run trip by trip.
 	{"pushloop.cpp", []string{"n", "steps"}, [][]int64{{100000, 2}, {37, 3}, {50001, 1}}, [][]string{{}}, false, nil, "", nil},
+	// Lists of pointers to objects made by new: a count per rank, a
+	// member vector of children added through a method, deletes through
+	// the slots.
+	{"ptrlist.cpp", []string{"n", "steps"}, [][]int64{{100000, 2}, {37, 3}, {50001, 1}}, [][]string{{}}, false, nil, "", nil},
 	// C lists filled through functions: a count field incremented, a
 	// cursor moved, in loops too long to run.
 	{"growbuf.c", []string{"n", "steps"}, [][]int64{{100000, 2}, {37, 3}, {50001, 1}}, [][]string{{}}, false, nil, "", nil},
