@@ -161,6 +161,15 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		// processes, a subdomain too small).
 		ev.res.Stopped = &Stopped{Pos: e.stopAt}
 	}
+	if e := ev.entryEnd; e != nil && ev.res.Stopped == nil {
+		for _, c := range e.stopConds {
+			syms := formulaSymbolsBut(c, nil, nil)
+			if slices.Contains(syms, Size) && !slices.ContainsFunc(syms, func(s string) bool { return s != Size }) {
+				ev.res.StopsOnP = true
+				break
+			}
+		}
+	}
 	if ev.res.Parallel {
 		ev.res.Assume = append([]symbolic.Relation{
 			symbolic.Rel(symbolic.Sym(Size), ">=", symbolic.Int(1)),

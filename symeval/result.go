@@ -41,6 +41,12 @@ type Result struct {
 	// Stopped is set when every path of the program stops (STOP,
 	// MPI_ABORT) before its end.
 	Stopped *Stopped
+	// StopsOnP is set when paths of the program stop (an error check, an
+	// MPI_ABORT) under a condition on the process count alone that the
+	// evaluation left open (P symbolic): the counts are those of the
+	// process counts where none holds (a process grid read from a deck
+	// fits one P), and elsewhere the program stops.
+	StopsOnP bool
 	// Occurrences is the number of node occurrences the evaluation made: a
 	// measure of the program's size as evaluated (calling contexts and run
 	// iterations included).

@@ -118,6 +118,11 @@ type pointModel struct {
 	// process count with a named constant that stops it (nil when the
 	// check compares something else).
 	stopCheck *compiledCheck
+	// decks, when the program stops at this P, are the input files the
+	// evaluation read values from before it stopped, with the records
+	// read (input:1-4): where a process grid comes from a deck rather
+	// than from the build.
+	decks []string
 	// unconfigured is why -configure could not configure the program at
 	// this P: the first line of the command's error output.
 	unconfigured string
@@ -364,6 +369,12 @@ func (wf *whatifFlags) build(files []string, prof *model.Profile, ps []int64, st
 			"values without a closed form in P (a process grid) are derived at each process count"); perr == nil {
 			return run, nil
 		}
+	}
+	if err == nil && a.Report.Eval != nil && a.Report.Eval.StopsOnP && seriesName == "" && wf.perPFlags(files, "") == nil {
+		// The closed forms hold only where the program's checks on P
+		// pass (zero elsewhere): at each P the checks decide.
+		return wf.buildPerP(fixedProgram(prog), files, prof, ps, exprs, assume,
+			"the program stops through its own checks at some process counts, so at each P they decide where it runs")
 	}
 	if err != nil {
 		return nil, err

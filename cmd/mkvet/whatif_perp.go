@@ -19,6 +19,7 @@ import (
 	"github.com/mkvet/mkvet/model/phase"
 	"github.com/mkvet/mkvet/model/whatif"
 	"github.com/mkvet/mkvet/symbolic"
+	"github.com/mkvet/mkvet/symeval"
 )
 
 // sourceErrors prints the frontend's errors to stderr, and says so when
@@ -348,6 +349,7 @@ func (wf *whatifFlags) evalPoint(res *pointResult, assume []symbolic.Relation, m
 	}
 	if rep.Stopped != nil {
 		pm.stopped = rep.Stopped
+		pm.decks = deckRecords(rep.Read)
 		return nil
 	}
 	if missing := rep.MissingParams(values); len(missing) > 0 && rep.DataOnly(missing) {
@@ -383,6 +385,33 @@ func (wf *whatifFlags) evalPoint(res *pointResult, assume []symbolic.Relation, m
 	}
 	pm.modelled, pm.model, pm.terms = true, m, terms
 	return a
+}
+
+// deckRecords names the input files values were read from, each with
+// the range of its records read (input:1-4).
+func deckRecords(read []symeval.ReadValue) []string {
+	type span struct{ lo, hi int }
+	spans := map[string]*span{}
+	var order []string
+	for _, v := range read {
+		sp := spans[v.File]
+		if sp == nil {
+			sp = &span{v.Line, v.Line}
+			spans[v.File] = sp
+			order = append(order, v.File)
+		}
+		sp.lo, sp.hi = min(sp.lo, v.Line), max(sp.hi, v.Line)
+	}
+	out := make([]string, 0, len(order))
+	for _, f := range order {
+		sp := spans[f]
+		if sp.lo == sp.hi {
+			out = append(out, fmt.Sprintf("%s:%d", f, sp.lo))
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s:%d-%d", f, sp.lo, sp.hi))
+	}
+	return out
 }
 
 // compiledHint explains, after an evaluation at P failed, that the build
@@ -513,6 +542,24 @@ func (r *whatifRun) compiledNote(ps []int64) string {
 		}
 	}
 	if check == nil {
+		var decks []string
+		for _, pm := range r.points {
+			if pm.stopped != nil && slices.Contains(ps, pm.p) {
+				for _, d := range pm.decks {
+					if !slices.Contains(decks, d) {
+						decks = append(decks, d)
+					}
+				}
+			}
+		}
+		if len(decks) > 0 {
+			// The values a deck gives are the same at every P: a process
+			// grid read there (Sweep3D's npe_i, npe_j) fits one P only.
+			return fmt.Sprintf("the program stops through its own checks (at %s) after reading %s, the same at every P: "+
+				"if a process grid or a count of processes comes from there (or is compiled in, as NPB's npbparams.h), "+
+				"-configure CMD runs CMD in a private copy before each P ({P} the process count) to write it for that P",
+				strings.Join(where, ", "), strings.Join(decks, ", "))
+		}
 		return fmt.Sprintf("the program stops through its own checks (at %s); if it has values compiled in for one process count "+
 			"(as NPB's npbparams.h), %s", strings.Join(where, ", "), configureHint)
 	}

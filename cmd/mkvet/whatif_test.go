@@ -296,6 +296,52 @@ func TestWhatifSizesInArrays(t *testing.T) {
 	}
 }
 
+// TestWhatifDeckGrid: a program whose process grid comes from its input
+// deck stops at every other P through its own check; the note names the
+// deck records read, not only values compiled into the build.
+func TestWhatifDeckGrid(t *testing.T) {
+	dir := t.TempDir()
+	src := `program grid
+  use mpi
+  implicit none
+  integer :: ierr, np, px, py, n, i
+  double precision :: s
+  call MPI_Init(ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
+  open(10, file='grid.in')
+  read(10, *) n
+  read(10, *) px, py
+  close(10)
+  if (px*py /= np) then
+    print *, 'grid does not match'
+    call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
+  end if
+  s = 0
+  do i = 1, n / np
+    s = s + i
+  end do
+  call MPI_Finalize(ierr)
+end program grid
+`
+	if err := os.WriteFile(filepath.Join(dir, "grid.f90"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "grid.in"), []byte("100000\n2 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	out, errs, code := runMkvet(t, "whatif", "-P", "1,2,4,8", "grid.f90")
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, errs)
+	}
+	if !regexp.MustCompile(`(?m)^ *4 +[0-9.]+[nuµm]?s `).MatchString(out) {
+		t.Errorf("no time at P=4:\n%s", out)
+	}
+	if want := "after reading grid.in:1-2, the same at every P"; !strings.Contains(out+errs, want) {
+		t.Errorf("output lacks %q:\n%s%s", want, out, errs)
+	}
+}
+
 // TestWhatifPerPConcurrent: a sweep evaluated at each process count gives
 // the same table, notes and JSON whether its points are evaluated one
 // after the other or concurrently (one per core).
