@@ -52,7 +52,7 @@ func (ev *evaluator) heapAt(v Value, size int64) (*heapObj, Value, bool) {
 		if !isInt || a < heapBase {
 			return symbolic.Expr{}, false
 		}
-		base := heapBase + (a-heapBase)/heapStride*heapStride
+		base := objectBase(a)
 		o := ev.heap[base]
 		if o == nil || obj != nil && o != obj {
 			return symbolic.Expr{}, false
@@ -146,7 +146,13 @@ func (ev *evaluator) inObject(a symbolic.Expr) bool {
 	if !ok || c < heapBase || c >= addrBase {
 		return false
 	}
-	return ev.heap[heapBase+(c-heapBase)/heapStride*heapStride] != nil
+	return ev.heap[objectBase(c)] != nil
+}
+
+// objectBase is the address of the heap object whose space holds the
+// address a (a >= heapBase): objects are heapStride bytes apart.
+func objectBase(a int64) int64 {
+	return heapBase + (a-heapBase)/heapStride*heapStride
 }
 
 // viewElement resolves p%f(k), the frontend's name for the field f of
