@@ -174,6 +174,11 @@ var oracleCases = []oracleCase{
 	// depends on the rank, 2**level is not followed yet (a parameter).
 	{file: "blocklist.f90", sizes: []map[string]int64{{"nb": 36, "base": 4, "steps": 2}, {"nb": 72, "base": 3, "steps": 1}, {"nb": 144, "base": 2, "steps": 3}},
 		complete: true, input: [2]string{"blocklist.in", "{nb} {base} {steps}\n"}},
+	// Set-up in internal procedures: a host's table filled by one, a deck
+	// read to its end (END= from a GO TO loop and from a DO), REAL
+	// sections handed to assumed-shape dummies whose SIZE bounds a loop.
+	{file: "hostfill.f90", sizes: []map[string]int64{{"a": 3, "b": 5, "c": 7}, {"a": 1, "b": 40, "c": 2}, {"a": 11, "b": 0, "c": 9}},
+		complete: true, input: [2]string{"weights.in", "{a}\n{b}\n{c}\n"}},
 	// Kinds and units from iso_fortran_env and iso_c_binding; a message
 	// of bytes sized by STORAGE_SIZE.
 	{file: "kinds.f90", sizes: []map[string]int64{{"n": 64, "steps": 3}, {"n": 7, "steps": 2}, {"n": 1001, "steps": 1}}, complete: true},

@@ -1313,16 +1313,18 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 		}
 		if ix, isIx := a.(*apt.Index); isIx {
 			if d := r.Scope.Lookup(formal); d != nil && d.IsArray() && !d.Pointer && !d.Allocatable {
+				if needsShape(d.Dims) && hasSection(ix) {
+					// An assumed-shape dummy has the section's extents,
+					// whether or not its values are carried.
+					if exts, ok := ev.actualShape(a); ok {
+						if fr.shapes == nil {
+							fr.shapes = map[string][]Value{}
+						}
+						fr.shapes[formal] = exts
+					}
+				}
 				if v, refs, ok := ev.sectionActual(ix); ok {
 					byValue[formal] = v
-					if needsShape(d.Dims) {
-						if exts, ok := ev.actualShape(a); ok {
-							if fr.shapes == nil {
-								fr.shapes = map[string][]Value{}
-							}
-							fr.shapes[formal] = exts
-						}
-					}
 					if ev.summarize(r).formals[i] {
 						sections = append(sections, sectionArg{formal: formal, refs: refs})
 					}

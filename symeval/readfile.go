@@ -141,11 +141,8 @@ func (ev *evaluator) readFile(n *apt.IO) bool {
 		ev.assign(n.Result, Known(symbolic.Int(-1)))
 		return true
 	}
-	if st := keyword(n, "iostat"); st != nil && at.Record > int64(len(recs)) {
-		// Past the last record: gfortran's end of file, the items keep
-		// their values (a loop reading to the end of its deck).
-		ev.assign(st, Known(symbolic.Int(iostatEnd)))
-		return true
+	if at.Record > int64(len(recs)) {
+		return ev.readEnd(n)
 	}
 	var words []runenv.Datum
 	next := readpos.Unit{File: at.File}
@@ -186,6 +183,24 @@ func (ev *evaluator) readFile(n *apt.IO) bool {
 	if n.Result != nil {
 		// scanf's count of the items it assigned.
 		ev.assign(n.Result, Known(symbolic.Int(int64(len(items)))))
+	}
+	return true
+}
+
+// readEnd evaluates a READ past the last record of its file: the end of
+// file, which the program handles by IOSTAT= (gfortran's -1) or END= (a
+// jump to its label), the items keeping their values (a loop reading to the
+// end of its deck). It reports false where the program does not handle it.
+func (ev *evaluator) readEnd(n *apt.IO) bool {
+	st, end := keyword(n, "iostat"), keyword(n, "end")
+	if st == nil && end == nil {
+		return false
+	}
+	if st != nil {
+		ev.assign(st, Known(symbolic.Int(iostatEnd)))
+	}
+	if end != nil {
+		ev.jumpTo(apt.FormatExpr(end), n)
 	}
 	return true
 }

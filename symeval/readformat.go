@@ -48,11 +48,8 @@ func (ev *evaluator) readFormatted(n *apt.IO) bool {
 	if !ok {
 		return false
 	}
-	if st := keyword(n, "iostat"); st != nil && at.Record > int64(len(recs)) {
-		// Past the last record: gfortran's end of file, the items keep
-		// their values (a loop reading to the end of its file).
-		ev.assign(st, Known(symbolic.Int(iostatEnd)))
-		return true
+	if at.Record > int64(len(recs)) {
+		return ev.readEnd(n)
 	}
 	fields, next, ok := runenv.FormattedRead(recs, int(at.Record), fm, items)
 	if !ok {

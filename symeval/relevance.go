@@ -32,6 +32,14 @@ func (rv *relevance) ident(r *apt.Routine, name string) string {
 	if v == nil {
 		return r.Name + "." + name
 	}
+	// A host's variable seen from an internal procedure is the host's: the
+	// identity is taken in the routine that declares it.
+	for h := r; h != nil && h.Kind != apt.KindModule && h.Scope != nil; h = rv.prog.Host(h) {
+		if h.Scope.Lookup(name) == v {
+			r = h
+			break
+		}
+	}
 	if v.InCommon {
 		for _, c := range r.Scope.Commons {
 			if c.Name == v.Common {
