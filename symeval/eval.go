@@ -403,6 +403,8 @@ type evaluator struct {
 	// there by name (nil: absent).
 	dir    string
 	inputs map[string][]string
+	// openedAt is the OPEN that last connected each file by name.
+	openedAt map[string]apt.Pos
 	// strtokRest is the text strtok's next call with NULL goes on in.
 	strtokRest *string
 	// fieldAddrs are the addresses given to structures' array fields

@@ -44,6 +44,11 @@ type InputFile struct {
 	How string
 	// Environment marks an environment variable.
 	Environment bool
+	// Required marks a file the program reads with no fallback (no
+	// IOSTAT=, ERR= or END= for its absence) that the run's directory
+	// does not hold: Pos is the OPEN that connects it, what is read from
+	// it stays named values.
+	Required bool
 }
 
 // keyword returns the value of the control item name= of an I/O statement.
@@ -224,7 +229,7 @@ func mentionsName(n apt.Node, name string) bool {
 
 func (ev *evaluator) addInput(in InputFile) {
 	for _, x := range ev.res.Inputs {
-		if x.Pos == in.Pos {
+		if x.Pos == in.Pos || in.Required && x.Required && x.Name == in.Name {
 			return
 		}
 	}

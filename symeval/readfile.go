@@ -119,7 +119,31 @@ func (ev *evaluator) unitFile(n *apt.IO) (key string, at readpos.Unit, recs []st
 		return "", at, nil, false
 	}
 	recs, ok = ev.fileRecords(at.File)
+	if !ok {
+		ev.requireFile(n, at.File)
+	}
 	return key, at, recs, ok
+}
+
+// requireFile records that the READ n reads the file name, which the run's
+// directory does not hold: the run would stop at it, so the user is told
+// which file and which OPEN, and the values it reads stay named.
+func (ev *evaluator) requireFile(n *apt.IO, name string) {
+	if ev.dir == "" || name == "" || strings.HasPrefix(name, textFilePrefix) || ev.written[openfile.Name(name)] != nil {
+		return
+	}
+	path := name
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(ev.dir, name)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		return
+	}
+	pos, ok := ev.openedAt[name]
+	if !ok {
+		pos = n.Span.Start()
+	}
+	ev.addInput(InputFile{Pos: pos, Name: name, Required: true})
 }
 
 // readFile evaluates a list-directed READ from an input file of the run's

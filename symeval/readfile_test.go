@@ -85,6 +85,10 @@ func TestReadsInputFileAbsentOrOverridden(t *testing.T) {
 	if len(res.Params) == 0 || len(res.Read) != 0 {
 		t.Errorf("absent file: parameters %v, read %v", paramNames(res), res.Read)
 	}
+	// The file is named once, at the OPEN that connects it (line 7).
+	if len(res.Inputs) != 1 || !res.Inputs[0].Required || res.Inputs[0].Name != "input" || res.Inputs[0].Pos.Line != 7 {
+		t.Errorf("absent file: inputs %+v, want input required at line 7", res.Inputs)
+	}
 	// Each says which file it would have come from, and that the folder
 	// lacks it.
 	for _, p := range res.Params {
@@ -94,6 +98,9 @@ func TestReadsInputFileAbsentOrOverridden(t *testing.T) {
 	}
 	dir := inDir(t, map[string]string{"input": "4 5\n0.25 T\n1 2 3\n9 9\n9 9\n"})
 	res = evaluate(t, deckProgram, symeval.Options{Dir: dir, Values: map[string]int64{"n": 10}})
+	if len(res.Inputs) != 0 {
+		t.Errorf("present file: inputs %+v", res.Inputs)
+	}
 	if dom := loopDomain(t, res, "deck/L1"); !strings.Contains(dom, "i <= 50") {
 		t.Errorf("-D n=10 over the file's 4: domain %s", dom)
 	}

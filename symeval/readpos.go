@@ -188,8 +188,10 @@ func (ev *evaluator) followUnit(n *apt.IO) {
 				ev.loseUnit(k)
 			}
 		} else if f, ok := readpos.File(n); ok {
+			ev.opened(n, readpos.Opened(f))
 			ev.setUnit(k, readpos.Opened(f))
 		} else if f, ok := ev.openedName(n); ok {
+			ev.opened(n, readpos.Opened(f))
 			ev.setUnit(k, readpos.Opened(f))
 		} else {
 			ev.loseUnit(k)
@@ -273,4 +275,13 @@ func (ev *evaluator) openedName(n *apt.IO) (string, bool) {
 		return "", false
 	}
 	return strings.TrimSpace(*v.str), true
+}
+
+// opened notes the OPEN n that connects the file of u, for the note on a
+// file the run's directory does not hold (requireFile).
+func (ev *evaluator) opened(n *apt.IO, u readpos.Unit) {
+	if ev.openedAt == nil {
+		ev.openedAt = map[string]apt.Pos{}
+	}
+	ev.openedAt[u.File] = n.Span.Start()
 }

@@ -389,6 +389,11 @@ func printNotes(w io.Writer, cmd string, cd *costed, neutral []analyzer.NeutralP
 				cmd, in.Pos, in.Name, in.How, in.Name)
 			continue
 		}
+		if in.Required {
+			fmt.Fprintf(w, "mkvet %s: note: %s: the program reads %s, which the run's directory does not hold: what it reads stays named values (MK3001); run mkvet where the run starts, or give -dir\n",
+				cmd, in.Pos, in.Name)
+			continue
+		}
 		fmt.Fprintf(w, "mkvet %s: note: %s: %s is read only when present (%s): taken as absent, so the program's own defaults are used\n",
 			cmd, in.Pos, in.Name, in.How)
 	}
@@ -627,6 +632,9 @@ type inputJSON struct {
 	How  string `json:"how"`
 	// Environment marks an environment variable taken as unset.
 	Environment bool `json:"environment,omitempty"`
+	// Required marks a file read with no fallback that the run's
+	// directory does not hold.
+	Required bool `json:"required,omitempty"`
 }
 
 // readJSON is a value read from an input file: the READ, the variable,
@@ -720,7 +728,7 @@ func checkOutput(cd *costed, ds []analyzer.Diagnostic) checkJSON {
 		out.Assumed = append(out.Assumed, assumedJSON{Pos: a.Pos.String(), What: a.What})
 	}
 	for _, in := range r.Inputs {
-		out.AbsentInputs = append(out.AbsentInputs, inputJSON{Pos: in.Pos.String(), Name: in.Name, How: in.How, Environment: in.Environment})
+		out.AbsentInputs = append(out.AbsentInputs, inputJSON{Pos: in.Pos.String(), Name: in.Name, How: in.How, Environment: in.Environment, Required: in.Required})
 	}
 	for _, v := range r.Read {
 		out.Read = append(out.Read, readJSON{Pos: v.Pos.String(), Name: v.Name, File: v.File, Line: v.Line, Text: v.Text})
