@@ -160,6 +160,11 @@ var oracleCases = []oracleCase{
 	// back to it: a log2 of P, a doubling exchange, a countdown in a DO.
 	{file: "ifgoto.f", sizes: []map[string]int64{{"iter": 7, "k": 301}, {"iter": 3, "k": 10}, {"iter": 12, "k": 5003}},
 		complete: true, input: [2]string{"ifgoto.in", "{iter} {k}\n"}},
+	// A loop built from GO TO ending on its residual and its counter at
+	// once (res .gt. eps .and. it .lt. itmax): the counter bounds the
+	// runs; eps is tiny, so the residual never ends a run first.
+	{file: "gotores.f", sizes: []map[string]int64{{"n": 4000, "itmax": 25}, {"n": 37, "itmax": 3}, {"n": 1001, "itmax": 1}},
+		complete: true, input: [2]string{"gotores.in", "{n} {itmax}\n"}},
 	// A decomposition rank 0 computes and scatters (counts, prefix-sum
 	// starts), a step count sent into another variable, a gather back.
 	{file: "scattered.f90", sizes: []map[string]int64{{"n": 101, "steps": 3}, {"n": 7, "steps": 2}, {"n": 1000, "steps": 4}},

@@ -234,6 +234,10 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		conds[i], oks[i] = ev.branchCond(n, b)
 		onDeck[i] = ev.deckSeen
 	}
+	if back != nil && len(n.Branches) == 1 && n.Branches[0].Cond != nil {
+		// Its operands too: the counter's may bound the runs alone.
+		back.conjs = ev.testConjuncts(n.Branches[0].Cond)
+	}
 	ev.stmtOcc = savedStmt
 	pre = ev.env
 	order, swapped := ev.armOrder(n, conds, oks, exit != nil || doExit != nil || back != nil)
@@ -2219,11 +2223,24 @@ func (ev *evaluator) assumeNotTaken(b *apt.Branch) {
 	if b.Cond != nil {
 		cond = ev.src(b.Cond)
 	}
-	what := "the early exit at " + pos.String() + " (" + cond + ") depends on data the evaluation cannot see; the counts take it as never taken"
 	if ev.stops(b.Body) {
-		what = "the error check at " + pos.String() + " (" + cond + ") is one the evaluation cannot decide; the counts take it as passing (the program goes on)"
+		ev.res.Assumed = append(ev.res.Assumed, Assumption{Pos: pos,
+			What: "the error check at " + pos.String() + " (" + cond + ") is one the evaluation cannot decide; the counts take it as passing (the program goes on)"})
+		return
 	}
-	ev.res.Assumed = append(ev.res.Assumed, Assumption{Pos: pos, What: what})
+	ev.assumeExitNotTaken(pos, cond)
+}
+
+// assumeExitNotTaken records that the exit at pos, taken where cond holds,
+// a condition on data the evaluation cannot see, is taken as never taken.
+func (ev *evaluator) assumeExitNotTaken(pos apt.Pos, cond string) {
+	for _, a := range ev.res.Assumed {
+		if a.Pos == pos {
+			return
+		}
+	}
+	ev.res.Assumed = append(ev.res.Assumed, Assumption{Pos: pos,
+		What: "the early exit at " + pos.String() + " (" + cond + ") depends on data the evaluation cannot see; the counts take it as never taken"})
 }
 
 // assumeDeckValid records that an error check the program's defaults for

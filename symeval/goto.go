@@ -92,8 +92,9 @@ type gotoLoopState struct {
 	last counting.Formula
 	used bool
 	// test is the condition of the test at the bottom, as evaluated on
-	// run k (nil when it could not be).
-	test counting.Formula
+	// run k (nil when it could not be); conjs its .AND. operands.
+	test  counting.Formula
+	conjs []testConjunct
 }
 
 // gotoLoop evaluates seg, a loop built from a label and a GO TO back to it
@@ -130,9 +131,10 @@ func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
 				return
 			}
 			snap = ev.snapshot(parent)
-			if trips, ok := ev.walkGotoLoop(seg, parent, label, pr, counters, nil); ok {
+			if trips, data, ok := ev.walkGotoLoop(seg, parent, label, pr, counters, nil); ok {
 				snap.restore(ev, parent)
 				ev.walkGotoLoop(seg, parent, label, pr, counters, &trips)
+				ev.assumeDataNotExiting(seg[len(seg)-1], label, data)
 			}
 			return
 		}
@@ -144,8 +146,10 @@ func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
 // with the run k as a domain variable from 1 to the trip count: fixed where
 // given, else a parameter. Its counters (gotoCounters) hold their values on
 // run k. Without a fixed count, it returns the count the test at the bottom
-// gives when that is a condition on the counters alone (solveTrips).
-func (ev *evaluator) walkGotoLoop(seg []apt.Node, parent *Occ, label string, pr *rankProbeResult, counters []gotoCounter, fixed *int64) (int64, bool) {
+// gives when that is a condition on the counters alone (solveTrips), or
+// when its .AND. operands on them do, with the operands on data taken as
+// holding (counterBound, returned).
+func (ev *evaluator) walkGotoLoop(seg []apt.Node, parent *Occ, label string, pr *rankProbeResult, counters []gotoCounter, fixed *int64) (int64, []apt.Expr, bool) {
 	probed := pr != nil
 	first := seg[0].Base()
 	pos := first.Span.Start()
@@ -252,9 +256,12 @@ func (ev *evaluator) walkGotoLoop(seg []apt.Node, parent *Occ, label string, pr 
 		}
 	}
 	if fixed != nil || len(counters) == 0 || !bottom || probed || exits > 0 {
-		return 0, false
+		return 0, nil, false
 	}
-	return solveTrips(st.test, kname)
+	if n, ok := solveTrips(st.test, kname); ok {
+		return n, nil, true
+	}
+	return counterBound(st.conjs, kname)
 }
 
 // gotoTripParam is the trip-count parameter of a loop built from GO TO

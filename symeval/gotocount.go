@@ -112,14 +112,7 @@ func (ev *evaluator) presolveGoto(seg []apt.Node, label string, counters []gotoC
 	if b == nil {
 		return 0, false
 	}
-	userCall := false
-	apt.InspectExpr(b.Cond, func(e apt.Expr) bool {
-		if f, ok := e.(*apt.FuncCall); ok && !f.Intrinsic {
-			userCall = true
-		}
-		return !userCall
-	})
-	if userCall {
+	if callsUser(b.Cond) {
 		return 0, false
 	}
 	pos := seg[0].Base().Span.Start()
@@ -136,4 +129,95 @@ func (ev *evaluator) presolveGoto(seg []apt.Node, label string, counters []gotoC
 		return 0, false
 	}
 	return solveTrips(f, kname)
+}
+
+// testConjunct is one .AND. operand of the test at the bottom of a loop
+// built from GO TO, as evaluated on run k.
+type testConjunct struct {
+	e  apt.Expr
+	f  counting.Formula
+	ok bool
+}
+
+// andOperands appends the operands of e's .AND.s, however nested, to dst.
+func andOperands(e apt.Expr, dst []apt.Expr) []apt.Expr {
+	if b, ok := e.(*apt.Binary); ok && b.Op == apt.OpAnd {
+		return andOperands(b.Y, andOperands(b.X, dst))
+	}
+	return append(dst, e)
+}
+
+// testConjuncts evaluates the .AND. operands of a bottom test: none when
+// there is one, or when the test calls a user function (it would run a
+// second time).
+func (ev *evaluator) testConjuncts(e apt.Expr) []testConjunct {
+	ops := andOperands(e, nil)
+	if len(ops) < 2 || callsUser(e) {
+		return nil
+	}
+	out := make([]testConjunct, len(ops))
+	for i, x := range ops {
+		f, ok := ev.cond(x)
+		out[i] = testConjunct{e: x, f: f, ok: ok}
+	}
+	return out
+}
+
+// callsUser reports whether e calls a function of the program.
+func callsUser(e apt.Expr) bool {
+	found := false
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		if f, ok := x.(*apt.FuncCall); ok && !f.Intrinsic {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// counterBound returns the runs of a loop built from GO TO whose bottom test
+// is a conjunction of conditions on the run k alone (its counters, known
+// values) and on data the evaluation cannot see (a convergence test: res >
+// eps .and. it < itmax): the first run at which the former fail. The data
+// operands, returned, are an early exit taken as never taken, as a DO
+// loop's EXIT on data is. Any other operand (an integer the loop computes)
+// leaves the count to the walk; so does a disjunction, which its counter
+// operands do not bound.
+func counterBound(conjs []testConjunct, k string) (int64, []apt.Expr, bool) {
+	var counter counting.And
+	var data []apt.Expr
+	for _, c := range conjs {
+		switch {
+		case c.ok && len(formulaSymbolsBut(c.f, []string{k}, nil)) == 0:
+			counter = append(counter, c.f)
+		case onData(c.e):
+			data = append(data, c.e)
+		default:
+			return 0, nil, false
+		}
+	}
+	if len(counter) == 0 || len(data) == 0 {
+		return 0, nil, false
+	}
+	n, ok := solveTrips(counter, k)
+	return n, data, ok
+}
+
+// assumeDataNotExiting records that the loop's bottom test (last, going
+// back to label) leaving where one of its data operands fails is taken as
+// never leaving so.
+func (ev *evaluator) assumeDataNotExiting(last apt.Node, label string, data []apt.Expr) {
+	b := condJumpTo(last, label)
+	if b == nil || len(data) == 0 {
+		return
+	}
+	var exit apt.Expr
+	for _, d := range data {
+		var x apt.Expr = &apt.Unary{Op: apt.OpNot, X: d}
+		if exit != nil {
+			x = &apt.Binary{Op: apt.OpOr, X: exit, Y: x}
+		}
+		exit = x
+	}
+	ev.assumeExitNotTaken(b.Span.Start(), ev.src(exit))
 }

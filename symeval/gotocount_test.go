@@ -40,3 +40,51 @@ end subroutine bump
 		t.Errorf("inner loop's domain %s: 10 runs, its taken for a counter although bump changes it too (the run makes 5)", dom)
 	}
 }
+
+// A loop built from GO TO whose bottom test is a conjunction of a data
+// condition (a residual) and its counter: the counter's conjuncts bound the
+// runs, the data one is an early exit taken as never taken, and said so, as
+// a DO loop's EXIT on data is. Any order, nesting, step and relation; a
+// disjunction with a data disjunct stays unbounded.
+func TestGotoCounterAndData(t *testing.T) {
+	for _, tc := range []struct {
+		init, step, test string
+		want             string // the inner loop's bound on k, "" for none
+	}{
+		{"it = 0", "it = it + 1", "res > eps .and. it < itmax", "k <= 25"},
+		{"it = 0", "it = it + 1", "it .lt. itmax .and. res .gt. eps", "k <= 25"},
+		{"it = 0", "it = it + 1", "(res > eps .and. it <= 9) .and. (x(1) < 2.0 .and. it /= 40)", "k <= 10"},
+		{"it = 30", "it = it - 2", "res > eps .and. it .ne. 10", "k <= 10"},
+		{"it = 0", "it = it + 1", "res > eps .or. it < itmax", ""},
+	} {
+		res := evaluate(t, `program p
+  integer, parameter :: itmax = 25
+  integer :: it, j, m
+  double precision :: x(200), res, eps
+  read(*,*) eps, m
+  `+tc.init+`
+10 continue
+  `+tc.step+`
+  res = 0.0d0
+  do j = 1, m
+    res = res + x(j)
+  end do
+  if (`+tc.test+`) goto 10
+end program p
+`, symeval.Options{})
+		dom := loopDomain(t, res, "p/L1")
+		noted := false
+		for _, a := range res.Assumed {
+			noted = noted || strings.Contains(a.What, "the counts take it as never taken")
+		}
+		if tc.want == "" {
+			if strings.Contains(dom, "k <= 25") || noted {
+				t.Errorf("%s: inner loop's domain %s, assumed %v: a disjunction with data is bounded by its counter", tc.test, dom, res.Assumed)
+			}
+			continue
+		}
+		if !strings.Contains(dom, tc.want) || !noted {
+			t.Errorf("%s: inner loop's domain %s, assumed %v: want %s and the data exit taken as never taken", tc.test, dom, res.Assumed, tc.want)
+		}
+	}
+}
