@@ -184,6 +184,12 @@ var oracleCases = []oracleCase{
 	// sections handed to assumed-shape dummies whose SIZE bounds a loop.
 	{file: "hostfill.f90", sizes: []map[string]int64{{"a": 3, "b": 5, "c": 7}, {"a": 1, "b": 40, "c": 2}, {"a": 11, "b": 0, "c": 9}},
 		complete: true, input: [2]string{"weights.in", "{a}\n{b}\n{c}\n"}},
+	// A process grid in a derived type's components, periods as an array
+	// constructor, a REAL clock whose rounding decides the last step (steps
+	// of 1/10 to 1.0 run eleven times, of 1/7 eight), DO WHILE joining a residual
+	// test and a limit, array pointers swapped each sweep, ALLOCATED of a
+	// component.
+	{file: "modernset.f90", sizes: []map[string]int64{{"n": 24, "steps": 10}, {"n": 37, "steps": 3}, {"n": 10, "steps": 7}}, complete: true},
 	// Kinds and units from iso_fortran_env and iso_c_binding; a message
 	// of bytes sized by STORAGE_SIZE.
 	{file: "kinds.f90", sizes: []map[string]int64{{"n": 64, "steps": 3}, {"n": 7, "steps": 2}, {"n": 1001, "steps": 1}}, complete: true},

@@ -2,6 +2,7 @@ package symeval
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
@@ -32,12 +33,26 @@ const maxInvariantWalks = 3
 // iteration changes.
 func (ev *evaluator) invariantArrays(l *apt.Loop, o *Occ, body *domainState, mod []string, skip map[string]bool) map[string]bool {
 	pre := map[string]*arrayState{}
+	// The shapes of array pointers the loop points elsewhere: a rotation
+	// among arrays of one shape (tmp => uold; uold => unew; unew => tmp)
+	// leaves each pointer's shape as it was.
+	shapes := map[string]Value{}
+	keys := map[string]bool{}
 	for _, k := range mod {
-		if v, ok := ev.env.lookup(k); ok && v.arr != nil && !v.arr.clobbered && !skip[k] {
+		v, ok := ev.env.lookup(k)
+		switch {
+		case !ok || skip[k]:
+			continue
+		case v.arr != nil && !v.arr.clobbered:
 			pre[k] = v.arr
+		case strings.HasSuffix(k, shapeKey("")) && v.Fields != nil:
+			shapes[k] = v
+		default:
+			continue
 		}
+		keys[k] = true
 	}
-	if len(pre) == 0 || !ev.mayTry() || !ev.leavesAtEnd(l, pre) {
+	if len(keys) == 0 || !ev.mayTry() || !ev.leavesAtEnd(l, keys) {
 		return nil
 	}
 	ev.probing++
@@ -48,7 +63,7 @@ func (ev *evaluator) invariantArrays(l *apt.Loop, o *Occ, body *domainState, mod
 	for range maxInvariantWalks {
 		snap := ev.snapshot(o)
 		for _, k := range mod {
-			if pre[k] == nil {
+			if !keys[k] {
 				ev.env.set(k, ev.changedBy(k, "the value of %s as the loop changes it", true))
 			}
 		}
@@ -60,18 +75,22 @@ func (ev *evaluator) invariantArrays(l *apt.Loop, o *Occ, body *domainState, mod
 		for k, st := range pre {
 			if end := ev.env.get(k); ev.cur.dead || end.arr == nil || !sameArray(end.arr, st) {
 				delete(pre, k)
+				delete(keys, k)
+				changed = true
+			}
+		}
+		for k, v := range shapes {
+			if end, ok := ev.env.lookup(k); ev.cur.dead || !ok || !sameValue(end, v) {
+				delete(shapes, k)
+				delete(keys, k)
 				changed = true
 			}
 		}
 		snap.restore(ev, o)
 		if !changed {
-			out := map[string]bool{}
-			for k := range pre {
-				out[k] = true
-			}
-			return out
+			return keys
 		}
-		if len(pre) == 0 {
+		if len(keys) == 0 {
 			return nil
 		}
 	}
@@ -82,7 +101,7 @@ func (ev *evaluator) invariantArrays(l *apt.Loop, o *Occ, body *domainState, mod
 // the end of its body leaves the arrays at keys as the end does: EXIT or
 // CYCLE of l alone in an arm, in an IF at the top level of the body that
 // stores to none of them, nothing after it storing to them either.
-func (ev *evaluator) leavesAtEnd(l *apt.Loop, keys map[string]*arrayState) bool {
+func (ev *evaluator) leavesAtEnd(l *apt.Loop, keys map[string]bool) bool {
 	ours := func(construct string) bool { return construct == "" || construct == l.Construct }
 	last := -1 // the first top-level node after which nothing may store
 	for i, n := range l.Body {

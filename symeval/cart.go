@@ -2,7 +2,6 @@ package symeval
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
@@ -59,16 +58,17 @@ func arrayArg(e apt.Expr) (name string, at apt.Expr, ok bool) {
 }
 
 // element is the reference to element i (from 0) of the array an actual
-// argument starts.
+// argument starts: a variable, an element of one, or an array component
+// (C's p->dims, Fortran's g%dims or g%dims(k)).
 func (ev *evaluator) element(arg apt.Expr, i int) (*apt.Index, bool) {
-	var base apt.Expr // a C structure's array field (p->dims): the structure
+	var base apt.Expr // the structure of an array component
 	switch x := arg.(type) {
 	case *apt.Component:
-		if x.Array && ev.cPointers() {
+		if x.Array {
 			arg, base = &apt.Name{Pos: x.Pos, Name: x.Field, Type: x.Type, Array: true}, x.Base
 		}
 	case *apt.Index:
-		if x.Base != nil && len(x.Subs) == 1 && ev.cPointers() {
+		if x.Base != nil && len(x.Subs) == 1 {
 			arg, base = &apt.Index{Pos: x.Pos, Name: x.Name, Subs: x.Subs, Type: x.Type}, x.Base
 		}
 	}
@@ -76,23 +76,37 @@ func (ev *evaluator) element(arg apt.Expr, i int) (*apt.Index, bool) {
 	if !ok {
 		return nil, false
 	}
-	if base != nil {
-		if at == nil {
-			at = &apt.Const{Kind: apt.ConstInt, Text: "0", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
-		}
-		sub := &apt.Binary{Op: apt.OpAdd, X: at, Y: &apt.Const{Kind: apt.ConstInt, Text: strconv.Itoa(i),
-			Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}}
-		return &apt.Index{Pos: arg.At(), Base: base, Name: name, Subs: []apt.Expr{sub}, Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}, true
+	var decl *apt.Var
+	switch {
+	case base == nil:
+		decl = ev.prog.Resolve(ev.frame().routine, name)
+	case !ev.cPointers():
+		decl = ev.storedDecl(&apt.Index{Name: name, Base: base})
 	}
-	var first apt.Expr = &apt.Const{Kind: apt.ConstInt, Text: "1", Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}
-	if at != nil {
+	first := intConst(1)
+	switch {
+	case at != nil:
 		first = at
-	} else if decl := ev.prog.Resolve(ev.frame().routine, name); decl != nil && len(decl.Dims) > 0 && decl.Dims[0].Lo != nil {
+	case base != nil && ev.cPointers():
+		first = intConst(0)
+	case decl != nil && len(decl.Dims) > 0 && decl.Dims[0].Lo != nil:
 		first = decl.Dims[0].Lo
 	}
-	sub := &apt.Binary{Op: apt.OpAdd, X: first, Y: &apt.Const{Kind: apt.ConstInt, Text: strconv.Itoa(i),
-		Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}}
-	return &apt.Index{Pos: arg.At(), Name: name, Subs: []apt.Expr{sub}, Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}, true
+	sub := &apt.Binary{Op: apt.OpAdd, X: first, Y: intConst(int64(i))}
+	return &apt.Index{Pos: arg.At(), Base: base, Name: name, Subs: []apt.Expr{sub}, Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}, true
+}
+
+// inElement is element i (from 0) of an input array actual: an array
+// constructor's i-th item ([.false., .true.] for MPI_CART_CREATE's
+// periods), or element's reference.
+func (ev *evaluator) inElement(arg apt.Expr, i int) (apt.Expr, bool) {
+	if c, ok := arg.(*apt.ArrayCons); ok {
+		if i < len(c.Elems) && ev.scalarExpr(c.Elems[i]) {
+			return c.Elems[i], true
+		}
+		return nil, false
+	}
+	return ev.element(arg, i)
 }
 
 // intArg is the integer value of an argument, when it has one.
@@ -221,8 +235,8 @@ func (ev *evaluator) cartRoutine(c *apt.Call, arg func(int) apt.Expr) bool {
 		if ok && nd >= 1 && nd <= maxCartDims {
 			cart := &cartesian{}
 			for i := 0; i < int(nd) && cart != nil; i++ {
-				dx, ok1 := ev.element(arg(2), i)
-				px, ok2 := ev.element(arg(3), i)
+				dx, ok1 := ev.inElement(arg(2), i)
+				px, ok2 := ev.inElement(arg(3), i)
 				if !ok1 || !ok2 {
 					cart = nil
 					break
@@ -287,7 +301,7 @@ func (ev *evaluator) cartRoutine(c *apt.Call, arg func(int) apt.Expr) bool {
 		r, rok := cm.rank.Single()
 		var keep []int
 		for d := 0; cm.cart != nil && d < len(cm.cart.dims); d++ {
-			ix, ok := ev.element(arg(1), d)
+			ix, ok := ev.inElement(arg(1), d)
 			if !ok {
 				keep = nil
 				break

@@ -740,7 +740,9 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			counted, hasCounted = ev.pointerWhileCounter(l, b)
 		}
 	}
-	tooLong := false
+	// A REAL counter's count is taken in the program's floating point,
+	// which a run's exact arithmetic would not follow.
+	tooLong := hasCounted && wrow.real
 	if hasCounted {
 		for _, a := range counted.Alts {
 			n, isConst := a.E.Int64()
@@ -816,6 +818,9 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			// A loop that ends when a counter it steps reaches a bound
 			// (a time loop with a step limit): its trip count follows.
 			t, fromCounter = counted, true
+			if len(wrow.data) > 0 {
+				ev.assumeExitNotTaken(pos, ev.src(exitOnData(wrow.data)))
+			}
 		}
 		if p, ok := ev.tripParams[l]; !t.IsKnown() && ok {
 			// One parameter per loop, whatever the calling context.

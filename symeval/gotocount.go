@@ -211,13 +211,38 @@ func (ev *evaluator) assumeDataNotExiting(last apt.Node, label string, data []ap
 	if b == nil || len(data) == 0 {
 		return
 	}
+	ev.assumeExitNotTaken(b.Span.Start(), ev.src(exitOnData(data)))
+}
+
+// exitOnData is the condition under which a test joining data operands by
+// .AND. fails on their account: .not. d1 .or. .not. d2 ...
+func exitOnData(data []apt.Expr) apt.Expr {
 	var exit apt.Expr
 	for _, d := range data {
-		var x apt.Expr = &apt.Unary{Op: apt.OpNot, X: d}
+		x := negation(d)
 		if exit != nil {
 			x = &apt.Binary{Op: apt.OpOr, X: exit, Y: x}
 		}
 		exit = x
 	}
-	ev.assumeExitNotTaken(b.Span.Start(), ev.src(exit))
+	return exit
+}
+
+// negation is .not. e as a reader writes it: the operand of a .not., the
+// opposite relation.
+func negation(e apt.Expr) apt.Expr {
+	opposite := map[apt.Op]apt.Op{apt.OpLt: apt.OpGe, apt.OpGe: apt.OpLt, apt.OpLe: apt.OpGt, apt.OpGt: apt.OpLe, apt.OpEq: apt.OpNe, apt.OpNe: apt.OpEq}
+	switch x := e.(type) {
+	case *apt.Unary:
+		if x.Op == apt.OpNot {
+			return x.X
+		}
+	case *apt.Binary:
+		if op, ok := opposite[x.Op]; ok {
+			y := *x
+			y.Op = op
+			return &y
+		}
+	}
+	return &apt.Unary{Op: apt.OpNot, X: e}
 }

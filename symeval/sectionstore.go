@@ -48,7 +48,12 @@ func (ev *evaluator) assignSection(s *apt.Stmt) bool {
 			whole(t.At(), t.Field, t.Base, t.Type)
 		}
 	}
-	if !ok || ix.Substring || !tracked(ix.Type) ||
+	if ok && !tracked(ix.Type) {
+		// A small REAL table (rbuf = [dt, t_end], packed for a
+		// broadcast) keeps its elements as INTEGER arrays do.
+		_, ok = ev.realTable(ix)
+	}
+	if !ok || ix.Substring ||
 		!slices.ContainsFunc(ix.Subs, func(e apt.Expr) bool { _, sec := e.(*apt.Section); return sec }) {
 		return false
 	}

@@ -454,6 +454,23 @@ func (ev *evaluator) initAllocStatus(r *apt.Routine) {
 		}
 		ev.env.set(allocStatusKey(ev.key(v.Name)), Known(symbolic.Int(0)))
 	}
+	// So do the allocatable components of its local structures (if
+	// (allocated(x%v)) deallocate(x%v) before an ALLOCATE).
+	for _, v := range r.Scope.Vars {
+		if v.Dummy || v.Save || v.InCommon || v.Pointer || v.Allocatable || v.IsArray() || v.Type.Base != apt.TypeDerived {
+			continue
+		}
+		if ev.prog.Resolve(r, v.Name) != v {
+			continue
+		}
+		if dt := ev.prog.LookupType(r, v.Type.Derived); dt != nil {
+			for _, f := range dt.Fields {
+				if f.Allocatable {
+					ev.env.set(allocStatusKey(ev.key(v.Name)+"%"+f.Name), Known(symbolic.Int(0)))
+				}
+			}
+		}
+	}
 }
 
 // moveAlloc evaluates MOVE_ALLOC(from, to): to takes from's allocation,

@@ -23,6 +23,12 @@ func (ev *evaluator) whileCounter(l *apt.Loop) (Value, whileRow, bool) {
 	if !ok || exitsLoop(l.Body) || hasJumps(l.Body) {
 		return Value{}, whileRow{}, false
 	}
+	if b.Op == apt.OpAnd {
+		return ev.whileCounterAnd(l, b)
+	}
+	if trips, ok := ev.realWhileCounter(l, b); ok {
+		return trips, whileRow{real: true}, true
+	}
 	flip := map[apt.Op]apt.Op{apt.OpLt: apt.OpGt, apt.OpLe: apt.OpGe, apt.OpGt: apt.OpLt, apt.OpGe: apt.OpLe}
 	var counter *apt.Name
 	var y apt.Expr
@@ -102,6 +108,59 @@ type whileRow struct {
 	name  string
 	start Value
 	step  int64
+	// data are the operands of a test joined by .AND. on data the
+	// evaluation cannot see (whileCounterAnd), taken as holding.
+	data []apt.Expr
+	// real marks a count of a REAL counter's steps, in the program's
+	// floating point: a run in exact arithmetic would miss its rounding.
+	real bool
+}
+
+// whileCounterAnd counts DO WHILE (.not. converged .and. it < maxit): a
+// test joining by .AND. conditions whileCounter counts alone (an INTEGER
+// counter's bound, a REAL time's end) and conditions on data (REAL,
+// LOGICAL values the loop computes). The count is the least of the
+// counted operands'; the data operands are an exit taken as never taken,
+// as a DO loop's EXIT on data is (the caller notes it where the count is
+// used). A test calling a function of the program, or with an operand
+// that is neither, is not counted.
+func (ev *evaluator) whileCounterAnd(l *apt.Loop, b *apt.Binary) (Value, whileRow, bool) {
+	if callsUser(b) {
+		return Value{}, whileRow{}, false
+	}
+	var trips []Value
+	var row whileRow
+	var data []apt.Expr
+	real := false
+	for _, x := range andOperands(b, nil) {
+		one := *l
+		one.While = x
+		if _, isBin := x.(*apt.Binary); isBin {
+			if t, r, ok := ev.whileCounter(&one); ok {
+				trips, row, real = append(trips, t), r, real || r.real
+				continue
+			}
+		}
+		if !onData(x) {
+			return Value{}, whileRow{}, false
+		}
+		data = append(data, x)
+	}
+	if len(trips) == 0 {
+		return Value{}, whileRow{}, false
+	}
+	least := trips[0]
+	for _, t := range trips[1:] {
+		var ok bool
+		if least, ok = lift2(least, t, func(a, b symbolic.Expr) (symbolic.Expr, bool) { return symbolic.Min(a, b), true }); !ok {
+			return Value{}, whileRow{}, false
+		}
+	}
+	if len(trips) > 1 {
+		row = whileRow{} // the counter that ends the loop is not one
+	}
+	row.data, row.real = data, real
+	return least, row, true
 }
 
 // counterStep finds the one step x = x + c (c a constant) of counter at
@@ -184,17 +243,22 @@ func ceilSteps(need, c symbolic.Expr) symbolic.Expr {
 // counter and the bound its rotated test recomputes: those have closed
 // forms (whileCounter), and a run would only repeat them.
 func (ev *evaluator) whileNeedsRun(l *apt.Loop) bool {
-	b, ok := l.While.(*apt.Binary)
-	if !ok {
-		return true
-	}
 	own := map[string]bool{}
-	for _, e := range []apt.Expr{b.X, b.Y} {
-		if nm, _, ok := offsetCounter(e); ok {
-			e = nm
+	for _, x := range andOperands(l.While, nil) {
+		b, ok := x.(*apt.Binary)
+		if !ok {
+			if onData(x) {
+				continue // a flag the loop sets: taken as holding
+			}
+			return true
 		}
-		if nm, isName := e.(*apt.Name); isName {
-			own[ev.key(nm.Name)] = true
+		for _, e := range []apt.Expr{b.X, b.Y} {
+			if nm, _, ok := offsetCounter(e); ok {
+				e = nm
+			}
+			if nm, isName := e.(*apt.Name); isName {
+				own[ev.key(nm.Name)] = true
+			}
 		}
 	}
 	scalars, arrays := ev.computesControl(l)
