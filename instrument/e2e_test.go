@@ -190,6 +190,9 @@ var oracleCases = []oracleCase{
 	// test and a limit, array pointers swapped each sweep, ALLOCATED of a
 	// component.
 	{file: "modernset.f90", sizes: []map[string]int64{{"n": 24, "steps": 10}, {"n": 37, "steps": 3}, {"n": 10, "steps": 7}}, complete: true},
+	// COMMON members a BLOCK DATA unit (a named constant, a repeat count,
+	// an array) and another unit's DATA initialise, read elsewhere.
+	{file: "blockdata.f", sizes: []map[string]int64{{}}, complete: true},
 	// Kinds and units from iso_fortran_env and iso_c_binding; a message
 	// of bytes sized by STORAGE_SIZE.
 	{file: "kinds.f90", sizes: []map[string]int64{{"n": 64, "steps": 3}, {"n": 7, "steps": 2}, {"n": 1001, "steps": 1}}, complete: true},

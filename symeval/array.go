@@ -271,7 +271,7 @@ func (ev *evaluator) arrayOf(key string, decl *apt.Var) *arrayState {
 		return &arrayState{clobbered: true}
 	}
 	if decl != nil {
-		return ev.initState(decl)
+		return ev.initState(ev.slotInit(key, decl))
 	}
 	return &arrayState{}
 }

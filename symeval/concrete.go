@@ -268,8 +268,8 @@ func (imp *importer) scalar(key string, d *apt.Var) *concrete.Store {
 	imp.stores[key] = &concStore{s: s, decl: d}
 	v, has := imp.ev.env.lookup(key)
 	if !has {
-		if len(d.Init) == 1 {
-			v = imp.ev.value(d.Init[0])
+		if init := imp.ev.slotInit(key, d); len(init.Init) == 1 {
+			v = imp.ev.value(init.Init[0])
 		} else if z, ok := imp.ev.zeroOf(key); ok {
 			v = z
 		}

@@ -517,6 +517,8 @@ type evaluator struct {
 	// statics holds the storage keys of module, COMMON and SAVE
 	// variables (static.go), nil for others seen.
 	statics map[string]*apt.Var
+	// commonInits are the COMMON members other units initialise (slotInit).
+	commonInits map[string]*apt.Var
 	// savedIn maps the storage key of a procedure's SAVE variable
 	// (savedLocal) to the procedure that declares it.
 	savedIn map[string]*apt.Routine
@@ -1591,8 +1593,8 @@ func (ev *evaluator) load(name string) Value {
 				return Known(symbolic.Int(handleValue(name)))
 			}
 		}
-		if len(decl.Init) == 1 && !decl.IsArray() {
-			return ev.value(decl.Init[0])
+		if d := ev.slotInit(k, decl); len(d.Init) == 1 && !d.IsArray() {
+			return ev.value(d.Init[0])
 		}
 	}
 	if v, ok := ev.staticZero(k); ok {

@@ -139,6 +139,18 @@ func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
 			return
 		}
 	}
+	if pr == nil && parent != nil && ev.headExit(seg, label) != nil {
+		if counters := ev.gotoCounters(seg); len(counters) > 0 {
+			// A test at the head on the loop's counters: its count.
+			snap := ev.snapshot(parent)
+			trips, ok := ev.presolveGotoTop(seg, label, counters)
+			snap.restore(ev, parent)
+			if ok {
+				ev.walkGotoLoop(seg, parent, label, pr, counters, &trips)
+				return
+			}
+		}
+	}
 	ev.walkGotoLoop(seg, parent, label, pr, nil, nil)
 }
 

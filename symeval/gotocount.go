@@ -25,7 +25,18 @@ type gotoCounter struct {
 // items, calls through their summaries).
 func (ev *evaluator) gotoCounters(seg []apt.Node) []gotoCounter {
 	var out []gotoCounter
+	head := true // before the loop's first statement other than CONTINUE
 	for ni, n := range seg[:len(seg)-1] {
+		if _, isCont := n.(*apt.Continue); isCont && head {
+			continue
+		}
+		if f, isIf := n.(*apt.If); isIf && head && len(f.Branches) == 1 && isExitJump(f.Branches[0], ev) {
+			// The loop's test at its head (20 IF (I .GT. N) GOTO 40):
+			// every run that goes on passes it.
+			head = false
+			continue
+		}
+		head = false
 		if hasJumps([]apt.Node{n}) {
 			break // statements after a jump may be skipped on a run
 		}
@@ -78,11 +89,17 @@ func (ev *evaluator) frameLocal(key string) bool {
 
 // solveTrips returns the runs of a loop built from GO TO whose test at the
 // bottom goes back while test holds, test a condition on the run number k
-// alone (its counters' values): the first run at which it fails. It fails
-// when the test mentions anything else, or holds past maxRunTrips runs.
+// alone (its counters' values): the first run at which it fails. A test
+// of relations linear in k (a counter against its bound) is solved in
+// closed form, however many the runs; another is decided run by run. It
+// fails when the test mentions anything else, or holds past maxRunTrips
+// runs.
 func solveTrips(test counting.Formula, k string) (int64, bool) {
 	if test == nil {
 		return 0, false
+	}
+	if run, ok := firstFailure(test, k); ok {
+		return run, true
 	}
 	for run := int64(1); run <= maxRunTrips; run++ {
 		f, err := substFormula(test, map[string]symbolic.Expr{k: symbolic.Int(run)})
@@ -96,6 +113,78 @@ func solveTrips(test counting.Formula, k string) (int64, bool) {
 		if !t {
 			return run, true
 		}
+	}
+	return 0, false
+}
+
+// firstFailure is the first run k >= 1 at which f fails, for f a
+// conjunction of relations linear in k that hold up to a run and fail from
+// it on (a*k + b >= 0 or > 0 with a < 0, a*k + b /= 0 with its root a
+// whole run); false for anything else, and for a test that never fails.
+func firstFailure(f counting.Formula, k string) (int64, bool) {
+	switch x := f.(type) {
+	case counting.And:
+		best, found := int64(0), false
+		for _, g := range x {
+			run, ok := firstFailure(g, k)
+			if !ok {
+				return 0, false
+			}
+			if !found || run < best {
+				best, found = run, true
+			}
+		}
+		return best, found
+	case counting.Rel:
+		v, a, b, ok := x.R.E.LinearOne()
+		if !ok || v != k || a.Sign() >= 0 {
+			return 0, false
+		}
+		at := b.Quo(a.Neg()) // the relation's edge: a*k + b == 0
+		var run symbolic.Rat
+		switch x.R.Op {
+		case symbolic.GE: // holds while k <= at
+			run = at.Floor().Add(symbolic.RatInt(1))
+		case symbolic.GT: // holds while k < at
+			run = at.Neg().Floor().Neg() // ceil(at)
+		default:
+			return 0, false
+		}
+		n, ok := run.Int64()
+		return max(n, 1), ok
+	case counting.Not:
+		// .not. e >= 0 is -e > 0, .not. e > 0 is -e >= 0; .not. of a
+		// disjunction is the conjunction of the .not.s.
+		if or, isOr := x.F.(counting.Or); isOr {
+			and := make(counting.And, len(or))
+			for i, g := range or {
+				and[i] = counting.Not{F: g}
+			}
+			return firstFailure(and, k)
+		}
+		r, ok := x.F.(counting.Rel)
+		if !ok {
+			return 0, false
+		}
+		switch r.R.Op {
+		case symbolic.GE:
+			return firstFailure(counting.Rel{R: symbolic.Relation{E: r.R.E.Neg(), Op: symbolic.GT}}, k)
+		case symbolic.GT:
+			return firstFailure(counting.Rel{R: symbolic.Relation{E: r.R.E.Neg(), Op: symbolic.GE}}, k)
+		case symbolic.EQ:
+		default:
+			return 0, false
+		}
+		v, a, b, ok := r.R.E.LinearOne()
+		if !ok || v != k || a.IsZero() {
+			return 0, false
+		}
+		root := b.Neg().Quo(a)
+		n, ok := root.Int64()
+		if !ok || !root.IsInt() || n < 1 {
+			return 0, false // a counter that steps over its bound
+		}
+		return n, true
 	}
 	return 0, false
 }
@@ -245,4 +334,54 @@ func negation(e apt.Expr) apt.Expr {
 		}
 	}
 	return &apt.Unary{Op: apt.OpNot, X: e}
+}
+
+// headExit returns the loop's test at its head, the first statement of
+// seg after CONTINUEs, when it is an IF whose one arm only jumps forward
+// out of the loop (20 IF (I .GT. N) GOTO 40), and the loop goes back by a
+// plain GO TO at its end.
+func (ev *evaluator) headExit(seg []apt.Node, label string) *apt.Branch {
+	g, ok := seg[len(seg)-1].(*apt.Goto)
+	if !ok || g.Kind != apt.GotoPlain || len(g.Targets) != 1 || g.Targets[0] != label {
+		return nil
+	}
+	for _, n := range seg[:len(seg)-1] {
+		if _, isCont := n.(*apt.Continue); isCont {
+			continue
+		}
+		if f, isIf := n.(*apt.If); isIf && len(f.Branches) == 1 && f.Branches[0].Cond != nil && isExitJump(f.Branches[0], ev) {
+			return f.Branches[0]
+		}
+		return nil
+	}
+	return nil
+}
+
+// presolveGotoTop counts the runs of a loop built from GO TO whose test is
+// at its head (headExit): the first run k at which the exit condition
+// holds, with every value the loop changes unknown and its counters at
+// their values on run k (start + (k-1)*step, before their steps). The
+// head runs that many times, the rest of the body one time fewer. A
+// condition on anything but the counters is left to the walk. The caller
+// restores the state.
+func (ev *evaluator) presolveGotoTop(seg []apt.Node, label string, counters []gotoCounter) (int64, bool) {
+	b := ev.headExit(seg, label)
+	if b == nil || callsUser(b.Cond) {
+		return 0, false
+	}
+	pos := seg[0].Base().Span.Start()
+	for _, key := range ev.modified(seg) {
+		ev.env.set(key, ev.changedBy(key, "the value of %s as the loop at "+pos.String()+" changes it", true))
+	}
+	kname := ev.loopVarName("k")
+	k := symbolic.Sym(kname)
+	for _, c := range counters {
+		ev.env.set(c.key, Known(c.start.Add(c.step.Mul(k.Sub(symbolic.Int(1))))))
+	}
+	f, ok := ev.cond(b.Cond)
+	if !ok {
+		return 0, false
+	}
+	// The runs go on while the exit condition fails.
+	return solveTrips(counting.Not{F: f}, kname)
 }

@@ -88,3 +88,37 @@ end program p
 		}
 	}
 }
+
+// A loop built from GO TO on a counter runs as many times as its test
+// allows however many that is: a bottom test linear in the run is solved
+// in closed form past the runs a walk would decide one by one, and a test
+// at the head (20 IF (I .GT. N) GOTO 40) on a counter stepped after it
+// counts too; the body after the head test runs one time fewer.
+func TestGotoCounterManyRuns(t *testing.T) {
+	for _, tc := range []struct {
+		init, loop string
+		want       string
+	}{
+		{"i = 1", "20 continue\n  do j = 1, 3\n    s = s + j\n  end do\n  i = i + 1\n  if (i .le. n) goto 20", "k <= 100000"},
+		{"i = 0", "20 continue\n  do j = 1, 3\n    s = s + j\n  end do\n  i = i + 3\n  if (n .gt. i) goto 20", "k <= 33334"},
+		{"i = n", "20 continue\n  do j = 1, 3\n    s = s + j\n  end do\n  i = i - 1\n  if (i .ne. 0) goto 20", "k <= 100000"},
+		{"i = 1", "20 if (i .gt. n) goto 40\n  do j = 1, 3\n    s = s + j\n  end do\n  i = i + 2\n  goto 20\n40 continue", "k <= 50001 and (not (k == 50001))"},
+		{"i = 1", "20 if (i .gt. n .or. i .ge. 7001) goto 40\n  do j = 1, 3\n    s = s + j\n  end do\n  i = i + 1\n  goto 20\n40 continue", "k <= 7001 and (not (k == 7001))"},
+	} {
+		res := evaluate(t, `program p
+  integer :: i, j, n
+  double precision :: s
+  n = 100000
+  `+tc.init+`
+`+tc.loop+`
+  print *, s
+end program p
+`, symeval.Options{})
+		if len(res.Params) != 0 {
+			t.Errorf("%s: parameters %v", tc.loop, paramNames(res))
+		}
+		if dom := loopDomain(t, res, "p/L1"); !strings.Contains(dom, tc.want) {
+			t.Errorf("%s: the inner loop's domain %s, want %s", tc.loop, dom, tc.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package symeval
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -88,4 +89,96 @@ func (ev *evaluator) savedLocal(v *apt.Var) bool {
 		return false
 	}
 	return v.Save || len(v.Init) > 0
+}
+
+// slotInit is the declaration whose initial value the storage at key k
+// holds, d being the current routine's declaration of it: d where it has
+// one, else, for a COMMON member, the declaration of the same member that
+// a DATA statement or BLOCK DATA in another program unit initialises (a
+// COMMON block's storage is one for the run, whichever unit names it).
+// The other unit's initial values must be constants, and an array's
+// declared the same there.
+func (ev *evaluator) slotInit(k string, d *apt.Var) *apt.Var {
+	if d == nil || len(d.Init) > 0 || !strings.HasPrefix(k, "/") {
+		return d
+	}
+	if ev.commonInits == nil {
+		ev.commonInits = commonInits(ev.prog)
+	}
+	o := ev.commonInits[k]
+	if o == nil || o.IsArray() != d.IsArray() || len(o.Dims) != len(d.Dims) {
+		return d
+	}
+	for i := range o.Dims {
+		if apt.FormatExpr(o.Dims[i].Lo) != apt.FormatExpr(d.Dims[i].Lo) || apt.FormatExpr(o.Dims[i].Hi) != apt.FormatExpr(d.Dims[i].Hi) {
+			return d
+		}
+	}
+	return o
+}
+
+// commonInits maps the storage key of each COMMON member some program
+// unit initialises with constants to that unit's declaration of it.
+func commonInits(prog *apt.Program) map[string]*apt.Var {
+	out := map[string]*apt.Var{}
+	for _, r := range allRoutines(prog) {
+		if r.Scope == nil {
+			continue
+		}
+		for _, c := range r.Scope.Commons {
+			for i, name := range c.Vars {
+				v := r.Scope.Lookup(name)
+				if v == nil || len(v.Init) == 0 {
+					continue
+				}
+				// DATA values may name the unit's constants (DATA N
+				// /NMAX/): their values stand in for them.
+				init := make([]apt.Expr, len(v.Init))
+				for j, e := range v.Init {
+					init[j] = inlineConstants(prog, r, e, 0)
+				}
+				k := "/" + c.Name + "/#" + strconv.Itoa(i)
+				if _, seen := out[k]; !seen && constantInit(init) {
+					c := *v
+					c.Init = init
+					out[k] = &c
+				}
+			}
+		}
+	}
+	return out
+}
+
+// constantInit reports whether an initialiser names no variable or
+// constant, so that it means the same in any unit.
+func constantInit(init []apt.Expr) bool {
+	for _, e := range init {
+		named := false
+		apt.InspectExpr(e, func(x apt.Expr) bool {
+			switch x.(type) {
+			case *apt.Name, *apt.Index, *apt.Component, *apt.FuncCall:
+				named = true
+			}
+			return !named
+		})
+		if named {
+			return false
+		}
+	}
+	return true
+}
+
+// inlineConstants is e with the named constants of unit r replaced by
+// their values, themselves so replaced (to a depth that no chain of
+// constants a program writes reaches).
+func inlineConstants(prog *apt.Program, r *apt.Routine, e apt.Expr, depth int) apt.Expr {
+	if depth > 8 {
+		return e
+	}
+	return substNames(e, func(nm *apt.Name) apt.Expr {
+		if d := prog.Resolve(r, nm.Name); d != nil && d.Param != nil && !d.IsArray() {
+			return inlineConstants(prog, r, d.Param, depth+1)
+		}
+		return nm
+	})
 }
