@@ -3305,10 +3305,26 @@ func (ev *evaluator) elements(target apt.Expr) (Value, bool) {
 		return product(bs)
 	case *apt.Component:
 		bs, ok := ev.componentBounds(t)
-		if !ok {
-			return Value{}, false
+		if ok {
+			return product(bs)
 		}
-		return product(bs)
+		// A scalar component of every element of an array of structures
+		// or of a section of one (states(:)%energy = 0.0): the elements'.
+		if dt := ev.prog.LookupType(ev.frame().routine, apt.TypeOf(t.Base).Derived); dt != nil {
+			if f := dt.Field(t.Field); f != nil && !f.IsArray() {
+				switch b := t.Base.(type) {
+				case *apt.Name:
+					if b.Array {
+						return ev.elements(b)
+					}
+				case *apt.Index:
+					if hasSection(b) {
+						return ev.elements(b)
+					}
+				}
+			}
+		}
+		return Value{}, false
 	case *apt.Index:
 		exts, ok := ev.sectionShape(t)
 		if !ok {

@@ -12,11 +12,26 @@ var intrinsicSubs = map[string]bool{
 	"execute_command_line": true,
 }
 
+// extensionSubs are the GNU Fortran library's extension subroutines
+// (gfortran's intrinsic procedures beyond the standard) that programs call:
+// true for those whose arguments are all inputs (FLUSH(unit), SLEEP(s)),
+// false for those that may set theirs (the time, a status). Their cost is
+// the library's.
+var extensionSubs = map[string]bool{
+	"flush": true, "sleep": true, "perror": true,
+	"system": false, "fdate": false, "getlog": false, "hostnm": false, "itime": false, "idate": false,
+	"ltime": false, "gmtime": false, "dtime": false, "etime": false, "second": false, "chdir": false,
+}
+
 // intrinsicSub evaluates a call of an intrinsic subroutine: every variable
 // passed to it may be set, to a value that varies from call to call. It
 // reports whether c was one.
 func (ev *evaluator) intrinsicSub(c *apt.Call) bool {
-	if !intrinsicSubs[c.Callee] {
+	if inputsOnly, ok := extensionSubs[c.Callee]; ok && ev.prog.Notation() == apt.Fortran && ev.prog.Routine(c.Callee) == nil {
+		if inputsOnly {
+			return true
+		}
+	} else if !intrinsicSubs[c.Callee] {
 		return false
 	}
 	for _, a := range c.Args {

@@ -676,7 +676,7 @@ func countOps(s *apt.Stmt) apt.Ops {
 			o.Vector = true
 		}
 	case *apt.Component:
-		if tg.Array {
+		if tg.Array || wholeArrayBase(tg.Base) {
 			o.Stores++
 			o.Vector = true
 		}
@@ -704,11 +704,27 @@ func countRef(x *apt.Index, o *apt.Ops) {
 // countBase counts the subscripts of the object part of a component reference.
 func countBase(e apt.Expr, o *apt.Ops) {
 	switch e := e.(type) {
+	case *apt.Name:
+		if e.Array {
+			o.Vector = true // a component of every element (states%energy)
+		}
 	case *apt.Index:
 		countRef(e, o)
 	case *apt.Component:
 		countBase(e.Base, o)
 	}
+}
+
+// wholeArrayBase reports whether a component's base is a whole array of
+// structures, so that the component designates one element of each.
+func wholeArrayBase(e apt.Expr) bool {
+	switch e := e.(type) {
+	case *apt.Name:
+		return e.Array
+	case *apt.Component:
+		return wholeArrayBase(e.Base)
+	}
+	return false
 }
 
 // countExpr counts the operations of evaluating e; inSub is set inside
@@ -759,7 +775,7 @@ func countExpr(e apt.Expr, o *apt.Ops, inSub bool) {
 			o.Vector = true
 		}
 	case *apt.Component:
-		if x.Array {
+		if x.Array || wholeArrayBase(x.Base) {
 			o.Loads++
 			o.Vector = true
 		}
