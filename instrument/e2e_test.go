@@ -165,6 +165,12 @@ var oracleCases = []oracleCase{
 	// runs; eps is tiny, so the residual never ends a run first.
 	{file: "gotores.f", sizes: []map[string]int64{{"n": 4000, "itmax": 25}, {"n": 37, "itmax": 3}, {"n": 1001, "itmax": 1}},
 		complete: true, input: [2]string{"gotores.in", "{n} {itmax}\n"}},
+	// Jumps inside loops built from GO TO: a deck whose comment lines go
+	// back to the read loop's head, steps skipped by a forward GO TO on
+	// the counter, a computed GO TO and an arithmetic IF on the step, an
+	// inner loop built from GO TO.
+	{file: "gotojumps.f", sizes: []map[string]int64{{"n": 1000, "maxit": 10}, {"n": 37, "maxit": 7}, {"n": 4001, "maxit": 2}},
+		complete: true, input: [2]string{"gotojumps.in", "* gotojumps deck\nN        {n}\n* the steps\nMAXIT    {maxit}\n"}},
 	// A decomposition rank 0 computes and scatters (counts, prefix-sum
 	// starts), a step count sent into another variable, a gather back.
 	{file: "scattered.f90", sizes: []map[string]int64{{"n": 101, "steps": 3}, {"n": 7, "steps": 2}, {"n": 1000, "steps": 4}},

@@ -256,7 +256,7 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 		if swapped && bi == 0 {
 			prior = nil
 		}
-		if exit != nil && !exit.used && isExitJump(b, ev) {
+		if exit != nil && !exit.used && isExitJump(b, ev, exit.inside) {
 			// The exit of a loop built from GO TO: taken on its last run.
 			c, ok = counting.Rel{R: symbolic.Rel(exit.k, "==", exit.trips)}, true
 			exit.used = true
@@ -1752,13 +1752,14 @@ func (ev *evaluator) gotoIndexFollowed(n *apt.If) bool {
 }
 
 // isExitJump reports whether an arm of an If only jumps forward out of the
-// current statement list's loop: its body is one plain GO TO to a label ahead.
-func isExitJump(b *apt.Branch, ev *evaluator) bool {
+// current statement list's loop: its body is one plain GO TO to a label ahead,
+// not one of inside, the loop's own (a jump within its body).
+func isExitJump(b *apt.Branch, ev *evaluator, inside map[string]bool) bool {
 	if len(b.Body) != 1 {
 		return false
 	}
 	g, ok := b.Body[0].(*apt.Goto)
-	return ok && g.Kind == apt.GotoPlain && len(g.Targets) == 1 && ev.forward(g.Targets[0])
+	return ok && g.Kind == apt.GotoPlain && len(g.Targets) == 1 && !inside[g.Targets[0]] && ev.forward(g.Targets[0])
 }
 
 // isExit reports whether an arm ends with an EXIT of the innermost loop

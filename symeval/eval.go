@@ -1840,7 +1840,12 @@ func (ev *evaluator) paramOf(u *unknown, pos apt.Pos) symbolic.Expr {
 }
 
 // walk evaluates a statement list.
-func (ev *evaluator) walk(nodes []apt.Node, parent *Occ) {
+func (ev *evaluator) walk(nodes []apt.Node, parent *Occ) { ev.walkSeq(nodes, parent, nil) }
+
+// walkSeq is walk with visit, where given, evaluating each statement the
+// list runs in sequence in place of node (the body of a loop built from GO
+// TO marks its tests there).
+func (ev *evaluator) walkSeq(nodes []apt.Node, parent *Occ, visit func(i int, n apt.Node)) {
 	ahead := labelsAfter(nodes)
 	ev.ahead = append(ev.ahead, nil)
 	defer func() { ev.ahead = ev.ahead[:len(ev.ahead)-1] }()
@@ -1855,7 +1860,7 @@ func (ev *evaluator) walk(nodes []apt.Node, parent *Occ) {
 			if js := ev.cur.pending[lbl]; len(js) > 0 {
 				ev.rejoin(lbl)
 			}
-			if j := backJump(nodes, i, lbl); j >= i && !ev.cur.dead {
+			if j := backJump(nodes, i, lbl); j >= i && !ev.cur.dead && !ev.atGotoHead(lbl) {
 				ev.ahead[len(ev.ahead)-1] = ahead[j]
 				ev.gotoLoop(nodes[i:j+1], parent, lbl)
 				i = j
@@ -1889,6 +1894,10 @@ func (ev *evaluator) walk(nodes []apt.Node, parent *Occ) {
 			ev.follower = nodes[i+1].Base().Label
 		}
 		ev.rest = nodes[i+1:]
+		if visit != nil {
+			visit(i, n)
+			continue
+		}
 		ev.node(n, parent)
 	}
 }
@@ -1898,9 +1907,12 @@ func (ev *evaluator) walk(nodes []apt.Node, parent *Occ) {
 // forward it waits at its label, where the paths rejoin; any other jump is
 // not modelled.
 func (ev *evaluator) jumpTo(label string, n apt.Node) {
-	fr := ev.frame()
-	if gh := fr.gotoHeads; len(gh) > 0 && gh[len(gh)-1].label == label && gh[len(gh)-1].depth == len(fr.loops) {
+	if gh := ev.gotoHeadOf(label); gh != nil {
 		// Back to the head of the loop built from GO TO: its next run.
+		if gh.next != "" {
+			ev.pendingJump(gh.next)
+			return
+		}
 		ev.cur.dead, ev.cur.cycled = true, true
 		return
 	}

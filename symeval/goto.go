@@ -81,6 +81,25 @@ func condJumpTo(n apt.Node, label string) *apt.Branch {
 type gotoHead struct {
 	label string
 	depth int // the frame's DO loops around the GO TO loop
+	// next, in a run pass by pass (runGotoLoop), is where the paths going
+	// back wait for the next pass: a CYCLE of a DO around ends the path.
+	next string
+}
+
+// atGotoHead reports whether label heads the innermost loop built from GO
+// TO being evaluated, with no DO loop in between: a GO TO to it starts the
+// loop's next run, and the label met in sequence is no inner loop's head.
+func (ev *evaluator) atGotoHead(label string) bool {
+	return ev.gotoHeadOf(label) != nil
+}
+
+func (ev *evaluator) gotoHeadOf(label string) *gotoHead {
+	fr := ev.frame()
+	gh := fr.gotoHeads
+	if len(gh) > 0 && gh[len(gh)-1].label == label && gh[len(gh)-1].depth == len(fr.loops) {
+		return &gh[len(gh)-1]
+	}
+	return nil
 }
 
 // gotoLoopState describes a loop built from GO TO while its body is walked:
@@ -95,6 +114,8 @@ type gotoLoopState struct {
 	// run k (nil when it could not be); conjs its .AND. operands.
 	test  counting.Formula
 	conjs []testConjunct
+	// inside are the labels of the loop's body: a jump to one is no exit.
+	inside map[string]bool
 }
 
 // gotoLoop evaluates seg, a loop built from a label and a GO TO back to it
@@ -202,7 +223,7 @@ func (ev *evaluator) walkGotoLoop(seg []apt.Node, parent *Occ, label string, pr 
 		ev.env.set(c.key, Known(c.start.Add(c.step.Mul(k.Sub(symbolic.Int(1))))))
 	}
 	ev.cur = body
-	st := &gotoLoopState{k: k, trips: trips}
+	st := &gotoLoopState{k: k, trips: trips, inside: labelsIn(seg)}
 	last := seg[len(seg)-1]
 	bottom := condJumpTo(last, label) != nil
 	// The loop's test is its first statement after the labelled CONTINUE
@@ -216,16 +237,16 @@ func (ev *evaluator) walkGotoLoop(seg []apt.Node, parent *Occ, label string, pr 
 	}
 	fr := ev.frame()
 	fr.gotoHeads = append(fr.gotoHeads, gotoHead{label: label, depth: len(fr.loops)})
-	for idx, n := range seg[:len(seg)-1] {
-		if ev.cur.dead {
-			break
-		}
+	// The body is a statement list: a jump forward within it waits at its
+	// label, where the paths rejoin, and an inner loop built from GO TO is
+	// one. A path that goes back to the head has ended its run.
+	ev.walkSeq(seg[:len(seg)-1], parent, func(idx int, n apt.Node) {
 		if _, isIf := n.(*apt.If); isIf && idx == test && !bottom {
 			ev.exitLoop = st
 		}
 		ev.node(n, parent)
 		ev.exitLoop = nil
-	}
+	})
 	if bottom && !ev.cur.dead {
 		// The test at the bottom goes back on every run but the last.
 		ev.backLoop = st
@@ -402,6 +423,17 @@ func (ev *evaluator) leastTrips(seg []apt.Node) (symbolic.Expr, bool) {
 	c := symbolic.Int(step)
 	lo := symbolic.Max(symbolic.FloorDiv(need.Add(c).Sub(symbolic.Int(1)), c), symbolic.Int(0)).Add(symbolic.Int(1))
 	return lo, true
+}
+
+// labelsIn returns the labels of the statements of nodes.
+func labelsIn(nodes []apt.Node) map[string]bool {
+	out := map[string]bool{}
+	for _, n := range nodes {
+		if l := n.Base().Label; l != "" {
+			out[l] = true
+		}
+	}
+	return out
 }
 
 // rejoin merges the paths that jumped to label with the one that reaches it

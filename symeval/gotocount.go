@@ -26,19 +26,23 @@ type gotoCounter struct {
 func (ev *evaluator) gotoCounters(seg []apt.Node) []gotoCounter {
 	var out []gotoCounter
 	head := true // before the loop's first statement other than CONTINUE
+	skipTo := innerJumps(seg)
 	for ni, n := range seg[:len(seg)-1] {
 		if _, isCont := n.(*apt.Continue); isCont && head {
 			continue
 		}
-		if f, isIf := n.(*apt.If); isIf && head && len(f.Branches) == 1 && isExitJump(f.Branches[0], ev) {
+		if f, isIf := n.(*apt.If); isIf && head && len(f.Branches) == 1 && isExitJump(f.Branches[0], ev, labelsIn(seg)) {
 			// The loop's test at its head (20 IF (I .GT. N) GOTO 40):
 			// every run that goes on passes it.
 			head = false
 			continue
 		}
 		head = false
-		if hasJumps([]apt.Node{n}) {
+		if hasJumps([]apt.Node{n}) && skipTo[ni] < 0 {
 			break // statements after a jump may be skipped on a run
+		}
+		if slices.ContainsFunc(skipTo[:ni], func(t int) bool { return t > ni }) {
+			continue // a jump forward within the loop passes it on some runs
 		}
 		b, ok := n.(*apt.Block)
 		if !ok {
@@ -72,6 +76,44 @@ func (ev *evaluator) gotoCounters(seg []apt.Node) []gotoCounter {
 			}
 			out = append(out, gotoCounter{key: key, start: start, step: symbolic.Int(step)})
 		}
+	}
+	return out
+}
+
+// innerJumps returns, for each statement of the loop seg at its top level,
+// the index of the furthest statement its jumps reach within the loop's
+// body: a jump forward to a label of the body skips the statements before
+// it, one back to a label of the body but the head is an inner loop's, which
+// the statements after it follow on every run. It is -1 for a statement
+// that may leave the run (a GO TO out of the loop or back to its head, an
+// EXIT, a CYCLE, a RETURN, a STOP), 0 for one without jumps.
+func innerJumps(seg []apt.Node) []int {
+	at := map[string]int{}
+	for i, n := range seg[:len(seg)-1] {
+		if l := n.Base().Label; l != "" {
+			at[l] = i
+		}
+	}
+	out := make([]int, len(seg))
+	for ni, n := range seg {
+		apt.Inspect(n, func(x apt.Node) bool {
+			if out[ni] < 0 {
+				return false
+			}
+			switch g := x.(type) {
+			case *apt.Goto:
+				for _, t := range g.Targets {
+					if i, in := at[t]; in && i > 0 {
+						out[ni] = max(out[ni], i)
+					} else {
+						out[ni] = -1
+					}
+				}
+			case *apt.Cycle, *apt.Exit, *apt.Return, *apt.Stop:
+				out[ni] = -1
+			}
+			return out[ni] >= 0
+		})
 	}
 	return out
 }
@@ -349,7 +391,7 @@ func (ev *evaluator) headExit(seg []apt.Node, label string) *apt.Branch {
 		if _, isCont := n.(*apt.Continue); isCont {
 			continue
 		}
-		if f, isIf := n.(*apt.If); isIf && len(f.Branches) == 1 && f.Branches[0].Cond != nil && isExitJump(f.Branches[0], ev) {
+		if f, isIf := n.(*apt.If); isIf && len(f.Branches) == 1 && f.Branches[0].Cond != nil && isExitJump(f.Branches[0], ev, labelsIn(seg)) {
 			return f.Branches[0]
 		}
 		return nil

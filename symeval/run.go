@@ -1977,11 +1977,30 @@ func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
 			snap.restore(ev, parent)
 			return false
 		}
-		for _, n := range seg[:len(seg)-1] {
-			if ev.cur.dead {
-				break
+		// The body as a statement list (walkGotoLoop): jumps forward within
+		// it rejoin at their labels, an inner loop built from GO TO is
+		// one, and a GO TO back to the head (a comment line skipped in a
+		// deck) starts the next pass.
+		fr := ev.frame()
+		ev.nrun++
+		next := "next#" + strconv.Itoa(ev.nrun)
+		waiting := pendingJumps(ev.cur.pending)
+		fr.gotoHeads = append(fr.gotoHeads, gotoHead{label: seg[0].Base().Label, depth: len(fr.loops), next: next})
+		ev.walk(seg[:len(seg)-1], parent)
+		fr.gotoHeads = fr.gotoHeads[:len(fr.gotoHeads)-1]
+		if js := ev.cur.pending[next]; len(js) > 0 {
+			delete(ev.cur.pending, next)
+			if !ev.cur.dead || len(js) > 1 || pendingJumps(ev.cur.pending) > waiting {
+				// Some paths go back, others on: a test not decided.
+				ev.overBudget = false
+				snap.restore(ev, parent)
+				return false
 			}
-			ev.node(n, parent)
+			// The one path goes on with the next pass (a path's conditions
+			// grown by a test not decided end the run as it starts).
+			ev.cur.conds, ev.cur.factor, ev.env = slices.Clone(js[0].conds), js[0].factor, js[0].env
+			ev.cur.dead, ev.cur.cycled = false, false
+			continue
 		}
 		if ev.cur.dead {
 			// An exit (or a CYCLE of an enclosing DO) ended every path.
@@ -2018,6 +2037,15 @@ func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
 		}
 		ev.newOcc(b.Body[len(b.Body)-1], bo)
 	}
+}
+
+// pendingJumps counts the paths waiting at labels.
+func pendingJumps(pending map[string][]jump) int {
+	n := 0
+	for _, js := range pending {
+		n += len(js)
+	}
+	return n
 }
 
 // fillsConst reports whether s stores a constant (blocks[n].number = -1):
