@@ -243,9 +243,21 @@ func (ev *evaluator) presolveGoto(seg []apt.Node, label string, counters []gotoC
 	if b == nil {
 		return 0, false
 	}
-	if callsUser(b.Cond) {
+	if callsAny(b.Cond) {
 		return 0, false
 	}
+	f, kname, ok := ev.condOnRun(seg, counters, b.Cond, 0)
+	if !ok {
+		return 0, false
+	}
+	return solveTrips(f, kname)
+}
+
+// condOnRun evaluates cond, a test of the loop seg built from GO TO, on
+// its run k (the name returned): every value the loop changes unknown, its
+// counters at start + (k - before)*step (before 0 after their steps, 1
+// before them).
+func (ev *evaluator) condOnRun(seg []apt.Node, counters []gotoCounter, cond apt.Expr, before int64) (counting.Formula, string, bool) {
 	pos := seg[0].Base().Span.Start()
 	for _, key := range ev.modified(seg) {
 		ev.env.set(key, ev.changedBy(key, "the value of %s as the loop at "+pos.String()+" changes it", true))
@@ -253,13 +265,10 @@ func (ev *evaluator) presolveGoto(seg []apt.Node, label string, counters []gotoC
 	kname := ev.loopVarName("k")
 	k := symbolic.Sym(kname)
 	for _, c := range counters {
-		ev.env.set(c.key, Known(c.start.Add(c.step.Mul(k))))
+		ev.env.set(c.key, Known(c.start.Add(c.step.Mul(k.Sub(symbolic.Int(before))))))
 	}
-	f, ok := ev.cond(b.Cond)
-	if !ok {
-		return 0, false
-	}
-	return solveTrips(f, kname)
+	f, ok := ev.cond(cond)
+	return f, kname, ok
 }
 
 // testConjunct is one .AND. operand of the test at the bottom of a loop
@@ -283,7 +292,7 @@ func andOperands(e apt.Expr, dst []apt.Expr) []apt.Expr {
 // second time).
 func (ev *evaluator) testConjuncts(e apt.Expr) []testConjunct {
 	ops := andOperands(e, nil)
-	if len(ops) < 2 || callsUser(e) {
+	if len(ops) < 2 || callsAny(e) {
 		return nil
 	}
 	out := make([]testConjunct, len(ops))
@@ -292,18 +301,6 @@ func (ev *evaluator) testConjuncts(e apt.Expr) []testConjunct {
 		out[i] = testConjunct{e: x, f: f, ok: ok}
 	}
 	return out
-}
-
-// callsUser reports whether e calls a function of the program.
-func callsUser(e apt.Expr) bool {
-	found := false
-	apt.InspectExpr(e, func(x apt.Expr) bool {
-		if f, ok := x.(*apt.FuncCall); ok && !f.Intrinsic {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // counterBound returns the runs of a loop built from GO TO whose bottom test
@@ -408,19 +405,10 @@ func (ev *evaluator) headExit(seg []apt.Node, label string) *apt.Branch {
 // restores the state.
 func (ev *evaluator) presolveGotoTop(seg []apt.Node, label string, counters []gotoCounter) (int64, bool) {
 	b := ev.headExit(seg, label)
-	if b == nil || callsUser(b.Cond) {
+	if b == nil || callsAny(b.Cond) {
 		return 0, false
 	}
-	pos := seg[0].Base().Span.Start()
-	for _, key := range ev.modified(seg) {
-		ev.env.set(key, ev.changedBy(key, "the value of %s as the loop at "+pos.String()+" changes it", true))
-	}
-	kname := ev.loopVarName("k")
-	k := symbolic.Sym(kname)
-	for _, c := range counters {
-		ev.env.set(c.key, Known(c.start.Add(c.step.Mul(k.Sub(symbolic.Int(1))))))
-	}
-	f, ok := ev.cond(b.Cond)
+	f, kname, ok := ev.condOnRun(seg, counters, b.Cond, 1)
 	if !ok {
 		return 0, false
 	}

@@ -125,7 +125,7 @@ type whileRow struct {
 // used). A test calling a function of the program, or with an operand
 // that is neither, is not counted.
 func (ev *evaluator) whileCounterAnd(l *apt.Loop, b *apt.Binary) (Value, whileRow, bool) {
-	if callsUser(b) {
+	if callsAny(b) {
 		return Value{}, whileRow{}, false
 	}
 	var trips []Value
