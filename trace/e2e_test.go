@@ -104,7 +104,6 @@ var notRunnable = map[string]string{
 	"cells.f":       "does not finish at P = 4",
 	"sparserows.f":  "fails in MPI_ALLREDUCE at P = 4",
 	"cellcheck.f90": "reads its sizes from input",
-	"hostfill.f90":  "requires its deck weights.in, which the counts oracle gives it",
 }
 
 // notReplayed are the programs whose traces the replay does not yet

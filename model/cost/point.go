@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/symbolic"
 )
 
@@ -370,7 +371,8 @@ func (r *Report) at(env map[string]int64, partial bool) (*Point, error) {
 				return nil, fmt.Errorf("%s: nest work: %v", n.Node.Base().ID, err)
 			}
 		}
-		if len(n.Iterations.Pieces) > 0 {
+		// A loop has an iteration count even when it is zero (no pieces).
+		if _, loop := n.Node.(*apt.Loop); loop || len(n.Iterations.Pieces) > 0 {
 			if nv.Iterations, err = eval(n.Iterations); err != nil {
 				return nil, fmt.Errorf("%s: iterations: %v", n.Node.Base().ID, err)
 			}

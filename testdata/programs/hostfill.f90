@@ -14,8 +14,9 @@ program hostfill
   call deal()
   call readweights()
   ! The same deck again, formatted, in a DO loop the end of file leaves.
-  open (unit=8, file='weights.in', status='old')
   ns = 0
+  open (unit=8, file='weights.in', status='old', iostat=ierr)
+  if (ierr /= 0) goto 30
   do p = 1, 16
     read (8, '(I6)', end=30) scales(p)
     ns = ns + 1
@@ -56,9 +57,11 @@ contains
   end subroutine deal
   ! readweights reads one weight per line to the end of the deck.
   subroutine readweights()
-    integer :: w
+    integer :: w, ios
     nw = 0
-    open (unit=7, file='weights.in', status='old')
+    ! Without a deck, no weights.
+    open (unit=7, file='weights.in', status='old', iostat=ios)
+    if (ios /= 0) return
 10  read (7, *, end=20) w
     nw = nw + 1
     weights(nw) = w * steps
