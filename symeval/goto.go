@@ -138,41 +138,48 @@ func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
 	// The ranks' runs left these values: they hold once the loop is
 	// evaluated.
 	defer ev.applyProbe(pr)
-	if pr == nil && parent != nil && condJumpTo(seg[len(seg)-1], label) != nil {
-		if counters := ev.gotoCounters(seg); len(counters) > 0 {
-			// A test at the bottom on the loop's counters gives its trip
-			// count: decided on the counters alone where it can be
-			// (presolveGoto), else the loop is walked once to find the
-			// test in terms of the run, then again with the count it gives.
-			snap := ev.snapshot(parent)
-			trips, ok := ev.presolveGoto(seg, label, counters)
-			snap.restore(ev, parent)
-			if ok {
-				ev.walkGotoLoop(seg, parent, label, pr, counters, &trips)
-				return
-			}
-			snap = ev.snapshot(parent)
-			if trips, data, ok := ev.walkGotoLoop(seg, parent, label, pr, counters, nil); ok {
-				snap.restore(ev, parent)
-				ev.walkGotoLoop(seg, parent, label, pr, counters, &trips)
-				ev.assumeDataNotExiting(seg[len(seg)-1], label, data)
-			}
-			return
-		}
-	}
-	if pr == nil && parent != nil && ev.headExit(seg, label) != nil {
-		if counters := ev.gotoCounters(seg); len(counters) > 0 {
-			// A test at the head on the loop's counters: its count.
-			snap := ev.snapshot(parent)
-			trips, ok := ev.presolveGotoTop(seg, label, counters)
-			snap.restore(ev, parent)
-			if ok {
-				ev.walkGotoLoop(seg, parent, label, pr, counters, &trips)
-				return
-			}
-		}
+	if pr == nil && parent != nil && ev.countedGoto(seg, parent, label) {
+		return
 	}
 	ev.walkGotoLoop(seg, parent, label, pr, nil, nil)
+}
+
+// countedGoto evaluates a loop built from GO TO whose test, at the bottom
+// or at the head, is on the loop's counters with the trip count that
+// test gives, and reports whether it did. The count is decided on the
+// counters alone where it can be (presolveGoto, presolveGotoTop); failing
+// that, a bottom test is found in terms of the run by walking the loop
+// once, then the loop is walked again with the count it gives.
+func (ev *evaluator) countedGoto(seg []apt.Node, parent *Occ, label string) bool {
+	bottom := condJumpTo(seg[len(seg)-1], label) != nil
+	if !bottom && ev.headExit(seg, label) == nil {
+		return false
+	}
+	counters := ev.gotoCounters(seg)
+	if len(counters) == 0 {
+		return false
+	}
+	presolve := ev.presolveGotoTop
+	if bottom {
+		presolve = ev.presolveGoto
+	}
+	snap := ev.snapshot(parent)
+	trips, ok := presolve(seg, label, counters)
+	snap.restore(ev, parent)
+	if ok {
+		ev.walkGotoLoop(seg, parent, label, nil, counters, &trips)
+		return true
+	}
+	if !bottom {
+		return false
+	}
+	snap = ev.snapshot(parent)
+	if trips, data, ok := ev.walkGotoLoop(seg, parent, label, nil, counters, nil); ok {
+		snap.restore(ev, parent)
+		ev.walkGotoLoop(seg, parent, label, nil, counters, &trips)
+		ev.assumeDataNotExiting(seg[len(seg)-1], label, data)
+	}
+	return true
 }
 
 // walkGotoLoop evaluates a loop built from GO TO symbolically, its body once

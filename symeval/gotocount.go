@@ -313,22 +313,41 @@ func (ev *evaluator) testConjuncts(e apt.Expr) []testConjunct {
 // operands do not bound.
 func counterBound(conjs []testConjunct, k string) (int64, []apt.Expr, bool) {
 	var counter counting.And
-	var data []apt.Expr
-	for _, c := range conjs {
-		switch {
-		case c.ok && len(formulaSymbolsBut(c.f, []string{k}, nil)) == 0:
+	data, ok := splitOnData(len(conjs), func(i int) (apt.Expr, bool) {
+		c := conjs[i]
+		if c.ok && len(formulaSymbolsBut(c.f, []string{k}, nil)) == 0 {
 			counter = append(counter, c.f)
-		case onData(c.e):
-			data = append(data, c.e)
-		default:
-			return 0, nil, false
+			return c.e, true
 		}
-	}
-	if len(counter) == 0 || len(data) == 0 {
+		return c.e, false
+	})
+	if !ok || len(data) == 0 {
 		return 0, nil, false
 	}
 	n, ok := solveTrips(counter, k)
 	return n, data, ok
+}
+
+// splitOnData sorts the n operands of a loop test joined by .AND. into
+// those counted(i) counts (keeping what it needs) and those on data the
+// evaluation cannot see, returned. It fails when an operand is neither,
+// or none is counted: a loop test bounded by its counters alone, the data
+// operands taken as never ending it (counterBound, whileCounterAnd).
+func splitOnData(n int, counted func(i int) (apt.Expr, bool)) ([]apt.Expr, bool) {
+	var data []apt.Expr
+	nc := 0
+	for i := range n {
+		x, ok := counted(i)
+		switch {
+		case ok:
+			nc++
+		case onData(x):
+			data = append(data, x)
+		default:
+			return nil, false
+		}
+	}
+	return data, nc > 0
 }
 
 // assumeDataNotExiting records that the loop's bottom test (last, going

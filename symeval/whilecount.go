@@ -130,23 +130,22 @@ func (ev *evaluator) whileCounterAnd(l *apt.Loop, b *apt.Binary) (Value, whileRo
 	}
 	var trips []Value
 	var row whileRow
-	var data []apt.Expr
 	real := false
-	for _, x := range andOperands(b, nil) {
+	ops := andOperands(b, nil)
+	data, ok := splitOnData(len(ops), func(i int) (apt.Expr, bool) {
+		x := ops[i]
+		if _, isBin := x.(*apt.Binary); !isBin {
+			return x, false
+		}
 		one := *l
 		one.While = x
-		if _, isBin := x.(*apt.Binary); isBin {
-			if t, r, ok := ev.whileCounter(&one); ok {
-				trips, row, real = append(trips, t), r, real || r.real
-				continue
-			}
+		t, r, ok := ev.whileCounter(&one)
+		if ok {
+			trips, row, real = append(trips, t), r, real || r.real
 		}
-		if !onData(x) {
-			return Value{}, whileRow{}, false
-		}
-		data = append(data, x)
-	}
-	if len(trips) == 0 {
+		return x, ok
+	})
+	if !ok {
 		return Value{}, whileRow{}, false
 	}
 	least := trips[0]
