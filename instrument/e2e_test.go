@@ -196,6 +196,11 @@ var oracleCases = []oracleCase{
 	// test and a limit, array pointers swapped each sweep, ALLOCATED of a
 	// component.
 	{file: "modernset.f90", sizes: []map[string]int64{{"n": 24, "steps": 10}, {"n": 37, "steps": 3}, {"n": 10, "steps": 7}}, complete: true},
+	// Step counts from REAL quotients read from a deck, converted as the
+	// run rounds them (INT(0.3/0.1) is 2), by INT, FLOOR, CEILING, NINT
+	// and assignment, in double and single precision.
+	{file: "roundrun.f90", sizes: []map[string]int64{{"a": 3, "b": 1}, {"a": 6, "b": 2}, {"a": 7, "b": 1}},
+		complete: true, input: [2]string{"roundrun.in", "0.{a} 0.{b}\n"}},
 	// COMMON members a BLOCK DATA unit (a named constant, a repeat count,
 	// an array) and another unit's DATA initialise, read elsewhere.
 	{file: "blockdata.f", sizes: []map[string]int64{{}}, complete: true},

@@ -2346,6 +2346,12 @@ func (ev *evaluator) assignStmt(s *apt.Stmt) {
 			v.unk = &u
 		}
 	}
+	if s.Kind == apt.StmtAssign && apt.TypeOf(s.Target).Base == apt.TypeInteger {
+		// An INTEGER receives the REAL value the run computed, truncated.
+		if w, ok := ev.toIntegerAsRun(s.Value, v, math.Trunc); ok {
+			v = w
+		}
+	}
 	ev.assign(s.Target, v)
 }
 
@@ -2915,6 +2921,11 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 	if v, ok := ev.signValue(f, args); ok {
 		return v
 	}
+	if conv := realToInteger[name]; conv != nil && f.Intrinsic && len(f.Args) > 0 && len(args) > 0 {
+		if v, ok := ev.toIntegerAsRun(f.Args[0], args[0], conv); ok {
+			return v
+		}
+	}
 	if fn, ok := intrinsics[name]; ok && len(args) >= fn.min {
 		if v, ok := ev.liftN(args, fn.f); ok {
 			return v
@@ -3079,9 +3090,9 @@ var intrinsics = map[string]intrinsic{
 // More specific and generic names of the same functions, and the real
 // functions whose values real programs turn into integers (a process grid
 // side from SQRT, a dimension from LOG(x)/LOG(2)). Real arithmetic is taken
-// exactly: a float computation differs only within rounding of an integer,
-// which these programs guard against with a small added constant
-// (+0.00001), and a floor the algebra cannot decide stays symbolic.
+// exactly; where a constant REAL becomes an INTEGER it is computed as the
+// run rounds it (toIntegerAsRun), and a floor of a closed form the algebra
+// cannot decide stays symbolic.
 func init() {
 	alias := func(name, of string) { intrinsics[name] = intrinsics[of] }
 	for _, n := range []string{"dsqrt", "csqrt"} {
