@@ -65,6 +65,9 @@ func (ev *evaluator) cond(e apt.Expr) (counting.Formula, bool) {
 			if f, ok := commRelation(xv, yv, x.Op); ok {
 				return f, true
 			}
+			if t, ok := ev.relationAsRun(x, xv, yv); ok {
+				return truth(t), true
+			}
 			return relation(ev.closedInt(xv, x.X.At()), ev.closedInt(yv, x.Y.At()), x.Op)
 		case apt.OpEqv, apt.OpNeqv:
 			f, ok1 := ev.cond(x.X)

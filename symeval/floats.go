@@ -12,7 +12,8 @@ import (
 // Where a REAL value becomes an INTEGER (INT, FLOOR, NINT, an assignment to
 // an INTEGER variable, C's cast) the run's rounding can move the result by
 // one: INT(0.3D0/0.1D0) is 2 in the run (the quotient is
-// 2.9999999999999996), 3 exactly; INT(LOG(1000D0)/LOG(10D0)) is 2. There,
+// 2.9999999999999996), 3 exactly; INT(LOG(1000D0)/LOG(10D0)) is 2. A
+// comparison of REALs can go the other way: 0.1D0 + 0.2D0 > 0.3D0. There,
 // when the exact value is a number, the expression is computed again as
 // the run computes it: each operation in its operands' precision (IEEE
 // double, or single for a default REAL), from the values the program's
@@ -229,4 +230,38 @@ func (ev *evaluator) toIntegerAsRun(e apt.Expr, v Value, conv func(float64) floa
 		return Value{}, false
 	}
 	return Known(symbolic.Int(int64(n))), true
+}
+
+// relationAsRun decides a comparison with a REAL operand whose operands'
+// exact values (xv, yv) are constants as the run does, in floating point.
+func (ev *evaluator) relationAsRun(b *apt.Binary, xv, yv Value) (bool, bool) {
+	if apt.TypeOf(b.X).Base != apt.TypeReal && apt.TypeOf(b.Y).Base != apt.TypeReal || callsAny(b) {
+		return false, false
+	}
+	for _, v := range []Value{xv, yv} {
+		c, ok := v.Single()
+		if !ok || len(c.Symbols()) > 0 {
+			return false, false
+		}
+	}
+	x, ok1 := ev.floatOf(b.X)
+	y, ok2 := ev.floatOf(b.Y)
+	if !ok1 || !ok2 {
+		return false, false
+	}
+	switch b.Op {
+	case apt.OpEq:
+		return x == y, true
+	case apt.OpNe:
+		return x != y, true
+	case apt.OpLt:
+		return x < y, true
+	case apt.OpLe:
+		return x <= y, true
+	case apt.OpGt:
+		return x > y, true
+	case apt.OpGe:
+		return x >= y, true
+	}
+	return false, false
 }

@@ -15,19 +15,20 @@ import (
 	"github.com/mkvet/mkvet/symeval"
 )
 
-// TestRealToIntegerAgainstGfortranE2E: a step count a REAL expression
+// TestRealAsRunAgainstGfortranE2E: a step count a REAL expression
 // gives (INT, FLOOR, CEILING, NINT, an assignment to an INTEGER) is the
 // one gfortran's run computes, on random quotients, products and sums of
 // decimal constants in single and double precision, held in variables or
-// written in place: INT(0.3D0/0.1D0) is 2, not 3. Each is the trip count
-// of a loop the evaluation counts.
-func TestRealToIntegerAgainstGfortranE2E(t *testing.T) {
+// written in place: INT(0.3D0/0.1D0) is 2, not 3; and so is a comparison
+// of such an expression with its exact value written as a decimal
+// (0.1D0 + 0.2D0 > 0.3D0 holds). Each n is the trip count of a loop the
+// evaluation counts.
+func TestRealAsRunAgainstGfortranE2E(t *testing.T) {
 	e2e.Require(t, "gfortran")
 	rng := rand.New(rand.NewPCG(12, 7))
 	type kase struct {
-		decl, set, conv string
-		exact           *big.Rat // the expression's exact value
-		round           func(*big.Rat) int64
+		decl, set, stmt string // stmt sets n
+		exact           int64  // n in exact arithmetic
 	}
 	forms := []struct {
 		text string
@@ -80,9 +81,31 @@ func TestRealToIntegerAgainstGfortranE2E(t *testing.T) {
 		if strings.Contains(expr, "%s") {
 			expr = fmt.Sprintf(expr, sfx)
 		}
-		cv := convs[rng.IntN(len(convs))]
+		if rng.IntN(3) > 0 {
+			cv := convs[rng.IntN(len(convs))]
+			cases = append(cases, kase{decl: decl, set: fmt.Sprintf("a = %s; b = %s; c = %s", a, b, c),
+				stmt: "n = " + fmt.Sprintf(cv.text, expr), exact: cv.round(fm.f(vals[0], vals[1], vals[2]))})
+			continue
+		}
+		// A comparison with the exact value, written as a decimal: the
+		// run's rounding decides it.
+		v := fm.f(vals[0], vals[1], vals[2])
+		text, ok := decimal(v)
+		if !ok {
+			continue
+		}
+		rel := []struct {
+			op   string
+			test func(int) bool
+		}{{"==", func(c int) bool { return c == 0 }}, {"/=", func(c int) bool { return c != 0 }},
+			{"<", func(c int) bool { return c < 0 }}, {"<=", func(c int) bool { return c <= 0 }},
+			{">", func(c int) bool { return c > 0 }}, {">=", func(c int) bool { return c >= 0 }}}[rng.IntN(6)]
+		exact := int64(1)
+		if rel.test(0) { // the two sides are equal exactly
+			exact = 2
+		}
 		cases = append(cases, kase{decl: decl, set: fmt.Sprintf("a = %s; b = %s; c = %s", a, b, c),
-			conv: fmt.Sprintf(cv.text, expr), exact: fm.f(vals[0], vals[1], vals[2]), round: cv.round})
+			stmt: fmt.Sprintf("n = 1; if (%s %s %s%s) n = 2", expr, rel.op, text, sfx), exact: exact})
 	}
 	var src strings.Builder
 	src.WriteString("program r\n")
@@ -91,7 +114,7 @@ func TestRealToIntegerAgainstGfortranE2E(t *testing.T) {
 	}
 	src.WriteString("contains\n")
 	for i, k := range cases {
-		fmt.Fprintf(&src, "  subroutine c%d()\n    %s :: a, b, c\n    integer :: n\n    %s\n    n = %s\n    print *, n\n  end subroutine c%d\n", i, k.decl, k.set, k.conv, i)
+		fmt.Fprintf(&src, "  subroutine c%d()\n    %s :: a, b, c\n    integer :: n\n    %s\n    %s\n    print *, n\n  end subroutine c%d\n", i, k.decl, k.set, k.stmt, i)
 	}
 	src.WriteString("end program r\n")
 	dir := t.TempDir()
@@ -111,7 +134,7 @@ func TestRealToIntegerAgainstGfortranE2E(t *testing.T) {
 	if len(got) != len(cases) {
 		t.Fatalf("%d results for %d cases", len(got), len(cases))
 	}
-	differ := 0 // cases whose exact value converts to another integer
+	differ := 0 // cases whose exact value gives another n
 	for i, k := range cases {
 		want, _ := strconv.ParseInt(got[i], 10, 64)
 		if want < 1 {
@@ -122,19 +145,33 @@ func TestRealToIntegerAgainstGfortranE2E(t *testing.T) {
   double precision :: x(10)
   integer :: n, i
   %s
-  n = %s
+  %s
   do i = 1, n
     x(1) = x(1) + a
   end do
 end program p
-`, k.decl, strings.ReplaceAll(k.set, "; ", "\n  "), k.conv), symeval.Options{})
+`, k.decl, strings.ReplaceAll(k.set, "; ", "\n  "), strings.ReplaceAll(k.stmt, "; ", "\n  ")), symeval.Options{})
 		dom := loopDomain(t, res, "p/L1")
 		if !strings.Contains(dom, fmt.Sprintf("i <= %d", want)) && !(want == 1 && strings.Contains(dom, "i == 1")) {
-			t.Errorf("%s: %s with %s: domain %s, gfortran's count %d", k.decl, k.conv, k.set, dom, want)
+			t.Errorf("%s: %s with %s: domain %s, gfortran's count %d", k.decl, k.stmt, k.set, dom, want)
 		}
-		if k.round(k.exact) != want {
+		if k.exact != want {
 			differ++
 		}
 	}
-	t.Logf("%d cases, %d of them where exact arithmetic converts otherwise", len(cases), differ)
+	t.Logf("%d cases, %d of them where exact arithmetic gives another count", len(cases), differ)
+}
+
+// decimal writes r as a finite decimal, false where it has none.
+func decimal(r *big.Rat) (string, bool) {
+	for d := 0; d <= 8; d++ {
+		s := r.FloatString(d)
+		if x, _ := new(big.Rat).SetString(s); x.Cmp(r) == 0 {
+			if !strings.Contains(s, ".") {
+				s += ".0"
+			}
+			return s, true
+		}
+	}
+	return "", false
 }

@@ -3,12 +3,12 @@
 ! 0.1: the quotient is 2.9999999999999996 in double precision, so INT
 ! gives 2 where exact arithmetic gives 3), the same by assignment to an
 ! INTEGER, FLOOR, CEILING and NINT of sums and products, a digit count
-! from LOG(1000)/LOG(10), a quotient in single precision, and a share per
-! process of a truncated product.
+! from LOG(1000)/LOG(10), a quotient in single precision, a share per
+! process of a truncated product, and a comparison rounding decides.
 program roundrun
   use mpi
   implicit none
-  integer :: ierr, rank, np, i, nsteps, nimpl, ndec, nflo, ncei, nsgl, nloc, s
+  integer :: ierr, rank, np, i, nsteps, nimpl, ndec, nflo, ncei, nsgl, nloc, nmore, s
   double precision :: tend, dt, w, par(2)
   real :: h, span
   call mpi_init(ierr)
@@ -35,6 +35,8 @@ program roundrun
   nsgl = int(span / h)
   w = 4.35d0
   nloc = int(w * 100d0) / np
+  nmore = 1
+  if (dt + 0.2d0 > 0.3d0) nmore = 3 ! 0.30000000000000004 with dt = 0.1
   s = 0
   do i = 1, nsteps
     s = s + i
@@ -56,6 +58,9 @@ program roundrun
   end do
   do i = 1, nloc
     s = s + 7 * i
+  end do
+  do i = 1, nmore
+    s = s + 8 * i
   end do
   call mpi_allreduce(mpi_in_place, s, 1, mpi_integer, mpi_sum, mpi_comm_world, ierr)
   if (rank == 0) print *, nsteps, nimpl, ndec, nflo, ncei, nsgl, nloc, s
