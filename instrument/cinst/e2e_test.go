@@ -58,6 +58,7 @@ var cCases = []cCase{
 	{"aliasing.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false, nil, "", nil},
 	{"cartsub.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, nil, false, nil, "", nil},
 	{"ctypes.c", []string{"n", "m"}, [][]int64{{10, 7}, {37, 5}, {16, 33}}, nil, false, nil, "", nil},
+	{"roundrun.c", []string{"a", "b"}, [][]int64{{3, 1}, {6, 2}, {7, 1}}, nil, false, nil, "", nil},
 	{"scanin.c", []string{"n", "m", "steps"}, [][]int64{{10, 7, 2}, {37, 5, 3}}, nil, true, nil, "", nil},
 	{"argwalk.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}}, false, nil, "", nil},
 	{"options.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}, {"-twice"}, {"-gather", "-twice"}}, false, nil, "", nil},
