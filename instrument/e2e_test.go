@@ -196,6 +196,13 @@ var oracleCases = []oracleCase{
 	// test and a limit, array pointers swapped each sweep, ALLOCATED of a
 	// component.
 	{file: "modernset.f90", sizes: []map[string]int64{{"n": 24, "steps": 10}, {"n": 37, "steps": 3}, {"n": 10, "steps": 7}}, complete: true},
+	// Multigrid levels and blocks in arrays of a derived type whose
+	// allocatable components each element allocates with its own shape (in
+	// a loop, in a routine given the element, from a table of extents),
+	// passed to routines looping over SIZE, LBOUND, UBOUND and an extent
+	// component, a component passed as an assumed-shape actual, a pointer
+	// to an element, an element freed and allocated again.
+	{file: "levelgrid.f90", sizes: []map[string]int64{{"n": 32, "nlev": 4}, {"n": 20, "nlev": 3}, {"n": 48, "nlev": 5}}, complete: true},
 	// Step counts from REAL quotients read from a deck, converted as the
 	// run rounds them (INT(0.3/0.1) is 2), by INT, FLOOR, CEILING, NINT
 	// and assignment, in double and single precision.

@@ -707,6 +707,23 @@ func (ev *evaluator) loopStores(body []apt.Node, doVar, key string, lo, hi Value
 			switch x := n.(type) {
 			case *apt.Block:
 				for _, st := range x.Stmts {
+					if st.Kind == apt.StmtAllocate || st.Kind == apt.StmtDeallocate {
+						// The bounds of a component of element v + c
+						// (allocate(p(k)%u(n))): kept per element.
+						for _, a := range st.Args {
+							if eix, ok := ev.elemShapeOf(a, key); ok {
+								c, ok := offsetOf(eix, doVar)
+								d := ev.storedDecl(eix)
+								if !ok || d == nil || !d.IsArray() {
+									valid = false
+									continue
+								}
+								decl = d
+								cs = append(cs, c)
+							}
+						}
+						continue
+					}
 					if comp, isComp := st.Target.(*apt.Component); isComp {
 						// A component of element v + c of an array of
 						// derived type (p(k)%nx = ...): the component's

@@ -1182,6 +1182,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	var byElement []string // arrays passed from an element the routine may assign
 	var parts []partArg    // components of elements the routine may assign
 	var sections []sectionArg
+	var elemShapes []elemShapeArg // allocatable components of elements bound to dummies
 	args = actualsByFormal(r, args)
 	fr.present = map[string]bool{}
 	for i, formal := range r.Formals {
@@ -1304,6 +1305,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 					continue
 				}
 			}
+			elemShapes = append(elemShapes, ev.elemShapeArgs(r, formal, ix)...)
 			// An element of an array of structures bound to a dummy of
 			// its type (C's &items[k], Fortran's relax(blocks(b))): the
 			// dummy's scalar components are the element's.
@@ -1352,6 +1354,16 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 			}
 		}
 		if c, isComp := a.(*apt.Component); isComp {
+			if d := r.Scope.Lookup(formal); d != nil && d.IsArray() && !d.Allocatable && !d.Pointer && needsShape(d.Dims) {
+				// An array component of an element (lev(l)%r) bound to
+				// an assumed-shape dummy: the element's extents.
+				if exts, ok := ev.actualShape(a); ok {
+					if fr.shapes == nil {
+						fr.shapes = map[string][]Value{}
+					}
+					fr.shapes[formal] = exts
+				}
+			}
 			if key, off, ok := ev.fieldRef(c); key != "" && ev.summarize(r).formals[i] {
 				// A scalar component of an array element: the routine's
 				// value is stored back where the call found it.
@@ -1391,6 +1403,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 	for formal, v := range byAddr {
 		ev.setAddr(fr.id+"."+formal+addrSuffix, v)
 	}
+	ev.bindElemShapes(fr.id, elemShapes)
 	if parent == nil {
 		// The entry routine's arguments come from a caller the analysis
 		// does not see.
@@ -1506,6 +1519,7 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 		}
 	}
 	ev.frames = ev.frames[:len(ev.frames)-1]
+	ev.returnElemShapes(fr.id, elemShapes)
 	for _, p := range parts {
 		ev.storeAt(p.key, p.off, p.ok, nil, p.t, ev.env.get(fr.id+"."+p.formal))
 	}
@@ -2245,6 +2259,9 @@ func (ev *evaluator) block(b *apt.Block, parent *Occ) {
 				ev.deallocate(a)
 			}
 		case apt.StmtPointerAssign, apt.StmtNullify:
+			if ev.pointElem(s) {
+				break
+			}
 			if !ev.pointProc(s) {
 				ev.pointArray(s)
 			}

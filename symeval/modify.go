@@ -168,6 +168,7 @@ func (ev *evaluator) collectAssigned1(nodes []apt.Node, set map[string]bool) {
 						}
 						calls(s.Value)
 					case s.Kind == apt.StmtPointerAssign || s.Kind == apt.StmtNullify:
+						ev.elemPointerKeys(s, set)
 						for _, t := range append([]apt.Expr{s.Target}, s.Args...) {
 							if nm, ok := t.(*apt.Name); ok && nm.Array && ev.paramName(nm.Name) == "" {
 								// An array pointer associated anew: its
@@ -412,6 +413,14 @@ func (ev *evaluator) applySummary(r *apt.Routine, args []apt.Expr, set map[strin
 			if k, ok := ev.refKey(args[i]); ok {
 				for _, p := range paths {
 					set[shapeKey(k+p)] = true
+				}
+			} else if ix, isIx := args[i].(*apt.Index); isIx {
+				// An element whose components the routine allocates:
+				// their bounds, kept per element (elemshape.go).
+				for _, p := range paths {
+					if f, ok := strings.CutPrefix(p, "%"); ok && !strings.Contains(f, "%") {
+						ev.elemShapeKeys(ix, f, set)
+					}
 				}
 			}
 		}

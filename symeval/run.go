@@ -773,6 +773,15 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 		}
 		d, name := ev.keyDecl(r, k)
 		r := ev.keyRoutine(r, k)
+		if isElemShapeKey(k) {
+			// The bounds of an allocatable component of array elements,
+			// one set per element (elemshape.go): a run gives each
+			// element's.
+			if ev.relevant(r, name) {
+				arrays = true
+			}
+			continue
+		}
 		if d != nil && d.Type.Base == apt.TypeDerived && d.Type.Kind > 0 && unsized(d.Dims) && ev.cPointers() {
 			// A pointer stepped through an array of structures (a
 			// constructor called on each element of a std::vector's

@@ -150,7 +150,7 @@ func (ev *evaluator) arrayBounds(name string, decl *apt.Var) ([]bound, bool) {
 // declared ones; ok false where an extent is not known.
 func (ev *evaluator) componentBounds(c *apt.Component) ([]bound, bool) {
 	if _, _, nested := elementOf(c.Base); nested {
-		return nil, false
+		return ev.elemBounds(c)
 	}
 	k, ok := ev.refKey(c.Base)
 	if !ok {
@@ -351,6 +351,9 @@ func (ev *evaluator) allocateMolded(a, src apt.Expr) {
 // allocateShaped gives the object ix names the bounds dims.
 func (ev *evaluator) allocateShaped(ix *apt.Index, dims []bound) {
 	ev.allocateFresh(ix, dims)
+	if ev.allocateElem(ix, dims) {
+		return
+	}
 	key, ok := ev.allocKey(ix)
 	if !ok {
 		return
@@ -380,6 +383,9 @@ func (ev *evaluator) deallocate(a apt.Expr) {
 		if kw.Name == "stat" {
 			ev.assign(kw.Value, Known(symbolic.Int(0)))
 		}
+		return
+	}
+	if ev.deallocateElem(a) {
 		return
 	}
 	key, ok := ev.wholeKey(a)
@@ -416,8 +422,14 @@ func (ev *evaluator) allocatedIntrinsic(f *apt.FuncCall) (Value, bool) {
 	if kw, ok := a.(*apt.Keyword); ok {
 		a = kw.Value
 	}
+	if ev.probeSkip != nil {
+		return Value{}, false
+	}
+	if v, ok := ev.elemAllocated(a); ok {
+		return v, true
+	}
 	key, ok := ev.wholeKey(a)
-	if !ok || ev.probeSkip != nil {
+	if !ok {
 		return Value{}, false
 	}
 	if v, ok := ev.env.lookup(allocStatusKey(key)); ok {
@@ -514,6 +526,9 @@ func (ev *evaluator) allocated(s *apt.Stmt, set map[string]bool) {
 				set[k] = true
 			}
 		case *apt.Index:
+			if x.Base != nil && ev.elemShapeKeys(x.Base, x.Name, set) {
+				continue
+			}
 			if k, ok := ev.allocKey(x); ok {
 				set[shapeKey(k)] = true
 				set[allocStatusKey(k)] = true
@@ -525,6 +540,9 @@ func (ev *evaluator) allocated(s *apt.Stmt, set map[string]bool) {
 			set[shapeKey(ev.key(x.Name))] = true
 			set[allocStatusKey(ev.key(x.Name))] = true
 		case *apt.Component:
+			if ev.elemShapeKeys(x.Base, x.Field, set) {
+				continue
+			}
 			if k, ok := ev.refKey(x); ok {
 				set[shapeKey(k)] = true
 				set[allocStatusKey(k)] = true
