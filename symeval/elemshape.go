@@ -1,6 +1,7 @@
 package symeval
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -344,7 +345,25 @@ func (ev *evaluator) pointElem(s *apt.Stmt) bool {
 		return false
 	}
 	key := ev.key(nm.Name)
+	copies := !ev.writesThrough(nm.Name)
 	for _, f := range dt.Fields {
+		if pointedScalar(f) {
+			// A scalar component (lp%n), as the element holds it, where
+			// the routine assigns none through the pointer (which the
+			// element would then not see).
+			k := key + "%" + f.Name
+			if !copies {
+				ev.env.del(k)
+				continue
+			}
+			c := &apt.Component{Pos: ix.Pos, Base: ix, Field: f.Name, Type: f.Type}
+			if v, ok := ev.loadField(c); ok && v.IsKnown() && v.unk == nil {
+				ev.env.set(k, v)
+			} else {
+				ev.env.del(k)
+			}
+			continue
+		}
 		if !f.IsArray() || !needsShape(f.Dims) {
 			continue
 		}
@@ -372,6 +391,9 @@ func (ev *evaluator) elemPointerKeys(s *apt.Stmt, set map[string]bool) {
 	}
 	key := ev.key(nm.Name)
 	for _, f := range dt.Fields {
+		if pointedScalar(f) {
+			set[key+"%"+f.Name] = true
+		}
 		if f.IsArray() && needsShape(f.Dims) {
 			set[shapeKey(key+"%"+f.Name)] = true
 			set[allocStatusKey(key+"%"+f.Name)] = true
@@ -399,4 +421,58 @@ func (ev *evaluator) elemShapeOf(a apt.Expr, key string) (*apt.Index, bool) {
 	}
 	eix, _, _ := elementOf(base)
 	return eix, eix != nil
+}
+
+// pointedScalar reports whether pointElem copies the component f: an
+// INTEGER or LOGICAL scalar, as fieldRef follows them.
+func pointedScalar(f *apt.Var) bool {
+	return !f.IsArray() && !f.Pointer && !f.Allocatable && (f.Type.Base == apt.TypeInteger || f.Type.Base == apt.TypeLogical)
+}
+
+// writesThrough reports whether the current routine may change a
+// component of the structure the pointer name points to: it assigns or
+// reads into one, or passes the pointer or a component to a routine.
+func (ev *evaluator) writesThrough(name string) bool {
+	rooted := func(e apt.Expr) bool {
+		for {
+			switch x := e.(type) {
+			case *apt.Component:
+				e = x.Base
+			case *apt.Index:
+				if x.Base == nil {
+					return false
+				}
+				e = x.Base
+			case *apt.Name:
+				return x.Name == name
+			default:
+				return false
+			}
+		}
+	}
+	found := false
+	for _, n := range ev.frame().routine.Body {
+		apt.Inspect(n, func(m apt.Node) bool {
+			switch x := m.(type) {
+			case *apt.Block:
+				for _, st := range x.Stmts {
+					if st.Target != nil && rooted(st.Target) {
+						if _, whole := st.Target.(*apt.Name); !whole {
+							found = true
+						}
+					}
+				}
+			case *apt.Call:
+				for _, a := range x.Args {
+					if rooted(a) {
+						found = true
+					}
+				}
+			case *apt.IO:
+				found = found || len(x.Reads) > 0 && slices.ContainsFunc(x.Reads, func(r string) bool { return r == name })
+			}
+			return !found
+		})
+	}
+	return found
 }

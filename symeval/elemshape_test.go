@@ -12,8 +12,8 @@ import (
 // ALLOCATE gave it (each level of a multigrid hierarchy its grid): in an
 // array statement over it, in a routine given the element (SIZE, UBOUND,
 // a routine that allocates it), in one given the component as an
-// assumed-shape array, through a pointer to the element, and after it is
-// freed and allocated again.
+// assumed-shape array, through a pointer to the element (its scalar
+// components too), and after it is freed and allocated again.
 func TestElementComponentShapes(t *testing.T) {
 	res := evaluate(t, `module m
   type level
@@ -59,6 +59,8 @@ program p
   lp => lev(2)
   do j = 1, size(lp%u)
   end do
+  do j = 1, lp%n
+  end do
   deallocate(lev(1)%u)
   allocate(lev(1)%u(5, 5))
   call sweep(lev(1))
@@ -66,7 +68,7 @@ end program p
 `, symeval.Options{})
 	onlyParams(t, res, "n")
 	var got []string
-	for _, line := range []int{10, 21, 43} {
+	for _, line := range []int{10, 21, 43, 45} {
 		got = append(got, loopBodies(t, res, line)...)
 	}
 	want := []string{
@@ -76,7 +78,7 @@ end program p
 		// cols
 		"j >= 1 and max(n + 2, 0) >= j", "j >= 1 and max(trunc(n/2) + 2, 0) >= j", "j >= 1 and max(trunc(n/4) + 2, 0) >= j", "j >= 1 and j <= 7",
 		// through lp
-		"j >= 1 and max(trunc(n/2) + 2, 0)^2 >= j",
+		"j >= 1 and max(trunc(n/2) + 2, 0)^2 >= j", "j >= 1 and trunc(n/2) >= j",
 	}
 	if len(got) != len(want) {
 		t.Fatalf("loop bodies %q, want %q", got, want)

@@ -106,6 +106,9 @@ program levelgrid
     do i = 1, size(lp%u, 1)
       s = s + lp%u(i, 1)
     end do
+    do i = 1, lp%n
+      s = s + lp%r(i, 1)
+    end do
   end do
   ! The coarsest level freed and allocated again, finer.
   deallocate(lev(nlev)%u)
