@@ -163,6 +163,15 @@ func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
 			return "", Value{}, false
 		}
 		dims = f.Dims
+		if needsShape(dims) {
+			// An allocatable component: the element's own bounds
+			// (elemshape.go), each element's block elemStride long.
+			bs, ok := ev.elemBounds(&apt.Component{Pos: ix.Pos, Base: ix.Base, Field: ix.Name, Type: ix.Type, Array: true})
+			if !ok {
+				return key, Value{}, false
+			}
+			sh = bs
+		}
 	} else if ix.Base != nil {
 		k, ok := ev.refKey(ix.Base)
 		if !ok {
@@ -238,9 +247,12 @@ func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
 	}
 	if nested {
 		// The component's elements of one element form a block of the
-		// component's size.
-		size := Known(symbolic.Int(1))
+		// component's size (of an allocatable one, elemStride).
+		size := elemBlockSize(sh)
 		for _, d := range dims {
+			if sh != nil {
+				break
+			}
 			ext, ok := ev.dimExtent(d)
 			if !ok {
 				return key, Value{}, false
@@ -858,19 +870,37 @@ func (ev *evaluator) storeBlock(c *apt.Component, v Value) bool {
 		ev.clobber(key)
 		return true
 	}
-	size := Known(symbolic.Int(1))
-	for _, d := range f.Dims {
-		ext, ok := ev.dimExtent(d)
-		if !ok {
+	size, stride := Known(symbolic.Int(1)), Value{}
+	if needsShape(f.Dims) {
+		// An allocatable component: the element's own extents, in a
+		// block elemStride long.
+		bs, bok := ev.elemBounds(c)
+		if !bok {
 			ev.clobber(key)
 			return true
 		}
-		if size, ok = lift2(size, ext, mul); !ok {
-			ev.clobber(key)
-			return true
+		stride = elemBlockSize(bs)
+		for _, b := range bs {
+			if size, ok = lift2(size, b.ext, mul); !ok {
+				ev.clobber(key)
+				return true
+			}
 		}
+	} else {
+		for _, d := range f.Dims {
+			ext, ok := ev.dimExtent(d)
+			if !ok {
+				ev.clobber(key)
+				return true
+			}
+			if size, ok = lift2(size, ext, mul); !ok {
+				ev.clobber(key)
+				return true
+			}
+		}
+		stride = size
 	}
-	first, ok1 := lift2(boff, size, mul)
+	first, ok1 := lift2(boff, stride, mul)
 	last, ok2 := lift2(first, size, func(a, b symbolic.Expr) (symbolic.Expr, bool) { return a.Add(b).Sub(symbolic.Int(1)), true })
 	lo, ok3 := first.Single()
 	hi, ok4 := last.Single()

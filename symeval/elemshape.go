@@ -476,3 +476,18 @@ func (ev *evaluator) writesThrough(name string) bool {
 	}
 	return found
 }
+
+// elemStride is how far apart the elements of an allocatable component of
+// consecutive array elements are kept (lev(l)%nbr(k) at offset
+// (l-1)*elemStride + k-1): each element's own extents place its elements,
+// and no element's block reaches the next.
+const elemStride = 1 << 32
+
+// elemBlockSize is the length of one element's block of a component with
+// bounds sh (nil: of explicit shape, whose caller sizes it).
+func elemBlockSize(sh []bound) Value {
+	if sh == nil {
+		return Known(symbolic.Int(1))
+	}
+	return Known(symbolic.Int(elemStride))
+}

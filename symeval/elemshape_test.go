@@ -102,3 +102,43 @@ end program p
 		t.Errorf("element counts %q, want %q", s, want)
 	}
 }
+
+// The elements of an INTEGER allocatable component of an array element
+// are that element's own (a block's neighbour list), placed by its own
+// bounds: values stored one by one or by a whole-component assignment
+// are read back as loop bounds, and SIZE of the component is no value
+// of the data.
+func TestElementComponentValues(t *testing.T) {
+	res := evaluate(t, `program p
+  type blk
+    integer, allocatable :: nbr(:), cnt(:,:)
+  end type blk
+  type(blk), allocatable :: bs(:)
+  integer :: b, k, i
+  allocate(bs(3))
+  do b = 1, 3
+    allocate(bs(b)%nbr(0:b), bs(b)%cnt(2, b))
+    bs(b)%cnt = 1
+    do k = 0, b
+      bs(b)%nbr(k) = k + b
+    end do
+    bs(b)%cnt(2, b) = 5*b
+  end do
+  do b = 1, 3
+    do i = 1, bs(b)%nbr(size(bs(b)%nbr) - 1) + bs(b)%cnt(2, b) + bs(b)%cnt(1, 1)
+    end do
+  end do
+end program p
+`, symeval.Options{})
+	onlyParams(t, res)
+	got := loopBodies(t, res, 17)
+	want := []string{"i <= 8 ", "i <= 15 ", "i <= 22 "}
+	if len(got) != len(want) {
+		t.Fatalf("loop bodies %q, want %q", got, want)
+	}
+	for i := range want {
+		if !strings.Contains(got[i], want[i]) {
+			t.Errorf("loop body %d: %q, want %q", i, got[i], want[i])
+		}
+	}
+}

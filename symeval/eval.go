@@ -2502,6 +2502,13 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 			// Of one of several objects, by rank.
 			return v
 		}
+		if x.Array {
+			// A whole array component (size(blocks(b)%ids)'s argument):
+			// no one number, and so no parameter, as for an array's name.
+			if _, _, isEl := elementOf(x.Base); isEl {
+				return unknownValue(x.Field, ev.fieldWord()+ev.src(x), true)
+			}
+		}
 		if v, ok := ev.loadField(x); ok {
 			return v
 		}

@@ -132,6 +132,10 @@ program levelgrid
   end do
   do b = 1, nb
     if (allocated(blocks(b)%f)) s = s + sum(blocks(b)%f)
+    ! Each block's own integer table, as its loop left it.
+    do i = 1, blocks(b)%ids(size(blocks(b)%ids)) - blocks(b)%ids(1)
+      s = s + i
+    end do
   end do
   call mpi_allreduce(s, tot, 1, mpi_double_precision, mpi_sum, mpi_comm_world, ierr)
   if (rank == 0) print *, tot
