@@ -31,6 +31,9 @@ func (ev *evaluator) floatOf(e apt.Expr) (float64, bool) {
 		}
 		return ev.leafFloat(e)
 	case *apt.Name, *apt.Index, *apt.Component:
+		if ev.cPointers() && ev.isPointerRef(e) {
+			return 0, false // a C pointer: an address, not a REAL
+		}
 		return ev.leafFloat(e)
 	case *apt.Unary:
 		v, ok := ev.floatOf(x.X)
