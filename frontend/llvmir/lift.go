@@ -107,6 +107,10 @@ type fn struct {
 	// argSlot is the argument number (from 1) of the variable debug info
 	// says a value or slot holds, for formals.
 	argSlot map[value.Value]int
+	// lvNames and nameTypes keep apart source variables of one name
+	// and different types (dbgnames.go).
+	lvNames   map[*metadata.DILocalVariable]string
+	nameTypes map[string]string
 	// argvKinds, argvSlots and argvVars follow pointers into argv
 	// (argv.go).
 	argvKinds map[value.Value]argvKind
@@ -122,7 +126,8 @@ func (l *lifter) function(f *ir.Func) (r *apt.Routine) {
 		uses: map[value.Value][]use{}, site: map[value.Value]use{}, inline: map[value.Value]bool{},
 		skip: map[value.Value]bool{}, addr: map[value.Value]bool{}, plans: map[*loop]*loopPlan{},
 		vars: map[string]*apt.Var{}, scalarP: map[*ir.Param]bool{}, retB: -1,
-		alias: map[value.Value]value.Value{}, skipStore: map[*ir.InstStore]bool{}, argSlot: map[value.Value]int{}}
+		alias: map[value.Value]value.Value{}, skipStore: map[*ir.InstStore]bool{}, argSlot: map[value.Value]int{},
+		lvNames: map[*metadata.DILocalVariable]string{}, nameTypes: map[string]string{}}
 	name := l.fnames[f]
 	kind := apt.KindFunction
 	if types.Equal(f.Sig.RetType, types.Void) {
@@ -392,7 +397,7 @@ func (x *fn) dbgName(c *ir.InstCall) {
 	if _, done := x.names[v]; done {
 		return
 	}
-	x.names[v] = strings.ToLower(cleanName(lv.Name))
+	x.names[v] = x.srcVarName(lv)
 	x.srcName[v] = true
 	if lv.Arg > 0 {
 		x.argSlot[v] = int(lv.Arg)
