@@ -30,14 +30,21 @@ func (c *compiler) pointeeOf(ix *apt.Index) (ptr apt.Expr, root string) {
 		return nil, ""
 	}
 	if ix.Base != nil {
-		if !ix.Deref {
-			return nil, ""
-		}
 		root, ok := rootName(ix.Base)
 		if !ok {
 			return nil, ""
 		}
-		return &apt.Component{Pos: ix.Pos, Base: ix.Base, Field: ix.Name, Type: ix.Type, Deref: true, Array: true}, root
+		if !ix.Deref {
+			// A.f[k] of a structure variable A (csr_t A; A.rowptr =
+			// malloc(...)): the field holds a pointer as p->f does,
+			// only the structure is not reached through one. A
+			// structure held in an array or a pointer is not this.
+			rv := c.m.prog.Resolve(c.rt.r, root)
+			if rv == nil || rv.Type.Base != apt.TypeDerived || len(rv.Dims) > 0 || rv.Pointer {
+				return nil, ""
+			}
+		}
+		return &apt.Component{Pos: ix.Pos, Base: ix.Base, Field: ix.Name, Type: ix.Type, Deref: ix.Deref, Array: true}, root
 	}
 	v := c.m.prog.Resolve(c.rt.r, ix.Name)
 	if v == nil || len(v.Dims) > 0 || v.Param != nil || !numberType(v.Type) || c.rt.r.Scope.Lookup(ix.Name) != v {
