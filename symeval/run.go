@@ -429,62 +429,68 @@ func (ev *evaluator) readKeys(e apt.Expr) []string {
 // "*" counts those, and readAfter then takes every name as read.
 func nodeReads(nodes []apt.Node) map[string]int {
 	m := map[string]int{}
+	eachReadExpr(nodes, func(e apt.Expr) { countNames(e, m) }, func() { m["*"]++ })
+	return m
+}
+
+// eachReadExpr calls read with every expression nodes read (nodeReads'
+// places) and unmodelled for each statement the frontend did not model.
+func eachReadExpr(nodes []apt.Node, read func(apt.Expr), unmodelled func()) {
 	for _, n := range nodes {
 		apt.Inspect(n, func(y apt.Node) bool {
 			switch x := y.(type) {
 			case *apt.Block:
 				for _, st := range x.Stmts {
 					if _, plain := st.Target.(*apt.Name); !plain || st.Kind != apt.StmtAssign {
-						countNames(st.Target, m)
+						read(st.Target)
 					}
-					countNames(st.Value, m)
-					countNames(st.Mask, m)
+					read(st.Value)
+					read(st.Mask)
 					for _, a := range st.Args {
-						countNames(a, m)
+						read(a)
 					}
 				}
 			case *apt.Loop:
 				for _, e := range []apt.Expr{x.Lower, x.Upper, x.Step, x.While, x.Iterations} {
-					countNames(e, m)
+					read(e)
 				}
 			case *apt.If:
-				countNames(x.Selector, m)
+				read(x.Selector)
 			case *apt.Branch:
-				countNames(x.Cond, m)
+				read(x.Cond)
 				for _, c := range x.Cases {
-					countNames(c.Lo, m)
-					countNames(c.Hi, m)
+					read(c.Lo)
+					read(c.Hi)
 				}
 			case *apt.Call:
 				for _, a := range x.Args {
-					countNames(a, m)
+					read(a)
 				}
 			case *apt.Comm:
 				for _, a := range x.Args {
-					countNames(a, m)
+					read(a)
 				}
 			case *apt.IO:
-				countNames(x.Unit, m)
-				countNames(x.Format, m)
+				read(x.Unit)
+				read(x.Format)
 				for _, e := range x.Control {
-					countNames(e, m)
+					read(e)
 				}
 				for _, e := range x.Items {
-					countNames(e, m)
+					read(e)
 				}
 			case *apt.Goto:
-				countNames(x.Index, m)
+				read(x.Index)
 			case *apt.Return:
-				countNames(x.Value, m)
+				read(x.Value)
 			case *apt.Stop:
-				countNames(x.Code, m)
+				read(x.Code)
 			case *apt.Unknown:
-				m["*"]++
+				unmodelled()
 			}
 			return true
 		})
 	}
-	return m
 }
 
 // countNames adds the names e mentions to m.

@@ -351,7 +351,46 @@ func (ev *evaluator) readsTableData(l *apt.Loop) bool {
 			return true
 		}
 	}
-	return false
+	// A structure's pointer field (A.col[k], A->col[k]): the storage
+	// the field points into, which no name of the loop's is.
+	found := false
+	eachReadExpr([]apt.Node{l}, func(e apt.Expr) {
+		if !found {
+			found = ev.fieldTableIn(e)
+		}
+	}, func() {})
+	return found
+}
+
+// fieldTableIn reports whether e reads an element through a structure's
+// pointer field whose storage is held as a table.
+func (ev *evaluator) fieldTableIn(e apt.Expr) bool {
+	found := false
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		if ix, ok := x.(*apt.Index); ok && ix.Base != nil && ev.indexHoldsTable(ix) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// indexHoldsTable reports whether the array the element reference ix
+// reaches is held as a table: a named array's (holdsTable), or the
+// storage a structure's pointer field points into.
+func (ev *evaluator) indexHoldsTable(ix *apt.Index) bool {
+	if ix.Base == nil {
+		return ev.holdsTable(ix.Name)
+	}
+	if len(ix.Subs) != 1 {
+		return false
+	}
+	p, ok := ev.fieldPointed(ix)
+	if !ok {
+		return false
+	}
+	v, ok := ev.env.lookup(p.key())
+	return ok && v.arr != nil && v.arr.tab != nil
 }
 
 // writesTableData reports whether l stores into an array held as a table
@@ -365,7 +404,7 @@ func (ev *evaluator) writesTableData(l *apt.Loop) bool {
 		if blk, ok := n.(*apt.Block); ok && !found {
 			for _, s := range blk.Stmts {
 				if ix, ok := s.Target.(*apt.Index); ok {
-					found = found || ix.Base == nil && ev.holdsTable(ix.Name) || ev.tableIn(ix.Subs...)
+					found = found || ev.indexHoldsTable(ix) || ev.tableIn(ix.Subs...)
 				}
 				if ix, ok := s.Value.(*apt.Index); ok && !s.Load && ev.prog.Notation() != apt.Fortran {
 					// An address the statement takes (C's p = &a[k]).
@@ -387,7 +426,7 @@ func (ev *evaluator) tableIn(es ...apt.Expr) bool {
 			continue
 		}
 		apt.InspectExpr(e, func(x apt.Expr) bool {
-			if ix, ok := x.(*apt.Index); ok && ix.Base == nil && ev.holdsTable(ix.Name) {
+			if ix, ok := x.(*apt.Index); ok && ev.indexHoldsTable(ix) {
 				found = true
 			}
 			return !found

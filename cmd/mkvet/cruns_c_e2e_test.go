@@ -45,14 +45,18 @@ func loopValuesAt(t *testing.T, name, args, pos string) ([]float64, []string) {
 // the evaluation runs (its counter stepped under boundary tests) and swept
 // in an iteration loop of main. The run reaches the field's storage as it
 // reaches p->f's (structrows.c: before, it stopped on "A.rowptr[row + 1]
-// is not a plain array element" and the sweep's trips were asked). The
-// counts are the rows' entries: 4*400 + 400 less the boundary
+// is not a plain array element" and the sweep's trips were asked), and a
+// loop that reads the built arrays through fields (A.val[k] *
+// x[A.col[k]]) is run as one reading named arrays is (csrfields.c:
+// before, the sweep was walked without the arrays and its trips asked).
+// The counts are the rows' entries: 4*400 + 400 less the boundary
 // entries, 60 times.
 func TestStructFieldRowsE2E(t *testing.T) {
 	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc")
 	want := []float64{116400, 118800, 118800, 116400}
 	for _, tc := range []struct{ name, pos string }{
 		{"structrows.c", "structrows.c:48:13"},
+		{"csrfields.c", "csrfields.c:50:13"},
 	} {
 		got, asked := loopValuesAt(t, tc.name, "40 60", tc.pos)
 		if !slices.Equal(got, want) || len(asked) > 0 {

@@ -202,6 +202,7 @@ var cCases = []cCase{
 	{"optloop.c", []string{"steps", "n"}, [][]int64{{2, 101}}, [][]string{{}}, false, []string{"-s %d", "-n %d"}, "", nil},
 	// CSR arrays in a structure variable's pointer fields (A.rowptr[i]).
 	{"structrows.c", []string{"m", "iters"}, [][]int64{{40, 60}, {37, 41}, {61, 7}}, [][]string{{}}, false, nil, "", nil},
+	{"csrfields.c", []string{"m", "iters"}, [][]int64{{40, 60}, {37, 41}, {61, 7}}, [][]string{{}}, false, nil, "", nil},
 	// An int counter and a double vector of one name (C's scopes).
 	{"shadowed.c", []string{"n", "steps"}, [][]int64{{2000, 3}, {301, 2}, {5003, 1}}, [][]string{{}}, false, nil, "", nil},
 	{"getopts.c", []string{"n", "m", "iters"}, [][]int64{{9, 7, 2}, {30, 17, 3}}, [][]string{{}, {"-v"}, {"2", "-v"}, {"-v", "1"}}, false,
