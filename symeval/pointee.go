@@ -128,26 +128,43 @@ func (ev *evaluator) pointedElems(p pointed) (symbolic.Expr, bool) {
 	return symbolic.Int(max(n/p.view-p.off, 0)), true
 }
 
+// pointedElemsAt is pointedElems at the importer's rank: also where the
+// storage's extent differs by rank with no one closed form for it
+// (malloc(mine * sizeof(double)) after a loop run rank by rank counted
+// mine).
+func (imp *importer) pointedElemsAt(p pointed) (int64, bool) {
+	if n, ok := imp.ev.pointedElems(p); ok {
+		c, ok := imp.at(Known(n))
+		cn, isInt := c.Int64()
+		return cn, ok && isInt
+	}
+	sh, ok := imp.ev.shapeAt(p.storage, 1)
+	if !ok {
+		return 0, false
+	}
+	c, ok := imp.at(sh[0].ext)
+	n, isInt := c.Int64()
+	if !ok || !isInt || !c.IsInt() || p.view < 1 {
+		return 0, false
+	}
+	return max(n/p.view-p.off, 0), true
+}
+
 // pointer binds the C pointer name (declared v) for a run: the storage its
 // address is in, whole, and the pointer's place in it. ok is false where
 // name is no such pointer, or the storage's extent is not known (imp.why
 // says so where it is a pointer the run would need).
 func (imp *importer) pointer(name string, v *apt.Var) (*concrete.Ref, bool) {
 	ev := imp.ev
-	if !v.IsArray() || !ev.cPointers() || needsShape(v.Dims) || !unsized(v.Dims) {
+	if len(v.Dims) != 1 || !ev.cPointers() || needsShape(v.Dims) || !unsized(v.Dims) {
 		return nil, false
 	}
 	p, ok := ev.pointee(name, v.Type)
 	if !ok {
 		return nil, false
 	}
-	n, ok := ev.pointeeElems(name, v)
+	cn, ok := imp.pointedElemsAt(p)
 	if !ok {
-		return nil, false
-	}
-	c, ok := imp.at(Known(n))
-	cn, isInt := c.Int64()
-	if !ok || !isInt {
 		return nil, false
 	}
 	s := imp.array(p.key(), v, cn+p.off)
@@ -206,14 +223,8 @@ func (imp *importer) reach(r *apt.Routine, ptr apt.Expr, t apt.Type) *concrete.R
 		imp.why = "where " + name + " points"
 		return nil
 	}
-	n, ok := ev.pointedElems(p)
+	cn, ok := imp.pointedElemsAt(p)
 	if !ok {
-		imp.why = "the extent of what " + name + " points to"
-		return nil
-	}
-	c, ok := imp.at(Known(n))
-	cn, isInt := c.Int64()
-	if !ok || !isInt {
 		imp.why = "the extent of what " + name + " points to"
 		return nil
 	}

@@ -64,3 +64,18 @@ func TestStructFieldRowsE2E(t *testing.T) {
 		}
 	}
 }
+
+// TestRankSizedBufferE2E: a buffer malloc'd by a count each rank finds
+// for itself in a loop over a table (rankalloc.c: mine, 572, 571, 571 and
+// 286 keys at P = 4), packed with a cursor in a loop over the table's
+// buckets each step. The run binds the buffer with its extent at the rank
+// although no one closed form holds it; before, it had one element, the
+// run stopped on "buf(k) is out of bounds" and the packing loop's trips
+// were asked.
+func TestRankSizedBufferE2E(t *testing.T) {
+	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc")
+	got, asked := loopValuesAt(t, "rankalloc.c", "2000 3", "rankalloc.c:30:13")
+	if want := []float64{1716, 1713, 1713, 858}; !slices.Equal(got, want) || len(asked) > 0 {
+		t.Errorf("the packing loop runs %v times per rank, asking %v: want %v, nothing asked", got, asked, want)
+	}
+}

@@ -203,6 +203,8 @@ var cCases = []cCase{
 	// CSR arrays in a structure variable's pointer fields (A.rowptr[i]).
 	{"structrows.c", []string{"m", "iters"}, [][]int64{{40, 60}, {37, 41}, {61, 7}}, [][]string{{}}, false, nil, "", nil},
 	{"csrfields.c", []string{"m", "iters"}, [][]int64{{40, 60}, {37, 41}, {61, 7}}, [][]string{{}}, false, nil, "", nil},
+	// A buffer malloc'd by a count that differs by rank, packed by a cursor.
+	{"rankalloc.c", []string{"n", "steps"}, [][]int64{{2000, 3}, {301, 2}, {5003, 1}}, [][]string{{}}, false, nil, "", nil},
 	// An int counter and a double vector of one name (C's scopes).
 	{"shadowed.c", []string{"n", "steps"}, [][]int64{{2000, 3}, {301, 2}, {5003, 1}}, [][]string{{}}, false, nil, "", nil},
 	{"getopts.c", []string{"n", "m", "iters"}, [][]int64{{9, 7, 2}, {30, 17, 3}}, [][]string{{}, {"-v"}, {"2", "-v"}, {"-v", "1"}}, false,
