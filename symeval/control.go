@@ -1140,28 +1140,19 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 					// concrete machine (concrete.go).
 					return
 				}
-			} else if onRankAlone(t) && l.Step == nil {
+			} else if onRankAlone(t) && l.Step == nil && ev.runRankTrips(l, o, pos) {
 				// A loop whose trip count depends on the rank (do i = 1,
 				// me) and that computes values the counts need (a prefix
 				// sum over the ranks before): run rank by rank where P is
 				// small, each rank's values then exact.
-				if scalars, arrays := ev.computesControl(l); len(scalars) > 0 || arrays {
-					st := int64(1)
-					if ev.byRank([]apt.Expr{l.Lower, l.Upper}, []apt.Node{l}, pos, o, func() bool {
-						lo, ok1 := ev.closedInt(ev.value(l.Lower), pos).Single()
-						hi, ok2 := ev.closedInt(ev.value(l.Upper), pos).Single()
-						a, c1 := lo.Int64()
-						b, c2 := hi.Int64()
-						if !ok1 || !ok2 || !c1 || !c2 {
-							return false
-						}
-						n := max((b-a+st)/st, 0)
-						return ev.runOK(l, n) && ev.runCounted(l, o, Known(lo), symbolic.Int(st), n)
-					}) {
-						return
-					}
-				}
+				return
 			}
+		} else if l.Step == nil && ev.tripsAtEachRank(trips) && ev.allocatesHeap(l.Body) && ev.runRankTrips(l, o, pos) {
+			// Trip counts that are cases on the rank (a block
+			// distribution's n/P + (rank < n%P)) of a loop that makes
+			// heap objects, an object per trip, which only a run
+			// follows: the same.
+			return
 		}
 		if _, isc := valueInt(trips); !isc && trips.IsKnown() && !isPeeled {
 			// A trip count each rank has its own value of (bounds read
@@ -2557,6 +2548,50 @@ func (ev *evaluator) afterLoop(key string, pos apt.Pos) Value {
 // computes what control reads is run by the concrete machine before a
 // symbolic run is tried.
 const concreteFirstTrips = 256
+
+// runRankTrips runs the DO loop l (occurrence o), with a step of one,
+// rank by rank where it computes values the counts need; it reports
+// whether it did.
+func (ev *evaluator) runRankTrips(l *apt.Loop, o *Occ, pos apt.Pos) bool {
+	scalars, arrays := ev.computesControl(l)
+	if len(scalars) == 0 && !arrays {
+		return false
+	}
+	return ev.byRank([]apt.Expr{l.Lower, l.Upper}, []apt.Node{l}, pos, o, func() bool {
+		lo, ok1 := ev.closedInt(ev.value(l.Lower), pos).Single()
+		hi, ok2 := ev.closedInt(ev.value(l.Upper), pos).Single()
+		a, c1 := lo.Int64()
+		b, c2 := hi.Int64()
+		if !ok1 || !ok2 || !c1 || !c2 {
+			return false
+		}
+		n := max(b-a+1, 0)
+		return ev.runOK(l, n) && ev.runCounted(l, o, Known(lo), symbolic.Int(1), n)
+	})
+}
+
+// tripsAtEachRank reports whether the trip count v, of several cases, is
+// a number at each rank where P is a number and the rank is not.
+func (ev *evaluator) tripsAtEachRank(v Value) bool {
+	np, ok := ev.values[Size]
+	if _, fixed := ev.values[Rank]; !ok || fixed || np < 1 || np > maxRankSplit || !v.IsKnown() {
+		return false
+	}
+	for r := int64(0); r < np; r++ {
+		w, ok := substValue(v, map[string]symbolic.Expr{Rank: symbolic.Int(r), Size: symbolic.Int(np)})
+		if !ok {
+			return false
+		}
+		e, ok := w.Single()
+		if !ok {
+			return false
+		}
+		if _, isc := e.Int64(); !isc {
+			return false
+		}
+	}
+	return true
+}
 
 // onRankAlone reports whether e mentions the rank and no symbol but the
 // rank and P.

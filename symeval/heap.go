@@ -359,3 +359,15 @@ func (ev *evaluator) storeObjectsField(base apt.Expr, field string, v Value) boo
 	}
 	return true
 }
+
+// heapKeyID returns the id of the heap object whose storage key k is
+// ("&3", the elements of object 3, or "&3%next", one of its fields).
+func heapKeyID(k string) (int64, bool) {
+	rest, ok := strings.CutPrefix(k, "&")
+	if !ok {
+		return 0, false
+	}
+	digits, _, _ := strings.Cut(rest, "%")
+	id, err := strconv.ParseInt(digits, 10, 64)
+	return id, err == nil && id >= 0
+}

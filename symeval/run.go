@@ -1336,11 +1336,15 @@ func (ev *evaluator) byRank(header []apt.Expr, body []apt.Node, pos apt.Pos, o *
 	read := ev.keysRead(header, body)
 	mod := ev.modified(body)
 	envs := make([]*env, np)
+	made := make([][2]int64, np) // the heap objects each rank's run made
 	var pending map[string][]jump
 	alive := 0
 	for r := int64(0); r < np; r++ {
 		ev.enterRank(baseEnv, baseCur, read, r)
-		if !run() {
+		made[r][0] = int64(len(ev.heap))
+		ok := run()
+		made[r][1] = int64(len(ev.heap))
+		if !ok {
 			if debugRuns {
 				fmt.Fprintf(os.Stderr, "byRank %s: rank %d failed\n", pos, r)
 			}
@@ -1412,7 +1416,7 @@ func (ev *evaluator) byRank(header []apt.Expr, body []apt.Node, pos apt.Pos, o *
 		}
 		ev.env.set(k, ev.changedBy(k, "the value of %s after the loop at "+pos.String(), false))
 	}
-	ev.keepThroughPointers(baseEnv, envs, append(mod, read...), pos)
+	ev.keepThroughPointers(baseEnv, envs, append(mod, read...), made, pos)
 	return true
 }
 
@@ -1467,7 +1471,10 @@ func mergeArrayByRank(envs []*env, key string) (*arrayState, bool) {
 // value all the ranks left where they agree, unknown where not, never the
 // value from before the loop. named are the keys the body assigns (merged
 // by rank already) and those it reads (each run took them at its rank).
-func (ev *evaluator) keepThroughPointers(baseEnv *env, envs []*env, mod []string, pos apt.Pos) {
+// An object a rank's run allocated (made[r], the range of its ids) is
+// that rank's alone, whose address no other rank holds: its storage is
+// what that run left (a list each rank builds of a length of its own).
+func (ev *evaluator) keepThroughPointers(baseEnv *env, envs []*env, mod []string, made [][2]int64, pos apt.Pos) {
 	named := make(map[string]bool, len(mod))
 	for _, k := range mod {
 		named[k] = true
@@ -1483,6 +1490,14 @@ func (ev *evaluator) keepThroughPointers(baseEnv *env, envs []*env, mod []string
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(changed)) {
+		if id, ok := heapKeyID(k); ok {
+			if r := slices.IndexFunc(made, func(m [2]int64) bool { return m[0] <= id && id < m[1] }); r >= 0 && envs[r] != nil {
+				if v, has := envs[r].lookup(k); has {
+					ev.env.set(k, v)
+					continue
+				}
+			}
+		}
 		var first Value
 		same, seen := true, false
 		for _, e := range envs {

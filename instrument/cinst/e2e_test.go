@@ -182,6 +182,10 @@ var cCases = []cCase{
 	// the pointer), counted into buckets through a pointer one element
 	// in; loops over the buckets' counts, the ranks' own and their sum.
 	{"heapkeys.c", []string{"n", "steps"}, [][]int64{{1000, 3}, {37, 2}, {5003, 1}}, nil, false, nil, "", nil},
+	// A binary search tree and a linked list each rank builds on the heap
+	// from keys it draws (shares of n that differ by rank), walked for
+	// the list's length, a message's count.
+	{"heaplist.c", []string{"n", "steps"}, [][]int64{{40, 2}, {37, 3}, {101, 2}}, nil, false, nil, "", nil},
 	// Settings and results in fields of structures, nested ones too.
 	{"structkeys.c", []string{"n", "nb"}, [][]int64{{1000, 3}, {37, 2}, {5003, 4}}, [][]string{{}}, false, nil, "", nil},
 	// A global table of structures filled through a pointer to each.
