@@ -293,6 +293,10 @@ type evaluator struct {
 	readsIn  map[any]map[string]int
 	diagSeen map[string]bool
 	summary  map[*apt.Routine]*summary
+	// summarizing counts the summaries being computed (summarize).
+	summarizing int
+	// libPtrMemo holds libraryPointers' answers by routine.
+	libPtrMemo map[*apt.Routine]map[string]bool
 	// constStore is the store collectAssigned leaves out (storesOnly).
 	constStore *constStore
 	noccs      int
@@ -3214,6 +3218,7 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 	// named constant (a PARAMETER, MPI's handles: MPI_COMM_WORLD passed to
 	// a routine the evaluation does not model is still the world).
 	ev.externalWrites(c.Callee, c.Args, c.Span.Start())
+	ev.forgetReached(c.Callee, name, c.Args, c.Span.Start())
 	for _, a := range c.Args {
 		nm, isName := a.(*apt.Name)
 		var decl *apt.Var

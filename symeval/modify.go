@@ -24,6 +24,11 @@ type summary struct {
 	// (DEALLOCATE, ALLOCATE): for each, the paths to the arrays, "" for
 	// the argument itself, "%f" for its component f.
 	shapes map[int][]string
+	// reachAny says a routine outside the program it calls is given the
+	// address of storage the routine's callers cannot name (a local
+	// structure's pointer field, std::map's node holder): what any
+	// structure its actuals give by address reaches may change.
+	reachAny bool
 }
 
 // modified returns the storage keys of the scalar variables nodes may assign,
@@ -73,6 +78,10 @@ func (ev *evaluator) collectAssigned(nodes []apt.Node, set map[string]bool) {
 		ev.collectAssigned1(nodes, set)
 		if ev.cPointers() {
 			ev.assignedSlots(set) // pointers assigned hold other addresses
+			if ev.summarizing == 0 {
+				// (A summary keeps the marks for its callers' actuals.)
+				ev.expandReachMarks(set)
+			}
 		}
 		return
 	}
@@ -231,6 +240,9 @@ func (ev *evaluator) collectAssigned1(nodes []apt.Node, set map[string]bool) {
 				} else {
 					for _, a := range x.Args {
 						addExpr(a)
+					}
+					for _, k := range ev.reachRoots(x.Callee, x.Args) {
+						set[k+reachMark] = true
 					}
 				}
 			case *apt.If:
@@ -449,6 +461,11 @@ func (ev *evaluator) applySummary(r *apt.Routine, args []apt.Expr, set map[strin
 	for k := range s.globals {
 		set[k] = true
 	}
+	if s.reachAny {
+		for _, k := range ev.reachRoots("", args) {
+			set[k+reachMark] = true
+		}
+	}
 }
 
 // summarize computes (once) what r may assign that is visible to callers.
@@ -465,7 +482,9 @@ func (ev *evaluator) summarize(r *apt.Routine) *summary {
 	}
 	ev.frames = append(ev.frames, fr)
 	set := map[string]bool{}
+	ev.summarizing++
 	ev.collectAssigned(r.Body, set)
+	ev.summarizing--
 	ev.frames = ev.frames[:len(ev.frames)-1]
 	for k := range set {
 		switch {
@@ -489,6 +508,7 @@ func (ev *evaluator) summarize(r *apt.Routine) *summary {
 			}
 		case strings.HasPrefix(k, fr.id+"."):
 			// a local
+			s.reachAny = s.reachAny || strings.Contains(k, reachMark)
 		default:
 			s.globals[k] = true
 		}
