@@ -78,6 +78,7 @@ func liftUnguarded(name string, src []byte, files []string) (*Lifted, []apt.Diag
 	if d, bad := badCallee(name, src, m); bad {
 		return nil, []apt.Diagnostic{d}
 	}
+	baseSubobjects(m)
 	l := newLifter(m, name, files)
 	l.run()
 	// A site whose IR was written into several nodes is shared.

@@ -186,6 +186,10 @@ var cCases = []cCase{
 	// from keys it draws (shares of n that differ by rank), walked for
 	// the list's length, a message's count.
 	{"heaplist.c", []string{"n", "steps"}, [][]int64{{40, 2}, {37, 3}, {101, 2}}, nil, false, nil, "", nil},
+	// A base class at byte 8 (after a one-byte comparator, as in
+	// std::map's implementation) holding the count a loop and a message
+	// are sized by.
+	{"basepart.cpp", []string{"n", "steps"}, [][]int64{{10, 2}, {37, 3}, {101, 2}}, [][]string{{}}, false, nil, "", nil},
 	// Settings and results in fields of structures, nested ones too.
 	{"structkeys.c", []string{"n", "nb"}, [][]int64{{1000, 3}, {37, 2}, {5003, 4}}, [][]string{{}}, false, nil, "", nil},
 	// A global table of structures filled through a pointer to each.
