@@ -713,6 +713,18 @@ func (ev *evaluator) loopStores(body []apt.Node, doVar, key string, lo, hi Value
 	}
 	var cs []int64
 	valid := true
+	// store records a store to element ix (v + c) of an array; arrays
+	// says whether its declaration must be an array (a component's).
+	store := func(ix *apt.Index, arrays bool) {
+		c, ok := offsetOf(ix, doVar)
+		d := ev.storedDecl(ix)
+		if !ok || d == nil || arrays && !d.IsArray() {
+			valid = false
+			return
+		}
+		decl = d
+		cs = append(cs, c)
+	}
 	var visit func(nodes []apt.Node)
 	visit = func(nodes []apt.Node) {
 		for _, n := range nodes {
@@ -724,14 +736,7 @@ func (ev *evaluator) loopStores(body []apt.Node, doVar, key string, lo, hi Value
 						// (allocate(p(k)%u(n))): kept per element.
 						for _, a := range st.Args {
 							if eix, ok := ev.elemShapeOf(a, key); ok {
-								c, ok := offsetOf(eix, doVar)
-								d := ev.storedDecl(eix)
-								if !ok || d == nil || !d.IsArray() {
-									valid = false
-									continue
-								}
-								decl = d
-								cs = append(cs, c)
+								store(eix, true)
 							}
 						}
 						continue
@@ -742,14 +747,7 @@ func (ev *evaluator) loopStores(body []apt.Node, doVar, key string, lo, hi Value
 						// array.
 						if k, ok := ev.partKey(comp); ok && k == key {
 							eix, _, _ := elementOf(comp.Base)
-							c, ok := offsetOf(eix, doVar)
-							d := ev.storedDecl(eix)
-							if !ok || d == nil || !d.IsArray() {
-								valid = false
-								continue
-							}
-							decl = d
-							cs = append(cs, c)
+							store(eix, true)
 						}
 						continue
 					}
@@ -760,17 +758,9 @@ func (ev *evaluator) loopStores(body []apt.Node, doVar, key string, lo, hi Value
 						}
 						continue
 					}
-					if k, ok := ev.arrayKey(ix); !ok || k != key {
-						continue
+					if k, ok := ev.arrayKey(ix); ok && k == key {
+						store(ix, false)
 					}
-					c, ok := offsetOf(ix, doVar)
-					d := ev.storedDecl(ix)
-					if !ok || d == nil {
-						valid = false
-						continue
-					}
-					decl = d
-					cs = append(cs, c)
 				}
 			case *apt.If:
 				for _, b := range x.Branches {

@@ -73,11 +73,17 @@ func (ev *evaluator) leafFloat(e apt.Expr) (float64, bool) {
 		n, ok := c.Int64()
 		return float64(n), ok && math.Abs(float64(n)) < 1<<53
 	}
+	return heldAs(r, t), true
+}
+
+// heldAs is r as a variable of REAL type t holds it: rounded once to
+// single precision for a REAL(4), to double otherwise.
+func heldAs(r symbolic.Rat, t apt.Type) float64 {
 	if singleReal(t) {
 		f, _ := r.Big().Float32()
-		return float64(f), true
+		return float64(f)
 	}
-	return r.Float64(), true
+	return r.Float64()
 }
 
 // knownPrecision reports whether t is a REAL of single or double

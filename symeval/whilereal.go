@@ -1,7 +1,6 @@
 package symeval
 
 import (
-	"math"
 	"slices"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -138,11 +137,8 @@ func (ev *evaluator) realConst(v Value, t apt.Type) (float64, bool) {
 	if !ok {
 		return 0, false
 	}
-	f := r.Float64()
-	if singleReal(t) {
-		f = float64(float32(f))
-	}
-	return f, !math.IsInf(f, 0) && !math.IsNaN(f)
+	f := heldAs(r, t)
+	return f, finite(f)
 }
 
 // singleReal reports whether t is a single-precision REAL.
