@@ -1147,12 +1147,13 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 				// small, each rank's values then exact.
 				return
 			}
-		} else if l.Step == nil && ev.cPointers() && ev.tripsAtEachRank(trips) && ev.runRankTrips(l, o, pos) {
+		} else if l.Step == nil && ev.tripsAtEachRank(trips) && ev.allocatesHeap(l.Body) && ev.runRankTrips(l, o, pos) {
 			// Trip counts that are cases on the rank (a block
-			// distribution's n/P + (rank < n%P)) of a C loop (the
-			// objects it makes on the heap, one per trip, and what its
-			// calls store through pointers only a run follows): the
-			// same.
+			// distribution's n/P + (rank < n%P)) of a loop that makes
+			// heap objects, an object per trip, which only a run
+			// follows: the same. (Every C loop so run loses what NPB
+			// IS's symbolic walk keeps: a rank's run of its bucket
+			// loop fails.)
 			return
 		}
 		if _, isc := valueInt(trips); !isc && trips.IsKnown() && !isPeeled {
