@@ -208,6 +208,10 @@ var oracleCases = []oracleCase{
 	// and assignment, in double and single precision.
 	{file: "roundrun.f90", sizes: []map[string]int64{{"a": 3, "b": 1}, {"a": 6, "b": 2}, {"a": 7, "b": 1}},
 		complete: true, input: [2]string{"roundrun.in", "0.{a} 0.{b}\n"}},
+	// Arrays initialised in their declarations (a process grid, a module
+	// table, a routine's saved counters) handed whole to routines that
+	// change them.
+	{file: "initarrays.f90", sizes: []map[string]int64{{"n": 40, "steps": 3}, {"n": 7, "steps": 2}, {"n": 101, "steps": 4}}, complete: true},
 	// COMMON members a BLOCK DATA unit (a named constant, a repeat count,
 	// an array) and another unit's DATA initialise, read elsewhere.
 	{file: "blockdata.f", sizes: []map[string]int64{{}}, complete: true},

@@ -394,6 +394,9 @@ type evaluator struct {
 	// initialised maps the storage keys of module variables with an
 	// initialiser to their declarations (initialValue).
 	initialised map[string]*apt.Var
+	// initialArrays does the same for arrays of static storage (slotInit):
+	// a dummy argument bound to one reads the actual's initial elements.
+	initialArrays map[string]*apt.Var
 	// args are the program's command-line arguments (Options.Args), argvKey
 	// the storage of its main's argv (cstring.go).
 	args []string
@@ -1052,6 +1055,12 @@ func (ev *evaluator) storageKey(fr *frame, v *apt.Var, name string) string {
 			ev.initialised = map[string]*apt.Var{}
 		}
 		ev.initialised[k] = v
+	}
+	if len(v.Init) > 0 && v.IsArray() {
+		if ev.initialArrays == nil {
+			ev.initialArrays = map[string]*apt.Var{}
+		}
+		ev.initialArrays[k] = v
 	}
 	return k
 }

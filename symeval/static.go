@@ -99,7 +99,17 @@ func (ev *evaluator) savedLocal(v *apt.Var) bool {
 // The other unit's initial values must be constants, and an array's
 // declared the same there.
 func (ev *evaluator) slotInit(k string, d *apt.Var) *apt.Var {
-	if d == nil || len(d.Init) > 0 || !strings.HasPrefix(k, "/") {
+	if d == nil || len(d.Init) > 0 {
+		return d
+	}
+	if o := ev.initialArrays[k]; o != nil && d.IsArray() {
+		// A dummy argument (or a pointer) naming an initialised array
+		// of its caller or of a module (`integer :: dims(2) = 0` handed
+		// to a routine that calls MPI_DIMS_CREATE): the actual's
+		// elements, in array element order as the dummy sees them.
+		return o
+	}
+	if !strings.HasPrefix(k, "/") {
 		return d
 	}
 	if ev.commonInits == nil {
