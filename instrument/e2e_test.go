@@ -227,6 +227,10 @@ var oracleCases = []oracleCase{
 	{file: "proccomp.f90", sizes: []map[string]int64{{"n": 100, "steps": 10}, {"n": 7, "steps": 3}, {"n": 1001, "steps": 4}},
 		complete: true, point: true},
 	{file: "polymorph.f90", sizes: []map[string]int64{{"n": 100, "steps": 4}, {"n": 37, "steps": 2}, {"n": 1001, "steps": 3}}, complete: true},
+	// A REAL array cleared whole at set-up and tested element by element
+	// (in a routine given one element, an exit test, around a message).
+	{file: "realfill.f90", sizes: []map[string]int64{{"n": 40, "steps": 3, "mode": 0}, {"n": 7, "steps": 2, "mode": 0}, {"n": 101, "steps": 1, "mode": 0}},
+		complete: true, input: [2]string{"realfill.in", "{n} {steps} {mode}\n"}},
 	// The rewriter's own hard cases.
 	{file: "labels.f", dir: "testdata", sizes: []map[string]int64{{"n": 10}, {"n": 7}, {"n": 23}}},
 	{file: "forms.f90", dir: "testdata", sizes: []map[string]int64{{"n": 5, "nn": 8}, {"n": 7, "nn": 3}, {"n": 12, "nn": 5}}},

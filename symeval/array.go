@@ -51,6 +51,10 @@ type arrayState struct {
 	// (concrete.go): those not stored since are known where it knows
 	// them. A state made without it keeps them unknown.
 	tab *elemTable
+	// data marks a REAL array filled whole with one number
+	// (uniformdata.go): where another path has no state for it, its
+	// elements are the program's data, not undefined.
+	data bool
 }
 
 // arrayStore is one assignment to an element: val at offset off where guard

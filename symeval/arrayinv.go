@@ -43,7 +43,10 @@ func (ev *evaluator) invariantArrays(l *apt.Loop, o *Occ, body *domainState, mod
 		switch {
 		case !ok || skip[k]:
 			continue
-		case v.arr != nil && !v.arr.clobbered:
+		case v.arr != nil && !v.arr.clobbered && !v.arr.data:
+			// (A REAL array filled with one number is the program's
+			// data a loop computes, not a flag array it resets: no trial
+			// walk for it, uniformdata.go.)
 			pre[k] = v.arr
 		case strings.HasSuffix(k, shapeKey("")) && v.Fields != nil:
 			shapes[k] = v

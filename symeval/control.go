@@ -701,6 +701,11 @@ func rangeOf(v Value) (lo, hi symbolic.Expr, ok bool) {
 // be the other side's: reading it would be undefined behaviour in Fortran, so
 // the program may only rely on the assigned one.
 func (ev *evaluator) chooseUndef(c counting.Formula, a, b Value) Value {
+	if a.arr != nil && a.arr.data && b.unk != nil && b.unk.undef || b.arr != nil && b.arr.data && a.unk != nil && a.unk.undef {
+		// A REAL array one path filled with a number, the other left
+		// as the program's data (uniformdata.go).
+		return Value{arr: &arrayState{clobbered: true}}
+	}
 	if b.unk != nil && b.unk.undef {
 		return a
 	}

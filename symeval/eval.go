@@ -253,6 +253,10 @@ type evaluator struct {
 	// where is the control mask of the WHERE construct being walked
 	// (whereNode), element by element.
 	where *whereState
+	// dataWhere counts the WHERE constructs over the program's data
+	// being walked without a mask (whereNode): their assignments store
+	// to some elements only.
+	dataWhere int
 	// params are the parameters by name; annotated names every variable of
 	// that name is, wherever it is assigned.
 	params    map[string]*Param
@@ -2328,6 +2332,9 @@ func (ev *evaluator) assignStmt(s *apt.Stmt) {
 	if done {
 		return
 	}
+	if pre == nil && ev.assignUniformData(s) {
+		return
+	}
 	if ev.untrackedArray(s.Target) {
 		// An element of the program's data: its value is not
 		// followed, only the routines the expression calls run.
@@ -2570,6 +2577,9 @@ func (ev *evaluator) value1(e apt.Expr) Value {
 		}
 		for _, s := range x.Subs {
 			ev.value(s)
+		}
+		if v, ok := ev.uniformDataValue(x); ok {
+			return v
 		}
 		return unknownValue(x.Name, "an element of "+x.Name, x.Type.Base != apt.TypeInteger)
 	case *apt.Unary:

@@ -36,6 +36,8 @@ func (ev *evaluator) whereNode(n *apt.If, parent *Occ) {
 	if !ev.whereFollowed(n) {
 		// Only the program's data is assigned (REAL arrays the
 		// evaluation does not follow): no mask to split.
+		ev.dataWhere++
+		defer func() { ev.dataWhere-- }()
 		for _, b := range n.Branches {
 			ev.walk(b.Body, ev.newOcc(b, o))
 		}
