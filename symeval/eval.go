@@ -257,6 +257,9 @@ type evaluator struct {
 	// being walked without a mask (whereNode): their assignments store
 	// to some elements only.
 	dataWhere int
+	// equivNames are the variables EQUIVALENCE statements name
+	// (uniformdata.go), built on first use.
+	equivNames map[string]bool
 	// params are the parameters by name; annotated names every variable of
 	// that name is, wherever it is assigned.
 	params    map[string]*Param

@@ -16,9 +16,9 @@ import (
 // what they store), after which its elements are unknown as before.
 //
 // Only an array's own storage is filled so: not a dummy (an explicit-shape
-// dummy may cover part of its actual), a pointer or a TARGET (stores through
-// another name), or a COMMON member (another unit may lay the block out
-// otherwise). Reading through any view of it is exact: every element holds
+// dummy may cover part of its actual), a pointer, a TARGET or an EQUIVALENCE
+// item (stores through another name), or a COMMON member (another unit may
+// lay the block out otherwise). Reading through any view of it is exact: every element holds
 // the number.
 
 // uniformDataKey returns the storage key of a whole REAL array t whose
@@ -28,13 +28,34 @@ func (ev *evaluator) uniformDataKey(t *apt.Name) (string, bool) {
 		return "", false
 	}
 	d := ev.prog.Resolve(ev.frame().routine, t.Name)
-	if d == nil || !d.IsArray() || d.Dummy || d.Pointer || d.Target || d.InCommon {
+	if d == nil || !d.IsArray() || d.Dummy || d.Pointer || d.Target || d.InCommon || ev.equivalenced(t.Name) {
 		return "", false
 	}
 	if ev.realTableKey(ev.key(t.Name)) {
 		return "", false // a small table: followed element by element
 	}
 	return ev.key(t.Name), true
+}
+
+// equivalenced reports whether an EQUIVALENCE statement of the program
+// names name: of any unit, since the variable may be a module's or a
+// host's (a name another unit uses for something else only keeps that
+// one's fills unfollowed).
+func (ev *evaluator) equivalenced(name string) bool {
+	if ev.equivNames == nil {
+		ev.equivNames = map[string]bool{}
+		var add func(rs []*apt.Routine)
+		add = func(rs []*apt.Routine) {
+			for _, r := range rs {
+				for _, n := range r.Scope.Equivalenced {
+					ev.equivNames[n] = true
+				}
+				add(r.Contains)
+			}
+		}
+		add(ev.prog.Routines)
+	}
+	return ev.equivNames[name]
 }
 
 // assignUniformData evaluates an assignment to a whole REAL array the

@@ -10,7 +10,8 @@ import (
 // something else stores to it: a test of an element after the fill is
 // decided (no branch frequency), and after any other store, whichever way
 // it comes (an element, a WHERE construct, a loop, a routine given the
-// array, one arm of a branch on data), it is a test of data again.
+// array, one arm of a branch on data, an array EQUIVALENCEd to it), it is
+// a test of data again.
 func TestUniformRealArray(t *testing.T) {
 	const src = `
 module coefs
@@ -22,7 +23,8 @@ program p
   use coefs
   implicit none
   integer :: n, i, k
-  double precision :: w(50), d(50), u(50), v(50), z(50), x
+  double precision :: w(50), d(50), u(50), v(50), z(50), x, e1(50), e2(50)
+  equivalence (e1, e2)
   read (*, *) n, x
   allocate (c(n))
   c = 0.0d0
@@ -48,6 +50,9 @@ program p
   w = 2.0d0
   call setit(w)
   if (w(1) > 1.0d0) k = k + 1
+  e1 = 0.0d0
+  e2(1) = x
+  if (e1(1) > 0.5d0) k = k + 1
   print *, k
 end program p
 
@@ -64,9 +69,10 @@ subroutine setit(a)
   a(1) = 0.5d0
 end subroutine setit
 `
-	// Lines: 16 and 44 test elements of c (filled with 0), 20 one stored
-	// to, 26 one a WHERE construct may have set, 28 one only an arm on
-	// data filled, 33 one a loop stored, 36 one a routine stored.
+	// Lines: 17 and 48 test elements of c (filled with 0), 21 one stored
+	// to, 27 one a WHERE construct may have set, 29 one only an arm on
+	// data filled, 34 one a loop stored, 37 one a routine stored, 40 one
+	// stored through an EQUIVALENCE.
 	res := evaluate(t, src, symeval.Options{})
 	freq := map[int]bool{}
 	for _, p := range res.Params {
@@ -74,12 +80,12 @@ end subroutine setit
 			freq[p.Pos.Line] = true
 		}
 	}
-	for _, line := range []int{16, 44} {
+	for _, line := range []int{17, 48} {
 		if freq[line] {
 			t.Errorf("line %d: a test of an element of an array filled with 0 is taken with a frequency", line)
 		}
 	}
-	for _, line := range []int{20, 26, 28, 33, 36} {
+	for _, line := range []int{21, 27, 29, 34, 37, 40} {
 		if !freq[line] {
 			t.Errorf("line %d: a test of an element stored to since its fill is decided (frequencies at %v)", line, freq)
 		}

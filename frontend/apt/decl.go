@@ -27,6 +27,9 @@ type Scope struct {
 	Processors []*Processors `json:"processors,omitempty"`
 	// Includes lists the files INCLUDEd into the scope, as written.
 	Includes []string `json:"includes,omitempty"`
+	// Equivalenced lists the variables an EQUIVALENCE statement of the
+	// scope names: their storage is reached by another name too.
+	Equivalenced []string `json:"equivalenced,omitempty"`
 
 	// index maps names to Vars as they were when it was built (of the
 	// first len(Vars)): analyses of several process counts read one

@@ -205,7 +205,13 @@ func (b *builder) declaration(s *stmt, p *parser) bool {
 		b.ensureUnit(s)
 		p.keyword("NAMELIST")
 		b.namelist(s, p)
-	case has("EQUIVALENCE"), has("SEQUENCE"), has("IMPORT"), has("MODULEPROCEDURE"),
+	case has("EQUIVALENCE"):
+		// Storage association does not change the cost model, but
+		// the evaluation must know which variables share storage.
+		b.ensureUnit(s)
+		p.keyword("EQUIVALENCE")
+		b.equivalence(p)
+	case has("SEQUENCE"), has("IMPORT"), has("MODULEPROCEDURE"),
 		has("PROCEDURE"), has("GENERIC"):
 		// Storage association does not change the cost model.
 		b.ensureUnit(s)
@@ -580,6 +586,31 @@ func (b *builder) common(s *stmt, p *parser) {
 
 // namelist parses NAMELIST /group/ names [[,] /group/ names]...: a READ
 // with NML=group sets the variables its input names.
+// equivalence records the variables an EQUIVALENCE statement names (the
+// first name of each item: a, b in (a, b(1))): another name reaches their
+// storage.
+func (b *builder) equivalence(p *parser) {
+	sc := b.u.r.Scope
+	depth, item := 0, false
+	for !p.atEnd() {
+		tok := p.next()
+		switch {
+		case tok.kind == tOp && tok.text == "(":
+			depth++
+			item = depth == 1
+			continue
+		case tok.kind == tOp && tok.text == ")":
+			depth--
+		case tok.kind == tOp && tok.text == "," && depth == 1:
+			item = true
+			continue
+		case tok.kind == tIdent && item && depth == 1:
+			sc.Equivalenced = append(sc.Equivalenced, strings.ToLower(tok.text))
+		}
+		item = false
+	}
+}
+
 func (b *builder) namelist(s *stmt, p *parser) {
 	sc := b.u.r.Scope
 	for !p.atEnd() {
