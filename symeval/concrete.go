@@ -106,6 +106,15 @@ func (ev *evaluator) concreteCall(c *apt.Call, r *apt.Routine, o *Occ) bool {
 	// The ranks the path holds on: all, or those a test on the rank
 	// selects (rank 0 reading or drawing what it then sends).
 	ranks, ok := ev.pathRanks(np)
+	if ok && len(ranks) == 0 {
+		// No rank takes the path (rank 1's test that its neighbour is
+		// not rank 1, on rank 1's path): the call runs nowhere, and a
+		// walk of it would only ask for values no run reads.
+		if debugRuns {
+			fmt.Fprintf(os.Stderr, "concrete %s: no rank takes the path\n", c.Span.Start())
+		}
+		return true
+	}
 	if !ok || len(ranks) == 0 {
 		if debugRuns {
 			fmt.Fprintf(os.Stderr, "concrete %s: the ranks of the path are not known\n", c.Span.Start())
@@ -300,7 +309,16 @@ func (imp *importer) array(key string, d *apt.Var, n int64) *concrete.Store {
 	if !has || v.arr == nil || !tracked(d.Type) {
 		return s // undefined, or real data the evaluation does not follow
 	}
-	st := v.arr
+	if !imp.fill(s, v.arr, n) {
+		return nil
+	}
+	return s
+}
+
+// fill puts into s the first n elements of st the evaluation knows at the
+// importer's rank; false (imp.why says why) where a store's place or
+// condition is not a number there.
+func (imp *importer) fill(s *concrete.Store, st *arrayState, n int64) bool {
 	if st.tab != nil {
 		row, known := st.tab.row(imp.rank)
 		for i := int64(0); i < n && i < int64(len(row)); i++ {
@@ -321,7 +339,7 @@ func (imp *importer) array(key string, d *apt.Var, n int64) *concrete.Store {
 			in, ok := imp.ev.rankSet(a.guard, imp.np)
 			if !ok {
 				imp.why = "a store under a condition the run cannot decide"
-				return nil
+				return false
 			}
 			if !in[imp.rank] {
 				continue
@@ -330,7 +348,7 @@ func (imp *importer) array(key string, d *apt.Var, n int64) *concrete.Store {
 		lo, err := a.off.Eval(env)
 		if err != nil || !lo.IsInt() {
 			imp.why = "a store to an offset the run does not know"
-			return nil
+			return false
 		}
 		from, _ := lo.Int64()
 		to := from
@@ -338,7 +356,7 @@ func (imp *importer) array(key string, d *apt.Var, n int64) *concrete.Store {
 			hi, err := a.upTo.Eval(env)
 			if err != nil || !hi.IsInt() {
 				imp.why = "a store to a range the run does not know"
-				return nil
+				return false
 			}
 			to, _ = hi.Int64()
 		}
@@ -360,7 +378,7 @@ func (imp *importer) array(key string, d *apt.Var, n int64) *concrete.Store {
 			}
 		}
 	}
-	return s
+	return true
 }
 
 // args binds the actual arguments of a call of r.
@@ -698,10 +716,12 @@ func (ev *evaluator) concExport(runs []*concRank, np int64) {
 			tab := &elemTable{}
 			for _, run := range runs {
 				if run == nil {
-					// A rank the path does not hold on: no row
-					// of its own here.
-					tab.rows = append(tab.rows, make([]int64, first.s.Len()))
-					tab.known = append(tab.known, make([]bool, first.s.Len()))
+					// A rank the path does not hold on keeps what
+					// the array held, at the rank: a join with the
+					// arm it takes then keeps both (chooseTables).
+					row, known := ev.rowAt(k, first, int64(len(tab.rows)), np)
+					tab.rows = append(tab.rows, row)
+					tab.known = append(tab.known, known)
 					continue
 				}
 				cs := run.stores[k]

@@ -34,6 +34,12 @@ func (ev *evaluator) cond(e apt.Expr) (counting.Formula, bool) {
 		switch x.Op {
 		case apt.OpAnd, apt.OpOr:
 			f, ok1 := ev.cond(x.X)
+			if l, dl := decideIf(f, ok1); dl && l == (x.Op == apt.OpOr) && ev.prog.Notation() != apt.Fortran {
+				// C's && and || do not evaluate the right operand where
+				// the left settles the test: y > 0 && a[c - n] reads no
+				// a[-n], which would be a value the run does not know.
+				return truth(l), true
+			}
 			g, ok2 := ev.cond(x.Y)
 			if !ok1 || !ok2 {
 				// One operand not analysable: the other may settle it.
@@ -1152,13 +1158,15 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 				// small, each rank's values then exact.
 				return
 			}
-		} else if l.Step == nil && ev.tripsAtEachRank(trips) && ev.allocatesHeap(l.Body) && ev.runRankTrips(l, o, pos) {
+		} else if l.Step == nil && ev.tripsAtEachRank(trips) && (ev.allocatesHeap(l.Body) || breaksOut(l.Body)) && ev.runRankTrips(l, o, pos) {
 			// Trip counts that are cases on the rank (a block
 			// distribution's n/P + (rank < n%P)) of a loop that makes
 			// heap objects, an object per trip, which only a run
 			// follows: the same. (Every C loop so run loses what NPB
 			// IS's symbolic walk keeps: a rank's run of its bucket
-			// loop fails.)
+			// loop fails.) So is a search that breaks out at a
+			// different trip on each rank: its variable's value after
+			// it is where it stopped.
 			return
 		}
 		if _, isc := valueInt(trips); !isc && trips.IsKnown() && !isPeeled {

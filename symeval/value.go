@@ -556,6 +556,9 @@ func (ev *evaluator) choose(cond counting.Formula, a, b Value) Value {
 		return a
 	}
 	if a.arr != nil && b.arr != nil {
+		if st, ok := ev.chooseTables(cond, a.arr, b.arr); ok {
+			return Value{arr: st}
+		}
 		if st, ok := chooseArrays(cond, a.arr, b.arr); ok {
 			return Value{arr: st}
 		}

@@ -186,6 +186,12 @@ var cCases = []cCase{
 	// from keys it draws (shares of n that differ by rank), walked for
 	// the list's length, a message's count.
 	{"heaplist.c", []string{"n", "steps"}, [][]int64{{40, 2}, {37, 3}, {101, 2}}, nil, false, nil, "", nil},
+	// Cells dealt to the ranks in strips, each rank walking the whole
+	// grid: the cells it owns go into a sorted list (a search that
+	// breaks out, then a shift), the ranks owning neighbours into a list
+	// of partners; a neighbour is read only where a test before it in
+	// && says it exists.
+	{"owned.c", []string{"nx", "ny", "steps"}, [][]int64{{8, 8, 3}, {5, 9, 2}, {7, 13, 1}}, nil, false, nil, "", nil},
 	// A base class at byte 8 (after a one-byte comparator, as in
 	// std::map's implementation) holding the count a loop and a message
 	// are sized by.

@@ -30,6 +30,25 @@ func TestHeapObjectsByRankE2E(t *testing.T) {
 	}
 }
 
+// TestOwnedByRankE2E: owned.c's ranks each walk the whole grid and act on
+// the cells they own, a test on the rank. Before, nothing of the walk was
+// known: the test y > 0 && owner[c - nx] != rank read owner[-nx] on the
+// first row (C does not evaluate it), which abandoned the trip-by-trip
+// run; the lists one rank's run of a call built were dropped where its
+// path joined the others'; the searches that break out at a different
+// trip on each rank were not run rank by rank; a call on a path no rank
+// takes was walked. The numbers of cells and partners and the lengths
+// were asked for (9 values).
+func TestOwnedByRankE2E(t *testing.T) {
+	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14")
+	rep := analyzeProgramAt(t, "owned.c", map[string]int64{cost.Size: 4}, "8", "8", "3")
+	for _, p := range rep.Params {
+		if p.Value == nil {
+			t.Errorf("%s is asked for (%s)", p.Name, p.What)
+		}
+	}
+}
+
 // refillSource passes structures to a routine that is not part of the
 // program, once before a loop and once in a loop whose inner loop reads
 // what it may have changed.

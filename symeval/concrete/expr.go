@@ -308,8 +308,15 @@ func (c *compiler) binary(b *apt.Binary) num {
 		default:
 			stop(pos, "operator %s", b.Op)
 		}
+		// C's && and || leave the right operand unevaluated where the
+		// left settles the value (i < n && a[i] reads no a[n]).
+		short := c.m.prog.Notation() != apt.Fortran && (b.Op == apt.OpAnd || b.Op == apt.OpOr)
+		settles := b.Op == apt.OpOr
 		return intNum(func(a *act) (int64, bool) {
 			p, ok1 := fx(a)
+			if short && ok1 && (p != 0) == settles {
+				return b2i(settles), true
+			}
 			q, ok2 := fy(a)
 			return b2i(op(p != 0, q != 0)), ok1 && ok2
 		})
