@@ -2619,12 +2619,24 @@ func (ev *evaluator) nullTest(b *apt.Binary) (Value, bool) {
 		return Value{}, false
 	}
 	x, y := b.X, b.Y
-	if _, isName := x.(*apt.Name); !isName {
+	if _, isConst := x.(*apt.Const); isConst {
 		x, y = y, x
 	}
-	nm, ok := x.(*apt.Name)
 	c, isConst := y.(*apt.Const)
-	if !ok || !isConst || c.Kind != apt.ConstInt || c.Text != "0" {
+	if !isConst || c.Kind != apt.ConstInt || c.Text != "0" {
+		return Value{}, false
+	}
+	switch x.(type) {
+	case *apt.Index, *apt.Component:
+		// An element or field holding text (a table's name field, set
+		// from a string literal): a string is never NULL.
+		if ev.value(x).str == nil {
+			return Value{}, false
+		}
+		return Known(symbolic.Int(boolInt(b.Op == apt.OpNe))), true
+	}
+	nm, ok := x.(*apt.Name)
+	if !ok {
 		return Value{}, false
 	}
 	// Text the program holds (a string getenv or strdup gave), or an

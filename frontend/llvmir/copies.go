@@ -69,19 +69,50 @@ func (x *fn) initArray(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
 func (l *lifter) arrayInits(name string, et apt.Type, t *types.ArrayType, c constant.Constant, p apt.Pos, max int, skip bool) ([]*apt.Stmt, bool) {
 	var stmts []*apt.Stmt
 	var walk func(c constant.Constant, t types.Type, subs []apt.Expr) bool
+	var field func(name string, et apt.Type, c constant.Constant, t types.Type, subs []apt.Expr) bool
+	// field assigns one element's scalar, or each field of an element
+	// that is a structure (a table of kernels {"direct", force, update}):
+	// the lifter names table[i].force as the array table%force (refs.go).
+	field = func(name string, et apt.Type, c constant.Constant, t types.Type, subs []apt.Expr) bool {
+		if st, ok := t.(*types.StructType); ok {
+			for k, ft := range st.Fields {
+				var fc constant.Constant
+				switch cc := c.(type) {
+				case *constant.Struct:
+					if k >= len(cc.Fields) {
+						return skip
+					}
+					fc = cc.Fields[k]
+				case *constant.ZeroInitializer:
+					fc = constant.NewZeroInitializer(ft)
+				default:
+					return skip
+				}
+				switch ft.(type) {
+				case *types.ArrayType:
+					continue // an array inside each element: not written
+				}
+				if !field(name+"%"+l.fieldName(st, k), valueType(ft), fc, ft, subs) {
+					return false
+				}
+			}
+			return true
+		}
+		if len(stmts) >= max {
+			return false
+		}
+		v := l.constInit(c)
+		if v == nil {
+			return skip
+		}
+		stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign,
+			Target: &apt.Index{Pos: p, Name: name, Subs: subs, Type: et}, Value: v})
+		return true
+	}
 	walk = func(c constant.Constant, t types.Type, subs []apt.Expr) bool {
 		at, isArr := t.(*types.ArrayType)
 		if !isArr {
-			if len(stmts) >= max {
-				return false
-			}
-			v := l.constInit(c)
-			if v == nil {
-				return skip
-			}
-			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign,
-				Target: &apt.Index{Pos: p, Name: name, Subs: subs, Type: et}, Value: v})
-			return true
+			return field(name, et, c, t, subs)
 		}
 		for i := range int64(at.Len) {
 			var e constant.Constant

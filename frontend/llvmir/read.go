@@ -845,7 +845,42 @@ func (l *lifter) constInit(c constant.Constant) apt.Expr {
 			return h // MPI_Request r[2] = {MPI_REQUEST_NULL, ...}
 		}
 	}
+	if text, ok := literalText(c); ok {
+		// A table's name field ({"fast", k_fast}): the text a strcmp
+		// against an option compares.
+		return &apt.Const{Kind: apt.ConstChar, Text: text, Type: apt.Type{Base: apt.TypeCharacter, Kind: 1}}
+	}
 	return scalarInit(c)
+}
+
+// literalText is the text of a constant pointer to the start of a string
+// literal (getelementptr (@.str, 0, 0)), up to its NUL.
+func literalText(c constant.Constant) (string, bool) {
+	gep, ok := stripCasts(c).(*constant.ExprGetElementPtr)
+	if !ok {
+		return "", false
+	}
+	for _, ix := range gep.Indices {
+		if in, ok := ix.(*constant.Index); ok {
+			ix = in.Constant
+		}
+		if k, ok := ix.(*constant.Int); !ok || k.X.Sign() != 0 {
+			return "", false
+		}
+	}
+	g, ok := stripCasts(gep.Src).(*ir.Global)
+	if !ok || !g.Immutable {
+		return "", false
+	}
+	ca, ok := g.Init.(*constant.CharArray)
+	if !ok {
+		return "", false
+	}
+	text := string(ca.X)
+	if i := strings.IndexByte(text, 0); i >= 0 {
+		text = text[:i]
+	}
+	return text, true
 }
 
 // isTopName reports whether ref names a global itself, not a part of one.

@@ -107,6 +107,11 @@ var cCases = []cCase{
 	// line, from a static table, a struct's brace initialiser, a heap
 	// object's callback that differs on rank 0.
 	{"kernels.c", []string{"n", "iters"}, [][]int64{{1001, 3}, {37, 2}}, [][]string{{"copy"}, {"jacobi"}}, false, nil, "", nil},
+	// A constant table of structures {name, function, reps, {width,
+	// halo}} ended by a NULL name, looked up by the method's name: the
+	// work runs through the entry's function pointer (before, 4 values
+	// were asked: the lookup's trips, the reps and the halo).
+	{"kerntab.c", []string{"n", "steps"}, [][]int64{{1001, 3}, {37, 2}}, [][]string{{"smooth"}, {"sweep"}, {"fill"}}, false, nil, "", nil},
 	// Ownership, weights and a message length stored in rows reached
 	// through arrays of pointers (int **, int *pos[3], a VLA indexed by
 	// them).
