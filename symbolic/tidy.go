@@ -66,7 +66,11 @@ func (pw Piecewise) tidy(a *Assumptions, simplify bool) Piecewise {
 	pairs:
 		for i := range pieces {
 			for j := i + 1; j < len(pieces); j++ {
-				if m, ok := b.mergeComplement(pieces[i], pieces[j]); ok {
+				m, ok := b.mergeComplement(pieces[i], pieces[j])
+				if !ok {
+					m, ok = mergeInterval(pieces[i], pieces[j])
+				}
+				if ok {
 					// The merged guard may now follow from the assumptions
 					// (rank == 0 beside rank >= 1 is rank >= 0).
 					m.Guard = b.tidyGuard(m.Value, m.Guard, false)
