@@ -8,6 +8,7 @@ import (
 	"github.com/mkvet/mkvet/frontend/apt"
 	"github.com/mkvet/mkvet/internal/runenv"
 	"github.com/mkvet/mkvet/symbolic"
+	"github.com/mkvet/mkvet/symeval/concrete"
 )
 
 // The C string library on strings the evaluation knows. A C program names
@@ -81,6 +82,14 @@ func (ev *evaluator) stringCall(f *apt.FuncCall) (Value, bool) {
 		return e.Int64()
 	}
 	sign := func(c int) Value { return Known(symbolic.Int(int64(c))) }
+	if _, isChar := concrete.CCharFunc(f.Name, 0); isChar && len(f.Args) == 1 && ev.prog.Notation() != apt.Fortran {
+		// isdigit(c), toupper(c), a class word of glibc's table.
+		if c, ok := num(0); ok {
+			v, _ := concrete.CCharFunc(f.Name, c)
+			return Known(symbolic.Int(v)), true
+		}
+		return Value{}, false
+	}
 	switch f.Name {
 	case "strlen":
 		if s, ok := str(0); ok {

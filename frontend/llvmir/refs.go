@@ -105,6 +105,13 @@ func (x *fn) gepRef(src value.Value, elem types.Type, idx []value.Value, ops *ap
 	var arrDims []apt.Dim   // the bounds of the array types the indices walk
 	var fieldDims []apt.Dim // those of the array field fieldBase holds
 	base := stripCasts(src)
+	if f := ctypeTable(base); f != "" && len(idx) == 1 {
+		// (*__ctype_b_loc())[c], the table glibc's character macros
+		// read (isspace(c) is its class word's bit): the C library's
+		// answer, which the evaluation knows (concrete.CCharFunc).
+		return &apt.FuncCall{Pos: x.at, Name: f, Args: []apt.Expr{x.exprOps(idx[0], ops)},
+			Type: apt.Type{Base: apt.TypeInteger, Kind: 4}}, true
+	}
 	var t apt.Type
 	switch b := base.(type) {
 	case *ir.InstAlloca:
@@ -451,4 +458,28 @@ func pointee(v value.Value) types.Type {
 		return pt.ElemType
 	}
 	return nil
+}
+
+// ctypeTable names the table of glibc's character classes or case maps a
+// pointer loaded from __ctype_b_loc(), __ctype_toupper_loc() or
+// __ctype_tolower_loc() is, "" for any other value.
+func ctypeTable(v value.Value) string {
+	ld, ok := v.(*ir.InstLoad)
+	if !ok {
+		return ""
+	}
+	c, ok := stripCasts(ld.Src).(*ir.InstCall)
+	if !ok {
+		return ""
+	}
+	name, _ := calleeName(c)
+	switch name {
+	case "__ctype_b_loc":
+		return "__ctype_b"
+	case "__ctype_toupper_loc":
+		return "__ctype_toupper"
+	case "__ctype_tolower_loc":
+		return "__ctype_tolower"
+	}
+	return ""
 }

@@ -77,6 +77,15 @@ func (c *compiler) intrinsic(f *apt.FuncCall) num {
 	if fn, ok := realFuncs[f.Name]; ok {
 		return realFn(fn)
 	}
+	if _, ok := CCharFunc(f.Name, 0); ok && c.m.prog.Notation() != apt.Fortran {
+		need(1)
+		x, name := args[0].asInt(), f.Name
+		return intNum(func(a *act) (int64, bool) {
+			v, ok := x(a)
+			r, _ := CCharFunc(name, v)
+			return r, ok
+		})
+	}
 	switch f.Name {
 	case "selected_real_kind":
 		// The kinds gfortran gives: REAL(4) to 6 digits, REAL(8) to 15,
