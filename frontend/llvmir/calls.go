@@ -401,6 +401,9 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		if b := x.copyElements(name, c, p); b != nil {
 			return nil, []apt.Node{b}
 		}
+		if b := x.copyFields(name, c, p); b != nil {
+			return nil, []apt.Node{b}
+		}
 		return nil, nil
 	case allocFuncs[name] && used:
 		return x.allocation(name, c, p), nil

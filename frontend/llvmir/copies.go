@@ -381,3 +381,66 @@ func (x *fn) zeroStruct(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
 	}
 	return block(stmts...)
 }
+
+// copyFields writes memcpy or memmove of one whole structure onto another
+// of the same type where copyStruct does not (an element of an array of
+// structures or one reached through a pointer: a C struct assignment
+// a[i] = s, C++'s copy of an element into a vector's storage) as an
+// assignment per scalar field,
+// nested structures' fields included, so that the values go with them;
+// nil where the byte count is not the structure's size or a field is an
+// array (its elements would keep their old values).
+func (x *fn) copyFields(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
+	if name == "llvm.memset" || len(c.Args) < 3 {
+		return nil
+	}
+	dst, src := stripCasts(unwrapArg(c.Args[0])), stripCasts(unwrapArg(c.Args[1]))
+	st, ok := pointee(dst).(*types.StructType)
+	if !ok || !types.Equal(st, pointee(src)) {
+		return nil
+	}
+	size, _, ok := typeSize(st)
+	n, isc := unwrapArg(c.Args[2]).(*constant.Int)
+	if !ok || !isc || n.X.Int64() != size {
+		return nil
+	}
+	var stmts []*apt.Stmt
+	var walk func(t *types.StructType, path []value.Value, depth int) bool
+	walk = func(t *types.StructType, path []value.Value, depth int) bool {
+		for k, ft := range t.Fields {
+			idx := append(path[:len(path):len(path)], constant.NewInt(types.I32, int64(k)))
+			switch f := ft.(type) {
+			case *types.StructType:
+				if depth >= 3 || !walk(f, idx, depth+1) {
+					return false
+				}
+				continue
+			case *types.IntType, *types.FloatType, *types.PointerType:
+			default:
+				return false
+			}
+			var ops apt.Ops
+			to, _ := x.gepRef(dst, st, idx, &ops)
+			from, _ := x.gepRef(src, st, idx, &ops)
+			if !isReference(to) || !isReference(from) {
+				return false
+			}
+			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: to, Value: from})
+		}
+		return true
+	}
+	if !walk(st, []value.Value{constant.NewInt(types.I64, 0)}, 0) || len(stmts) == 0 {
+		return nil
+	}
+	return block(stmts...)
+}
+
+// isReference reports whether e names storage: a variable, an element or
+// a component.
+func isReference(e apt.Expr) bool {
+	switch e.(type) {
+	case *apt.Name, *apt.Index, *apt.Component:
+		return true
+	}
+	return false
+}
