@@ -212,6 +212,11 @@ var oracleCases = []oracleCase{
 	// table, a routine's saved counters) handed whole to routines that
 	// change them.
 	{file: "initarrays.f90", sizes: []map[string]int64{{"n": 40, "steps": 3}, {"n": 7, "steps": 2}, {"n": 101, "steps": 4}}, complete: true},
+	// Patches of a derived type with default-initialised components,
+	// dealt round-robin: an INTENT(OUT) allocatable array of them filled
+	// through ASSOCIATE at a counter each rank's tests advance, one left
+	// at its defaults, counted by a loop over size(p), a rank's own.
+	{file: "patchtypes.f90", sizes: []map[string]int64{{"npatch": 13, "base": 6, "steps": 3}, {"npatch": 7, "base": 3, "steps": 2}, {"npatch": 22, "base": 5, "steps": 1}}, complete: true},
 	// COMMON members a BLOCK DATA unit (a named constant, a repeat count,
 	// an array) and another unit's DATA initialise, read elsewhere.
 	{file: "blockdata.f", sizes: []map[string]int64{{}}, complete: true},

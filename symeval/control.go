@@ -1119,24 +1119,16 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 					// rank where P is small, else probe the ranks for
 					// the values the loop leaves.
 					lo := lower
-					// The ranks share one run's budget: a loop that is not
-					// run for another reason is given up soon.
+					if ev.byRankCounted(l, o, lo, step, n, pos) {
+						return
+					}
 					np := ev.values[Size]
 					saved := ev.runCap
 					ev.runCap = max(runBudget/max(np, 1), 1)
 					runIt := func() bool { return ev.runOK(l, n) && ev.runCounted(l, o, lo, symbolic.Int(step), n) }
-					// The loop itself, not its body: its variable is one of the values
-					// the ranks leave.
-					ran := ev.byRank([]apt.Expr{l.Lower, l.Upper}, []apt.Node{l}, pos, o, runIt)
-					var pr *rankProbeResult
-					if !ran {
-						keys := append(ev.modified(l.Body), ev.key(l.Var))
-						pr = ev.rankProbe([]apt.Expr{l.Lower, l.Upper}, l.Body, o, keys, runIt, func() int64 { return n })
-					}
+					keys := append(ev.modified(l.Body), ev.key(l.Var))
+					pr := ev.rankProbe([]apt.Expr{l.Lower, l.Upper}, l.Body, o, keys, runIt, func() int64 { return n })
 					ev.runCap = saved
-					if ran {
-						return
-					}
 					if pr != nil {
 						defer ev.applyProbe(pr)
 					}
@@ -1158,7 +1150,7 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 				// small, each rank's values then exact.
 				return
 			}
-		} else if l.Step == nil && ev.tripsAtEachRank(trips) && (ev.allocatesHeap(l.Body) || breaksOut(l.Body)) && ev.runRankTrips(l, o, pos) {
+		} else if l.Step == nil && ev.tripsAtEachRank(trips) && (ev.allocatesHeap(l.Body) || breaksOut(l.Body) || ev.controlReadsRank(l.Body)) && ev.runRankTrips(l, o, pos) {
 			// Trip counts that are cases on the rank (a block
 			// distribution's n/P + (rank < n%P)) of a loop that makes
 			// heap objects, an object per trip, which only a run
@@ -1166,7 +1158,9 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 			// IS's symbolic walk keeps: a rank's run of its bucket
 			// loop fails.) So is a search that breaks out at a
 			// different trip on each rank: its variable's value after
-			// it is where it stopped.
+			// it is where it stopped; and a loop whose tests read what
+			// each rank holds (a count of a rank's idle patches), which
+			// counted for all ranks at once is a case per rank and trip.
 			return
 		}
 		if _, isc := valueInt(trips); !isc && trips.IsKnown() && !isPeeled {
@@ -2077,6 +2071,20 @@ func (ev *evaluator) cheapByRank(l *apt.Loop, trips int64) bool {
 	return ok && np >= 1 && ev.running == 0 && trips*int64(ev.bodySize(l.Body))*np <= runBudget
 }
 
+// byRankCounted runs the counted loop l once per rank (byRank), the ranks
+// sharing one run's budget: a loop that is not run for another reason is
+// given up soon. The loop itself is run, not its body: its variable is
+// one of the values the ranks leave.
+func (ev *evaluator) byRankCounted(l *apt.Loop, o *Occ, lower Value, step, n int64, pos apt.Pos) bool {
+	np := ev.values[Size]
+	saved := ev.runCap
+	ev.runCap = max(runBudget/max(np, 1), 1)
+	defer func() { ev.runCap = saved }()
+	return ev.byRank([]apt.Expr{l.Lower, l.Upper}, []apt.Node{l}, pos, o, func() bool {
+		return ev.runOK(l, n) && ev.runCounted(l, o, lower, symbolic.Int(step), n)
+	})
+}
+
 // testsReadRank reports whether a loop's tests (its control expressions,
 // the conditions of the branches and loops of its body, and the values
 // the body computes for them) read a value that depends on the rank: the
@@ -2084,16 +2092,41 @@ func (ev *evaluator) cheapByRank(l *apt.Loop, trips int64) bool {
 // for the chunk whose number is the rank). Values its body merely
 // computes from the rank (a random number generator's seeds) do not count.
 func (ev *evaluator) testsReadRank(header []apt.Expr, body []apt.Node) bool {
+	return ev.readRank(header, body, false)
+}
+
+// controlReadsRank is testsReadRank for the integers alone: tests on
+// numbers the program computes from its REAL data (a value out of range)
+// are data whichever rank runs them.
+func (ev *evaluator) controlReadsRank(body []apt.Node) bool {
+	return ev.readRank(nil, body, true)
+}
+
+func (ev *evaluator) readRank(header []apt.Expr, body []apt.Node, intsOnly bool) bool {
 	need := map[string]bool{}
 	addReads := func(e apt.Expr) bool {
 		grew := false
 		apt.InspectExpr(e, func(x apt.Expr) bool {
+			if intsOnly {
+				switch apt.TypeOf(x).Base {
+				case apt.TypeReal, apt.TypeComplex:
+					return false
+				}
+			}
 			var name string
 			switch y := x.(type) {
 			case *apt.Name:
 				name = y.Name
 			case *apt.Index:
 				name = y.Name
+			case *apt.Component:
+				// A component of an element (p(k)%n): its own array
+				// (fieldRef's key, its subscripts not evaluated here).
+				if bi, path, isEl := elementOf(y.Base); isEl && bi.Base == nil {
+					if k := ev.key(bi.Name) + "%" + path + y.Field; !need[k] {
+						need[k], grew = true, true
+					}
+				}
 			}
 			if name != "" {
 				if k := ev.key(name); !need[k] {
@@ -2140,11 +2173,26 @@ func (ev *evaluator) testsReadRank(header []apt.Expr, body []apt.Node) bool {
 		}
 	}
 	for k := range need {
-		if v, ok := ev.env.lookup(k); ok && mentions(v, []string{Rank}) {
+		if v, ok := ev.env.lookup(k); ok && (mentions(v, []string{Rank}) || v.arr != nil && arrayMentions(v.arr, Rank)) {
 			return true
 		}
 	}
 	return false
+}
+
+// arrayMentions reports whether an array's elements depend on the symbol
+// s: a store's offset, guard or value, or a row per rank of the table a
+// concrete run left (s the rank).
+func arrayMentions(st *arrayState, s string) bool {
+	if st.base != nil && mentions(*st.base, []string{s}) {
+		return true
+	}
+	for _, x := range st.stores {
+		if x.off.Has(s) || x.upTo != nil && (*x.upTo).Has(s) || formulaMentions(x.guard, s) || mentions(x.val, []string{s}) {
+			return true
+		}
+	}
+	return s == Rank && st.tab != nil && len(st.tab.rows) > 1
 }
 
 // onUnresolved reports whether f mentions a value the evaluation could not
@@ -2573,8 +2621,10 @@ func (ev *evaluator) runRankTrips(l *apt.Loop, o *Occ, pos apt.Pos) bool {
 		return false
 	}
 	return ev.byRank([]apt.Expr{l.Lower, l.Upper}, []apt.Node{l}, pos, o, func() bool {
-		lo, ok1 := ev.closedInt(ev.value(l.Lower), pos).Single()
-		hi, ok2 := ev.closedInt(ev.value(l.Upper), pos).Single()
+		// The bounds at this rank (a bound the loop reads through an
+		// array's shape, size(p), is a case per rank until decided).
+		lo, ok1 := ev.closedInt(ev.onThisPath(ev.value(l.Lower)), pos).Single()
+		hi, ok2 := ev.closedInt(ev.onThisPath(ev.value(l.Upper)), pos).Single()
 		a, c1 := lo.Int64()
 		b, c2 := hi.Int64()
 		if !ok1 || !ok2 || !c1 || !c2 {
@@ -2583,6 +2633,20 @@ func (ev *evaluator) runRankTrips(l *apt.Loop, o *Occ, pos apt.Pos) bool {
 		n := max(b-a+1, 0)
 		return ev.runOK(l, n) && ev.runCounted(l, o, Known(lo), symbolic.Int(1), n)
 	})
+}
+
+// onThisPath is v's alternative that every rank of the path takes (in a
+// run for one rank, the one whose guard that rank meets), else v.
+func (ev *evaluator) onThisPath(v Value) Value {
+	for _, a := range v.Alts {
+		if a.Guard == nil {
+			continue
+		}
+		if t, ok := ev.decideOnPath(a.Guard, ev.cur.conds); ok && t {
+			return Known(a.E)
+		}
+	}
+	return v
 }
 
 // tripsAtEachRank reports whether the trip count v, of several cases, is

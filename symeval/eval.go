@@ -1738,7 +1738,15 @@ func parsedArgs(p *apt.Program) (k int, looped bool) {
 // others.
 func (ev *evaluator) initLocalComponents(r *apt.Routine) {
 	for _, v := range r.Scope.Vars {
-		if v.Type.Base != apt.TypeDerived || v.IsArray() || v.Pointer || v.Allocatable || v.Save || len(v.Init) > 0 {
+		if v.Type.Base != apt.TypeDerived || v.Pointer || v.Allocatable || v.Save || len(v.Init) > 0 {
+			continue
+		}
+		if v.IsArray() {
+			if !v.Dummy {
+				// A local array of the type: every element's
+				// components start at their defaults.
+				ev.initElemComponents(ev.key(v.Name), v.Type.Derived, 0)
+			}
 			continue
 		}
 		if v.Dummy && v.Intent != "out" {
@@ -1769,6 +1777,36 @@ func (ev *evaluator) initComponents(key, typ string, depth int) {
 		}
 		if v, ok := ev.fieldDefault(f); ok {
 			ev.env.set(key+"%"+f.Name, v)
+		}
+	}
+}
+
+// initElemComponents sets, for an array of type typ stored at key (each
+// component of its elements an array of its own at key%name), the
+// default-initialised scalar components of every element: an ALLOCATE
+// of the array, or a local array at each call, gives them (Fortran 2018
+// 7.5.4.6), and an element the program never assigns keeps its default.
+func (ev *evaluator) initElemComponents(key, typ string, depth int) {
+	dt := ev.prog.LookupType(ev.frame().routine, typ)
+	if dt == nil || depth > 8 {
+		return
+	}
+	for _, f := range dt.Fields {
+		if f.IsArray() || f.Pointer || f.Allocatable {
+			continue
+		}
+		if f.Type.Base == apt.TypeDerived {
+			ev.initElemComponents(key+"%"+f.Name, f.Type.Derived, depth+1)
+			continue
+		}
+		if !tracked(f.Type) {
+			continue
+		}
+		if v, ok := ev.fieldDefault(f); ok {
+			if e, single := v.Single(); single {
+				b := Known(e)
+				ev.env.set(key+"%"+f.Name, Value{arr: &arrayState{base: &b}})
+			}
 		}
 	}
 }

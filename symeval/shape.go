@@ -374,6 +374,9 @@ func (ev *evaluator) allocateShaped(ix *apt.Index, dims []bound) {
 	if tracked(ix.Type) {
 		ev.env.set(key, Value{arr: &arrayState{}})
 	}
+	if ix.Type.Base == apt.TypeDerived && !ev.cPointers() {
+		ev.initElemComponents(key, ix.Type.Derived, 0)
+	}
 }
 
 // deallocate evaluates an object or the STAT= of a DEALLOCATE: the array

@@ -111,6 +111,14 @@ var cCases = []cCase{
 	// halo}} ended by a NULL name, looked up by the method's name: the
 	// work runs through the entry's function pointer (before, 4 values
 	// were asked: the lookup's trips, the reps and the halo).
+	// Words of the command line told apart with <ctype.h> (isdigit,
+	// isalpha, toupper, tolower, isspace: glibc's table and functions);
+	// before, 9 values were asked.
+	{"ctypeargs.c", []string{"n"}, [][]int64{{1000}, {777}, {50}}, [][]string{{"b", "-r3"}, {"C", "-R2"}, {}, {"a"}}, false, nil, "", nil},
+	// A list of structures filled by whole-structure copies (from a
+	// local, a function's result, another element; a nested structure
+	// inside): before, the copies were dropped and 3 values asked.
+	{"structcopy.c", []string{"n", "steps"}, [][]int64{{100, 2}, {37, 3}, {1001, 1}}, nil, false, nil, "", nil},
 	{"kerntab.c", []string{"n", "steps"}, [][]int64{{1001, 3}, {37, 2}}, [][]string{{"smooth"}, {"sweep"}, {"fill"}}, false, nil, "", nil},
 	// Ownership, weights and a message length stored in rows reached
 	// through arrays of pointers (int **, int *pos[3], a VLA indexed by
