@@ -1763,22 +1763,7 @@ func (ev *evaluator) initLocalComponents(r *apt.Routine) {
 // initComponents sets the default-initialised scalar components of the
 // object of type typ stored at key, through components of derived type.
 func (ev *evaluator) initComponents(key, typ string, depth int) {
-	dt := ev.prog.LookupType(ev.frame().routine, typ)
-	if dt == nil || depth > 8 {
-		return
-	}
-	for _, f := range dt.Fields {
-		if f.IsArray() || f.Pointer || f.Allocatable {
-			continue
-		}
-		if f.Type.Base == apt.TypeDerived {
-			ev.initComponents(key+"%"+f.Name, f.Type.Derived, depth+1)
-			continue
-		}
-		if v, ok := ev.fieldDefault(f); ok {
-			ev.env.set(key+"%"+f.Name, v)
-		}
-	}
+	ev.walkDefaults(key, typ, depth, func(k string, f *apt.Var, v Value) { ev.env.set(k, v) })
 }
 
 // initElemComponents sets, for an array of type typ stored at key (each
@@ -1787,6 +1772,18 @@ func (ev *evaluator) initComponents(key, typ string, depth int) {
 // of the array, or a local array at each call, gives them (Fortran 2018
 // 7.5.4.6), and an element the program never assigns keeps its default.
 func (ev *evaluator) initElemComponents(key, typ string, depth int) {
+	ev.walkDefaults(key, typ, depth, func(k string, f *apt.Var, v Value) {
+		if e, single := v.Single(); single && tracked(f.Type) {
+			b := Known(e)
+			ev.env.set(k, Value{arr: &arrayState{base: &b}})
+		}
+	})
+}
+
+// walkDefaults calls set with the key and default value of each
+// default-initialised scalar component of type typ under key, through
+// components of derived type.
+func (ev *evaluator) walkDefaults(key, typ string, depth int, set func(string, *apt.Var, Value)) {
 	dt := ev.prog.LookupType(ev.frame().routine, typ)
 	if dt == nil || depth > 8 {
 		return
@@ -1796,17 +1793,11 @@ func (ev *evaluator) initElemComponents(key, typ string, depth int) {
 			continue
 		}
 		if f.Type.Base == apt.TypeDerived {
-			ev.initElemComponents(key+"%"+f.Name, f.Type.Derived, depth+1)
-			continue
-		}
-		if !tracked(f.Type) {
+			ev.walkDefaults(key+"%"+f.Name, f.Type.Derived, depth+1, set)
 			continue
 		}
 		if v, ok := ev.fieldDefault(f); ok {
-			if e, single := v.Single(); single {
-				b := Known(e)
-				ev.env.set(key+"%"+f.Name, Value{arr: &arrayState{base: &b}})
-			}
+			set(key+"%"+f.Name, f, v)
 		}
 	}
 }
