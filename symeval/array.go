@@ -295,13 +295,13 @@ func (ev *evaluator) arrayOf(key string, decl *apt.Var) *arrayState {
 // storeElement evaluates an assignment to an array element.
 func (ev *evaluator) storeElement(ix *apt.Index, v Value) {
 	if ix.Type.Base == apt.TypeInteger && ix.Type.Kind == 1 {
+		if ev.storeChar(ix, v) {
+			return
+		}
 		if len(ev.escapedText) > 0 {
 			if _, own := ev.escapedText[ev.key(ix.Name)]; !own {
 				ev.forgetEscaped(ix.Pos)
 			}
-		}
-		if ev.storeChar(ix, v) {
-			return
 		}
 	}
 	if ix.Type.Base == apt.TypeCharacter && v.str != nil {

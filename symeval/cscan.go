@@ -32,13 +32,16 @@ func (ev *evaluator) readLine(n *apt.IO) bool {
 	if !ok {
 		return false
 	}
-	size, ok := ev.closedInt(ev.value(keyword(n, "size")), n.Span.Start()).Single()
-	if !ok {
-		return false
-	}
-	max, ok := size.Int64()
-	if !ok || max < 2 {
-		return false
+	grows := keyword(n, apt.KeywordGetline) != nil
+	max := int64(-1)
+	if !grows {
+		size, ok := ev.closedInt(ev.value(keyword(n, "size")), n.Span.Start()).Single()
+		if !ok {
+			return false
+		}
+		if max, ok = size.Int64(); !ok || max < 2 {
+			return false
+		}
 	}
 	k, at, line, eof, ok := ev.nextLine(n)
 	if eof || !ok {
@@ -49,15 +52,54 @@ func (ev *evaluator) readLine(n *apt.IO) bool {
 		// took the blanks between is not a position the units keep.
 		return false
 	}
-	if int64(len(line))+1 > max-1 {
+	if !grows && int64(len(line))+1 > max-1 {
 		// A line longer than the buffer is read in parts: where the next
 		// part starts is not a position the units keep.
 		return false
 	}
 	text := line + "\n"
-	ev.store(buf, Value{str: &text})
+	ev.storeText(buf, text)
 	ev.lineRead(n, k, at) // the buffer, not NULL
+	if grows && n.Result != nil {
+		ev.assign(n.Result, Known(symbolic.Int(int64(len(text)))))
+	}
 	return true
+}
+
+// storeText makes the buffer name holds the text: a C pointer's buffer is
+// a storage with an address (one getline allocated, or the storage the
+// pointer holds the address of), so that other pointers set from it
+// (char *p = line) and the addresses the string functions return reach
+// the same text.
+func (ev *evaluator) storeText(name, text string) {
+	d := ev.prog.Resolve(ev.frame().routine, name)
+	if d == nil || !ev.cPointers() || !d.IsArray() || !unsized(d.Dims) || ev.paramName(name) != "" {
+		ev.store(name, Value{str: &text})
+		return
+	}
+	char := apt.Type{Base: apt.TypeInteger, Kind: 1}
+	own := ev.key(name)
+	if p, ok := ev.pointee(name, char); ok && p.storage != own {
+		// Into another storage (a pool's part, a buffer passed down).
+		switch {
+		case ev.writeText(&apt.Name{Name: name, Type: char, Array: true}, 0, text+"\x00", apt.Pos{}):
+		case p.off == 0 && p.view == 1:
+			ev.env.set(p.storage, Value{str: &text})
+		default:
+			ev.clobber(p.storage)
+		}
+		return
+	}
+	if _, ok := ev.pointee(name, char); !ok {
+		// NULL (getline allocates), or an address the evaluation does
+		// not follow: the text's storage is one of its own.
+		if slot, ok := ev.addrSlot(&apt.Name{Name: name, Type: char, Array: true}); ok {
+			a := ev.newAddress()
+			ev.setAddr(slot, a)
+			ev.noteStorage(a, own, char)
+		}
+	}
+	ev.store(name, Value{str: &text})
 }
 
 // nextLine is the rest of the line the unit a line read reads stands at
@@ -72,7 +114,11 @@ func (ev *evaluator) nextLine(n *apt.IO) (k string, at readpos.Unit, line string
 	}
 	if at.Record > int64(len(recs)) {
 		if n.Result != nil {
-			ev.assign(n.Result, Known(symbolic.Int(0)))
+			end := int64(0) // fgets's NULL, a failed std::getline
+			if keyword(n, apt.KeywordGetline) != nil {
+				end = -1
+			}
+			ev.assign(n.Result, Known(symbolic.Int(end)))
 		}
 		return k, at, "", true, true
 	}
@@ -323,53 +369,68 @@ func (ev *evaluator) assignScanned(n *apt.IO, items []runenv.Scanned, result int
 	return true
 }
 
+// textAt is where the character x selects lies in a buffer holding a
+// known text: the buffer's key and the character's offset, with the text.
+// x is the buffer's own element (line[k]) or one reached through a C
+// pointer holding an address inside the buffer (*eq after eq =
+// strchr(line, '='); s[0] in a routine given line + 3), as the run
+// reaches it. False where the buffer's text or the offset is not known.
+func (ev *evaluator) textAt(x *apt.Index) (key string, k int64, text string, ok bool) {
+	if x.Base != nil || len(x.Subs) != 1 || x.Type.Base != apt.TypeInteger || x.Type.Kind != 1 {
+		return "", 0, "", false
+	}
+	key = ev.key(x.Name)
+	v, has := ev.env.lookup(key)
+	var off Value
+	if has && v.str != nil {
+		off = ev.value(x.Subs[0])
+	} else {
+		dk, doff, dok := ev.derefArray(x)
+		if !dok {
+			return "", 0, "", false
+		}
+		key, off = dk, doff
+		if v, has = ev.env.lookup(key); !has || v.str == nil {
+			return "", 0, "", false
+		}
+	}
+	e, single := ev.closedInt(off, x.Pos).Single()
+	if !single {
+		return "", 0, "", false
+	}
+	k, isInt := e.Int64()
+	if !isInt || k < 0 || k > int64(len(*v.str)) {
+		return "", 0, "", false
+	}
+	return key, k, *v.str, true
+}
+
 // textFrom is the text of a buffer holding a known text from the
 // character x selects (&line[3] as a char*: line + 3), false where the
 // buffer's text or the offset is not known or the offset is past its end.
 func (ev *evaluator) textFrom(x *apt.Index) (string, bool) {
-	if x.Base != nil || len(x.Subs) != 1 || x.Type.Base != apt.TypeInteger || x.Type.Kind != 1 {
-		return "", false
-	}
-	v, ok := ev.env.lookup(ev.key(x.Name))
-	if !ok || v.str == nil {
-		return "", false
-	}
-	e, ok := ev.closedInt(ev.value(x.Subs[0]), x.Pos).Single()
+	_, k, text, ok := ev.textAt(x)
 	if !ok {
 		return "", false
 	}
-	k, ok := e.Int64()
-	if !ok || k < 0 || k > int64(len(*v.str)) {
-		return "", false
-	}
-	return (*v.str)[k:], true
+	return text[k:], true
 }
 
 // storeChar stores a character into a buffer holding a known text
-// (line[strlen(line) - 1] = '\0' cutting the newline fgets kept), and
-// reports whether it did; a store it cannot place leaves the buffer to the
-// array stores, which drop the text.
+// (line[strlen(line) - 1] = '\0' cutting the newline fgets kept; *eq = 0
+// through a pointer into it), and reports whether it did; a store it
+// cannot place leaves the buffer to the array stores, which drop the text.
 func (ev *evaluator) storeChar(ix *apt.Index, v Value) bool {
-	if ix.Base != nil || len(ix.Subs) != 1 {
-		return false
-	}
-	key := ev.key(ix.Name)
-	cur, ok := ev.env.lookup(key)
-	if !ok || cur.str == nil {
-		return false
-	}
-	e, ok := ev.closedInt(ev.value(ix.Subs[0]), ix.Pos).Single()
+	key, k, t, ok := ev.textAt(ix)
 	if !ok {
 		return false
 	}
-	k, ok := e.Int64()
 	ce, okc := ev.closedInt(v, ix.Pos).Single()
-	if !ok || !okc {
+	if !okc {
 		return false
 	}
 	c, okc := ce.Int64()
-	t := *cur.str
-	if !okc || c < -128 || c > 255 || k < 0 || k > int64(len(t)) {
+	if !okc || c < -128 || c > 255 {
 		return false
 	}
 	if k == int64(len(t)) {
@@ -384,24 +445,13 @@ func (ev *evaluator) storeChar(ix *apt.Index, v Value) bool {
 // textChar is the character code at x of a buffer holding a known text
 // (line[0] after fgets filled line): 0 at its end, false past it.
 func (ev *evaluator) textChar(x *apt.Index) (Value, bool) {
-	if x.Base != nil || len(x.Subs) != 1 || x.Type.Base != apt.TypeInteger || x.Type.Kind != 1 {
-		return Value{}, false
-	}
-	v, ok := ev.env.lookup(ev.key(x.Name))
-	if !ok || v.str == nil {
-		return Value{}, false
-	}
-	e, ok := ev.closedInt(ev.value(x.Subs[0]), x.Pos).Single()
-	if !ok {
-		return Value{}, false
-	}
-	k, ok := e.Int64()
-	text := *v.str
+	_, k, text, ok := ev.textAt(x)
 	switch {
-	case !ok || k < 0 || k > int64(len(text)):
+	case !ok:
 		return Value{}, false
 	case k == int64(len(text)):
 		return Known(symbolic.Int(0)), true
 	}
+
 	return Known(symbolic.Int(int64(int8(text[k])))), true
 }

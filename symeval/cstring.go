@@ -41,6 +41,13 @@ func (ev *evaluator) cString1(e apt.Expr) (string, bool) {
 		if v, ok := ev.env.lookup(ev.key(x.Name)); ok && v.str != nil {
 			return *v.str, true
 		}
+		if x.Type.Base == apt.TypeInteger && x.Type.Kind == 1 && ev.cPointers() {
+			// A char* holding an address inside a buffer the text
+			// of which is known (key = trim(line)): the text from there.
+			if s, ok := ev.textFrom(pointedElement(x)); ok {
+				return s, true
+			}
+		}
 		return "", false
 	case *apt.Index:
 		if s, ok := ev.argvString(x); ok {
@@ -108,29 +115,51 @@ func (ev *evaluator) stringCall(f *apt.FuncCall) (Value, bool) {
 		if ok1 && ok2 && ok3 && n >= 0 {
 			return sign(strings.Compare(prefix(a, n), prefix(b, n))), true
 		}
-	case "strstr", "strchr":
+	case "strstr", "strchr", "strrchr", "strpbrk":
 		a, ok1 := str(0)
 		var b string
 		ok2 := false
-		if f.Name == "strstr" {
+		if f.Name == "strstr" || f.Name == "strpbrk" {
 			b, ok2 = str(1)
 		} else if c, ok := num(1); ok {
 			b, ok2 = string(rune(c)), true
 		}
-		if ok1 && ok2 {
-			// NULL, or a pointer into a, which programs test for NULL:
-			// 1 stands for it.
-			if strings.Contains(a, b) {
-				ev.escapeText(f.Args[0])
-				return Known(symbolic.Int(1)), true
-			}
+		if !ok1 || !ok2 {
+			break
+		}
+		var at int
+		switch f.Name {
+		case "strstr":
+			at = strings.Index(a, b)
+		case "strpbrk":
+			at = strings.IndexAny(a, b)
+		case "strrchr":
+			at = strings.LastIndex(a, b)
+		default:
+			at = strings.Index(a, b)
+		}
+		if b == "\x00" {
+			// strchr(s, 0) finds the terminating NUL.
+			at = len(a)
+		}
+		if at < 0 {
 			return Known(symbolic.Int(0)), true
 		}
+		if p, ok := ev.textAddress(f.Args[0], int64(at)); ok {
+			// A pointer into the text, which the evaluation follows:
+			// reads and writes through it reach the buffer.
+			return p, true
+		}
+		// NULL or a pointer into a, which programs test for NULL: 1
+		// stands for it, and a write through it makes a's text
+		// unknown.
+		ev.escapeText(f.Args[0])
+		return Known(symbolic.Int(1)), true
 	case "strdup":
 		if s, ok := str(0); ok {
 			return Value{str: &s}, true
 		}
-	case "strtok":
+	case "strtok", "strtok_r":
 		return ev.strtok(f)
 	case "getenv":
 		// The run's environment (Options.Env, mkvet's -env): a variable
@@ -156,25 +185,50 @@ func (ev *evaluator) stringCall(f *apt.FuncCall) (Value, bool) {
 // text it points to; NULL (0) where no token is left. The buffer s names
 // then holds a NUL after the token, as the run's does.
 func (ev *evaluator) strtok(f *apt.FuncCall) (Value, bool) {
-	if len(f.Args) != 2 {
+	// strtok keeps where it stopped itself; strtok_r (POSIX) in the
+	// pointer its third argument names, whose text is then the rest.
+	rest := func() (string, bool) {
+		if ev.strtokRest == nil {
+			return "", false
+		}
+		return *ev.strtokRest, true
+	}
+	keep := func(r *string) { ev.strtokRest = r }
+	switch {
+	case f.Name == "strtok_r" && len(f.Args) == 3:
+		save, ok := f.Args[2].(*apt.Name)
+		if !ok {
+			return Value{}, false
+		}
+		rest = func() (string, bool) { return ev.cString(save) }
+		keep = func(r *string) {
+			ev.dropAddr(save)
+			if r == nil {
+				ev.store(save.Name, unknownValue(save.Name, "where strtok_r stopped", false))
+				return
+			}
+			ev.store(save.Name, Value{str: r})
+		}
+	case len(f.Args) != 2:
 		return Value{}, false
 	}
 	delim, ok := ev.cString(f.Args[1])
 	if !ok {
+		keep(nil)
 		return Value{}, false
 	}
 	var text string
 	buf, fresh := "", true
 	if v, ok := ev.closedInt(ev.value(f.Args[0]), f.Pos).Single(); ok && v.IsZero() {
 		fresh = false
-		if ev.strtokRest == nil {
+		if text, ok = rest(); !ok {
+			keep(nil)
 			return Value{}, false
 		}
-		text = *ev.strtokRest
 	} else {
 		t, ok := ev.cString(f.Args[0])
 		if !ok {
-			ev.strtokRest = nil
+			keep(nil)
 			return Value{}, false
 		}
 		text = t
@@ -187,8 +241,8 @@ func (ev *evaluator) strtok(f *apt.FuncCall) (Value, bool) {
 		start++
 	}
 	if start == len(text) {
-		rest := ""
-		ev.strtokRest = &rest
+		r := ""
+		keep(&r)
 		return Known(symbolic.Int(0)), true
 	}
 	end := start
@@ -196,9 +250,9 @@ func (ev *evaluator) strtok(f *apt.FuncCall) (Value, bool) {
 		end++
 	}
 	tok := text[start:end]
-	rest := ""
+	r := ""
 	if end < len(text) {
-		rest = text[end+1:]
+		r = text[end+1:]
 		if fresh && buf != "" {
 			if cur, ok := ev.env.lookup(ev.key(buf)); ok && cur.str != nil && len(*cur.str) > end {
 				t := (*cur.str)[:end] + "\x00" + (*cur.str)[end+1:]
@@ -206,7 +260,7 @@ func (ev *evaluator) strtok(f *apt.FuncCall) (Value, bool) {
 			}
 		}
 	}
-	ev.strtokRest = &rest
+	keep(&r)
 	return Value{str: &tok}, true
 }
 
@@ -465,10 +519,10 @@ func (ev *evaluator) isArgv(name string) bool {
 }
 
 // escapeText notes that a pointer into the buffer e names (a variable's
-// text, not a literal or an argument) was handed out: a write through
-// such a pointer (*eq = '\0' after eq = strchr(line, '=')) changes the
-// buffer, which the evaluation does not follow, so such a write makes the
-// buffer's text unknown (forgetEscaped).
+// text, not a literal or an argument) was handed out whose address the
+// evaluation does not know (the buffer has none it follows): a write
+// through a pointer it cannot place may then change the buffer, so such a
+// write makes the buffer's text unknown (forgetEscaped).
 func (ev *evaluator) escapeText(e apt.Expr) {
 	name, ok := bufferName(e)
 	if !ok {

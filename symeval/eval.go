@@ -2056,6 +2056,8 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 		if n.Kind == apt.IORead {
 			from := ev.readFrom(n)
 			data := ev.readData(n)
+			var endText *string // the text a conversion given an end pointer read
+			endReal := false
 			for _, name := range n.Reads {
 				if pn := ev.paramName(name); pn != "" {
 					// A parameter keeps its value; the datum is its.
@@ -2116,6 +2118,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 					}
 					if ok {
 						ev.store(name, cNumber(text, real))
+						endText, endReal = &text, real
 						continue
 					}
 				}
@@ -2124,6 +2127,7 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 					// word it cut out), when the evaluation knows it.
 					if text, ok := ev.cString(n.From); ok {
 						ev.store(name, cNumber(text, real))
+						endText, endReal = &text, real
 						continue
 					}
 				}
@@ -2151,6 +2155,11 @@ func (ev *evaluator) node(n apt.Node, parent *Occ) {
 					ev.readParams[datum] = p
 				}
 				ev.store(name, Known(p.expr()))
+			}
+			if endText != nil {
+				ev.endPointer(n, *endText, endReal)
+			} else {
+				ev.forgetEndPointer(n)
 			}
 		}
 	case *apt.Return:
@@ -2935,6 +2944,9 @@ func (ev *evaluator) funcCall(f *apt.FuncCall) Value {
 		if v, ok := ev.stringCall(f); ok {
 			return v
 		}
+		if copiesText[f.Name] && ev.copyText(f.Name, f.Args, f.Pos) {
+			return ev.addrOf(f.Args[0]) // the destination
+		}
 		if v, ok := ev.cxxStringFunc(f); ok {
 			return v
 		}
@@ -3271,6 +3283,9 @@ func (ev *evaluator) call(c *apt.Call, o *Occ) {
 		return
 	}
 	if (c.Callee == "sprintf" || c.Callee == "snprintf") && ev.sprintfCall(c) {
+		return
+	}
+	if copiesText[c.Callee] && ev.copyText(c.Callee, c.Args, c.Span.Start()) {
 		return
 	}
 	if ev.environment(c) || ev.commandArgument(c) || ev.intrinsicSub(c) || ev.moveAlloc(c) || ev.cxxStringCall(c.Callee, c.Args) {

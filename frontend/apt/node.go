@@ -371,6 +371,16 @@ func (k IOKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 // objects (their text, not characters of an array): getline, >> a word.
 const KeywordCxxString = "cxxstring"
 
+// KeywordGetline marks a line read by POSIX getline (a buffer it grows,
+// the line's length or -1 as its result) rather than fgets (a buffer of
+// the size given, the buffer or NULL).
+const KeywordGetline = "getline"
+
+// KeywordEndPtr is the control keyword of a C conversion (strtol) given an
+// end pointer: its value is the pointer, set past the number read. (Not
+// Fortran's END=, a label.)
+const KeywordEndPtr = "endptr"
+
 // IO is an I/O statement. Unit and Format are nil when absent (Star for *);
 // Control keeps the other control items (Keyword expressions such as iostat=).
 // For READ, Reads lists the names of the variables read into: later stages turn

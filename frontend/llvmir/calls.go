@@ -342,6 +342,14 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 				io.From = x.expr(c.Args[0])
 			}
 		}
+		if strings.HasPrefix(name, "strto") && len(c.Args) > 1 {
+			if _, null := unwrapArg(c.Args[1]).(*constant.Null); !null {
+				// strtol(s, &end, 10): end is set past the number
+				// (C11 7.22.1.4), where a parser goes on reading.
+				end, _ := x.location(unwrapArg(c.Args[1]), &apt.Ops{})
+				io.Control = append(io.Control, &apt.Keyword{Pos: p, Name: apt.KeywordEndPtr, Value: end})
+			}
+		}
 		return nil, []apt.Node{io}
 	case name == "fgets" && len(c.Args) == 3:
 		// A line of a stream into a buffer (C11 7.21.7.2); its value is
@@ -352,6 +360,19 @@ func (x *fn) call(c *ir.InstCall, p apt.Pos) (*apt.Stmt, []apt.Node) {
 		if used {
 			n := x.names[c]
 			x.declare(n, valueType(c.Typ), x.dimsOf(c))
+			io.Result = x.nameExpr(n, x.vars[n].Type)
+		}
+		return nil, []apt.Node{io}
+	case (name == "getline" || name == "__getline") && len(c.Args) == 3:
+		// POSIX getline(&buf, &cap, f): a line of a stream into a buffer
+		// it (re)allocates; its value is the line's length, -1 at the
+		// end of the file.
+		buf, _ := x.location(unwrapArg(c.Args[0]), &apt.Ops{})
+		io := &apt.IO{NodeBase: base, Kind: apt.IORead, Unit: x.expr(unwrapArg(c.Args[2])), Items: []apt.Expr{buf},
+			Line: true, Control: []apt.Expr{&apt.Keyword{Pos: p, Name: apt.KeywordGetline, Value: intConst(1)}}}
+		if used {
+			n := x.names[c]
+			x.declare(n, valueType(c.Typ), nil)
 			io.Result = x.nameExpr(n, x.vars[n].Type)
 		}
 		return nil, []apt.Node{io}

@@ -39,6 +39,43 @@ func (x *fn) effective(v value.Value, depth int) []use {
 		default:
 			out = append(out, u)
 		}
+		if isVal && !x.inline[w] && depth < 64 {
+			// A load or store through an address computed from v is
+			// written as an element of v's name (location: *--e = 0
+			// becomes e(-1) = 0), so v is read there too, wherever the
+			// address is named: a later value of v's name must not be
+			// given the name before then.
+			out = append(out, x.derefUses(w, depth+1)...)
+		}
+	}
+	return out
+}
+
+// derefUses are the loads and stores through the address w, directly or
+// through further address computations and casts of it, where location
+// writes w's expression in terms of its operands.
+func (x *fn) derefUses(w value.Value, depth int) []use {
+	switch w.(type) {
+	case *ir.InstGetElementPtr, *ir.InstBitCast:
+	default:
+		return nil
+	}
+	var out []use
+	for _, u := range x.uses[w] {
+		switch i := u.user.(type) {
+		case *ir.InstLoad:
+			if i.Src == w {
+				out = append(out, u)
+			}
+		case *ir.InstStore:
+			if i.Dst == w {
+				out = append(out, u)
+			}
+		case *ir.InstGetElementPtr, *ir.InstBitCast:
+			if depth < 64 && !x.inline[i.(value.Value)] {
+				out = append(out, x.derefUses(i.(value.Value), depth+1)...)
+			}
+		}
 	}
 	return out
 }

@@ -33,7 +33,13 @@ func (x *fn) location(p value.Value, ops *apt.Ops) (apt.Expr, bool) {
 			x.declare(n, valueType(c.ElemType), d)
 			return &apt.Index{Pos: x.at, Name: n, Subs: zeros(len(d)), Type: valueType(c.ElemType)}, true
 		}
-		x.declare(n, valueType(c.ElemType), nil)
+		var d []apt.Dim
+		if isPointer(c.ElemType) && !isFuncPointer(c.ElemType) && scalarPointee(c.ElemType) {
+			// A pointer variable whose address the program takes
+			// (strtol(p, &end, 10)): a pointer, as the SSA ones are.
+			d = []apt.Dim{{Lo: intConst(0), Hi: &apt.Star{}}}
+		}
+		x.declare(n, valueType(c.ElemType), d)
 		return x.nameExpr(n, x.vars[n].Type), false
 	case *ir.Global:
 		e := x.globalRef(c)
@@ -482,4 +488,18 @@ func ctypeTable(v value.Value) string {
 		return "__ctype_tolower"
 	}
 	return ""
+}
+
+// scalarPointee reports whether the pointer type t points to numbers or
+// characters (not structures, pointers or functions).
+func scalarPointee(t types.Type) bool {
+	p, ok := t.(*types.PointerType)
+	if !ok {
+		return false
+	}
+	switch p.ElemType.(type) {
+	case *types.IntType, *types.FloatType:
+		return true
+	}
+	return false
 }

@@ -98,6 +98,19 @@ var cCases = []cCase{
 		[]string{"size: %d,", "%d", "steps=%d"}, "grid.txt", nil},
 	{"keyloop.c", []string{"nx", "ny", "steps"}, [][]int64{{37, 21, 3}, {10, 7, 2}}, [][]string{{}}, false,
 		[]string{"nx=%d", "ny=%d", "steps=%d"}, "keys.txt", nil},
+	// Settings lines cut and trimmed through pointers into the line
+	// (strchr's result written through, a char* walked over isspace,
+	// *--end = 0), a name copied into a structure by strncpy, the
+	// structure broadcast as bytes and its name compared on every rank.
+	{"cfgtrim.c", []string{"nx", "ny", "steps"}, [][]int64{{37, 21, 3}, {12, 5, 2}}, [][]string{{}}, false,
+		[]string{"  nx = %d   # columns", "ny=%d", "\tsteps =%d \n scheme =  wide   # two cells"}, "settings.cfg", nil},
+	// The sizes on one line of a file, read by POSIX getline into a
+	// buffer it allocates and converted by strtol from each end pointer
+	// until one converts nothing (end == p).
+	{"numline.c", []string{"nx", "ny", "steps"}, [][]int64{{37, 21, 3}, {5, 9, 2}}, [][]string{{}}, false, nil, "sizes.txt", nil},
+	// The same line copied by strcpy and cut into words by strtok_r,
+	// whose place is kept in the save pointer the program passes.
+	{"toklist.c", []string{"nx", "ny", "steps"}, [][]int64{{37, 21, 3}, {64, 3, 2}}, [][]string{{}}, false, nil, "sizes.txt", nil},
 	// Run without arguments (the analysis is given none either): the
 	// option loop's defaults; then with options in either order.
 	// Recursion whose depth the sizes and P decide (quadrants to a depth,
