@@ -595,16 +595,15 @@ func (ev *evaluator) pointerWhileCounter(l *apt.Loop, b *apt.Binary) (Value, boo
 			return Value{}, false
 		}
 	}
-	from, ok := ev.addrOf(counter).Single()
-	if !ok {
-		return Value{}, false
-	}
-	to := ev.addrOf(y)
-	if !to.IsKnown() {
+	fromV, to := ev.addrOf(counter), ev.addrOf(y)
+	if !fromV.IsKnown() || !to.IsKnown() {
 		return Value{}, false
 	}
 	c := symbolic.Int(max(step, -step))
-	return lift1(to, func(e symbolic.Expr) (symbolic.Expr, bool) {
+	// Either address may differ by a condition (a container's storage,
+	// NULL where its size is 0): the count is the difference's under
+	// each pair of conditions.
+	return ev.lift2(fromV, to, func(from, e symbolic.Expr) (symbolic.Expr, bool) {
 		var need symbolic.Expr
 		switch {
 		case (op == apt.OpNe || op == apt.OpLt) && step > 0:

@@ -64,6 +64,9 @@ var cCases = []cCase{
 	{"options.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, [][]string{{}, {"-twice"}, {"-gather", "-twice"}}, false, nil, "", nil},
 	{"xalloc.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}}, nil, false, nil, "", nil},
 	{"ptrloops.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {200001, 2}}, [][]string{{}}, false, nil, "", nil},
+	// Sizes analysed as parameters: a std::vector's storage, filled by
+	// its constructor's pointer loop, counted as a closed form in them.
+	{"gridvec.cpp", []string{"nx", "ny", "steps"}, [][]int64{{10, 7, 3}, {37, 21, 2}, {5, 3, 4}}, nil, false, nil, "", nil},
 	{"vectors.cpp", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, [][]string{{}}, false, nil, "", nil},
 	{"members.cpp", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {60, 2}}, [][]string{{}}, false, nil, "", nil},
 	{"strargs.cpp", []string{"n", "steps"}, [][]int64{{37, 5}, {101, 2}}, [][]string{{}, {"-x"}, {"--check", "-x"}}, false, nil, "", nil},
