@@ -59,6 +59,9 @@ int main(int argc, char **argv) {
     for (const Neighbour &nb : nbrs)
       for (int i = 0; i < nb.count; i++)
         total += u[i] * nb.tag;
+    for (size_t k = 0; k < nbrs.size(); k++)
+      for (int i = 0; i < nbrs[k].count; i++)
+        u[i] += 0.25 * nbrs[k].tag;
     MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   }
   if (rank == 0)
