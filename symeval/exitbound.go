@@ -78,6 +78,9 @@ func (ev *evaluator) invariantBound(l *apt.Loop, testAt int, bound apt.Expr) (ap
 	// definition, a few levels deep.
 	// (Into the arguments of the calls too: the expression is only
 	// checked, for what it reads and what its calls change.)
+	if c, ok := bound.(*apt.Component); ok && ev.invariantField(c, l.Body, defs, count, mod) {
+		return bound, true
+	}
 	out := bound
 	for range maxBoundDefs {
 		next := substNamesInCalls(out, func(nm *apt.Name) apt.Expr {
@@ -182,4 +185,60 @@ func substNamesIn(e apt.Expr, f func(*apt.Name) apt.Expr, calls bool) apt.Expr {
 		return &y
 	}
 	return e
+}
+
+// invariantField reports whether the bound t->f (t%f) is one the loop
+// does not change where the body recomputes the pointer t on every trip
+// from an expression that gives the same address each time (t =
+// v[k] in for (i = 0; i < v[k].count; i++), operator[] called again
+// before each test): t's one definition in the body reads nothing the
+// loop changes and its calls change nothing, and the body stores no
+// field nor any element other than real numbers' (none can be f). The
+// bound is then t%f as it is before the loop, where the same call set t.
+func (ev *evaluator) invariantField(c *apt.Component, body []apt.Node, defs map[string]*apt.Stmt, count map[string]int, mod map[string]bool) bool {
+	nm, ok := c.Base.(*apt.Name)
+	if !ok {
+		return false
+	}
+	st := defs[nm.Name]
+	k := ev.key(nm.Name)
+	if st == nil || count[nm.Name] != 1 || !mod[k] && !mod[k+addrSuffix] || exprMentionsName(st.Value, nm.Name) {
+		return false
+	}
+	if ev.readsChanged(st.Value, mod) {
+		return false
+	}
+	calls := map[string]bool{}
+	ev.collectAssigned([]apt.Node{&apt.Block{Stmts: []*apt.Stmt{{Kind: apt.StmtAssign, Value: st.Value}}}}, calls)
+	for key := range calls {
+		if !strings.HasSuffix(key, addrSuffix) {
+			return false
+		}
+	}
+	for key := range mod {
+		if strings.Contains(key, "%") || strings.HasPrefix(key, "&") {
+			return false
+		}
+	}
+	stores := false
+	for _, n := range body {
+		apt.Inspect(n, func(m apt.Node) bool {
+			b, ok := m.(*apt.Block)
+			if !ok {
+				return !stores
+			}
+			for _, s := range b.Stmts {
+				switch t := s.Target.(type) {
+				case *apt.Component:
+					stores = true
+				case *apt.Index:
+					if base := t.Type.Base; base != apt.TypeReal && base != apt.TypeComplex || t.Base != nil {
+						stores = true
+					}
+				}
+			}
+			return !stores
+		})
+	}
+	return !stores
 }

@@ -221,6 +221,8 @@ func (x *fn) copyElements(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
 		if it, ok := t.(*types.IntType); ok && it.BitSize <= 8 {
 			return nil // bytes: text, or a copy of anything
 		}
+	case *types.StructType:
+		return x.copyStructElements(dst, src, t, unwrapArg(c.Args[2]), p)
 	default:
 		return nil
 	}
@@ -252,6 +254,72 @@ func (x *fn) copyElements(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
 	}
 	ops.Vector = true
 	return block(&apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: t, Value: f, Ops: ops})
+}
+
+// copyStructElements writes a copy of n structures of type st from src to
+// dst (memmove of n*sizeof(T) bytes: a std::vector's elements relocated
+// into its new storage) as one section assignment per scalar field,
+// dst%f[i:i+n-1] = src%f[j:j+n-1], nested structures' fields included;
+// nil where a field is an array or the byte count is not n structures.
+func (x *fn) copyStructElements(dst, src value.Value, st *types.StructType, bytes value.Value, p apt.Pos) *apt.Block {
+	size, _, ok := typeSize(st)
+	if !ok || size == 0 {
+		return nil
+	}
+	var nops apt.Ops
+	n := x.elementCount(bytes, size, &nops)
+	if k, one := constValue(n); n == nil || one && k == 1 {
+		return nil // (one structure: copyFields, field by field)
+	}
+	// Element 1's field, whose subscript the section replaces: the
+	// reference of element 0 is the component p->f, not an element.
+	one := constant.NewInt(types.I64, 1)
+	section := func(e apt.Expr) apt.Expr {
+		ix, ok := e.(*apt.Index)
+		if !ok || len(ix.Subs) != 1 {
+			return nil
+		}
+		out := *ix
+		lo := &apt.Binary{Op: apt.OpSub, X: ix.Subs[0], Y: intConst(1)}
+		var l apt.Expr = lo
+		if k, ok := constValue(ix.Subs[0]); ok {
+			l = intConst(k - 1)
+		}
+		out.Subs = []apt.Expr{&apt.Section{Pos: p, Lo: l,
+			Hi: &apt.Binary{Op: apt.OpSub, X: &apt.Binary{Op: apt.OpAdd, X: l, Y: n}, Y: intConst(1)}}}
+		return &out
+	}
+	var stmts []*apt.Stmt
+	var walk func(t *types.StructType, path []value.Value, depth int) bool
+	walk = func(t *types.StructType, path []value.Value, depth int) bool {
+		for k, ft := range t.Fields {
+			idx := append(path[:len(path):len(path)], constant.NewInt(types.I32, int64(k)))
+			switch f := ft.(type) {
+			case *types.StructType:
+				if depth >= 3 || !walk(f, idx, depth+1) {
+					return false
+				}
+				continue
+			case *types.IntType, *types.FloatType, *types.PointerType:
+			default:
+				return false
+			}
+			ops := nops
+			to, _ := x.gepRef(dst, st, idx, &ops)
+			from, _ := x.gepRef(src, st, idx, &ops)
+			t, f := section(to), section(from)
+			if t == nil || f == nil {
+				return false
+			}
+			ops.Vector = true
+			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: t, Value: f, Ops: ops})
+		}
+		return true
+	}
+	if !walk(st, []value.Value{one}, 0) || len(stmts) == 0 {
+		return nil
+	}
+	return block(stmts...)
 }
 
 // elementCount is bytes/size as an expression: the factor of a product

@@ -208,6 +208,9 @@ type lifter struct {
 	// structRets are the functions returning a structure in registers
 	// (structret.go), nil for the others.
 	structRets map[*ir.Func]*structRet
+	// refRets are whether functions return a reference to a field of
+	// an argument (refreturn.go).
+	refRets map[*ir.Func]*refRet
 }
 
 // Site is where an APT node's executions can be counted in the IR it was

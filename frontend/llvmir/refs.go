@@ -60,6 +60,9 @@ func (x *fn) location(p value.Value, ops *apt.Ops) (apt.Expr, bool) {
 	case *ir.InstGetElementPtr:
 		return x.gepRef(c.Src, c.ElemType, c.Indices, ops)
 	case *ir.InstCall:
+		if r, arr, ok := x.refCallRef(c, ops); ok {
+			return r, arr
+		}
 		if name, _ := calleeName(c); name == "__errno_location" {
 			// errno (a macro for *__errno_location()): a global the
 			// library calls the program makes leave as it was, as a

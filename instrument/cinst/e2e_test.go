@@ -81,6 +81,7 @@ var cCases = []cCase{
 	{"blocks.c", []string{"max_blocks", "nx", "steps"}, [][]int64{{5, 6, 2}, {7, 9, 1}, {4, 3, 3}}, nil, false, nil, "", nil},
 	{"halos.cpp", []string{"n", "steps"}, [][]int64{{10, 2}, {37, 1}, {5, 3}}, [][]string{{}}, false, nil, "", nil},
 	{"nbrvec.cpp", []string{"n", "steps"}, [][]int64{{10, 2}, {37, 1}, {5, 3}}, [][]string{{}}, false, nil, "", nil},
+	{"pushvec.cpp", []string{"n", "steps"}, [][]int64{{10, 2}, {37, 1}, {5, 3}}, [][]string{{}}, false, nil, "", nil},
 	{"fieldarr.c", []string{"n", "steps"}, [][]int64{{12, 3}, {20, 2}, {7, 4}}, nil, false, nil, "", nil},
 	{"deckstruct.c", []string{"nx", "ny", "steps"}, [][]int64{{37, 21, 3}, {10, 7, 2}}, [][]string{{"run.deck"}, {"run.deck", "gs"}}, false,
 		[]string{"nx %d", "ny %d", "steps %d"}, "run.deck", nil},
