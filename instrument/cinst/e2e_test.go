@@ -115,6 +115,9 @@ var cCases = []cCase{
 	// The same line copied by strcpy and cut into words by strtok_r,
 	// whose place is kept in the save pointer the program passes.
 	{"toklist.c", []string{"nx", "ny", "steps"}, [][]int64{{37, 21, 3}, {64, 3, 2}}, [][]string{{}}, false, nil, "sizes.txt", nil},
+	// A loop bound that is the distance between a cursor and an array
+	// filled by its initialiser, reached through a structure's pointer.
+	{"ptrdist.c", []string{"n", "steps"}, [][]int64{{20, 3}, {100, 2}, {7, 4}}, [][]string{{}}, false, nil, "", nil},
 	// Run without arguments (the analysis is given none either): the
 	// option loop's defaults; then with options in either order.
 	// Recursion whose depth the sizes and P decide (quadrants to a depth,
