@@ -80,11 +80,6 @@ func (ev *evaluator) repointed() map[*apt.Var]bool {
 				}
 				if nm, ok := target.(*apt.Name); ok {
 					if d := ev.prog.Resolve(r, nm.Name); d != nil && d.IsArray() {
-						if s.Kind == apt.StmtAssign && ev.cPointers() && !unsized(d.Dims) {
-							// A C array of its own extent (int a[8] = {0}):
-							// the assignment fills it; its address stays.
-							continue
-						}
 						ev.repointedDecls[d] = true
 					}
 				}

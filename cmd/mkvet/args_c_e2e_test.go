@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -202,6 +203,60 @@ func TestCheckWriteThroughStrchrE2E(t *testing.T) {
 		if loops != 2 {
 			t.Errorf("%s: %d loops at lines 29 and 30; want the 2 over t and i", file, loops)
 		}
+	}
+}
+
+// TestCheckPointerDistanceE2E: a loop runs to the distance between a
+// pointer the evaluation follows (r = s.p + 3, through a structure) and
+// an array whose address it does not take (filled by its initialiser):
+// the distance is asked, never the pointer's address less the array's
+// first element (the old code printed 7.2e16 iterations as exact).
+func TestCheckPointerDistanceE2E(t *testing.T) {
+	e2e.Require(t, "clang-14", "opt-14", "llvm-link-14", "mpicc")
+	dir := t.TempDir()
+	src := filepath.Join(dir, "dist.c")
+	prog := `#include <mpi.h>
+struct s { int n; int *p; };
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int arr[8] = {0};
+  struct s s = {10, arr};
+  struct s *ps = &s;
+  int *r = ps->p + 3;
+  long t = 0;
+  for (int i = 0; i < (int)(r - arr); i++) t += i;
+  MPI_Finalize();
+  return (int)t;
+}
+`
+	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runMkvet(t, "check", "-json", "-D", "P=2", src)
+	if code > 1 {
+		t.Fatalf("check: exit %d\n%s", code, errs)
+	}
+	var r checkJSON
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("check -json: %v\n%s", err, out)
+	}
+	loops := 0
+	for _, n := range r.Nodes {
+		if n.What != "loop" || !strings.Contains(n.Pos, "dist.c:10:") {
+			continue
+		}
+		loops++
+		if n.Count == nil || !n.Exact {
+			continue
+		}
+		if v, err := strconv.ParseInt(n.Count.ClosedForm, 10, 64); err == nil && v != 3 {
+			// A number printed as exact must be the run's; a closed
+			// form in the asked distance is not a number.
+			t.Errorf("the loop to r - arr counts %d, exact; the run's count is 3", v)
+		}
+	}
+	if loops != 1 {
+		t.Errorf("%d loops at line 10; want 1", loops)
 	}
 }
 

@@ -1,5 +1,5 @@
-/* ptrdist.c: a fixed array filled by its initialiser (int marks[64] =
- * {0}) and reached through a pointer kept in a structure; a cursor walks
+/* ptrdist.c: a fixed array filled by a loop and reached through a
+ * pointer kept in a structure; a cursor walks
  * from the structure's pointer to the first mark at or past n, and the
  * loops run as far as the distance between the cursor and the array
  * (cursor - marks elements), a count the addresses decide.
@@ -15,7 +15,7 @@ struct span {
 
 int main(int argc, char **argv)
 {
-	int marks[64] = {0}, rank, size;
+	int marks[64], rank, size;
 	struct span sp;
 	double acc = 0;
 
