@@ -480,6 +480,21 @@ func (ev *evaluator) pointerOperands(b *apt.Binary) (x, y Value, ok bool) {
 	return x, y, true
 }
 
+// oneAddressKnown reports whether b is a difference of two C pointers of
+// which one holds an address the evaluation follows and the other is an
+// element's address (&a[k]) it does not know: that operand's value is
+// the element, no address. (A pointer variable's value may be the address
+// a heap object or a call gave it.)
+func (ev *evaluator) oneAddressKnown(b *apt.Binary) bool {
+	if !ev.cPointers() || !ev.isPointerRef(b.X) && !ev.isPointerRef(b.Y) {
+		return false
+	}
+	kx, ky := ev.addrOf(b.X).IsKnown(), ev.addrOf(b.Y).IsKnown()
+	_, ix := b.X.(*apt.Index)
+	_, iy := b.Y.(*apt.Index)
+	return kx && !ky && iy || ky && !kx && ix
+}
+
 // pointerStep finds the one step p = &p[c] of pointer counter at the top
 // level of l's body (directly, or through a temporary assigned &p[c] there
 // once), which changes the pointer nowhere else: c in bytes.

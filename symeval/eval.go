@@ -2804,9 +2804,10 @@ func (ev *evaluator) binary(b *apt.Binary) Value {
 	var x, y Value
 	if px, py, ok := ev.pointerOperands(b); ok {
 		x, y = px, py
-	} else if b.Op == apt.OpSub && ev.cPointers() && (ev.isPointerRef(b.X) || ev.isPointerRef(b.Y)) {
-		// The distance between two addresses one of which is not known:
-		// not the difference of what the pointers point to.
+	} else if b.Op == apt.OpSub && ev.oneAddressKnown(b) {
+		// The distance from an address the evaluation follows to one it
+		// does not: not that address less what the other operand's
+		// pointer points to.
 		return unknownValue(keyName(refName(b.X)), "the distance between the addresses in "+ev.src(b), false)
 	} else {
 		x, y = ev.closedInt(ev.value(b.X), b.X.At()), ev.closedInt(ev.value(b.Y), b.Y.At())
