@@ -2431,6 +2431,9 @@ func (ev *evaluator) assignStmt(s *apt.Stmt) {
 		}
 	}
 	ev.assign(s.Target, v)
+	if v.Fields != nil {
+		ev.copyArrayComponents(s)
+	}
 }
 
 // assign stores v into the target of an assignment, converted to the

@@ -153,3 +153,34 @@ func (ev *evaluator) wholeObjectValue(s *apt.Stmt) (Value, bool) {
 	}
 	return ev.objectValue(s.Value, t.Type.Derived, 0)
 }
+
+// copyArrayComponents gives the target of a whole assignment of one
+// object of derived type to another (d = c; a C structure copied,
+// std::array<int, 3> iters = {{5, 10, 20}} from its constant) what the
+// evaluation knows of the source's array components: their elements go
+// with the object, as its scalar components do (objectValue).
+func (ev *evaluator) copyArrayComponents(s *apt.Stmt) {
+	t, ok := s.Target.(*apt.Name)
+	if !ok || t.Array || t.Type.Base != apt.TypeDerived {
+		return
+	}
+	switch s.Value.(type) {
+	case *apt.Name, *apt.Component:
+	default:
+		return
+	}
+	if vt := apt.TypeOf(s.Value); vt.Base != apt.TypeDerived || vt.Derived != t.Type.Derived {
+		return
+	}
+	src, ok := ev.objectKeyOf(s.Value)
+	dst := ev.key(t.Name)
+
+	if !ok || src == dst || ev.paramName(t.Name) != "" {
+		return
+	}
+	for _, k := range ev.env.withPrefix(src + "%") {
+		if v := ev.env.get(k); v.arr != nil {
+			ev.env.set(dst+k[len(src):], v)
+		}
+	}
+}

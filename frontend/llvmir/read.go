@@ -629,6 +629,10 @@ func (l *lifter) initStmts(out *[]*apt.Stmt, ref apt.Expr, t types.Type, c const
 			}
 			return
 		}
+		if comp, ok := ref.(*apt.Component); ok {
+			l.fieldArrayInits(out, comp, t, c, pos, n)
+			return
+		}
 		name, top := ref.(*apt.Name)
 		if _, zero := c.(*constant.ZeroInitializer); zero && top && *n < maxInits {
 			// A global array of numbers with no initialiser (int
@@ -660,6 +664,47 @@ func (l *lifter) initStmts(out *[]*apt.Stmt, ref apt.Expr, t types.Type, c const
 			*n++
 			*out = append(*out, &apt.Stmt{Span: spanAt(pos), Kind: apt.StmtAssign, Target: ref, Value: v})
 		}
+	}
+}
+
+// fieldArrayInits appends the assignments of the constant c to the
+// elements of a structure's one-dimensional array field of numbers
+// (std::array<int, 3> {{5, 10, 20}}, struct grid {int dims[3];} g =
+// {{4, 4, 2}}): g%dims(k) = c_k, C's subscripts from 0. A field of zeros
+// is assigned 0 as a whole.
+func (l *lifter) fieldArrayInits(out *[]*apt.Stmt, comp *apt.Component, t *types.ArrayType, c constant.Constant, pos apt.Pos, n *int) {
+	if _, nested := t.ElemType.(*types.ArrayType); nested {
+		return
+	}
+	if _, ok := scalarBytes(t.ElemType); !ok {
+		return
+	}
+	if _, isPtr := t.ElemType.(*types.PointerType); isPtr {
+		return
+	}
+	et := valueType(t.ElemType)
+	switch cc := c.(type) {
+	case *constant.ZeroInitializer:
+		if *n < maxInits {
+			*n++
+			*out = append(*out, &apt.Stmt{Span: spanAt(pos), Kind: apt.StmtAssign, Value: l.constInit(constant.NewZeroInitializer(t.ElemType)),
+				Target: &apt.Component{Pos: pos, Base: comp.Base, Field: comp.Field, Type: et, Array: true}})
+		}
+	case *constant.Array:
+		if *n+len(cc.Elems) > maxInits {
+			return
+		}
+		var stmts []*apt.Stmt
+		for k, e := range cc.Elems {
+			v := l.constInit(e)
+			if v == nil {
+				return
+			}
+			stmts = append(stmts, &apt.Stmt{Span: spanAt(pos), Kind: apt.StmtAssign, Value: v,
+				Target: &apt.Index{Pos: pos, Base: comp.Base, Name: comp.Field, Type: et, Subs: []apt.Expr{intConst(int64(k))}}})
+		}
+		*n += len(stmts)
+		*out = append(*out, stmts...)
 	}
 }
 

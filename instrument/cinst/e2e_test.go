@@ -67,6 +67,9 @@ var cCases = []cCase{
 	// Sizes analysed as parameters: a std::vector's storage, filled by
 	// its constructor's pointer loop, counted as a closed form in them.
 	{"gridvec.cpp", []string{"nx", "ny", "steps"}, [][]int64{{10, 7, 3}, {37, 21, 2}, {5, 3, 4}}, nil, false, nil, "", nil},
+	// Array fields with static initialisers: a structure copied whole,
+	// then changed; a constant std::array walked by a range-for.
+	{"arrfield.cpp", []string{"n", "steps"}, [][]int64{{10, 2}, {37, 1}, {5, 3}}, [][]string{{}}, false, nil, "", nil},
 	{"vectors.cpp", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 5}, {101, 2}}, [][]string{{}}, false, nil, "", nil},
 	{"members.cpp", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {60, 2}}, [][]string{{}}, false, nil, "", nil},
 	{"strargs.cpp", []string{"n", "steps"}, [][]int64{{37, 5}, {101, 2}}, [][]string{{}, {"-x"}, {"--check", "-x"}}, false, nil, "", nil},
