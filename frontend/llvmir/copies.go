@@ -290,33 +290,19 @@ func (x *fn) copyStructElements(dst, src value.Value, st *types.StructType, byte
 		return &out
 	}
 	var stmts []*apt.Stmt
-	var walk func(t *types.StructType, path []value.Value, depth int) bool
-	walk = func(t *types.StructType, path []value.Value, depth int) bool {
-		for k, ft := range t.Fields {
-			idx := append(path[:len(path):len(path)], constant.NewInt(types.I32, int64(k)))
-			switch f := ft.(type) {
-			case *types.StructType:
-				if depth >= 3 || !walk(f, idx, depth+1) {
-					return false
-				}
-				continue
-			case *types.IntType, *types.FloatType, *types.PointerType:
-			default:
-				return false
-			}
-			ops := nops
-			to, _ := x.gepRef(dst, st, idx, &ops)
-			from, _ := x.gepRef(src, st, idx, &ops)
-			t, f := section(to), section(from)
-			if t == nil || f == nil {
-				return false
-			}
-			ops.Vector = true
-			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: t, Value: f, Ops: ops})
+	ok = scalarFields(st, []value.Value{one}, func(idx []value.Value) bool {
+		ops := nops
+		to, _ := x.gepRef(dst, st, idx, &ops)
+		from, _ := x.gepRef(src, st, idx, &ops)
+		t, f := section(to), section(from)
+		if t == nil || f == nil {
+			return false
 		}
+		ops.Vector = true
+		stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: t, Value: f, Ops: ops})
 		return true
-	}
-	if !walk(st, []value.Value{one}, 0) || len(stmts) == 0 {
+	})
+	if !ok || len(stmts) == 0 {
 		return nil
 	}
 	return block(stmts...)
@@ -473,6 +459,26 @@ func (x *fn) copyFields(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
 		return nil
 	}
 	var stmts []*apt.Stmt
+	ok = scalarFields(st, []value.Value{constant.NewInt(types.I64, 0)}, func(idx []value.Value) bool {
+		var ops apt.Ops
+		to, _ := x.gepRef(dst, st, idx, &ops)
+		from, _ := x.gepRef(src, st, idx, &ops)
+		if !isReference(to) || !isReference(from) {
+			return false
+		}
+		stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: to, Value: from})
+		return true
+	})
+	if !ok || len(stmts) == 0 {
+		return nil
+	}
+	return block(stmts...)
+}
+
+// scalarFields calls each with the GEP indices (after path) of every
+// scalar field of st, nested structures' (three deep) in order; false
+// where a field is neither (an array) or each refuses one.
+func scalarFields(st *types.StructType, path []value.Value, each func(idx []value.Value) bool) bool {
 	var walk func(t *types.StructType, path []value.Value, depth int) bool
 	walk = func(t *types.StructType, path []value.Value, depth int) bool {
 		for k, ft := range t.Fields {
@@ -482,25 +488,17 @@ func (x *fn) copyFields(name string, c *ir.InstCall, p apt.Pos) *apt.Block {
 				if depth >= 3 || !walk(f, idx, depth+1) {
 					return false
 				}
-				continue
 			case *types.IntType, *types.FloatType, *types.PointerType:
+				if !each(idx) {
+					return false
+				}
 			default:
 				return false
 			}
-			var ops apt.Ops
-			to, _ := x.gepRef(dst, st, idx, &ops)
-			from, _ := x.gepRef(src, st, idx, &ops)
-			if !isReference(to) || !isReference(from) {
-				return false
-			}
-			stmts = append(stmts, &apt.Stmt{Span: spanAt(p), Kind: apt.StmtAssign, Target: to, Value: from})
 		}
 		return true
 	}
-	if !walk(st, []value.Value{constant.NewInt(types.I64, 0)}, 0) || len(stmts) == 0 {
-		return nil
-	}
-	return block(stmts...)
+	return walk(st, path, 0)
 }
 
 // isReference reports whether e names storage: a variable, an element or
