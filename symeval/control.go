@@ -346,6 +346,7 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 			// An early exit on data the evaluation cannot see (a
 			// convergence test, an error check): taken as never taken,
 			// and said so.
+			ev.exitOnDataInRun(b.Body)
 			ev.assumeNotTaken(b)
 			if errorExit && b.Cond != nil {
 				passed = append(passed, b.Cond)
@@ -2271,6 +2272,28 @@ func leaves(body []apt.Node) bool {
 		return n.Callee == "mpi_abort" || n.Callee == "exit" || n.Callee == "abort"
 	}
 	return false
+}
+
+// exitOnDataInRun marks the loop of unknown trip count being run that the
+// EXIT ending body leaves (whileRuns): an exit the evaluation takes as
+// never taken leaves its run nothing to end on.
+func (ev *evaluator) exitOnDataInRun(body []apt.Node) {
+	if len(ev.whileRuns) == 0 {
+		return
+	}
+	x, ok := body[len(body)-1].(*apt.Exit)
+	if !ok {
+		return
+	}
+	fl := ev.frame().loops
+	for i := len(fl) - 1; i >= 0; i-- {
+		if x.Construct == "" || strings.EqualFold(fl[i].Construct, x.Construct) {
+			if _, running := ev.whileRuns[fl[i]]; running {
+				ev.whileRuns[fl[i]] = true
+			}
+			return
+		}
+	}
 }
 
 // assumeNotTaken records that the arm b, an exit under a condition on data

@@ -477,6 +477,14 @@ type evaluator struct {
 	// runStack holds the counted runs in progress, innermost last: the
 	// runs inside them share their budgets (runshare.go).
 	runStack []*runFrame
+	// spentRuns holds, per loop of unknown trip count whose run stopped
+	// for its budget, the largest limit it was given then: a run given no
+	// more is not tried again (it would spend that much and stop again).
+	spentRuns map[*apt.Loop]int64
+	// whileRuns holds the loops of unknown trip count being run
+	// (runWhileOnce), true once an exit of theirs met a test on data the
+	// evaluation cannot see: the run cannot say when it ends.
+	whileRuns map[*apt.Loop]bool
 	// feeds memoizes feedsControl by branch, carryMemo carrySliceOf by
 	// loop.
 	feeds     map[*apt.Branch]bool

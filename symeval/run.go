@@ -1866,11 +1866,34 @@ func (ev *evaluator) openRunSpent(start, limit, k int64) bool {
 // runWhileOnce is runWhile with every test decided in the current state.
 func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
 	ev.overBudget = false // not a nested run's
+	limit := ev.runLimit()
+	if spent, seen := ev.spentRuns[l]; seen && limit <= spent {
+		ev.overBudget = true
+		return false
+	}
 	snap := ev.snapshot(o)
 	mod := ev.modified(l.Body)
 	ok := true
-	limit := ev.runLimit()
+	if ev.whileRuns == nil {
+		ev.whileRuns = map[*apt.Loop]bool{}
+	}
+	outer, nested := ev.whileRuns[l]
+	ev.whileRuns[l] = false
+	defer func() {
+		if nested {
+			ev.whileRuns[l] = outer
+		} else {
+			delete(ev.whileRuns, l)
+		}
+	}()
 	ev.runIterations(l, o, -1, func(k int64) bool {
+		if ev.whileRuns[l] {
+			// Its exit is on data (a convergence test on the values
+			// computed): run on, the loop would never be seen to end.
+			ev.overBudget = false
+			ok = false
+			return false
+		}
 		if ev.openRunSpent(snap.visits, limit, k) || !ev.smallValues(mod) || len(ev.cur.conds) > snap.conds ||
 			ev.paramsSince(snap.params) > runParams || ev.freqUses > snap.freqUses {
 			// Every test must be decided: a loop whose exit depends on
@@ -1897,11 +1920,17 @@ func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
 	}, nil)
 	if !ok {
 		if debugRuns {
-			fmt.Fprintf(os.Stderr, "while run abandoned %s: visits=%d small=%v params=%d conds=%d freq=%d\n", l.Span.Start(), ev.runVisits, ev.smallValues(mod),
+			fmt.Fprintf(os.Stderr, "while run abandoned %s: iters=%d limit=%d spent=%d visits=%d small=%v params=%d conds=%d freq=%d\n", l.Span.Start(), len(o.Iters), limit, ev.runVisits-snap.visits, ev.runVisits, ev.smallValues(mod),
 				len(ev.res.Params)-snap.params, len(ev.cur.conds)-snap.conds, ev.freqUses-snap.freqUses)
 			for _, p := range ev.res.Params[snap.params:] {
 				fmt.Fprintf(os.Stderr, "   param %s: %s\n", p.Name, p.What)
 			}
+		}
+		if ev.overBudget {
+			if ev.spentRuns == nil {
+				ev.spentRuns = map[*apt.Loop]int64{}
+			}
+			ev.spentRuns[l] = max(ev.spentRuns[l], limit, ev.runVisits-snap.visits)
 		}
 		snap.restore(ev, o)
 		return false
