@@ -1,6 +1,7 @@
 package symeval_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,4 +101,38 @@ func exitTakenNever(res *symeval.Result) bool {
 		}
 	}
 	return false
+}
+
+// A DO without control whose EXIT tests data computed in floating point (a
+// negative-flux fixup repeated until nothing changes) cannot be run to its
+// end: its run stops at the first test, and the loop keeps a trip-count
+// parameter. The run used to go on with the exit taken as never taken until
+// it had made maxRunTrips passes, on every call; the walk of the whole
+// program now costs less than the 4096 passes alone did.
+func TestRunStopsAtExitOnData(t *testing.T) {
+	res := evaluate(t, `program p
+  real(8) :: hv(4), fx(4), pc(4), s
+  integer :: it, k
+  k = 0
+  do it = 1, 3
+    call random_number(pc)
+    hv = 1.0d0
+    s = sum(hv)
+    fixup: do
+      fx = 2.0d0*pc - 1.0d0
+      where (fx < 0.0d0) hv = 0.0d0
+      if (s == sum(hv)) exit fixup
+      s = sum(hv)
+      k = k + 1
+    end do fixup
+  end do
+  print *, k
+end program p
+`, symeval.Options{Values: map[string]int64{symeval.Size: 1}})
+	if got := paramNames(res); !slices.Contains(got, "trips_fixup") {
+		t.Errorf("parameters %v, want trips_fixup", got)
+	}
+	if res.Visits > 4096 {
+		t.Errorf("the evaluation walked %d nodes: the loop was run past its exit on data", res.Visits)
+	}
 }
