@@ -474,6 +474,10 @@ type evaluator struct {
 	// overBudget says that the last run of unknown trip count to stop
 	// stopped for its budget (openRunSpent), not on a test.
 	overBudget bool
+	// onData says that the last run of unknown trip count to stop stopped
+	// at a test of REAL data the evaluation cannot see (a fixup repeated
+	// while a flux is negative), which no rank decides either.
+	onData bool
 	// runStack holds the counted runs in progress, innermost last: the
 	// runs inside them share their budgets (runshare.go).
 	runStack []*runFrame

@@ -130,7 +130,7 @@ func (ev *evaluator) gotoLoop(seg []apt.Node, parent *Occ, label string) {
 	// A run over its budget for every rank at once is no cheaper rank by
 	// rank (runWhile).
 	if ev.runGotoLoop(seg, parent) ||
-		!ev.overBudget && ev.byRank(nil, seg, seg[0].Base().Span.Start(), parent, func() bool { return ev.runGotoLoop(seg, parent) }) {
+		!ev.overBudget && !ev.onData && ev.byRank(nil, seg, seg[0].Base().Span.Start(), parent, func() bool { return ev.runGotoLoop(seg, parent) }) {
 		return
 	}
 	pr := ev.rankProbe(nil, seg, parent, ev.modified(seg), func() bool { return ev.runGotoLoop(seg, parent) },

@@ -1276,7 +1276,7 @@ func (ev *evaluator) runWhile(l *apt.Loop, o *Occ) bool {
 	if debugRuns {
 		fmt.Fprintf(os.Stderr, "runWhile %s: over budget %v\n", l.Span.Start(), ev.overBudget)
 	}
-	if !ev.overBudget && ev.byRank([]apt.Expr{l.While}, l.Body, l.Span.Start(), o, func() bool { return ev.runWhileOnce(l, o) }) {
+	if !ev.overBudget && !ev.onData && ev.byRank([]apt.Expr{l.While}, l.Body, l.Span.Start(), o, func() bool { return ev.runWhileOnce(l, o) }) {
 		return true
 	}
 	if !ev.lean() && ev.concreteLoop(l, o) {
@@ -1865,7 +1865,7 @@ func (ev *evaluator) openRunSpent(start, limit, k int64) bool {
 
 // runWhileOnce is runWhile with every test decided in the current state.
 func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
-	ev.overBudget = false // not a nested run's
+	ev.overBudget, ev.onData = false, false // not a nested run's
 	limit := ev.runLimit()
 	if spent, seen := ev.spentRuns[l]; seen && limit <= spent {
 		ev.overBudget = true
@@ -1890,7 +1890,7 @@ func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
 		if ev.whileRuns[l] {
 			// Its exit is on data (a convergence test on the values
 			// computed): run on, the loop would never be seen to end.
-			ev.overBudget = false
+			ev.overBudget, ev.onData = false, true
 			ok = false
 			return false
 		}
@@ -1908,7 +1908,7 @@ func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
 				if debugRuns {
 					fmt.Fprintf(os.Stderr, "while test at %s not decided (analysable %v): %v\n", l.Span.Start(), analysable, c)
 				}
-				ev.overBudget = false
+				ev.overBudget, ev.onData = false, !analysable && testsData(l.While)
 				ok = false
 				return false
 			}
@@ -2010,7 +2010,7 @@ func (ev *evaluator) pendingJump(label string) {
 // iterations exceed the budgets, meet a branch on data, or compute values
 // that grow.
 func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
-	ev.overBudget = false // not a nested run's
+	ev.overBudget, ev.onData = false, false // not a nested run's
 	if parent == nil {
 		return false
 	}
@@ -2081,7 +2081,7 @@ func (ev *evaluator) runGotoLoop(seg []apt.Node, parent *Occ) bool {
 			if debugRuns {
 				fmt.Fprintf(os.Stderr, "runGotoLoop %s: bottom test %s not decided (%v)\n", seg[0].Base().Span.Start(), apt.FormatExpr(b.Cond), f)
 			}
-			ev.overBudget = false
+			ev.overBudget, ev.onData = false, !ok && testsData(b.Cond)
 			snap.restore(ev, parent)
 			return false
 		}
