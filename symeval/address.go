@@ -461,38 +461,37 @@ func (ev *evaluator) dropAddr(target apt.Expr) {
 }
 
 // pointerOperands evaluates the operands of a comparison or difference
-// of two pointers as addresses; false where neither is a whole array.
+// of two pointers as addresses; false where neither is a whole array or an
+// address is not known.
 func (ev *evaluator) pointerOperands(b *apt.Binary) (x, y Value, ok bool) {
+	x, y, ok, _ = ev.pointerAddrs(b)
+	return x, y, ok
+}
+
+// pointerAddrs is pointerOperands that also reports, where it fails,
+// whether b is a difference of two C pointers of which one holds an
+// address the evaluation follows and the other is an element's address
+// (&a[k]) it does not know: that operand's value is the element, no
+// address, and the distance is not known. (A pointer variable's value may
+// be the address a heap object or a call gave it.)
+func (ev *evaluator) pointerAddrs(b *apt.Binary) (x, y Value, ok, oneKnown bool) {
 	if !ev.cPointers() || !ev.isPointerRef(b.X) && !ev.isPointerRef(b.Y) {
-		return Value{}, Value{}, false
+		return Value{}, Value{}, false, false
 	}
 	switch b.Op {
 	case apt.OpSub, apt.OpEq, apt.OpNe, apt.OpLt, apt.OpLe, apt.OpGt, apt.OpGe:
 	default:
-		return Value{}, Value{}, false
+		return Value{}, Value{}, false, false
 	}
 	x, y = ev.addrOf(b.X), ev.addrOf(b.Y)
-	if !x.IsKnown() || !y.IsKnown() {
+	if kx, ky := x.IsKnown(), y.IsKnown(); !kx || !ky {
 		// (Unknown addresses: the comparison is left as it was, a test
 		// on data.)
-		return Value{}, Value{}, false
+		_, ix := b.X.(*apt.Index)
+		_, iy := b.Y.(*apt.Index)
+		return Value{}, Value{}, false, b.Op == apt.OpSub && (kx && iy || ky && ix)
 	}
-	return x, y, true
-}
-
-// oneAddressKnown reports whether b is a difference of two C pointers of
-// which one holds an address the evaluation follows and the other is an
-// element's address (&a[k]) it does not know: that operand's value is
-// the element, no address. (A pointer variable's value may be the address
-// a heap object or a call gave it.)
-func (ev *evaluator) oneAddressKnown(b *apt.Binary) bool {
-	if !ev.cPointers() || !ev.isPointerRef(b.X) && !ev.isPointerRef(b.Y) {
-		return false
-	}
-	kx, ky := ev.addrOf(b.X).IsKnown(), ev.addrOf(b.Y).IsKnown()
-	_, ix := b.X.(*apt.Index)
-	_, iy := b.Y.(*apt.Index)
-	return kx && !ky && iy || ky && !kx && ix
+	return x, y, true, false
 }
 
 // pointerStep finds the one step p = &p[c] of pointer counter at the top

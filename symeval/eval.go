@@ -2817,9 +2817,9 @@ func (ev *evaluator) binary(b *apt.Binary) Value {
 		return v
 	}
 	var x, y Value
-	if px, py, ok := ev.pointerOperands(b); ok {
+	if px, py, ok, oneKnown := ev.pointerAddrs(b); ok {
 		x, y = px, py
-	} else if b.Op == apt.OpSub && ev.oneAddressKnown(b) {
+	} else if oneKnown {
 		// The distance from an address the evaluation follows to one it
 		// does not: not that address less what the other operand's
 		// pointer points to.

@@ -37,15 +37,7 @@ func (l *lifter) refReturn(f *ir.Func) *refRet {
 	if f == nil || len(f.Blocks) == 0 {
 		return nil
 	}
-	if r, ok := l.refRets[f]; ok {
-		return r
-	}
-	if l.refRets == nil {
-		l.refRets = map[*ir.Func]*refRet{}
-	}
-	r := findRefReturn(f)
-	l.refRets[f] = r
-	return r
+	return memoFunc(&l.refRets, f, findRefReturn)
 }
 
 func findRefReturn(f *ir.Func) *refRet {

@@ -33,14 +33,19 @@ type structRet struct {
 // returnedStruct is f's structRet, nil where f returns no structure that
 // way.
 func (l *lifter) returnedStruct(f *ir.Func) *structRet {
-	if r, ok := l.structRets[f]; ok {
+	return memoFunc(&l.structRets, f, findStructRet)
+}
+
+// memoFunc returns find(f), found once per function and kept in *m.
+func memoFunc[T any](m *map[*ir.Func]T, f *ir.Func, find func(*ir.Func) T) T {
+	if r, ok := (*m)[f]; ok {
 		return r
 	}
-	if l.structRets == nil {
-		l.structRets = map[*ir.Func]*structRet{}
+	if *m == nil {
+		*m = map[*ir.Func]T{}
 	}
-	r := findStructRet(f)
-	l.structRets[f] = r
+	r := find(f)
+	(*m)[f] = r
 	return r
 }
 
