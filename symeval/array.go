@@ -177,6 +177,9 @@ func (ev *evaluator) indexRef(ix *apt.Index) (key string, off Value, ok bool) {
 			sh = bs
 		}
 	} else if ix.Base != nil {
+		if k, off, ok := ev.heapFieldElement(ix); k != "" {
+			return k, off, ok
+		}
 		k, ok := ev.refKey(ix.Base)
 		if !ok {
 			return "", Value{}, false

@@ -346,7 +346,7 @@ func (ev *evaluator) ifNode(n *apt.If, parent *Occ) {
 			// An early exit on data the evaluation cannot see (a
 			// convergence test, an error check): taken as never taken,
 			// and said so.
-			ev.exitOnDataInRun(b.Body)
+			ev.exitOnDataInRun(b)
 			ev.assumeNotTaken(b)
 			if errorExit && b.Cond != nil {
 				passed = append(passed, b.Cond)
@@ -2275,26 +2275,41 @@ func leaves(body []apt.Node) bool {
 }
 
 // exitOnDataInRun marks the loop of unknown trip count being run that the
-// EXIT ending body leaves (whileRuns): an exit the evaluation takes as
-// never taken leaves its run nothing to end on.
-func (ev *evaluator) exitOnDataInRun(body []apt.Node) {
+// EXIT ending the arm b leaves (whileRuns): an exit the evaluation takes as
+// never taken leaves its run nothing to end on. An exit on REAL data is
+// marked so (exitOnReal): no rank decides it either; one on other values
+// (ALL(done) over flags that differ by rank) a run rank by rank may.
+func (ev *evaluator) exitOnDataInRun(b *apt.Branch) {
 	if len(ev.whileRuns) == 0 {
 		return
 	}
-	x, ok := body[len(body)-1].(*apt.Exit)
+	x, ok := b.Body[len(b.Body)-1].(*apt.Exit)
 	if !ok {
 		return
 	}
 	fl := ev.frame().loops
 	for i := len(fl) - 1; i >= 0; i-- {
 		if x.Construct == "" || strings.EqualFold(fl[i].Construct, x.Construct) {
-			if _, running := ev.whileRuns[fl[i]]; running {
-				ev.whileRuns[fl[i]] = true
+			if mark, running := ev.whileRuns[fl[i]]; running {
+				ev.whileRuns[fl[i]] = max(mark, exitUndecided)
+				if testsData(b.Cond) {
+					ev.whileRuns[fl[i]] = exitOnReal
+				}
 			}
 			return
 		}
 	}
 }
+
+// An exitMark says what a run of a loop of unknown trip count met at an
+// exit of that loop (whileRuns).
+type exitMark int8
+
+const (
+	exitNone      exitMark = iota
+	exitUndecided          // a test the evaluation cannot decide here
+	exitOnReal             // a test of REAL data it cannot see
+)
 
 // assumeNotTaken records that the arm b, an exit under a condition on data
 // the evaluation cannot see, is taken as never taken.

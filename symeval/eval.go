@@ -486,9 +486,9 @@ type evaluator struct {
 	// more is not tried again (it would spend that much and stop again).
 	spentRuns map[*apt.Loop]int64
 	// whileRuns holds the loops of unknown trip count being run
-	// (runWhileOnce), true once an exit of theirs met a test on data the
-	// evaluation cannot see: the run cannot say when it ends.
-	whileRuns map[*apt.Loop]bool
+	// (runWhileOnce), marked once an exit of theirs met a test the
+	// evaluation cannot decide: the run cannot say when it ends.
+	whileRuns map[*apt.Loop]exitMark
 	// feeds memoizes feedsControl by branch, carryMemo carrySliceOf by
 	// loop.
 	feeds     map[*apt.Branch]bool

@@ -90,12 +90,15 @@ func (ev *evaluator) allocHeap(a, from apt.Expr) {
 	ev.store(ix.Name, Known(symbolic.Int(addr)))
 }
 
-// objectOf returns the heap object a value is the address of.
+// objectOf returns the heap object a value is the address of. A pointer
+// that is null on some ranks (those whose branch did not allocate) and
+// the object's address on the others is dereferenced where it is not
+// null: it is the object's address there (nonNull).
 func (ev *evaluator) objectOf(v Value) (*heapObj, bool) {
 	if len(ev.heap) == 0 {
 		return nil, false
 	}
-	e, ok := v.Single()
+	e, ok := nonNull(ev.pruneRanks(v)).Single()
 	if !ok {
 		return nil, false
 	}
@@ -105,6 +108,30 @@ func (ev *evaluator) objectOf(v Value) (*heapObj, bool) {
 	}
 	o, ok := ev.heap[c]
 	return o, ok
+}
+
+// nonNull drops the alternatives of a pointer's value that are the null
+// address: a program reads and writes through the pointer only where it
+// holds an address (one that did not would stop).
+func nonNull(v Value) Value {
+	if len(v.Alts) < 2 {
+		return v
+	}
+	var out []Alt
+	for _, a := range v.Alts {
+		if c, isc := a.E.Int64(); isc && c == 0 {
+			continue
+		}
+		out = append(out, a)
+	}
+	if len(out) == 0 || len(out) == len(v.Alts) {
+		return v
+	}
+	if len(out) == 1 {
+		out[0].Guard = nil
+	}
+	v.Alts = out
+	return v
 }
 
 // objectKey returns the key of the heap object the pointer expression e

@@ -1875,10 +1875,10 @@ func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
 	mod := ev.modified(l.Body)
 	ok := true
 	if ev.whileRuns == nil {
-		ev.whileRuns = map[*apt.Loop]bool{}
+		ev.whileRuns = map[*apt.Loop]exitMark{}
 	}
 	outer, nested := ev.whileRuns[l]
-	ev.whileRuns[l] = false
+	ev.whileRuns[l] = exitNone
 	defer func() {
 		if nested {
 			ev.whileRuns[l] = outer
@@ -1887,10 +1887,10 @@ func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
 		}
 	}()
 	ev.runIterations(l, o, -1, func(k int64) bool {
-		if ev.whileRuns[l] {
+		if mark := ev.whileRuns[l]; mark != exitNone {
 			// Its exit is on data (a convergence test on the values
 			// computed): run on, the loop would never be seen to end.
-			ev.overBudget, ev.onData = false, true
+			ev.overBudget, ev.onData = false, mark == exitOnReal
 			ok = false
 			return false
 		}

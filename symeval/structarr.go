@@ -45,6 +45,7 @@ func (ev *evaluator) heapAt(v Value, size int64) (*heapObj, Value, bool) {
 	if len(ev.heap) == 0 || size <= 0 || !v.IsKnown() {
 		return nil, Value{}, false
 	}
+	v = nonNull(ev.pruneRanks(v)) // (objectOf)
 	var obj *heapObj
 	elem, ok := lift1(v, func(e symbolic.Expr) (symbolic.Expr, bool) {
 		_, c := e.SplitConst()
@@ -255,6 +256,32 @@ func (ev *evaluator) derefField(c *apt.Component) (string, Value, bool) {
 		return "", Value{}, false
 	}
 	return obj.key + "%" + path, e, true
+}
+
+// heapFieldElement resolves s.p[k].f (C, written s.p%f[k]: the pointer p
+// a field of the structure s) where p holds the address of a heap array of
+// structures: the field f of the object's element k, keyed as the fields
+// reached through any pointer into the object are (derefField,
+// viewElement), so that a store through another pointer to that element
+// (a vector's end pointer passed to the function that fills the slot) is
+// the element read here.
+func (ev *evaluator) heapFieldElement(ix *apt.Index) (string, Value, bool) {
+	if !ev.cPointers() || len(ix.Subs) != 1 || ix.Base == nil || len(ix.FieldDims) > 0 || !tracked(ix.Type) || len(ev.heap) == 0 {
+		return "", Value{}, false
+	}
+	ptr, field, ok := strings.Cut(ix.Name, "%")
+	if !ok {
+		return "", Value{}, false
+	}
+	if _, isSec := ix.Subs[0].(*apt.Section); isSec {
+		return "", Value{}, false
+	}
+	obj, ok := ev.objectOf(ev.value(&apt.Component{Pos: ix.Pos, Base: ix.Base, Field: ptr}))
+	if !ok || !obj.elems {
+		return "", Value{}, false
+	}
+	off := ev.closedInt(ev.value(ix.Subs[0]), ix.Pos)
+	return obj.key + "%" + field, off, off.IsKnown()
 }
 
 // derefRoot splits p->a.b into the pointer p and the field path a%b.
