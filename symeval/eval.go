@@ -2388,6 +2388,12 @@ func (ev *evaluator) assignStmt(s *apt.Stmt) {
 	if pre == nil && ev.assignUniformData(s) {
 		return
 	}
+	if pre == nil && s.Kind == apt.StmtAssign && s.Mask == nil && ev.where == nil && ev.objectsTarget(s.Target) {
+		// A value of derived type into an element of an array of that
+		// type, or into all of them: its components one by one.
+		ev.assignObjects(s.Target, s.Value, ev.value(s.Value))
+		return
+	}
 	if ev.untrackedArray(s.Target) {
 		// An element of the program's data: its value is not
 		// followed, only the routines the expression calls run.

@@ -70,9 +70,26 @@ func (ev *evaluator) structConstructor(f *apt.FuncCall) (Value, bool) {
 		}
 		if v, ok := ev.fieldDefault(c); ok {
 			fields[c.Name] = v
+		} else if c.Type.Base == apt.TypeDerived && len(c.Init) == 0 {
+			// A component of derived type takes its type's defaults.
+			if d, ok := ev.typeDefaults(c.Type.Derived, 1); ok {
+				fields[c.Name] = d
+			}
 		}
 	}
 	return Value{Fields: fields}, true
+}
+
+// typeDefaults is the value every object of type typ starts with: its
+// scalar components' default initialisations, through components of
+// derived type (those without one are left out, their values undefined).
+func (ev *evaluator) typeDefaults(typ string, depth int) (Value, bool) {
+	return ev.componentValues(typ, depth, func(c *apt.Var) (Value, bool) {
+		if c.Type.Base == apt.TypeDerived && len(c.Init) == 0 {
+			return ev.typeDefaults(c.Type.Derived, depth+1)
+		}
+		return ev.fieldDefault(c)
+	})
 }
 
 // isAncestor reports whether name is one of the ancestor types of the
@@ -181,6 +198,117 @@ func (ev *evaluator) copyArrayComponents(s *apt.Stmt) {
 	for _, k := range ev.env.withPrefix(src + "%") {
 		if v := ev.env.get(k); v.arr != nil {
 			ev.env.set(dst+k[len(src):], v)
+		}
+	}
+}
+
+// assignObjects stores a value of derived type into an element of an array
+// of that type (pt(2) = pt_t(50), blocks(b) = blk) or into every element
+// (pt = pt_t(50)): each scalar INTEGER or LOGICAL component, at any depth,
+// the value's component, or unknown where the value's is not known. (The
+// element's components are arrays over the elements, fieldRef; the
+// defaults its ALLOCATE gave them are replaced.) It reports whether target
+// was such an element or array.
+func (ev *evaluator) assignObjects(target, src apt.Expr, v Value) bool {
+	if !ev.objectsTarget(target) {
+		return false
+	}
+	types, ok := ev.lineage(apt.TypeOf(target).Derived)
+	if !ok {
+		return false
+	}
+	if st, tt := apt.TypeOf(src), apt.TypeOf(target); st.Derived == tt.Derived && !st.Class && !tt.Class {
+		switch src.(type) {
+		case *apt.Name, *apt.Component, *apt.Index:
+			// Another object of the type (st(1) = pt(2)): its
+			// components as they are read.
+			if o, ok := ev.objectValue(src, tt.Derived, 0); ok {
+				v = o
+			}
+		}
+	}
+	for _, dt := range types {
+		for _, c := range dt.Fields {
+			if c.IsArray() || c.Pointer || c.Allocatable {
+				continue
+			}
+			fv, has := v.Fields[c.Name]
+			if !has || v.Fields == nil {
+				fv = unknownValue(c.Name, ev.fieldWord()+ev.src(target)+"%"+c.Name, c.Type.Base != apt.TypeInteger)
+			}
+			comp := &apt.Component{Pos: target.At(), Base: target, Field: c.Name, Type: c.Type}
+			whole := ""
+			if nm, isName := target.(*apt.Name); isName {
+				whole = ev.key(nm.Name) + "%" + c.Name
+			}
+			switch {
+			case c.Type.Base == apt.TypeDerived:
+				ev.assignNested(comp, c.Type.Derived, fv, whole)
+			case !tracked(c.Type):
+			case whole != "":
+				ev.assignWhole(whole, c.Type, fv)
+			default:
+				ev.assign(comp, fv)
+			}
+		}
+	}
+	return true
+}
+
+// objectsTarget reports whether target is an element of a Fortran array
+// of derived type (no section) or a whole such array (assignObjects).
+func (ev *evaluator) objectsTarget(target apt.Expr) bool {
+	if apt.TypeOf(target).Base != apt.TypeDerived || ev.prog.Notation() != apt.Fortran {
+		return false
+	}
+	switch x := target.(type) {
+	case *apt.Index:
+		if x.Base != nil || len(x.Subs) == 0 {
+			return false
+		}
+		for _, s := range x.Subs {
+			if _, isSec := s.(*apt.Section); isSec {
+				return false
+			}
+		}
+		return true
+	case *apt.Name:
+		return x.Array && ev.paramName(x.Name) == ""
+	}
+	return false
+}
+
+// assignNested is assignObjects for a scalar component of derived type of
+// an element, comp: its own scalar components, through it; of every
+// element where whole is the storage key of comp over all of them.
+func (ev *evaluator) assignNested(comp *apt.Component, typ string, v Value, whole string) {
+	types, ok := ev.lineage(typ)
+	if !ok {
+		return
+	}
+	for _, dt := range types {
+		for _, c := range dt.Fields {
+			if c.IsArray() || c.Pointer || c.Allocatable {
+				continue
+			}
+			fv, has := v.Fields[c.Name]
+			if !has {
+				fv = unknownValue(c.Name, ev.fieldWord()+ev.src(comp)+"%"+c.Name, c.Type.Base != apt.TypeInteger)
+			}
+			sub := &apt.Component{Pos: comp.Pos, Base: comp, Field: c.Name, Type: c.Type}
+			w := ""
+			if whole != "" {
+				w = whole + "%" + c.Name
+			}
+			switch {
+			case c.Type.Base == apt.TypeDerived:
+				ev.assignNested(sub, c.Type.Derived, fv, w)
+			case !tracked(c.Type):
+			case w != "":
+				ev.assignWhole(w, c.Type, fv)
+			default:
+				ev.assign(sub, fv)
+			}
 		}
 	}
 }

@@ -15,7 +15,8 @@ import (
 // assign is what the program's do. One bound to an expression
 // (r => (c*dt)**2) is a value taken when the construct begins: a variable
 // of the routine, set there, typed as the expression is. A BLOCK's
-// declarations join the routine's scope.
+// declarations join the routine's scope, under a name of their own where
+// they hide a variable of the routine (declareInBlock).
 
 // associate parses ASSOCIATE (name => selector, ...).
 func (b *builder) associate(s *stmt, p *parser) {
@@ -68,7 +69,46 @@ func (b *builder) associate(s *stmt, p *parser) {
 // blockConstruct opens a BLOCK: its statements stay in the enclosing body.
 func (b *builder) blockConstruct(s *stmt, name string) {
 	u := b.ensureUnit(s)
-	b.push(s, &construct{kind: cBlock, body: u.body(), name: name})
+	b.push(s, &construct{kind: cBlock, body: u.body(), name: name, assoc: map[string]apt.Expr{}})
+}
+
+// openBlock is the BLOCK construct whose specification part is being
+// read: the innermost open construct, where it is a BLOCK.
+func (u *unit) openBlock() *construct {
+	if len(u.stack) == 0 || u.stack[len(u.stack)-1].kind != cBlock {
+		return nil
+	}
+	return u.stack[len(u.stack)-1]
+}
+
+// declareInBlock declares name as a local of the BLOCK blk (Fortran 2008
+// 8.1.4: a declaration there makes a construct entity that hides the host's
+// variable of the name for the construct's extent). A name the routine
+// already has gets a variable of its own (n_2), which the construct's
+// references are written as, as an associate name's are.
+func (b *builder) declareInBlock(blk *construct, name string, pos apt.Pos) *apt.Var {
+	u := b.u
+	if sel, ok := blk.assoc[name]; ok {
+		if nm, isName := sel.(*apt.Name); isName {
+			if v := u.r.Scope.Lookup(nm.Name); v != nil {
+				return v
+			}
+		}
+	}
+	local := name
+	for i := 2; u.r.Scope.Lookup(local) != nil || u.associated2(local); i++ {
+		local = name + "_" + strconv.Itoa(i)
+	}
+	v := &apt.Var{Name: local, Pos: pos}
+	u.r.Scope.Add(v)
+	blk.assoc[name] = &apt.Name{Pos: pos, Name: local}
+	return v
+}
+
+// associated2 reports whether an open construct binds name.
+func (u *unit) associated2(name string) bool {
+	_, ok := u.associated(name)
+	return ok
 }
 
 // namedConstruct is the open construct called name, innermost first; nil

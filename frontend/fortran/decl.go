@@ -23,6 +23,9 @@ func (b *builder) declare(name string, pos apt.Pos) *apt.Var {
 		u.typeDef.Fields = append(u.typeDef.Fields, v)
 		return v
 	}
+	if blk := u.openBlock(); blk != nil {
+		return b.declareInBlock(blk, name, pos)
+	}
 	if v := u.r.Scope.Lookup(name); v != nil {
 		return v
 	}

@@ -120,6 +120,11 @@ func (b *builder) doStmt(s *stmt, p *parser, cname string) {
 		p.expect(")")
 	default:
 		loop.Var = p.ident()
+		if sel, ok := b.u.associated(loop.Var); ok {
+			if nm, isName := sel.(*apt.Name); isName {
+				loop.Var = nm.Name // a BLOCK's own variable
+			}
+		}
 		p.expect("=")
 		loop.Lower = p.expr()
 		p.expect(",")
