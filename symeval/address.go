@@ -363,6 +363,12 @@ func (ev *evaluator) assignPointer(s *apt.Stmt) (done bool, pre *Value) {
 		// The pointer the element holds (row = owner[i]), not the
 		// element's own address.
 		v = ev.value(s.Value)
+	} else if c, ok := s.Value.(*apt.Component); ok && !c.Array && numeric(c.Type) && !ev.isPointerRef(c) {
+		// The address of a structure's scalar field (o.dst = &cmd.n):
+		// a pointer holding it reaches the field (derefScalar).
+		if k, ok := ev.refKey(c); ok {
+			v = ev.keyAddr(k)
+		}
 	} else {
 		v = ev.addrOf(s.Value)
 	}
@@ -725,7 +731,12 @@ func (ev *evaluator) scalarAddr(name string) Value {
 	if ev.paramName(name) != "" {
 		return Value{}
 	}
-	k := ev.key(name)
+	return ev.keyAddr(ev.key(name))
+}
+
+// keyAddr is scalarAddr for the scalar stored at key (a structure's
+// field, &cmd.n kept in an option table's pointer).
+func (ev *evaluator) keyAddr(k string) Value {
 	if a, ok := ev.scalarAddrs[k]; ok {
 		return Known(symbolic.Int(a))
 	}
@@ -738,13 +749,19 @@ func (ev *evaluator) scalarAddr(name string) Value {
 	return v
 }
 
+// pointerOf is the pointer an element reference p[k] (or s.p[k], through
+// a pointer kept in a field) goes through.
+func pointerOf(ix *apt.Index) apt.Expr {
+	if ix.Base != nil {
+		return &apt.Component{Pos: ix.Pos, Base: ix.Base, Field: ix.Name, Type: ix.Type, Array: true}
+	}
+	return &apt.Name{Pos: ix.Pos, Name: ix.Name, Type: ix.Type, Array: true}
+}
+
 // derefScalar returns the storage of the scalar variable an element
 // reference p[k] reaches through the address p holds.
 func (ev *evaluator) derefScalar(ix *apt.Index) (string, bool) {
-	if len(ev.scalarAt) == 0 || ix.Base != nil || len(ix.Subs) != 1 {
-		return "", false
-	}
-	if !ev.isPointerRef(&apt.Name{Name: ix.Name, Type: ix.Type, Array: true}) {
+	if len(ev.scalarAt) == 0 || len(ix.Subs) != 1 || !ev.isPointerRef(pointerOf(ix)) {
 		return "", false
 	}
 	a, ok := ev.addrOf(ix).Single()
@@ -764,13 +781,13 @@ func (ev *evaluator) derefScalar(ix *apt.Index) (string, bool) {
 // greater, which differs by rank): each scalar's value where its
 // address's guard holds.
 func (ev *evaluator) derefScalars(ix *apt.Index) (Value, bool) {
-	if len(ev.scalarAt) == 0 || ix.Base != nil || len(ix.Subs) != 1 {
+	if len(ev.scalarAt) == 0 || len(ix.Subs) != 1 {
 		return Value{}, false
 	}
 	if c, ok := constInt(ix.Subs[0]); !ok || c != 0 {
 		return Value{}, false
 	}
-	if !ev.isPointerRef(&apt.Name{Name: ix.Name, Type: ix.Type, Array: true}) {
+	if !ev.isPointerRef(pointerOf(ix)) {
 		return Value{}, false
 	}
 	a := ev.addrOf(ix)

@@ -83,6 +83,18 @@ func (x *fn) location(p value.Value, ops *apt.Ops) (apt.Expr, bool) {
 		}
 		return &apt.Index{Pos: x.at, Name: nm.Name, Subs: zeros(1), Type: t}, true
 	}
+	if c, ok := e.(*apt.Component); ok && isPointer(p.Type()) {
+		// Through a pointer kept in a structure's field (*o.dst, an
+		// option table's destination): element 0 of what the field
+		// points to, as through a pointer variable.
+		t := c.Type
+		if pt, isPtr := p.Type().(*types.PointerType); isPtr {
+			if _, opaque := pt.ElemType.(*types.StructType); !opaque {
+				t = valueType(pt.ElemType)
+			}
+		}
+		return &apt.Index{Pos: x.at, Base: c.Base, Name: c.Field, Subs: zeros(1), Type: t}, true
+	}
 	return unknownExpr("memory"), true
 }
 

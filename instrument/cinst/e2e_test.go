@@ -121,6 +121,7 @@ var cCases = []cCase{
 	// A loop bound that is the distance between a cursor and an array
 	// filled by its initialiser, reached through a structure's pointer.
 	{"ptrdist.c", []string{"n", "steps"}, [][]int64{{20, 3}, {100, 2}, {7, 4}}, [][]string{{}}, false, nil, "", nil},
+	{"optdst.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {101, 4}}, [][]string{{}}, false, []string{"-n %d", "-s %d"}, "", nil},
 	{"nbrgrow.c", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {5, 4}}, [][]string{{}}, false, nil, "", nil},
 	{"nbrpush.cpp", []string{"n", "steps"}, [][]int64{{10, 3}, {37, 2}, {5, 4}}, [][]string{{}}, false, nil, "", nil},
 	// Run without arguments (the analysis is given none either): the
