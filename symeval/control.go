@@ -150,6 +150,9 @@ func relation(a, b Value, op apt.Op) (counting.Formula, bool) {
 // branchCond returns the condition of one arm of an If; the ELSE arm has a
 // nil formula.
 func (ev *evaluator) branchCond(n *apt.If, b *apt.Branch) (counting.Formula, bool) {
+	if f, ok := ev.armConds[b]; ok {
+		return f, true // (realClockExit)
+	}
 	if b.Cond != nil {
 		return ev.cond(b.Cond)
 	}
@@ -748,6 +751,13 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 	var wrow whileRow // the counter of a counted DO WHILE
 	if l.Var == "" && l.Iterations == nil && l.While == nil {
 		counted, hasCounted = ev.counterExit(l, o)
+		if !hasCounted {
+			// Or ends on a REAL clock: its first IF (c) EXIT, taken
+			// on the trip the clock's steps give.
+			if k, _, _, ok := ev.realClockExit(l); ok {
+				counted, hasCounted = Known(symbolic.Int(k)), true
+			}
+		}
 	}
 	if l.Var == "" && l.Iterations == nil && l.While != nil {
 		counted, wrow, hasCounted = ev.whileCounter(l)
@@ -950,6 +960,23 @@ func (ev *evaluator) loop(l *apt.Loop, parent *Occ) {
 					// EXIT is again one not modelled.
 					ev.boundExits[x] = true
 					defer delete(ev.boundExits, x)
+				}
+			} else if k, arm, x, ok := ev.realClockExit(l); ok {
+				// An exit on a REAL clock the body steps (t = t + dt;
+				// IF (t >= t_end) EXIT): taken on trip k, which the DO
+				// variable then decides.
+				e, _ := lift1(lo, func(a symbolic.Expr) (symbolic.Expr, bool) { return a.Add(symbolic.Int(k - 1)), true })
+				if nh, ok := lift2(lo, hi, func(a, b symbolic.Expr) (symbolic.Expr, bool) {
+					ex, _ := e.Single()
+					return symbolic.Min(b, symbolic.Max(a, ex)), true
+				}); ok && nh.IsKnown() && e.IsKnown() {
+					hi, upper = nh, nh
+					ev.boundExits[x] = true
+					defer delete(ev.boundExits, x)
+					if f, ok := relation(Known(v), e, apt.OpGe); ok {
+						ev.armConds[arm] = f
+						defer delete(ev.armConds, arm)
+					}
 				}
 			}
 			lf = &loopFrame{loop: l, v: name, lo: lo, hi: hi, unit: true}
@@ -2290,6 +2317,11 @@ func (ev *evaluator) exitOnDataInRun(b *apt.Branch) {
 	fl := ev.frame().loops
 	for i := len(fl) - 1; i >= 0; i-- {
 		if x.Construct == "" || strings.EqualFold(fl[i].Construct, x.Construct) {
+			if otherExit(fl[i], b) {
+				// (The run may end by that one: a do-while joining a
+				// step limit and a test of data.)
+				return
+			}
 			if mark, running := ev.whileRuns[fl[i]]; running {
 				ev.whileRuns[fl[i]] = max(mark, exitUndecided)
 				if testsData(b.Cond) {
@@ -2299,6 +2331,30 @@ func (ev *evaluator) exitOnDataInRun(b *apt.Branch) {
 			return
 		}
 	}
+}
+
+// otherExit reports whether l may end other than by the arm b: by its DO
+// WHILE test or another IF ... EXIT of l at the top level of its body that
+// tests no REAL data.
+func otherExit(l *apt.Loop, b *apt.Branch) bool {
+	if l.While != nil && !testsData(l.While) {
+		return true
+	}
+	for _, n := range l.Body {
+		f, ok := n.(*apt.If)
+		if !ok {
+			continue
+		}
+		for _, a := range f.Branches {
+			if a == b || a.Cond == nil || len(a.Body) == 0 || testsData(a.Cond) {
+				continue
+			}
+			if x, ok := a.Body[len(a.Body)-1].(*apt.Exit); ok && ownsExit(x, l) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // An exitMark says what a run of a loop of unknown trip count met at an
@@ -2924,4 +2980,10 @@ func nestsLoops(nodes []apt.Node) bool {
 		})
 	}
 	return found
+}
+
+// ownsExit reports whether x, met at the top level of l's body or of the
+// IFs there, leaves l.
+func ownsExit(x *apt.Exit, l *apt.Loop) bool {
+	return x.Construct == "" || strings.EqualFold(x.Construct, l.Construct)
 }

@@ -104,6 +104,7 @@ func Evaluate(prog *apt.Program, opt Options) (*Result, error) {
 		sweeps:        map[string][]Alt{},
 		tripParams:    map[apt.Node]*Param{},
 		boundExits:    map[*apt.Exit]bool{},
+		armConds:      map[*apt.Branch]counting.Formula{},
 		realTables:    map[*apt.Var]bool{},
 		reading:       map[*apt.Routine]bool{},
 		readingFiles:  map[*apt.Routine]bool{},
@@ -485,6 +486,9 @@ type evaluator struct {
 	// for its budget, the largest limit it was given then: a run given no
 	// more is not tried again (it would spend that much and stop again).
 	spentRuns map[*apt.Loop]int64
+	// armConds replace the conditions of IF arms the evaluation decides
+	// another way (an exit on a REAL clock, by the DO variable).
+	armConds map[*apt.Branch]counting.Formula
 	// whileRuns holds the loops of unknown trip count being run
 	// (runWhileOnce), marked once an exit of theirs met a test the
 	// evaluation cannot decide: the run cannot say when it ends.

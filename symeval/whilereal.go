@@ -145,3 +145,94 @@ func (ev *evaluator) realConst(v Value, t apt.Type) (float64, bool) {
 func singleReal(t apt.Type) bool {
 	return t.Base == apt.TypeReal && t.Kind == 4
 }
+
+// realClockExit finds, as the first top-level IF of l's body whose arm
+// ends with an EXIT of l, a test of a REAL clock against a bound the loop
+// does not change (t = t + dt; IF (t >= t_end) EXIT): the clock stepped as
+// realWhileCounter steps it, in the run's precision, before or after the
+// test as the body orders them. It returns the trip (from 1) on which the
+// exit is taken, the IF's arm and its EXIT.
+func (ev *evaluator) realClockExit(l *apt.Loop) (int64, *apt.Branch, *apt.Exit, bool) {
+	ifAt := -1
+	var arm *apt.Branch
+	for i, n := range l.Body {
+		f, ok := n.(*apt.If)
+		if !ok || f.Kind != apt.IfBlock && f.Kind != apt.IfLogical || len(f.Branches) != 1 {
+			continue
+		}
+		if b := f.Branches[0]; b.Cond != nil && isExit(b) {
+			ifAt, arm = i, b
+			break
+		}
+	}
+	if arm == nil {
+		return 0, nil, nil, false
+	}
+	rel, ok := arm.Cond.(*apt.Binary)
+	if !ok {
+		return 0, nil, nil, false
+	}
+	flip := map[apt.Op]apt.Op{apt.OpLt: apt.OpGt, apt.OpLe: apt.OpGe, apt.OpGt: apt.OpLt, apt.OpGe: apt.OpLe}
+	counter, bound, op := realName(rel.X), rel.Y, rel.Op
+	if counter == nil {
+		counter, bound, op = realName(rel.Y), rel.X, flip[rel.Op]
+	}
+	if counter == nil || op == 0 {
+		return 0, nil, nil, false
+	}
+	mod := map[string]bool{}
+	ev.collectAssigned(l.Body, mod)
+	if ev.exprMentions(bound, mod) {
+		return 0, nil, nil, false
+	}
+	stepE, ok := ev.realStep(l, counter.Name, mod)
+	if !ok {
+		return 0, nil, nil, false
+	}
+	stepAt := slices.IndexFunc(l.Body, func(n apt.Node) bool {
+		blk, ok := n.(*apt.Block)
+		return ok && slices.ContainsFunc(blk.Stmts, func(s *apt.Stmt) bool {
+			nm, ok := s.Target.(*apt.Name)
+			return ok && nm.Name == counter.Name
+		})
+	})
+	t0, ok1 := ev.realConst(ev.load(counter.Name), counter.Type)
+	dt, ok2 := ev.realConst(ev.value(stepE), apt.TypeOf(stepE))
+	te, ok3 := ev.realConst(ev.value(bound), apt.TypeOf(bound))
+	if !ok1 || !ok2 || !ok3 || stepAt < 0 || dt == 0 {
+		return 0, nil, nil, false
+	}
+	holds := func(t float64) bool {
+		switch op {
+		case apt.OpLt:
+			return t < te
+		case apt.OpLe:
+			return t <= te
+		case apt.OpGt:
+			return t > te
+		case apt.OpGe:
+			return t >= te
+		}
+		return false
+	}
+	single := singleReal(counter.Type)
+	step := func(t float64) float64 {
+		if t += dt; single {
+			t = float64(float32(t))
+		}
+		return t
+	}
+	t := t0
+	for trip := int64(1); trip <= maxRealTrips; trip++ {
+		if stepAt < ifAt {
+			t = step(t)
+		}
+		if holds(t) {
+			return trip, arm, arm.Body[len(arm.Body)-1].(*apt.Exit), true
+		}
+		if stepAt > ifAt {
+			t = step(t)
+		}
+	}
+	return 0, nil, nil, false
+}
