@@ -1102,6 +1102,19 @@ func (ev *evaluator) presentIntrinsic(f *apt.FuncCall) (Value, bool) {
 	return Known(symbolic.Int(b2i(fr.present[nm.Name]))), true
 }
 
+// absentOptional reports whether name is an optional dummy argument of
+// the current routine that its call did not give.
+func (ev *evaluator) absentOptional(name string) bool {
+	if len(ev.frames) == 0 {
+		return false
+	}
+	fr := ev.frame()
+	if fr.present == nil || !slices.Contains(fr.routine.Formals, name) {
+		return false
+	}
+	return !fr.present[name]
+}
+
 // hostKey is the key of v, a variable of a routine (not a module) that
 // hosts the current one, in the innermost frame of that routine: its
 // argument's storage for a dummy, else its own local.
@@ -1225,8 +1238,13 @@ func (ev *evaluator) callRoutine(r *apt.Routine, args []apt.Expr, parent *Occ, r
 		if i >= len(args) || formal == "*" || args[i] == nil {
 			continue
 		}
-		fr.present[formal] = true
 		a := args[i]
+		if nm, isName := a.(*apt.Name); isName && ev.absentOptional(nm.Name) {
+			// An optional dummy of the caller that is itself absent,
+			// passed on: absent here too (Fortran 2018 15.5.2.12).
+			continue
+		}
+		fr.present[formal] = true
 		if n, ok := ev.charLen(a); ok {
 			// An assumed-length character dummy has its actual's length.
 			if fr.charLens == nil {
