@@ -363,9 +363,10 @@ func (ev *evaluator) assignPointer(s *apt.Stmt) (done bool, pre *Value) {
 		// The pointer the element holds (row = owner[i]), not the
 		// element's own address.
 		v = ev.value(s.Value)
-	} else if c, ok := s.Value.(*apt.Component); ok && !c.Array && numeric(c.Type) && !ev.isPointerRef(c) {
-		// The address of a structure's scalar field (o.dst = &cmd.n):
-		// a pointer holding it reaches the field (derefScalar).
+	} else if c, ok := s.Value.(*apt.Component); ok && isComponent(s.Target) && !c.Array && numeric(c.Type) && !ev.isPointerRef(c) {
+		// The address of a structure's scalar field kept in another
+		// structure's pointer field (o.dst = &cmd.n): a pointer holding
+		// it reaches the field (derefScalar).
 		if k, ok := ev.refKey(c); ok {
 			v = ev.keyAddr(k)
 		}
@@ -747,6 +748,12 @@ func (ev *evaluator) keyAddr(k string) Value {
 	}
 	ev.scalarAddrs[k], ev.scalarAt[a] = a, k
 	return v
+}
+
+// isComponent reports whether e is a structure's field.
+func isComponent(e apt.Expr) bool {
+	_, ok := e.(*apt.Component)
+	return ok
 }
 
 // pointerOf is the pointer an element reference p[k] (or s.p[k], through
