@@ -27,10 +27,76 @@ func (ev *evaluator) autoAllocTarget(s *apt.Stmt) *apt.Name {
 		if !x.Array {
 			return nil
 		}
+	case *apt.ArrayCons:
+		// ids = [(i, i = 1, n)], list = [list, x]: the constructor's
+		// length (consLength).
 	default:
 		return nil
 	}
 	return nm
+}
+
+// consLength is the number of elements of a constructor's elements: one
+// per scalar, a whole array's size, a nested constructor's length, an
+// implied DO's trips times its items' (items of scalars only, whose count
+// its variable does not change).
+func (ev *evaluator) consLength(elems []apt.Expr) (Value, bool) {
+	total := Known(symbolic.Int(0))
+	for _, e := range elems {
+		var n Value
+		switch x := e.(type) {
+		case *apt.ArrayCons:
+			m, ok := ev.consLength(x.Elems)
+			if !ok {
+				return Value{}, false
+			}
+			n = m
+		case *apt.ImpliedDo:
+			for _, it := range x.Items {
+				if !ev.scalarExpr(it) {
+					return Value{}, false
+				}
+			}
+			lo, hi := ev.closedInt(ev.value(x.Lo), x.Pos), ev.closedInt(ev.value(x.Hi), x.Pos)
+			step := int64(1)
+			if x.Step != nil {
+				c, ok := valueInt(ev.value(x.Step))
+				if !ok || c == 0 {
+					return Value{}, false
+				}
+				step = c
+			}
+			items := symbolic.Int(int64(len(x.Items)))
+			t, ok := lift2(lo, hi, func(a, b symbolic.Expr) (symbolic.Expr, bool) {
+				c := symbolic.Int(step)
+				return symbolic.Max(symbolic.FloorDiv(b.Sub(a).Add(c), c), symbolic.Int(0)).Mul(items), true
+			})
+			if !ok || !t.IsKnown() {
+				return Value{}, false
+			}
+			n = t
+		default:
+			if ev.scalarExpr(e) {
+				n = Known(symbolic.Int(1))
+				break
+			}
+			bs, ok := ev.valueBounds(e)
+			if !ok || len(bs) == 0 {
+				return Value{}, false
+			}
+			n = Known(symbolic.Int(1))
+			for _, b := range bs {
+				if n, ok = lift2(n, b.ext, func(a, c symbolic.Expr) (symbolic.Expr, bool) { return a.Mul(c), true }); !ok || !n.IsKnown() {
+					return Value{}, false
+				}
+			}
+		}
+		var ok bool
+		if total, ok = lift2(total, n, func(a, c symbolic.Expr) (symbolic.Expr, bool) { return a.Add(c), true }); !ok || !total.IsKnown() {
+			return Value{}, false
+		}
+	}
+	return total, true
 }
 
 // reallocate gives the allocatable nm the shape of the value e it was
@@ -51,6 +117,21 @@ func (ev *evaluator) reallocate(nm *apt.Name, e apt.Expr) {
 			// Its elements too, which the assignment's value (an
 			// array's, not one value) did not carry.
 			ev.assignWhole(key, nm.Type, v)
+		}
+	case *apt.ArrayCons:
+		if n, ok := ev.consLength(x.Elems); ok {
+			bs = []bound{{lo: Known(symbolic.Int(1)), ext: n}}
+		}
+		if tracked(nm.Type) {
+			// Its elements where each is a number, else unknown.
+			st := &arrayState{clobbered: true}
+			if vals, ok := ev.consValues(x.Elems, nil); ok {
+				st.clobbered = false
+				for i, v := range vals {
+					st.stores = append(st.stores, &arrayStore{off: symbolic.Int(int64(i)), val: v})
+				}
+			}
+			ev.env.set(key, Value{arr: st})
 		}
 	}
 	ev.resultShape = nil
