@@ -195,6 +195,7 @@ var oracleCases = []oracleCase{
 	// of 1/10 to 1.0 run eleven times, of 1/7 eight), DO WHILE joining a residual
 	// test and a limit, array pointers swapped each sweep, ALLOCATED of a
 	// component.
+	{file: "compsum.f90", sizes: []map[string]int64{{"n": 6, "steps": 2}, {"n": 37, "steps": 3}, {"n": 101, "steps": 1}}, complete: true},
 	{file: "consalloc.f90", sizes: []map[string]int64{{"n": 20, "steps": 2}, {"n": 37, "steps": 3}, {"n": 101, "steps": 1}}, complete: true},
 	{file: "optpass.f90", sizes: []map[string]int64{{"n": 10}, {"n": 37}, {"n": 101}}, complete: true},
 	{file: "realexit.f90", sizes: []map[string]int64{{"n": 40, "maxit": 100000}, {"n": 37, "maxit": 20}, {"n": 101, "maxit": 1000}}, complete: true, point: true},

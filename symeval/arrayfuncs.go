@@ -294,7 +294,8 @@ func (ev *evaluator) arrayElements(e apt.Expr) ([]Value, bool) {
 		if ys, ok := ev.arrayRefs(b.Y); ok && !isArrayRef(ev, b.X) {
 			return ev.elementwise(ys, func(y apt.Expr) apt.Expr { return &apt.Binary{Pos: b.Pos, Op: b.Op, X: b.X, Y: y} })
 		}
-		return nil, false
+		// (A comparison of elemental expressions, mod(ids, 4) == 1:
+		// element by element below.)
 	}
 	refs, ok := ev.arrayRefs(e)
 	if ok {
@@ -356,6 +357,17 @@ func (ev *evaluator) arrayRefs(e apt.Expr) ([]apt.Expr, bool) {
 	case *apt.Name:
 		name = x.Name
 	case *apt.Component:
+		if elems, ok := ev.arrayRefs(x.Base); ok && apt.TypeOf(x.Base).Base == apt.TypeDerived {
+			// A scalar component of every element of an array of a
+			// derived type (sum(pt%nx)): that component of each.
+			if f := ev.fieldOfType(apt.TypeOf(x.Base).Derived, x.Field); f != nil && !f.IsArray() {
+				out := make([]apt.Expr, len(elems))
+				for i, el := range elems {
+					out[i] = &apt.Component{Pos: x.Pos, Base: el, Field: x.Field, Type: f.Type}
+				}
+				return out, true
+			}
+		}
 		// A whole array component of a variable (m%flags).
 		if !x.Array {
 			return nil, false
