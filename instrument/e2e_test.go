@@ -195,6 +195,7 @@ var oracleCases = []oracleCase{
 	// of 1/10 to 1.0 run eleven times, of 1/7 eight), DO WHILE joining a residual
 	// test and a limit, array pointers swapped each sweep, ALLOCATED of a
 	// component.
+	{file: "powsteps.f90", sizes: []map[string]int64{{"n": 64, "nlev": 4}, {"n": 100, "nlev": 3}, {"n": 37, "nlev": 5}}, complete: true, point: true},
 	{file: "compsum.f90", sizes: []map[string]int64{{"n": 6, "steps": 2}, {"n": 37, "steps": 3}, {"n": 101, "steps": 1}}, complete: true},
 	{file: "consalloc.f90", sizes: []map[string]int64{{"n": 20, "steps": 2}, {"n": 37, "steps": 3}, {"n": 101, "steps": 1}}, complete: true},
 	{file: "optpass.f90", sizes: []map[string]int64{{"n": 10}, {"n": 37}, {"n": 101}}, complete: true},

@@ -682,6 +682,36 @@ func (ev *evaluator) routineSize(r *apt.Routine) int {
 	return n
 }
 
+// boundsPowerOf reports whether a loop in l's body has a bound or step
+// with a power whose exponent reads l's variable.
+func (ev *evaluator) boundsPowerOf(l *apt.Loop) bool {
+	found := false
+	powOfVar := func(e apt.Expr) {
+		apt.InspectExpr(e, func(x apt.Expr) bool {
+			if b, ok := x.(*apt.Binary); ok && b.Op == apt.OpPow {
+				apt.InspectExpr(b.Y, func(y apt.Expr) bool {
+					if nm, ok := y.(*apt.Name); ok && nm.Name == l.Var {
+						found = true
+					}
+					return !found
+				})
+			}
+			return !found
+		})
+	}
+	for _, n := range l.Body {
+		apt.Inspect(n, func(y apt.Node) bool {
+			if x, ok := y.(*apt.Loop); ok {
+				powOfVar(x.Lower)
+				powOfVar(x.Upper)
+				powOfVar(x.Step)
+			}
+			return !found
+		})
+	}
+	return found
+}
+
 // computesControl reports whether running l may make values exact that the
 // symbolic evaluation of its body would lose: it assigns elements of
 // INTEGER or LOGICAL arrays, its variable selects array elements or is
@@ -824,6 +854,14 @@ func (ev *evaluator) computesControl(l *apt.Loop) (scalars []string, arrays bool
 		// The DO variable of a search (do k = 1, np / if (k*k >= np)
 		// exit): the trip the EXIT leaves on is its value after the
 		// loop, which only a run finds.
+		if k := ev.key(l.Var); !slices.Contains(scalars, k) {
+			scalars = append(scalars, k)
+		}
+	}
+	if l.Var != "" && ev.boundsPowerOf(l) {
+		// A loop inside whose bounds or step raise a number to a power
+		// of the DO variable (do i = 1, n, 2**(lev-1)): no closed form in
+		// the variable holds them, a run gives each trip's.
 		if k := ev.key(l.Var); !slices.Contains(scalars, k) {
 			scalars = append(scalars, k)
 		}
