@@ -227,31 +227,11 @@ func (ev *evaluator) assignObjects(target, src apt.Expr, v Value) bool {
 			}
 		}
 	}
-	for _, dt := range types {
-		for _, c := range dt.Fields {
-			if c.IsArray() || c.Pointer || c.Allocatable {
-				continue
-			}
-			fv, has := v.Fields[c.Name]
-			if !has || v.Fields == nil {
-				fv = unknownValue(c.Name, ev.fieldWord()+ev.src(target)+"%"+c.Name, c.Type.Base != apt.TypeInteger)
-			}
-			comp := &apt.Component{Pos: target.At(), Base: target, Field: c.Name, Type: c.Type}
-			whole := ""
-			if nm, isName := target.(*apt.Name); isName {
-				whole = ev.key(nm.Name) + "%" + c.Name
-			}
-			switch {
-			case c.Type.Base == apt.TypeDerived:
-				ev.assignNested(comp, c.Type.Derived, fv, whole)
-			case !tracked(c.Type):
-			case whole != "":
-				ev.assignWhole(whole, c.Type, fv)
-			default:
-				ev.assign(comp, fv)
-			}
-		}
+	whole := "" // over every element: the array's key
+	if nm, isName := target.(*apt.Name); isName {
+		whole = ev.key(nm.Name)
 	}
+	ev.assignParts(target, types, v, whole)
 	return true
 }
 
@@ -282,10 +262,17 @@ func (ev *evaluator) objectsTarget(target apt.Expr) bool {
 // an element, comp: its own scalar components, through it; of every
 // element where whole is the storage key of comp over all of them.
 func (ev *evaluator) assignNested(comp *apt.Component, typ string, v Value, whole string) {
-	types, ok := ev.lineage(typ)
-	if !ok {
-		return
+	if types, ok := ev.lineage(typ); ok {
+		ev.assignParts(comp, types, v, whole)
 	}
+}
+
+// assignParts stores v's scalar components into those of obj, an object
+// of the types (a type and its ancestors): INTEGER and LOGICAL ones by
+// assignment, or over every element where whole is the key of obj over
+// all of them; components of derived type through assignNested; one v
+// does not give, unknown.
+func (ev *evaluator) assignParts(obj apt.Expr, types []*apt.DerivedType, v Value, whole string) {
 	for _, dt := range types {
 		for _, c := range dt.Fields {
 			if c.IsArray() || c.Pointer || c.Allocatable {
@@ -293,9 +280,9 @@ func (ev *evaluator) assignNested(comp *apt.Component, typ string, v Value, whol
 			}
 			fv, has := v.Fields[c.Name]
 			if !has {
-				fv = unknownValue(c.Name, ev.fieldWord()+ev.src(comp)+"%"+c.Name, c.Type.Base != apt.TypeInteger)
+				fv = unknownValue(c.Name, ev.fieldWord()+ev.src(obj)+"%"+c.Name, c.Type.Base != apt.TypeInteger)
 			}
-			sub := &apt.Component{Pos: comp.Pos, Base: comp, Field: c.Name, Type: c.Type}
+			sub := &apt.Component{Pos: obj.At(), Base: obj, Field: c.Name, Type: c.Type}
 			w := ""
 			if whole != "" {
 				w = whole + "%" + c.Name

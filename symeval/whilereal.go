@@ -1,6 +1,7 @@
 package symeval
 
 import (
+	"math"
 	"slices"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -42,19 +43,7 @@ func (ev *evaluator) realWhileCounter(l *apt.Loop, b *apt.Binary) (Value, bool) 
 	if !ok1 || !ok2 || !ok3 {
 		return Value{}, false
 	}
-	holds := func(t float64) bool {
-		switch op {
-		case apt.OpLt:
-			return t < te
-		case apt.OpLe:
-			return t <= te
-		case apt.OpGt:
-			return t > te
-		case apt.OpGe:
-			return t >= te
-		}
-		return false
-	}
+	holds := realTest(op, te)
 	if dt == 0 || (op == apt.OpLt || op == apt.OpLe) != (dt > 0) {
 		return Value{}, false // a counter that never reaches its bound
 	}
@@ -202,19 +191,7 @@ func (ev *evaluator) realClockExit(l *apt.Loop) (int64, *apt.Branch, *apt.Exit, 
 	if !ok1 || !ok2 || !ok3 || stepAt < 0 || dt == 0 {
 		return 0, nil, nil, false
 	}
-	holds := func(t float64) bool {
-		switch op {
-		case apt.OpLt:
-			return t < te
-		case apt.OpLe:
-			return t <= te
-		case apt.OpGt:
-			return t > te
-		case apt.OpGe:
-			return t >= te
-		}
-		return false
-	}
+	holds := realTest(op, te)
 	single := singleReal(counter.Type)
 	step := func(t float64) float64 {
 		if t += dt; single {
@@ -235,4 +212,56 @@ func (ev *evaluator) realClockExit(l *apt.Loop) (int64, *apt.Branch, *apt.Exit, 
 		}
 	}
 	return 0, nil, nil, false
+}
+
+// realTest is the test t op te of a REAL clock against its bound.
+func realTest(op apt.Op, te float64) func(float64) bool {
+	return func(t float64) bool {
+		switch op {
+		case apt.OpLt:
+			return t < te
+		case apt.OpLe:
+			return t <= te
+		case apt.OpGt:
+			return t > te
+		case apt.OpGe:
+			return t >= te
+		}
+		return false
+	}
+}
+
+// tightReal reports whether a test compares REAL values that a run, which
+// keeps them exact, finds equal or within rounding of each other (a clock
+// clamped to land on its end, dt = t_end - t; 1/192 added 192 times): the
+// program, rounding every step, may decide the test the other way and run
+// one trip more or fewer.
+func (ev *evaluator) tightReal(e apt.Expr) bool {
+	found := false
+	apt.InspectExpr(e, func(x apt.Expr) bool {
+		b, ok := x.(*apt.Binary)
+		if found || !ok || !b.Op.IsRelational() {
+			return !found
+		}
+		tx, ty := apt.TypeOf(b.X), apt.TypeOf(b.Y)
+		if tx.Base != apt.TypeReal && ty.Base != apt.TypeReal || callsAny(b.X) || callsAny(b.Y) {
+			return true
+		}
+		a, ok1 := ev.value(b.X).Single()
+		c, ok2 := ev.value(b.Y).Single()
+		ra, isa := a.Const()
+		rc, isc := c.Const()
+		if !ok1 || !ok2 || !isa || !isc {
+			return true
+		}
+		fa, _ := ra.Big().Float64()
+		fc, _ := rc.Big().Float64()
+		tol := 1e-9 // double precision, after many steps
+		if singleReal(tx) || singleReal(ty) {
+			tol = 1e-4
+		}
+		found = math.Abs(fa-fc) <= tol*max(math.Abs(fa), math.Abs(fc))
+		return !found
+	})
+	return found
 }

@@ -136,3 +136,42 @@ end program p
 		t.Errorf("the evaluation walked %d nodes: the loop was run past its exit on data", res.Visits)
 	}
 }
+
+// A time loop whose last step is clamped to land on the end
+// (dt = t_end - t) ends, in the exact arithmetic of a run, on t == t_end;
+// the program, rounding each step, may stop one trip earlier or later: the
+// count is marked, not printed as exact. The same loop without the clamp,
+// whose clock passes its end by a margin, is exact.
+func TestClampedClockMarked(t *testing.T) {
+	for _, tc := range []struct {
+		clamp   string
+		inexact bool
+	}{
+		{"if (t + dt > t_end) dt = t_end - t", true},
+		{"", false},
+	} {
+		res := evaluate(t, `program p
+  double precision :: t, dt, t_end, x(10)
+  integer :: i
+  t = 0.0d0
+  t_end = 2.0d0
+  dt = 0.3d0
+  do while (t < t_end)
+    `+tc.clamp+`
+    do i = 1, 10
+      x(i) = x(i) + t
+    end do
+    t = t + dt
+  end do
+  print *, x(1)
+end program p
+`, symeval.Options{Values: map[string]int64{symeval.Size: 1}})
+		os := loopOccsAt(t, res, 7)
+		if len(os) == 0 {
+			t.Fatalf("%q: no occurrence of the loop", tc.clamp)
+		}
+		if os[0].Inexact != tc.inexact {
+			t.Errorf("%q: inexact %v (%s), want %v", tc.clamp, os[0].Inexact, os[0].Note, tc.inexact)
+		}
+	}
+}
