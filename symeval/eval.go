@@ -1112,6 +1112,9 @@ func (ev *evaluator) absentOptional(name string) bool {
 	if fr.present == nil || !slices.Contains(fr.routine.Formals, name) {
 		return false
 	}
+	if d := fr.routine.Scope.Lookup(name); d == nil || !d.Optional {
+		return false // (main's argc: a dummy no call gave, not an optional one)
+	}
 	return !fr.present[name]
 }
 

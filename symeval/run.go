@@ -1912,7 +1912,6 @@ func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
 	snap := ev.snapshot(o)
 	mod := ev.modified(l.Body)
 	ok := true
-	tight := false // the test that ended the run compared REALs within rounding
 	if ev.whileRuns == nil {
 		ev.whileRuns = map[*apt.Loop]exitMark{}
 	}
@@ -1952,15 +1951,11 @@ func (ev *evaluator) runWhileOnce(l *apt.Loop, o *Occ) bool {
 				return false
 			}
 			if !t {
-				tight = ev.tightReal(l.While)
 				return false
 			}
 		}
 		return true
 	}, nil)
-	if ok && tight {
-		markInexact(o, "the loop ends on a comparison of REAL values equal within rounding in exact arithmetic: the program's rounding may run one trip more or fewer")
-	}
 	if !ok {
 		if debugRuns {
 			fmt.Fprintf(os.Stderr, "while run abandoned %s: iters=%d limit=%d spent=%d visits=%d small=%v params=%d conds=%d freq=%d\n", l.Span.Start(), len(o.Iters), limit, ev.runVisits-snap.visits, ev.runVisits, ev.smallValues(mod),

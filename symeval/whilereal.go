@@ -1,7 +1,6 @@
 package symeval
 
 import (
-	"math"
 	"slices"
 
 	"github.com/mkvet/mkvet/frontend/apt"
@@ -229,39 +228,4 @@ func realTest(op apt.Op, te float64) func(float64) bool {
 		}
 		return false
 	}
-}
-
-// tightReal reports whether a test compares REAL values that a run, which
-// keeps them exact, finds equal or within rounding of each other (a clock
-// clamped to land on its end, dt = t_end - t; 1/192 added 192 times): the
-// program, rounding every step, may decide the test the other way and run
-// one trip more or fewer.
-func (ev *evaluator) tightReal(e apt.Expr) bool {
-	found := false
-	apt.InspectExpr(e, func(x apt.Expr) bool {
-		b, ok := x.(*apt.Binary)
-		if found || !ok || !b.Op.IsRelational() {
-			return !found
-		}
-		tx, ty := apt.TypeOf(b.X), apt.TypeOf(b.Y)
-		if tx.Base != apt.TypeReal && ty.Base != apt.TypeReal || callsAny(b.X) || callsAny(b.Y) {
-			return true
-		}
-		a, ok1 := ev.value(b.X).Single()
-		c, ok2 := ev.value(b.Y).Single()
-		ra, isa := a.Const()
-		rc, isc := c.Const()
-		if !ok1 || !ok2 || !isa || !isc {
-			return true
-		}
-		fa, _ := ra.Big().Float64()
-		fc, _ := rc.Big().Float64()
-		tol := 1e-9 // double precision, after many steps
-		if singleReal(tx) || singleReal(ty) {
-			tol = 1e-4
-		}
-		found = math.Abs(fa-fc) <= tol*max(math.Abs(fa), math.Abs(fc))
-		return !found
-	})
-	return found
 }

@@ -99,7 +99,8 @@ func (b *builder) declareInBlock(blk *construct, name string, pos apt.Pos) *apt.
 	for i := 2; u.r.Scope.Lookup(local) != nil || u.associated2(local); i++ {
 		local = name + "_" + strconv.Itoa(i)
 	}
-	v := &apt.Var{Name: local, Pos: pos}
+	// (Renamed, it is a name the source does not have: Temp.)
+	v := &apt.Var{Name: local, Pos: pos, Temp: local != name}
 	u.r.Scope.Add(v)
 	blk.assoc[name] = &apt.Name{Pos: pos, Name: local}
 	return v
