@@ -2316,7 +2316,7 @@ func (ev *evaluator) exitOnDataInRun(b *apt.Branch) {
 	}
 	fl := ev.frame().loops
 	for i := len(fl) - 1; i >= 0; i-- {
-		if x.Construct == "" || strings.EqualFold(fl[i].Construct, x.Construct) {
+		if ownsExit(x, fl[i]) {
 			if otherExit(fl[i], b) {
 				// (The run may end by that one: a do-while joining a
 				// step limit and a test of data.)
